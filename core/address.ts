@@ -1,0 +1,26 @@
+/** Account addresses: `ox` + hex of the first 20 bytes of SHA-256(public key). */
+import { sha256Hex } from './hash.ts';
+import { fromHex } from './encoding.ts';
+
+const ADDRESS_RE = /^ox[0-9a-f]{40}$/;
+
+/** The treasury account. */
+export const TREASURY_ADDRESS = 'ox0000000000000000000000000000000000000001';
+/** The genesis block's proposer. */
+export const ZERO_ADDRESS = 'ox' + '0'.repeat(40);
+
+/** Address of a 32-byte Ed25519 public key given as lowercase hex. */
+export function addressFromPublicKey(publicKeyHex: string): string {
+  return 'ox' + sha256Hex(fromHex(publicKeyHex)).slice(0, 40);
+}
+
+/** True for a canonical (lowercase) address. */
+export function isAddress(s: unknown): s is string {
+  return typeof s === 'string' && ADDRESS_RE.test(s);
+}
+
+/** Lower-cases an address given in any case; null when it is not an address at all. */
+export function normalizeAddress(s: string): string | null {
+  const lower = s.toLowerCase();
+  return ADDRESS_RE.test(lower) ? lower : null;
+}

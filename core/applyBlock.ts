@@ -1,0 +1,159 @@
+/**
+ * The state transition: `applyBlock(state, parent, block)` checks a block against its parent
+ * and the PoA rules and returns its state diff without touching `state`; `buildBlock` is the
+ * proposer's side of the same rules. Pure: no I/O, no clock (time is an argument).
+ */
+import { attest, blockHash, checkAttestations, checkBlockShape, genesisBlock, nextStateRoot, slotOf, slotOwner, txRootOf, type Block } from './block.ts';
+import { ChainError } from './errors.ts';
+import { blockRewardAt, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
+import { ZERO_HASH } from './hash.ts';
+import type { KeyPair } from './keys.ts';
+import { emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
+import type { SignedTx, TxContext } from './tx/handler.ts';
+import { TX_HANDLERS } from './tx/registry.ts';
+import { canonicalTx } from './txCodec.ts';
+import { checkTxState, verifyTx } from './validateTx.ts';
+
+/** What the chain needs to know of a parent block. */
+export interface ParentRef {
+  index: number;
+  hash: string;
+  timestamp: number;
+  stateRoot: string;
+}
+
+/** Options of block application. */
+export interface ApplyOptions {
+  /** The receiver's clock (ms) for the "not ahead by more than one slot" rule; omit for replay. */
+  now?: number;
+  /** Signatures were already verified (replay and audit verify them in parallel first). */
+  signaturesVerified?: boolean;
+}
+
+/** A block's outcome. */
+export interface Applied {
+  diff: StateDiff;
+  stateRoot: string;
+  tokensBurned: bigint;
+  tokensConsumed: bigint;
+}
+
+/** The state and genesis block a genesis file defines. */
+export function genesisState(g: Genesis): { state: ChainState; block: Block } {
+  const state = emptyState();
+  const s = new StateOverlay(state);
+  let emitted = 0n;
+  for (const [addr, amount] of Object.entries(g.allocations)) {
+    s.account(addr).balance += BigInt(amount);
+    emitted += BigInt(amount);
+  }
+  s.supply.emitted = emitted;
+  const diff = s.diff();
+  const block = genesisBlock(g, nextStateRoot(ZERO_HASH, diff));
+  state.accounts = new Map(diff.accounts);
+  state.supply = diff.supply;
+  return { state, block };
+}
+
+/** Applies one already-verified transaction to the overlay: checks state, effects, nonce. */
+function applyTx(tx: SignedTx, s: StateOverlay, ctx: TxContext): void {
+  checkTxState(tx, { ...ctx, state: s });
+  TX_HANDLERS.get(tx.type)!.apply(tx, s, ctx);
+  s.account(tx.from).nonce += 1;
+}
+
+/** Block-level effects after the transactions: pre-fork-2 reward and storage quota. */
+function finishBlock(s: StateOverlay, g: Genesis, height: number, proposer: string, burnedBefore: bigint): Applied {
+  const reward = blockRewardAt(g, height);
+  const p = s.account(proposer);
+  p.balance += reward;
+  p.storageCapacity += STORAGE_QUOTA_PER_BLOCK;
+  s.supply.emitted += reward;
+  return { diff: s.diff(), stateRoot: '', tokensBurned: s.supply.burned - burnedBefore, tokensConsumed: 0n };
+}
+
+/** Validates `raw` as the child of `parent` and computes its diff. Throws ChainError INVALID_BLOCK. */
+export function applyBlock(state: ChainState, parent: ParentRef, raw: unknown, g: Genesis, opts: ApplyOptions = {}): Applied {
+  const b = checkBlockShape(raw);
+  const bad = (why: string): never => {
+    throw new ChainError('INVALID_BLOCK', `block ${b.index}: ${why}`);
+  };
+  if (b.index !== parent.index + 1) bad(`index does not follow parent ${parent.index}`);
+  if (b.previousHash !== parent.hash) bad('previousHash does not match the parent');
+  const slot = slotOf(b.timestamp, g.blockTimeMs);
+  if (slot <= slotOf(parent.timestamp, g.blockTimeMs)) bad(`slot ${slot} is not after the parent's slot`);
+  if (slotOwner(g, slot) !== b.proposer) bad(`slot ${slot} belongs to ${slotOwner(g, slot)}, not ${b.proposer}`);
+  if (opts.now !== undefined && b.timestamp > opts.now + g.blockTimeMs) bad('timestamp is more than one slot ahead of the local clock');
+  if (b.transactions.length > MAX_BLOCK_TXS) bad(`more than ${MAX_BLOCK_TXS} transactions`);
+  if (blockHash(b) !== b.hash) bad('hash does not match the header');
+  checkAttestations(b);
+  if (txRootOf(b.transactions) !== b.txRoot) bad('txRoot does not match the transactions');
+  const s = new StateOverlay(state);
+  const ctx: TxContext = { height: b.index, timestamp: b.timestamp, proposer: b.proposer, genesis: g };
+  const burnedBefore = s.supply.burned;
+  const seen = new Set<string>();
+  for (const raw of b.transactions) {
+    try {
+      const tx = verifyTx(raw, { height: b.index, genesis: g, signatureVerified: opts.signaturesVerified });
+      if (seen.has(tx.hash)) bad(`transaction ${tx.hash} appears twice`);
+      seen.add(tx.hash);
+      applyTx(tx, s, ctx);
+    } catch (e) {
+      if (e instanceof ChainError && e.code !== 'INVALID_BLOCK') bad(`invalid transaction: ${e.code}: ${e.message}`);
+      throw e;
+    }
+  }
+  const out = finishBlock(s, g, b.index, b.proposer, burnedBefore);
+  if (out.tokensBurned.toString() !== b.tokensBurned) bad(`tokensBurned ${b.tokensBurned}, expected ${out.tokensBurned}`);
+  if (out.tokensConsumed.toString() !== b.tokensConsumed) bad(`tokensConsumed ${b.tokensConsumed}, expected ${out.tokensConsumed}`);
+  out.stateRoot = nextStateRoot(parent.stateRoot, out.diff);
+  if (out.stateRoot !== b.stateRoot) bad('stateRoot does not match the state after the block');
+  return out;
+}
+
+/**
+ * Builds and signs the next block from candidate transactions (already verified, in priority
+ * order). Candidates that no longer apply are skipped and returned as `dropped`.
+ */
+export function buildBlock(
+  state: ChainState,
+  parent: ParentRef,
+  candidates: readonly SignedTx[],
+  key: KeyPair,
+  timestamp: number,
+  g: Genesis,
+): { block: Block; applied: Applied; dropped: { tx: SignedTx; error: ChainError }[] } {
+  const s = new StateOverlay(state);
+  const height = parent.index + 1;
+  const ctx: TxContext = { height, timestamp, proposer: key.address, genesis: g };
+  const included: SignedTx[] = [];
+  const dropped: { tx: SignedTx; error: ChainError }[] = [];
+  const burnedBefore = s.supply.burned;
+  for (const tx of candidates) {
+    if (included.length >= MAX_BLOCK_TXS) break;
+    // Try on a nested overlay so a failing candidate leaves no trace.
+    const trial = new StateOverlay(s);
+    try {
+      applyTx(tx, trial, ctx);
+      trial.mergeIntoParent();
+      included.push(canonicalTx(tx));
+    } catch (e) {
+      if (e instanceof ChainError) dropped.push({ tx, error: e });
+      else throw e;
+    }
+  }
+  const applied = finishBlock(s, g, height, key.address, burnedBefore);
+  applied.stateRoot = nextStateRoot(parent.stateRoot, applied.diff);
+  const header = {
+    index: height,
+    previousHash: parent.hash,
+    timestamp,
+    proposer: key.address,
+    txRoot: txRootOf(included),
+    stateRoot: applied.stateRoot,
+    tokensBurned: applied.tokensBurned.toString(),
+    tokensConsumed: applied.tokensConsumed.toString(),
+  };
+  const hash = blockHash(header);
+  return { block: { ...header, hash, transactions: included, attestations: [attest(hash, key)] }, applied, dropped };
+}

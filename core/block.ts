@@ -1,0 +1,143 @@
+/** Block format, hashing, the state root, attestations and proof-of-authority slots. */
+import { isAddress, ZERO_ADDRESS } from './address.ts';
+import { isBigIntString, isHex, isUint } from './encoding.ts';
+import { ChainError } from './errors.ts';
+import type { Genesis } from './genesis.ts';
+import { merkleRoot, sha256Hex, ZERO_HASH } from './hash.ts';
+import { signMessage, type KeyPair } from './keys.ts';
+import { verifySignature } from './signature.ts';
+import type { StateDiff } from './state.ts';
+import type { SignedTx } from './tx/handler.ts';
+
+/** The proposer's signature over the block hash (quorum 1). */
+export interface Attestation {
+  validatorAddress: string;
+  signature: string;
+  publicKey: string;
+}
+
+/** A block as stored, served and gossiped. */
+export interface Block {
+  index: number;
+  hash: string;
+  previousHash: string;
+  timestamp: number;
+  proposer: string;
+  txRoot: string;
+  stateRoot: string;
+  tokensBurned: string;
+  tokensConsumed: string;
+  transactions: SignedTx[];
+  attestations: Attestation[];
+}
+
+/** The hashed part of a block. */
+export type BlockHeader = Pick<Block, 'index' | 'previousHash' | 'timestamp' | 'proposer' | 'txRoot' | 'stateRoot' | 'tokensBurned' | 'tokensConsumed'>;
+
+/** hex SHA-256 of the header's compact JSON in DESIGN.md's field order. */
+export function blockHash(h: BlockHeader): string {
+  return sha256Hex(
+    JSON.stringify({
+      index: h.index,
+      previousHash: h.previousHash,
+      timestamp: h.timestamp,
+      proposer: h.proposer,
+      txRoot: h.txRoot,
+      stateRoot: h.stateRoot,
+      tokensBurned: h.tokensBurned,
+      tokensConsumed: h.tokensConsumed,
+    }),
+  );
+}
+
+/** Merkle root of the block's transaction hashes. */
+export function txRootOf(txs: readonly { hash: string }[]): string {
+  return merkleRoot(txs.map((t) => t.hash));
+}
+
+/**
+ * The state root after a block: SHA-256(previous root hex + SHA-256(changes)), where changes is
+ * the compact JSON of every entry the block touched, sorted by key, as [key, value] pairs:
+ * `a:<address>` -> [balance, nonce, storageCapacity, storageUsed, minerId or ""],
+ * `m:<minerId>` -> [name, address, capabilities, reputationScore, tasksCompleted, registeredAt, txHash],
+ * `s` -> [emitted, burned, escrow, feesPaid]. O(changes) per block; it commits to the whole state
+ * because it chains every change since genesis.
+ */
+export function nextStateRoot(previous: string, diff: StateDiff): string {
+  const entries: [string, unknown][] = [];
+  for (const [addr, a] of diff.accounts) {
+    entries.push([`a:${addr}`, [a.balance.toString(), a.nonce, a.storageCapacity.toString(), a.storageUsed.toString(), a.minerId ?? '']]);
+  }
+  for (const [id, m] of diff.miners) {
+    entries.push([`m:${id}`, [m.name, m.address, m.capabilities, m.reputationScore, m.tasksCompleted, m.registeredAt, m.txHash]]);
+  }
+  const s = diff.supply;
+  entries.push(['s', [s.emitted.toString(), s.burned.toString(), s.escrow.toString(), s.feesPaid.toString()]]);
+  entries.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  return sha256Hex(previous + sha256Hex(JSON.stringify(entries)));
+}
+
+/** The PoA slot of a timestamp. */
+export function slotOf(timestamp: number, blockTimeMs: number): number {
+  return Math.floor(timestamp / blockTimeMs);
+}
+
+/** The authority that owns `slot`. */
+export function slotOwner(g: Genesis, slot: number): string {
+  return g.authorities[slot % g.authorities.length];
+}
+
+/** The proposer's attestation of a block hash. */
+export function attest(hash: string, key: KeyPair): Attestation {
+  return { validatorAddress: key.address, signature: signMessage(hash, key.privateKey), publicKey: key.publicKey };
+}
+
+/** Checks a block has exactly one valid attestation, by its proposer. */
+export function checkAttestations(b: Block): void {
+  if (b.attestations.length !== 1) throw new ChainError('INVALID_BLOCK', `block ${b.index}: expected exactly one attestation`);
+  const a = b.attestations[0];
+  if (a.validatorAddress !== b.proposer) throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation is not by the proposer`);
+  if (!verifySignature(a.publicKey, b.hash, a.signature)) throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation signature invalid`);
+  if (sha256Hex(Buffer.from(a.publicKey, 'hex')).slice(0, 40) !== a.validatorAddress.slice(2)) {
+    throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation key does not match its address`);
+  }
+}
+
+const BLOCK_KEYS = ['index', 'hash', 'previousHash', 'timestamp', 'proposer', 'txRoot', 'stateRoot', 'tokensBurned', 'tokensConsumed', 'transactions', 'attestations'];
+
+/** Structural check of a block from the network or a file (transactions are checked on apply). */
+export function checkBlockShape(raw: unknown): Block {
+  const bad = (why: string): never => {
+    throw new ChainError('INVALID_BLOCK', `malformed block: ${why}`);
+  };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('not an object');
+  const b = raw as Record<string, unknown>;
+  for (const k of Object.keys(b)) if (!BLOCK_KEYS.includes(k)) bad(`unknown field ${k}`);
+  if (!isUint(b.index)) bad('index');
+  for (const k of ['hash', 'previousHash', 'txRoot', 'stateRoot']) if (!isHex(b[k], 64)) bad(k);
+  if (!isUint(b.timestamp)) bad('timestamp');
+  if (!isAddress(b.proposer)) bad('proposer');
+  if (!isBigIntString(b.tokensBurned) || !isBigIntString(b.tokensConsumed)) bad('token counters');
+  if (!Array.isArray(b.transactions)) bad('transactions');
+  if (!Array.isArray(b.attestations)) bad('attestations');
+  for (const a of b.attestations as unknown[]) {
+    const at = a as Record<string, unknown>;
+    if (typeof a !== 'object' || a === null || !isAddress(at.validatorAddress) || !isHex(at.publicKey, 64) || !isHex(at.signature, 128) || Object.keys(at).length !== 3) bad('attestation');
+  }
+  return raw as Block;
+}
+
+/** The genesis block for a genesis file and its state root. */
+export function genesisBlock(g: Genesis, stateRoot: string): Block {
+  const header: BlockHeader = {
+    index: 0,
+    previousHash: ZERO_HASH,
+    timestamp: g.timestamp,
+    proposer: ZERO_ADDRESS,
+    txRoot: ZERO_HASH,
+    stateRoot,
+    tokensBurned: '0',
+    tokensConsumed: '0',
+  };
+  return { ...header, hash: blockHash(header), transactions: [], attestations: [] };
+}

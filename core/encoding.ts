@@ -1,0 +1,53 @@
+/** Wire encodings shared by every layer: hex, big-integer strings, UTF-8. */
+
+const HEX_RE = /^[0-9a-f]*$/;
+const BIGINT_RE = /^(0|[1-9][0-9]*)$/;
+
+/** Largest big-integer string accepted anywhere (78 digits covers 2^256). */
+export const MAX_BIGINT_DIGITS = 78;
+
+/** True when `s` is lowercase hex of exactly `chars` characters. */
+export function isHex(s: unknown, chars: number): s is string {
+  return typeof s === 'string' && s.length === chars && HEX_RE.test(s);
+}
+
+/** True when `s` is a canonical decimal big-integer string: no sign, no leading zeros. */
+export function isBigIntString(s: unknown): s is string {
+  return typeof s === 'string' && s.length > 0 && s.length <= MAX_BIGINT_DIGITS && BIGINT_RE.test(s);
+}
+
+/** True for a JSON number that is a safe non-negative integer. */
+export function isUint(n: unknown): n is number {
+  return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
+}
+
+/** Bytes to lowercase hex. */
+export function toHex(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+}
+
+/** Lowercase or uppercase hex to bytes; the caller has validated the string. */
+export function fromHex(hex: string): Uint8Array {
+  return new Uint8Array(Buffer.from(hex, 'hex'));
+}
+
+/** UTF-8 bytes of a string. */
+export function utf8(s: string): Uint8Array {
+  return new TextEncoder().encode(s);
+}
+
+/** Byte length of a string in UTF-8. */
+export function utf8Length(s: string): number {
+  return Buffer.byteLength(s, 'utf8');
+}
+
+/** Micro-units per whole OMBRA. */
+export const MICRO = 1_000_000n;
+
+/** A micro-unit amount as a decimal string of whole units ("1.5", "1000000"). */
+export function formatUnits(micro: bigint): string {
+  const whole = micro / MICRO;
+  const frac = micro % MICRO;
+  if (frac === 0n) return whole.toString();
+  return `${whole}.${frac.toString().padStart(6, '0').replace(/0+$/, '')}`;
+}

@@ -1,0 +1,39 @@
+/** Typed errors: every refusal in the node carries one of these codes; api/ maps codes to statuses. */
+
+/** Every error code the node answers with. */
+export type ErrorCode =
+  | 'INVALID_JSON'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'INVALID_PARAMS'
+  | 'FORK_NOT_ACTIVE'
+  | 'HASH_MISMATCH'
+  | 'VALIDATION_FAILED'
+  | 'INVALID_SIGNATURE'
+  | 'DUPLICATE_TX'
+  | 'STALE_NONCE'
+  | 'NONCE_GAP'
+  | 'INSUFFICIENT_BALANCE'
+  | 'INSUFFICIENT_STORAGE'
+  | 'MEMPOOL_FULL'
+  | 'UNAUTHORIZED'
+  | 'IP_BANNED'
+  | 'NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'INTERNAL'
+  | 'SYNCING'
+  | 'INVALID_BLOCK';
+
+/** An expected refusal with a machine-readable code and a human message. */
+export class ChainError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'ChainError';
+    this.code = code;
+  }
+}
+
+/** Shorthand for throwing a ChainError. */
+export function fail(code: ErrorCode, message: string): never {
+  throw new ChainError(code, message);
+}

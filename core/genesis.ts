@@ -1,0 +1,85 @@
+/** The genesis file, fork schedule and chain parameters derived from it. */
+import { isAddress } from './address.ts';
+import { isBigIntString, isUint } from './encoding.ts';
+import { ChainError } from './errors.ts';
+import type { ForkId } from './schema.ts';
+
+/** Activation heights of forks 2..6. */
+export type ForkHeights = Record<2 | 3 | 4 | 5 | 6, number>;
+
+/** The genesis file. */
+export interface Genesis {
+  chainId: string;
+  /** Epoch ms; the genesis block's timestamp and the origin of nothing else (slots are absolute). */
+  timestamp: number;
+  blockTimeMs: number;
+  authorities: string[];
+  allocations: Record<string, string>;
+  /** Micro-units minted to each block's proposer before fork 2. */
+  blockReward: string;
+  forks: ForkHeights;
+}
+
+/** Storage bytes credited to a block's proposer (STORAGE_QUOTA_PER_BLOCK). */
+export const STORAGE_QUOTA_PER_BLOCK = 4096n;
+/** Most transactions one block may carry. */
+export const MAX_BLOCK_TXS = 2000;
+/** How far a transaction's timestamp may run ahead of its block (ms). */
+export const MAX_TX_FUTURE_MS = 120_000;
+
+/** True when fork `fork` is active at `height`. */
+export function forkActive(forks: ForkHeights, fork: ForkId, height: number): boolean {
+  return fork === 1 || height >= forks[fork];
+}
+
+/** Validates and normalises a parsed genesis file; throws ChainError INVALID_PARAMS. */
+export function parseGenesis(raw: unknown): Genesis {
+  const bad = (why: string): never => {
+    throw new ChainError('INVALID_PARAMS', `genesis: ${why}`);
+  };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('must be a JSON object');
+  const g = raw as Record<string, unknown>;
+  const known = ['chainId', 'timestamp', 'blockTimeMs', 'authorities', 'allocations', 'blockReward', 'forks'];
+  for (const k of Object.keys(g)) if (!known.includes(k)) bad(`unknown field ${k}`);
+  if (typeof g.chainId !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(g.chainId)) bad('chainId must be 1-64 of [A-Za-z0-9_.-]');
+  if (!isUint(g.timestamp)) bad('timestamp must be epoch ms');
+  if (!isUint(g.blockTimeMs) || (g.blockTimeMs as number) < 100 || (g.blockTimeMs as number) > 3_600_000) bad('blockTimeMs must be 100..3600000');
+  const auth = g.authorities;
+  if (!Array.isArray(auth) || auth.length === 0 || auth.length > 100 || !auth.every(isAddress)) bad('authorities must be 1-100 addresses');
+  if (new Set(auth as string[]).size !== (auth as string[]).length) bad('authorities must be distinct');
+  const alloc = g.allocations;
+  if (typeof alloc !== 'object' || alloc === null || Array.isArray(alloc)) bad('allocations must be an object');
+  for (const [a, v] of Object.entries(alloc as object)) {
+    if (!isAddress(a)) bad(`allocation key ${a} is not an address`);
+    if (!isBigIntString(v)) bad(`allocation of ${a} must be a big-integer string`);
+  }
+  if (!isBigIntString(g.blockReward)) bad('blockReward must be a big-integer string');
+  const forks = g.forks as Record<string, unknown>;
+  if (typeof forks !== 'object' || forks === null) bad('forks must be an object of heights for 2..6');
+  const out = {} as ForkHeights;
+  for (const id of [2, 3, 4, 5, 6] as const) {
+    const h = forks[String(id)];
+    if (!isUint(h)) bad(`forks.${id} must be a block height`);
+    out[id] = h as number;
+  }
+  for (const k of Object.keys(forks)) if (!['2', '3', '4', '5', '6'].includes(k)) bad(`forks.${k} is not a fork`);
+  return {
+    chainId: g.chainId as string,
+    timestamp: g.timestamp as number,
+    blockTimeMs: g.blockTimeMs as number,
+    authorities: [...(auth as string[])],
+    allocations: { ...(alloc as Record<string, string>) },
+    blockReward: g.blockReward as string,
+    forks: out,
+  };
+}
+
+/** Applies operator fork-height overrides (OMBRA_FORK_HEIGHT, _V3.._V6, read by cli/). */
+export function withForkOverrides(g: Genesis, overrides: Partial<ForkHeights>): Genesis {
+  return { ...g, forks: { ...g.forks, ...overrides } };
+}
+
+/** The block reward minted at `height` (none from fork 2 on). */
+export function blockRewardAt(g: Genesis, height: number): bigint {
+  return height > 0 && !forkActive(g.forks, 2, height) ? BigInt(g.blockReward) : 0n;
+}

@@ -1,0 +1,116 @@
+/**
+ * The transaction schema DSL. One `defineTx` per type is the single source of its field order
+ * (object key order), validation, TypeScript type and the generated protocol reference.
+ */
+import { isAddress } from './address.ts';
+import { isBigIntString, isHex, isUint, utf8Length } from './encoding.ts';
+
+/** One field's rule. `T` is the field's TypeScript type; `O` marks it optional. */
+export interface FieldSpec<T = unknown, O extends boolean = boolean> {
+  readonly kind: string;
+  /** Human description for the protocol reference. */
+  readonly doc: string;
+  readonly optional: O;
+  /** null when `v` is acceptable, otherwise why not. */
+  check(v: unknown): string | null;
+  /** Phantom for type inference only. */
+  readonly _t?: T;
+}
+
+type AnyFields = Record<string, FieldSpec<any, boolean>>;
+type ReqKeys<F extends AnyFields> = { [K in keyof F]: F[K]['optional'] extends true ? never : K }[keyof F];
+type OptKeys<F extends AnyFields> = { [K in keyof F]: F[K]['optional'] extends true ? K : never }[keyof F];
+type FieldType<S> = S extends FieldSpec<infer T, boolean> ? T : never;
+/** The object type a field set describes. */
+export type InferFields<F extends AnyFields> = { -readonly [K in ReqKeys<F>]: FieldType<F[K]> } & {
+  -readonly [K in OptKeys<F>]?: FieldType<F[K]>;
+};
+
+function spec<T>(kind: string, doc: string, check: (v: unknown) => string | null): FieldSpec<T, false> {
+  return { kind, doc, optional: false, check };
+}
+
+const ID_RE = /^[A-Za-z0-9_-]+$/;
+
+/** Field builders. */
+export const f = {
+  address: () => spec<string>('address', 'address `ox` + 40 lowercase hex', (v) => (isAddress(v) ? null : 'must be an address: ox + 40 lowercase hex')),
+  amount: () => spec<string>('amount', 'big integer string, micro-units', (v) => (isBigIntString(v) ? null : 'must be a decimal big-integer string without sign or leading zeros')),
+  uint: (max = Number.MAX_SAFE_INTEGER, min = 0) =>
+    spec<number>('uint', `integer ${min}..${max}`, (v) => (isUint(v) && v >= min && v <= max ? null : `must be an integer in ${min}..${max}`)),
+  hex: (chars: number) => spec<string>('hex', `${chars} lowercase hex characters`, (v) => (isHex(v, chars) ? null : `must be ${chars} lowercase hex characters`)),
+  /** Free text limited in UTF-8 bytes. */
+  text: (maxBytes: number, minBytes = 0) =>
+    spec<string>('text', `string of ${minBytes}..${maxBytes} UTF-8 bytes`, (v) =>
+      typeof v === 'string' && utf8Length(v) <= maxBytes && utf8Length(v) >= minBytes ? null : `must be a string of ${minBytes}..${maxBytes} UTF-8 bytes`),
+  /** An identifier: letters, digits, `_` and `-`. */
+  id: (maxChars = 64, minChars = 1) =>
+    spec<string>('id', `identifier [A-Za-z0-9_-]{${minChars},${maxChars}}`, (v) =>
+      typeof v === 'string' && v.length >= minChars && v.length <= maxChars && ID_RE.test(v) ? null : `must match [A-Za-z0-9_-]{${minChars},${maxChars}}`),
+  pattern: (re: RegExp, doc: string) => spec<string>('pattern', doc, (v) => (typeof v === 'string' && re.test(v) ? null : `must be ${doc}`)),
+  oneOf: <const V extends readonly string[]>(values: V) =>
+    spec<V[number]>('enum', `one of ${values.map((x) => `\`${x}\``).join(', ')}`, (v) => (typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`)),
+  bool: () => spec<boolean>('bool', 'boolean', (v) => (typeof v === 'boolean' ? null : 'must be a boolean')),
+  /** An array of strings, each checked by `item`. */
+  strings: (maxItems: number, item: FieldSpec<string, false>) =>
+    spec<string[]>('strings', `array of at most ${maxItems}: ${item.doc}`, (v) => {
+      if (!Array.isArray(v) || v.length > maxItems) return `must be an array of at most ${maxItems} items`;
+      for (let i = 0; i < v.length; i++) {
+        const why = item.check(v[i]);
+        if (why) return `[${i}] ${why}`;
+      }
+      return null;
+    }),
+  /** An array of objects with their own ordered fields. */
+  list: <F extends AnyFields>(maxItems: number, fields: F) =>
+    spec<InferFields<F>[]>('list', `array of at most ${maxItems} {${Object.keys(fields).join(', ')}}`, (v) => {
+      if (!Array.isArray(v) || v.length > maxItems) return `must be an array of at most ${maxItems} items`;
+      for (let i = 0; i < v.length; i++) {
+        const why = checkObject(v[i], fields);
+        if (why) return `[${i}]${why.startsWith('.') ? '' : ' '}${why}`;
+      }
+      return null;
+    }),
+  /** Marks a field optional: absent fields are left out of the payload, never null. */
+  optional: <T>(s: FieldSpec<T, false>): FieldSpec<T, true> => ({ ...s, optional: true }),
+};
+
+/** Checks a plain object against ordered fields; null when valid, otherwise `.field why`. */
+export function checkObject(v: unknown, fields: AnyFields, extraAllowed: readonly string[] = []): string | null {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
+  const obj = v as Record<string, unknown>;
+  for (const key of Object.keys(obj)) {
+    if (!(key in fields) && !extraAllowed.includes(key)) return `.${key} is not a known field`;
+  }
+  for (const [name, s] of Object.entries(fields)) {
+    const value = obj[name];
+    if (value === undefined) {
+      if (!s.optional) return `.${name} is required`;
+      continue;
+    }
+    const why = s.check(value);
+    if (why) return `.${name} ${why}`;
+  }
+  return null;
+}
+
+/** Which fork activates a type: 1 is genesis, 2..6 the named forks. */
+export type ForkId = 1 | 2 | 3 | 4 | 5 | 6;
+
+/** A transaction type's schema. */
+export interface TxSchema<Type extends string = string, F extends AnyFields = AnyFields> {
+  readonly type: Type;
+  readonly family: string;
+  readonly fork: ForkId;
+  readonly doc: string;
+  /** Body fields in canonical order (between `type` and `publicKey`). */
+  readonly fields: F;
+}
+
+/** Defines a transaction type. The key order of `fields` is the canonical hash order. */
+export function defineTx<const Type extends string, F extends AnyFields>(s: TxSchema<Type, F>): TxSchema<Type, F> {
+  return s;
+}
+
+/** The unsigned payload a schema describes, `type` first. */
+export type PayloadOf<S> = S extends TxSchema<infer Type, infer F> ? { type: Type } & InferFields<F> : never;

@@ -1,0 +1,50 @@
+/** MINER_REGISTER: an address becomes a miner; its id is SHA-256 of the registering tx hash. */
+import { ChainError } from '../errors.ts';
+import { sha256Hex } from '../hash.ts';
+import { f, defineTx } from '../schema.ts';
+import { feeOf, payFee, type TxHandler } from './handler.ts';
+
+export const MINER_REGISTER = defineTx({
+  type: 'MINER_REGISTER',
+  family: 'miner',
+  fork: 1,
+  doc: 'Registers the sender as a miner (one per address). Miner id = hex SHA-256 of the UTF-8 bytes of this transaction\'s hash.',
+  fields: {
+    from: f.address(),
+    name: f.text(64, 1),
+    capabilities: f.strings(32, f.pattern(/^[a-z0-9_:.-]{1,64}$/, 'a capability [a-z0-9_:.-]{1,64}')),
+    fee: f.amount(),
+    nonce: f.uint(),
+    timestamp: f.uint(),
+  },
+});
+
+/** The miner id a MINER_REGISTER transaction creates. */
+export function minerIdOf(txHash: string): string {
+  return sha256Hex(txHash);
+}
+
+export const minerRegisterHandler: TxHandler = {
+  schema: MINER_REGISTER,
+  executable: true,
+  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
+  check(tx, state) {
+    const existing = state.peek(tx.from).minerId;
+    if (existing) throw new ChainError('VALIDATION_FAILED', `address is already registered as miner ${existing}`);
+  },
+  apply(tx, s, ctx) {
+    const id = minerIdOf(tx.hash);
+    s.putMiner({
+      id,
+      name: tx.name as string,
+      address: tx.from,
+      capabilities: [...(tx.capabilities as string[])],
+      reputationScore: 0,
+      tasksCompleted: 0,
+      registeredAt: ctx.height,
+      txHash: tx.hash,
+    });
+    s.account(tx.from).minerId = id;
+    payFee(s, tx.from, feeOf(tx), ctx);
+  },
+};

@@ -1,0 +1,25 @@
+/** Every transaction type this chain knows, by name. */
+import type { TxHandler } from './handler.ts';
+import { agentHandlers } from './agent.ts';
+import { minerRegisterHandler } from './miner.ts';
+import { socialHandlers } from './social.ts';
+import { storageTransferHandler, webHandlers } from './storage.ts';
+import { taskHandlers } from './task.ts';
+import { burnHandler, transferHandler } from './transfer.ts';
+
+const all: TxHandler[] = [
+  transferHandler,
+  burnHandler,
+  ...taskHandlers,
+  minerRegisterHandler,
+  ...agentHandlers,
+  ...socialHandlers,
+  ...webHandlers,
+  storageTransferHandler,
+];
+
+/** Handlers by transaction type, in the spec's order. */
+export const TX_HANDLERS: ReadonlyMap<string, TxHandler> = new Map(all.map((h) => [h.schema.type, h]));
+
+/** The spec's transaction type names. */
+export const TX_TYPES: readonly string[] = all.map((h) => h.schema.type);

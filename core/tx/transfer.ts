@@ -1,0 +1,73 @@
+/** TRANSFER and BURN: moving and destroying native funds. */
+import { ChainError } from '../errors.ts';
+import { f, defineTx } from '../schema.ts';
+import { feeOf, payFee, type TxHandler } from './handler.ts';
+
+/** Smallest `block_energy` burn (MIN_BURN_PER_BLOCK). */
+export const MIN_BURN_PER_BLOCK = 10n;
+/** Tokens that cost one micro-unit of `block_energy` burn (BURN_TOKEN_DIVISOR). */
+export const BURN_TOKEN_DIVISOR = 10_000_000n;
+
+/** TRANSFER: the spec's order `type, from, to, amount, fee, nonce, timestamp, publicKey`. */
+export const TRANSFER = defineTx({
+  type: 'TRANSFER',
+  family: 'transfer',
+  fork: 1,
+  doc: 'Moves `amount` from `from` to `to`; the fee goes to the block proposer.',
+  fields: { from: f.address(), to: f.address(), amount: f.amount(), fee: f.amount(), nonce: f.uint(), timestamp: f.uint() },
+});
+
+/** BURN: the live network's order; it has no fee. */
+export const BURN = defineTx({
+  type: 'BURN',
+  family: 'transfer',
+  fork: 1,
+  doc: 'Destroys `amount` of the sender\'s balance. `block_energy` burns pay for a block\'s inference tokens and must be at least max(10, tokensConsumed / 10,000,000); no fee.',
+  fields: {
+    from: f.address(),
+    amount: f.amount(),
+    reason: f.oneOf(['block_energy', 'slashing'] as const),
+    blockIndex: f.uint(),
+    tokensConsumed: f.uint(),
+    nonce: f.uint(),
+    timestamp: f.uint(),
+  },
+});
+
+export const transferHandler: TxHandler = {
+  schema: TRANSFER,
+  executable: true,
+  cost: (tx) => ({ balance: BigInt(tx.amount as string) + feeOf(tx), storage: 0n }),
+  check(tx) {
+    if (BigInt(tx.amount as string) === 0n) throw new ChainError('VALIDATION_FAILED', 'amount must be positive');
+  },
+  apply(tx, s, ctx) {
+    const amount = BigInt(tx.amount as string);
+    s.account(tx.from).balance -= amount;
+    s.account(tx.to as string).balance += amount;
+    payFee(s, tx.from, feeOf(tx), ctx);
+  },
+};
+
+export const burnHandler: TxHandler = {
+  schema: BURN,
+  executable: true,
+  cost: (tx) => ({ balance: BigInt(tx.amount as string), storage: 0n }),
+  check(tx, _state, ctx) {
+    const amount = BigInt(tx.amount as string);
+    if (amount === 0n) throw new ChainError('VALIDATION_FAILED', 'amount must be positive');
+    if ((tx.blockIndex as number) > ctx.height) {
+      throw new ChainError('VALIDATION_FAILED', `blockIndex ${tx.blockIndex} is after the including block ${ctx.height}`);
+    }
+    if (tx.reason === 'block_energy') {
+      const byTokens = BigInt(tx.tokensConsumed as number) / BURN_TOKEN_DIVISOR;
+      const min = byTokens > MIN_BURN_PER_BLOCK ? byTokens : MIN_BURN_PER_BLOCK;
+      if (amount < min) throw new ChainError('VALIDATION_FAILED', `block_energy burn must be at least ${min}`);
+    }
+  },
+  apply(tx, s) {
+    const amount = BigInt(tx.amount as string);
+    s.account(tx.from).balance -= amount;
+    s.supply.burned += amount;
+  },
+};

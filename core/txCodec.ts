@@ -1,0 +1,71 @@
+/** Canonical transaction payloads, hashing and signing (DESIGN.md section 3). */
+import { addressFromPublicKey } from './address.ts';
+import { ChainError } from './errors.ts';
+import { sha256Hex } from './hash.ts';
+import { signMessage, type KeyPair } from './keys.ts';
+import { checkObject, type TxSchema } from './schema.ts';
+import type { SignedTx } from './tx/handler.ts';
+import { TX_HANDLERS } from './tx/registry.ts';
+import { isHex } from './encoding.ts';
+
+const SIGNED_EXTRA = ['type', 'publicKey', 'hash', 'signature'] as const;
+
+/** The schema of a type name, or a ChainError INVALID_PARAMS. */
+export function schemaOf(type: unknown): TxSchema {
+  const h = typeof type === 'string' ? TX_HANDLERS.get(type) : undefined;
+  if (!h) throw new ChainError('INVALID_PARAMS', typeof type === 'string' ? `unknown transaction type ${type.slice(0, 40)}` : 'type is required');
+  return h.schema;
+}
+
+/**
+ * The canonical payload: `type`, the schema's fields in order (absent optionals left out),
+ * then `publicKey`. Its compact JSON is what gets hashed.
+ */
+export function canonicalPayload(tx: Record<string, unknown>): Record<string, unknown> {
+  const schema = schemaOf(tx.type);
+  const out: Record<string, unknown> = { type: tx.type };
+  for (const name of Object.keys(schema.fields)) if (tx[name] !== undefined) out[name] = tx[name];
+  out.publicKey = tx.publicKey;
+  return out;
+}
+
+/** hex SHA-256 of the canonical payload's compact JSON. */
+export function txHash(tx: Record<string, unknown>): string {
+  return sha256Hex(JSON.stringify(canonicalPayload(tx)));
+}
+
+/**
+ * Checks a value is a well-formed signed transaction: a known type and exactly its fields,
+ * each valid. Throws INVALID_PARAMS; does not check hash or signature.
+ */
+export function checkTxShape(raw: unknown): SignedTx {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ChainError('INVALID_PARAMS', 'transaction must be a JSON object');
+  const schema = schemaOf((raw as Record<string, unknown>).type);
+  const why = checkObject(raw, schema.fields, SIGNED_EXTRA);
+  if (why) throw new ChainError('INVALID_PARAMS', `${schema.type}${why}`);
+  const t = raw as Record<string, unknown>;
+  if (!isHex(t.publicKey, 64)) throw new ChainError('INVALID_PARAMS', 'publicKey must be 64 lowercase hex characters');
+  if (!isHex(t.hash, 64)) throw new ChainError('INVALID_PARAMS', 'hash must be 64 lowercase hex characters');
+  if (!isHex(t.signature, 128)) throw new ChainError('INVALID_PARAMS', 'signature must be 128 lowercase hex characters');
+  return raw as SignedTx;
+}
+
+/** Checks the hash and that `from` derives from `publicKey` (no signature verification). */
+export function checkTxHash(tx: SignedTx): void {
+  const expected = txHash(tx);
+  if (expected !== tx.hash) throw new ChainError('HASH_MISMATCH', `hash mismatch: payload hashes to ${expected}`);
+  if (addressFromPublicKey(tx.publicKey) !== tx.from) throw new ChainError('VALIDATION_FAILED', "from doesn't derive from publicKey");
+}
+
+/** Builds a signed transaction from its unsigned fields (without publicKey) and a key pair. */
+export function signTx<T extends { type: string; from: string }>(unsigned: T, key: KeyPair): T & { publicKey: string; hash: string; signature: string } {
+  const withKey = { ...unsigned, publicKey: key.publicKey } as Record<string, unknown>;
+  const payload = canonicalPayload(withKey);
+  const hash = sha256Hex(JSON.stringify(payload));
+  return { ...(payload as T), publicKey: key.publicKey, hash, signature: signMessage(hash, key.privateKey) };
+}
+
+/** A stored transaction in canonical field order, with `hash` and `signature` last. */
+export function canonicalTx(tx: SignedTx): SignedTx {
+  return { ...canonicalPayload(tx), hash: tx.hash, signature: tx.signature } as SignedTx;
+}
