@@ -1,0 +1,37 @@
+/** What routes may use: the node's queries, write entry point and the network's view. */
+import type { ChainQueries } from '../node/queries.ts';
+import type { OmbraNode } from '../node/node.ts';
+
+/** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */
+export interface NetworkView {
+  peerCount(): number;
+  peers(): { peerId: string; addresses: string[] }[];
+  peerId(): string | null;
+  addresses(): string[];
+  syncing(): boolean;
+}
+
+/** A network view for a node without p2p. */
+export const noNetwork: NetworkView = {
+  peerCount: () => 0,
+  peers: () => [],
+  peerId: () => null,
+  addresses: () => [],
+  syncing: () => false,
+};
+
+/** Dependencies of the API. */
+export interface ApiDeps {
+  node: OmbraNode;
+  queries: ChainQueries;
+  network: NetworkView;
+}
+
+/** API options. */
+export interface ApiOptions {
+  /** Largest request body in bytes (413 PAYLOAD_TOO_LARGE above). */
+  maxBodyBytes: number;
+}
+
+/** Defaults: 1 MiB bodies. */
+export const defaultApiOptions: ApiOptions = { maxBodyBytes: 1024 * 1024 };

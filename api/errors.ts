@@ -1,0 +1,40 @@
+/** One place maps every error to `{error, code}` and an HTTP status. */
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ChainError, type ErrorCode } from '../core/errors.ts';
+
+/** HTTP status of each error code. */
+export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
+  INVALID_JSON: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  INVALID_PARAMS: 400,
+  FORK_NOT_ACTIVE: 403,
+  HASH_MISMATCH: 400,
+  VALIDATION_FAILED: 422,
+  INVALID_SIGNATURE: 422,
+  DUPLICATE_TX: 409,
+  STALE_NONCE: 409,
+  NONCE_GAP: 422,
+  INSUFFICIENT_BALANCE: 400,
+  INSUFFICIENT_STORAGE: 400,
+  MEMPOOL_FULL: 503,
+  UNAUTHORIZED: 401,
+  IP_BANNED: 403,
+  NOT_FOUND: 404,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  SYNCING: 503,
+  INVALID_BLOCK: 422,
+};
+
+/** Answers a ChainError as JSON; anything else is a 500 INTERNAL that hides the details. */
+export function onError(err: Error, c: Context, log?: (e: Error) => void) {
+  if (err instanceof ChainError) return c.json({ error: err.message, code: err.code }, STATUS[err.code]);
+  log?.(err);
+  return c.json({ error: 'internal error', code: 'INTERNAL' }, 500);
+}
+
+/** Throws NOT_FOUND. */
+export function notFound(what: string): never {
+  throw new ChainError('NOT_FOUND', `${what} not found`);
+}

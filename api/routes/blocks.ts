@@ -1,0 +1,69 @@
+/** Block reads under /api/chain: by height, by hash, pages of summaries, ranges of full blocks. */
+import { Hono } from 'hono';
+import type { Block } from '../../core/block.ts';
+import { ChainError } from '../../core/errors.ts';
+import type { ApiDeps } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { parseHash, parseHeight, parseLimit, parseOffset } from '../params.ts';
+
+/** Most blocks in one `blocks-full` range. */
+export const MAX_FULL_RANGE = 500;
+/** Most blocks in one `blocks?from=&to=` range. */
+export const MAX_BLOCKS_RANGE = 100;
+
+/** A block summary as lists show it. */
+export function summary(b: Block) {
+  return { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer };
+}
+
+/** Parses `from`/`to` into an inclusive range of at most `max` blocks. */
+function range(fromS: string | undefined, toS: string | undefined, height: number, max: number): { from: number; to: number } {
+  if (fromS === undefined && toS === undefined) throw new ChainError('INVALID_PARAMS', 'from and to are required');
+  const to = toS === undefined ? Math.min(height, parseHeight(fromS, 'from') + max - 1) : parseHeight(toS, 'to');
+  const from = fromS === undefined ? Math.max(0, to - max + 1) : parseHeight(fromS, 'from');
+  if (from > to) throw new ChainError('INVALID_PARAMS', 'from must not be after to');
+  if (to - from + 1 > max) throw new ChainError('INVALID_PARAMS', `range is at most ${max} blocks`);
+  return { from, to };
+}
+
+/** Block routes. */
+export function blockRoutes({ queries }: ApiDeps): Hono {
+  const app = new Hono();
+
+  app.get('/genesis', async (c) => c.json((await queries.block(0))!));
+
+  app.get('/block/hash/:hash', async (c) => c.json((await queries.blockByHash(parseHash(c.req.param('hash')))) ?? notFound('block')));
+
+  app.get('/block/:index', async (c) => {
+    const raw = c.req.param('index');
+    // A well-formed integer outside 0..height is "not found", as the spec says; junk is 400.
+    if (/^-[0-9]+$/.test(raw)) notFound(`block ${raw}`);
+    if (/^[0-9]{16,}$/.test(raw)) notFound('block');
+    const index = parseHeight(raw);
+    return c.json((await queries.block(index)) ?? notFound(`block ${index}`));
+  });
+
+  app.get('/blocks', async (c) => {
+    const q = c.req.query();
+    const height = queries.height();
+    if (q.from !== undefined || q.to !== undefined) {
+      const { from, to } = range(q.from, q.to, height, MAX_BLOCKS_RANGE);
+      const blocks = await queries.blocks(from, to);
+      return c.json({ from, to, count: blocks.length, blocks });
+    }
+    const limit = parseLimit(q.limit, 100);
+    const offset = parseOffset(q.offset);
+    const top = height - offset;
+    const blocks = top < 0 || limit === 0 ? [] : (await queries.blocks(Math.max(0, top - limit + 1), top)).reverse();
+    return c.json({ blocks: blocks.map(summary), total: height + 1 });
+  });
+
+  app.get('/blocks-full', async (c) => {
+    const q = c.req.query();
+    const { from, to } = range(q.from, q.to, queries.height(), MAX_FULL_RANGE);
+    const blocks = await queries.blocks(from, to);
+    return c.json({ from, to, count: blocks.length, blocks });
+  });
+
+  return app;
+}

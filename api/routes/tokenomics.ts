@@ -1,0 +1,16 @@
+/** /api/tokenomics: supply, holders, distribution. */
+import { Hono } from 'hono';
+import type { ApiDeps } from '../context.ts';
+import { parseLimit } from '../params.ts';
+
+/** Tokenomics routes. */
+export function tokenomicsRoutes({ queries }: ApiDeps): Hono {
+  const app = new Hono();
+  app.get('/supply', (c) => {
+    const s = queries.supply();
+    return c.json({ totalEmitted: s.totalEmitted, circulating: s.circulating, blocksProduced: s.blocksProduced, rewardPerBlock: s.rewardPerBlock });
+  });
+  app.get('/holders', (c) => c.json(queries.holders(parseLimit(c.req.query('limit'), 100))));
+  app.get('/distribution', (c) => c.json(queries.distribution()));
+  return app;
+}

@@ -1,0 +1,87 @@
+/** Wires a running node: log + projections, producer, HTTP API. Used by `start` and by tests. */
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { noNetwork, type NetworkView } from '../api/context.ts';
+import { createApp } from '../api/app.ts';
+import type { ForkHeights, Genesis } from '../core/genesis.ts';
+import type { KeyPair } from '../core/keys.ts';
+import { silentLogger, type Logger } from '../node/log.ts';
+import { OmbraNode } from '../node/node.ts';
+import { Producer } from '../node/producer.ts';
+import { ChainQueries } from '../node/queries.ts';
+
+/** Everything `launch` needs. */
+export interface LaunchConfig {
+  dataDir: string;
+  genesis?: Genesis;
+  forkOverrides?: Partial<ForkHeights>;
+  /** Producing key; the node produces only if it is an authority. */
+  key?: KeyPair;
+  dev: boolean;
+  httpHost: string;
+  /** 0 picks a free port. */
+  httpPort: number;
+  log?: Logger;
+  network?: NetworkView;
+}
+
+/** A running node and how to stop it. */
+export interface Launched {
+  node: OmbraNode;
+  queries: ChainQueries;
+  producer: Producer | null;
+  server: ServerType;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** The LevelDB directory inside a data dir. */
+export function dbDirOf(dataDir: string): string {
+  return join(dataDir, 'db');
+}
+
+/** Opens the node, starts production if it holds an authority key, and serves HTTP. */
+export async function launch(cfg: LaunchConfig): Promise<Launched> {
+  const log = cfg.log ?? silentLogger;
+  const node = await OmbraNode.open({ dbDir: dbDirOf(cfg.dataDir), genesis: cfg.genesis, forkOverrides: cfg.forkOverrides, log });
+  const network = cfg.network ?? noNetwork;
+  const queries = new ChainQueries(node);
+  let producer: Producer | null = null;
+  if (cfg.key) {
+    producer = new Producer(node, { key: cfg.key, exemptFromPeers: cfg.dev, peerCount: () => network.peerCount() });
+    if (producer.isAuthority()) producer.start();
+    else {
+      log.warn('key is not a genesis authority: not producing', { address: cfg.key.address });
+      producer = null;
+    }
+  }
+  const app = createApp({ node, queries, network });
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const s = serve({ fetch: app.fetch, hostname: cfg.httpHost, port: cfg.httpPort }, () => resolve(s));
+    s.once('error', reject);
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${cfg.httpHost.includes(':') ? `[${cfg.httpHost}]` : cfg.httpHost}:${port}`;
+  log.info('node serving', { url, height: node.head().index, chainId: node.genesis.chainId });
+  let stopping: Promise<void> | null = null;
+  return {
+    node,
+    queries,
+    producer,
+    server,
+    url,
+    stop() {
+      stopping ??= (async () => {
+        await producer?.stop();
+        await new Promise<void>((r) => {
+          server.close(() => r());
+          // Open keep-alive and streaming connections must not hold shutdown hostage.
+          (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+        });
+        await node.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/** `ombra start`: run a dev node or a network node until SIGINT/SIGTERM. */
+import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
+import { createLogger, type LogLevel } from '../node/log.ts';
+import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { forkOverridesFromEnv } from './forks.ts';
+import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
+import { launch } from './launch.ts';
+
+/** Flags of `ombra start`, each with its environment twin. */
+export const START_FLAGS: Record<string, FlagSpec> = {
+  dev: { type: 'boolean', env: 'OMBRA_DEV', help: 'run the dev chain: dev genesis, authority = dev mnemonic index 0, no peers needed' },
+  'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory (default ./data/dev with --dev, else ./data/node)' },
+  'http-host': { type: 'string', env: 'OMBRA_HTTP_HOST', default: '127.0.0.1', help: 'HTTP listen address' },
+  'http-port': { type: 'string', env: 'OMBRA_HTTP_PORT', default: '7777', help: 'HTTP port (0 picks a free one)' },
+  'p2p-port': { type: 'string', env: 'OMBRA_P2P_PORT', default: '7778', help: 'libp2p TCP port (used once the p2p network layer is built)' },
+  'block-time-ms': { type: 'string', env: 'OMBRA_BLOCK_TIME_MS', help: 'slot length in ms, --dev only (default 1000); block time is consensus' },
+  genesis: { type: 'string', env: 'OMBRA_GENESIS', help: 'genesis JSON file (needed for a new network data dir)' },
+  'key-file': { type: 'string', env: 'OMBRA_KEY_FILE', help: 'authority key file {"privateKey": "<hex>"}' },
+  peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
+  'log-level': { type: 'string', env: 'OMBRA_LOG_LEVEL', default: 'info', help: 'debug | info | warn | error | silent' },
+};
+
+const USAGE = 'ombra start [--dev] [--data-dir DIR] [--http-port P] [--block-time-ms MS] [--genesis FILE --key-file FILE]';
+const SUMMARY = 'Runs a node: the block log, projections, block production (authorities only) and the HTTP API.\nFork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V6 when set.';
+
+/** Help for `ombra start`. */
+export const startHelp = () => helpText(USAGE, SUMMARY, START_FLAGS);
+
+/** Runs `ombra start`; resolves when the node has stopped. */
+export async function startCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = parseFlags(argv, START_FLAGS);
+  if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const level = flags['log-level'] as string;
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(level)) throw new UsageError('--log-level must be debug, info, warn, error or silent');
+  const log = createLogger(level as LogLevel);
+  const dev = flags.dev === true;
+  const httpPort = intFlag(flags, 'http-port', 0, 65535)!;
+  intFlag(flags, 'p2p-port', 0, 65535);
+  const blockTimeMs = intFlag(flags, 'block-time-ms', 100, 3_600_000);
+  if (blockTimeMs !== undefined && !dev) throw new UsageError('--block-time-ms is only for --dev: a network takes its block time from genesis');
+  const dataDir = (flags['data-dir'] as string | undefined) ?? (dev ? './data/dev' : './data/node');
+  const genesis = dev ? devGenesis(blockTimeMs ?? 1000) : flags.genesis ? loadGenesisFile(flags.genesis as string) : undefined;
+  if (dev && flags.genesis) throw new UsageError('--dev uses the dev genesis; drop --genesis');
+  const key = flags['key-file'] ? loadKeyFile(flags['key-file'] as string) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
+  if (flags.peer && (flags.peer as string[]).length) log.warn('--peer given, but this build has no p2p network layer yet; running alone');
+
+  const node = await launch({ dataDir, genesis, forkOverrides: forkOverridesFromEnv(), key, dev, httpHost: flags['http-host'] as string, httpPort, log });
+  log.info('started', { dataDir, dev, producing: node.producer !== null, blockTimeMs: node.node.genesis.blockTimeMs });
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info('stopping', { signal });
+      const force = setTimeout(() => {
+        log.error('clean stop took longer than 5 s; exiting');
+        process.exit(1);
+      }, 5000);
+      force.unref();
+      node.stop().then(resolve, (e: unknown) => {
+        log.error('stop failed', { error: (e as Error).message });
+        resolve();
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  log.info('stopped');
+  return 0;
+}

@@ -1,0 +1,110 @@
+/**
+ * The write model: the append-only block log in LevelDB. One batch per block (block + head),
+ * synced to disk, so an acknowledged block survives `kill -9` and power loss alike.
+ * Projection and node-local data live in their own sublevels of the same database.
+ */
+import { Level } from 'level';
+import type { Block } from '../core/block.ts';
+import type { Genesis } from '../core/genesis.ts';
+
+/** The head of the log. */
+export interface Head {
+  index: number;
+  hash: string;
+}
+
+type Db = Level<string, unknown>;
+type Sub = ReturnType<Db['sublevel']>;
+
+/** Fixed-width block key so LevelDB's byte order is height order. */
+export function heightKey(index: number): string {
+  return index.toString().padStart(12, '0');
+}
+
+/** LevelDB-backed block log. */
+export class ChainStore {
+  readonly db: Db;
+  readonly blocks: Sub;
+  readonly meta: Sub;
+  private headCache: Head | null = null;
+
+  private constructor(db: Db) {
+    this.db = db;
+    this.blocks = db.sublevel<string, unknown>('blocks', { valueEncoding: 'json' }) as Sub;
+    this.meta = db.sublevel<string, unknown>('meta', { valueEncoding: 'json' }) as Sub;
+  }
+
+  /** Opens (creating if needed) the database in `dir`. */
+  static async open(dir: string): Promise<ChainStore> {
+    const db = new Level<string, unknown>(dir, { valueEncoding: 'json' });
+    await db.open();
+    const store = new ChainStore(db);
+    store.headCache = ((await store.meta.get('head')) as Head | undefined) ?? null;
+    return store;
+  }
+
+  /** A named sublevel for a projection or node-local data. */
+  sublevel(name: string): Sub {
+    return this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }) as Sub;
+  }
+
+  /** The genesis this data dir was created with, if any. */
+  async genesis(): Promise<Genesis | undefined> {
+    return (await this.meta.get('genesis')) as Genesis | undefined;
+  }
+
+  /** The head, or null before genesis is written. */
+  head(): Head | null {
+    return this.headCache;
+  }
+
+  /** Writes genesis and block 0; refuses when the log is not empty. */
+  async init(genesis: Genesis, block0: Block): Promise<void> {
+    if (this.headCache) throw new Error('chain store already initialised');
+    const head: Head = { index: 0, hash: block0.hash };
+    const ops = [
+      { type: 'put', sublevel: this.meta, key: 'genesis', value: genesis },
+      { type: 'put', sublevel: this.blocks, key: heightKey(0), value: block0 },
+      { type: 'put', sublevel: this.meta, key: 'head', value: head },
+    ];
+    await this.db.batch(ops as never, { sync: true });
+    this.headCache = head;
+  }
+
+  /** Appends the next block and moves the head, atomically and durably. */
+  async append(block: Block): Promise<void> {
+    const head = this.headCache;
+    if (!head || block.index !== head.index + 1 || block.previousHash !== head.hash) {
+      throw new Error(`append out of order: block ${block.index} on head ${head?.index}`);
+    }
+    const next: Head = { index: block.index, hash: block.hash };
+    const ops = [
+      { type: 'put', sublevel: this.blocks, key: heightKey(block.index), value: block },
+      { type: 'put', sublevel: this.meta, key: 'head', value: next },
+    ];
+    await this.db.batch(ops as never, { sync: true });
+    this.headCache = next;
+  }
+
+  /** One block by height. */
+  async block(index: number): Promise<Block | undefined> {
+    if (!Number.isSafeInteger(index) || index < 0 || !this.headCache || index > this.headCache.index) return undefined;
+    return (await this.blocks.get(heightKey(index))) as Block | undefined;
+  }
+
+  /** Blocks `from..to` inclusive, in order. */
+  async *range(from: number, to: number): AsyncGenerator<Block> {
+    for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to) })) yield value as Block;
+  }
+
+  /** Several blocks by height (missing ones skipped). */
+  async blocksIn(from: number, to: number): Promise<Block[]> {
+    const out: Block[] = [];
+    for await (const b of this.range(from, to)) out.push(b);
+    return out;
+  }
+
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}

@@ -1,0 +1,215 @@
+/**
+ * The node: the one writer. It validates, appends each block to the log in one batch, then
+ * emits on `events$`; projections, streams and the mempool react to that feed.
+ */
+import { Subject } from 'rxjs';
+import { applyBlock, buildBlock, genesisState, type Applied, type ParentRef } from '../core/applyBlock.ts';
+import type { Block } from '../core/block.ts';
+import { ChainError } from '../core/errors.ts';
+import { withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
+import type { KeyPair } from '../core/keys.ts';
+import type { ChainState } from '../core/state.ts';
+import type { SignedTx } from '../core/tx/handler.ts';
+import { validateTx } from '../core/validateTx.ts';
+import type { BalanceChange, BlockEvent, ChainEvent, ChainInfo } from '../projections/events.ts';
+import { PROJECTIONS } from '../projections/index.ts';
+import { ProjectionRunner } from '../projections/runner.ts';
+import { ChainStore } from './chainStore.ts';
+import { silentLogger, type Logger } from './log.ts';
+import { Mempool, type MempoolOptions } from './mempool.ts';
+import { genesisMismatch } from './genesisCheck.ts';
+
+/** How to open a node. */
+export interface NodeOptions {
+  /** LevelDB directory. */
+  dbDir: string;
+  /** The genesis file's content; required for a new data dir, checked against an existing one. */
+  genesis?: Genesis;
+  /** Operator fork-height overrides (OMBRA_FORK_HEIGHT...). */
+  forkOverrides?: Partial<ForkHeights>;
+  mempool?: Partial<MempoolOptions>;
+  clock?: () => number;
+  log?: Logger;
+  /** Progress callback while catching projections up from the log. */
+  onCatchUp?: (height: number, head: number) => void;
+}
+
+/** The running node's core: log, state, mempool, projections and the event feed. */
+export class OmbraNode {
+  readonly store: ChainStore;
+  readonly runner: ProjectionRunner;
+  readonly mempool: Mempool;
+  readonly genesis: Genesis;
+  readonly info: ChainInfo;
+  readonly events$ = new Subject<ChainEvent>();
+  readonly log: Logger;
+  readonly clock: () => number;
+  private tip: Block;
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(store: ChainStore, genesis: Genesis, info: ChainInfo, tip: Block, opts: NodeOptions) {
+    this.store = store;
+    this.genesis = genesis;
+    this.info = info;
+    this.tip = tip;
+    this.log = opts.log ?? silentLogger;
+    this.clock = opts.clock ?? Date.now;
+    this.mempool = new Mempool(opts.mempool);
+    this.runner = new ProjectionRunner(store, PROJECTIONS, info);
+  }
+
+  /** Opens the data dir, writes genesis if new, and catches every projection up to the head. */
+  static async open(opts: NodeOptions): Promise<OmbraNode> {
+    const store = await ChainStore.open(opts.dbDir);
+    try {
+      const stored = await store.genesis();
+      const raw = stored ?? opts.genesis;
+      if (!raw) throw new ChainError('INVALID_PARAMS', 'this data dir has no chain yet: pass --genesis FILE or --dev');
+      if (stored && opts.genesis) {
+        const why = genesisMismatch(stored, opts.genesis);
+        if (why) throw new ChainError('INVALID_PARAMS', `this data dir was created with a different genesis (${why})`);
+      }
+      const genesis = withForkOverrides(raw, opts.forkOverrides ?? {});
+      const { state, block } = genesisState(genesis);
+      if (!stored) await store.init(raw, block);
+      const block0 = await store.block(0);
+      if (!block0 || block0.hash !== block.hash) throw new Error('stored genesis block does not match the genesis file');
+      const head = store.head()!;
+      const tip = (await store.block(head.index))!;
+      const node = new OmbraNode(store, genesis, { genesis, genesisBlock: block, genesisState: state }, tip, opts);
+      await node.catchUp(opts.onCatchUp);
+      node.runner.attach(node.events$);
+      return node;
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
+  }
+
+  /** Replays the log into projections behind the head (all of them after `resetAll`). */
+  async catchUp(onProgress?: (height: number, head: number) => void, opts: { verifySignatures?: boolean } = {}): Promise<void> {
+    await this.runner.load();
+    // Diffs come from re-executing blocks on the consensus state, so it must start no later
+    // than the lowest projection.
+    if (this.runner.minHeight() < this.runner.height('accounts')) await this.runner.resetOne('accounts');
+    const from = this.runner.minHeight();
+    const head = this.store.head()!.index;
+    let parent = (await this.store.block(from))!;
+    for await (const block of this.store.range(from + 1, head)) {
+      const applied = applyBlock(this.state(), refOf(parent), block, this.genesis, { signaturesVerified: !opts.verifySignatures });
+      this.runner.fold(this.blockEvent(block, applied, true));
+      parent = block;
+      if (block.index % 1000 === 0) {
+        await this.runner.flush();
+        onProgress?.(block.index, head);
+      }
+    }
+    await this.runner.flush();
+    onProgress?.(head, head);
+    if (head > from) this.log.info('projections caught up', { from, head });
+  }
+
+  /** The consensus state at the head. */
+  state(): ChainState {
+    return this.runner.state<ChainState>('accounts');
+  }
+
+  /** The head block. */
+  head(): Block {
+    return this.tip;
+  }
+
+  /** Height of the next block. */
+  nextHeight(): number {
+    return this.tip.index + 1;
+  }
+
+  /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */
+  submitTx(raw: unknown): Promise<SignedTx> {
+    return this.exclusive(async () => {
+      const state = this.state();
+      const tx = validateTx(raw, {
+        height: this.nextHeight(),
+        timestamp: this.clock(),
+        genesis: this.genesis,
+        state: { peek: (a) => state.accounts.get(a) ?? { balance: 0n, nonce: 0, storageCapacity: 0n, storageUsed: 0n }, miner: (id) => state.miners.get(id) },
+        pending: (a) => this.mempool.pending(a),
+        inMempool: (h) => this.mempool.has(h),
+      });
+      this.mempool.add(tx);
+      this.events$.next({ type: 'tx', tx });
+      this.events$.next({ type: 'mempool', total: this.mempool.size });
+      return tx;
+    }).catch(async (e: unknown) => {
+      // A stale nonce may be a transaction already in the chain: that is a duplicate.
+      if (e instanceof ChainError && e.code === 'STALE_NONCE' && typeof (raw as SignedTx).hash === 'string') {
+        if ((await this.runner.rows('txIndex').get((raw as SignedTx).hash)) !== undefined) throw new ChainError('DUPLICATE_TX', 'transaction already in the chain');
+      }
+      throw e;
+    });
+  }
+
+  /** Builds, signs and appends a block from the mempool at `timestamp`. */
+  produce(key: KeyPair, timestamp: number): Promise<Block> {
+    return this.exclusive(async () => {
+      const { block, applied, dropped } = buildBlock(this.state(), refOf(this.tip), this.mempool.candidates(), key, timestamp, this.genesis);
+      for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
+      await this.append(block, applied);
+      return block;
+    });
+  }
+
+  /** Validates a block from elsewhere (a peer, a snapshot) as the child of the head and appends it. */
+  importBlock(raw: unknown): Promise<Block> {
+    return this.exclusive(async () => {
+      const applied = applyBlock(this.state(), refOf(this.tip), raw, this.genesis, { now: this.clock() });
+      const block = raw as Block;
+      await this.append(block, applied);
+      return block;
+    });
+  }
+
+  private async append(block: Block, applied: Applied): Promise<void> {
+    if (this.closed) throw new Error('node is closed');
+    await this.store.append(block);
+    this.tip = block;
+    this.events$.next(this.blockEvent(block, applied, false));
+    const { dropped } = this.mempool.revalidate(this.state(), { height: block.index + 1, timestamp: this.clock(), genesis: this.genesis });
+    for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
+    this.events$.next({ type: 'mempool', total: this.mempool.size });
+  }
+
+  private blockEvent(block: Block, applied: Applied, replay: boolean): BlockEvent {
+    const state = this.state();
+    const balances: BalanceChange[] = [];
+    for (const [address, a] of applied.diff.accounts) {
+      const before = state.accounts.get(address)?.balance ?? 0n;
+      if (before !== a.balance) balances.push({ address, before, after: a.balance });
+    }
+    return { type: 'block', block, diff: applied.diff, balances, emitted: applied.diff.supply.emitted - state.supply.emitted, replay };
+  }
+
+  /** Runs write-side work one at a time. */
+  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Flushes projections and closes the database. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    await this.exclusive(async () => {
+      this.closed = true;
+    });
+    this.events$.complete();
+    await this.runner.stop();
+    await this.store.close();
+  }
+}
+
+/** The parent reference of a block. */
+export function refOf(b: Block): ParentRef {
+  return { index: b.index, hash: b.hash, timestamp: b.timestamp, stateRoot: b.stateRoot };
+}

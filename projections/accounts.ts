@@ -1,0 +1,69 @@
+/**
+ * The consensus state as a read model: accounts, miners and supply, folded from each block's
+ * state diff. Rows: `a:<address>`, `m:<minerId>`, `s`. The node validates against this state.
+ */
+import { commitDiff, emptyState, type Account, type ChainState, type Miner, type Supply } from '../core/state.ts';
+import type { BlockEvent, ChainInfo } from './events.ts';
+import type { KvOp, Projection } from './projection.ts';
+
+/** An account row as stored (big integers as strings). */
+export function encodeAccount(a: Account): unknown {
+  return { b: a.balance.toString(), n: a.nonce, c: a.storageCapacity.toString(), u: a.storageUsed.toString(), ...(a.minerId ? { m: a.minerId } : {}) };
+}
+
+function decodeAccount(v: unknown): Account {
+  const r = v as { b: string; n: number; c: string; u: string; m?: string };
+  const a: Account = { balance: BigInt(r.b), nonce: r.n, storageCapacity: BigInt(r.c), storageUsed: BigInt(r.u) };
+  if (r.m) a.minerId = r.m;
+  return a;
+}
+
+function encodeSupply(s: Supply): unknown {
+  return { emitted: s.emitted.toString(), burned: s.burned.toString(), escrow: s.escrow.toString(), feesPaid: s.feesPaid.toString() };
+}
+
+function decodeSupply(v: unknown): Supply {
+  const r = v as Record<string, string>;
+  return { emitted: BigInt(r.emitted), burned: BigInt(r.burned), escrow: BigInt(r.escrow), feesPaid: BigInt(r.feesPaid) };
+}
+
+function cloneState(s: ChainState): ChainState {
+  return { accounts: new Map(s.accounts), miners: new Map(s.miners), supply: { ...s.supply } };
+}
+
+/** The rows a whole state is stored as (used for genesis and by tests). */
+export function stateRows(s: ChainState): KvOp[] {
+  const ops: KvOp[] = [];
+  for (const [k, a] of s.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
+  for (const [k, m] of s.miners) ops.push({ type: 'put', key: `m:${k}`, value: m });
+  ops.push({ type: 'put', key: 's', value: encodeSupply(s.supply) });
+  return ops;
+}
+
+/** Accounts, miners and supply. */
+export const accountsProjection: Projection<ChainState> = {
+  name: 'accounts',
+  version: 1,
+  init: (info: ChainInfo) => cloneState(info.genesisState),
+  apply(state, ev: BlockEvent) {
+    const ops: KvOp[] = [];
+    // The first fold after genesis also persists the genesis allocations it started from.
+    if (ev.block.index === 1) ops.push(...stateRows(state));
+    commitDiff(state, ev.diff);
+    for (const [k, a] of ev.diff.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
+    for (const [k, m] of ev.diff.miners) ops.push({ type: 'put', key: `m:${k}`, value: m });
+    ops.push({ type: 'put', key: 's', value: encodeSupply(ev.diff.supply) });
+    return { state, ops };
+  },
+  async restore(rows, info) {
+    const state = emptyState();
+    let any = false;
+    for await (const [key, value] of rows) {
+      any = true;
+      if (key.startsWith('a:')) state.accounts.set(key.slice(2), decodeAccount(value));
+      else if (key.startsWith('m:')) state.miners.set(key.slice(2), value as Miner);
+      else if (key === 's') state.supply = decodeSupply(value);
+    }
+    return any ? state : cloneState(info.genesisState);
+  },
+};

@@ -1,0 +1,43 @@
+/** The projection contract: a named, versioned, pure reducer over block events. */
+import type { BlockEvent, ChainInfo } from './events.ts';
+
+/** A row written into the projection's own key space. */
+export type KvOp = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
+
+/** One reducer step: the next state, plus rows to write for large read models. */
+export interface Step<S> {
+  state: S;
+  ops?: KvOp[];
+}
+
+/**
+ * A read model. `apply` is pure: no I/O, no clock; it may update `state` in place (the runner
+ * owns it) as long as the result depends only on the state and the event.
+ * Small models persist their whole state with each checkpoint (`save`/`load`); large ones keep
+ * rows in their sublevel (`ops`) and may rebuild an in-memory index from them (`restore`).
+ */
+export interface Projection<S = unknown> {
+  readonly name: string;
+  /** Bump to make every node rebuild this model from genesis. */
+  readonly version: number;
+  init(info: ChainInfo): S;
+  apply(state: S, ev: BlockEvent): Step<S>;
+  save?(state: S): unknown;
+  load?(saved: unknown, info: ChainInfo): S;
+  restore?(rows: AsyncIterable<[string, unknown]>, info: ChainInfo): Promise<S>;
+}
+
+/** Folds events through a projection in memory, collecting rows: the reference semantics. */
+export function foldAll<S>(p: Projection<S>, info: ChainInfo, events: Iterable<BlockEvent>): { state: S; rows: Map<string, unknown> } {
+  let state = p.init(info);
+  const rows = new Map<string, unknown>();
+  for (const ev of events) {
+    const step = p.apply(state, ev);
+    state = step.state;
+    for (const op of step.ops ?? []) {
+      if (op.type === 'put') rows.set(op.key, op.value);
+      else rows.delete(op.key);
+    }
+  }
+  return { state, rows };
+}
