@@ -45,6 +45,8 @@ export class OmbraNode {
   readonly log: Logger;
   readonly clock: () => number;
   private tip: Block;
+  /** Blocks the last catch-up re-folded (0 after a clean restart: checkpoints were current). */
+  lastCatchUp = { from: 0, to: 0, blocks: 0 };
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -106,6 +108,7 @@ export class OmbraNode {
       }
     }
     await this.runner.flush();
+    this.lastCatchUp = { from, to: head, blocks: head - from };
     onProgress?.(head, head);
     if (head > from) this.log.info('projections caught up', { from, head });
   }

@@ -165,6 +165,22 @@ export class ProjectionRunner {
     if (this.failure) throw this.failure;
   }
 
+  /**
+   * Every read model as plain JSON: saved state or rows, per projection (big integers as
+   * strings). Two nodes with equal dumps serve equal reads.
+   */
+  async dump(): Promise<Record<string, unknown>> {
+    await this.flush();
+    const out: Record<string, unknown> = {};
+    for (const slot of this.slots.values()) {
+      const rows: [string, unknown][] = [];
+      for await (const entry of slot.sub.iterator()) rows.push(entry as [string, unknown]);
+      const memory = slot.p.save ? slot.p.save(slot.state) : null;
+      out[slot.p.name] = { height: slot.height, memory, rows };
+    }
+    return JSON.parse(JSON.stringify(out, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+  }
+
   /** Stops listening and flushes. */
   async stop(): Promise<void> {
     this.subscription?.unsubscribe();
