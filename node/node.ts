@@ -18,6 +18,30 @@ import { ChainStore } from './chainStore.ts';
 import { silentLogger, type Logger } from './log.ts';
 import { Mempool, type MempoolOptions } from './mempool.ts';
 import { genesisMismatch } from './genesisCheck.ts';
+import { VerifyPool } from './verifyPool.ts';
+
+/** Blocks per verification chunk during catch-up. */
+const CATCH_UP_CHUNK = 50;
+
+/** Groups an async stream of blocks into arrays of `size`. */
+async function* chunksOf(blocks: AsyncIterable<Block>, size: number): AsyncGenerator<Block[]> {
+  let chunk: Block[] = [];
+  for await (const b of blocks) {
+    chunk.push(b);
+    if (chunk.length >= size) {
+      yield chunk;
+      chunk = [];
+    }
+  }
+  if (chunk.length) yield chunk;
+}
+
+/** Heights of the blocks in `blocks` that carry a transaction whose signature fails. */
+async function badTxBlocks(pool: VerifyPool, blocks: Block[]): Promise<Set<number>> {
+  const txs = blocks.flatMap((b) => (Array.isArray(b.transactions) ? b.transactions : []));
+  const owner = blocks.flatMap((b) => (Array.isArray(b.transactions) ? b.transactions.map(() => b.index) : []));
+  return new Set((await pool.verifyTxs(txs)).map((i) => owner[i]));
+}
 
 /** How to open a node. */
 export interface NodeOptions {
@@ -98,14 +122,33 @@ export class OmbraNode {
     const from = this.runner.minHeight();
     const head = this.store.head()!.index;
     let parent = (await this.store.block(from))!;
-    for await (const block of this.store.range(from + 1, head)) {
-      const applied = applyBlock(this.state(), refOf(parent), block, this.genesis, { signaturesVerified: !opts.verifySignatures });
-      this.runner.fold(this.blockEvent(block, applied, true));
-      parent = block;
-      if (block.index % 1000 === 0) {
-        await this.runner.flush();
-        onProgress?.(block.index, head);
+    // With verification, workers check chunk k+1's signatures while chunk k is applied.
+    const pool = opts.verifySignatures ? new VerifyPool() : null;
+    try {
+      const chunks = chunksOf(this.store.range(from + 1, head), CATCH_UP_CHUNK);
+      const verify = (blocks: Block[] | undefined) => (blocks && pool ? badTxBlocks(pool, blocks) : Promise.resolve(new Set<number>()));
+      let current = (await chunks.next()).value as Block[] | undefined;
+      let verifying = verify(current);
+      while (current) {
+        const next = (await chunks.next()).value as Block[] | undefined;
+        const nextVerifying = verify(next);
+        const bad = await verifying;
+        for (const block of current) {
+          // A block with a failing signature is re-checked in full to report the exact fault.
+          const verified = !pool || !bad.has(block.index);
+          const applied = applyBlock(this.state(), refOf(parent), block, this.genesis, { signaturesVerified: verified });
+          this.runner.fold(this.blockEvent(block, applied, true));
+          parent = block;
+          if (block.index % 1000 === 0) {
+            await this.runner.flush();
+            onProgress?.(block.index, head);
+          }
+        }
+        current = next;
+        verifying = nextVerifying;
       }
+    } finally {
+      await pool?.close();
     }
     await this.runner.flush();
     this.lastCatchUp = { from, to: head, blocks: head - from };

@@ -1,0 +1,70 @@
+/**
+ * Signature verification spread over worker threads, for replay and audit. Every worker runs
+ * core's verifySignature, so the verdict is the same as on every other path.
+ */
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { SignedTx } from '../core/tx/handler.ts';
+import type { VerifyJob } from './verifyWorker.ts';
+
+/** Pool options. */
+export interface VerifyPoolOptions {
+  workers: number;
+}
+
+/** Default: one worker per core. */
+export const defaultVerifyPoolOptions = (): VerifyPoolOptions => ({ workers: Math.max(1, availableParallelism()) });
+
+/** A pool of verification workers. */
+export class VerifyPool {
+  private readonly workers: Worker[];
+  private readonly waiting = new Map<number, (bad: number[]) => void>();
+  private nextId = 0;
+  private turn = 0;
+
+  constructor(opts: Partial<VerifyPoolOptions> = {}) {
+    const { workers } = { ...defaultVerifyPoolOptions(), ...opts };
+    this.workers = Array.from({ length: workers }, () => {
+      const w = new Worker(new URL('./verifyWorker.ts', import.meta.url));
+      w.on('message', (m: { id: number; bad: number[] }) => {
+        this.waiting.get(m.id)?.(m.bad);
+        this.waiting.delete(m.id);
+      });
+      return w;
+    });
+  }
+
+  private run(keys: string[], messages: string[], signatures: string[]): Promise<number[]> {
+    const id = this.nextId++;
+    const w = this.workers[this.turn++ % this.workers.length];
+    return new Promise((resolve) => {
+      this.waiting.set(id, resolve);
+      w.postMessage({ id, keys, messages, signatures } satisfies VerifyJob);
+    });
+  }
+
+  /**
+   * Verifies the signatures of `txs` (hash signed by publicKey); resolves with the positions of
+   * the ones that fail, ascending. Malformed fields simply fail.
+   */
+  async verifyTxs(txs: readonly SignedTx[]): Promise<number[]> {
+    const n = this.workers.length;
+    const size = Math.ceil(txs.length / n) || 1;
+    const parts: Promise<number[]>[] = [];
+    for (let start = 0; start < txs.length; start += size) {
+      const slice = txs.slice(start, start + size);
+      parts.push(
+        this.run(
+          slice.map((t) => String(t.publicKey)),
+          slice.map((t) => String(t.hash)),
+          slice.map((t) => String(t.signature)),
+        ).then((bad) => bad.map((i) => i + start)),
+      );
+    }
+    return (await Promise.all(parts)).flat();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}

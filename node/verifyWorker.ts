@@ -1,0 +1,19 @@
+/** Worker side of VerifyPool: checks signatures with the one consensus rule. */
+import { parentPort } from 'node:worker_threads';
+import { verifySignature } from '../core/signature.ts';
+
+/** A batch: parallel arrays of public keys, messages (tx hashes) and signatures. */
+export interface VerifyJob {
+  id: number;
+  keys: string[];
+  messages: string[];
+  signatures: string[];
+}
+
+parentPort!.on('message', (job: VerifyJob) => {
+  const bad: number[] = [];
+  for (let i = 0; i < job.keys.length; i++) {
+    if (!verifySignature(job.keys[i], job.messages[i], job.signatures[i])) bad.push(i);
+  }
+  parentPort!.postMessage({ id: job.id, bad });
+});
