@@ -71,6 +71,9 @@ export class OmbraNode {
   private tip: Block;
   /** Blocks the last catch-up re-folded (0 after a clean restart: checkpoints were current). */
   lastCatchUp = { from: 0, to: 0, blocks: 0 };
+  /** Node-local copy of the mempool (not chain state), so acknowledged transactions survive restarts. */
+  private readonly pendingRows: ReturnType<ChainStore['sublevel']>;
+  private pendingSeq = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
 
@@ -83,6 +86,7 @@ export class OmbraNode {
     this.clock = opts.clock ?? Date.now;
     this.mempool = new Mempool(opts.mempool);
     this.runner = new ProjectionRunner(store, PROJECTIONS, info);
+    this.pendingRows = store.sublevel('local:mempool');
   }
 
   /** Opens the data dir, writes genesis if new, and catches every projection up to the head. */
@@ -106,6 +110,7 @@ export class OmbraNode {
       const node = new OmbraNode(store, genesis, { genesis, genesisBlock: block, genesisState: state }, tip, opts);
       await node.catchUp(opts.onCatchUp);
       node.runner.attach(node.events$);
+      await node.restorePending();
       return node;
     } catch (e) {
       await store.close();
@@ -156,6 +161,24 @@ export class OmbraNode {
     if (head > from) this.log.info('projections caught up', { from, head });
   }
 
+  /** Re-admits the transactions that were pending when the node last stopped, in arrival order. */
+  private async restorePending(): Promise<void> {
+    const rows: { seq: number; tx: SignedTx }[] = [];
+    for await (const v of this.pendingRows.values()) rows.push(v as { seq: number; tx: SignedTx });
+    rows.sort((a, b) => a.seq - b.seq);
+    let kept = 0;
+    for (const { tx } of rows) {
+      try {
+        await this.submitTx(tx);
+        kept++;
+      } catch (e) {
+        await this.pendingRows.del(tx.hash);
+        this.log.info('pending transaction no longer valid after restart', { hash: tx.hash, why: (e as Error).message });
+      }
+    }
+    if (rows.length) this.log.info('restored pending transactions', { kept, of: rows.length });
+  }
+
   /** The consensus state at the head. */
   state(): ChainState {
     return this.runner.state<ChainState>('accounts');
@@ -184,6 +207,8 @@ export class OmbraNode {
         inMempool: (h) => this.mempool.has(h),
       });
       this.mempool.add(tx);
+      // Durable before acknowledged: a restart re-admits it.
+      await this.pendingRows.put(tx.hash, { seq: this.pendingSeq++, tx });
       this.events$.next({ type: 'tx', tx });
       this.events$.next({ type: 'mempool', total: this.mempool.size });
       return tx;
@@ -221,8 +246,10 @@ export class OmbraNode {
     await this.store.append(block);
     this.tip = block;
     this.events$.next(this.blockEvent(block, applied, false));
-    const { dropped } = this.mempool.revalidate(this.state(), { height: block.index + 1, timestamp: this.clock(), genesis: this.genesis });
+    const { removed, dropped } = this.mempool.revalidate(this.state(), { height: block.index + 1, timestamp: this.clock(), genesis: this.genesis });
     for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
+    const gone = [...removed, ...dropped.map((d) => d.tx)];
+    if (gone.length) await this.pendingRows.batch(gone.map((t) => ({ type: 'del' as const, key: t.hash })));
     this.events$.next({ type: 'mempool', total: this.mempool.size });
   }
 

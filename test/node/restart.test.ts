@@ -73,3 +73,29 @@ t('a data dir refuses a different genesis', async () => {
 });
 
 t.run();
+
+const p = suite('pending transactions across restarts');
+
+p('acknowledged but unmined transactions are pending again after a restart', async () => {
+  const c = await openTestChain();
+  const a = c.transfer(1, DEV_KEYS[2].address, 10n);
+  await c.node.submitTx(a);
+  const b = c.transfer(1, DEV_KEYS[2].address, 20n);
+  await c.node.submitTx(b);
+  await c.close();
+  const again = await openTestChain({ dir: c.dir });
+  try {
+    assert.equal(again.node.mempool.list().map((t) => t.hash), [a.hash, b.hash]);
+    await again.produce();
+    assert.is(again.node.head().transactions.length, 2);
+    await again.close();
+    const third = await openTestChain({ dir: c.dir });
+    assert.is(third.node.mempool.size, 0);
+    await third.destroy();
+  } catch (e) {
+    await again.destroy().catch(() => undefined);
+    throw e;
+  }
+});
+
+p.run();
