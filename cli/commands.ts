@@ -1,5 +1,9 @@
 /** The command table of `ombra`. */
+import { auditCommand, auditHelp } from './audit.ts';
+import { replayCommand, replayHelp } from './replay.ts';
+import { snapshotCommand, snapshotHelp } from './snapshot.ts';
 import { startCommand, startHelp } from './start.ts';
+import { walletCommand, walletHelp } from './wallet.ts';
 
 /** A CLI command. */
 export interface Command {
@@ -11,4 +15,8 @@ export interface Command {
 /** Every command, by name. */
 export const COMMANDS: Record<string, Command> = {
   start: { summary: 'run a node (dev or network)', help: startHelp, run: startCommand },
+  replay: { summary: 'rebuild every read model from genesis, with progress', help: replayHelp, run: replayCommand },
+  snapshot: { summary: 'export the block log as NDJSON (snapshot export)', help: snapshotHelp, run: snapshotCommand },
+  audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },
+  wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },
 };

@@ -1,0 +1,229 @@
+/**
+ * `ombra wallet new | address | send`: mnemonics, derived addresses, and signed transfers sent
+ * to a node's HTTP API. Keys never leave this process; only the signed transaction does.
+ */
+import { normalizeAddress } from '../core/address.ts';
+import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, newMnemonic, type KeyPair } from '../core/keys.ts';
+import { signTx } from '../core/txCodec.ts';
+import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags } from './args.ts';
+
+const MNEMONIC_FLAG: FlagSpec = { type: 'string', env: 'OMBRA_MNEMONIC', help: 'BIP-39 mnemonic (default: the dev mnemonic; prefer the env twin, argv is visible to other users)' };
+const INDEX_FLAG: FlagSpec = { type: 'string', env: 'OMBRA_WALLET_INDEX', default: '0', help: "account index N of m/44'/7777'/0'/0/N" };
+const JSON_FLAG: FlagSpec = { type: 'boolean', help: 'print JSON' };
+
+const NEW_FLAGS: Record<string, FlagSpec> = { json: JSON_FLAG };
+const ADDRESS_FLAGS: Record<string, FlagSpec> = { index: INDEX_FLAG, mnemonic: MNEMONIC_FLAG, json: JSON_FLAG };
+const SEND_FLAGS: Record<string, FlagSpec> = {
+  to: { type: 'string', help: 'recipient address (ox + 40 hex, any case)' },
+  amount: { type: 'string', help: 'amount in micro-units (1 OMBRA = 1000000), a positive integer' },
+  fee: { type: 'string', env: 'OMBRA_FEE', default: '1000', help: 'fee in micro-units' },
+  index: INDEX_FLAG,
+  mnemonic: MNEMONIC_FLAG,
+  url: { type: 'string', env: 'OMBRA_URL', default: 'http://127.0.0.1:7777', help: "node's HTTP API" },
+  'no-wait': { type: 'boolean', help: 'print the hash and exit without waiting for confirmation' },
+  'timeout-s': { type: 'string', env: 'OMBRA_WAIT_TIMEOUT_S', default: '60', help: 'seconds to wait for confirmation' },
+  json: JSON_FLAG,
+};
+
+const SUBCOMMANDS: Record<string, { usage: string; summary: string; flags: Record<string, FlagSpec> }> = {
+  new: {
+    usage: 'ombra wallet new [--json]',
+    summary: 'Prints a fresh 24-word BIP-39 mnemonic and the address of its account 0.\nNothing is stored: write the words down.',
+    flags: NEW_FLAGS,
+  },
+  address: {
+    usage: 'ombra wallet address [--index N] [--mnemonic "..."] [--json]',
+    summary: 'Prints the address and public key of account N of a mnemonic (--mnemonic, else OMBRA_MNEMONIC, else the dev mnemonic).',
+    flags: ADDRESS_FLAGS,
+  },
+  send: {
+    usage: 'ombra wallet send --to ADDR --amount MICRO [--fee MICRO] [--index N] [--mnemonic "..."] [--url URL] [--no-wait]',
+    summary:
+      'Signs a TRANSFER from account N with the next free nonce (account nonce + pending transactions),\n' +
+      'submits it to POST /api/chain/tx, prints its hash, then waits until it is confirmed and prints the block.\n' +
+      'A node refusal prints `error CODE: message` and exits 1.',
+    flags: SEND_FLAGS,
+  },
+};
+
+/** Help for `ombra wallet [sub]`. */
+export function walletHelp(argv: string[]): string {
+  const sub = SUBCOMMANDS[argv[0] ?? ''];
+  if (sub) return helpText(sub.usage, sub.summary, sub.flags);
+  return (
+    'Usage: ombra wallet <new | address | send> [options]\n\n' +
+    Object.entries(SUBCOMMANDS)
+      .map(([name, s]) => `  ${name.padEnd(10)} ${s.usage}`)
+      .join('\n') +
+    '\n\nRun `ombra wallet <subcommand> --help` for its options.\n'
+  );
+}
+
+/** Runs `ombra wallet ...`. */
+export async function walletCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (!sub) throw new UsageError('a subcommand is required: new, address or send');
+  if (!SUBCOMMANDS[sub]) throw new UsageError(`unknown wallet subcommand ${sub}`);
+  const { flags, positionals } = parseFlags(rest, SUBCOMMANDS[sub].flags);
+  if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (sub === 'new') return walletNew(flags);
+  if (sub === 'address') return walletAddress(flags);
+  return walletSend(flags);
+}
+
+function out(line: string): void {
+  process.stdout.write(line + '\n');
+}
+
+function walletNew(flags: Flags): number {
+  const mnemonic = newMnemonic();
+  const key = keyPairFromMnemonic(mnemonic, 0);
+  const path = derivationPath(0);
+  process.stderr.write(
+    'WARNING: write these 24 words down and keep them offline. Anyone who has them controls the funds;\n' +
+      'whoever loses them loses the funds. This is the only time they are shown.\n',
+  );
+  if (flags.json) out(JSON.stringify({ mnemonic, address: key.address, path }));
+  else {
+    out(`mnemonic:  ${mnemonic}`);
+    out(`address:   ${key.address}`);
+    out(`path:      ${path}`);
+  }
+  return 0;
+}
+
+/** The wallet key from --index and --mnemonic / OMBRA_MNEMONIC / the dev mnemonic. */
+function walletKey(flags: Flags): { key: KeyPair; index: number } {
+  const index = intFlag(flags, 'index', 0, 2 ** 31 - 1)!;
+  let mnemonic = flags.mnemonic as string | undefined;
+  if (mnemonic === undefined) {
+    process.stderr.write(`using the dev mnemonic "${DEV_MNEMONIC}" (set --mnemonic or OMBRA_MNEMONIC for a real wallet)\n`);
+    mnemonic = DEV_MNEMONIC;
+  }
+  if (!isValidMnemonic(mnemonic)) throw new UsageError('the mnemonic is not a valid English BIP-39 mnemonic (word list or checksum)');
+  return { key: keyPairFromMnemonic(mnemonic, index), index };
+}
+
+function walletAddress(flags: Flags): number {
+  const { key, index } = walletKey(flags);
+  const path = derivationPath(index);
+  if (flags.json) out(JSON.stringify({ index, address: key.address, publicKey: key.publicKey, path }));
+  else {
+    out(`address:   ${key.address}`);
+    out(`publicKey: ${key.publicKey}`);
+    out(`path:      ${path}`);
+  }
+  return 0;
+}
+
+/** A positive (or, with `allowZero`, non-negative) micro-unit amount as a canonical big-integer string. */
+function microFlag(flags: Flags, name: string, allowZero: boolean): string {
+  const v = flags[name];
+  if (v === undefined) throw new UsageError(`--${name} is required`);
+  if (typeof v !== 'string' || !/^[0-9]{1,78}$/.test(v)) throw new UsageError(`--${name} must be an integer number of micro-units (1 OMBRA = 1000000), got ${String(v).slice(0, 80)}`);
+  const n = BigInt(v);
+  if (n === 0n && !allowZero) throw new UsageError(`--${name} must be positive`);
+  return n.toString();
+}
+
+/** A node refusal or an unreachable node: printed, exit 1. */
+class SendFault extends Error {}
+
+/** Calls the node's API; a `{error, code}` answer becomes `error CODE: message`. */
+async function api(base: string, path: string, init?: RequestInit): Promise<unknown> {
+  let res: Response;
+  try {
+    res = await fetch(new URL(path, base), { ...init, signal: AbortSignal.timeout(15_000) });
+  } catch (e) {
+    const err = e as Error & { cause?: { code?: string; message?: string } };
+    throw new SendFault(`cannot reach the node at ${base}: ${err.cause?.code ?? err.cause?.message ?? err.message}`);
+  }
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new SendFault(`the node at ${base} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`);
+  }
+  if (!res.ok) {
+    const b = body as { error?: unknown; code?: unknown };
+    if (typeof b?.code === 'string') throw new SendFault(`error ${b.code}: ${String(b.error ?? '')}`);
+    throw new SendFault(`error HTTP_${res.status}: ${text.slice(0, 200)}`);
+  }
+  return body;
+}
+
+/**
+ * The sender's next nonce: its account nonce plus its transactions waiting in the mempool.
+ * The mempool is read first and the highest pending nonce counts, so a block landing between
+ * the two reads cannot make the nonce stale.
+ */
+async function nextNonce(base: string, address: string): Promise<number> {
+  let next = 0;
+  for (let offset = 0; ; ) {
+    const page = (await api(base, `/api/mempool/?limit=100&offset=${offset}`)) as { total?: number; pending?: { from?: string; nonce?: unknown }[] };
+    const rows = page.pending ?? [];
+    for (const t of rows) if (t.from === address && typeof t.nonce === 'number') next = Math.max(next, t.nonce + 1);
+    offset += rows.length;
+    if (rows.length === 0 || offset >= (page.total ?? 0)) break;
+  }
+  const account = (await api(base, `/api/chain/account/${address}`)) as { nonce?: unknown };
+  if (typeof account.nonce !== 'number') throw new SendFault('the node answered an account without a nonce');
+  return Math.max(account.nonce, next);
+}
+
+async function walletSend(flags: Flags): Promise<number> {
+  if (flags.to === undefined) throw new UsageError('--to is required');
+  const to = normalizeAddress(String(flags.to));
+  if (!to) throw new UsageError(`--to must be an address: ox + 40 hex characters, got ${String(flags.to).slice(0, 80)}`);
+  const amount = microFlag(flags, 'amount', false);
+  const fee = microFlag(flags, 'fee', true);
+  const timeoutS = intFlag(flags, 'timeout-s', 1, 86_400)!;
+  const base = String(flags.url);
+  try {
+    const u = new URL(base);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
+  } catch {
+    throw new UsageError(`--url must be an http(s) URL, got ${base.slice(0, 200)}`);
+  }
+  const { key } = walletKey(flags);
+  const json = flags.json === true;
+  try {
+    const nonce = await nextNonce(base, key.address);
+    const tx = signTx({ type: 'TRANSFER', from: key.address, to, amount, fee, nonce, timestamp: Date.now() }, key);
+    const accepted = (await api(base, '/api/chain/tx', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tx) })) as { hash?: string };
+    const hash = accepted.hash ?? tx.hash;
+    const summary = { hash, from: key.address, to, amount, fee, nonce };
+    if (flags['no-wait']) {
+      out(json ? JSON.stringify({ ...summary, status: 'pending' }) : `hash:      ${hash}`);
+      return 0;
+    }
+    if (!json) out(`hash:      ${hash}`);
+    process.stderr.write('waiting for confirmation...\n');
+    const deadline = Date.now() + timeoutS * 1000;
+    for (;;) {
+      let got: { status?: string; blockIndex?: number } | null = null;
+      try {
+        got = (await api(base, `/api/chain/tx/${hash}`)) as { status?: string; blockIndex?: number };
+      } catch (e) {
+        // A 404 right after submission can only mean it was dropped; keep polling briefly anyway.
+        if (!(e instanceof SendFault) || !e.message.startsWith('error NOT_FOUND')) throw e;
+      }
+      if (got?.status === 'confirmed') {
+        if (json) out(JSON.stringify({ ...summary, status: 'confirmed', blockIndex: got.blockIndex }));
+        else out(`confirmed: block ${got.blockIndex}`);
+        return 0;
+      }
+      if (Date.now() >= deadline) {
+        throw new SendFault(`not confirmed after ${timeoutS} s (status ${got?.status ?? 'unknown'}); it may still confirm: check GET /api/chain/tx/${hash}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  } catch (e) {
+    if (e instanceof SendFault) {
+      process.stderr.write(`${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
