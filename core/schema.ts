@@ -80,7 +80,7 @@ export function checkObject(v: unknown, fields: AnyFields, extraAllowed: readonl
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
   const obj = v as Record<string, unknown>;
   for (const key of Object.keys(obj)) {
-    if (!(key in fields) && !extraAllowed.includes(key)) return `.${key} is not a known field`;
+    if (!Object.hasOwn(fields, key) && !extraAllowed.includes(key)) return `.${key} is not a known field`;
   }
   for (const [name, s] of Object.entries(fields)) {
     const value = obj[name];

@@ -1,7 +1,8 @@
 /**
  * The consensus rule for Ed25519 signatures, independent of any one verifier:
  * valid only if the public key decodes canonically (RFC 8032) and is not of small order,
- * R is canonically encoded, S < L, and RFC 8032 verification succeeds.
+ * R is canonically encoded and not of small order, S < L, and the cofactorless RFC 8032
+ * equation holds: encode([S]B - [k]A) == R with k = SHA-512(R || A || M) mod L.
  * node:crypto does the verification (~13x faster than @noble); @noble decodes keys strictly.
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
@@ -12,6 +13,22 @@ import { isHex } from './encoding.ts';
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
 /** Field prime p = 2^255 - 19. */
 const P = 2n ** 255n - 19n;
+/**
+ * Encodings with y < p of the 8 points of small order (and the two with x = 0 and the sign bit
+ * set). OpenSSL 3.5 refuses such an R on its own; refusing it here keeps the rule explicit.
+ */
+const SMALL_ORDER_R = new Set([
+  '0100000000000000000000000000000000000000000000000000000000000000',
+  '0100000000000000000000000000000000000000000000000000000000000080',
+  'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+  'ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff',
+  '0000000000000000000000000000000000000000000000000000000000000000',
+  '0000000000000000000000000000000000000000000000000000000000000080',
+  'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a',
+  'c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac03fa',
+  '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05',
+  '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85',
+]);
 
 interface KeyEntry { key: KeyObject | null }
 const KEY_CACHE_MAX = 50_000;
@@ -65,7 +82,7 @@ export function verifySignature(publicKeyHex: string, message: string | Uint8Arr
   if (!isHex(publicKeyHex, 64) || !isHex(signatureHex, 128)) return false;
   const key = importKey(publicKeyHex);
   if (!key) return false;
-  if (!yIsCanonical(signatureHex.slice(0, 64))) return false;
+  if (!yIsCanonical(signatureHex.slice(0, 64)) || SMALL_ORDER_R.has(signatureHex.slice(0, 64))) return false;
   if (leHexToBigInt(signatureHex.slice(64)) >= L) return false;
   try {
     const data = typeof message === 'string' ? Buffer.from(message, 'utf8') : message;

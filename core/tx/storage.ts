@@ -12,7 +12,7 @@ export const STORAGE_TRANSFER = defineTx({
   family: 'storage',
   fork: 1,
   doc: 'Moves `bytes` of free storage capacity (capacity - used) from the sender to `to`.',
-  fields: { from: f.address(), to: f.address(), bytes: f.amount(), ...common },
+  fields: { from: f.address(), to: f.address(), bytes: { ...f.amount(), doc: 'big integer string, bytes of storage' }, ...common },
 });
 
 export const WEB_SITE_REGISTER = defineTx({

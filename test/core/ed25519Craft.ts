@@ -28,7 +28,7 @@ export interface Construction {
   name: string;
   valid: boolean;
   publicKey: string;
-  /** Which lax verification (decoding A and R modulo p) accepts the signature. */
+  /** Which lax verification (A and R decoded modulo p, S reduced mod L) accepts the signature. */
   lax: LaxVerdict;
   sign(message: string): string;
 }
@@ -46,10 +46,9 @@ function challenge(rHex: string, aHex: string, message: string): bigint {
   return mod(sha512Int(Buffer.from(rHex, 'hex'), Buffer.from(aHex, 'hex'), message), L);
 }
 
-/** Which lax verification accepts `sig` (A and R decoded modulo p, S < L, k mod L). */
+/** Which lax verification accepts `sig`: A and R decoded modulo p, S reduced mod L, k mod L. */
 export function laxVerdict(publicKey: string, message: string, sig: string): LaxVerdict {
-  const s = fromLe(sig.slice(64));
-  if (s >= L) return 'none';
+  const s = fromLe(sig.slice(64)) % L;
   let A: Pt, R: Pt;
   try {
     A = Point.fromHex(publicKey, true);
@@ -61,6 +60,25 @@ export function laxVerdict(publicKey: string, message: string, sig: string): Lax
   const diff = R.add(A.multiply(k, false)).subtract(Point.BASE.multiply(s, false));
   if (diff.is0()) return 'cofactorless';
   return diff.clearCofactor().is0() ? 'cofactored-only' : 'none';
+}
+
+/**
+ * The consensus rule written out independently of node:crypto (DESIGN.md section 3 and
+ * core/signature.ts): A and R decode strictly and are not of small order, S < L, and
+ * encode([S]B - [k]A) == R.
+ */
+export function referenceVerdict(publicKey: string, message: string, sig: string): boolean {
+  let A: Pt, R: Pt;
+  try {
+    A = Point.fromHex(publicKey, false);
+    R = Point.fromHex(sig.slice(0, 64), false);
+  } catch {
+    return false;
+  }
+  const s = fromLe(sig.slice(64));
+  if (A.isSmallOrder() || R.isSmallOrder() || s >= L) return false;
+  const k = challenge(sig.slice(0, 64), publicKey, message);
+  return Point.BASE.multiply(s, false).subtract(A.multiply(k, false)).toHex() === sig.slice(0, 64);
 }
 
 /** Index j in 0..7 with P = j·T8, for a point of small order. */
@@ -107,7 +125,7 @@ export const CONSTRUCTIONS: Construction[] = [
   { name: 'valid: dev key 0 signs the message (plain RFC 8032)', valid: true, publicKey: dev.publicKey, lax: 'cofactorless', sign: (m) => signMessage(m, dev.privateKey) },
   { name: 'invalid: a valid signature of a different message', valid: false, publicKey: dev.publicKey, lax: 'none', sign: (m) => signMessage(m + '.', dev.privateKey) },
   { name: 'invalid: a valid signature with its last byte flipped', valid: false, publicKey: dev.publicKey, lax: 'none', sign: (m) => { const s = signMessage(m, dev.privateKey); return s.slice(0, 126) + (parseInt(s.slice(126), 16) ^ 1).toString(16).padStart(2, '0'); } },
-  { name: 'invalid: non-canonical S, S replaced with S+L (same point, lax verifiers accept)', valid: false, publicKey: dev.publicKey, lax: 'none', sign: (m) => { const s = signMessage(m, dev.privateKey); return s.slice(0, 64) + le32(fromLe(s.slice(64)) + L); } },
+  { name: 'invalid: non-canonical S, a valid S replaced with S+L (verifiers reducing S mod L accept)', valid: false, publicKey: dev.publicKey, lax: 'cofactorless', sign: (m) => { const s = signMessage(m, dev.privateKey); return s.slice(0, 64) + le32(fromLe(s.slice(64)) + L); } },
   { name: 'invalid: S = L exactly', valid: false, publicKey: dev.publicKey, lax: 'none', sign: (m) => signMessage(m, dev.privateKey).slice(0, 64) + le32(L) },
   ...[0, 1, 2, 3, 4, 5, 6, 7].map((j) => {
     const hex = torsion(j).toHex();
@@ -119,7 +137,7 @@ export const CONSTRUCTIONS: Construction[] = [
   weakKey("invalid: non-canonical key 'negative zero' 0100..80 (y = 1, x = 0 with the sign bit)", withSign(Point.ZERO.toHex())),
   { name: 'invalid: non-canonical R, y = p+1 encoding the identity, S = k·a (a verifier comparing decoded points accepts)', valid: false, publicKey: dev.publicKey, lax: 'cofactorless', sign: (m) => Y_P1 + le32(mod(challenge(Y_P1, dev.publicKey, m) * devScalar, L)) },
   { name: 'invalid: non-canonical R, y = p encoding an order-4 point, S = k·a (cofactored verifiers accept)', valid: false, publicKey: dev.publicKey, lax: 'cofactored-only', sign: (m) => Y_P + le32(mod(challenge(Y_P, dev.publicKey, m) * devScalar, L)) },
-  { name: 'valid: canonical small-order R (the identity 0100..00) with S = k·a; the rule restricts keys, not R', valid: true, publicKey: dev.publicKey, lax: 'cofactorless', sign: (m) => { const r = Point.ZERO.toHex(); return r + le32(mod(challenge(r, dev.publicKey, m) * devScalar, L)); } },
+  { name: 'invalid: small-order R, the identity 0100..00 canonically encoded, S = k·a (a plain RFC 8032 verifier accepts)', valid: false, publicKey: dev.publicKey, lax: 'cofactorless', sign: (m) => { const r = Point.ZERO.toHex(); return r + le32(mod(challenge(r, dev.publicKey, m) * devScalar, L)); } },
   { name: 'valid: mixed-order key (dev key 0 + an order-8 point), signature passing cofactorless verification', valid: true, publicKey: mixedKey, lax: 'cofactorless', sign: (m) => craft(mixedKey, devScalar, 1, m, 'cofactorless') },
   { name: 'invalid: mixed-order key, signature only cofactored verification accepts (the rule verifies cofactorless)', valid: false, publicKey: mixedKey, lax: 'cofactored-only', sign: (m) => craft(mixedKey, devScalar, 1, m, 'cofactored-only') },
 ];

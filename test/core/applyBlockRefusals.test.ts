@@ -1,0 +1,126 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { applyBlock, buildBlock, genesisState } from '../../core/applyBlock.ts';
+import { attest, txRootOf, type Block } from '../../core/block.ts';
+import type { Genesis } from '../../core/genesis.ts';
+import type { ChainState } from '../../core/state.ts';
+import type { SignedTx } from '../../core/tx/handler.ts';
+import { signTx } from '../../core/txCodec.ts';
+import { DEV_GENESIS, DEV_KEYS, refOf, refusal, reseal, transfer } from './support.ts';
+
+const t = suite('applyBlock refusals');
+const G = DEV_GENESIS;
+const TS = G.timestamp + G.blockTimeMs;
+const [K0, K1] = DEV_KEYS;
+const { state: STATE, block: GENESIS } = genesisState(G);
+const PARENT = refOf(GENESIS);
+
+/** A valid block 1 on the dev genesis. */
+function block1(txs: SignedTx[] = [], ts = TS, g: Genesis = G, key = K0, state: ChainState = STATE): Block {
+  return buildBlock(state, refOf(genesisState(g).block), txs, key, ts, g).block;
+}
+/** The refusal of `b` as the child of the dev genesis block. */
+const refuse = (b: unknown, now: number | undefined = TS) => refusal(() => applyBlock(STATE, PARENT, b, G, { now }));
+const invalid = (message: string) => ({ code: 'INVALID_BLOCK', message });
+const burn = signTx({ type: 'BURN', from: K1.address, amount: '100', reason: 'slashing', blockIndex: 1, tokensConsumed: 0, nonce: 0, timestamp: G.timestamp }, K1);
+
+t('a block built on the genesis is accepted and its stateRoot returned', () => {
+  const b = block1([transfer(K1)]);
+  assert.is(b.transactions.length, 1);
+  assert.is(applyBlock(STATE, PARENT, b, G, { now: TS }).stateRoot, b.stateRoot);
+});
+
+t('a wrong index is refused', () => {
+  assert.equal(refuse(reseal({ ...block1(), index: 2 }, K0)), invalid('block 2: index does not follow parent 0'));
+});
+
+t('a wrong previousHash is refused', () => {
+  assert.equal(refuse(reseal({ ...block1(), previousHash: 'ab'.repeat(32) }, K0)), invalid('block 1: previousHash does not match the parent'));
+});
+
+t("a block from the wrong slot owner is refused, naming the slot's owner", () => {
+  const g: Genesis = { ...G, authorities: [K0.address, K1.address] };
+  const { state, block: genesis } = genesisState(g);
+  const slot = TS / 1000;
+  assert.is(slot % 2, 1);
+  const byK0 = buildBlock(state, refOf(genesis), [], K0, TS, g).block;
+  assert.equal(refusal(() => applyBlock(state, refOf(genesis), byK0, g, { now: TS })), invalid(`block 1: slot ${slot} belongs to ${K1.address}, not ${K0.address}`));
+  const byK1 = buildBlock(state, refOf(genesis), [], K1, TS, g).block;
+  assert.is(applyBlock(state, refOf(genesis), byK1, g, { now: TS }).stateRoot, byK1.stateRoot);
+  const nextSlotK0 = buildBlock(state, refOf(genesis), [], K0, TS + 1000, g).block;
+  assert.is(applyBlock(state, refOf(genesis), nextSlotK0, g, { now: TS + 1000 }).stateRoot, nextSlotK0.stateRoot);
+});
+
+t("a block in its parent's slot, or before it, is refused", () => {
+  const slot = G.timestamp / 1000;
+  assert.equal(refuse(block1([], G.timestamp + 999)), invalid(`block 1: slot ${slot} is not after the parent's slot`));
+  assert.equal(refuse(block1([], G.timestamp - 1000)), invalid(`block 1: slot ${slot - 1} is not after the parent's slot`));
+});
+
+t('a timestamp more than one slot ahead of the local clock is refused; exactly one slot ahead is accepted', () => {
+  const b = block1();
+  assert.equal(refuse(b, TS - G.blockTimeMs - 1), invalid('block 1: timestamp is more than one slot ahead of the local clock'));
+  assert.is(applyBlock(STATE, PARENT, b, G, { now: TS - G.blockTimeMs }).stateRoot, b.stateRoot);
+  assert.is(applyBlock(STATE, PARENT, b, G).stateRoot, b.stateRoot, 'replay has no clock');
+});
+
+t('a header that does not hash to `hash` is refused', () => {
+  assert.equal(refuse({ ...block1(), stateRoot: '00'.repeat(32) }), invalid('block 1: hash does not match the header'));
+});
+
+t('a txRoot that does not match the transactions is refused', () => {
+  assert.equal(refuse(reseal({ ...block1([transfer(K1)]), txRoot: '00'.repeat(32) }, K0)), invalid('block 1: txRoot does not match the transactions'));
+});
+
+t('a stateRoot that does not match the state after the block is refused', () => {
+  assert.equal(refuse(reseal({ ...block1([transfer(K1)]), stateRoot: '00'.repeat(32) }, K0)), invalid('block 1: stateRoot does not match the state after the block'));
+});
+
+t('tampered tokensBurned and tokensConsumed are refused with the expected value', () => {
+  const b = block1([burn]);
+  assert.is(b.tokensBurned, '100');
+  assert.equal(refuse(reseal({ ...b, tokensBurned: '0' }, K0)), invalid('block 1: tokensBurned 0, expected 100'));
+  assert.equal(refuse(reseal({ ...b, tokensConsumed: '5' }, K0)), invalid('block 1: tokensConsumed 5, expected 0'));
+});
+
+t('the same transaction twice is refused', () => {
+  const tx = transfer(K1);
+  const b = block1([tx]);
+  const twice = reseal({ ...b, transactions: [tx, tx], txRoot: txRootOf([tx, tx]) }, K0);
+  assert.equal(refuse(twice), invalid(`block 1: transaction ${tx.hash} appears twice`));
+});
+
+t('a transaction that does not apply is refused with its own code and message', () => {
+  const tx = transfer(K1, { amount: '2000000000000' });
+  const b = reseal({ ...block1(), transactions: [tx], txRoot: txRootOf([tx]) }, K0);
+  assert.equal(refuse(b), invalid('block 1: invalid transaction: INSUFFICIENT_BALANCE: Insufficient balance: need 2000000000010, available 1000000000000'));
+});
+
+t('no attestation, or more than one, is refused', () => {
+  const b = block1();
+  assert.equal(refuse({ ...b, attestations: [] }), invalid('block 1: expected exactly one attestation'));
+  assert.equal(refuse({ ...b, attestations: [b.attestations[0], b.attestations[0]] }), invalid('block 1: expected exactly one attestation'));
+});
+
+t('an attestation by anyone but the proposer is refused', () => {
+  const b = block1();
+  assert.equal(refuse({ ...b, attestations: [attest(b.hash, K1)] }), invalid('block 1: attestation is not by the proposer'));
+});
+
+t('an attestation signature over something else is refused', () => {
+  const b = block1();
+  assert.equal(refuse({ ...b, attestations: [attest('00'.repeat(32), K0)] }), invalid('block 1: attestation signature invalid'));
+});
+
+t('more than 2000 transactions are refused before any is looked at', () => {
+  const tx = transfer(K1);
+  assert.equal(refuse(reseal({ ...block1(), transactions: Array(2001).fill(tx) }, K0)), invalid('block 1: more than 2000 transactions'));
+});
+
+t('a refused block leaves the state untouched', () => {
+  const before = JSON.stringify(STATE, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v));
+  refuse(reseal({ ...block1([transfer(K1), burn]), stateRoot: '00'.repeat(32) }, K0));
+  assert.is(JSON.stringify(STATE, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v)), before);
+});
+
+t.run();

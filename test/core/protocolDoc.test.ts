@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { blockHash, type BlockHeader } from '../../core/block.ts';
+import { sha256Hex } from '../../core/hash.ts';
+import { BLOCK_HASH_FIELDS, MONEY_FLOWS, protocolReference } from '../../core/protocolDoc.ts';
+import { verifySignature } from '../../core/signature.ts';
+import { TX_HANDLERS } from '../../core/tx/registry.ts';
+import { DEV_KEYS } from './support.ts';
+
+const t = suite('protocol reference');
+const DOC = protocolReference();
+
+/** The Markdown of one `### TYPE` section. */
+function section(type: string): string {
+  const start = DOC.indexOf(`\n### ${type}\n`);
+  assert.ok(start >= 0, `no section for ${type}`);
+  const end = DOC.indexOf('\n##', start + 5);
+  return DOC.slice(start, end);
+}
+
+t('docs/protocol.md is exactly protocolReference() (regenerate with `npm run docs`)', () => {
+  const onDisk = readFileSync(new URL('../../docs/protocol.md', import.meta.url), 'utf8');
+  if (onDisk !== DOC) assert.unreachable('docs/protocol.md is out of date with core/: regenerate it with `npm run docs`');
+});
+
+t('the reference is deterministic and ends with exactly one newline', () => {
+  assert.is(protocolReference(), DOC);
+  assert.ok(DOC.endsWith('.\n') && !DOC.endsWith('\n\n'));
+});
+
+t('each of the 22 types has a section with family, activation, execution and its doc', () => {
+  assert.is(TX_HANDLERS.size, 22);
+  assert.ok(DOC.includes('## Transaction types (22)'));
+  for (const h of TX_HANDLERS.values()) {
+    const s = section(h.schema.type);
+    assert.ok(s.includes(`- Family: \`${h.schema.family}\``), h.schema.type);
+    assert.ok(s.includes(h.schema.fork === 1 ? '- Activation: genesis (always active)' : `- Activation: fork ${h.schema.fork}: active from height \`forks.${h.schema.fork}\``), h.schema.type);
+    assert.ok(s.includes(`- Executed by this node: ${h.executable ? 'yes' : 'no'}`), h.schema.type);
+    assert.ok(s.includes(h.schema.doc), h.schema.type);
+  }
+});
+
+t('each field table lists type first, the schema fields in canonical order, publicKey last', () => {
+  for (const h of TX_HANDLERS.values()) {
+    const rows = [...section(h.schema.type).matchAll(/^\| (\d+) \| `([^`]+)` \| (.*) \| (required|optional[^|]*) \|$/gm)];
+    assert.equal(rows.map((r) => r[2]), ['type', ...Object.keys(h.schema.fields), 'publicKey'], h.schema.type);
+    assert.equal(rows.map((r) => Number(r[1])), rows.map((_, i) => i + 1), h.schema.type);
+    for (const r of rows.slice(1, -1)) {
+      const spec = h.schema.fields[r[2]];
+      assert.is(r[4].startsWith('optional'), spec.optional, `${h.schema.type}.${r[2]}`);
+      assert.is(r[3], spec.doc.replace(/\|/g, '\\|'), `${h.schema.type}.${r[2]}`);
+    }
+  }
+});
+
+t('storage byte counts are not documented as micro-units', () => {
+  assert.match(section('STORAGE_TRANSFER'), '| 4 | `bytes` | big integer string, bytes of storage | required |');
+});
+
+t('the documented block hash field order is the one blockHash uses', () => {
+  const h: BlockHeader = { index: 3, previousHash: 'aa'.repeat(32), timestamp: 9, proposer: DEV_KEYS[0].address, txRoot: 'bb'.repeat(32), stateRoot: 'cc'.repeat(32), tokensBurned: '1', tokensConsumed: '2' };
+  assert.is(sha256Hex(JSON.stringify(Object.fromEntries(BLOCK_HASH_FIELDS.map((k) => [k, h[k]])))), blockHash(h));
+  assert.ok(DOC.includes(`JSON.stringify({${BLOCK_HASH_FIELDS.join(', ')}})`));
+});
+
+t('every executed type says where its micro-units go, and only executed types do', () => {
+  const executed = [...TX_HANDLERS.values()].filter((h) => h.executable).map((h) => h.schema.type);
+  assert.equal(Object.keys(MONEY_FLOWS).sort(), [...executed].sort());
+  for (const type of executed) assert.ok(DOC.includes(`- ${type}: ${MONEY_FLOWS[type]}`), type);
+  assert.not.ok(DOC.includes('undocumented'));
+});
+
+t('the worked TRANSFER example hashes and verifies as the reference says', () => {
+  const payload = /^payload {3}= (.*)$/m.exec(DOC)![1];
+  const hash = /^hash {6}= ([0-9a-f]{64})$/m.exec(DOC)![1];
+  const signature = /^signature = ([0-9a-f]{128})$/m.exec(DOC)![1];
+  const parsed = JSON.parse(payload) as Record<string, unknown>;
+  assert.equal(Object.keys(parsed), ['type', 'from', 'to', 'amount', 'fee', 'nonce', 'timestamp', 'publicKey']);
+  assert.is(parsed.publicKey, DEV_KEYS[0].publicKey);
+  assert.is(sha256Hex(payload), hash);
+  assert.ok(verifySignature(DEV_KEYS[0].publicKey, hash, signature));
+});
+
+t.run();
