@@ -4,93 +4,24 @@
  * (links, slots, proposer, attestation, txRoot, every transaction's shape, hash, signature and
  * state rules, tokens, stateRoot). The file is streamed line by line, never loaded whole.
  *
- * Transaction signatures of big files are checked ahead in `worker_threads` (this module is also
- * the worker's entry point); a block with any failing signature is re-applied with inline
- * verification, so the reported fault is exactly the one a single-threaded audit reports.
+ * Transaction signatures of big files are checked ahead in `worker_threads` (node/verifyPool.ts,
+ * as replay does); a block with any failing signature is re-applied with inline verification, so
+ * the reported fault is exactly the one a single-threaded audit reports.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { createInterface } from 'node:readline';
 import { isDeepStrictEqual } from 'node:util';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { applyBlock, genesisState } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { parseGenesis, withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
-import { verifySignature } from '../core/signature.ts';
 import { commitDiff, type ChainState } from '../core/state.ts';
+import type { SignedTx } from '../core/tx/handler.ts';
+import { VerifyPool } from '../node/verifyPool.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
-
-const WORKER_ROLE = 'ombra-audit-signatures';
-
-// ---- worker side ------------------------------------------------------------------------------
-
-interface VerifyJob {
-  id: number;
-  publicKeys: string[];
-  hashes: string[];
-  signatures: string[];
-}
-
-if (!isMainThread && (workerData as { role?: string } | null)?.role === WORKER_ROLE) {
-  parentPort!.on('message', (job: VerifyJob) => {
-    const bad: number[] = [];
-    for (let i = 0; i < job.hashes.length; i++) if (!verifySignature(job.publicKeys[i], job.hashes[i], job.signatures[i])) bad.push(i);
-    parentPort!.postMessage({ id: job.id, bad });
-  });
-}
-
-/** A small pool of signature-verifying workers. */
-class VerifyPool {
-  private readonly workers: Worker[] = [];
-  private readonly waiting = new Map<number, { resolve: (bad: number[]) => void; reject: (e: unknown) => void }>();
-  private nextId = 0;
-  private turn = 0;
-  private failure: unknown = null;
-
-  constructor(size: number) {
-    for (let i = 0; i < size; i++) {
-      const w = new Worker(new URL(import.meta.url), { workerData: { role: WORKER_ROLE } });
-      w.on('message', (m: { id: number; bad: number[] }) => {
-        const p = this.waiting.get(m.id);
-        this.waiting.delete(m.id);
-        p?.resolve(m.bad);
-      });
-      w.on('error', (e) => this.fail(e));
-      w.on('exit', (code) => {
-        if (code !== 0) this.fail(new Error(`signature worker exited with code ${code}`));
-      });
-      this.workers.push(w);
-    }
-  }
-
-  private fail(e: unknown): void {
-    this.failure ??= e;
-    for (const p of this.waiting.values()) p.reject(e);
-    this.waiting.clear();
-  }
-
-  get size(): number {
-    return this.workers.length;
-  }
-
-  /** Indexes of the triples whose signature does not verify. */
-  verify(publicKeys: string[], hashes: string[], signatures: string[]): Promise<number[]> {
-    if (this.failure) return Promise.reject(this.failure);
-    const id = this.nextId++;
-    const w = this.workers[this.turn++ % this.workers.length];
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      w.postMessage({ id, publicKeys, hashes, signatures } satisfies VerifyJob);
-    });
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.terminate()));
-  }
-}
 
 // ---- the audit --------------------------------------------------------------------------------
 
@@ -130,15 +61,13 @@ interface Item {
 /** A batch (verified ahead while the previous one is applied) ends at this many blocks or bytes. */
 const BATCH_BLOCKS = 256;
 const BATCH_BYTES = 1 << 19;
-/** The most transactions one worker job carries. */
-const JOB_TXS = 2048;
 
 /** Verifies a snapshot file from genesis; never throws for faults in the file. */
 export async function auditSnapshot(path: string, opts: AuditOptions = {}): Promise<AuditResult> {
   const total = (await stat(path)).size;
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
   const rl = createInterface({ input, crlfDelay: Infinity });
-  const pool = opts.workers && opts.workers > 0 ? new VerifyPool(opts.workers) : null;
+  const pool = opts.workers && opts.workers > 0 ? new VerifyPool({ workers: opts.workers }) : null;
 
   let lineNo = 0;
   let bytes = 0;
@@ -207,34 +136,21 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
       }
     });
     if (!pool) return Promise.resolve(items);
-    const publicKeys: string[] = [];
-    const hashes: string[] = [];
-    const signatures: string[] = [];
+    const txs: SignedTx[] = [];
     const owner: number[] = [];
     items.forEach((item, i) => {
-      const txs = (item.block as { transactions?: unknown } | undefined)?.transactions;
-      if (!Array.isArray(txs)) return;
-      for (const tx of txs) {
-        const t = tx as { publicKey?: unknown; hash?: unknown; signature?: unknown } | null;
-        // Anything odd is left to the inline checks, which report it in consensus order.
-        if (typeof t !== 'object' || t === null || typeof t.publicKey !== 'string' || typeof t.hash !== 'string' || typeof t.signature !== 'string') return;
-      }
-      for (const tx of txs as { publicKey: string; hash: string; signature: string }[]) {
-        publicKeys.push(tx.publicKey);
-        hashes.push(tx.hash);
-        signatures.push(tx.signature);
+      const list = (item.block as { transactions?: unknown } | undefined)?.transactions;
+      // Anything odd is left to the inline checks, which report it in consensus order.
+      if (!Array.isArray(list) || !list.every((t) => typeof t === 'object' && t !== null)) return;
+      for (const tx of list as SignedTx[]) {
+        txs.push(tx);
         owner.push(i);
       }
       item.verified = true;
     });
-    const jobs: Promise<number[]>[] = [];
-    const per = Math.max(64, Math.min(JOB_TXS, Math.ceil(hashes.length / pool.size)));
-    for (let at = 0; at < hashes.length; at += per) {
-      const start = at;
-      jobs.push(pool.verify(publicKeys.slice(at, at + per), hashes.slice(at, at + per), signatures.slice(at, at + per)).then((bad) => bad.map((b) => b + start)));
-    }
-    return Promise.all(jobs).then((results) => {
-      for (const bad of results) for (const b of bad) items[owner[b]].verified = false;
+    if (txs.length === 0) return Promise.resolve(items);
+    return pool.verifyTxs(txs).then((bad) => {
+      for (const b of bad) items[owner[b]].verified = false;
       return items;
     });
   };
