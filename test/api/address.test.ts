@@ -1,0 +1,133 @@
+/** The older reads: /api/address/:addr, /balance, /txs, and /api/stats/supply. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { signTx } from '../../core/txCodec.ts';
+import { DEV_KEYS, fixtureGenesis } from '../helpers/testChain.ts';
+import { assertError, DEV_ALLOCATION, get, STRANGER, withChain } from './support.ts';
+
+const A = (i: number) => DEV_KEYS[i].address;
+const TOTAL = 10n * DEV_ALLOCATION;
+
+const addr = suite('GET /api/address/:addr');
+
+addr('answers balance and nonce, balance alone, and the history newest first', () =>
+  withChain(async (c) => {
+    const hashes: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const tx = c.transfer(1, A(2), BigInt(i + 1));
+      await c.node.submitTx(tx);
+      hashes.push(tx.hash as string);
+      if (i % 2 === 1) await c.produce();
+    }
+    await c.produce();
+    const spent = 15n + 5n * 1000n;
+    const res = await get(c, `/api/address/${A(1)}`);
+    assert.is(res.status, 200);
+    assert.equal(res.body, { address: A(1), balance: (DEV_ALLOCATION - spent).toString(), nonce: 5 });
+    assert.equal((await get(c, `/api/address/${A(1)}/balance`)).body, { address: A(1), balance: (DEV_ALLOCATION - spent).toString() });
+    const txs = await get(c, `/api/address/${A(1)}/txs`);
+    assert.is(txs.status, 200);
+    assert.is(txs.body.address, A(1));
+    assert.is(txs.body.count, 5);
+    assert.equal(
+      txs.body.txs.map((t: any) => t.hash),
+      [...hashes].reverse(),
+    );
+    assert.equal(
+      txs.body.txs.map((t: any) => t.blockIndex),
+      [3, 2, 2, 1, 1],
+    );
+    const two = await get(c, `/api/address/${A(1)}/txs?limit=2`);
+    assert.equal(
+      two.body.txs.map((t: any) => t.hash),
+      [hashes[4], hashes[3]],
+    );
+    assert.is(two.body.count, 2);
+    const off = await get(c, `/api/address/${A(1)}/txs?limit=2&offset=3`);
+    assert.equal(
+      off.body.txs.map((t: any) => t.hash),
+      [hashes[1], hashes[0]],
+    );
+    assert.is((await get(c, `/api/address/${A(2)}/txs`)).body.count, 5);
+    assert.equal((await get(c, `/api/address/${A(3)}/txs`)).body, { address: A(3), count: 0, txs: [] });
+  }));
+
+addr('the history limit defaults to 30 and clamps to 100', () =>
+  withChain(async (c) => {
+    for (let b = 0; b < 2; b++) {
+      for (let i = 0; i < 60; i++) await c.node.submitTx(c.transfer(1, A(2), 1n));
+      await c.produce();
+    }
+    assert.is((await get(c, `/api/address/${A(1)}/txs`)).body.count, 30);
+    assert.is((await get(c, `/api/address/${A(1)}/txs?limit=1000`)).body.count, 100);
+    assert.is((await get(c, `/api/address/${A(1)}/txs?limit=1000&offset=100`)).body.count, 20);
+  }));
+
+addr('unknown addresses are empty, mixed case is lowercased, malformed addresses and limits are 400', () =>
+  withChain(async (c) => {
+    assert.equal((await get(c, `/api/address/${STRANGER}`)).body, { address: STRANGER, balance: '0', nonce: 0 });
+    assert.equal((await get(c, `/api/address/${STRANGER}/balance`)).body, { address: STRANGER, balance: '0' });
+    assert.is((await get(c, `/api/address/${A(1).toUpperCase()}/balance`)).body.address, A(1));
+    for (const bad of ['ox12', 'x'.repeat(10_000), 'ox' + 'q'.repeat(40)]) {
+      assertError(await get(c, `/api/address/${bad}`), 400, 'INVALID_PARAMS');
+      assertError(await get(c, `/api/address/${bad}/balance`), 400, 'INVALID_PARAMS');
+      assertError(await get(c, `/api/address/${bad}/txs`), 400, 'INVALID_PARAMS');
+    }
+    for (const q of ['limit=-1', 'limit=2.5', 'limit=x', 'offset=-1']) assertError(await get(c, `/api/address/${A(1)}/txs?${q}`), 400, 'INVALID_PARAMS');
+  }));
+
+addr.run();
+
+const stats = suite('GET /api/stats/supply');
+
+const SUPPLY_KEYS = ['totalSupply', 'totalEmitted', 'totalBurned', 'escrow', 'circulating', 'feesPaid', 'blocksProduced', 'rewardPerBlock'];
+
+stats('a fresh dev chain: everything emitted circulates, nothing burned, escrowed or paid', () =>
+  withChain(async (c) => {
+    const res = await get(c, '/api/stats/supply');
+    assert.is(res.status, 200);
+    assert.equal(res.body, {
+      totalSupply: TOTAL.toString(),
+      totalEmitted: TOTAL.toString(),
+      totalBurned: '0',
+      escrow: '0',
+      circulating: TOTAL.toString(),
+      feesPaid: '0',
+      blocksProduced: 0,
+      rewardPerBlock: '0',
+    });
+  }));
+
+stats('fees and burns show up; a burn leaves circulation and totalEmitted stays', () =>
+  withChain(async (c) => {
+    await c.node.submitTx(c.transfer(1, A(2), 5n, 1234n));
+    await c.node.submitTx(signTx({ type: 'BURN', from: A(3), amount: '777', reason: 'slashing', blockIndex: 0, tokensConsumed: 0, nonce: 0, timestamp: c.now() }, DEV_KEYS[3]));
+    await c.produce(2);
+    const res = await get(c, '/api/stats/supply');
+    assert.equal(Object.keys(res.body).sort(), [...SUPPLY_KEYS].sort());
+    assert.equal(res.body, {
+      totalSupply: (TOTAL - 777n).toString(),
+      totalEmitted: TOTAL.toString(),
+      totalBurned: '777',
+      escrow: '0',
+      circulating: (TOTAL - 777n).toString(),
+      feesPaid: '1234',
+      blocksProduced: 2,
+      rewardPerBlock: '0',
+    });
+    assert.is((await get(c, '/api/tokenomics/supply')).body.circulating, (TOTAL - 777n).toString());
+  }));
+
+stats('before fork 2 emission grows by the block reward', () =>
+  withChain(
+    async (c) => {
+      await c.produce(2);
+      const res = (await get(c, '/api/stats/supply')).body;
+      assert.is(res.totalEmitted, (TOTAL + 100_000_000n).toString());
+      assert.is(res.rewardPerBlock, '50000000');
+      assert.is(res.blocksProduced, 2);
+    },
+    { genesis: fixtureGenesis('late-forks-genesis.json') },
+  ));
+
+stats.run();

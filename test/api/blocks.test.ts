@@ -1,0 +1,211 @@
+/** Block reads: /api/chain/block/:index, /block/hash/:hash, /blocks, /blocks?from=&to=, /blocks-full, /genesis. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEV_KEYS, openTestChain, type TestChain } from '../helpers/testChain.ts';
+import { ADDRESS, assertError, assertKeys, get, HASH } from './support.ts';
+
+const BLOCK_KEYS = ['index', 'hash', 'previousHash', 'timestamp', 'proposer', 'txRoot', 'stateRoot', 'tokensBurned', 'tokensConsumed', 'transactions', 'attestations'];
+const SUMMARY_KEYS = ['index', 'hash', 'txCount', 'timestamp', 'proposer'];
+const HEIGHT = 120;
+
+/** One chain for the whole file: 120 blocks, two transfers in block 1 and one in block 2. */
+let c: TestChain;
+const t = suite('block reads', {});
+
+t.before(async () => {
+  c = await openTestChain();
+  await c.node.submitTx(c.transfer(1, DEV_KEYS[2].address, 5n));
+  await c.node.submitTx(c.transfer(3, DEV_KEYS[4].address, 6n));
+  await c.produce();
+  await c.node.submitTx(c.transfer(1, DEV_KEYS[2].address, 7n));
+  await c.produce(HEIGHT - 1);
+});
+t.after(async () => {
+  await c?.destroy();
+});
+
+/** Checks a full block's shape and types. */
+function assertBlock(b: any): void {
+  assertKeys(b, BLOCK_KEYS, 'block');
+  assert.type(b.index, 'number');
+  assert.type(b.timestamp, 'number');
+  assert.match(b.hash, HASH);
+  assert.match(b.previousHash, HASH);
+  assert.match(b.txRoot, HASH);
+  assert.match(b.stateRoot, HASH);
+  assert.match(b.proposer, ADDRESS);
+  assert.match(b.tokensBurned, /^(0|[1-9][0-9]*)$/);
+  assert.match(b.tokensConsumed, /^(0|[1-9][0-9]*)$/);
+  assert.ok(Array.isArray(b.transactions));
+  assert.ok(Array.isArray(b.attestations));
+}
+
+t('GET /api/chain/genesis is block 0: previousHash of 64 zeros, proposer ox + 40 zeros, the genesis timestamp, nothing inside', async () => {
+  const res = await get(c, '/api/chain/genesis');
+  assert.is(res.status, 200);
+  assertBlock(res.body);
+  assert.is(res.body.index, 0);
+  assert.is(res.body.previousHash, '0'.repeat(64));
+  assert.is(res.body.proposer, 'ox' + '0'.repeat(40));
+  assert.is(res.body.timestamp, c.genesis.timestamp);
+  assert.is(res.body.txRoot, '0'.repeat(64));
+  assert.equal(res.body.transactions, []);
+  assert.equal(res.body.attestations, []);
+  assert.equal((await get(c, '/api/chain/block/0')).body, res.body);
+});
+
+t('GET /api/chain/block/:index serves the full block as stored, with its attestation', async () => {
+  const res = await get(c, '/api/chain/block/1');
+  assert.is(res.status, 200);
+  assertBlock(res.body);
+  assert.equal(res.body, JSON.parse(JSON.stringify(await c.queries.block(1))));
+  assert.is(res.body.index, 1);
+  assert.is(res.body.previousHash, (await get(c, '/api/chain/genesis')).body.hash);
+  assert.is(res.body.proposer, DEV_KEYS[0].address);
+  assert.is(res.body.transactions.length, 2);
+  assert.is(res.body.attestations.length, 1);
+  assertKeys(res.body.attestations[0], ['validatorAddress', 'signature', 'publicKey'], 'attestation');
+  assert.is(res.body.attestations[0].validatorAddress, DEV_KEYS[0].address);
+  const head = await get(c, `/api/chain/block/${HEIGHT}`);
+  assert.is(head.status, 200);
+  assert.is(head.body.hash, c.node.head().hash);
+});
+
+t('GET /api/chain/block/:index is 404 above the head or below 0, and 400 for what is not an integer', async () => {
+  assertError(await get(c, `/api/chain/block/${HEIGHT + 1}`), 404, 'NOT_FOUND');
+  assertError(await get(c, '/api/chain/block/999999999'), 404, 'NOT_FOUND');
+  assertError(await get(c, '/api/chain/block/99999999999999999999'), 404, 'NOT_FOUND');
+  assertError(await get(c, '/api/chain/block/-1'), 404, 'NOT_FOUND');
+  assertError(await get(c, '/api/chain/block/-99999999999999999999'), 404, 'NOT_FOUND');
+  for (const bad of ['abc', '1e99', '1.5', '0x10', '1a', '%20', 'NaN', 'Infinity', '01', '+1']) {
+    assertError(await get(c, `/api/chain/block/${bad}`), 400, 'INVALID_PARAMS');
+  }
+  const long = await get(c, `/api/chain/block/${'a'.repeat(10_000)}`);
+  assertError(long, 400, 'INVALID_PARAMS');
+  assert.ok(long.body.error.length < 300, 'the error message does not echo a 10 kB parameter');
+  const longDigits = await get(c, `/api/chain/block/${'9'.repeat(10_000)}`);
+  assertError(longDigits, 404, 'NOT_FOUND');
+  assert.ok(longDigits.body.error.length < 300);
+});
+
+t('GET /api/chain/block/hash/:hash finds a block by hash in any case; unknown is 404, not hex is 400', async () => {
+  const b = c.node.head();
+  const res = await get(c, `/api/chain/block/hash/${b.hash}`);
+  assert.is(res.status, 200);
+  assertBlock(res.body);
+  assert.is(res.body.index, HEIGHT);
+  assert.is((await get(c, `/api/chain/block/hash/${b.hash.toUpperCase()}`)).body.index, HEIGHT);
+  const genesis = (await get(c, '/api/chain/genesis')).body;
+  assert.is((await get(c, `/api/chain/block/hash/${genesis.hash}`)).body.index, 0);
+  assertError(await get(c, `/api/chain/block/hash/${'0'.repeat(64)}`), 404, 'NOT_FOUND');
+  assertError(await get(c, `/api/chain/block/hash/${'ab'.repeat(32)}`), 404, 'NOT_FOUND');
+  for (const bad of ['zz'.repeat(32), b.hash.slice(1), b.hash + 'a', '1', 'x'.repeat(10_000)]) {
+    assertError(await get(c, `/api/chain/block/hash/${bad}`), 400, 'INVALID_PARAMS');
+  }
+});
+
+t('GET /api/chain/blocks answers the 30 newest summaries, newest first, with total', async () => {
+  const res = await get(c, '/api/chain/blocks');
+  assert.is(res.status, 200);
+  assertKeys(res.body, ['blocks', 'total']);
+  assert.is(res.body.total, HEIGHT + 1);
+  assert.is(res.body.blocks.length, 30);
+  assert.equal(
+    res.body.blocks.map((b: any) => b.index),
+    Array.from({ length: 30 }, (_, i) => HEIGHT - i),
+  );
+  for (const s of res.body.blocks) assertKeys(s, SUMMARY_KEYS, 'summary');
+  const b1 = (await c.queries.block(1))!;
+  const page = await get(c, `/api/chain/blocks?offset=${HEIGHT - 1}&limit=2`);
+  assert.equal(page.body.blocks, [
+    { index: 1, hash: b1.hash, txCount: 2, timestamp: b1.timestamp, proposer: DEV_KEYS[0].address },
+    { index: 0, hash: (await c.queries.block(0))!.hash, txCount: 0, timestamp: c.genesis.timestamp, proposer: 'ox' + '0'.repeat(40) },
+  ]);
+  assert.is(page.body.total, HEIGHT + 1);
+});
+
+t('GET /api/chain/blocks clamps limit to 100 and pages with offset', async () => {
+  const clamped = await get(c, '/api/chain/blocks?limit=1000');
+  assert.is(clamped.status, 200);
+  assert.is(clamped.body.blocks.length, 100);
+  assert.is(clamped.body.blocks[0].index, HEIGHT);
+  assert.is(clamped.body.blocks[99].index, HEIGHT - 99);
+  const exact = await get(c, '/api/chain/blocks?limit=100');
+  assert.equal(exact.body, clamped.body);
+  const off = await get(c, '/api/chain/blocks?limit=5&offset=10');
+  assert.equal(
+    off.body.blocks.map((b: any) => b.index),
+    [HEIGHT - 10, HEIGHT - 11, HEIGHT - 12, HEIGHT - 13, HEIGHT - 14],
+  );
+  const tail = await get(c, `/api/chain/blocks?limit=30&offset=${HEIGHT - 2}`);
+  assert.equal(
+    tail.body.blocks.map((b: any) => b.index),
+    [2, 1, 0],
+  );
+  const past = await get(c, `/api/chain/blocks?offset=${HEIGHT + 1}`);
+  assert.equal(past.body, { blocks: [], total: HEIGHT + 1 });
+  const zero = await get(c, '/api/chain/blocks?limit=0');
+  assert.equal(zero.body, { blocks: [], total: HEIGHT + 1 });
+});
+
+t('GET /api/chain/blocks refuses a negative, fractional or non-numeric limit or offset with 400', async () => {
+  for (const q of ['limit=-1', 'limit=1.5', 'limit=abc', 'limit=1e3', 'limit=0x10', 'offset=-1', 'offset=2.5', 'offset=abc', `limit=${'9'.repeat(10_000)}`]) {
+    assertError(await get(c, `/api/chain/blocks?${q}`), 400, 'INVALID_PARAMS');
+  }
+});
+
+t('GET /api/chain/blocks?from=&to= answers full blocks of an inclusive range of at most 100', async () => {
+  const res = await get(c, '/api/chain/blocks?from=1&to=3');
+  assert.is(res.status, 200);
+  assertKeys(res.body, ['from', 'to', 'count', 'blocks']);
+  assert.is(res.body.from, 1);
+  assert.is(res.body.to, 3);
+  assert.is(res.body.count, 3);
+  assert.equal(
+    res.body.blocks.map((b: any) => b.index),
+    [1, 2, 3],
+  );
+  for (const b of res.body.blocks) assertBlock(b);
+  assert.is(res.body.blocks[1].transactions.length, 1);
+  const hundred = await get(c, '/api/chain/blocks?from=0&to=99');
+  assert.is(hundred.body.count, 100);
+  assertError(await get(c, '/api/chain/blocks?from=0&to=100'), 400, 'INVALID_PARAMS');
+  const fromOnly = await get(c, '/api/chain/blocks?from=50');
+  assert.equal([fromOnly.body.from, fromOnly.body.to, fromOnly.body.count], [50, HEIGHT, HEIGHT - 49]);
+  const toOnly = await get(c, '/api/chain/blocks?to=110');
+  assert.equal([toOnly.body.from, toOnly.body.to, toOnly.body.count], [11, 110, 100]);
+  const single = await get(c, '/api/chain/blocks?from=7&to=7');
+  assert.is(single.body.count, 1);
+  assert.is(single.body.blocks[0].index, 7);
+  // A range reaching past the head answers what exists.
+  const over = await get(c, `/api/chain/blocks?from=${HEIGHT - 1}&to=${HEIGHT + 50}`);
+  assert.equal(
+    over.body.blocks.map((b: any) => b.index),
+    [HEIGHT - 1, HEIGHT],
+  );
+  for (const q of ['from=5&to=4', 'from=-1&to=3', 'from=abc&to=3', 'from=1&to=1.5', 'from=1e2&to=200']) {
+    assertError(await get(c, `/api/chain/blocks?${q}`), 400, 'INVALID_PARAMS');
+  }
+});
+
+t('GET /api/chain/blocks-full answers an inclusive range of at most 500 blocks', async () => {
+  const res = await get(c, '/api/chain/blocks-full?from=0&to=499');
+  assert.is(res.status, 200);
+  assertKeys(res.body, ['from', 'to', 'count', 'blocks']);
+  assert.is(res.body.count, HEIGHT + 1);
+  assert.equal(
+    res.body.blocks.map((b: any) => b.index),
+    Array.from({ length: HEIGHT + 1 }, (_, i) => i),
+  );
+  for (const b of res.body.blocks) assertBlock(b);
+  assert.equal(res.body.blocks[1], JSON.parse(JSON.stringify(await c.queries.block(1))));
+  const two = await get(c, '/api/chain/blocks-full?from=2&to=3');
+  assert.equal([two.body.from, two.body.to, two.body.count], [2, 3, 2]);
+  assertError(await get(c, '/api/chain/blocks-full?from=0&to=500'), 400, 'INVALID_PARAMS', /500/);
+  assertError(await get(c, '/api/chain/blocks-full?from=1000&to=1500'), 400, 'INVALID_PARAMS');
+  for (const q of ['', 'from=10&to=9', 'from=a&to=3', 'from=0&to=-1', 'from=0.5&to=3']) {
+    assertError(await get(c, `/api/chain/blocks-full?${q}`), 400, 'INVALID_PARAMS');
+  }
+});
+
+t.run();
