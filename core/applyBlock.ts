@@ -5,8 +5,7 @@
  */
 import { attest, blockHash, checkAttestations, checkBlockShape, genesisBlock, nextStateRoot, slotOf, slotOwner, txRootOf, type Block } from './block.ts';
 import { ChainError } from './errors.ts';
-import { blockRewardAt, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
-import { ZERO_HASH } from './hash.ts';
+import { blockRewardAt, genesisIdentity, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
 import type { KeyPair } from './keys.ts';
 import { emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
@@ -49,7 +48,7 @@ export function genesisState(g: Genesis): { state: ChainState; block: Block } {
   }
   s.supply.emitted = emitted;
   const diff = s.diff();
-  const block = genesisBlock(g, nextStateRoot(ZERO_HASH, diff));
+  const block = genesisBlock(g, nextStateRoot(genesisIdentity(g), diff));
   state.accounts = new Map(diff.accounts);
   state.supply = diff.supply;
   return { state, block };

@@ -2,6 +2,7 @@
 import { isAddress } from './address.ts';
 import { isBigIntString, isUint } from './encoding.ts';
 import { ChainError } from './errors.ts';
+import { sha256Hex } from './hash.ts';
 import type { ForkId } from './schema.ts';
 
 /** Activation heights of forks 2..6. */
@@ -72,6 +73,15 @@ export function parseGenesis(raw: unknown): Genesis {
     blockReward: g.blockReward as string,
     forks: out,
   };
+}
+
+/**
+ * The chain's identity: SHA-256 of `{chainId, timestamp, blockTimeMs, authorities, blockReward}`.
+ * The genesis state root chains from it, so two chains never share a genesis hash. Fork
+ * heights are left out: operators may override them per node.
+ */
+export function genesisIdentity(g: Genesis): string {
+  return sha256Hex(JSON.stringify({ chainId: g.chainId, timestamp: g.timestamp, blockTimeMs: g.blockTimeMs, authorities: g.authorities, blockReward: g.blockReward }));
 }
 
 /** Applies operator fork-height overrides (OMBRA_FORK_HEIGHT, _V3.._V6, read by cli/). */

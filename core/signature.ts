@@ -34,17 +34,27 @@ interface KeyEntry { key: KeyObject | null }
 const KEY_CACHE_MAX = 50_000;
 const keyCache = new Map<string, KeyEntry>();
 
-/** Little-endian bytes (hex) to bigint. */
-function leHexToBigInt(hex: string): bigint {
-  let out = 0n;
-  for (let i = hex.length - 2; i >= 0; i -= 2) out = (out << 8n) | BigInt(parseInt(hex.slice(i, i + 2), 16));
+/** A value as 32 little-endian bytes. */
+function leBytes(n: bigint): Buffer {
+  const out = Buffer.alloc(32);
+  for (let i = 0; i < 32; i++) out[i] = Number((n >> BigInt(8 * i)) & 0xffn);
   return out;
+}
+const L_LE = leBytes(L);
+const P_LE = leBytes(P);
+
+/** True when little-endian `a` < `b` (32 bytes each). Byte compares: no BigInt on the hot path. */
+function lessLE(a: Uint8Array, b: Uint8Array, topMask = 0xff): boolean {
+  for (let i = 31; i >= 0; i--) {
+    const x = i === 31 ? a[i] & topMask : a[i];
+    if (x !== b[i]) return x < b[i];
+  }
+  return false;
 }
 
 /** True when a 32-byte point encoding has its y coordinate below p (sign bit ignored). */
-function yIsCanonical(hex: string): boolean {
-  const v = leHexToBigInt(hex) & ((1n << 255n) - 1n);
-  return v < P;
+function yIsCanonical(enc: Uint8Array): boolean {
+  return lessLE(enc, P_LE, 0x7f);
 }
 
 /** Imports a public key once; null when it breaks the rule (non-canonical, off-curve, small order). */
@@ -82,11 +92,12 @@ export function verifySignature(publicKeyHex: string, message: string | Uint8Arr
   if (!isHex(publicKeyHex, 64) || !isHex(signatureHex, 128)) return false;
   const key = importKey(publicKeyHex);
   if (!key) return false;
-  if (!yIsCanonical(signatureHex.slice(0, 64)) || SMALL_ORDER_R.has(signatureHex.slice(0, 64))) return false;
-  if (leHexToBigInt(signatureHex.slice(64)) >= L) return false;
+  const sig = Buffer.from(signatureHex, 'hex');
+  if (!yIsCanonical(sig.subarray(0, 32)) || SMALL_ORDER_R.has(signatureHex.slice(0, 64))) return false;
+  if (!lessLE(sig.subarray(32), L_LE)) return false;
   try {
     const data = typeof message === 'string' ? Buffer.from(message, 'utf8') : message;
-    return verify(null, data, key, Buffer.from(signatureHex, 'hex'));
+    return verify(null, data, key, sig);
   } catch {
     return false;
   }

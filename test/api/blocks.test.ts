@@ -183,6 +183,9 @@ t('GET /api/chain/blocks?from=&to= answers full blocks of an inclusive range of 
     over.body.blocks.map((b: any) => b.index),
     [HEIGHT - 1, HEIGHT],
   );
+  // Starting past the head is an empty range, not an error.
+  const beyond = await get(c, `/api/chain/blocks?from=${HEIGHT + 5}`);
+  assert.equal([beyond.status, beyond.body.count, beyond.body.blocks], [200, 0, []]);
   for (const q of ['from=5&to=4', 'from=-1&to=3', 'from=abc&to=3', 'from=1&to=1.5', 'from=1e2&to=200']) {
     assertError(await get(c, `/api/chain/blocks?${q}`), 400, 'INVALID_PARAMS');
   }

@@ -46,11 +46,21 @@ t('the genesis block has index 0, a zero parent, the genesis timestamp, the zero
   assert.is(block.hash, blockHash(block));
 });
 
-t("the genesis stateRoot commits to the allocations: SHA-256(zeros + SHA-256(sorted entries' JSON))", () => {
+t("the genesis stateRoot commits to the chain identity and the allocations: SHA-256(identity + SHA-256(sorted entries' JSON))", () => {
   const entries: [string, unknown][] = Object.entries(DEV_GENESIS.allocations).map(([a, v]) => [`a:${a}`, [v, 0, '0', '0', '']]);
   entries.push(['s', ['10000000000000', '0', '0', '0']]);
   entries.sort((x, y) => (x[0] < y[0] ? -1 : 1));
-  assert.is(genesisState(DEV_GENESIS).block.stateRoot, sha('0'.repeat(64) + sha(JSON.stringify(entries))));
+  const g = DEV_GENESIS;
+  const identity = sha(JSON.stringify({ chainId: g.chainId, timestamp: g.timestamp, blockTimeMs: g.blockTimeMs, authorities: g.authorities, blockReward: g.blockReward }));
+  assert.is(genesisState(DEV_GENESIS).block.stateRoot, sha(identity + sha(JSON.stringify(entries))));
+});
+
+t('two genesis files that differ only in chainId or authorities have different genesis hashes', () => {
+  const base = genesisState(DEV_GENESIS).block.hash;
+  assert.is.not(genesisState({ ...DEV_GENESIS, chainId: 'other' }).block.hash, base);
+  assert.is.not(genesisState({ ...DEV_GENESIS, authorities: [DEV_KEYS[1].address] }).block.hash, base);
+  // Fork heights are operator overrides, not identity.
+  assert.is(genesisState({ ...DEV_GENESIS, forks: { ...DEV_GENESIS.forks, 6: 99 } }).block.hash, base);
 });
 
 t('the genesis state holds the allocations and emitted equals their sum', () => {
