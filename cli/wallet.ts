@@ -153,23 +153,11 @@ async function api(base: string, path: string, init?: RequestInit): Promise<unkn
   return body;
 }
 
-/**
- * The sender's next nonce: its account nonce plus its transactions waiting in the mempool.
- * The mempool is read first and the highest pending nonce counts, so a block landing between
- * the two reads cannot make the nonce stale.
- */
+/** The sender's next nonce, as the node computes it in one read: account nonce plus pending run. */
 async function nextNonce(base: string, address: string): Promise<number> {
-  let next = 0;
-  for (let offset = 0; ; ) {
-    const page = (await api(base, `/api/mempool/?limit=100&offset=${offset}`)) as { total?: number; pending?: { from?: string; nonce?: unknown }[] };
-    const rows = page.pending ?? [];
-    for (const t of rows) if (t.from === address && typeof t.nonce === 'number') next = Math.max(next, t.nonce + 1);
-    offset += rows.length;
-    if (rows.length === 0 || offset >= (page.total ?? 0)) break;
-  }
-  const account = (await api(base, `/api/chain/account/${address}`)) as { nonce?: unknown };
-  if (typeof account.nonce !== 'number') throw new SendFault('the node answered an account without a nonce');
-  return Math.max(account.nonce, next);
+  const account = (await api(base, `/api/chain/account/${address}`)) as { nextNonce?: unknown };
+  if (typeof account.nextNonce !== 'number') throw new SendFault('the node answered an account without nextNonce');
+  return account.nextNonce;
 }
 
 async function walletSend(flags: Flags): Promise<number> {

@@ -35,8 +35,8 @@ export class ChainStore {
   }
 
   /** Opens (creating if needed) the database in `dir`. */
-  static async open(dir: string): Promise<ChainStore> {
-    const db = new Level<string, unknown>(dir, { valueEncoding: 'json' });
+  static async open(dir: string, opts: { createIfMissing?: boolean } = {}): Promise<ChainStore> {
+    const db = new Level<string, unknown>(dir, { valueEncoding: 'json', createIfMissing: opts.createIfMissing ?? true });
     await db.open();
     const store = new ChainStore(db);
     store.headCache = ((await store.meta.get('head')) as Head | undefined) ?? null;

@@ -144,11 +144,9 @@ export class OmbraNode {
           const applied = applyBlock(this.state(), refOf(parent), block, this.genesis, { signaturesVerified: verified });
           this.runner.fold(this.blockEvent(block, applied, true));
           parent = block;
-          if (block.index % 1000 === 0) {
-            await this.runner.flush();
-            onProgress?.(block.index, head);
-          }
+          if (block.index % 1000 === 0) await this.runner.flush();
         }
+        onProgress?.(parent.index, head);
         current = next;
         verifying = nextVerifying;
       }

@@ -107,6 +107,8 @@ export class ChainQueries {
       address,
       balance: a.balance.toString(),
       nonce: a.nonce,
+      // The nonce a new transaction should carry: the account's plus what it has pending.
+      nextNonce: a.nonce + this.node.mempool.pending(address).count,
       isMiner: miner !== undefined,
       ...(miner ? { miner } : {}),
       recentTxs: await this.addressTxs(address, 50),

@@ -18,17 +18,27 @@ export const defaultVerifyPoolOptions = (): VerifyPoolOptions => ({ workers: Mat
 /** A pool of verification workers. */
 export class VerifyPool {
   private readonly workers: Worker[];
-  private readonly waiting = new Map<number, (bad: number[]) => void>();
+  private readonly waiting = new Map<number, { resolve: (bad: number[]) => void; reject: (e: Error) => void }>();
   private nextId = 0;
   private turn = 0;
+  private closing = false;
 
   constructor(opts: Partial<VerifyPoolOptions> = {}) {
     const { workers } = { ...defaultVerifyPoolOptions(), ...opts };
     this.workers = Array.from({ length: workers }, () => {
       const w = new Worker(new URL('./verifyWorker.ts', import.meta.url));
       w.on('message', (m: { id: number; bad: number[] }) => {
-        this.waiting.get(m.id)?.(m.bad);
+        this.waiting.get(m.id)?.resolve(m.bad);
         this.waiting.delete(m.id);
+      });
+      // A crashed worker must fail its callers, never leave them waiting forever.
+      const failAll = (e: Error) => {
+        for (const p of this.waiting.values()) p.reject(e);
+        this.waiting.clear();
+      };
+      w.on('error', failAll);
+      w.on('exit', (code) => {
+        if (code !== 0 && !this.closing) failAll(new Error(`verification worker exited with code ${code}`));
       });
       return w;
     });
@@ -37,8 +47,8 @@ export class VerifyPool {
   private run(keys: string[], messages: string[], signatures: string[]): Promise<number[]> {
     const id = this.nextId++;
     const w = this.workers[this.turn++ % this.workers.length];
-    return new Promise((resolve) => {
-      this.waiting.set(id, resolve);
+    return new Promise((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
       w.postMessage({ id, keys, messages, signatures } satisfies VerifyJob);
     });
   }
@@ -65,6 +75,7 @@ export class VerifyPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((w) => w.terminate()));
   }
 }

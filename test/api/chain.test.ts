@@ -71,20 +71,20 @@ stats.run();
 
 const account = suite('GET /api/chain/account/:address');
 
-const ACCOUNT_KEYS = ['address', 'balance', 'nonce', 'isMiner', 'recentTxs'];
+const ACCOUNT_KEYS = ['address', 'balance', 'nonce', 'nextNonce', 'isMiner', 'recentTxs'];
 
 account('a funded account with no history: balance string, nonce 0, not a miner, no transactions', () =>
   withChain(async (c) => {
     const res = await get(c, `/api/chain/account/${A(1)}`);
     assert.is(res.status, 200);
-    assert.equal(res.body, { address: A(1), balance: DEV_ALLOCATION.toString(), nonce: 0, isMiner: false, recentTxs: [] });
+    assert.equal(res.body, { address: A(1), balance: DEV_ALLOCATION.toString(), nonce: 0, nextNonce: 0, isMiner: false, recentTxs: [] });
   }));
 
 account('an unknown address is an empty account, not a 404', () =>
   withChain(async (c) => {
     const res = await get(c, `/api/chain/account/${STRANGER}`);
     assert.is(res.status, 200);
-    assert.equal(res.body, { address: STRANGER, balance: '0', nonce: 0, isMiner: false, recentTxs: [] });
+    assert.equal(res.body, { address: STRANGER, balance: '0', nonce: 0, nextNonce: 0, isMiner: false, recentTxs: [] });
   }));
 
 account('a mixed-case address is accepted and answered lowercase', () =>
@@ -121,6 +121,7 @@ account('recentTxs are the 50 newest, newest first, across blocks, for sender an
     const spent = (55n * 56n) / 2n + 55n * 1000n;
     assert.is(res.body.balance, (DEV_ALLOCATION - spent).toString());
     assert.is(res.body.nonce, 55);
+    assert.is(res.body.nextNonce, 55);
     assert.is(res.body.recentTxs.length, 50);
     assert.equal(
       res.body.recentTxs.map((t: any) => t.hash),
@@ -169,6 +170,15 @@ account('a mined MINER_REGISTER makes the account a miner whose id is SHA-256 of
     assert.is(res.body.recentTxs[0].hash, reg.hash);
     assert.is((await get(c, `/api/chain/account/${A(5)}`)).body.isMiner, false);
   }));
+
+account('GET /api/chain/account/:address gives nextNonce counting the pending run', () =>
+  withChain(async (c) => {
+    await c.node.submitTx(c.transfer(4, A(2), 1n));
+    await c.node.submitTx(c.transfer(4, A(2), 2n));
+    const res = await get(c, `/api/chain/account/${A(4)}`);
+    assert.equal([res.body.nonce, res.body.nextNonce], [0, 2]);
+  }),
+);
 
 account.run();
 
