@@ -7,7 +7,7 @@ import { attest, blockHash, checkAttestations, checkBlockShape, genesisBlock, ne
 import { ChainError } from './errors.ts';
 import { blockRewardAt, genesisIdentity, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
 import type { KeyPair } from './keys.ts';
-import { emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
+import { commitDiff, emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
 import { TX_HANDLERS } from './tx/registry.ts';
 import { canonicalTx } from './txCodec.ts';
@@ -49,8 +49,7 @@ export function genesisState(g: Genesis): { state: ChainState; block: Block } {
   s.supply.emitted = emitted;
   const diff = s.diff();
   const block = genesisBlock(g, nextStateRoot(genesisIdentity(g), diff));
-  state.accounts = new Map(diff.accounts);
-  state.supply = diff.supply;
+  commitDiff(state, diff);
   return { state, block };
 }
 

@@ -3,6 +3,7 @@ import { accountsProjection } from './accounts.ts';
 import { addressHistoryProjection, blockHashProjection, txIndexProjection } from './chainIndex.ts';
 import { chainStatsProjection } from './chainStats.ts';
 import { holdersProjection } from './holders.ts';
+import { minerStatsProjection } from './minerStats.ts';
 import type { Projection } from './projection.ts';
 import { supplyProjection } from './supply.ts';
 
@@ -15,4 +16,5 @@ export const PROJECTIONS: Projection<any>[] = [
   chainStatsProjection,
   supplyProjection,
   holdersProjection,
+  minerStatsProjection,
 ];
