@@ -86,6 +86,23 @@ export class ChainStore {
     this.headCache = next;
   }
 
+  /**
+   * Replaces every block after `ancestor` with `blocks` (a reorganisation), atomically: the old
+   * suffix, the new blocks and the head move in one synced batch.
+   */
+  async replaceSuffix(ancestor: number, blocks: Block[]): Promise<void> {
+    const head = this.headCache;
+    if (!head || ancestor > head.index || blocks.length === 0 || blocks[0].index !== ancestor + 1) throw new Error('replaceSuffix: blocks must follow the ancestor');
+    const ops: unknown[] = [];
+    for (let i = ancestor + 1; i <= head.index; i++) ops.push({ type: 'del', sublevel: this.blocks, key: heightKey(i) });
+    for (const b of blocks) ops.push({ type: 'put', sublevel: this.blocks, key: heightKey(b.index), value: b });
+    const tip = blocks[blocks.length - 1];
+    const next: Head = { index: tip.index, hash: tip.hash };
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: next });
+    await this.db.batch(ops as never, { sync: true });
+    this.headCache = next;
+  }
+
   /** One block by height. */
   async block(index: number): Promise<Block | undefined> {
     if (!Number.isSafeInteger(index) || index < 0 || !this.headCache || index > this.headCache.index) return undefined;

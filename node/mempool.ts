@@ -72,6 +72,12 @@ export class Mempool {
     this.byHash.set(tx.hash, e);
   }
 
+  /** Empties the pool (a reorganisation re-admits what is still valid). */
+  clear(): void {
+    this.byHash.clear();
+    this.runs.clear();
+  }
+
   /** Pending transactions in block order: by fee, then arrival, each sender in nonce order. */
   candidates(max = Infinity): SignedTx[] {
     const heads = [...this.runs.values()].map((run) => ({ run, i: 0 }));

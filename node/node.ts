@@ -19,6 +19,7 @@ import { silentLogger, type Logger } from './log.ts';
 import { Mempool, type MempoolOptions } from './mempool.ts';
 import { genesisMismatch } from './genesisCheck.ts';
 import { VerifyPool } from './verifyPool.ts';
+import { betterTip, validateBranch } from './reorg.ts';
 
 /** Blocks per verification chunk during catch-up. */
 const CATCH_UP_CHUNK = 50;
@@ -119,13 +120,13 @@ export class OmbraNode {
   }
 
   /** Replays the log into projections behind the head (all of them after `resetAll`). */
-  async catchUp(onProgress?: (height: number, head: number) => void, opts: { verifySignatures?: boolean } = {}): Promise<void> {
+  async catchUp(onProgress?: (height: number, head: number) => void, opts: { verifySignatures?: boolean; to?: number } = {}): Promise<void> {
     await this.runner.load();
     // Diffs come from re-executing blocks on the consensus state, so it must start no later
     // than the lowest projection.
     if (this.runner.minHeight() < this.runner.height('accounts')) await this.runner.resetOne('accounts');
     const from = this.runner.minHeight();
-    const head = this.store.head()!.index;
+    const head = Math.min(this.store.head()!.index, opts.to ?? Infinity);
     let parent = (await this.store.block(from))!;
     // With verification, workers check chunk k+1's signatures while chunk k is applied.
     const pool = opts.verifySignatures ? new VerifyPool() : null;
@@ -193,22 +194,12 @@ export class OmbraNode {
   }
 
   /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */
-  submitTx(raw: unknown): Promise<SignedTx> {
+  submitTx(raw: unknown, source: 'api' | 'gossip' = 'api'): Promise<SignedTx> {
     return this.exclusive(async () => {
-      const state = this.state();
-      const tx = validateTx(raw, {
-        height: this.nextHeight(),
-        timestamp: this.clock(),
-        genesis: this.genesis,
-        // A read-only view: validation never writes, the overlay stays empty.
-        state: new StateOverlay(state),
-        pending: (a) => this.mempool.pending(a),
-        inMempool: (h) => this.mempool.has(h),
-      });
-      this.mempool.add(tx);
+      const tx = this.admit(raw, source);
       // Durable before acknowledged: a restart re-admits it.
       await this.pendingRows.put(tx.hash, { seq: this.pendingSeq++, tx });
-      this.events$.next({ type: 'tx', tx });
+      this.events$.next({ type: 'tx', tx, source });
       this.events$.next({ type: 'mempool', total: this.mempool.size });
       return tx;
     }).catch(async (e: unknown) => {
@@ -220,31 +211,92 @@ export class OmbraNode {
     });
   }
 
+  /** Validates a transaction against the head and the mempool and adds it (no I/O). */
+  private admit(raw: unknown, _source: 'api' | 'gossip'): SignedTx {
+    const tx = validateTx(raw, {
+      height: this.nextHeight(),
+      timestamp: this.clock(),
+      genesis: this.genesis,
+      // A read-only view: validation never writes, the overlay stays empty.
+      state: new StateOverlay(this.state()),
+      pending: (a) => this.mempool.pending(a),
+      inMempool: (h) => this.mempool.has(h),
+    });
+    this.mempool.add(tx);
+    return tx;
+  }
+
   /** Builds, signs and appends a block from the mempool at `timestamp`. */
   produce(key: KeyPair, timestamp: number): Promise<Block> {
     return this.exclusive(async () => {
       const { block, applied, dropped } = buildBlock(this.state(), refOf(this.tip), this.mempool.candidates(), key, timestamp, this.genesis);
       for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
-      await this.append(block, applied);
+      await this.append(block, applied, 'local');
       return block;
+    });
+  }
+
+  /**
+   * Switches to a better branch after block `ancestor`: validates it from the ancestor's state,
+   * replaces the log's suffix in one batch, rebuilds the read models, returns the dropped blocks'
+   * transactions to the mempool, and announces it on the feed (a reorg event, then the blocks).
+   */
+  reorg(ancestor: number, branch: Block[]): Promise<void> {
+    return this.exclusive(async () => {
+      const oldTip = this.tip;
+      if (branch.length === 0 || !betterTip(branch[branch.length - 1], oldTip, this.genesis.blockTimeMs)) {
+        throw new ChainError('INVALID_BLOCK', 'the branch is not better than the current chain');
+      }
+      await validateBranch(this.store, this.genesis, ancestor, branch, this.clock());
+      const dropped = await this.store.blocksIn(ancestor + 1, oldTip.index);
+      await this.store.replaceSuffix(ancestor, branch);
+      // Read models go back to the ancestor by replaying the log, then the branch is folded
+      // through the feed like any new block, so every subscriber sees real diffs.
+      await this.runner.resetAll();
+      await this.catchUp(undefined, { to: ancestor });
+      this.events$.next({ type: 'reorg', ancestor, oldHead: { index: oldTip.index, hash: oldTip.hash }, newHead: { index: branch[branch.length - 1].index, hash: branch[branch.length - 1].hash }, dropped: dropped.length });
+      let parent = (await this.store.block(ancestor))!;
+      for (const b of branch) {
+        const applied = applyBlock(this.state(), refOf(parent), b, this.genesis, { signaturesVerified: true });
+        this.tip = b;
+        this.events$.next({ ...this.blockEvent(b, applied, false), source: 'peer' });
+        parent = b;
+      }
+      const kept = new Set(branch.flatMap((b) => b.transactions.map((t) => t.hash)));
+      const orphans = dropped.flatMap((b) => b.transactions).filter((t) => !kept.has(t.hash));
+      const pending = [...orphans, ...this.mempool.list()];
+      this.mempool.clear();
+      await this.pendingRows.clear();
+      let returned = 0;
+      for (const tx of pending) {
+        try {
+          this.admit(tx, 'gossip');
+          returned++;
+        } catch {
+          // No longer valid on the new chain (spent, or already included): dropped.
+        }
+      }
+      await this.pendingRows.batch(this.mempool.list().map((tx, seq) => ({ type: 'put' as const, key: tx.hash, value: { seq, tx } })));
+      this.log.warn('reorganised to a better chain', { ancestor, from: oldTip.index, to: this.tip.index, dropped: dropped.length, returnedTxs: returned });
+      this.events$.next({ type: 'mempool', total: this.mempool.size });
     });
   }
 
   /** Validates a block from elsewhere (a peer, a snapshot) as the child of the head and appends it. */
-  importBlock(raw: unknown): Promise<Block> {
+  importBlock(raw: unknown, source: 'peer' | 'local' = 'peer'): Promise<Block> {
     return this.exclusive(async () => {
       const applied = applyBlock(this.state(), refOf(this.tip), raw, this.genesis, { now: this.clock() });
       const block = raw as Block;
-      await this.append(block, applied);
+      await this.append(block, applied, source);
       return block;
     });
   }
 
-  private async append(block: Block, applied: Applied): Promise<void> {
+  private async append(block: Block, applied: Applied, source: 'local' | 'peer'): Promise<void> {
     if (this.closed) throw new Error('node is closed');
     await this.store.append(block);
     this.tip = block;
-    this.events$.next(this.blockEvent(block, applied, false));
+    this.events$.next({ ...this.blockEvent(block, applied, false), source });
     const { removed, dropped } = this.mempool.revalidate(this.state(), { height: block.index + 1, timestamp: this.clock(), genesis: this.genesis });
     for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
     const gone = [...removed, ...dropped.map((d) => d.tx)];
@@ -259,7 +311,7 @@ export class OmbraNode {
       const before = state.accounts.get(address)?.balance ?? 0n;
       if (before !== a.balance) balances.push({ address, before, after: a.balance });
     }
-    return { type: 'block', block, diff: applied.diff, balances, emitted: applied.diff.supply.emitted - state.supply.emitted, replay };
+    return { type: 'block', block, diff: applied.diff, balances, emitted: applied.diff.supply.emitted - state.supply.emitted, replay, ...(replay ? { source: 'replay' as const } : {}) };
   }
 
   /** Runs write-side work one at a time. */

@@ -21,12 +21,16 @@ export interface BlockEvent {
   emitted: bigint;
   /** True while rebuilding from the log rather than extending it. */
   replay: boolean;
+  /** Where the block came from: produced here, received from a peer, or re-folded from the log. */
+  source?: 'local' | 'peer' | 'replay';
 }
 
 /** A transaction entered the mempool. */
 export interface TxEvent {
   type: 'tx';
   tx: SignedTx;
+  /** Where it came from: this node's API (or restart), or gossip. */
+  source?: 'api' | 'gossip';
 }
 
 /** Transactions left the mempool (mined or dropped). */
@@ -35,8 +39,21 @@ export interface MempoolEvent {
   total: number;
 }
 
+/**
+ * The node switched to a better chain: blocks after `ancestor` were replaced. Block events for
+ * the new blocks follow; read models were rebuilt before this event.
+ */
+export interface ReorgEvent {
+  type: 'reorg';
+  ancestor: number;
+  oldHead: { index: number; hash: string };
+  newHead: { index: number; hash: string };
+  /** Blocks dropped from the old chain (their transactions go back to the mempool when still valid). */
+  dropped: number;
+}
+
 /** Everything on the node's event feed. */
-export type ChainEvent = BlockEvent | TxEvent | MempoolEvent;
+export type ChainEvent = BlockEvent | TxEvent | MempoolEvent | ReorgEvent;
 
 /** What projections get to know about the chain at init. */
 export interface ChainInfo {

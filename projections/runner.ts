@@ -73,11 +73,14 @@ export class ProjectionRunner {
 
   /** Resets every projection (for `replay`). */
   async resetAll(): Promise<void> {
+    // A batch still in flight must not land after the clear.
+    await this.flush();
     for (const slot of this.slots.values()) await this.reset(slot);
   }
 
   /** Resets one projection by name (the consensus state must restart with its dependents). */
   async resetOne(name: string): Promise<void> {
+    await this.flush();
     await this.reset(this.slot(name));
   }
 
