@@ -1,6 +1,7 @@
 /** /api/agent/v6: runs, steps, runs by status, submitter and miner, conversations and turns. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { signTx } from '../../core/txCodec.ts';
 import { DEV_KEYS, fixtureGenesis, type TestChain } from '../helpers/testChain.ts';
 import { h, registerMiner, requestRun, send } from './economy.ts';
 import { assertError, assertKeys, get, STRANGER, withChain } from './support.ts';
@@ -142,6 +143,9 @@ chat('a turn can name its agent run; limits: default 200, at most 1000; bad inpu
     await c.produce();
     const turns = (await get(c, `/api/agent/v6/chat/${tx.conversationId}/turns?limit=5000`)).body;
     assert.equal(turns.turns.map((t: any) => t.agentRunId), [agentRunId]);
+    // A turn may only name a run of its own conversation.
+    const res = await c.app.request('/api/chain/tx', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(signTx({ type: 'CHAT_TURN', from: A(1), conversationId: h('elsewhere'), role: 'user', content: 'x', agentRunId, fee: '1000', nonce: c.queries.account(A(1)).nonce, timestamp: c.now() }, DEV_KEYS[1])) });
+    assert.equal([res.status, await res.json()], [422, { error: `run ${agentRunId} belongs to conversation ${tx.conversationId}`, code: 'VALIDATION_FAILED' }]);
     const none = '12'.repeat(32);
     assertError(await get(c, `/api/agent/v6/chat/${none}`), 404, 'NOT_FOUND');
     assertError(await get(c, `/api/agent/v6/chat/${none}/turns`), 404, 'NOT_FOUND');
