@@ -1,5 +1,6 @@
 /**
- * Miner reputation and completed tasks, folded from task records as blocks change them:
+ * Miner reputation and completed tasks, folded from each block's TASK_VALIDATE and TASK_REWARD
+ * transactions (every transaction in a block applied, so each task is validated and rewarded once):
  * reputationScore is the mean validation score (0-100) a miner's responses received,
  * tasksCompleted the number of rewarded tasks it won.
  */
@@ -24,19 +25,21 @@ function bump(s: MinerStats, id: string): MinerFigures {
 /** Reputation and completed tasks per miner. */
 export const minerStatsProjection: Projection<MinerStats> = {
   name: 'minerStats',
-  version: 1,
+  // 2: folds from the block's TASK_VALIDATE and TASK_REWARD transactions; version 1 read the
+  // status of each changed record and missed the scores of a task validated and rewarded in one block.
+  version: 2,
   init: () => ({}),
   apply(s, ev: BlockEvent) {
-    for (const t of ev.diff.records.tasks.values()) {
-      // A task is validated and rewarded at most once each, so each status is seen once.
-      if (t.status === 'validated' && t.scores) {
-        for (const { minerId, score } of t.scores) {
+    for (const tx of ev.block.transactions) {
+      if (tx.type === 'TASK_VALIDATE') {
+        for (const { minerId, score } of tx.scores as { minerId: string; score: number }[]) {
           const m = bump(s, minerId);
           m.scoreSum += score;
           m.scoreCount += 1;
         }
-      } else if (t.status === 'rewarded' && t.bestMinerId) {
-        bump(s, t.bestMinerId).tasksCompleted += 1;
+      } else if (tx.type === 'TASK_REWARD') {
+        const best = ev.diff.records.tasks.get(tx.taskId as string)?.bestMinerId;
+        if (best) bump(s, best).tasksCompleted += 1;
       }
     }
     return { state: s };

@@ -10,7 +10,7 @@ export const CHAT_TURN = defineTx({
   type: 'CHAT_TURN',
   family: 'chat',
   fork: 6,
-  doc: 'One turn of a conversation. Pays CHAT_TURN_FEE (100) to the treasury besides its fee; an agentRunId must name an existing run.',
+  doc: 'One turn of a conversation. Pays CHAT_TURN_FEE (100) to the treasury besides its fee; an agentRunId must name an existing run of the same conversation.',
   fields: {
     from: f.address(),
     conversationId: f.hex(64),
@@ -32,9 +32,10 @@ export const chatTurnHandler: TxHandler = {
   executable: true,
   cost: (tx) => ({ balance: feeOf(tx) + CHAT_TURN_FEE, storage: 0n }),
   check(tx, state) {
-    if (typeof tx.agentRunId === 'string' && !state.get('runs', tx.agentRunId)) {
-      throw new ChainError('VALIDATION_FAILED', `agentRunId ${tx.agentRunId} is not a known run`);
-    }
+    if (typeof tx.agentRunId !== 'string') return;
+    const run = state.get('runs', tx.agentRunId);
+    if (!run) throw new ChainError('VALIDATION_FAILED', `agentRunId ${tx.agentRunId} is not a known run`);
+    if (run.conversationId !== tx.conversationId) throw new ChainError('VALIDATION_FAILED', `run ${tx.agentRunId} belongs to conversation ${run.conversationId}`);
   },
   apply(tx, s, ctx) {
     s.account(tx.from).balance -= CHAT_TURN_FEE;
