@@ -37,8 +37,6 @@ export interface TestChain {
   genesis: Genesis;
   /** The node's clock (ms); `produce` moves it one slot per block. */
   now(): number;
-  /** Moves the node's clock forward by `ms` (no block is produced). */
-  advance(ms: number): void;
   /** Produces `n` blocks from the mempool in consecutive slots. */
   produce(n?: number): Promise<void>;
   /** Moves the clock forward by `ms` (the next `produce` lands in the slot it reaches). */
@@ -67,9 +65,6 @@ export async function openTestChain(opts: { genesis?: Genesis; dir?: string; net
     dir: tmp.dir,
     genesis,
     now: () => clock,
-    advance(ms) {
-      clock += ms;
-    },
     async produce(n = 1) {
       if (!authority || genesis.authorities.length !== 1) throw new Error('produce() needs a single dev authority');
       for (let i = 0; i < n; i++) {
