@@ -4,6 +4,7 @@ import { replayCommand, replayHelp } from './replay.ts';
 import { snapshotCommand, snapshotHelp } from './snapshot.ts';
 import { simulateCommand, simulateHelp } from './simulate.ts';
 import { startCommand, startHelp } from './start.ts';
+import { testnetCommand, testnetHelp } from './testnet.ts';
 import { walletCommand, walletHelp } from './wallet.ts';
 
 /** A CLI command. */
@@ -16,6 +17,7 @@ export interface Command {
 /** Every command, by name. */
 export const COMMANDS: Record<string, Command> = {
   start: { summary: 'run a node (dev or network)', help: startHelp, run: startCommand },
+  testnet: { summary: 'write a genesis with N authorities and their key files', help: testnetHelp, run: testnetCommand },
   replay: { summary: 'rebuild every read model from genesis, with progress', help: replayHelp, run: replayCommand },
   snapshot: { summary: 'export the block log as NDJSON (snapshot export)', help: snapshotHelp, run: snapshotCommand },
   audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },

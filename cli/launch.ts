@@ -9,6 +9,9 @@ import type { KeyPair } from '../core/keys.ts';
 import { silentLogger, type Logger } from '../node/log.ts';
 import { OmbraNode } from '../node/node.ts';
 import { Producer } from '../node/producer.ts';
+import { loadOrCreatePeerKey } from '../p2p/identity.ts';
+import { P2pNetwork } from '../p2p/network.ts';
+import type { P2pOptions } from '../p2p/options.ts';
 import { ChainQueries } from '../node/queries.ts';
 
 /** Everything `launch` needs. */
@@ -24,6 +27,8 @@ export interface LaunchConfig {
   httpPort: number;
   log?: Logger;
   network?: NetworkView;
+  /** Join the p2p network with these options (a peer key is kept in the data dir). */
+  p2p?: Partial<P2pOptions>;
 }
 
 /** A running node and how to stop it. */
@@ -31,6 +36,7 @@ export interface Launched {
   node: OmbraNode;
   queries: ChainQueries;
   producer: Producer | null;
+  p2p: P2pNetwork | null;
   server: ServerType;
   url: string;
   stop(): Promise<void>;
@@ -45,7 +51,18 @@ export function dbDirOf(dataDir: string): string {
 export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const log = cfg.log ?? silentLogger;
   const node = await OmbraNode.open({ dbDir: dbDirOf(cfg.dataDir), genesis: cfg.genesis, forkOverrides: cfg.forkOverrides, log });
-  const network = cfg.network ?? noNetwork;
+  let p2p: P2pNetwork | null = null;
+  if (cfg.p2p) {
+    p2p = new P2pNetwork(node, await loadOrCreatePeerKey(cfg.dataDir), { ...cfg.p2p });
+    try {
+      await p2p.start();
+    } catch (e) {
+      await node.close();
+      throw e;
+    }
+    log.info('p2p listening', { addresses: p2p.addresses().join(',') });
+  }
+  const network = cfg.network ?? p2p ?? noNetwork;
   const queries = new ChainQueries(node);
   let producer: Producer | null = null;
   if (cfg.key) {
@@ -69,11 +86,13 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     node,
     queries,
     producer,
+    p2p,
     server,
     url,
     stop() {
       stopping ??= (async () => {
         await producer?.stop();
+        await p2p?.stop();
         await new Promise<void>((r) => {
           server.close(() => r());
           // Open keep-alive and streaming connections must not hold shutdown hostage.

@@ -12,7 +12,8 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory (default ./data/dev with --dev, else ./data/node)' },
   'http-host': { type: 'string', env: 'OMBRA_HTTP_HOST', default: '127.0.0.1', help: 'HTTP listen address' },
   'http-port': { type: 'string', env: 'OMBRA_HTTP_PORT', default: '7777', help: 'HTTP port (0 picks a free one)' },
-  'p2p-port': { type: 'string', env: 'OMBRA_P2P_PORT', default: '7778', help: 'libp2p TCP port (used once the p2p network layer is built)' },
+  'p2p-port': { type: 'string', env: 'OMBRA_P2P_PORT', default: '7778', help: 'libp2p TCP port (0 picks a free one)' },
+  'p2p-host': { type: 'string', env: 'OMBRA_P2P_HOST', default: '127.0.0.1', help: 'libp2p listen address' },
   'block-time-ms': { type: 'string', env: 'OMBRA_BLOCK_TIME_MS', help: 'slot length in ms, --dev only (default 1000); block time is consensus' },
   genesis: { type: 'string', env: 'OMBRA_GENESIS', help: 'genesis JSON file (needed for a new network data dir)' },
   'key-file': { type: 'string', env: 'OMBRA_KEY_FILE', help: 'authority key file {"privateKey": "<hex>"}' },
@@ -35,16 +36,18 @@ export async function startCommand(argv: string[]): Promise<number> {
   const log = createLogger(level as LogLevel);
   const dev = flags.dev === true;
   const httpPort = intFlag(flags, 'http-port', 0, 65535)!;
-  intFlag(flags, 'p2p-port', 0, 65535);
+  const p2pPort = intFlag(flags, 'p2p-port', 0, 65535)!;
   const blockTimeMs = intFlag(flags, 'block-time-ms', 100, 3_600_000);
   if (blockTimeMs !== undefined && !dev) throw new UsageError('--block-time-ms is only for --dev: a network takes its block time from genesis');
   const dataDir = (flags['data-dir'] as string | undefined) ?? (dev ? './data/dev' : './data/node');
   const genesis = dev ? devGenesis(blockTimeMs ?? 1000) : flags.genesis ? loadGenesisFile(flags.genesis as string) : undefined;
   if (dev && flags.genesis) throw new UsageError('--dev uses the dev genesis; drop --genesis');
   const key = flags['key-file'] ? loadKeyFile(flags['key-file'] as string) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
-  if (flags.peer && (flags.peer as string[]).length) log.warn('--peer given, but this build has no p2p network layer yet; running alone');
 
-  const node = await launch({ dataDir, genesis, forkOverrides: forkOverridesFromEnv(), key, dev, httpHost: flags['http-host'] as string, httpPort, log });
+  const peers = (flags.peer as string[] | undefined) ?? [];
+  for (const p of peers) if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p)) throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
+  const p2p = { host: flags['p2p-host'] as string, port: p2pPort, peers };
+  const node = await launch({ dataDir, genesis, forkOverrides: forkOverridesFromEnv(), key, dev, httpHost: flags['http-host'] as string, httpPort, log, p2p });
   log.info('started', { dataDir, dev, producing: node.producer !== null, blockTimeMs: node.node.genesis.blockTimeMs });
   await new Promise<void>((resolve) => {
     let stopping = false;

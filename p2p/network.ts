@@ -1,0 +1,184 @@
+/**
+ * The p2p layer: libp2p over TCP with noise and yamux, gossipsub topics for blocks and
+ * transactions, and the sync protocols. Gossip validators call the node's own validation (the
+ * same validateTx the API uses) and answer accept, ignore or reject. It publishes what the node
+ * produced or admitted from its API, reacting to the node's event feed.
+ */
+import { gossipsub, type GossipsubEvents } from '@chainsafe/libp2p-gossipsub';
+import { noise } from '@chainsafe/libp2p-noise';
+import { yamux } from '@chainsafe/libp2p-yamux';
+import { identify } from '@libp2p/identify';
+import { TopicValidatorResult, type Libp2p, type PeerId, type PrivateKey, type PubSub } from '@libp2p/interface';
+import { tcp } from '@libp2p/tcp';
+import { multiaddr } from '@multiformats/multiaddr';
+import { createLibp2p } from 'libp2p';
+import type { Subscription } from 'rxjs';
+import type { NetworkView } from '../api/context.ts';
+import type { Block } from '../core/block.ts';
+import { ChainError } from '../core/errors.ts';
+import type { OmbraNode } from '../node/node.ts';
+import { betterTip } from '../node/reorg.ts';
+import { defaultP2pOptions, type P2pOptions } from './options.ts';
+import { Syncer } from './sync.ts';
+import { decode, encode } from './wire.ts';
+
+/** Codes that mean "already known or out of date", not misbehaviour. */
+const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
+
+/** A node's network presence. */
+export class P2pNetwork implements NetworkView {
+  private readonly node: OmbraNode;
+  private readonly key: PrivateKey;
+  private readonly opts: P2pOptions;
+  private p2p!: Libp2p<{ pubsub: PubSub<GossipsubEvents> }>;
+  private syncer!: Syncer;
+  private readonly known = new Set<string>();
+  private readonly timers: NodeJS.Timeout[] = [];
+  private sub: Subscription | null = null;
+  private topics = { block: '', tx: '' };
+  /** Rejected gossip, for operators and tests. */
+  readonly rejected: { topic: string; reason: string }[] = [];
+
+  constructor(node: OmbraNode, key: PrivateKey, opts: Partial<P2pOptions> = {}) {
+    this.node = node;
+    this.key = key;
+    this.opts = { ...defaultP2pOptions, ...opts };
+  }
+
+  async start(): Promise<void> {
+    const id = this.node.info.genesisBlock.hash.slice(0, 16);
+    this.topics = { block: `/ombra/${id}/block/1`, tx: `/ombra/${id}/tx/1` };
+    this.p2p = await createLibp2p({
+      privateKey: this.key,
+      addresses: { listen: [`/ip4/${this.opts.host}/tcp/${this.opts.port}`] },
+      transports: [tcp()],
+      connectionEncrypters: [noise()],
+      streamMuxers: [yamux()],
+      services: {
+        identify: identify(),
+        // Inbound messages above the largest block are dropped by gossipsub before any parsing.
+        pubsub: gossipsub({ allowPublishToZeroTopicPeers: true, emitSelf: false, maxInboundDataLength: this.opts.maxBlockBytes + 64 * 1024 }),
+      },
+    });
+    this.syncer = new Syncer(this.node, this.p2p, this.opts);
+    this.syncer.onPeersLearned = (addrs) => addrs.forEach((a) => this.remember(a));
+    await this.syncer.register(() => this.peerAddresses());
+    const pubsub = this.p2p.services.pubsub;
+    pubsub.topicValidators.set(this.topics.tx, (_peer, msg) => this.onTx(msg.data));
+    pubsub.topicValidators.set(this.topics.block, (peer, msg) => this.onBlock(peer, msg.data));
+    pubsub.subscribe(this.topics.tx);
+    pubsub.subscribe(this.topics.block);
+    this.sub = this.node.events$.subscribe((e) => {
+      if (e.type === 'tx' && e.source !== 'gossip') this.publish(this.topics.tx, e.tx);
+      if (e.type === 'block' && e.source === 'local') this.publish(this.topics.block, e.block);
+    });
+    this.p2p.addEventListener('peer:connect', (e) => void this.syncer.poke(e.detail));
+    for (const a of this.opts.peers) this.remember(a);
+    this.timers.push(setInterval(() => this.redial(), this.opts.redialIntervalMs));
+    this.timers.push(setInterval(() => this.syncRound(), this.opts.syncIntervalMs));
+    this.redial();
+  }
+
+  private remember(addr: string): void {
+    if (!addr.includes('/p2p/') || addr.endsWith(`/p2p/${this.p2p.peerId}`)) return;
+    this.known.add(addr);
+  }
+
+  private redial(): void {
+    const connected = new Set(this.p2p.getPeers().map((p) => p.toString()));
+    for (const a of this.known) {
+      const id = a.slice(a.lastIndexOf('/p2p/') + 5);
+      if (connected.has(id)) continue;
+      try {
+        void this.p2p.dial(multiaddr(a), { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
+      } catch {
+        this.known.delete(a);
+      }
+    }
+  }
+
+  private syncRound(): void {
+    const peers = this.p2p.getPeers();
+    if (peers.length) void this.syncer.poke(peers[Math.floor(Math.random() * peers.length)]);
+  }
+
+  private publish(topic: string, v: unknown): void {
+    this.p2p.services.pubsub.publish(topic, encode(v)).catch((e: unknown) => this.node.log.debug('publish failed', { topic, error: (e as Error).message }));
+  }
+
+  private reject(topic: string, reason: string): TopicValidatorResult {
+    this.rejected.push({ topic, reason });
+    if (this.rejected.length > 1000) this.rejected.shift();
+    this.node.log.warn('rejected gossip', { topic, reason });
+    return TopicValidatorResult.Reject;
+  }
+
+  private async onTx(data: Uint8Array): Promise<TopicValidatorResult> {
+    const raw = decode(data, this.opts.maxTxBytes);
+    if (raw === undefined) return this.reject('tx', 'malformed or oversized');
+    try {
+      await this.node.submitTx(raw, 'gossip');
+      return TopicValidatorResult.Accept;
+    } catch (e) {
+      if (e instanceof ChainError && IGNORABLE.has(e.code)) return TopicValidatorResult.Ignore;
+      return this.reject('tx', e instanceof ChainError ? `${e.code}: ${e.message}` : 'invalid');
+    }
+  }
+
+  private async onBlock(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
+    const b = decode(data, this.opts.maxBlockBytes) as Block | undefined;
+    if (!b || typeof b !== 'object' || typeof b.index !== 'number') return this.reject('block', 'malformed or oversized');
+    const head = this.node.head();
+    if (b.index === head.index + 1 && b.previousHash === head.hash) {
+      try {
+        await this.node.importBlock(b);
+        return TopicValidatorResult.Accept;
+      } catch (e) {
+        // Raced with another import of the same height: nothing wrong with the sender.
+        if (this.node.head().index >= b.index) return TopicValidatorResult.Ignore;
+        return this.reject('block', e instanceof Error ? e.message : 'invalid');
+      }
+    }
+    if (b.index > head.index || (b.index === head.index && b.hash !== head.hash && betterTip(b, head, this.node.genesis.blockTimeMs))) {
+      // Ahead of us, or a competing tip that would win: fetch and validate through sync.
+      void this.syncer.poke(peer);
+    }
+    return TopicValidatorResult.Ignore;
+  }
+
+  /** Dialable addresses of connected peers (their listen addresses, learned by identify). */
+  private async peerAddresses(): Promise<string[]> {
+    const out: string[] = [];
+    for (const id of this.p2p.getPeers()) {
+      const peer = await this.p2p.peerStore.get(id).catch(() => null);
+      for (const a of peer?.addresses ?? []) out.push(`${a.multiaddr.toString()}/p2p/${id}`);
+    }
+    return out.slice(0, 50);
+  }
+
+  peerCount(): number {
+    return this.p2p?.getPeers().length ?? 0;
+  }
+
+  peers(): { peerId: string; addresses: string[] }[] {
+    return this.p2p.getConnections().map((c) => ({ peerId: c.remotePeer.toString(), addresses: [c.remoteAddr.toString()] }));
+  }
+
+  peerId(): string | null {
+    return this.p2p?.peerId.toString() ?? null;
+  }
+
+  addresses(): string[] {
+    return this.p2p?.getMultiaddrs().map((m) => m.toString()) ?? [];
+  }
+
+  syncing(): boolean {
+    return this.syncer?.syncing ?? false;
+  }
+
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearInterval(t);
+    this.sub?.unsubscribe();
+    await this.p2p?.stop();
+  }
+}

@@ -1,0 +1,35 @@
+/** Network options and their defaults. */
+
+/** How the p2p layer listens, dials and bounds what it accepts. */
+export interface P2pOptions {
+  host: string;
+  /** TCP port; 0 picks a free one. */
+  port: number;
+  /** Multiaddrs to dial (with /p2p/<peerId>), redialled when they drop. */
+  peers: string[];
+  /** Largest gossiped block (bytes); larger messages are rejected before parsing. */
+  maxBlockBytes: number;
+  /** Largest gossiped transaction (bytes). */
+  maxTxBytes: number;
+  /** Most blocks per sync request (the protocol's bound). */
+  syncBatch: number;
+  /** Largest sync response (bytes). */
+  maxSyncResponseBytes: number;
+  /** How often peers are asked for their head. */
+  syncIntervalMs: number;
+  /** How often dropped peers are dialled again. */
+  redialIntervalMs: number;
+}
+
+/** Defaults. */
+export const defaultP2pOptions: P2pOptions = {
+  host: '127.0.0.1',
+  port: 7778,
+  peers: [],
+  maxBlockBytes: 4 * 1024 * 1024,
+  maxTxBytes: 1024 * 1024 + 4096,
+  syncBatch: 500,
+  maxSyncResponseBytes: 256 * 1024 * 1024,
+  syncIntervalMs: 1000,
+  redialIntervalMs: 2000,
+};

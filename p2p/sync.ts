@@ -1,0 +1,141 @@
+/**
+ * Sync over request/response streams: `status` answers a peer's head and the peers it knows;
+ * `blocks` answers up to `syncBatch` stored blocks of a range. A node behind a peer's better
+ * chain fetches the missing blocks and imports each as if gossiped, or reorganises when the
+ * peer's chain forks from its own.
+ */
+import type { Libp2p, PeerId } from '@libp2p/interface';
+import type { Block } from '../core/block.ts';
+import type { OmbraNode } from '../node/node.ts';
+import { betterTip } from '../node/reorg.ts';
+import type { P2pOptions } from './options.ts';
+import { decode, encode, readAll } from './wire.ts';
+
+/** A peer's answer to `status`. */
+export interface PeerStatus {
+  genesisHash: string;
+  height: number;
+  headHash: string;
+  headTimestamp: number;
+  peers: string[];
+}
+
+/** Protocol ids for a chain (its genesis hash keeps chains apart). */
+export function syncProtocols(genesisHash: string) {
+  const id = genesisHash.slice(0, 16);
+  return { status: `/ombra/${id}/status/1`, blocks: `/ombra/${id}/blocks/1` };
+}
+
+/** Serves and runs sync for one node. */
+export class Syncer {
+  private readonly node: OmbraNode;
+  private readonly p2p: Libp2p;
+  private readonly opts: P2pOptions;
+  private readonly protocols: ReturnType<typeof syncProtocols>;
+  private running: Promise<void> | null = null;
+  /** True while importing a better chain that is more than one block ahead. */
+  syncing = false;
+  /** Called with multiaddrs a peer told us about. */
+  onPeersLearned: (addrs: string[]) => void = () => undefined;
+
+  constructor(node: OmbraNode, p2p: Libp2p, opts: P2pOptions) {
+    this.node = node;
+    this.p2p = p2p;
+    this.opts = opts;
+    this.protocols = syncProtocols(node.info.genesisBlock.hash);
+  }
+
+  /** Registers the two protocol handlers. */
+  async register(knownPeers: () => Promise<string[]>): Promise<void> {
+    await this.p2p.handle(this.protocols.status, async ({ stream }) => {
+      const head = this.node.head();
+      const status: PeerStatus = { genesisHash: this.node.info.genesisBlock.hash, height: head.index, headHash: head.hash, headTimestamp: head.timestamp, peers: await knownPeers().catch(() => []) };
+      await stream.sink([encode(status)]).catch(() => undefined);
+    });
+    await this.p2p.handle(this.protocols.blocks, async ({ stream }) => {
+      try {
+        const req = decode(await readAll(stream, 1024), 1024) as { from?: unknown; to?: unknown } | undefined;
+        const from = Number(req?.from);
+        const to = Number(req?.to);
+        if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to < from || to - from + 1 > this.opts.syncBatch) {
+          await stream.sink([encode({ error: `ranges are from..to, at most ${this.opts.syncBatch} blocks` })]);
+          return;
+        }
+        await stream.sink([encode({ blocks: await this.node.store.blocksIn(from, to) })]);
+      } catch {
+        stream.abort(new Error('bad sync request'));
+      }
+    });
+  }
+
+  private async ask(peer: PeerId, protocol: string, body: unknown, max: number): Promise<unknown> {
+    const stream = await this.p2p.dialProtocol(peer, protocol, { signal: AbortSignal.timeout(10_000) });
+    await stream.sink([encode(body)]);
+    return decode(await readAll(stream, max), max);
+  }
+
+  /** A peer's head. */
+  async status(peer: PeerId): Promise<PeerStatus | undefined> {
+    const s = (await this.ask(peer, this.protocols.status, {}, 1024 * 1024)) as PeerStatus | undefined;
+    return s && typeof s.height === 'number' && typeof s.headHash === 'string' ? s : undefined;
+  }
+
+  /** A range of a peer's blocks (at most syncBatch). */
+  async fetch(peer: PeerId, from: number, to: number): Promise<Block[]> {
+    const r = (await this.ask(peer, this.protocols.blocks, { from, to }, this.opts.maxSyncResponseBytes)) as { blocks?: Block[] } | undefined;
+    if (!r || !Array.isArray(r.blocks)) throw new Error(`peer ${peer} answered no blocks for ${from}..${to}`);
+    return r.blocks;
+  }
+
+  /** Syncs with `peer` unless a sync is already running. */
+  poke(peer: PeerId): Promise<void> {
+    this.running ??= this.syncWith(peer)
+      .catch((e: unknown) => this.node.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message }))
+      .finally(() => {
+        this.running = null;
+        this.syncing = false;
+      });
+    return this.running;
+  }
+
+  /** Fetches and imports a peer's better chain. */
+  private async syncWith(peer: PeerId): Promise<void> {
+    const st = await this.status(peer);
+    if (!st) return;
+    if (st.genesisHash !== this.node.info.genesisBlock.hash) {
+      this.node.log.warn('peer is on another chain; hanging up', { peer: peer.toString() });
+      await this.p2p.hangUp(peer);
+      return;
+    }
+    this.onPeersLearned(Array.isArray(st.peers) ? st.peers.filter((a) => typeof a === 'string').slice(0, 50) : []);
+    const head = this.node.head();
+    if (!betterTip({ index: st.height, timestamp: st.headTimestamp, hash: st.headHash }, head, this.node.genesis.blockTimeMs)) return;
+    this.syncing = st.height > head.index + 1;
+    const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
+    if (ancestor === head.index) {
+      for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch) {
+        for (const b of await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))) {
+          if (b.index <= this.node.head().index) continue;
+          await this.node.importBlock(b);
+        }
+      }
+      return;
+    }
+    const branch: Block[] = [];
+    for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch) branch.push(...(await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))));
+    await this.node.reorg(ancestor, branch);
+  }
+
+  /** The highest height at which our chain and the peer's agree. */
+  private async commonAncestor(peer: PeerId, top: number): Promise<number> {
+    for (let hi = top; hi >= 0; hi -= this.opts.syncBatch) {
+      const lo = Math.max(0, hi - this.opts.syncBatch + 1);
+      const theirs = await this.fetch(peer, lo, hi);
+      for (let i = theirs.length - 1; i >= 0; i--) {
+        const ours = await this.node.store.block(theirs[i].index);
+        if (ours && ours.hash === theirs[i].hash) return ours.index;
+      }
+    }
+    return 0;
+  }
+}
