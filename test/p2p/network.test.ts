@@ -1,0 +1,57 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { slotOf, slotOwner } from '../../core/block.ts';
+import { DEV_KEYS } from '../helpers/testChain.ts';
+import { waitFor } from '../helpers/nodeProcess.ts';
+import { converged, heightsReach, testNet } from '../helpers/testnet.ts';
+
+const t = suite('p2p network');
+
+t('three authorities take turns by slot, agree at every height, and carry a transaction to every node', async () => {
+  const net = testNet(3);
+  try {
+    await net.start(0, []);
+    await net.start(1, [0]);
+    await net.start(2, [0]);
+    await heightsReach(net, 7);
+    const hash = await converged(net);
+    const node0 = net.nodes[0]!.node;
+    const blocks = await node0.store.blocksIn(1, node0.head().index);
+    for (const b of blocks) assert.is(b.proposer, slotOwner(net.genesis, slotOf(b.timestamp, net.genesis.blockTimeMs)));
+    assert.equal(new Set(blocks.map((b) => b.proposer)).size, 3, 'all three proposed');
+    for (const x of net.nodes) assert.is((await x!.node.store.block(blocks.length))!.hash, (await node0.store.block(blocks.length))!.hash);
+    void hash;
+    // A transfer posted to node 1 is mined and readable on nodes 0 and 2.
+    const before = net.nodes[2]!.queries.account(DEV_KEYS[8].address).balance;
+    const res = await fetch(`${net.nodes[1]!.url}/api/chain/tx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(txFrom(7, DEV_KEYS[8].address)) });
+    const { hash: txHash } = (await res.json()) as { hash: string };
+    for (const i of [0, 2]) {
+      const tx = await waitFor(async () => net.nodes[i]!.queries.tx(txHash), 20_000);
+      assert.is(tx.hash, txHash);
+    }
+    assert.is(net.nodes[2]!.queries.account(DEV_KEYS[8].address).balance, before + 5n);
+  } finally {
+    await net.stop();
+  }
+});
+
+t('a network node with no peer produces nothing', async () => {
+  const net = testNet(1, 200, 2);
+  try {
+    const x = await net.start(0, []);
+    await new Promise((r) => setTimeout(r, 1500));
+    assert.is(x.node.head().index, 0);
+    const health = await (await fetch(`${x.url}/api/health`)).json();
+    assert.equal(health, { status: 'ok', height: 0, peers: 0, syncing: false });
+  } finally {
+    await net.stop();
+  }
+});
+
+function txFrom(i: number, to: string) {
+  const { signTx } = TX;
+  return signTx({ type: 'TRANSFER', from: DEV_KEYS[i].address, to, amount: '5', fee: '10', nonce: 0, timestamp: Date.now() }, DEV_KEYS[i]);
+}
+const TX = await import('../../core/txCodec.ts');
+
+t.run();
