@@ -79,6 +79,12 @@ export class P2pNetwork implements NetworkView {
     this.redial();
   }
 
+  /** Adds a peer to keep connected to, and dials it now. */
+  connect(addr: string): void {
+    this.remember(addr);
+    this.redial();
+  }
+
   private remember(addr: string): void {
     if (!addr.includes('/p2p/') || addr.endsWith(`/p2p/${this.p2p.peerId}`)) return;
     this.known.add(addr);
