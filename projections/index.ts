@@ -10,6 +10,7 @@ import { holdersProjection } from './holders.ts';
 import { minerStatsProjection } from './minerStats.ts';
 import type { Projection } from './projection.ts';
 import { supplyProjection } from './supply.ts';
+import { validatorsProjection } from './validators.ts';
 import { tasksProjection } from './tasks.ts';
 import { tpsProjection } from './tps.ts';
 
@@ -29,4 +30,5 @@ export const PROJECTIONS: Projection<any>[] = [
   feeEstimateProjection,
   analyticsProjection,
   tpsProjection,
+  validatorsProjection,
 ];

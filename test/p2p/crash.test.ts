@@ -1,0 +1,46 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { testnetGenesis } from '../../cli/testnet.ts';
+import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
+import { startNodeProcess, waitFor, type NodeProcess } from '../helpers/nodeProcess.ts';
+
+const t = suite('network crash safety');
+
+const json = async (url: string): Promise<any> => (await fetch(url)).json();
+
+t('after kill -9 of one of three nodes the others keep producing, and on restart it catches up and agrees', async () => {
+  const tmp = tempDir('ombra-crash-net-');
+  const genesisFile = join(tmp.dir, 'genesis.json');
+  writeFileSync(genesisFile, JSON.stringify(testnetGenesis(3, 400, 'ombra-crash-net', Date.now())));
+  const args = (i: number, peers: string[]) => {
+    writeFileSync(join(tmp.dir, `key${i}.json`), JSON.stringify({ privateKey: DEV_KEYS[i].privateKey }));
+    return ['--genesis', genesisFile, '--key-file', join(tmp.dir, `key${i}.json`), '--data-dir', join(tmp.dir, `node${i}`), ...peers.flatMap((p) => ['--peer', p]), '--log-level', 'info'];
+  };
+  const procs: NodeProcess[] = [];
+  try {
+    procs[0] = await startNodeProcess(args(0, []));
+    const addr0 = (await json(`${procs[0].url}/api/chain/network`)).addresses[0] as string;
+    procs[1] = await startNodeProcess(args(1, [addr0]));
+    procs[2] = await startNodeProcess(args(2, [addr0]));
+    const height = (i: number) => json(`${procs[i].url}/api/chain/height`).then((h) => h.height as number);
+    await waitFor(async () => ((await height(2)) >= 4 ? true : undefined), 20_000);
+    procs[2].child.kill('SIGKILL');
+    await procs[2].exited;
+    const atKill = await height(0);
+    // Two of three authorities still fill their slots.
+    await waitFor(async () => ((await height(0)) >= atKill + 4 && (await height(1)) >= atKill + 4 ? true : undefined), 20_000);
+    procs[2] = await startNodeProcess(args(2, [addr0]));
+    await waitFor(async () => ((await height(2)) >= (await height(0)) - 1 && (await height(2)) > atKill + 4 ? true : undefined), 20_000);
+    const h = Math.min(await height(0), await height(1), await height(2));
+    const hashes = await Promise.all([0, 1, 2].map((i) => json(`${procs[i].url}/api/chain/block/${h}`).then((b) => b.hash)));
+    assert.equal(new Set(hashes).size, 1, `all three agree at height ${h}`);
+  } finally {
+    for (const p of procs) p?.child.kill('SIGKILL');
+    await Promise.all(procs.map((p) => p?.exited));
+    tmp.cleanup();
+  }
+});
+
+t.run();
