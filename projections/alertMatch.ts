@@ -133,14 +133,14 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
     for (const addr of parties) {
       for (const s of subs.lookup('address_tx', addr)) {
         if (!live(s)) continue;
-        out.push({ subId: s.id, trigger: 'address_tx', eventKey: `tx:${hash}`, body: { trigger: 'address_tx', tx, ...base }, link, summary: `${tx.type} ${hash.slice(0, 16)}… in block ${block.index}` });
+        out.push({ subId: s.id, trigger: 'address_tx', eventKey: `tx:${hash}`, body: { trigger: 'address_tx', tx, ...base }, link, summary: `${tx.type} ${hash.slice(0, 16)}... in block ${block.index}` });
       }
     }
     if (tx.type === 'TASK_REWARD') {
       const rewards = Array.isArray(t.rewards) ? (t.rewards as { address?: unknown; amount?: unknown; reason?: unknown }[]) : [];
       const seen = new Set<string>();
       for (const s of subs.lookup('reward', '*')) {
-        if (live(s)) out.push({ subId: s.id, trigger: 'reward', eventKey: `tx:${hash}`, body: { trigger: 'reward', tx, rewards, ...base }, link, summary: `TASK_REWARD ${hash.slice(0, 16)}… in block ${block.index}` });
+        if (live(s)) out.push({ subId: s.id, trigger: 'reward', eventKey: `tx:${hash}`, body: { trigger: 'reward', tx, rewards, ...base }, link, summary: `TASK_REWARD ${hash.slice(0, 16)}... in block ${block.index}` });
       }
       for (const r of rewards) {
         const addr = str(r.address);
@@ -164,7 +164,7 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
             eventKey: `tx:${hash}`,
             body: { trigger: 'agent_finished', tx, agentRunId: runId ?? null, outcome: str(t.outcome) ?? null, ...base },
             link,
-            summary: `agent run ${(runId ?? '').slice(0, 16)}… finished (${str(t.outcome) ?? 'unknown'}) in block ${block.index}`,
+            summary: `agent run ${(runId ?? '').slice(0, 16)}... finished (${str(t.outcome) ?? 'unknown'}) in block ${block.index}`,
           });
         }
       }
