@@ -278,7 +278,8 @@ export class RateLimiter {
 /** Keeps a stream's slot until its body ends, is cancelled, or its socket closes. */
 function holdWhileOpen(c: Context, release: () => void): void {
   const env = c.env as { incoming?: { socket?: { once(ev: string, f: () => void): void; destroyed?: boolean } } } | undefined;
-  const socket = env?.incoming?.socket;
+  const s = env?.incoming?.socket;
+  const socket = s && typeof s.once === 'function' ? s : undefined;
   if (socket) {
     if (socket.destroyed) return release();
     socket.once('close', release);

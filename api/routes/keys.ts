@@ -40,6 +40,7 @@ function caller(c: Context, keys: ApiKeyStore, required: boolean): ApiKeyRecord 
   }
   const check = keys.check(presented);
   if (!check.ok) throw new ChainError('UNAUTHORIZED', check.why === 'malformed' ? 'invalid API key: not a well-formed key (bad format or checksum)' : 'invalid API key: unknown or revoked');
+  keys.touch(check.record);
   return check.record;
 }
 
