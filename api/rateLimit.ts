@@ -125,12 +125,16 @@ export class RateLimiter {
   private readonly badKeys = new Map<string, BadKeys>();
   private banned: BlockList;
   private fileBanned: BlockList = new BlockList();
+  /** Entries on both lists (0 skips the check on the hot path). */
+  private banEntries = 0;
+  private fileBanEntries = 0;
   private lastSweep = 0;
 
   constructor(keys: ApiKeyStore, options: Partial<RateLimitOptions> = {}) {
     this.keys = keys;
     this.opts = { ...defaultRateLimitOptions, ...options, tiers: { ...defaultRateLimitOptions.tiers, ...options.tiers } };
     this.banned = parseBanList(this.opts.banned);
+    this.banEntries = this.opts.banned.filter((e) => e.trim() && !e.trim().startsWith('#')).length;
     if (this.opts.banFile) {
       this.reloadBanFile();
       watchFile(this.opts.banFile, { interval: this.opts.banFilePollMs, persistent: false }, () => this.reloadBanFile());
@@ -145,10 +149,13 @@ export class RateLimiter {
       text = readFileSync(this.opts.banFile, 'utf8');
     } catch {
       this.fileBanned = new BlockList();
+      this.fileBanEntries = 0;
       return;
     }
     try {
-      this.fileBanned = parseBanList(text.split('\n'));
+      const lines = text.split('\n');
+      this.fileBanned = parseBanList(lines);
+      this.fileBanEntries = lines.filter((e) => e.trim() && !e.trim().startsWith('#')).length;
     } catch {
       // keep the previous list: an operator's typo must not unban everyone
     }
@@ -156,9 +163,11 @@ export class RateLimiter {
 
   /** True when `ip` is on the ban list. */
   isBanned(ip: string): boolean {
-    const type = isIP(ip) === 6 ? 'ipv6' : 'ipv4';
-    if (!isIP(ip)) return false;
-    return this.banned.check(ip, type) || this.fileBanned.check(ip, type);
+    if (this.banEntries + this.fileBanEntries === 0) return false;
+    const family = isIP(ip);
+    if (!family) return false;
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    return (this.banEntries > 0 && this.banned.check(ip, type)) || (this.fileBanEntries > 0 && this.fileBanned.check(ip, type));
   }
 
   private tierOf(record: ApiKeyRecord | null): TierLimit {
@@ -232,7 +241,10 @@ export class RateLimiter {
       const anon = o.tiers.anonymous;
       if (this.isBanned(ip)) return refuse(c, 403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${ip}`) ?? null, anon, now);
       let record: ApiKeyRecord | null = null;
-      const presented = c.req.header('x-api-key');
+      // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
+      const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming?.headers;
+      const h = incoming ? incoming['x-api-key'] : c.req.header('x-api-key');
+      const presented = Array.isArray(h) ? h[0] : h;
       if (presented !== undefined) {
         const blocked = this.blockedFor(ip, now);
         if (blocked > 0) return refuse(c, 429, 'RATE_LIMITED', 'too many invalid API keys from this IP; try again later', null, anon, now, blocked);
@@ -255,6 +267,11 @@ export class RateLimiter {
       b.count++;
       b.inflight++;
       if (stream) b.streams++;
+      // Set on the context before the handler runs: every response it builds (errors, 404s,
+      // 413s included) carries them, and @hono/node-server keeps its fast response path.
+      c.header('X-RateLimit-Limit', String(limit.perMinute));
+      c.header('X-RateLimit-Remaining', String(Math.max(0, limit.perMinute - b.count)));
+      c.header('X-RateLimit-Reset', String(Math.ceil(b.reset / 1000)));
       let released = false;
       const release = () => {
         if (released) return;
@@ -268,7 +285,6 @@ export class RateLimiter {
         release();
         throw e;
       }
-      setHeaders(c.res.headers, b, limit, now);
       if (!stream) release();
       else holdWhileOpen(c, release);
     };

@@ -64,7 +64,7 @@ t('anonymous callers get 60 a minute per IP, then 429 RATE_LIMITED with Retry-Af
     k.clock.now += 20_000;
     const over = await k.req('/api/chain/height');
     assert.is(over.status, 429);
-    const body = await over.json();
+    const body = (await over.json()) as any;
     assertErrorShape(body);
     assert.is(body.code, 'RATE_LIMITED');
     assert.match(body.error, /60 requests per minute/);
@@ -89,7 +89,7 @@ t('tier 1 keys get 600 a minute and tier 2 keys 6000, each per key, whatever the
       const over = await k.req('/api/health', { key: cred });
       assert.is(over.status, 429);
       assert.is(over.headers.get('x-ratelimit-limit'), String(limit));
-      assert.match((await over.json()).error, new RegExp(`${limit} requests per minute for this API key`));
+      assert.match(((await over.json()) as any).error, new RegExp(`${limit} requests per minute for this API key`));
     }
     assert.is((await k.req('/api/health')).status, 200, 'the anonymous quota of the IP is untouched');
     k.clock.now += 60_000;
@@ -124,7 +124,7 @@ t('concurrency: the 11th parallel anonymous request is 429 while 10 are open; sl
   await new Promise((r) => setTimeout(r, 20));
   const extra = await app.request('/slow', {}, env('192.0.2.9'));
   assert.is(extra.status, 429);
-  assert.match((await extra.json()).error, /at most 10/);
+  assert.match(((await extra.json()) as any).error, /at most 10/);
   assert.is(extra.headers.get('retry-after'), '1');
   gates.splice(0).forEach((g) => g());
   const done = await Promise.all(open);
@@ -148,7 +148,7 @@ t('streams count while open: tier 1 allows 10 per key; closing one frees its slo
     }
     const eleventh = await app.request('/api/chain/events', { headers: { 'X-API-Key': key } }, env('192.0.2.1'));
     assert.is(eleventh.status, 429);
-    assert.match((await eleventh.json()).error, /too many open streams: at most 10/);
+    assert.match(((await eleventh.json()) as any).error, /too many open streams: at most 10/);
     const plain = await app.request('/api/health', { headers: { 'X-API-Key': key } }, env('192.0.2.1'));
     assert.is(plain.status, 404, 'ordinary requests still pass (no such route in this little app)');
     await streams[0].body!.cancel();
@@ -165,7 +165,7 @@ t('a banned IP or CIDR gets 403 IP_BANNED, from the option and from the ban file
       for (const ip of ['203.0.113.7', '10.1.2.3', '::ffff:10.9.9.9', '2001:db8::5']) {
         const r = await k.req('/api/health', { ip });
         assert.is(r.status, 403, ip);
-        const body = await r.json();
+        const body = (await r.json()) as any;
         assertErrorShape(body);
         assert.is(body.code, 'IP_BANNED');
         assert.ok(r.headers.get('x-ratelimit-limit'));
@@ -192,11 +192,11 @@ t('invalid keys are 401; after 10 in a minute the IP gets 429 for the block peri
     for (let i = 0; i < 10; i++) {
       const r = await k.req('/api/health', { key: `ombra_live_${i}`, ip: '192.0.2.50' });
       assert.is(r.status, 401);
-      assert.is((await r.json()).code, 'UNAUTHORIZED');
+      assert.is(((await r.json()) as any).code, 'UNAUTHORIZED');
     }
     const blocked = await k.req('/api/health', { key: good, ip: '192.0.2.50' });
     assert.is(blocked.status, 429);
-    assert.match((await blocked.json()).error, /too many invalid API keys/);
+    assert.match(((await blocked.json()) as any).error, /too many invalid API keys/);
     assert.is(blocked.headers.get('retry-after'), '120');
     assert.is((await k.req('/api/health', { key: good, ip: '192.0.2.51' })).status, 200, 'other IPs are not affected');
     k.clock.now += 121_000;

@@ -21,7 +21,7 @@ async function withKit(opts: Parameters<typeof openAlertChain>[0], fn: (c: Alert
 
 /** Sends 5 micro-units to STRANGER and commits the block; answers the tx hash. */
 async function payStranger(c: AlertChain): Promise<string> {
-  const tx = c.transfer(1, STRANGER, 5);
+  const tx = c.transfer(1, STRANGER, '5');
   await c.node.submitTx(tx);
   await c.produce();
   return tx.hash as string;

@@ -16,7 +16,7 @@ t('a delivery failing when the node is killed is completed once after the restar
   const args = ['--dev', '--data-dir', tmp.dir, '--block-time-ms', '200', '--webhook-allow-private', '--rate-limits', 'on'];
   let node = await startNodeProcess(args);
   try {
-    const sub = await (await fetch(`${node.url}/api/alerts/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url }) })).json();
+    const sub = (await (await fetch(`${node.url}/api/alerts/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url }) })).json()) as any;
     assert.ok(sub.token, JSON.stringify(sub));
     const k = DEV_KEYS[2];
     const tx = signTx({ type: 'TRANSFER', from: k.address, to: STRANGER, amount: '9', fee: '1000', nonce: 0, timestamp: Date.now() }, k);
@@ -35,7 +35,7 @@ t('a delivery failing when the node is killed is completed once after the restar
     const ids = new Set(r.got.map((g) => g.headers['webhook-id']));
     assert.is(ids.size, 1, 'one delivery id throughout');
     assert.is(r.got.length, before + 1, 'delivered exactly once after the restart');
-    const list = await (await fetch(`${node.url}/api/alerts/`, { headers: { 'X-Alert-Token': sub.token } })).json();
+    const list = (await (await fetch(`${node.url}/api/alerts/`, { headers: { 'X-Alert-Token': sub.token } })).json()) as any;
     assert.equal({ delivered: list.alerts[0].delivered, pending: list.alerts[0].pending }, { delivered: 1, pending: 0 });
   } finally {
     node.child.kill('SIGKILL');
