@@ -2,6 +2,7 @@
 import { auditCommand, auditHelp } from './audit.ts';
 import { replayCommand, replayHelp } from './replay.ts';
 import { snapshotCommand, snapshotHelp } from './snapshot.ts';
+import { simulateCommand, simulateHelp } from './simulate.ts';
 import { startCommand, startHelp } from './start.ts';
 import { walletCommand, walletHelp } from './wallet.ts';
 import { keysCommand, keysHelp } from './keys.ts';
@@ -20,5 +21,6 @@ export const COMMANDS: Record<string, Command> = {
   snapshot: { summary: 'export the block log as NDJSON (snapshot export)', help: snapshotHelp, run: snapshotCommand },
   audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },
   wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },
+  simulate: { summary: 'drive a running node with realistic traffic of every transaction type', help: simulateHelp, run: simulateCommand },
   keys: { summary: 'issue an API key into a stopped node\'s data dir (keys create --tier 2)', help: keysHelp, run: keysCommand },
 };
