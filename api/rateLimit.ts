@@ -269,9 +269,13 @@ export class RateLimiter {
       if (stream) b.streams++;
       // Set on the context before the handler runs: every response it builds (errors, 404s,
       // 413s included) carries them, and @hono/node-server keeps its fast response path.
-      c.header('X-RateLimit-Limit', String(limit.perMinute));
-      c.header('X-RateLimit-Remaining', String(Math.max(0, limit.perMinute - b.count)));
-      c.header('X-RateLimit-Reset', String(Math.ceil(b.reset / 1000)));
+      // Served by @hono/node-server, they go straight onto Node's response (merged into its
+      // writeHead), which costs least; otherwise onto the context.
+      const outgoing = (c.env as { outgoing?: { setHeader?(n: string, v: string): void; headersSent?: boolean } } | undefined)?.outgoing;
+      const set = outgoing && typeof outgoing.setHeader === 'function' ? (n: string, v: string) => outgoing.setHeader!(n, v) : (n: string, v: string) => c.header(n, v);
+      set('X-RateLimit-Limit', String(limit.perMinute));
+      set('X-RateLimit-Remaining', String(Math.max(0, limit.perMinute - b.count)));
+      set('X-RateLimit-Reset', String(Math.ceil(b.reset / 1000)));
       let released = false;
       const release = () => {
         if (released) return;

@@ -84,6 +84,8 @@ export class ApiKeyStore {
   private readonly byHash = new Map<string, ApiKeyRecord>();
   private readonly byId = new Map<string, ApiKeyRecord>();
   private readonly dirty = new Set<string>();
+  /** Presented key -> record, for keys already checked (skips the regex, CRC and hash). */
+  private readonly seen = new Map<string, { ok: true; record: ApiKeyRecord }>();
   private readonly opts: ApiKeyOptions;
   private timer: NodeJS.Timeout | null = null;
   private loading: Promise<this> | null = null;
@@ -136,9 +138,16 @@ export class ApiKeyStore {
 
   /** Checks a presented key: the checksum first (no lookup), then the in-memory index. */
   check(key: string): KeyCheck {
+    const hit = this.seen.get(key);
+    // A revoked key has left byId: it fails at once even when it is in this cache.
+    if (hit && this.byId.get(hit.record.id) === hit.record) return hit;
     if (key.length !== 60 || !wellFormedKey(key)) return { ok: false, why: 'malformed' };
     const record = this.byHash.get(keyHash(key));
-    return record ? { ok: true, record } : { ok: false, why: 'unknown' };
+    if (!record) return { ok: false, why: 'unknown' };
+    if (this.seen.size >= 10_000) this.seen.clear();
+    const ok = { ok: true as const, record };
+    this.seen.set(key, ok);
+    return ok;
   }
 
   /** Notes a use of a key; written with the next batch. */
@@ -192,6 +201,7 @@ export class ApiKeyStore {
     if (!r) return false;
     this.byId.delete(id);
     this.byHash.delete(r.hash);
+    for (const [k, v] of this.seen) if (v.record === r) this.seen.delete(k);
     this.dirty.delete(id);
     // A lastUsedAt batch in flight must not land after the delete.
     await this.flushing.catch(() => undefined);
