@@ -1,6 +1,9 @@
 /** What routes may use: the node's queries, write entry point and the network's view. */
 import type { ChainQueries } from '../node/queries.ts';
 import type { OmbraNode } from '../node/node.ts';
+import type { ApiKeyStore } from '../node/apiKeys.ts';
+import type { AlertService } from '../node/alerts.ts';
+import type { RateLimiter } from './rateLimit.ts';
 
 /** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */
 export interface NetworkView {
@@ -25,6 +28,12 @@ export interface ApiDeps {
   node: OmbraNode;
   queries: ChainQueries;
   network: NetworkView;
+  /** API keys (created on the node's store when absent). */
+  keys?: ApiKeyStore;
+  /** Alert subscriptions; /api/alerts is mounted only with it. */
+  alerts?: AlertService;
+  /** The rate limiter; absent = no limits (tests, --dev). */
+  limiter?: RateLimiter;
 }
 
 /** API options. */

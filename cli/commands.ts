@@ -6,6 +6,7 @@ import { simulateCommand, simulateHelp } from './simulate.ts';
 import { startCommand, startHelp } from './start.ts';
 import { testnetCommand, testnetHelp } from './testnet.ts';
 import { walletCommand, walletHelp } from './wallet.ts';
+import { keysCommand, keysHelp } from './keys.ts';
 
 /** A CLI command. */
 export interface Command {
@@ -23,4 +24,5 @@ export const COMMANDS: Record<string, Command> = {
   audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },
   wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },
   simulate: { summary: 'drive a running node with realistic traffic of every transaction type', help: simulateHelp, run: simulateCommand },
+  keys: { summary: 'issue an API key into a stopped node\'s data dir (keys create --tier 2)', help: keysHelp, run: keysCommand },
 };

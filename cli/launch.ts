@@ -13,6 +13,9 @@ import { loadOrCreatePeerKey } from '../p2p/identity.ts';
 import { P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
 import { ChainQueries } from '../node/queries.ts';
+import { ApiKeyStore } from '../node/apiKeys.ts';
+import { AlertService, type AlertOptions } from '../node/alerts.ts';
+import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
 
 /** Everything `launch` needs. */
 export interface LaunchConfig {
@@ -29,6 +32,10 @@ export interface LaunchConfig {
   network?: NetworkView;
   /** Join the p2p network with these options (a peer key is kept in the data dir). */
   p2p?: Partial<P2pOptions>;
+  /** Rate limits; absent or null = off (the default under --dev). */
+  rateLimits?: Partial<RateLimitOptions> | null;
+  /** Alert options (mail relay, private targets, public URL for links). */
+  alerts?: Partial<AlertOptions>;
 }
 
 /** A running node and how to stop it. */
@@ -39,6 +46,9 @@ export interface Launched {
   p2p: P2pNetwork | null;
   server: ServerType;
   url: string;
+  keys: ApiKeyStore;
+  alerts: AlertService;
+  limiter: RateLimiter | null;
   stop(): Promise<void>;
 }
 
@@ -73,13 +83,18 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       producer = null;
     }
   }
-  const app = createApp({ node, queries, network });
+  const keys = await new ApiKeyStore(node.store).load();
+  // The operator's ban file lives in the data dir and is re-read when it changes.
+  const limiter = cfg.rateLimits ? new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...cfg.rateLimits }) : null;
+  const alerts = await AlertService.open(node.store, { height: () => node.head().index, block: (i) => node.store.block(i) }, node.events$, { log, ...cfg.alerts });
+  const app = createApp({ node, queries, network, keys, alerts, limiter: limiter ?? undefined });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: cfg.httpHost, port: cfg.httpPort }, () => resolve(s));
     s.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${cfg.httpHost.includes(':') ? `[${cfg.httpHost}]` : cfg.httpHost}:${port}`;
+  if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;
   log.info('node serving', { url, height: node.head().index, chainId: node.genesis.chainId });
   let stopping: Promise<void> | null = null;
   return {
@@ -89,6 +104,9 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     p2p,
     server,
     url,
+    keys,
+    alerts,
+    limiter,
     stop() {
       stopping ??= (async () => {
         await producer?.stop();
@@ -98,6 +116,9 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
           // Open keep-alive and streaming connections must not hold shutdown hostage.
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
+        await alerts.close();
+        await keys.close();
+        limiter?.close();
         await node.close();
       })();
       return stopping;

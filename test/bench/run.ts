@@ -53,6 +53,14 @@ async function replayBench(): Promise<{ txs: number; blocks: number; seconds: nu
 }
 
 console.log(`machine: ${machine()}`);
+// `npm run bench -- --only ratelimit` runs the rate-limiter and alert-delivery section alone.
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only === 'ratelimit' || only === 'alerts') {
+  const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
+  await rateLimitBench();
+  await deliveryBench();
+  process.exit(0);
+}
 const v1 = verifyBaseline();
 const r = await replayBench();
 const v2 = verifyBaseline();
@@ -61,3 +69,8 @@ const tps = r.txs / r.seconds;
 console.log(`baseline: raw Ed25519 verify (node:crypto, 1 core): ${baseline.toFixed(0)} /s (runs: ${v1.toFixed(0)}, ${v2.toFixed(0)})`);
 console.log(`replay: ${r.txs} transfers in ${r.blocks} blocks, full verification: ${r.seconds.toFixed(2)} s = ${tps.toFixed(0)} tx/s`);
 console.log(`ratio: replay tx/s / raw verify/s = ${(tps / baseline).toFixed(2)}`);
+if (!only) {
+  const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
+  await rateLimitBench();
+  await deliveryBench();
+}
