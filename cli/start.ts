@@ -20,6 +20,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   genesis: { type: 'string', env: 'OMBRA_GENESIS', help: 'genesis JSON file (needed for a new network data dir)' },
   'key-file': { type: 'string', env: 'OMBRA_KEY_FILE', help: 'authority key file {"privateKey": "<hex>"}' },
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
+  mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
   'log-level': { type: 'string', env: 'OMBRA_LOG_LEVEL', default: 'info', help: 'debug | info | warn | error | silent' },
   'rate-limits': { type: 'string', env: 'OMBRA_RATE_LIMITS', help: 'on | off (default on; off under --dev)' },
   'ban-ip': { type: 'string', env: 'OMBRA_BAN_IPS', multiple: true, help: 'banned IP or CIDR, answered 403 IP_BANNED (repeatable; env: comma-separated; also DATA_DIR/banned-ips.txt)' },
@@ -55,7 +56,7 @@ export async function startCommand(argv: string[]): Promise<number> {
 
   const peers = (flags.peer as string[] | undefined) ?? [];
   for (const p of peers) if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p)) throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
-  const p2p = { host: flags['p2p-host'] as string, port: p2pPort, peers };
+  const p2p = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true };
   const limitsFlag = (flags['rate-limits'] as string | undefined) ?? (dev ? 'off' : 'on');
   if (limitsFlag !== 'on' && limitsFlag !== 'off') throw new UsageError('--rate-limits must be on or off');
   const smtpUrl = flags['smtp-url'] as string | undefined;

@@ -8,6 +8,7 @@ import { gossipsub, type GossipsubEvents } from '@chainsafe/libp2p-gossipsub';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { identify } from '@libp2p/identify';
+import { mdns } from '@libp2p/mdns';
 import { TopicValidatorResult, type Libp2p, type PeerId, type PrivateKey, type PubSub } from '@libp2p/interface';
 import { tcp } from '@libp2p/tcp';
 import { multiaddr } from '@multiformats/multiaddr';
@@ -54,6 +55,7 @@ export class P2pNetwork implements NetworkView {
       transports: [tcp()],
       connectionEncrypters: [noise()],
       streamMuxers: [yamux()],
+      peerDiscovery: this.opts.mdns ? [mdns()] : [],
       services: {
         identify: identify(),
         // Inbound messages above the largest block are dropped by gossipsub before any parsing.
@@ -73,6 +75,10 @@ export class P2pNetwork implements NetworkView {
       if (e.type === 'block' && e.source === 'local') this.publish(this.topics.block, e.block);
     });
     this.p2p.addEventListener('peer:connect', (e) => void this.syncer.poke(e.detail));
+    // Discovered peers (mDNS) are dialled like the ones we were given.
+    this.p2p.addEventListener('peer:discovery', (e) => {
+      for (const a of e.detail.multiaddrs) this.remember(`${a.toString()}/p2p/${e.detail.id}`);
+    });
     for (const a of this.opts.peers) this.remember(a);
     this.timers.push(setInterval(() => this.redial(), this.opts.redialIntervalMs));
     this.timers.push(setInterval(() => this.syncRound(), this.opts.syncIntervalMs));

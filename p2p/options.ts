@@ -19,6 +19,8 @@ export interface P2pOptions {
   syncIntervalMs: number;
   /** How often dropped peers are dialled again. */
   redialIntervalMs: number;
+  /** Discover peers on the local network with mDNS (off unless asked: tests build partitions from peer lists). */
+  mdns: boolean;
 }
 
 /** Defaults. */
@@ -32,4 +34,5 @@ export const defaultP2pOptions: P2pOptions = {
   maxSyncResponseBytes: 256 * 1024 * 1024,
   syncIntervalMs: 1000,
   redialIntervalMs: 2000,
+  mdns: false,
 };

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { launch, type Launched } from '../../cli/launch.ts';
 import { testnetGenesis } from '../../cli/testnet.ts';
 import type { Genesis } from '../../core/genesis.ts';
+import type { P2pOptions } from '../../p2p/options.ts';
 import { DEV_KEYS, tempDir } from './testChain.ts';
 import { waitFor } from './nodeProcess.ts';
 
@@ -12,7 +13,7 @@ export interface TestNet {
   nodes: (Launched | null)[];
   dirs: string[];
   /** Starts node i (again), dialling the given nodes. */
-  start(i: number, peers: number[]): Promise<Launched>;
+  start(i: number, peers: number[], extra?: Partial<P2pOptions>): Promise<Launched>;
   /** The multiaddr others use to reach node i. */
   addr(i: number): string;
   stop(): Promise<void>;
@@ -31,7 +32,7 @@ export function testNet(n: number, blockTimeMs = 400, authorities = n): TestNet 
       if (!node?.p2p) throw new Error(`node ${i} is not running`);
       return node.p2p.addresses()[0];
     },
-    async start(i, peers) {
+    async start(i, peers, extra = {}) {
       const node = await launch({
         dataDir: join(net.dirs[i]),
         genesis,
@@ -39,7 +40,7 @@ export function testNet(n: number, blockTimeMs = 400, authorities = n): TestNet 
         dev: false,
         httpHost: '127.0.0.1',
         httpPort: 0,
-        p2p: { host: '127.0.0.1', port: 0, peers: peers.map((p) => net.addr(p)), syncIntervalMs: 300, redialIntervalMs: 300 },
+        p2p: { host: '127.0.0.1', port: 0, peers: peers.map((p) => net.addr(p)), syncIntervalMs: 300, redialIntervalMs: 300, ...extra },
       });
       net.nodes[i] = node;
       return node;

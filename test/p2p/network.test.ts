@@ -48,6 +48,19 @@ t('a network node with no peer produces nothing', async () => {
   }
 });
 
+t('with --mdns two nodes given no peers find each other and produce together', async () => {
+  const net = testNet(2, 300);
+  try {
+    await net.start(0, [], { mdns: true });
+    await net.start(1, [], { mdns: true });
+    await heightsReach(net, 3);
+    await converged(net);
+    assert.is(net.nodes[0]!.p2p!.peerCount(), 1);
+  } finally {
+    await net.stop();
+  }
+});
+
 function txFrom(i: number, to: string) {
   const { signTx } = TX;
   return signTx({ type: 'TRANSFER', from: DEV_KEYS[i].address, to, amount: '5', fee: '10', nonce: 0, timestamp: Date.now() }, DEV_KEYS[i]);
