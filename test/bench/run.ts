@@ -55,6 +55,11 @@ async function replayBench(): Promise<{ txs: number; blocks: number; seconds: nu
 console.log(`machine: ${machine()}`);
 // `npm run bench -- --only ratelimit` runs the rate-limiter and alert-delivery section alone.
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only === 'sync') {
+  const { syncBench } = await import('./sync.ts');
+  await syncBench();
+  process.exit(0);
+}
 if (only === 'ratelimit' || only === 'alerts') {
   const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
   await rateLimitBench();
@@ -73,4 +78,6 @@ if (!only) {
   const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
   await rateLimitBench();
   await deliveryBench();
+  const { syncBench } = await import('./sync.ts');
+  await syncBench();
 }
