@@ -13,6 +13,8 @@ import { statsRoutes } from './routes/stats.ts';
 import { tokenomicsRoutes } from './routes/tokenomics.ts';
 import { transactionRoutes } from './routes/transactions.ts';
 import { walletRoutes } from './routes/wallet.ts';
+import { chainEventRoutes, mempoolEventRoutes } from './routes/events.ts';
+import { StreamHub } from './streams/streamHub.ts';
 
 /** Builds the app. */
 export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hono {
@@ -37,6 +39,9 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.route('/api/tokenomics', tokenomicsRoutes(deps));
   app.route('/api/address', addressRoutes(deps));
   app.route('/api/stats', statsRoutes(deps));
+  const streams = deps.streams ?? new StreamHub(deps.node);
+  app.route('/api/chain', chainEventRoutes({ ...deps, streams }));
+  app.route('/api/mempool', mempoolEventRoutes({ ...deps, streams }));
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`, code: 'NOT_FOUND' }, 404));
   app.onError((err, c) => onError(err, c, (e) => deps.node.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })));
   return app;

@@ -1,6 +1,7 @@
 /** What routes may use: the node's queries, write entry point and the network's view. */
 import type { ChainQueries } from '../node/queries.ts';
 import type { OmbraNode } from '../node/node.ts';
+import type { StreamHub } from './streams/streamHub.ts';
 
 /** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */
 export interface NetworkView {
@@ -25,6 +26,8 @@ export interface ApiDeps {
   node: OmbraNode;
   queries: ChainQueries;
   network: NetworkView;
+  /** The live-stream hub shared with the WebSocket server (createApp makes one when absent). */
+  streams?: StreamHub;
 }
 
 /** API options. */

@@ -35,8 +35,31 @@ export interface MempoolEvent {
   total: number;
 }
 
+/** A block at the tip of a branch. */
+export interface HeadRef {
+  index: number;
+  hash: string;
+}
+
+/**
+ * The node switched to another branch. Contract for the emitter (the network layer): emit it
+ * after the log holds the new branch (the head is `newHead`) and before the block events of the
+ * new branch's blocks `fromHeight..newHead.index`; streams re-send those heights from the log.
+ */
+export interface ReorgEvent {
+  type: 'reorg';
+  /** First height whose block changed; the common ancestor is `fromHeight - 1`. */
+  fromHeight: number;
+  /** The head before the switch. */
+  oldHead: HeadRef;
+  /** The head after the switch. */
+  newHead: HeadRef;
+  /** Hashes of the abandoned blocks, lowest height first. */
+  dropped: string[];
+}
+
 /** Everything on the node's event feed. */
-export type ChainEvent = BlockEvent | TxEvent | MempoolEvent;
+export type ChainEvent = BlockEvent | TxEvent | MempoolEvent | ReorgEvent;
 
 /** What projections get to know about the chain at init. */
 export interface ChainInfo {
