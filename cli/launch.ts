@@ -1,9 +1,13 @@
 /** Wires a running node: log + projections, producer, HTTP API. Used by `start` and by tests. */
 import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { noNetwork, type NetworkView } from '../api/context.ts';
 import { createApp } from '../api/app.ts';
+import { StreamHub } from '../api/streams/streamHub.ts';
+import type { StreamOptions } from '../api/streams/streamOptions.ts';
+import { attachWebSockets, type WebSockets } from '../api/streams/wsServer.ts';
 import type { ForkHeights, Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
 import { silentLogger, type Logger } from '../node/log.ts';
@@ -24,6 +28,8 @@ export interface LaunchConfig {
   httpPort: number;
   log?: Logger;
   network?: NetworkView;
+  /** Live-stream options (SSE, WebSocket); defaults from api/streams/streamOptions.ts. */
+  streams?: Partial<StreamOptions>;
 }
 
 /** A running node and how to stop it. */
@@ -33,6 +39,10 @@ export interface Launched {
   producer: Producer | null;
   server: ServerType;
   url: string;
+  /** The live-stream hub (SSE and WebSocket subscribers). */
+  streams: StreamHub;
+  /** The WebSocket endpoints /api/ws and /ws. */
+  sockets: WebSockets;
   stop(): Promise<void>;
 }
 
@@ -56,11 +66,14 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       producer = null;
     }
   }
-  const app = createApp({ node, queries, network });
+  const streams = new StreamHub(node, cfg.streams);
+  const app = createApp({ node, queries, network, streams });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: cfg.httpHost, port: cfg.httpPort }, () => resolve(s));
     s.once('error', reject);
   });
+  // WebSocket upgrades of /api/ws and /ws are handled beside the Hono app on the same server.
+  const sockets = attachWebSockets(server as Server, streams);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${cfg.httpHost.includes(':') ? `[${cfg.httpHost}]` : cfg.httpHost}:${port}`;
   log.info('node serving', { url, height: node.head().index, chainId: node.genesis.chainId });
@@ -71,9 +84,12 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     producer,
     server,
     url,
+    streams,
+    sockets,
     stop() {
       stopping ??= (async () => {
         await producer?.stop();
+        await sockets.close();
         await new Promise<void>((r) => {
           server.close(() => r());
           // Open keep-alive and streaming connections must not hold shutdown hostage.
