@@ -4,6 +4,7 @@ import { replayCommand, replayHelp } from './replay.ts';
 import { snapshotCommand, snapshotHelp } from './snapshot.ts';
 import { startCommand, startHelp } from './start.ts';
 import { walletCommand, walletHelp } from './wallet.ts';
+import { tailCommand, tailHelp } from './tail.ts';
 
 /** A CLI command. */
 export interface Command {
@@ -19,4 +20,5 @@ export const COMMANDS: Record<string, Command> = {
   snapshot: { summary: 'export the block log as NDJSON (snapshot export)', help: snapshotHelp, run: snapshotCommand },
   audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },
   wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },
+  tail: { summary: 'print live chain events (SSE), reconnecting and resuming', help: tailHelp, run: tailCommand },
 };
