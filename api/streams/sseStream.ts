@@ -64,8 +64,10 @@ export class SseStream {
     this.outbox.end(sseFrame('error', error));
     // A peer that does not even read the notice is cut off after the grace period.
     this.graceTimer = setTimeout(() => {
-      this.socket?.destroy();
-      this.outbox.abort(new Error('slow consumer'));
+      // Destroying the socket makes the HTTP layer cancel the body; without a socket (in-process
+      // requests) erroring the body does the same.
+      if (this.socket) this.socket.destroy();
+      else this.outbox.abort(new Error('slow consumer'));
     }, o.slowConsumerGraceMs);
     this.graceTimer.unref();
   }
