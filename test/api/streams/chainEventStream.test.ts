@@ -28,7 +28,7 @@ test('every new block is a block event with its height as id and index, hash, ti
     const c = await SseClient.open(`${url}/api/chain/events`);
     try {
       await c.waitFor((m) => m.event === 'hello');
-      const tx = await chain.node.submitTx(chain.transfer(1, DEV_KEYS[2].address, 5));
+      const tx = await chain.node.submitTx(chain.transfer(1, DEV_KEYS[2].address, 5n));
       await chain.produce(1);
       const block = await c.waitFor((m) => m.event === 'block');
       const head = chain.node.head();
@@ -46,7 +46,7 @@ test('an accepted transaction is a tx event {type: tx, txType, hash} without an 
     const c = await SseClient.open(`${url}/api/chain/events`);
     try {
       await c.waitFor((m) => m.event === 'hello');
-      const tx = await chain.node.submitTx(chain.transfer(1, DEV_KEYS[2].address, 5));
+      const tx = await chain.node.submitTx(chain.transfer(1, DEV_KEYS[2].address, 5n));
       const ev = await c.waitFor((m) => m.event === 'tx');
       assert.equal(ev.data, { type: 'tx', txType: 'TRANSFER', hash: tx.hash });
       assert.is(ev.id, undefined);
