@@ -12,7 +12,9 @@ import { noNetwork } from '../../api/context.ts';
 import { StreamHub } from '../../api/streams/streamHub.ts';
 import type { StreamOptions } from '../../api/streams/streamOptions.ts';
 import { attachWebSockets, type WebSockets } from '../../api/streams/wsServer.ts';
-import { openTestChain, type TestChain } from './testChain.ts';
+import type { SignedTx } from '../../core/tx/handler.ts';
+import type { BlockEvent } from '../../projections/events.ts';
+import { DEV_KEYS, openTestChain, type TestChain } from './testChain.ts';
 import { waitFor } from './nodeProcess.ts';
 
 /** A test chain behind a real HTTP server. */
@@ -155,4 +157,11 @@ export class WsClient {
   close(): void {
     this.ws.terminate();
   }
+}
+
+/** A block event for the head block carrying `txs` (the runner ignores heights it already has). */
+export function syntheticBlock(chain: TestChain, txs: Record<string, unknown>[]): BlockEvent {
+  const head = chain.node.head();
+  const transactions = txs.map((t, i) => ({ from: DEV_KEYS[3].address, nonce: i, timestamp: 1_700_000_000_000 + i, hash: `${i}`.padStart(64, 'c'), ...t })) as unknown as SignedTx[];
+  return { type: 'block', block: { ...head, transactions }, diff: { accounts: new Map(), miners: new Map(), supply: chain.node.state().supply } as never, balances: [], emitted: 0n, replay: false };
 }
