@@ -5,21 +5,31 @@ import { cors } from 'hono/cors';
 import { defaultApiOptions, type ApiDeps, type ApiOptions } from './context.ts';
 import { onError } from './errors.ts';
 import { addressRoutes } from './routes/address.ts';
+import { agentRoutes } from './routes/agent.ts';
+import { analyticsRoutes } from './routes/analytics.ts';
 import { blockRoutes } from './routes/blocks.ts';
 import { chainRoutes } from './routes/chain.ts';
 import { healthRoutes } from './routes/health.ts';
 import { mempoolRoutes } from './routes/mempool.ts';
+import { minerRoutes } from './routes/miners.ts';
+import { mediaRoutes, nftRoutes } from './routes/nfts.ts';
 import { statsRoutes } from './routes/stats.ts';
+import { chainTaskRoutes, taskRoutes } from './routes/tasks.ts';
 import { tokenomicsRoutes } from './routes/tokenomics.ts';
 import { transactionRoutes } from './routes/transactions.ts';
 import { walletRoutes } from './routes/wallet.ts';
 import { chainEventRoutes, mempoolEventRoutes } from './routes/events.ts';
 import { StreamHub } from './streams/streamHub.ts';
+import { ApiKeyStore } from '../node/apiKeys.ts';
+import { alertRoutes } from './routes/alerts.ts';
+import { keyRoutes } from './routes/keys.ts';
 
 /** Builds the app. */
 export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hono {
   const opts = { ...defaultApiOptions, ...options };
   const app = new Hono({ strict: false });
+  // Rate limits first, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
+  if (deps.limiter) app.use('*', deps.limiter.middleware());
   // Reads and transaction posts are open to any origin, as the spec says.
   app.use('*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-API-Key', 'X-Alert-Token'] }));
   app.use(
@@ -42,6 +52,16 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   const streams = deps.streams ?? new StreamHub(deps.node);
   app.route('/api/chain', chainEventRoutes({ ...deps, streams }));
   app.route('/api/mempool', mempoolEventRoutes({ ...deps, streams }));
+  app.route('/api/chain', chainTaskRoutes(deps));
+  app.route('/api/tasks', taskRoutes(deps));
+  app.route('/api/miners', minerRoutes(deps));
+  app.route('/api/nft', nftRoutes(deps));
+  app.route('/api/image', mediaRoutes(deps, 'image', 4));
+  app.route('/api/audio', mediaRoutes(deps, 'audio', 5));
+  app.route('/api/agent/v6', agentRoutes(deps));
+  app.route('/api/analytics', analyticsRoutes(deps));
+  app.route('/api/keys', keyRoutes({ ...deps, keys: deps.keys ?? new ApiKeyStore(deps.node.store) }));
+  if (deps.alerts) app.route('/api/alerts', alertRoutes({ ...deps, alerts: deps.alerts }));
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`, code: 'NOT_FOUND' }, 404));
   app.onError((err, c) => onError(err, c, (e) => deps.node.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })));
   return app;

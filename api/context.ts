@@ -2,6 +2,9 @@
 import type { ChainQueries } from '../node/queries.ts';
 import type { OmbraNode } from '../node/node.ts';
 import type { StreamHub } from './streams/streamHub.ts';
+import type { ApiKeyStore } from '../node/apiKeys.ts';
+import type { AlertService } from '../node/alerts.ts';
+import type { RateLimiter } from './rateLimit.ts';
 
 /** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */
 export interface NetworkView {
@@ -28,6 +31,12 @@ export interface ApiDeps {
   network: NetworkView;
   /** The live-stream hub shared with the WebSocket server (createApp makes one when absent). */
   streams?: StreamHub;
+  /** API keys (created on the node's store when absent). */
+  keys?: ApiKeyStore;
+  /** Alert subscriptions; /api/alerts is mounted only with it. */
+  alerts?: AlertService;
+  /** The rate limiter; absent = no limits (tests, --dev). */
+  limiter?: RateLimiter;
 }
 
 /** API options. */

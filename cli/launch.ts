@@ -14,6 +14,9 @@ import { silentLogger, type Logger } from '../node/log.ts';
 import { OmbraNode } from '../node/node.ts';
 import { Producer } from '../node/producer.ts';
 import { ChainQueries } from '../node/queries.ts';
+import { ApiKeyStore } from '../node/apiKeys.ts';
+import { AlertService, type AlertOptions } from '../node/alerts.ts';
+import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
 
 /** Everything `launch` needs. */
 export interface LaunchConfig {
@@ -30,6 +33,10 @@ export interface LaunchConfig {
   network?: NetworkView;
   /** Live-stream options (SSE, WebSocket); defaults from api/streams/streamOptions.ts. */
   streams?: Partial<StreamOptions>;
+  /** Rate limits; absent or null = off (the default under --dev). */
+  rateLimits?: Partial<RateLimitOptions> | null;
+  /** Alert options (mail relay, private targets, public URL for links). */
+  alerts?: Partial<AlertOptions>;
 }
 
 /** A running node and how to stop it. */
@@ -43,6 +50,9 @@ export interface Launched {
   streams: StreamHub;
   /** The WebSocket endpoints /api/ws and /ws. */
   sockets: WebSockets;
+  keys: ApiKeyStore;
+  alerts: AlertService;
+  limiter: RateLimiter | null;
   stop(): Promise<void>;
 }
 
@@ -66,8 +76,12 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       producer = null;
     }
   }
+  const keys = await new ApiKeyStore(node.store).load();
+  // The operator's ban file lives in the data dir and is re-read when it changes.
+  const limiter = cfg.rateLimits ? new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...cfg.rateLimits }) : null;
+  const alerts = await AlertService.open(node.store, { height: () => node.head().index, block: (i) => node.store.block(i) }, node.events$, { log, ...cfg.alerts });
   const streams = new StreamHub(node, cfg.streams);
-  const app = createApp({ node, queries, network, streams });
+  const app = createApp({ node, queries, network, keys, alerts, limiter: limiter ?? undefined, streams });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: cfg.httpHost, port: cfg.httpPort }, () => resolve(s));
     s.once('error', reject);
@@ -76,6 +90,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const sockets = attachWebSockets(server as Server, streams);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${cfg.httpHost.includes(':') ? `[${cfg.httpHost}]` : cfg.httpHost}:${port}`;
+  if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;
   log.info('node serving', { url, height: node.head().index, chainId: node.genesis.chainId });
   let stopping: Promise<void> | null = null;
   return {
@@ -86,6 +101,9 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     url,
     streams,
     sockets,
+    keys,
+    alerts,
+    limiter,
     stop() {
       stopping ??= (async () => {
         await producer?.stop();
@@ -95,6 +113,9 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
           // Open keep-alive and streaming connections must not hold shutdown hostage.
           (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
         });
+        await alerts.close();
+        await keys.close();
+        limiter?.close();
         await node.close();
       })();
       return stopping;

@@ -5,6 +5,8 @@ import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args
 import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
 import { launch } from './launch.ts';
+import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
+import type { AlertOptions } from '../node/alerts.ts';
 
 /** Flags of `ombra start`, each with its environment twin. */
 export const START_FLAGS: Record<string, FlagSpec> = {
@@ -18,6 +20,13 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'key-file': { type: 'string', env: 'OMBRA_KEY_FILE', help: 'authority key file {"privateKey": "<hex>"}' },
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
   'log-level': { type: 'string', env: 'OMBRA_LOG_LEVEL', default: 'info', help: 'debug | info | warn | error | silent' },
+  'rate-limits': { type: 'string', env: 'OMBRA_RATE_LIMITS', help: 'on | off (default on; off under --dev)' },
+  'ban-ip': { type: 'string', env: 'OMBRA_BAN_IPS', multiple: true, help: 'banned IP or CIDR, answered 403 IP_BANNED (repeatable; env: comma-separated; also DATA_DIR/banned-ips.txt)' },
+  'trust-proxy': { type: 'boolean', env: 'OMBRA_TRUST_PROXY', help: 'take the client IP from X-Forwarded-For (only behind your own reverse proxy)' },
+  'smtp-url': { type: 'string', env: 'OMBRA_SMTP_URL', help: 'mail relay for e-mail alerts, smtp://HOST:PORT (e-mail alerts are refused without it)' },
+  'smtp-from': { type: 'string', env: 'OMBRA_SMTP_FROM', help: 'From: of alert e-mails (default "Ombra node <alerts@ombra.invalid>")' },
+  'public-url': { type: 'string', env: 'OMBRA_PUBLIC_URL', help: 'base URL alert e-mails link to (default the node\'s own HTTP URL)' },
+  'webhook-allow-private': { type: 'boolean', env: 'OMBRA_WEBHOOK_ALLOW_PRIVATE', help: 'let webhook targets resolve to loopback/private addresses (local set-ups and tests only)' },
 };
 
 const USAGE = 'ombra start [--dev] [--data-dir DIR] [--http-port P] [--block-time-ms MS] [--genesis FILE --key-file FILE]';
@@ -44,8 +53,26 @@ export async function startCommand(argv: string[]): Promise<number> {
   const key = flags['key-file'] ? loadKeyFile(flags['key-file'] as string) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
   if (flags.peer && (flags.peer as string[]).length) log.warn('--peer given, but this build has no p2p network layer yet; running alone');
 
-  const node = await launch({ dataDir, genesis, forkOverrides: forkOverridesFromEnv(), key, dev, httpHost: flags['http-host'] as string, httpPort, log });
-  log.info('started', { dataDir, dev, producing: node.producer !== null, blockTimeMs: node.node.genesis.blockTimeMs });
+  const limitsFlag = (flags['rate-limits'] as string | undefined) ?? (dev ? 'off' : 'on');
+  if (limitsFlag !== 'on' && limitsFlag !== 'off') throw new UsageError('--rate-limits must be on or off');
+  const smtpUrl = flags['smtp-url'] as string | undefined;
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s/]+(:[0-9]{1,5})?\/?$/.test(smtpUrl.replace(/\/\/[^@/]*@/, '//'))) throw new UsageError('--smtp-url must look like smtp://HOST:PORT (or smtps://USER:PASS@HOST:PORT)');
+  let rateLimits: Partial<RateLimitOptions> | null = null;
+  if (limitsFlag === 'on') {
+    const banned = (flags['ban-ip'] as string[] | undefined) ?? [];
+    try {
+      parseBanList(banned);
+    } catch (e) {
+      throw new UsageError(`--ban-ip: ${(e as Error).message}`);
+    }
+    rateLimits = { banned, trustProxy: flags['trust-proxy'] === true };
+  }
+  const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
+  if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
+  if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
+
+  const node = await launch({ dataDir, genesis, forkOverrides: forkOverridesFromEnv(), key, dev, httpHost: flags['http-host'] as string, httpPort, log, rateLimits, alerts });
+  log.info('started', { dataDir, dev, producing: node.producer !== null, blockTimeMs: node.node.genesis.blockTimeMs, rateLimits: limitsFlag, mail: smtpUrl ? 'on' : 'off' });
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {

@@ -5,9 +5,10 @@
  */
 import { attest, blockHash, checkAttestations, checkBlockShape, genesisBlock, nextStateRoot, slotOf, slotOwner, txRootOf, type Block } from './block.ts';
 import { ChainError } from './errors.ts';
+import { expireOpen } from './expiry.ts';
 import { blockRewardAt, genesisIdentity, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
 import type { KeyPair } from './keys.ts';
-import { emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
+import { commitDiff, emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
 import { TX_HANDLERS } from './tx/registry.ts';
 import { canonicalTx } from './txCodec.ts';
@@ -49,8 +50,7 @@ export function genesisState(g: Genesis): { state: ChainState; block: Block } {
   s.supply.emitted = emitted;
   const diff = s.diff();
   const block = genesisBlock(g, nextStateRoot(genesisIdentity(g), diff));
-  state.accounts = new Map(diff.accounts);
-  state.supply = diff.supply;
+  commitDiff(state, diff);
   return { state, block };
 }
 
@@ -61,14 +61,23 @@ function applyTx(tx: SignedTx, s: StateOverlay, ctx: TxContext): void {
   s.account(tx.from).nonce += 1;
 }
 
+/** Inference tokens a block's task responses report (outputTokens + thinkingTokens). */
+export function tokensConsumedBy(txs: readonly SignedTx[]): bigint {
+  let n = 0n;
+  for (const tx of txs) {
+    if (tx.type === 'TASK_RESPONSE') n += BigInt((tx.tokensOut as number | undefined) ?? 0) + BigInt((tx.thinkingTokens as number | undefined) ?? 0);
+  }
+  return n;
+}
+
 /** Block-level effects after the transactions: pre-fork-2 reward and storage quota. */
-function finishBlock(s: StateOverlay, g: Genesis, height: number, proposer: string, burnedBefore: bigint): Applied {
+function finishBlock(s: StateOverlay, g: Genesis, height: number, proposer: string, burnedBefore: bigint, txs: readonly SignedTx[]): Applied {
   const reward = blockRewardAt(g, height);
   const p = s.account(proposer);
   p.balance += reward;
   p.storageCapacity += STORAGE_QUOTA_PER_BLOCK;
   s.supply.emitted += reward;
-  return { diff: s.diff(), stateRoot: '', tokensBurned: s.supply.burned - burnedBefore, tokensConsumed: 0n };
+  return { diff: s.diff(), stateRoot: '', tokensBurned: s.supply.burned - burnedBefore, tokensConsumed: tokensConsumedBy(txs) };
 }
 
 /** Validates `raw` as the child of `parent` and computes its diff. Throws ChainError INVALID_BLOCK. */
@@ -90,6 +99,7 @@ export function applyBlock(state: ChainState, parent: ParentRef, raw: unknown, g
   const s = new StateOverlay(state);
   const ctx: TxContext = { height: b.index, timestamp: b.timestamp, proposer: b.proposer, genesis: g };
   const burnedBefore = s.supply.burned;
+  expireOpen(s, b.timestamp);
   const seen = new Set<string>();
   for (const raw of b.transactions) {
     try {
@@ -102,7 +112,7 @@ export function applyBlock(state: ChainState, parent: ParentRef, raw: unknown, g
       throw e;
     }
   }
-  const out = finishBlock(s, g, b.index, b.proposer, burnedBefore);
+  const out = finishBlock(s, g, b.index, b.proposer, burnedBefore, b.transactions);
   if (out.tokensBurned.toString() !== b.tokensBurned) bad(`tokensBurned ${b.tokensBurned}, expected ${out.tokensBurned}`);
   if (out.tokensConsumed.toString() !== b.tokensConsumed) bad(`tokensConsumed ${b.tokensConsumed}, expected ${out.tokensConsumed}`);
   out.stateRoot = nextStateRoot(parent.stateRoot, out.diff);
@@ -128,6 +138,7 @@ export function buildBlock(
   const included: SignedTx[] = [];
   const dropped: { tx: SignedTx; error: ChainError }[] = [];
   const burnedBefore = s.supply.burned;
+  expireOpen(s, timestamp);
   for (const tx of candidates) {
     if (included.length >= MAX_BLOCK_TXS) break;
     // Try on a nested overlay so a failing candidate leaves no trace.
@@ -141,7 +152,7 @@ export function buildBlock(
       else throw e;
     }
   }
-  const applied = finishBlock(s, g, height, key.address, burnedBefore);
+  const applied = finishBlock(s, g, height, key.address, burnedBefore, included);
   applied.stateRoot = nextStateRoot(parent.stateRoot, applied.diff);
   const header = {
     index: height,

@@ -6,7 +6,7 @@ import type { Genesis } from './genesis.ts';
 import { merkleRoot, sha256Hex, ZERO_HASH } from './hash.ts';
 import { signMessage, type KeyPair } from './keys.ts';
 import { verifySignature } from './signature.ts';
-import type { StateDiff } from './state.ts';
+import { RECORD_KINDS, RECORD_PREFIX, type StateDiff } from './state.ts';
 import type { SignedTx } from './tx/handler.ts';
 
 /** The proposer's signature over the block hash (quorum 1). */
@@ -55,26 +55,36 @@ export function txRootOf(txs: readonly { hash: string }[]): string {
   return merkleRoot(txs.map((t) => t.hash));
 }
 
+/** JSON with object keys sorted at every level: record encodings never depend on key order. */
+export function sortedJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const keys = Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v);
+}
+
 /**
  * The state root after a block: SHA-256(previous root hex + SHA-256(changes)), where changes is
  * the compact JSON of every entry the block touched, sorted by key, as [key, value] pairs:
  * `a:<address>` -> [balance, nonce, storageCapacity, storageUsed, minerId or ""],
- * `m:<minerId>` -> [name, address, capabilities, reputationScore, tasksCompleted, registeredAt, txHash],
+ * `m:<minerId>`, `t:<taskId>`, `r:<agentRunId>`, `n:<tokenId>` -> the record as key-sorted JSON,
  * `s` -> [emitted, burned, escrow, feesPaid]. O(changes) per block; it commits to the whole state
  * because it chains every change since genesis.
  */
 export function nextStateRoot(previous: string, diff: StateDiff): string {
-  const entries: [string, unknown][] = [];
+  const entries: string[][] = [];
   for (const [addr, a] of diff.accounts) {
-    entries.push([`a:${addr}`, [a.balance.toString(), a.nonce, a.storageCapacity.toString(), a.storageUsed.toString(), a.minerId ?? '']]);
+    entries.push([`a:${addr}`, JSON.stringify([a.balance.toString(), a.nonce, a.storageCapacity.toString(), a.storageUsed.toString(), a.minerId ?? ''])]);
   }
-  for (const [id, m] of diff.miners) {
-    entries.push([`m:${id}`, [m.name, m.address, m.capabilities, m.reputationScore, m.tasksCompleted, m.registeredAt, m.txHash]]);
+  for (const kind of RECORD_KINDS) {
+    for (const [id, r] of diff.records[kind]) entries.push([`${RECORD_PREFIX[kind]}:${id}`, sortedJson(r)]);
   }
   const s = diff.supply;
-  entries.push(['s', [s.emitted.toString(), s.burned.toString(), s.escrow.toString(), s.feesPaid.toString()]]);
+  entries.push(['s', JSON.stringify([s.emitted.toString(), s.burned.toString(), s.escrow.toString(), s.feesPaid.toString()])]);
   entries.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-  return sha256Hex(previous + sha256Hex(JSON.stringify(entries)));
+  return sha256Hex(previous + sha256Hex(`[${entries.map(([k, v]) => `[${JSON.stringify(k)},${v}]`).join(',')}]`));
 }
 
 /** The PoA slot of a timestamp. */

@@ -4,6 +4,8 @@
  */
 import { TREASURY_ADDRESS, ZERO_ADDRESS } from './address.ts';
 import { MAX_BIGINT_DIGITS, MICRO } from './encoding.ts';
+import { AGENT_TRANSITIONS } from './tx/agentMachine.ts';
+import { TASK_TRANSITIONS } from './tx/taskMachine.ts';
 import { MAX_BLOCK_TXS, MAX_TX_FUTURE_MS, STORAGE_QUOTA_PER_BLOCK } from './genesis.ts';
 import { ZERO_HASH } from './hash.ts';
 import { DEV_MNEMONIC, keyPairFromMnemonic } from './keys.ts';
@@ -23,6 +25,16 @@ export const MONEY_FLOWS: Readonly<Record<string, string>> = {
   BURN: '`amount` leaves `from` and is added to `burned`; there is no fee.',
   MINER_REGISTER: '`fee` moves from `from` to the block proposer; no other funds move.',
   STORAGE_TRANSFER: '`bytes` of storage capacity move from `from` to `to` (no funds); `fee` moves from `from` to the block proposer.',
+  TASK_SUBMIT: '`fee` (at least 10,000) moves from `from` into `escrow`; no proposer fee. On timeout the escrow goes back to `from`.',
+  TASK_RESPONSE: '`fee` moves from the miner to the block proposer.',
+  TASK_VALIDATE: '`fee` moves from the validator to the block proposer.',
+  TASK_REWARD: 'the task\'s escrow is released: before fork 2 all of it to the best miner; from fork 2 70% to the best miner, 5% to the validator and the remainder (25%) to `burned`. `fee` moves from the validator to the block proposer.',
+  AGENT_REQUEST: '`maxFee` moves from `from` into `escrow`; there is no fee.',
+  AGENT_CLAIM: '`fee` moves from the miner to the block proposer.',
+  AGENT_STEP: '`fee` moves from the miner to the block proposer; the run accrues 100 of network fee (from its escrow, paid at settlement).',
+  AGENT_FINISH: 'settles the run: `minerReward` to the miner, `networkFee` to the treasury, `userRefund` to the submitter, always summing to `maxFee`, out of `escrow`. `fee` moves from the sender to the block proposer.',
+  CHAT_TURN: '100 (CHAT_TURN_FEE) moves from `from` to the treasury; `fee` moves from `from` to the block proposer.',
+  ART_MINT: '`fee` moves from `from` to the block proposer; the NFT is recorded for `owner`.',
 };
 
 const fmt = (n: bigint | number): string => n.toLocaleString('en-US');
@@ -131,7 +143,7 @@ function chainSections(executed: string[]): string[] {
     '',
     `- \`hash\` = hex SHA-256 of \`JSON.stringify({${BLOCK_HASH_FIELDS.join(', ')}})\`, in that order.`,
     `- \`txRoot\` = binary Merkle root over the 32-byte transaction hashes in block order: a pair hashes to SHA-256 of the concatenated raw bytes, an odd last node pairs with itself, one hash is its own root, no transactions give ${ZERO_HASH.length} zeros.`,
-    '- `tokensBurned` = the micro-units burned by the block\'s transactions; `tokensConsumed` = inference tokens consumed (0 while no executed type consumes any).',
+    '- `tokensBurned` = the micro-units burned in the block (BURN amounts and task-fee burn shares); `tokensConsumed` = the `tokensOut` + `thinkingTokens` its TASK_RESPONSE transactions report.',
     "- `attestations` holds exactly one `{validatorAddress, signature, publicKey}`: the proposer's signature over the UTF-8 bytes of the block `hash`; `publicKey` must derive `validatorAddress`, which must be the proposer.",
     '',
     '### stateRoot',
@@ -139,7 +151,7 @@ function chainSections(executed: string[]): string[] {
     "`stateRoot` = hex SHA-256 of (the parent's `stateRoot` hex + hex SHA-256 of `changes`), where `changes` is the compact JSON array of `[key, value]` pairs for every entry the block changed, sorted by key:",
     '',
     '- `a:<address>` -> `[balance, nonce, storageCapacity, storageUsed, minerId or ""]` (big integers as strings, nonce as a number);',
-    '- `m:<minerId>` -> `[name, address, capabilities, reputationScore, tasksCompleted, registeredAt, txHash]`;',
+    '- `m:<minerId>`, `t:<taskId>`, `r:<agentRunId>`, `n:<tokenId>` -> the miner, task, agent run or art NFT record as JSON with keys sorted at every level (big integers inside records are strings);',
     '- `s` -> `[emitted, burned, escrow, feesPaid]` (always present).',
     '',
     `It costs O(changes) per block and commits to the whole state because it chains every change since genesis. The genesis block's \`stateRoot\` chains on the chain identity, SHA-256 of the compact JSON \`{chainId, timestamp, blockTimeMs, authorities, blockReward}\`, with the allocations as its changes.`,
@@ -160,11 +172,34 @@ function chainSections(executed: string[]): string[] {
     '',
     ...executed.map((type) => `- ${type}: ${MONEY_FLOWS[type] ?? 'undocumented'}`),
     '- Block reward: minted to the proposer before fork 2, added to `emitted`.',
+    '- Timeouts, applied at the start of each block before its transactions: a task past its deadline returns its escrow to the submitter; an agent run past its deadline settles with `minerReward` 0, its accrued network fee to the treasury and the rest to the submitter.',
     `- \`block_energy\` burns must be at least max(${MIN_BURN_PER_BLOCK}, tokensConsumed / ${fmt(BURN_TOKEN_DIVISOR)}).`,
     '- Types this node does not execute are refused, so they move nothing.',
     '- `feesPaid` counts fees paid to proposers; fees stay inside the balances.',
     '',
     'At every height: `emitted = Σ balances + escrow + burned`.',
+  ];
+}
+
+/** The task and agent run state machines, as their tables in core/ define them. */
+function machineSections(): string[] {
+  const row = (t: { from: string | null; on: string; to: string; when: string }) => `| ${t.from ?? '(none)'} | ${t.on} | ${t.to} | ${cell(t.when)} |`;
+  return [
+    '## Task status',
+    '',
+    'Every transition not in this table is refused with `422 VALIDATION_FAILED` naming the current status. In flight: `submitted`, `responses_collected`, `validated`.',
+    '',
+    '| from | trigger | to | condition and effect |',
+    '|---|---|---|---|',
+    ...TASK_TRANSITIONS.map(row),
+    '',
+    '## Agent run status',
+    '',
+    'Every transition not in this table is refused with `422 VALIDATION_FAILED` naming the current status. Settlement pays `minerReward` (at most maxFee - networkFee), `networkFee` (100 per step, to the treasury) and `userRefund` (the rest), summing to `maxFee`.',
+    '',
+    '| from | trigger | to | condition and effect |',
+    '|---|---|---|---|',
+    ...AGENT_TRANSITIONS.map(row),
   ];
 }
 
@@ -180,5 +215,5 @@ export function protocolReference(): string {
     ...handlers.map((h) => `| [${h.schema.type}](#${h.schema.type.toLowerCase()}) | ${h.schema.family} | ${h.schema.fork === 1 ? 'genesis' : `fork ${h.schema.fork}`} | ${h.executable ? 'yes' : 'no'} |`),
   ];
   const sections = handlers.flatMap((h) => ['', typeSection(h.schema, h.executable)]);
-  return [...INTRO(), '', ...summary, ...sections, '', ...chainSections(executed)].join('\n') + '\n';
+  return [...INTRO(), '', ...summary, ...sections, '', ...chainSections(executed), '', ...machineSections()].join('\n') + '\n';
 }

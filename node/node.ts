@@ -8,7 +8,7 @@ import type { Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
 import { withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
-import type { ChainState } from '../core/state.ts';
+import { StateOverlay, type ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { validateTx } from '../core/validateTx.ts';
 import type { BalanceChange, BlockEvent, ChainEvent, ChainInfo } from '../projections/events.ts';
@@ -200,7 +200,8 @@ export class OmbraNode {
         height: this.nextHeight(),
         timestamp: this.clock(),
         genesis: this.genesis,
-        state: { peek: (a) => state.accounts.get(a) ?? { balance: 0n, nonce: 0, storageCapacity: 0n, storageUsed: 0n }, miner: (id) => state.miners.get(id) },
+        // A read-only view: validation never writes, the overlay stays empty.
+        state: new StateOverlay(state),
         pending: (a) => this.mempool.pending(a),
         inMempool: (h) => this.mempool.has(h),
       });

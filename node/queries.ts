@@ -3,6 +3,10 @@ import type { Block } from '../core/block.ts';
 import { formatUnits } from '../core/encoding.ts';
 import { blockRewardAt } from '../core/genesis.ts';
 import type { Account, ChainState, Miner } from '../core/state.ts';
+import { minerFigures, type MinerStats } from '../projections/minerStats.ts';
+
+/** A miner as served: consensus record plus read-model figures. */
+export type MinerRecord = Miner & { reputationScore: number; tasksCompleted: number };
 import type { SignedTx } from '../core/tx/handler.ts';
 import { historyKey, type TxLocation } from '../projections/chainIndex.ts';
 import { statsRecord, type ChainStats } from '../projections/chainStats.ts';
@@ -90,11 +94,13 @@ export class ChainQueries {
     return this.state().accounts.get(address) ?? { balance: 0n, nonce: 0, storageCapacity: 0n, storageUsed: 0n };
   }
 
-  miner(id: string): Miner | undefined {
-    return this.state().miners.get(id);
+  /** A miner with its reputation and completed tasks. */
+  miner(id: string): MinerRecord | undefined {
+    const m = this.state().records.miners.get(id);
+    return m && { ...m, ...minerFigures(this.node.runner.state<MinerStats>('minerStats'), id) };
   }
 
-  minerOf(address: string): Miner | undefined {
+  minerOf(address: string): MinerRecord | undefined {
     const id = this.state().accounts.get(address)?.minerId;
     return id ? this.miner(id) : undefined;
   }
@@ -131,7 +137,7 @@ export class ChainQueries {
 
   /** The chain stats record. */
   stats(p2pPeers: number) {
-    return statsRecord(this.node.runner.state<ChainStats>('chainStats'), this.state().miners.size, p2pPeers);
+    return statsRecord(this.node.runner.state<ChainStats>('chainStats'), this.state().records.miners.size, p2pPeers);
   }
 
   /** The supply record. */

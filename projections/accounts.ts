@@ -2,7 +2,7 @@
  * The consensus state as a read model: accounts, miners and supply, folded from each block's
  * state diff. Rows: `a:<address>`, `m:<minerId>`, `s`. The node validates against this state.
  */
-import { commitDiff, emptyState, type Account, type ChainState, type Miner, type Supply } from '../core/state.ts';
+import { commitDiff, emptyRecords, emptyState, indexOpen, RECORD_KINDS, RECORD_PREFIX, type Account, type ChainState, type RecordKind, type Supply } from '../core/state.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
@@ -28,22 +28,26 @@ function decodeSupply(v: unknown): Supply {
 }
 
 function cloneState(s: ChainState): ChainState {
-  return { accounts: new Map(s.accounts), miners: new Map(s.miners), supply: { ...s.supply } };
+  const records = emptyRecords();
+  for (const kind of RECORD_KINDS) for (const [k, v] of s.records[kind]) (records[kind] as Map<string, unknown>).set(k, v);
+  return indexOpen({ accounts: new Map(s.accounts), records, supply: { ...s.supply }, open: { tasks: new Set(), runs: new Set() } });
 }
+
+const KIND_OF_PREFIX = Object.fromEntries(RECORD_KINDS.map((k) => [RECORD_PREFIX[k], k])) as Record<string, RecordKind>;
 
 /** The rows a whole state is stored as (used for genesis and by tests). */
 export function stateRows(s: ChainState): KvOp[] {
   const ops: KvOp[] = [];
   for (const [k, a] of s.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
-  for (const [k, m] of s.miners) ops.push({ type: 'put', key: `m:${k}`, value: m });
+  for (const kind of RECORD_KINDS) for (const [k, v] of s.records[kind]) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
   ops.push({ type: 'put', key: 's', value: encodeSupply(s.supply) });
   return ops;
 }
 
-/** Accounts, miners and supply. */
+/** Accounts, records (miners, tasks, agent runs, NFTs) and supply. */
 export const accountsProjection: Projection<ChainState> = {
   name: 'accounts',
-  version: 1,
+  version: 2,
   init: (info: ChainInfo) => cloneState(info.genesisState),
   apply(state, ev: BlockEvent) {
     const ops: KvOp[] = [];
@@ -51,7 +55,7 @@ export const accountsProjection: Projection<ChainState> = {
     if (ev.block.index === 1) ops.push(...stateRows(state));
     commitDiff(state, ev.diff);
     for (const [k, a] of ev.diff.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
-    for (const [k, m] of ev.diff.miners) ops.push({ type: 'put', key: `m:${k}`, value: m });
+    for (const kind of RECORD_KINDS) for (const [k, v] of ev.diff.records[kind]) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
     ops.push({ type: 'put', key: 's', value: encodeSupply(ev.diff.supply) });
     return { state, ops };
   },
@@ -61,9 +65,12 @@ export const accountsProjection: Projection<ChainState> = {
     for await (const [key, value] of rows) {
       any = true;
       if (key.startsWith('a:')) state.accounts.set(key.slice(2), decodeAccount(value));
-      else if (key.startsWith('m:')) state.miners.set(key.slice(2), value as Miner);
       else if (key === 's') state.supply = decodeSupply(value);
+      else {
+        const kind = KIND_OF_PREFIX[key.slice(0, key.indexOf(':'))];
+        if (kind) (state.records[kind] as Map<string, unknown>).set(key.slice(key.indexOf(':') + 1), value);
+      }
     }
-    return any ? state : cloneState(info.genesisState);
+    return any ? indexOpen(state) : cloneState(info.genesisState);
   },
 };

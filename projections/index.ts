@@ -1,10 +1,17 @@
 /** Every read model the node runs, in fold order (the consensus state first). */
 import { accountsProjection } from './accounts.ts';
+import { agentRunsProjection } from './agentRuns.ts';
+import { analyticsProjection } from './analytics.ts';
 import { addressHistoryProjection, blockHashProjection, txIndexProjection } from './chainIndex.ts';
 import { chainStatsProjection } from './chainStats.ts';
+import { chatProjection } from './chat.ts';
+import { feeEstimateProjection } from './feeEstimate.ts';
 import { holdersProjection } from './holders.ts';
+import { minerStatsProjection } from './minerStats.ts';
 import type { Projection } from './projection.ts';
 import { supplyProjection } from './supply.ts';
+import { tasksProjection } from './tasks.ts';
+import { tpsProjection } from './tps.ts';
 
 /** The node's projections. */
 export const PROJECTIONS: Projection<any>[] = [
@@ -15,4 +22,11 @@ export const PROJECTIONS: Projection<any>[] = [
   chainStatsProjection,
   supplyProjection,
   holdersProjection,
+  minerStatsProjection,
+  tasksProjection,
+  agentRunsProjection,
+  chatProjection,
+  feeEstimateProjection,
+  analyticsProjection,
+  tpsProjection,
 ];

@@ -21,6 +21,12 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
 
   app.get('/account/:address', async (c) => c.json(await queries.accountRecord(parseAddress(c.req.param('address')))));
 
+  // What wallets need to build transactions: the chain id, authorities and fork activation heights.
+  app.get('/params', (c) => {
+    const g = queries.node.genesis;
+    return c.json({ chainId: g.chainId, blockTimeMs: g.blockTimeMs, authorities: g.authorities, blockReward: g.blockReward, forks: g.forks, nextHeight: queries.node.nextHeight() });
+  });
+
   app.get('/network', (c) => c.json({ peerId: network.peerId(), addresses: network.addresses() }));
 
   app.get('/peers', (c) => {

@@ -1,10 +1,11 @@
-/** /api/stats: the older supply summary. */
+/** /api/stats: the older supply summary and transactions per second. */
 import { Hono } from 'hono';
 import type { ApiDeps } from '../context.ts';
+import { tpsRecord, type TpsState } from '../../projections/tps.ts';
 
-/** Stats routes. */
-export function statsRoutes({ queries }: ApiDeps): Hono {
-  return new Hono().get('/supply', (c) => {
+/** Stats routes: supply, and tps (see projections/tps.ts for the definitions). */
+export function statsRoutes({ queries, node }: ApiDeps): Hono {
+  return new Hono().get('/tps', (c) => c.json(tpsRecord(node.runner.state<TpsState>('tps')))).get('/supply', (c) => {
     const s = queries.supply();
     return c.json({
       totalSupply: s.circulating,

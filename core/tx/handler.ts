@@ -1,12 +1,13 @@
 /** The contract every transaction family implements, and helpers they share. */
 import type { Genesis } from '../genesis.ts';
 import type { TxSchema } from '../schema.ts';
-import type { Account, Miner, StateOverlay } from '../state.ts';
+import type { Account, Miner, RecordKind, RecordTypes, StateOverlay } from '../state.ts';
 
 /** Read access to consensus state, as validation needs it. */
 export interface StateReader {
   peek(address: string): Readonly<Account>;
   miner(id: string): Readonly<Miner> | undefined;
+  get<K extends RecordKind>(kind: K, id: string): Readonly<RecordTypes[K]> | undefined;
 }
 
 /** Where and when a transaction is being validated or applied. */

@@ -34,13 +34,11 @@ export const minerRegisterHandler: TxHandler = {
   },
   apply(tx, s, ctx) {
     const id = minerIdOf(tx.hash);
-    s.putMiner({
+    s.put('miners', id, {
       id,
       name: tx.name as string,
       address: tx.from,
       capabilities: [...(tx.capabilities as string[])],
-      reputationScore: 0,
-      tasksCompleted: 0,
       registeredAt: ctx.height,
       txHash: tx.hash,
     });

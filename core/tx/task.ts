@@ -1,6 +1,13 @@
 /** The task pipeline: TASK_SUBMIT, TASK_RESPONSE, TASK_VALIDATE, TASK_REWARD (schemas). */
+import { ZERO_ADDRESS } from '../address.ts';
+import { FEE_SPLIT_V2, MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../economics.ts';
+import { ChainError } from '../errors.ts';
+import { forkActive } from '../genesis.ts';
+import { sha256Hex } from '../hash.ts';
 import { f, defineTx } from '../schema.ts';
-import { notExecuted, type TxHandler } from './handler.ts';
+import type { Task } from '../state.ts';
+import { feeOf, payFee, type SignedTx, type StateReader, type TxContext, type TxHandler } from './handler.ts';
+import { nextTaskStatus } from './taskMachine.ts';
 
 /** Task types and their timeouts in ms (the live network's TASK_TIMEOUTS). */
 export const TASK_TIMEOUTS = {
@@ -89,4 +96,136 @@ export const TASK_REWARD = defineTx({
   },
 });
 
-export const taskHandlers: TxHandler[] = [TASK_SUBMIT, TASK_RESPONSE, TASK_VALIDATE, TASK_REWARD].map(notExecuted);
+const refuse = (msg: string): never => {
+  throw new ChainError('VALIDATION_FAILED', msg);
+};
+
+/** The id of the task a TASK_SUBMIT creates: its taskId, or the first 32 hex of its hash. */
+export function taskIdOf(tx: SignedTx): string {
+  return typeof tx.taskId === 'string' ? tx.taskId : tx.hash.slice(0, 32);
+}
+
+function taskOf(state: StateReader, tx: SignedTx): Task | undefined {
+  return state.get('tasks', tx.taskId as string) as Task | undefined;
+}
+
+/** The exact payout a TASK_REWARD must carry: 100% to the miner before fork 2, then 70/5/25. */
+export function expectedRewards(task: Task, height: number, ctx: TxContext): { address: string; amount: string; reason: string }[] {
+  const fee = BigInt(task.fee);
+  const miner = task.responses.find((r) => r.minerId === task.bestMinerId)!.miner;
+  if (!forkActive(ctx.genesis.forks, 2, height)) return [{ address: miner, amount: fee.toString(), reason: 'miner' }];
+  const toMiner = (fee * FEE_SPLIT_V2.miner) / 100n;
+  const toValidator = (fee * FEE_SPLIT_V2.validator) / 100n;
+  return [
+    { address: miner, amount: toMiner.toString(), reason: 'miner' },
+    { address: task.validator!, amount: toValidator.toString(), reason: 'validator' },
+    { address: ZERO_ADDRESS, amount: (fee - toMiner - toValidator).toString(), reason: 'burn' },
+  ];
+}
+
+const submitHandler: TxHandler = {
+  schema: TASK_SUBMIT,
+  executable: true,
+  // The fee is the task's escrow; no proposer fee is taken from a submission.
+  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
+  check(tx, state) {
+    if (feeOf(tx) < MIN_TASK_FEE) refuse(`task fee must be at least ${MIN_TASK_FEE}`);
+    const existing = state.get('tasks', taskIdOf(tx));
+    if (existing) refuse(`task ${existing.taskId} already exists (status ${existing.status})`);
+  },
+  apply(tx, s, ctx) {
+    const taskId = taskIdOf(tx);
+    const fee = feeOf(tx);
+    s.account(tx.from).balance -= fee;
+    s.supply.escrow += fee;
+    const taskType = tx.taskType as keyof typeof TASK_TIMEOUTS;
+    s.put('tasks', taskId, {
+      taskId,
+      submitter: tx.from,
+      taskType,
+      prompt: tx.prompt as string,
+      fee: fee.toString(),
+      timeoutMs: (tx.timeoutMs as number | undefined) ?? TASK_TIMEOUTS[taskType],
+      submittedAt: ctx.timestamp,
+      submitBlock: ctx.height,
+      submitTxHash: tx.hash,
+      status: nextTaskStatus(undefined, 'TASK_SUBMIT'),
+      responses: [],
+    });
+  },
+};
+
+const responseHandler: TxHandler = {
+  schema: TASK_RESPONSE,
+  executable: true,
+  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
+  check(tx, state, ctx) {
+    const task = taskOf(state, tx);
+    nextTaskStatus(task, 'TASK_RESPONSE');
+    const minerId = state.peek(tx.from).minerId;
+    if (!minerId) refuse('only a registered miner may respond (send MINER_REGISTER first)');
+    if (tx.minerId !== minerId) refuse(`minerId must be the sender's miner id ${minerId}`);
+    if (sha256Hex(tx.content as string) !== tx.contentHash) refuse('contentHash is not SHA-256 of content');
+    if (ctx.timestamp > task!.submittedAt + task!.timeoutMs) refuse(`task ${task!.taskId} stopped taking responses at ${task!.submittedAt + task!.timeoutMs}`);
+    if (task!.responses.some((r) => r.minerId === minerId)) refuse(`miner ${minerId} already responded to task ${task!.taskId}`);
+    if (task!.responses.length >= MAX_TASK_RESPONSES) refuse(`task ${task!.taskId} already has ${MAX_TASK_RESPONSES} responses`);
+  },
+  apply(tx, s, ctx) {
+    const task = taskOf(s, tx)!;
+    const response = { minerId: tx.minerId as string, miner: tx.from, contentHash: tx.contentHash as string, txHash: tx.hash };
+    s.put('tasks', task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_RESPONSE'), responses: [...task.responses, response] });
+    payFee(s, tx.from, feeOf(tx), ctx);
+  },
+};
+
+const validateHandler: TxHandler = {
+  schema: TASK_VALIDATE,
+  executable: true,
+  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
+  check(tx, state, ctx) {
+    const task = taskOf(state, tx);
+    nextTaskStatus(task, 'TASK_VALIDATE');
+    if (!ctx.genesis.authorities.includes(tx.from)) refuse('only a genesis authority may validate tasks');
+    const responders = new Set(task!.responses.map((r) => r.minerId));
+    if (!responders.has(tx.bestMinerId as string)) refuse(`bestMinerId ${tx.bestMinerId} did not respond to task ${task!.taskId}`);
+    const scored = new Set<string>();
+    for (const { minerId } of tx.scores as { minerId: string }[]) {
+      if (!responders.has(minerId)) refuse(`scores name ${minerId}, which did not respond`);
+      if (scored.has(minerId)) refuse(`scores name ${minerId} twice`);
+      scored.add(minerId);
+    }
+  },
+  apply(tx, s, ctx) {
+    const task = taskOf(s, tx)!;
+    const scores = (tx.scores as { minerId: string; score: number }[]).map((x) => ({ minerId: x.minerId, score: x.score }));
+    s.put('tasks', task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_VALIDATE'), validator: tx.from, bestMinerId: tx.bestMinerId as string, scores });
+    payFee(s, tx.from, feeOf(tx), ctx);
+  },
+};
+
+const rewardHandler: TxHandler = {
+  schema: TASK_REWARD,
+  executable: true,
+  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
+  check(tx, state, ctx) {
+    const task = taskOf(state, tx);
+    nextTaskStatus(task, 'TASK_REWARD');
+    if (tx.from !== task!.validator) refuse(`only the task's validator ${task!.validator} may reward it`);
+    const expected = expectedRewards(task!, ctx.height, ctx);
+    const got = (tx.rewards as { address: string; amount: string; reason: string }[]).map((r) => [r.address, r.amount, r.reason].join('|'));
+    if (got.join(',') !== expected.map((r) => [r.address, r.amount, r.reason].join('|')).join(',')) refuse(`rewards must be exactly ${JSON.stringify(expected)}`);
+  },
+  apply(tx, s, ctx) {
+    const task = taskOf(s, tx)!;
+    for (const r of expectedRewards(task, ctx.height, ctx)) {
+      if (r.reason === 'burn') s.supply.burned += BigInt(r.amount);
+      else s.account(r.address).balance += BigInt(r.amount);
+    }
+    s.supply.escrow -= BigInt(task.fee);
+    s.put('tasks', task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_REWARD'), rewardTxHash: tx.hash, settledAt: ctx.timestamp });
+    payFee(s, tx.from, feeOf(tx), ctx);
+  },
+};
+
+/** The task pipeline's handlers. */
+export const taskHandlers: TxHandler[] = [submitHandler, responseHandler, validateHandler, rewardHandler];

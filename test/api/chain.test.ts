@@ -276,3 +276,22 @@ net('the network view is passed through: peer id, dialable addresses, peers and 
 });
 
 net.run();
+
+const params = suite('GET /api/chain/params');
+
+params('answers the chain id, authorities, block time, reward and the fork heights in force', () =>
+  withChain(async (c) => {
+    const res = await get(c, '/api/chain/params');
+    assert.is(res.status, 200);
+    assert.equal(res.body, {
+      chainId: 'ombra-dev',
+      blockTimeMs: c.genesis.blockTimeMs,
+      authorities: [A(0)],
+      blockReward: '50000000',
+      forks: { 2: 0, 3: 0, 4: 0, 5: 0, 6: 0 },
+      nextHeight: 1,
+    });
+  }),
+);
+
+params.run();

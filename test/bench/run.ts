@@ -77,6 +77,14 @@ if (ONLY === 'fanout') {
 }
 
 console.log(`machine: ${machine()}`);
+// `npm run bench -- --only ratelimit` runs the rate-limiter and alert-delivery section alone.
+const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+if (only === 'ratelimit' || only === 'alerts') {
+  const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
+  await rateLimitBench();
+  await deliveryBench();
+  process.exit(0);
+}
 const v1 = verifyBaseline();
 const r = await replayBench();
 const v2 = verifyBaseline();
@@ -86,3 +94,8 @@ console.log(`baseline: raw Ed25519 verify (node:crypto, 1 core): ${baseline.toFi
 console.log(`replay: ${r.txs} transfers in ${r.blocks} blocks, full verification: ${r.seconds.toFixed(2)} s = ${tps.toFixed(0)} tx/s`);
 console.log(`ratio: replay tx/s / raw verify/s = ${(tps / baseline).toFixed(2)}`);
 if (ONLY === undefined) await fanoutSection();
+if (!only) {
+  const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
+  await rateLimitBench();
+  await deliveryBench();
+}

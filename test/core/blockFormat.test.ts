@@ -4,7 +4,7 @@ import * as assert from 'uvu/assert';
 import { genesisState } from '../../core/applyBlock.ts';
 import { blockHash, checkBlockShape, nextStateRoot, slotOf, slotOwner, type BlockHeader } from '../../core/block.ts';
 import { ZERO_HASH } from '../../core/hash.ts';
-import { emptyAccount, type StateDiff } from '../../core/state.ts';
+import { emptyRecords, emptyAccount, type StateDiff } from '../../core/state.ts';
 import { DEV_GENESIS, DEV_KEYS, refusal } from './support.ts';
 
 const t = suite('block format');
@@ -70,15 +70,18 @@ t('the genesis state holds the allocations and emitted equals their sum', () => 
   assert.equal(state.supply, { emitted: 10_000_000_000_000n, burned: 0n, escrow: 0n, feesPaid: 0n });
 });
 
-t('the stateRoot of a diff chains on the previous root and encodes miners and supply as documented', () => {
+t('the stateRoot of a diff chains on the previous root and encodes accounts, records (key-sorted) and supply as documented', () => {
+  const records = emptyRecords();
+  // Keys deliberately out of order: the encoding sorts them.
+  records.miners.set('ff'.repeat(32), { txHash: 'ee'.repeat(32), name: 'm', id: 'ff'.repeat(32), address: DEV_KEYS[1].address, capabilities: ['chat'], registeredAt: 3 });
   const diff: StateDiff = {
     accounts: new Map([[DEV_KEYS[1].address, { balance: 5n, nonce: 2, storageCapacity: 4096n, storageUsed: 10n, minerId: 'ff'.repeat(32) }]]),
-    miners: new Map([['ff'.repeat(32), { id: 'ff'.repeat(32), name: 'm', address: DEV_KEYS[1].address, capabilities: ['chat'], reputationScore: 0, tasksCompleted: 0, registeredAt: 3, txHash: 'ee'.repeat(32) }]]),
+    records,
     supply: { emitted: 9n, burned: 1n, escrow: 3n, feesPaid: 4n },
   };
   const entries = [
     [`a:${DEV_KEYS[1].address}`, ['5', 2, '4096', '10', 'ff'.repeat(32)]],
-    [`m:${'ff'.repeat(32)}`, ['m', DEV_KEYS[1].address, ['chat'], 0, 0, 3, 'ee'.repeat(32)]],
+    [`m:${'ff'.repeat(32)}`, { address: DEV_KEYS[1].address, capabilities: ['chat'], id: 'ff'.repeat(32), name: 'm', registeredAt: 3, txHash: 'ee'.repeat(32) }],
     ['s', ['9', '1', '3', '4']],
   ];
   assert.is(nextStateRoot('12'.repeat(32), diff), sha('12'.repeat(32) + sha(JSON.stringify(entries))));

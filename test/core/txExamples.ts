@@ -24,6 +24,8 @@ const CANDIDATES: unknown[] = [
   'chat',
   'completed',
   'block_energy',
+  'user',
+  'image',
   'miner',
   true,
   [],

@@ -33,14 +33,14 @@ t('the fork check comes before the hash check', () => {
   assert.is(refusal(() => validateTx(tx, envOf(LATE_GENESIS))).code, 'FORK_NOT_ACTIVE');
 });
 
-t('with every fork at 0, the same AGENT_REQUEST passes the fork check and is refused as not executed', () => {
+t('with every fork at 0, the same AGENT_REQUEST passes the fork check and reaches its own rules', () => {
   const tx = exampleTx('AGENT_REQUEST', K1);
-  assert.equal(refusal(() => validateTx(tx, envOf())), { code: 'VALIDATION_FAILED', message: 'AGENT_REQUEST transactions are not executed by this node version yet' });
+  assert.equal(refusal(() => validateTx(tx, envOf())), { code: 'VALIDATION_FAILED', message: 'agentRunId must be SHA-256(from + nonce + prompt[:256])' });
 });
 
-t('a non-executable type such as TASK_SUBMIT is VALIDATION_FAILED saying it is not executed', () => {
-  const tx = exampleTx('TASK_SUBMIT', K1);
-  assert.equal(refusal(() => validateTx(tx, envOf())), { code: 'VALIDATION_FAILED', message: 'TASK_SUBMIT transactions are not executed by this node version yet' });
+t('a non-executable type such as WEB_SITE_REGISTER is VALIDATION_FAILED saying it is not executed', () => {
+  const tx = exampleTx('WEB_SITE_REGISTER', K1);
+  assert.equal(refusal(() => validateTx(tx, envOf())), { code: 'VALIDATION_FAILED', message: 'WEB_SITE_REGISTER transactions are not executed by this node version yet' });
 });
 
 t('a nonce below the account nonce is STALE_NONCE: nonce stale: tx=X, state=Y', () => {

@@ -39,6 +39,8 @@ export interface TestChain {
   now(): number;
   /** Produces `n` blocks from the mempool in consecutive slots. */
   produce(n?: number): Promise<void>;
+  /** Moves the clock forward by `ms` (the next `produce` lands in the slot it reaches). */
+  advance(ms: number): void;
   /** Signs a TRANSFER from dev key `from` with the sender's next nonce (pending included). */
   transfer(from: number, to: string, amount: bigint | string, fee?: bigint | string): Record<string, unknown>;
   /** Closes the node (keeps the directory). */
@@ -71,6 +73,9 @@ export async function openTestChain(opts: { genesis?: Genesis; dir?: string; net
         clock = slot * bt + 1;
         await node.produce(authority, clock);
       }
+    },
+    advance(ms) {
+      clock += ms;
     },
     transfer(from, to, amount, fee = '1000') {
       const key = DEV_KEYS[from];

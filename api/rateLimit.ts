@@ -1,0 +1,332 @@
+/**
+ * Rate limits (spec part 8): a per-minute quota and a concurrency cap per caller, where the
+ * caller is the API key (X-API-Key) or else the client IP. Every response carries
+ * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds, end of the
+ * current window); past the quota or the concurrency cap the answer is 429 RATE_LIMITED with
+ * Retry-After. Streaming connections (SSE, WebSocket) count toward concurrency for as long as
+ * they stay open, and each tier has a cap on open streams (tier 1: 10 per key).
+ *
+ * An operator ban list (IPs and CIDRs, from options and from a file re-read when it changes)
+ * answers 403 IP_BANNED. A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
+ * an IP that presents `badKeyLimit` invalid keys within a window is answered 429 for
+ * `badKeyBlockMs`, whatever it sends.
+ *
+ * Windows are fixed, one minute from a caller's first request; state is in memory (a restart
+ * forgives everyone) and idle callers are swept once per window.
+ */
+import { BlockList, isIP } from 'node:net';
+import { readFileSync, unwatchFile, watchFile } from 'node:fs';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { ApiKeyRecord, ApiKeyStore } from '../node/apiKeys.ts';
+
+/** One tier's limits. */
+export interface TierLimit {
+  /** Requests per window. */
+  perMinute: number;
+  /** Requests (streams included) open at once. */
+  concurrent: number;
+  /** Streaming connections open at once. */
+  streams: number;
+}
+
+/** Rate limiter options (defaults: the spec's current tier table). */
+export interface RateLimitOptions {
+  /** `anonymous`, then one entry per key tier ('1', '2', ...). */
+  tiers: Record<string, TierLimit>;
+  windowMs: number;
+  /** Path prefixes of streaming endpoints. */
+  streamPaths: string[];
+  /** Banned IPs and CIDRs (e.g. `203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`). */
+  banned: string[];
+  /** A file of banned IPs/CIDRs, one per line (`#` comments); re-read when it changes. */
+  banFile?: string;
+  /** How often the ban file is checked for changes (ms). */
+  banFilePollMs: number;
+  /** Invalid keys an IP may present per window before it is blocked. */
+  badKeyLimit: number;
+  /** How long such an IP is answered 429. */
+  badKeyBlockMs: number;
+  /** Take the client IP from the first X-Forwarded-For entry (only behind a trusted proxy). */
+  trustProxy: boolean;
+  now: () => number;
+}
+
+export const defaultRateLimitOptions: RateLimitOptions = {
+  tiers: {
+    anonymous: { perMinute: 60, concurrent: 10, streams: 10 },
+    '1': { perMinute: 600, concurrent: 50, streams: 10 },
+    '2': { perMinute: 6000, concurrent: 200, streams: 200 },
+  },
+  windowMs: 60_000,
+  streamPaths: ['/api/chain/events', '/api/mempool/events', '/api/ws', '/ws'],
+  banned: [],
+  banFilePollMs: 2000,
+  badKeyLimit: 10,
+  badKeyBlockMs: 5 * 60_000,
+  trustProxy: false,
+  now: Date.now,
+};
+
+interface Bucket {
+  limit: TierLimit;
+  count: number;
+  reset: number;
+  inflight: number;
+  streams: number;
+}
+
+interface BadKeys {
+  count: number;
+  reset: number;
+  blockedUntil: number;
+}
+
+/** Parses ban entries into a BlockList; throws on a malformed entry. */
+export function parseBanList(entries: string[]): BlockList {
+  const list = new BlockList();
+  for (const raw of entries) {
+    const e = raw.trim();
+    if (!e || e.startsWith('#')) continue;
+    const [addr, bits] = e.split('/');
+    const family = isIP(addr);
+    if (!family) throw new Error(`ban list: ${e.slice(0, 80)} is not an IP address or CIDR`);
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (bits === undefined) list.addAddress(addr, type);
+    else {
+      const n = /^[0-9]{1,3}$/.test(bits) ? Number(bits) : -1;
+      if (n < 0 || n > (family === 4 ? 32 : 128)) throw new Error(`ban list: bad prefix length in ${e.slice(0, 80)}`);
+      list.addSubnet(addr, n, type);
+    }
+  }
+  return list;
+}
+
+/** `::ffff:1.2.3.4` is 1.2.3.4. */
+export function normalizeIp(ip: string): string {
+  return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+}
+
+/** The client IP: the socket's remote address (X-Forwarded-For only when trusted). */
+export function clientIp(c: Context, trustProxy = false): string {
+  if (trustProxy) {
+    const xff = c.req.header('x-forwarded-for');
+    const first = xff?.split(',')[0]?.trim();
+    if (first && isIP(first)) return normalizeIp(first);
+  }
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return normalizeIp(env?.incoming?.socket?.remoteAddress ?? 'unknown');
+}
+
+/** The limiter's state and middleware. */
+export class RateLimiter {
+  readonly opts: RateLimitOptions;
+  private readonly keys: ApiKeyStore;
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly badKeys = new Map<string, BadKeys>();
+  private banned: BlockList;
+  private fileBanned: BlockList = new BlockList();
+  /** Entries on both lists (0 skips the check on the hot path). */
+  private banEntries = 0;
+  private fileBanEntries = 0;
+  private lastSweep = 0;
+
+  constructor(keys: ApiKeyStore, options: Partial<RateLimitOptions> = {}) {
+    this.keys = keys;
+    this.opts = { ...defaultRateLimitOptions, ...options, tiers: { ...defaultRateLimitOptions.tiers, ...options.tiers } };
+    this.banned = parseBanList(this.opts.banned);
+    this.banEntries = this.opts.banned.filter((e) => e.trim() && !e.trim().startsWith('#')).length;
+    if (this.opts.banFile) {
+      this.reloadBanFile();
+      watchFile(this.opts.banFile, { interval: this.opts.banFilePollMs, persistent: false }, () => this.reloadBanFile());
+    }
+  }
+
+  /** Re-reads the ban file; a missing file bans nobody, a bad line keeps the previous list. */
+  reloadBanFile(): void {
+    if (!this.opts.banFile) return;
+    let text: string;
+    try {
+      text = readFileSync(this.opts.banFile, 'utf8');
+    } catch {
+      this.fileBanned = new BlockList();
+      this.fileBanEntries = 0;
+      return;
+    }
+    try {
+      const lines = text.split('\n');
+      this.fileBanned = parseBanList(lines);
+      this.fileBanEntries = lines.filter((e) => e.trim() && !e.trim().startsWith('#')).length;
+    } catch {
+      // keep the previous list: an operator's typo must not unban everyone
+    }
+  }
+
+  /** True when `ip` is on the ban list. */
+  isBanned(ip: string): boolean {
+    if (this.banEntries + this.fileBanEntries === 0) return false;
+    const family = isIP(ip);
+    if (!family) return false;
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    return (this.banEntries > 0 && this.banned.check(ip, type)) || (this.fileBanEntries > 0 && this.fileBanned.check(ip, type));
+  }
+
+  private tierOf(record: ApiKeyRecord | null): TierLimit {
+    if (!record) return this.opts.tiers.anonymous;
+    return this.opts.tiers[String(record.tier)] ?? this.opts.tiers['1'];
+  }
+
+  private bucket(id: string, limit: TierLimit, now: number): Bucket {
+    if (now - this.lastSweep >= this.opts.windowMs) this.sweep(now);
+    let b = this.buckets.get(id);
+    if (!b) {
+      b = { limit, count: 0, reset: now + this.opts.windowMs, inflight: 0, streams: 0 };
+      this.buckets.set(id, b);
+    } else if (now >= b.reset) {
+      b.count = 0;
+      b.reset = now + this.opts.windowMs;
+    }
+    b.limit = limit;
+    return b;
+  }
+
+  private sweep(now: number): void {
+    this.lastSweep = now;
+    for (const [id, b] of this.buckets) if (b.reset <= now && b.inflight === 0 && b.streams === 0) this.buckets.delete(id);
+    for (const [ip, k] of this.badKeys) if (k.reset <= now && k.blockedUntil <= now) this.badKeys.delete(ip);
+  }
+
+  /** Counts an invalid key from `ip`; true once the IP is blocked. */
+  private noteBadKey(ip: string, now: number): void {
+    let k = this.badKeys.get(ip);
+    if (!k || (now >= k.reset && now >= k.blockedUntil)) {
+      k = { count: 0, reset: now + this.opts.windowMs, blockedUntil: 0 };
+      this.badKeys.set(ip, k);
+    }
+    k.count++;
+    if (k.count >= this.opts.badKeyLimit) k.blockedUntil = now + this.opts.badKeyBlockMs;
+  }
+
+  private blockedFor(ip: string, now: number): number {
+    const k = this.badKeys.get(ip);
+    return k && k.blockedUntil > now ? k.blockedUntil - now : 0;
+  }
+
+  /** Tracked callers (tests, metrics). */
+  size(): number {
+    return this.buckets.size;
+  }
+
+  /** Stops watching the ban file. */
+  close(): void {
+    if (this.opts.banFile) unwatchFile(this.opts.banFile);
+  }
+
+  /** The Hono middleware. */
+  middleware(): MiddlewareHandler {
+    const o = this.opts;
+    const setHeaders = (h: Headers, b: Bucket | null, limit: TierLimit, now: number) => {
+      h.set('X-RateLimit-Limit', String(limit.perMinute));
+      h.set('X-RateLimit-Remaining', String(b ? Math.max(0, limit.perMinute - b.count) : limit.perMinute));
+      h.set('X-RateLimit-Reset', String(Math.ceil((b ? b.reset : now + o.windowMs) / 1000)));
+    };
+    const refuse = (c: Context, status: 401 | 403 | 429, code: string, error: string, b: Bucket | null, limit: TierLimit, now: number, retryAfterMs?: number) => {
+      const res = c.json({ error, code }, status);
+      setHeaders(res.headers, b, limit, now);
+      if (retryAfterMs !== undefined) res.headers.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
+      return res;
+    };
+    return async (c, next) => {
+      const now = o.now();
+      const ip = clientIp(c, o.trustProxy);
+      const anon = o.tiers.anonymous;
+      if (this.isBanned(ip)) return refuse(c, 403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${ip}`) ?? null, anon, now);
+      let record: ApiKeyRecord | null = null;
+      // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
+      const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming?.headers;
+      const h = incoming ? incoming['x-api-key'] : c.req.header('x-api-key');
+      const presented = Array.isArray(h) ? h[0] : h;
+      if (presented !== undefined) {
+        const blocked = this.blockedFor(ip, now);
+        if (blocked > 0) return refuse(c, 429, 'RATE_LIMITED', 'too many invalid API keys from this IP; try again later', null, anon, now, blocked);
+        const check = this.keys.check(presented);
+        if (!check.ok) {
+          this.noteBadKey(ip, now);
+          return refuse(c, 401, 'UNAUTHORIZED', check.why === 'malformed' ? 'invalid API key: not a well-formed key (bad format or checksum)' : 'invalid API key: unknown or revoked', null, anon, now);
+        }
+        record = check.record;
+        this.keys.touch(record);
+      }
+      const limit = this.tierOf(record);
+      const b = this.bucket(record ? `key:${record.id}` : `ip:${ip}`, limit, now);
+      const who = record ? 'this API key' : 'anonymous callers from this IP';
+      if (b.count >= limit.perMinute) return refuse(c, 429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, now, b.reset - now);
+      if (b.inflight >= limit.concurrent) return refuse(c, 429, 'RATE_LIMITED', `too many concurrent requests: at most ${limit.concurrent} for ${who}`, b, limit, now, 1000);
+      const path = c.req.path;
+      const stream = o.streamPaths.some((p) => path === p || path.startsWith(p + '/') || path.startsWith(p + '?'));
+      if (stream && b.streams >= limit.streams) return refuse(c, 429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, now, 1000);
+      b.count++;
+      b.inflight++;
+      if (stream) b.streams++;
+      // Set on the context before the handler runs: every response it builds (errors, 404s,
+      // 413s included) carries them, and @hono/node-server keeps its fast response path.
+      // Served by @hono/node-server, they go straight onto Node's response (merged into its
+      // writeHead), which costs least; otherwise onto the context.
+      const outgoing = (c.env as { outgoing?: { setHeader?(n: string, v: string): void; headersSent?: boolean } } | undefined)?.outgoing;
+      const set = outgoing && typeof outgoing.setHeader === 'function' ? (n: string, v: string) => outgoing.setHeader!(n, v) : (n: string, v: string) => c.header(n, v);
+      set('X-RateLimit-Limit', String(limit.perMinute));
+      set('X-RateLimit-Remaining', String(Math.max(0, limit.perMinute - b.count)));
+      set('X-RateLimit-Reset', String(Math.ceil(b.reset / 1000)));
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        b.inflight--;
+        if (stream) b.streams--;
+      };
+      try {
+        await next();
+      } catch (e) {
+        release();
+        throw e;
+      }
+      if (!stream) release();
+      else holdWhileOpen(c, release);
+    };
+  }
+}
+
+/** Keeps a stream's slot until its body ends, is cancelled, or its socket closes. */
+function holdWhileOpen(c: Context, release: () => void): void {
+  const env = c.env as { incoming?: { socket?: { once(ev: string, f: () => void): void; destroyed?: boolean } } } | undefined;
+  const s = env?.incoming?.socket;
+  const socket = s && typeof s.once === 'function' ? s : undefined;
+  if (socket) {
+    if (socket.destroyed) return release();
+    socket.once('close', release);
+  }
+  const body = c.res.body;
+  if (!body) {
+    if (!socket) release();
+    return;
+  }
+  const reader = body.getReader();
+  const wrapped = new ReadableStream<Uint8Array>({
+    async pull(ctrl) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          release();
+          ctrl.close();
+        } else ctrl.enqueue(value);
+      } catch (e) {
+        release();
+        ctrl.error(e);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  });
+  c.res = new Response(wrapped, { status: c.res.status, statusText: c.res.statusText, headers: c.res.headers });
+}

@@ -1,0 +1,43 @@
+/** Alert subscriptions under /api/alerts: subscribe, list and remove with X-Alert-Token. */
+import { Hono, type Context } from 'hono';
+import { ChainError } from '../../core/errors.ts';
+import type { AlertService } from '../../node/alerts.ts';
+import { parseSubscribe } from '../alertParams.ts';
+import type { ApiDeps } from '../context.ts';
+import { clientIp } from '../rateLimit.ts';
+import { readOptionalJson, smallBody } from './keys.ts';
+
+function token(c: Context, required: true): string;
+function token(c: Context, required: false): string | undefined;
+function token(c: Context, required: boolean): string | undefined {
+  const t = c.req.header('x-alert-token');
+  if (t === undefined || t === '') {
+    if (required) throw new ChainError('UNAUTHORIZED', 'this endpoint needs the subscription token in the X-Alert-Token header');
+    return undefined;
+  }
+  if (t.length > 128) throw new ChainError('UNAUTHORIZED', 'missing or unknown X-Alert-Token');
+  return t;
+}
+
+/** Alert routes. */
+export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
+  const { alerts } = deps;
+  const app = new Hono();
+
+  app.post('/subscribe', smallBody(), async (c) => {
+    const body = await readOptionalJson(c);
+    if (body === undefined) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object {trigger, params, channel, target}');
+    const input = parseSubscribe(body);
+    const created = await alerts.subscribe(input, clientIp(c, deps.limiter?.opts.trustProxy ?? false), token(c, false));
+    return c.json(created, 201);
+  });
+
+  app.get('/', (c) => c.json({ alerts: alerts.list(token(c, true)) }));
+
+  app.delete('/:id', async (c) => {
+    const id = c.req.param('id');
+    await alerts.remove(id, token(c, true));
+    return c.json({ ok: true, id, removed: true });
+  });
+  return app;
+}

@@ -1,0 +1,80 @@
+/**
+ * API keys under /api/keys: register (tier 1, self-service), list and revoke with X-API-Key.
+ * A caller sees and may revoke itself and the keys registered while presenting it.
+ */
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { ChainError } from '../../core/errors.ts';
+import { keyView, type ApiKeyRecord, type ApiKeyStore } from '../../node/apiKeys.ts';
+import { parseRegister } from '../alertParams.ts';
+import type { ApiDeps } from '../context.ts';
+import { clientIp } from '../rateLimit.ts';
+
+/** Largest body of a key or alert request. */
+export const SMALL_BODY_BYTES = 4096;
+
+/** A small-body limit with the API's 413 answer. */
+export function smallBody(max = SMALL_BODY_BYTES) {
+  return bodyLimit({ maxSize: max, onError: (c) => c.json({ error: `body is larger than ${max} bytes`, code: 'PAYLOAD_TOO_LARGE' }, 413) });
+}
+
+/** The JSON body, or undefined when it is empty. */
+export async function readOptionalJson(c: Context): Promise<unknown> {
+  const text = await c.req.text();
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ChainError('INVALID_JSON', 'body is not valid JSON');
+  }
+}
+
+/** The key in X-API-Key, or UNAUTHORIZED. */
+function caller(c: Context, keys: ApiKeyStore, required: true): ApiKeyRecord;
+function caller(c: Context, keys: ApiKeyStore, required: false): ApiKeyRecord | null;
+function caller(c: Context, keys: ApiKeyStore, required: boolean): ApiKeyRecord | null {
+  const presented = c.req.header('x-api-key');
+  if (presented === undefined || presented === '') {
+    if (required) throw new ChainError('UNAUTHORIZED', 'this endpoint needs an API key in the X-API-Key header');
+    return null;
+  }
+  const check = keys.check(presented);
+  if (!check.ok) throw new ChainError('UNAUTHORIZED', check.why === 'malformed' ? 'invalid API key: not a well-formed key (bad format or checksum)' : 'invalid API key: unknown or revoked');
+  keys.touch(check.record);
+  return check.record;
+}
+
+/** Key routes. */
+export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 20): Hono {
+  const { keys } = deps;
+  const app = new Hono();
+  app.use('*', async (_c, next) => {
+    await keys.load();
+    await next();
+  });
+
+  app.post('/register', smallBody(), async (c) => {
+    const input = parseRegister(await readOptionalJson(c));
+    if (input.tier !== 1) throw new ChainError('INVALID_PARAMS', `tier ${input.tier} keys are issued by the node operator only (ombra keys create --tier ${input.tier}); register issues tier 1 keys`);
+    const owner = caller(c, keys, false);
+    const ip = clientIp(c, deps.limiter?.opts.trustProxy ?? false);
+    if (!owner && keys.countByIp(ip) >= maxKeysPerIp) throw new ChainError('INVALID_PARAMS', `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`);
+    const { record, key } = await keys.create({ tier: 1, label: input.label, ownerId: owner?.id ?? null, createdBy: ip });
+    return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt }, 201);
+  });
+
+  app.get('/me', (c) => {
+    const me = caller(c, keys, true);
+    return c.json({ keys: keys.visibleTo(me).map(keyView) });
+  });
+
+  app.delete('/:id', async (c) => {
+    const me = caller(c, keys, true);
+    const id = c.req.param('id');
+    const target = keys.get(id);
+    if (!target || !keys.mayRevoke(me, target)) throw new ChainError('NOT_FOUND', `key ${id.slice(0, 40)} not found among the keys this key may revoke`);
+    await keys.revoke(id);
+    return c.json({ ok: true, id, revoked: true });
+  });
+  return app;
+}

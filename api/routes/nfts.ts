@@ -1,0 +1,80 @@
+/**
+ * NFTs. /api/nft (art, third fork): `/` `{total, items}` newest first (limit default 30, at most
+ * 100, offset), `/:tokenId` metadata without the SVG, `/:tokenId/svg` the raw SVG from the
+ * ART_MINT transaction (cacheable, and served under a CSP that forbids everything but inline
+ * styles, as a second line behind the on-chain sanitiser), `/owner/:address` `{owner, count,
+ * items}` (count = the owner's total). /api/image (fourth fork) and /api/audio (fifth fork):
+ * no transaction mints them in this build yet, so after activation lists are empty and token
+ * lookups answer 404; before activation every route answers 403 FORK_NOT_ACTIVE.
+ */
+import { Hono } from 'hono';
+import type { ForkId } from '../../core/schema.ts';
+import { artRecord, NftQueries } from '../../node/nftQueries.ts';
+import type { ApiDeps } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { forkGate } from '../forkGate.ts';
+import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
+
+/** Headers of the SVG body. */
+export const SVG_HEADERS = {
+  'Content-Type': 'image/svg+xml',
+  'Cache-Control': 'public, max-age=3600',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+  'X-Content-Type-Options': 'nosniff',
+} as const;
+
+/** /api/nft. */
+export function nftRoutes({ node, queries }: ApiDeps): Hono {
+  const nfts = new NftQueries(queries);
+  const app = new Hono();
+  app.use('*', forkGate(node, 3, 'art NFTs'));
+
+  app.get('/', (c) => {
+    const limit = parseLimit(c.req.query('limit'));
+    const offset = parseOffset(c.req.query('offset'));
+    const all = nfts.all();
+    return c.json({ total: all.length, items: all.slice(offset, offset + limit).map(artRecord) });
+  });
+
+  app.get('/owner/:address', (c) => {
+    const owner = parseAddress(c.req.param('address'));
+    const limit = parseLimit(c.req.query('limit'));
+    const offset = parseOffset(c.req.query('offset'));
+    const mine = nfts.all().filter((n) => n.owner === owner);
+    return c.json({ owner, count: mine.length, items: mine.slice(offset, offset + limit).map(artRecord) });
+  });
+
+  app.get('/:tokenId/svg', async (c) => {
+    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
+    const n = nfts.get(tokenId) ?? notFound(`NFT ${tokenId}`);
+    const svg = (await nfts.svg(n)) ?? notFound(`SVG of NFT ${tokenId}`);
+    return c.body(svg, 200, SVG_HEADERS);
+  });
+
+  app.get('/:tokenId', (c) => {
+    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
+    const n = nfts.get(tokenId);
+    return n ? c.json(artRecord(n)) : notFound(`NFT ${tokenId}`);
+  });
+
+  return app;
+}
+
+/** /api/image or /api/audio: gated by their fork; nothing is minted in this build. */
+export function mediaRoutes({ node }: ApiDeps, kind: 'image' | 'audio', fork: ForkId): Hono {
+  const app = new Hono();
+  app.use('*', forkGate(node, fork, `${kind} NFTs`));
+  app.get('/', (c) => {
+    parseLimit(c.req.query('limit'));
+    parseOffset(c.req.query('offset'));
+    return c.json({ total: 0, items: [] });
+  });
+  app.get('/owner/:address', (c) => {
+    const owner = parseAddress(c.req.param('address'));
+    parseLimit(c.req.query('limit'));
+    return c.json({ owner, count: 0, items: [] });
+  });
+  app.get('/:tokenId/file', (c) => notFound(`${kind} NFT ${parseHash(c.req.param('tokenId'), 'tokenId')}`));
+  app.get('/:tokenId', (c) => notFound(`${kind} NFT ${parseHash(c.req.param('tokenId'), 'tokenId')}`));
+  return app;
+}

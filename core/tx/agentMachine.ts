@@ -1,0 +1,46 @@
+/**
+ * The agent run state machine. AGENT_TRANSITIONS is the whole table; anything else is refused
+ * with VALIDATION_FAILED naming the current status. The protocol reference prints it.
+ */
+import { ChainError } from '../errors.ts';
+import type { AgentRun, AgentRunStatus } from '../state.ts';
+
+/** What moves a run. */
+export type AgentTrigger = 'AGENT_REQUEST' | 'AGENT_CLAIM' | 'AGENT_STEP' | 'AGENT_FINISH completed' | 'AGENT_FINISH failed' | 'AGENT_FINISH cancelled' | 'timeout';
+
+/** One row of the table. */
+export interface AgentTransition {
+  from: AgentRunStatus | null;
+  on: AgentTrigger;
+  to: AgentRunStatus;
+  when: string;
+}
+
+/** Every allowed transition. */
+export const AGENT_TRANSITIONS: readonly AgentTransition[] = [
+  { from: null, on: 'AGENT_REQUEST', to: 'pending', when: 'maxFee escrowed from the submitter; agentRunId = SHA-256(from + nonce + prompt[:256]) is unused' },
+  { from: 'pending', on: 'AGENT_CLAIM', to: 'claimed', when: 'the first registered miner to claim it' },
+  { from: 'claimed', on: 'AGENT_STEP', to: 'running', when: 'the claiming miner; stepIndex = stepCount < maxSteps; +100 network fee' },
+  { from: 'running', on: 'AGENT_STEP', to: 'running', when: 'as above, while step tokens + network fees stay below maxFee' },
+  { from: 'claimed', on: 'AGENT_STEP', to: 'insufficient_funds', when: 'the step makes step tokens + network fees reach maxFee: settled' },
+  { from: 'running', on: 'AGENT_STEP', to: 'insufficient_funds', when: 'the step makes step tokens + network fees reach maxFee: settled' },
+  { from: 'claimed', on: 'AGENT_FINISH completed', to: 'completed', when: 'the claiming miner; minerReward = totalTokensOut x 1 (capped)' },
+  { from: 'running', on: 'AGENT_FINISH completed', to: 'completed', when: 'the claiming miner; minerReward = totalTokensOut x 1 (capped)' },
+  { from: 'claimed', on: 'AGENT_FINISH failed', to: 'failed', when: 'the claiming miner gives up; minerReward 0' },
+  { from: 'running', on: 'AGENT_FINISH failed', to: 'failed', when: 'the claiming miner gives up; minerReward 0' },
+  { from: 'pending', on: 'AGENT_FINISH cancelled', to: 'cancelled', when: 'the submitter cancels; full refund' },
+  { from: 'claimed', on: 'AGENT_FINISH cancelled', to: 'cancelled', when: 'the submitter cancels; the miner is paid for step tokens so far' },
+  { from: 'running', on: 'AGENT_FINISH cancelled', to: 'cancelled', when: 'the submitter cancels; the miner is paid for step tokens so far' },
+  { from: 'pending', on: 'timeout', to: 'timeout', when: 'unclaimed 600,000 ms after the request: full refund' },
+  { from: 'claimed', on: 'timeout', to: 'timeout', when: 'unfinished 1,800,000 ms after the claim: minerReward 0, network fees kept' },
+  { from: 'running', on: 'timeout', to: 'timeout', when: 'unfinished 1,800,000 ms after the claim: minerReward 0, network fees kept' },
+];
+
+/** Checks `on` is allowed from the run's status; VALIDATION_FAILED naming the status otherwise. */
+export function checkAgentTransition(run: AgentRun | undefined, on: AgentTrigger, to?: AgentRunStatus): void {
+  const from = run?.status ?? null;
+  if (!AGENT_TRANSITIONS.some((t) => t.from === from && t.on === on && (to === undefined || t.to === to))) {
+    const what = run ? `run ${run.agentRunId} is ${run.status}` : 'the run does not exist';
+    throw new ChainError('VALIDATION_FAILED', `${on} is not allowed: ${what}`);
+  }
+}

@@ -1,0 +1,62 @@
+/** ART_MINT (third fork): the submitter of a rewarded nft_svg task mints the winning SVG. */
+import { ChainError } from '../errors.ts';
+import { sha256Hex } from '../hash.ts';
+import { f, defineTx } from '../schema.ts';
+import type { Task } from '../state.ts';
+import { svgProblem } from '../svg.ts';
+import { feeOf, payFee, type TxHandler } from './handler.ts';
+
+/** ART_MINT: the live network's order, then fee, nonce, timestamp. */
+export const ART_MINT = defineTx({
+  type: 'ART_MINT',
+  family: 'art',
+  fork: 3,
+  doc: 'Mints the rewarded answer of an nft_svg task, once, by its submitter. svg must be the best response\'s content (SHA-256 = its contentHash) and safe (no scripts, handlers or outside references); tokenId = SHA-256(taskId + svg); seedHash = SHA-256(prompt + minerId + the TASK_REWARD hash).',
+  fields: {
+    from: f.address(),
+    tokenId: f.hex(64),
+    svg: f.text(16_384, 1),
+    owner: f.address(),
+    taskId: f.id(64, 8),
+    minerId: f.hex(64),
+    seedHash: f.hex(64),
+    model: f.optional(f.text(128)),
+    fee: f.amount(),
+    nonce: f.uint(),
+    timestamp: f.uint(),
+  },
+});
+
+const refuse = (msg: string): never => {
+  throw new ChainError('VALIDATION_FAILED', msg);
+};
+
+/** The art mint handler. */
+export const artMintHandler: TxHandler = {
+  schema: ART_MINT,
+  executable: true,
+  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
+  check(tx, state) {
+    const task = state.get('tasks', tx.taskId as string) as Task | undefined;
+    if (!task) refuse(`task ${tx.taskId} does not exist`);
+    if (task!.taskType !== 'nft_svg') refuse(`task ${task!.taskId} is a ${task!.taskType} task, not nft_svg`);
+    if (task!.status !== 'rewarded') refuse(`ART_MINT is not allowed: task ${task!.taskId} is ${task!.status}, not rewarded`);
+    if (task!.nftTokenId) refuse(`task ${task!.taskId} was already minted as ${task!.nftTokenId}`);
+    if (tx.from !== task!.submitter) refuse(`only the task's submitter ${task!.submitter} may mint it`);
+    if (tx.minerId !== task!.bestMinerId) refuse(`minerId must be the task's best miner ${task!.bestMinerId}`);
+    const best = task!.responses.find((r) => r.minerId === task!.bestMinerId)!;
+    if (sha256Hex(tx.svg as string) !== best.contentHash) refuse("svg is not the best response's content");
+    const problem = svgProblem(tx.svg as string);
+    if (problem) refuse(`svg ${problem}`);
+    if (tx.tokenId !== sha256Hex((tx.taskId as string) + (tx.svg as string))) refuse('tokenId must be SHA-256(taskId + svg)');
+    if (tx.seedHash !== sha256Hex(task!.prompt + task!.bestMinerId + task!.rewardTxHash)) refuse('seedHash must be SHA-256(prompt + minerId + reward tx hash)');
+    if (state.get('nfts', tx.tokenId as string)) refuse(`token ${tx.tokenId} already exists`);
+  },
+  apply(tx, s, ctx) {
+    const task = s.get('tasks', tx.taskId as string) as Task;
+    const tokenId = tx.tokenId as string;
+    s.put('nfts', tokenId, { tokenId, owner: tx.owner as string, taskId: task.taskId, minerId: tx.minerId as string, mintedAt: ctx.timestamp, blockIndex: ctx.height, txHash: tx.hash });
+    s.put('tasks', task.taskId, { ...task, nftTokenId: tokenId });
+    payFee(s, tx.from, feeOf(tx), ctx);
+  },
+};

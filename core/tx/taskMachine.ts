@@ -1,0 +1,47 @@
+/**
+ * The task state machine. TASK_TRANSITIONS is the whole table: every transition not in it is
+ * refused with VALIDATION_FAILED naming the current status. The protocol reference prints it.
+ */
+import { TASK_SETTLEMENT_WINDOW_MS } from '../economics.ts';
+import { ChainError } from '../errors.ts';
+import type { Task, TaskStatus } from '../state.ts';
+
+/** What moves a task. */
+export type TaskTrigger = 'TASK_SUBMIT' | 'TASK_RESPONSE' | 'TASK_VALIDATE' | 'TASK_REWARD' | 'timeout';
+
+/** One row of the table. */
+export interface TaskTransition {
+  from: TaskStatus | null;
+  on: TaskTrigger;
+  to: TaskStatus;
+  when: string;
+}
+
+/** Every allowed transition. */
+export const TASK_TRANSITIONS: readonly TaskTransition[] = [
+  { from: null, on: 'TASK_SUBMIT', to: 'submitted', when: 'fee >= 10,000 escrowed from the submitter; the taskId is unused' },
+  { from: 'submitted', on: 'TASK_RESPONSE', to: 'responses_collected', when: 'a registered miner answers before submittedAt + timeoutMs' },
+  { from: 'responses_collected', on: 'TASK_RESPONSE', to: 'responses_collected', when: 'another registered miner answers before the deadline (at most 32 responses)' },
+  { from: 'responses_collected', on: 'TASK_VALIDATE', to: 'validated', when: 'a genesis authority scores the responses and names a responding bestMinerId' },
+  { from: 'validated', on: 'TASK_REWARD', to: 'rewarded', when: 'the validator pays out exactly the fee split; the escrow is released' },
+  { from: 'submitted', on: 'timeout', to: 'timeout', when: 'no response by submittedAt + timeoutMs: the escrow goes back to the submitter' },
+  { from: 'responses_collected', on: 'timeout', to: 'timeout', when: 'not rewarded by submittedAt + timeoutMs + 600,000 ms: the escrow goes back to the submitter' },
+  { from: 'validated', on: 'timeout', to: 'timeout', when: 'not rewarded by submittedAt + timeoutMs + 600,000 ms: the escrow goes back to the submitter' },
+];
+
+/** The status `on` leads to from `from`, or a VALIDATION_FAILED naming the current status. */
+export function nextTaskStatus(task: Task | undefined, on: TaskTrigger): TaskStatus {
+  const from = task?.status ?? null;
+  const row = TASK_TRANSITIONS.find((t) => t.from === from && t.on === on);
+  if (!row) {
+    const what = task ? `task ${task.taskId} is ${task.status}` : 'the task does not exist';
+    throw new ChainError('VALIDATION_FAILED', `${on} is not allowed: ${what}`);
+  }
+  return row.to;
+}
+
+/** When an open task times out (ms), given its status. */
+export function taskDeadline(t: Task): number {
+  const responses = t.submittedAt + t.timeoutMs;
+  return t.status === 'submitted' ? responses : responses + TASK_SETTLEMENT_WINDOW_MS;
+}

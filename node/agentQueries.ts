@@ -1,0 +1,122 @@
+/**
+ * Reads of agent runs and chat (sixth fork): the run record joins the consensus record (status,
+ * steps, settlement) with the `agentRuns` rows of its transactions; lists come from the indexes.
+ */
+import type { AgentRun, AgentRunStatus } from '../core/state.ts';
+import type { RequestRow, StepRow } from '../projections/agentRuns.ts';
+import { conversationRecord, type ChatState, type Conversation, type Turn } from '../projections/chat.ts';
+import type { OmbraNode } from './node.ts';
+
+/** The spec's agent run record. */
+export interface RunRecord {
+  agentRunId: string;
+  conversationId: string;
+  submitter: string;
+  prompt: string;
+  toolsWhitelist: string[];
+  maxFee: string;
+  maxSteps: number;
+  status: AgentRunStatus;
+  minerAddress: string | null;
+  modelInfo: string | null;
+  hardwareTier: string | null;
+  stepCount: number;
+  totalTokensOut: number;
+  minerReward: string;
+  userRefund: string;
+  networkFee: string;
+  finalAnswerInline: string | null;
+  submittedAt: number;
+  claimedAt: number | null;
+  finishedAt: number | null;
+  blockIndex: number;
+}
+
+/** Agent and chat query facade. */
+export class AgentQueries {
+  readonly node: OmbraNode;
+
+  constructor(node: OmbraNode) {
+    this.node = node;
+  }
+
+  private get runRows() {
+    return this.node.runner.rows('agentRuns');
+  }
+
+  private get chatRows() {
+    return this.node.runner.rows('chat');
+  }
+
+  /** A run record, or undefined. */
+  async run(id: string): Promise<RunRecord | undefined> {
+    const r = this.node.state().records.runs.get(id) as AgentRun | undefined;
+    if (!r) return undefined;
+    const req = (await this.runRows.get(`q!${id}`)) as RequestRow | undefined;
+    const claim = (await this.runRows.get(`c!${id}`)) as { modelInfo: string; hardwareTier: string } | undefined;
+    const fin = (await this.runRows.get(`f!${id}`)) as { finalAnswerInline: string } | undefined;
+    return {
+      agentRunId: r.agentRunId,
+      conversationId: r.conversationId,
+      submitter: r.submitter,
+      prompt: req?.prompt ?? '',
+      toolsWhitelist: req?.toolsWhitelist ?? [],
+      maxFee: r.maxFee,
+      maxSteps: r.maxSteps,
+      status: r.status,
+      minerAddress: r.minerAddress ?? null,
+      modelInfo: claim?.modelInfo ?? null,
+      hardwareTier: claim?.hardwareTier ?? null,
+      stepCount: r.stepCount,
+      totalTokensOut: r.totalTokensOut,
+      minerReward: r.minerReward,
+      userRefund: r.userRefund,
+      networkFee: r.networkFee,
+      finalAnswerInline: fin?.finalAnswerInline ?? null,
+      submittedAt: r.submittedAt,
+      claimedAt: r.claimedAt ?? null,
+      finishedAt: r.finishedAt ?? null,
+      blockIndex: req?.blockIndex ?? 0,
+    };
+  }
+
+  /** A run's steps in step order. */
+  async steps(id: string): Promise<Omit<StepRow, 'txHash'>[]> {
+    const out: Omit<StepRow, 'txHash'>[] = [];
+    for await (const v of this.runRows.values({ gte: `p!${id}!`, lt: `p!${id}!~` })) {
+      const { txHash: _, ...step } = v as StepRow;
+      out.push(step);
+    }
+    return out;
+  }
+
+  /** Runs of an index prefix (`s!<status>`, `u!<submitter>`, `m!<miner>`), `limit` of them. */
+  async runsBy(prefix: string, limit: number, oldestFirst: boolean): Promise<RunRecord[]> {
+    const out: RunRecord[] = [];
+    for await (const id of this.runRows.values({ gte: `${prefix}!`, lt: `${prefix}!~`, reverse: !oldestFirst, limit })) {
+      const r = await this.run(id as string);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  /** A conversation record, or undefined. */
+  conversation(id: string): Conversation | undefined {
+    const row = this.node.runner.state<ChatState>('chat').get(id);
+    return row && conversationRecord(row);
+  }
+
+  /** A conversation's latest `limit` turns, in chronological order. */
+  async turns(id: string, limit: number): Promise<Turn[]> {
+    const out: Turn[] = [];
+    for await (const t of this.chatRows.values({ gte: `t!${id}!`, lt: `t!${id}!~`, limit, reverse: true })) out.push(t as Turn);
+    return out.reverse();
+  }
+
+  /** Distinct conversations an address wrote in, in order of its first turn in each. */
+  async conversationsOf(author: string, limit: number): Promise<string[]> {
+    const out: string[] = [];
+    for await (const id of this.chatRows.values({ gte: `a!${author}!`, lt: `a!${author}!~`, limit })) out.push(id as string);
+    return out;
+  }
+}

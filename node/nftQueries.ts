@@ -1,0 +1,53 @@
+/**
+ * Reads of art NFTs (third fork): the consensus `nfts` records, newest first (by mint block,
+ * then tokenId), sorted once per height; the SVG body is read from the ART_MINT transaction.
+ */
+import type { ArtNft } from '../core/state.ts';
+import type { ChainQueries } from './queries.ts';
+
+/** The spec's Art NFT record. */
+export interface ArtNftRecord {
+  tokenId: string;
+  owner: string;
+  taskId: string;
+  minerId: string;
+  mintedAt: number;
+  blockIndex: number;
+}
+
+/** The served record of a consensus NFT. */
+export function artRecord(n: ArtNft): ArtNftRecord {
+  return { tokenId: n.tokenId, owner: n.owner, taskId: n.taskId, minerId: n.minerId, mintedAt: n.mintedAt, blockIndex: n.blockIndex };
+}
+
+const cache = new WeakMap<ChainQueries, { height: number; sorted: ArtNft[] }>();
+
+/** Art NFT query facade over the chain queries. */
+export class NftQueries {
+  readonly queries: ChainQueries;
+
+  constructor(queries: ChainQueries) {
+    this.queries = queries;
+  }
+
+  /** Every NFT, newest first. */
+  all(): ArtNft[] {
+    const height = this.queries.height();
+    const hit = cache.get(this.queries);
+    if (hit && hit.height === height) return hit.sorted;
+    const sorted = [...this.queries.state().records.nfts.values()].sort((a, b) => b.blockIndex - a.blockIndex || (a.tokenId < b.tokenId ? -1 : 1));
+    cache.set(this.queries, { height, sorted });
+    return sorted;
+  }
+
+  /** One NFT by token id. */
+  get(tokenId: string): ArtNft | undefined {
+    return this.queries.state().records.nfts.get(tokenId);
+  }
+
+  /** The minted SVG, from the ART_MINT transaction. */
+  async svg(n: ArtNft): Promise<string | undefined> {
+    const tx = await this.queries.tx(n.txHash);
+    return typeof tx?.svg === 'string' ? tx.svg : undefined;
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Reads of the task pipeline: summaries (newest first, optionally by status), the full pipeline
+ * record, the in-flight set and TASK_SUBMITs waiting in the mempool. Lists come from the `tasks`
+ * projection's rows; single records join the consensus record with the rows of its transactions.
+ */
+import type { Task, TaskStatus } from '../core/state.ts';
+import { TASK_TIMEOUTS, taskIdOf } from '../core/tx/task.ts';
+import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
+import type { ResponseRow, RewardRow, TasksState, ValidationRow } from '../projections/tasks.ts';
+import type { OmbraNode } from './node.ts';
+
+/** The spec's task summary, plus taskType and timeoutMs. */
+export interface TaskSummary {
+  taskId: string;
+  status: TaskStatus;
+  taskType: string;
+  responseCount: number;
+  hasValidation: boolean;
+  hasReward: boolean;
+  submitter: string;
+  fee: string;
+  timeoutMs: number;
+  submittedAt: number;
+  bestMinerId: string | null;
+  prompt: string;
+}
+
+/** The full pipeline record: the summary plus every stage. */
+export interface TaskPipeline extends TaskSummary {
+  submit: { txHash: string; blockIndex: number; submitter: string; taskType: string; prompt: string; fee: string; timeoutMs: number; submittedAt: number; deadline: number; settleBy: number };
+  responses: ResponseRow[];
+  validation: ValidationRow | null;
+  reward: RewardRow | null;
+  timeout: { at: number; refunded: string } | null;
+  nft: string | null;
+}
+
+/** The summary of a consensus task record. */
+export function taskSummary(t: Task): TaskSummary {
+  return {
+    taskId: t.taskId,
+    status: t.status,
+    taskType: t.taskType,
+    responseCount: t.responses.length,
+    hasValidation: t.validator !== undefined,
+    hasReward: t.rewardTxHash !== undefined,
+    submitter: t.submitter,
+    fee: t.fee,
+    timeoutMs: t.timeoutMs,
+    submittedAt: t.submittedAt,
+    bestMinerId: t.bestMinerId ?? null,
+    prompt: t.prompt,
+  };
+}
+
+/** Task query facade. */
+export class TaskQueries {
+  readonly node: OmbraNode;
+
+  constructor(node: OmbraNode) {
+    this.node = node;
+  }
+
+  private get rows() {
+    return this.node.runner.rows('tasks');
+  }
+
+  /** Summaries newest first, with the total (of the status when one is given). */
+  async list(limit: number, offset: number, statuses?: readonly TaskStatus[]): Promise<{ tasks: TaskSummary[]; total: number }> {
+    const s = this.node.runner.state<TasksState>('tasks');
+    if (!statuses) {
+      const tasks: TaskSummary[] = [];
+      let skipped = 0;
+      for await (const t of this.rows.values({ gte: 't!', lt: 't!~', reverse: true })) {
+        if (tasks.length >= limit) break;
+        if (skipped++ < offset) continue;
+        tasks.push(taskSummary(t as Task));
+      }
+      return { tasks, total: s.byId.size };
+    }
+    // Merge the per-status indexes by order key, newest first.
+    const orders: string[] = [];
+    for (const status of statuses) {
+      for await (const k of this.rows.keys({ gte: `s!${status}!`, lt: `s!${status}!~`, reverse: true, limit: offset + limit })) orders.push((k as string).slice(status.length + 3));
+    }
+    orders.sort().reverse();
+    const tasks: TaskSummary[] = [];
+    for (const o of orders.slice(offset, offset + limit)) tasks.push(taskSummary((await this.rows.get(`t!${o}`)) as Task));
+    return { tasks, total: statuses.reduce((n, st) => n + s.counts[st], 0) };
+  }
+
+  /** The full pipeline record of a task, or undefined. */
+  async pipeline(id: string): Promise<TaskPipeline | undefined> {
+    const t = this.node.state().records.tasks.get(id);
+    if (!t) return undefined;
+    const responses: ResponseRow[] = [];
+    for await (const r of this.rows.values({ gte: `r!${id}!`, lt: `r!${id}!~` })) responses.push(r as ResponseRow);
+    const validation = (await this.rows.get(`v!${id}`)) as ValidationRow | undefined;
+    const reward = (await this.rows.get(`w!${id}`)) as RewardRow | undefined;
+    const deadline = t.submittedAt + t.timeoutMs;
+    return {
+      ...taskSummary(t),
+      submit: { txHash: t.submitTxHash, blockIndex: t.submitBlock, submitter: t.submitter, taskType: t.taskType, prompt: t.prompt, fee: t.fee, timeoutMs: t.timeoutMs, submittedAt: t.submittedAt, deadline, settleBy: deadline + TASK_SETTLEMENT_WINDOW_MS },
+      responses,
+      validation: validation ?? null,
+      reward: reward ?? null,
+      timeout: t.status === 'timeout' ? { at: t.settledAt!, refunded: t.fee } : null,
+      nft: t.nftTokenId ?? null,
+    };
+  }
+
+  /** TASK_SUBMIT transactions waiting in the mempool, in mempool order. */
+  pending() {
+    return this.node.mempool
+      .list()
+      .filter((tx) => tx.type === 'TASK_SUBMIT')
+      .map((tx) => ({ taskId: taskIdOf(tx), txHash: tx.hash, submitter: tx.from, taskType: tx.taskType as string, prompt: tx.prompt as string, fee: tx.fee as string, timeoutMs: (tx.timeoutMs as number | undefined) ?? TASK_TIMEOUTS[tx.taskType as keyof typeof TASK_TIMEOUTS], nonce: tx.nonce, timestamp: tx.timestamp }));
+  }
+}

@@ -1,0 +1,112 @@
+/** /api/analytics/overview, /api/analytics/heatmap and /api/stats/tps, and the read models across a restart. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DEV_KEYS, fixtureGenesis, openTestChain } from '../helpers/testChain.ts';
+import { fullTask, registerMiner, requestRun, submitTask } from './economy.ts';
+import { assertError, get, withChain } from './support.ts';
+
+const A = (i: number) => DEV_KEYS[i].address;
+const HOUR = 3_600_000;
+
+const overview = suite('GET /api/analytics/overview');
+
+overview('a rewarded task: rewards to miner and validator, the burn share, miners, submitters and task types', () =>
+  withChain(async (c) => {
+    assert.equal((await get(c, '/api/analytics/overview')).body, { range: '24h', blocks: 0, txCount: 0, totalRewards: '0', totalBurned: '0', uniqueMiners: 0, uniqueSubmitters: 0, topTaskTypes: [] });
+    for (const i of [2, 3]) await registerMiner(c, i);
+    await c.produce();
+    await fullTask(c);
+    await submitTask(c, 4, { taskType: 'embedding', prompt: 'vec' });
+    await submitTask(c, 5, { taskType: 'embedding', prompt: 'vec2' });
+    await requestRun(c, 6);
+    await c.produce();
+    const want = {
+      range: '24h',
+      blocks: 6,
+      txCount: 2 + 1 + 2 + 1 + 1 + 3,
+      totalRewards: '15000',
+      totalBurned: '5000',
+      uniqueMiners: 2,
+      uniqueSubmitters: 4,
+      topTaskTypes: [{ type: 'embedding', count: 2 }, { type: 'chat', count: 1 }],
+    };
+    assert.equal((await get(c, '/api/analytics/overview')).body, want);
+    assert.equal((await get(c, '/api/analytics/overview?range=30d')).body, { ...want, range: '30d' });
+    assert.is(c.node.state().supply.burned, 5000n);
+    // A day later only the newest hour's block is inside 24h; 7d still has everything.
+    c.advance(25 * HOUR);
+    await c.node.submitTx(c.transfer(1, A(2), 5n));
+    await c.produce();
+    assert.equal((await get(c, '/api/analytics/overview')).body, { range: '24h', blocks: 1, txCount: 1, totalRewards: '0', totalBurned: '0', uniqueMiners: 0, uniqueSubmitters: 0, topTaskTypes: [] });
+    assert.equal((await get(c, '/api/analytics/overview?range=7d')).body, { ...want, range: '7d', blocks: 7, txCount: want.txCount + 1 });
+  }));
+
+overview('block rewards before fork 2 count as rewards', () =>
+  withChain(async (c) => {
+    await c.produce(3);
+    assert.is((await get(c, '/api/analytics/overview')).body.totalRewards, '150000000');
+  }, { genesis: fixtureGenesis('late-forks-genesis.json') }));
+
+overview('a range other than 24h, 7d or 30d answers 400', () =>
+  withChain(async (c) => {
+    for (const r of ['1h', '', 'toString', '24H', '7d,30d']) assertError(await get(c, `/api/analytics/overview?range=${r}`), 400, 'INVALID_PARAMS', 'range must be one of 24h, 7d, 30d');
+  }));
+
+const heatmap = suite('GET /api/analytics/heatmap');
+
+heatmap('7 rows Monday first by 24 UTC hours of all-time transaction counts', () =>
+  withChain(async (c) => {
+    const empty = (await get(c, '/api/analytics/heatmap')).body;
+    assert.equal(empty, { matrix: Array.from({ length: 7 }, () => new Array(24).fill(0)) });
+    await c.node.submitTx(c.transfer(1, A(2), 5n));
+    await c.node.submitTx(c.transfer(3, A(2), 5n));
+    await c.produce();
+    const d = new Date(c.node.head().timestamp);
+    const { matrix } = (await get(c, '/api/analytics/heatmap')).body;
+    assert.is(matrix.length, 7);
+    for (const row of matrix) assert.is(row.length, 24);
+    assert.is(matrix[(d.getUTCDay() + 6) % 7][d.getUTCHours()], 2);
+    assert.is(matrix.flat().reduce((a: number, b: number) => a + b, 0), 2);
+  }));
+
+const tps = suite('GET /api/stats/tps');
+
+tps('average over the last 100 blocks, peak over all blocks with its block', () =>
+  withChain(async (c) => {
+    assert.equal((await get(c, '/api/stats/tps')).body, { average: 0, peak: 0, peakBlock: null, blocks: 0, transactions: 0, seconds: 0 });
+    await c.produce();
+    for (const i of [1, 2, 3]) await c.node.submitTx(c.transfer(i, A(5), 5n));
+    await c.produce();
+    const span = (c.node.head().timestamp - c.genesis.timestamp) / 1000;
+    assert.equal((await get(c, '/api/stats/tps')).body, { average: Math.round((3 / span) * 1000) / 1000, peak: 3, peakBlock: 2, blocks: 2, transactions: 3, seconds: span });
+    await c.produce(100);
+    assert.equal((await get(c, '/api/stats/tps')).body, { average: 0, peak: 3, peakBlock: 2, blocks: 100, transactions: 0, seconds: 100 });
+  }));
+
+const restart = suite('economy read models across a restart');
+
+restart('tasks, runs and chat indexes restored from rows answer as before', async () => {
+  let c = await openTestChain();
+  try {
+    for (const i of [2, 3]) await registerMiner(c, i);
+    await c.produce();
+    const { taskId } = await fullTask(c);
+    const { agentRunId } = await requestRun(c, 1);
+    await submitTask(c, 4);
+    await c.produce();
+    const paths = ['/api/chain/tasks', `/api/chain/task/${taskId}`, '/api/tasks/active', `/api/agent/v6/run/${agentRunId}`, '/api/agent/v6/by-status/pending', `/api/agent/v6/by-submitter/${A(1)}`, '/api/chain/fee-estimate', '/api/analytics/overview', '/api/stats/tps', '/api/analytics/heatmap'];
+    const before = await Promise.all(paths.map(async (p) => (await get(c, p)).body));
+    await c.close();
+    c = await openTestChain({ dir: c.dir });
+    assert.equal(await Promise.all(paths.map(async (p) => (await get(c, p)).body)), before);
+    await c.produce();
+    assert.equal((await get(c, '/api/chain/tasks?status=submitted')).body.total, 1, 'the restored status counts keep folding');
+  } finally {
+    await c.destroy();
+  }
+});
+
+overview.run();
+heatmap.run();
+tps.run();
+restart.run();

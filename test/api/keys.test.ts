@@ -1,0 +1,157 @@
+/** API keys: /api/keys/register, /me, DELETE /:id, the key format and the lastUsedAt batching. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import fc from 'fast-check';
+import { ApiKeyStore, generateKey, KEY_PREFIX, keyHash, wellFormedKey } from '../../node/apiKeys.ts';
+import { assertError, call, withChain } from './support.ts';
+
+const t = suite('API keys');
+
+const post = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+
+t('register issues a tier-1 key shown once, with a live prefix and a checksum; only its hash is stored', () =>
+  withChain(async (c) => {
+    const res = await call(c, '/api/keys/register', post({ tier: 1, label: 'my app' }));
+    assert.is(res.status, 201);
+    assert.equal(Object.keys(res.body).sort(), ['createdAt', 'id', 'key', 'label', 'tier']);
+    assert.is(res.body.tier, 1);
+    assert.is(res.body.label, 'my app');
+    assert.ok(res.body.key.startsWith(KEY_PREFIX));
+    assert.ok(wellFormedKey(res.body.key));
+    const rows: unknown[] = [];
+    for await (const v of c.node.store.sublevel('local:keys').values()) rows.push(v);
+    assert.is(rows.length, 1);
+    const stored = JSON.stringify(rows[0]);
+    assert.not.ok(stored.includes(res.body.key), 'the key itself is not stored');
+    assert.ok(stored.includes(keyHash(res.body.key)), 'its SHA-256 is');
+    const me = await call(c, '/api/keys/me', { headers: { 'X-API-Key': res.body.key } });
+    assert.is(me.status, 200);
+    assert.equal(me.body.keys.length, 1);
+    const { lastUsedAt, ...rest } = me.body.keys[0];
+    assert.equal(rest, { id: res.body.id, label: 'my app', tier: 1, createdAt: res.body.createdAt });
+    assert.ok(typeof lastUsedAt === 'number' && lastUsedAt >= res.body.createdAt, 'lastUsedAt notes this use');
+    assert.not.ok(JSON.stringify(me.body).includes(res.body.key), 'never shown again');
+  }));
+
+t('register takes an empty body as tier 1 without a label', () =>
+  withChain(async (c) => {
+    const res = await call(c, '/api/keys/register', { method: 'POST' });
+    assert.is(res.status, 201);
+    assert.equal({ tier: res.body.tier, label: res.body.label }, { tier: 1, label: '' });
+  }));
+
+t('tier 2 is not self-service: 400 INVALID_PARAMS naming the operator command', () =>
+  withChain(async (c) => {
+    assertError(await call(c, '/api/keys/register', post({ tier: 2, label: 'x' })), 400, 'INVALID_PARAMS', /operator only \(ombra keys create --tier 2\)/);
+  }));
+
+t('bad register bodies: 400 with a clear message each, 413 when large, and nothing stored', () =>
+  withChain(async (c) => {
+    const cases: [unknown, number, string, RegExp][] = [
+      ['{not json', 400, 'INVALID_JSON', /not valid JSON/],
+      [[1], 400, 'INVALID_PARAMS', /JSON object/],
+      ['"text"', 400, 'INVALID_PARAMS', /JSON object/],
+      [{ tier: 0 }, 400, 'INVALID_PARAMS', /tier must be a positive integer/],
+      [{ tier: 1.5 }, 400, 'INVALID_PARAMS', /tier must be a positive integer/],
+      [{ tier: '1' }, 400, 'INVALID_PARAMS', /tier must be a positive integer/],
+      [{ tier: 1, label: 7 }, 400, 'INVALID_PARAMS', /label must be a string/],
+      [{ tier: 1, label: 'x'.repeat(65) }, 400, 'INVALID_PARAMS', /at most 64/],
+      [{ tier: 1, label: 'a\nb' }, 400, 'INVALID_PARAMS', /control characters/],
+      [{ tier: 1, scope: 'all' }, 400, 'INVALID_PARAMS', /unknown field "scope"/],
+      [{ tier: 1, label: 'x'.repeat(5000) }, 413, 'PAYLOAD_TOO_LARGE', /larger than 4096/],
+    ];
+    for (const [body, status, code, msg] of cases) assertError(await call(c, '/api/keys/register', post(body)), status, code, msg);
+    let n = 0;
+    for await (const _ of c.node.store.sublevel('local:keys').keys()) n++;
+    assert.is(n, 0);
+  }));
+
+t('/me and DELETE need X-API-Key: 401 UNAUTHORIZED when missing, malformed, bad checksum or unknown', () =>
+  withChain(async (c) => {
+    const good = generateKey();
+    const badSum = good.slice(0, -1) + (good.endsWith('0') ? '1' : '0');
+    for (const headers of [{}, { 'X-API-Key': '' }, { 'X-API-Key': 'hello' }, { 'X-API-Key': badSum }, { 'X-API-Key': good }] as Record<string, string>[]) {
+      assertError(await call(c, '/api/keys/me', { headers }), 401, 'UNAUTHORIZED');
+      assertError(await call(c, '/api/keys/key_0000000000000000', { method: 'DELETE', headers }), 401, 'UNAUTHORIZED');
+    }
+    assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': badSum } }), 401, 'UNAUTHORIZED', /checksum/);
+    assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': good } }), 401, 'UNAUTHORIZED', /unknown or revoked/);
+  }));
+
+t('a caller sees and revokes itself and the keys it registered, nothing else; a revoked key stops at once and leaves the listing', () =>
+  withChain(async (c) => {
+    const a = (await call(c, '/api/keys/register', post({ tier: 1, label: 'a' }))).body;
+    const b = (await call(c, '/api/keys/register', post({ tier: 1, label: 'b' }))).body;
+    const child = (await call(c, '/api/keys/register', post({ tier: 1, label: 'a-child' }, { 'X-API-Key': a.key }))).body;
+    const list = await call(c, '/api/keys/me', { headers: { 'X-API-Key': a.key } });
+    assert.equal(list.body.keys.map((k: any) => k.label).sort(), ['a', 'a-child']);
+    assert.equal((await call(c, '/api/keys/me', { headers: { 'X-API-Key': child.key } })).body.keys.map((k: any) => k.label), ['a-child']);
+    // a may not revoke b (404: it is not among a's keys), b may not revoke a's child
+    assertError(await call(c, `/api/keys/${b.id}`, { method: 'DELETE', headers: { 'X-API-Key': a.key } }), 404, 'NOT_FOUND');
+    assertError(await call(c, `/api/keys/${child.id}`, { method: 'DELETE', headers: { 'X-API-Key': b.key } }), 404, 'NOT_FOUND');
+    const del = await call(c, `/api/keys/${child.id}`, { method: 'DELETE', headers: { 'X-API-Key': a.key } });
+    assert.equal({ status: del.status, body: del.body }, { status: 200, body: { ok: true, id: child.id, revoked: true } });
+    assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': child.key } }), 401, 'UNAUTHORIZED');
+    assert.equal((await call(c, '/api/keys/me', { headers: { 'X-API-Key': a.key } })).body.keys.map((k: any) => k.label), ['a']);
+    // a key revokes itself
+    assert.is((await call(c, `/api/keys/${b.id}`, { method: 'DELETE', headers: { 'X-API-Key': b.key } })).status, 200);
+    assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': b.key } }), 401, 'UNAUTHORIZED');
+    assertError(await call(c, `/api/keys/${b.id}`, { method: 'DELETE', headers: { 'X-API-Key': a.key } }), 404, 'NOT_FOUND');
+  }));
+
+t('keys survive a restart; a revoked one stays revoked', async () => {
+  const { openTestChain } = await import('../helpers/testChain.ts');
+  const first = await openTestChain();
+  const keep = (await call(first, '/api/keys/register', post({ tier: 1, label: 'keep' }))).body;
+  const gone = (await call(first, '/api/keys/register', post({ tier: 1, label: 'gone' }))).body;
+  await call(first, `/api/keys/${gone.id}`, { method: 'DELETE', headers: { 'X-API-Key': gone.key } });
+  await first.close();
+  const again = await openTestChain({ dir: first.dir });
+  try {
+    assert.is((await call(again, '/api/keys/me', { headers: { 'X-API-Key': keep.key } })).status, 200);
+    assertError(await call(again, '/api/keys/me', { headers: { 'X-API-Key': gone.key } }), 401, 'UNAUTHORIZED');
+  } finally {
+    await again.destroy();
+  }
+});
+
+t('lastUsedAt is kept in memory and written in one batch per flush, not once per request', () =>
+  withChain(async (c) => {
+    let now = 1_000;
+    const keys = await new ApiKeyStore(c.node.store, { flushMs: 60_000, clock: () => now }).load();
+    const { record, key } = await keys.create({ tier: 1, label: '', createdBy: '127.0.0.1' });
+    const rows = c.node.store.sublevel('local:keys');
+    let writes = 0;
+    const batch = rows.batch.bind(rows);
+    (rows as any).batch = (...a: unknown[]) => {
+      writes++;
+      return (batch as any)(...a);
+    };
+    (keys as any).rows = rows;
+    for (let i = 0; i < 100; i++) {
+      now = 2_000 + i;
+      const ck = keys.check(key);
+      assert.ok(ck.ok);
+      if (ck.ok) keys.touch(ck.record);
+    }
+    assert.is(writes, 0, 'no write per request');
+    assert.is(record.lastUsedAt, 2_099);
+    await keys.close();
+    assert.is(writes, 1, 'one batch on flush');
+    assert.is(((await rows.get(record.id)) as any).lastUsedAt, 2_099);
+  }));
+
+t('property: generated keys are well formed; any single-character change breaks the checksum or the format', () => {
+  fc.assert(
+    fc.property(fc.nat(59), fc.constantFrom(...'0123456789abcdef_xZ'), (pos, ch) => {
+      const k = generateKey();
+      assert.ok(wellFormedKey(k));
+      const mutated = k.slice(0, pos) + ch + k.slice(pos + 1);
+      if (mutated !== k) assert.not.ok(wellFormedKey(mutated), `${mutated} accepted`);
+    }),
+    { numRuns: 500 },
+  );
+  fc.assert(fc.property(fc.string({ maxLength: 80 }), (s) => !wellFormedKey(s) || s.startsWith(KEY_PREFIX)));
+});
+
+t.run();

@@ -1,0 +1,229 @@
+/** Rate limits: quotas and their reset per tier, concurrency, streams, headers, bans, bad keys. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Hono } from 'hono';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createApp } from '../../api/app.ts';
+import { noNetwork } from '../../api/context.ts';
+import { normalizeIp, parseBanList, RateLimiter, type RateLimitOptions } from '../../api/rateLimit.ts';
+import { ApiKeyStore } from '../../node/apiKeys.ts';
+import { openTestChain, tempDir, type TestChain } from '../helpers/testChain.ts';
+import { assertErrorShape } from './support.ts';
+
+const t = suite('rate limits');
+
+interface Kit {
+  chain: TestChain;
+  keys: ApiKeyStore;
+  limiter: RateLimiter;
+  app: ReturnType<typeof createApp>;
+  clock: { now: number };
+  req(path: string, opts?: { ip?: string; key?: string; init?: RequestInit }): Promise<Response>;
+}
+
+async function withLimits(options: Partial<RateLimitOptions>, fn: (k: Kit) => Promise<void>): Promise<void> {
+  const chain = await openTestChain();
+  const keys = await new ApiKeyStore(chain.node.store).load();
+  const clock = { now: 1_700_000_000_000 };
+  const limiter = new RateLimiter(keys, { now: () => clock.now, ...options });
+  const app = createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys, limiter });
+  const req = (path: string, o: { ip?: string; key?: string; init?: RequestInit } = {}) =>
+    Promise.resolve(app.request(path, { ...o.init, headers: { ...(o.key ? { 'X-API-Key': o.key } : {}), ...((o.init?.headers as Record<string, string>) ?? {}) } }, { incoming: { socket: { remoteAddress: o.ip ?? '198.51.100.1' } } }));
+  try {
+    await fn({ chain, keys, limiter, app, clock, req });
+  } finally {
+    limiter.close();
+    await keys.close();
+    await chain.destroy();
+  }
+}
+
+const headersOf = (r: Response) => ({ limit: r.headers.get('x-ratelimit-limit'), remaining: r.headers.get('x-ratelimit-remaining'), reset: r.headers.get('x-ratelimit-reset') });
+
+t('every response carries X-RateLimit-Limit, -Remaining and -Reset (Unix seconds), errors included', () =>
+  withLimits({}, async (k) => {
+    const ok = await k.req('/api/chain/height');
+    assert.is(ok.status, 200);
+    const reset = String(Math.ceil((k.clock.now + 60_000) / 1000));
+    assert.equal(headersOf(ok), { limit: '60', remaining: '59', reset });
+    const nf = await k.req('/api/nowhere');
+    assert.is(nf.status, 404);
+    assert.equal(headersOf(nf), { limit: '60', remaining: '58', reset });
+    const bad = await k.req('/api/chain/block/x');
+    assert.is(bad.status, 400);
+    assert.is(bad.headers.get('x-ratelimit-remaining'), '57');
+    const big = await k.req('/api/chain/tx', { init: { method: 'POST', body: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'application/json' } } });
+    assert.is(big.status, 413);
+    assert.is(big.headers.get('x-ratelimit-remaining'), '56');
+  }));
+
+t('anonymous callers get 60 a minute per IP, then 429 RATE_LIMITED with Retry-After, until the window resets', () =>
+  withLimits({}, async (k) => {
+    for (let i = 0; i < 60; i++) assert.is((await k.req('/api/chain/height')).status, 200);
+    k.clock.now += 20_000;
+    const over = await k.req('/api/chain/height');
+    assert.is(over.status, 429);
+    const body = (await over.json()) as any;
+    assertErrorShape(body);
+    assert.is(body.code, 'RATE_LIMITED');
+    assert.match(body.error, /60 requests per minute/);
+    assert.is(over.headers.get('retry-after'), '40');
+    assert.is(over.headers.get('x-ratelimit-remaining'), '0');
+    assert.is((await k.req('/api/chain/height', { ip: '198.51.100.2' })).status, 200, 'another IP has its own quota');
+    k.clock.now += 40_000;
+    const fresh = await k.req('/api/chain/height');
+    assert.is(fresh.status, 200);
+    assert.is(fresh.headers.get('x-ratelimit-remaining'), '59');
+  }));
+
+t('tier 1 keys get 600 a minute and tier 2 keys 6000, each per key, whatever the IP', () =>
+  withLimits({}, async (k) => {
+    const one = await k.keys.create({ tier: 1, label: '', createdBy: 'x' });
+    const two = await k.keys.create({ tier: 2, label: '', createdBy: 'operator' });
+    for (const [cred, limit] of [[one.key, 600], [two.key, 6000]] as const) {
+      for (let i = 0; i < limit; i++) {
+        const r = await k.req('/api/health', { key: cred, ip: `203.0.113.${i % 200}` });
+        if (r.status !== 200) assert.unreachable(`request ${i} answered ${r.status}`);
+      }
+      const over = await k.req('/api/health', { key: cred });
+      assert.is(over.status, 429);
+      assert.is(over.headers.get('x-ratelimit-limit'), String(limit));
+      assert.match(((await over.json()) as any).error, new RegExp(`${limit} requests per minute for this API key`));
+    }
+    assert.is((await k.req('/api/health')).status, 200, 'the anonymous quota of the IP is untouched');
+    k.clock.now += 60_000;
+    assert.is((await k.req('/api/health', { key: one.key })).status, 200, 'reset after the window');
+    assert.is((await k.req('/api/health', { key: one.key })).headers.get('x-ratelimit-remaining'), '598');
+  }));
+
+/** An app with the limiter around a route that holds requests until released, and a stream route. */
+function holdingApp(limiter: RateLimiter) {
+  const gates: (() => void)[] = [];
+  const app = new Hono();
+  app.use('*', limiter.middleware());
+  app.get('/slow', async (c) => {
+    await new Promise<void>((r) => gates.push(r));
+    return c.json({ ok: true });
+  });
+  app.get('/api/chain/events', (c) => {
+    let ctrl!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({ start: (x) => void (ctrl = x) });
+    ctrl.enqueue(new TextEncoder().encode('event: hello\ndata: {}\n\n'));
+    return c.body(body, 200, { 'content-type': 'text/event-stream' });
+  });
+  const env = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
+  return { app, gates, env };
+}
+
+t('concurrency: the 11th parallel anonymous request is 429 while 10 are open; slots free as they finish', async () => {
+  const keys = new ApiKeyStore({ sublevel: () => ({}) } as never);
+  const limiter = new RateLimiter(keys, {});
+  const { app, gates, env } = holdingApp(limiter);
+  const open = Array.from({ length: 10 }, () => app.request('/slow', {}, env('192.0.2.9')));
+  await new Promise((r) => setTimeout(r, 20));
+  const extra = await app.request('/slow', {}, env('192.0.2.9'));
+  assert.is(extra.status, 429);
+  assert.match(((await extra.json()) as any).error, /at most 10/);
+  assert.is(extra.headers.get('retry-after'), '1');
+  gates.splice(0).forEach((g) => g());
+  const done = await Promise.all(open);
+  assert.equal(done.map((r) => r.status), Array(10).fill(200));
+  const again = app.request('/slow', {}, env('192.0.2.9'));
+  await new Promise((r) => setTimeout(r, 20));
+  gates.splice(0).forEach((g) => g());
+  assert.is((await again).status, 200);
+  limiter.close();
+});
+
+t('streams count while open: tier 1 allows 10 per key; closing one frees its slot', () =>
+  withLimits({}, async (k) => {
+    const { app, env } = holdingApp(k.limiter);
+    const key = (await k.keys.create({ tier: 1, label: '', createdBy: 'x' })).key;
+    const streams: Response[] = [];
+    for (let i = 0; i < 10; i++) {
+      const r = await app.request('/api/chain/events', { headers: { 'X-API-Key': key } }, env('192.0.2.1'));
+      assert.is(r.status, 200);
+      streams.push(r);
+    }
+    const eleventh = await app.request('/api/chain/events', { headers: { 'X-API-Key': key } }, env('192.0.2.1'));
+    assert.is(eleventh.status, 429);
+    assert.match(((await eleventh.json()) as any).error, /too many open streams: at most 10/);
+    const plain = await app.request('/api/health', { headers: { 'X-API-Key': key } }, env('192.0.2.1'));
+    assert.is(plain.status, 404, 'ordinary requests still pass (no such route in this little app)');
+    await streams[0].body!.cancel();
+    const again = await app.request('/api/chain/events', { headers: { 'X-API-Key': key } }, env('192.0.2.1'));
+    assert.is(again.status, 200);
+    for (const s of [...streams.slice(1), again]) await s.body!.cancel();
+  }));
+
+t('a banned IP or CIDR gets 403 IP_BANNED, from the option and from the ban file as it changes', async () => {
+  const tmp = tempDir();
+  const banFile = join(tmp.dir, 'banned-ips.txt');
+  try {
+    await withLimits({ banned: ['203.0.113.7', '10.0.0.0/8', '2001:db8::/32'], banFile, banFilePollMs: 20 }, async (k) => {
+      for (const ip of ['203.0.113.7', '10.1.2.3', '::ffff:10.9.9.9', '2001:db8::5']) {
+        const r = await k.req('/api/health', { ip });
+        assert.is(r.status, 403, ip);
+        const body = (await r.json()) as any;
+        assertErrorShape(body);
+        assert.is(body.code, 'IP_BANNED');
+        assert.ok(r.headers.get('x-ratelimit-limit'));
+      }
+      assert.is((await k.req('/api/health', { ip: '198.51.100.77' })).status, 200);
+      writeFileSync(banFile, '# abuse\n198.51.100.77\n');
+      k.limiter.reloadBanFile();
+      assert.is((await k.req('/api/health', { ip: '198.51.100.77' })).status, 403);
+      writeFileSync(banFile, 'not-an-ip\n');
+      k.limiter.reloadBanFile();
+      assert.is((await k.req('/api/health', { ip: '198.51.100.77' })).status, 403, 'a broken file keeps the previous list');
+      writeFileSync(banFile, '');
+      k.limiter.reloadBanFile();
+      assert.is((await k.req('/api/health', { ip: '198.51.100.77' })).status, 200);
+    });
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+t('invalid keys are 401; after 10 in a minute the IP gets 429 for the block period, even with a good key', () =>
+  withLimits({ badKeyBlockMs: 120_000 }, async (k) => {
+    const good = (await k.keys.create({ tier: 1, label: '', createdBy: 'x' })).key;
+    for (let i = 0; i < 10; i++) {
+      const r = await k.req('/api/health', { key: `ombra_live_${i}`, ip: '192.0.2.50' });
+      assert.is(r.status, 401);
+      assert.is(((await r.json()) as any).code, 'UNAUTHORIZED');
+    }
+    const blocked = await k.req('/api/health', { key: good, ip: '192.0.2.50' });
+    assert.is(blocked.status, 429);
+    assert.match(((await blocked.json()) as any).error, /too many invalid API keys/);
+    assert.is(blocked.headers.get('retry-after'), '120');
+    assert.is((await k.req('/api/health', { key: good, ip: '192.0.2.51' })).status, 200, 'other IPs are not affected');
+    k.clock.now += 121_000;
+    assert.is((await k.req('/api/health', { key: good, ip: '192.0.2.50' })).status, 200);
+  }));
+
+t('the limiter is opt-in: createApp without one sets no headers', async () => {
+  const chain = await openTestChain();
+  try {
+    const r = await chain.app.request('/api/health');
+    assert.is(r.headers.get('x-ratelimit-limit'), null);
+  } finally {
+    await chain.destroy();
+  }
+});
+
+t('client IP: the socket address; X-Forwarded-For only with trustProxy', async () => {
+  assert.is(normalizeIp('::ffff:1.2.3.4'), '1.2.3.4');
+  assert.is(normalizeIp('::1'), '::1');
+  assert.throws(() => parseBanList(['1.2.3.4/33']), /prefix length/);
+  assert.throws(() => parseBanList(['example.com']), /not an IP/);
+  for (const trustProxy of [false, true]) {
+    await withLimits({ trustProxy, banned: ['192.0.2.66'] }, async (k) => {
+      const r = await k.req('/api/health', { ip: '198.51.100.3', init: { headers: { 'X-Forwarded-For': '192.0.2.66, 10.0.0.1' } } });
+      assert.is(r.status, trustProxy ? 403 : 200);
+    });
+  }
+});
+
+t.run();

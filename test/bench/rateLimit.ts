@@ -1,0 +1,93 @@
+/**
+ * Rate limiter overhead: GET /api/chain/height (a cached read) over keep-alive HTTP on loopback,
+ * with and without the limiter, alternated in the same run; autocannon generates the load.
+ * Also: webhook delivery latency and throughput through the outbox to a loopback receiver.
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import autocannon from 'autocannon';
+import type { AddressInfo } from 'node:net';
+import { createApp } from '../../api/app.ts';
+import { noNetwork } from '../../api/context.ts';
+import { RateLimiter } from '../../api/rateLimit.ts';
+import { ApiKeyStore } from '../../node/apiKeys.ts';
+import { AlertService } from '../../node/alerts.ts';
+import { answer, startReceiver, until } from '../helpers/alertKit.ts';
+import { openTestChain } from '../helpers/testChain.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
+
+async function listen(fetchFn: (r: Request) => Response | Promise<Response>): Promise<{ url: string; server: ServerType }> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: fetchFn, hostname: '127.0.0.1', port: 0 }, () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }));
+  });
+}
+
+async function rps(url: string, headers: Record<string, string> = {}): Promise<number> {
+  const r = await autocannon({ url: `${url}/api/chain/height`, connections: 10, duration: SECONDS, headers });
+  if (r.non2xx) throw new Error(`${r.non2xx} non-2xx answers`);
+  return r.requests.average;
+}
+
+export async function rateLimitBench(): Promise<void> {
+  const chain = await openTestChain();
+  const keys = await new ApiKeyStore(chain.node.store).load();
+  const key = (await keys.create({ tier: 2, label: 'bench', createdBy: 'operator' })).key;
+  // Quotas far above what the run sends: the limiter does all its work and never refuses.
+  const huge = { perMinute: 1e12, concurrent: 1e6, streams: 1e6 };
+  const limiter = new RateLimiter(keys, { tiers: { anonymous: huge, '1': huge, '2': huge } });
+  const plain = await listen(createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys }).fetch);
+  const limited = await listen(createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys, limiter }).fetch);
+  try {
+    await rps(plain.url); // warm-up
+    const base: number[] = [];
+    const anon: number[] = [];
+    const keyed: number[] = [];
+    const baseKeyed: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      base.push(await rps(plain.url));
+      // The same request with the header, to a server that ignores it: the keyed baseline.
+      baseKeyed.push(await rps(plain.url, { 'X-API-Key': key }));
+      anon.push(await rps(limited.url));
+      keyed.push(await rps(limited.url, { 'X-API-Key': key }));
+    }
+    const avg = (a: number[]) => a.reduce((x, y) => x + y, 0) / a.length;
+    const b = avg(base);
+    console.log(`ratelimit baseline: GET /api/chain/height without limiter: ${b.toFixed(0)} req/s (runs: ${base.map((x) => x.toFixed(0)).join(', ')})`);
+    console.log(`ratelimit baseline: the same with an X-API-Key header the server ignores: ${avg(baseKeyed).toFixed(0)} req/s (runs: ${baseKeyed.map((x) => x.toFixed(0)).join(', ')})`);
+    for (const [name, runs, bl] of [['anonymous (by IP)', anon, b], ['with X-API-Key', keyed, avg(baseKeyed)]] as const) {
+      const v = avg(runs);
+      const b = bl;
+      console.log(`ratelimit: with limiter, ${name}: ${v.toFixed(0)} req/s (runs: ${runs.map((x) => x.toFixed(0)).join(', ')}); ratio ${(v / b).toFixed(3)}, overhead ${((1 - v / b) * 100).toFixed(1)}%`);
+    }
+  } finally {
+    for (const s of [plain.server, limited.server]) await new Promise<void>((r) => s.close(() => r()));
+    limiter.close();
+    await keys.close();
+    await chain.destroy();
+  }
+}
+
+export async function deliveryBench(n = 500): Promise<void> {
+  const chain = await openTestChain();
+  const r = await startReceiver(answer(200));
+  const alerts = await AlertService.open(chain.node.store, { height: () => chain.node.head().index, block: (i) => chain.node.store.block(i) }, chain.node.events$, { allowPrivate: true });
+  try {
+    const sub = await alerts.subscribe({ trigger: 'miner_block', params: {}, channel: 'webhook', target: r.url }, '127.0.0.1');
+    void sub;
+    const committed: number[] = [];
+    const start = performance.now();
+    for (let i = 0; i < n; i++) {
+      await chain.produce();
+      committed.push(performance.now());
+    }
+    await until(() => r.got.length === n, 60_000, 'deliveries');
+    const seconds = (performance.now() - start) / 1000;
+    const lat = r.got.map((g) => g.at - committed[JSON.parse(g.body).blockIndex - 1]).sort((a, b) => a - b);
+    console.log(`alerts: ${n} miner_block webhooks (one per committed block) in ${seconds.toFixed(2)} s = ${(n / seconds).toFixed(0)} deliveries/s; block commit -> receiver latency p50 ${lat[Math.floor(n / 2)].toFixed(1)} ms, p99 ${lat[Math.floor(n * 0.99)].toFixed(1)} ms`);
+  } finally {
+    await alerts.close();
+    await r.close();
+    await chain.destroy();
+  }
+}

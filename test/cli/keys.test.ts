@@ -1,0 +1,48 @@
+/** `ombra keys create`: operator-issued keys into a stopped node's data dir. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { join } from 'node:path';
+import { ChainStore } from '../../node/chainStore.ts';
+import { ApiKeyStore, wellFormedKey } from '../../node/apiKeys.ts';
+import { runCli } from '../helpers/cliRun.ts';
+import { openTestChain } from '../helpers/testChain.ts';
+
+const t = suite('ombra keys create');
+
+t('issues a tier-2 key into a stopped data dir, prints it once, and refuses while a node holds the dir', async () => {
+  const chain = await openTestChain();
+  const dataDir = chain.dir;
+  try {
+    const locked = await runCli(['keys', 'create', '--data-dir', dataDir, '--tier', '2']);
+    assert.is(locked.code, 1);
+    assert.match(locked.stderr, /in use by a running node; stop it first/);
+    await chain.close();
+    const made = await runCli(['keys', 'create', '--data-dir', dataDir, '--tier', '2', '--label', 'partner', '--json']);
+    assert.is(made.code, 0, made.stderr);
+    const out = JSON.parse(made.stdout);
+    assert.equal({ tier: out.tier, label: out.label }, { tier: 2, label: 'partner' });
+    assert.ok(wellFormedKey(out.key));
+    const store = await ChainStore.open(join(dataDir, 'db'));
+    try {
+      const keys = await new ApiKeyStore(store).load();
+      const check = keys.check(out.key);
+      assert.ok(check.ok && check.record.tier === 2 && check.record.createdBy === 'operator');
+    } finally {
+      await store.close();
+    }
+    const plain = await runCli(['keys', 'create', '--data-dir', dataDir]);
+    assert.is(plain.code, 0);
+    assert.match(plain.stdout.trim(), /^ombra_live_[0-9a-f]{40}_[0-9a-f]{8}$/);
+    assert.match(plain.stderr, /shown only this once/);
+    const bad = await runCli(['keys', 'create', '--data-dir', dataDir, '--tier', '3']);
+    assert.is(bad.code, 2);
+    assert.match(bad.stderr, /--tier must be an integer 1..2/);
+    const none = await runCli(['keys', 'create', '--data-dir', join(dataDir, 'nothing')]);
+    assert.is(none.code, 1);
+    assert.match(none.stderr, /no chain in/);
+  } finally {
+    await chain.destroy().catch(() => undefined);
+  }
+});
+
+t.run();
