@@ -18,6 +18,8 @@ import { chainTaskRoutes, taskRoutes } from './routes/tasks.ts';
 import { tokenomicsRoutes } from './routes/tokenomics.ts';
 import { transactionRoutes } from './routes/transactions.ts';
 import { walletRoutes } from './routes/wallet.ts';
+import { chainEventRoutes, mempoolEventRoutes } from './routes/events.ts';
+import { StreamHub } from './streams/streamHub.ts';
 import { ApiKeyStore } from '../node/apiKeys.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { keyRoutes } from './routes/keys.ts';
@@ -47,6 +49,9 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.route('/api/tokenomics', tokenomicsRoutes(deps));
   app.route('/api/address', addressRoutes(deps));
   app.route('/api/stats', statsRoutes(deps));
+  const streams = deps.streams ?? new StreamHub(deps.node);
+  app.route('/api/chain', chainEventRoutes({ ...deps, streams }));
+  app.route('/api/mempool', mempoolEventRoutes({ ...deps, streams }));
   app.route('/api/chain', chainTaskRoutes(deps));
   app.route('/api/tasks', taskRoutes(deps));
   app.route('/api/miners', minerRoutes(deps));

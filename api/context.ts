@@ -1,6 +1,7 @@
 /** What routes may use: the node's queries, write entry point and the network's view. */
 import type { ChainQueries } from '../node/queries.ts';
 import type { OmbraNode } from '../node/node.ts';
+import type { StreamHub } from './streams/streamHub.ts';
 import type { ApiKeyStore } from '../node/apiKeys.ts';
 import type { AlertService } from '../node/alerts.ts';
 import type { RateLimiter } from './rateLimit.ts';
@@ -28,6 +29,8 @@ export interface ApiDeps {
   node: OmbraNode;
   queries: ChainQueries;
   network: NetworkView;
+  /** The live-stream hub shared with the WebSocket server (createApp makes one when absent). */
+  streams?: StreamHub;
   /** API keys (created on the node's store when absent). */
   keys?: ApiKeyStore;
   /** Alert subscriptions; /api/alerts is mounted only with it. */

@@ -25,6 +25,9 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   INTERNAL: 500,
   SYNCING: 503,
   INVALID_BLOCK: 422,
+  // Only ever sent inside a stream (SSE `error` event, WebSocket close reason); 429 if it
+  // ever reached a status line: the consumer was too slow for the rate it asked for.
+  SLOW_CONSUMER: 429,
 };
 
 /** Answers a ChainError as JSON; anything else is a 500 INTERNAL that hides the details. */

@@ -6,6 +6,7 @@ import { simulateCommand, simulateHelp } from './simulate.ts';
 import { startCommand, startHelp } from './start.ts';
 import { testnetCommand, testnetHelp } from './testnet.ts';
 import { walletCommand, walletHelp } from './wallet.ts';
+import { tailCommand, tailHelp } from './tail.ts';
 import { keysCommand, keysHelp } from './keys.ts';
 
 /** A CLI command. */
@@ -23,6 +24,7 @@ export const COMMANDS: Record<string, Command> = {
   snapshot: { summary: 'export the block log as NDJSON (snapshot export)', help: snapshotHelp, run: snapshotCommand },
   audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },
   wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },
+  tail: { summary: 'print live chain events (SSE), reconnecting and resuming', help: tailHelp, run: tailCommand },
   simulate: { summary: 'drive a running node with realistic traffic of every transaction type', help: simulateHelp, run: simulateCommand },
   keys: { summary: 'issue an API key into a stopped node\'s data dir (keys create --tier 2)', help: keysHelp, run: keysCommand },
 };

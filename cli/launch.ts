@@ -1,9 +1,13 @@
 /** Wires a running node: log + projections, producer, HTTP API. Used by `start` and by tests. */
 import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { noNetwork, type NetworkView } from '../api/context.ts';
 import { createApp } from '../api/app.ts';
+import { StreamHub } from '../api/streams/streamHub.ts';
+import type { StreamOptions } from '../api/streams/streamOptions.ts';
+import { attachWebSockets, type WebSockets } from '../api/streams/wsServer.ts';
 import type { ForkHeights, Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
 import { silentLogger, type Logger } from '../node/log.ts';
@@ -32,6 +36,8 @@ export interface LaunchConfig {
   network?: NetworkView;
   /** Join the p2p network with these options (a peer key is kept in the data dir). */
   p2p?: Partial<P2pOptions>;
+  /** Live-stream options (SSE, WebSocket); defaults from api/streams/streamOptions.ts. */
+  streams?: Partial<StreamOptions>;
   /** Rate limits; absent or null = off (the default under --dev). */
   rateLimits?: Partial<RateLimitOptions> | null;
   /** Alert options (mail relay, private targets, public URL for links). */
@@ -46,6 +52,10 @@ export interface Launched {
   p2p: P2pNetwork | null;
   server: ServerType;
   url: string;
+  /** The live-stream hub (SSE and WebSocket subscribers). */
+  streams: StreamHub;
+  /** The WebSocket endpoints /api/ws and /ws. */
+  sockets: WebSockets;
   keys: ApiKeyStore;
   alerts: AlertService;
   limiter: RateLimiter | null;
@@ -87,11 +97,14 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   // The operator's ban file lives in the data dir and is re-read when it changes.
   const limiter = cfg.rateLimits ? new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...cfg.rateLimits }) : null;
   const alerts = await AlertService.open(node.store, { height: () => node.head().index, block: (i) => node.store.block(i) }, node.events$, { log, ...cfg.alerts });
-  const app = createApp({ node, queries, network, keys, alerts, limiter: limiter ?? undefined });
+  const streams = new StreamHub(node, cfg.streams);
+  const app = createApp({ node, queries, network, keys, alerts, limiter: limiter ?? undefined, streams });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: cfg.httpHost, port: cfg.httpPort }, () => resolve(s));
     s.once('error', reject);
   });
+  // WebSocket upgrades of /api/ws and /ws are handled beside the Hono app on the same server.
+  const sockets = attachWebSockets(server as Server, streams);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${cfg.httpHost.includes(':') ? `[${cfg.httpHost}]` : cfg.httpHost}:${port}`;
   if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;
@@ -104,6 +117,8 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     p2p,
     server,
     url,
+    streams,
+    sockets,
     keys,
     alerts,
     limiter,
@@ -111,6 +126,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       stopping ??= (async () => {
         await producer?.stop();
         await p2p?.stop();
+        await sockets.close();
         await new Promise<void>((r) => {
           server.close(() => r());
           // Open keep-alive and streaming connections must not hold shutdown hostage.

@@ -21,7 +21,8 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'INTERNAL'
   | 'SYNCING'
-  | 'INVALID_BLOCK';
+  | 'INVALID_BLOCK'
+  | 'SLOW_CONSUMER';
 
 /** An expected refusal with a machine-readable code and a human message. */
 export class ChainError extends Error {

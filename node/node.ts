@@ -254,11 +254,13 @@ export class OmbraNode {
       // through the feed like any new block, so every subscriber sees real diffs.
       await this.runner.resetAll();
       await this.catchUp(undefined, { to: ancestor });
-      this.events$.next({ type: 'reorg', ancestor, oldHead: { index: oldTip.index, hash: oldTip.hash }, newHead: { index: branch[branch.length - 1].index, hash: branch[branch.length - 1].hash }, dropped: dropped.length });
+      // The log holds the new branch and the head moves before the announcement (the streams'
+      // contract), then the branch's blocks follow as ordinary block events.
+      this.tip = branch[branch.length - 1];
+      this.events$.next({ type: 'reorg', fromHeight: ancestor + 1, oldHead: { index: oldTip.index, hash: oldTip.hash }, newHead: { index: this.tip.index, hash: this.tip.hash }, dropped: dropped.map((b) => b.hash) });
       let parent = (await this.store.block(ancestor))!;
       for (const b of branch) {
         const applied = applyBlock(this.state(), refOf(parent), b, this.genesis, { signaturesVerified: true });
-        this.tip = b;
         this.events$.next({ ...this.blockEvent(b, applied, false), source: 'peer' });
         parent = b;
       }

@@ -39,17 +39,27 @@ export interface MempoolEvent {
   total: number;
 }
 
+/** A block at the tip of a branch. */
+export interface HeadRef {
+  index: number;
+  hash: string;
+}
+
 /**
- * The node switched to a better chain: blocks after `ancestor` were replaced. Block events for
- * the new blocks follow; read models were rebuilt before this event.
+ * The node switched to another branch. Contract for the emitter (the network layer): emit it
+ * after the log holds the new branch (the head is `newHead`) and before the block events of the
+ * new branch's blocks `fromHeight..newHead.index`; streams re-send those heights from the log.
  */
 export interface ReorgEvent {
   type: 'reorg';
-  ancestor: number;
-  oldHead: { index: number; hash: string };
-  newHead: { index: number; hash: string };
-  /** Blocks dropped from the old chain (their transactions go back to the mempool when still valid). */
-  dropped: number;
+  /** First height whose block changed; the common ancestor is `fromHeight - 1`. */
+  fromHeight: number;
+  /** The head before the switch. */
+  oldHead: HeadRef;
+  /** The head after the switch. */
+  newHead: HeadRef;
+  /** Hashes of the abandoned blocks, lowest height first. */
+  dropped: string[];
 }
 
 /** Everything on the node's event feed. */

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { buildTransferChain, fastSigner, fastTransfer } from './fixtureChain.ts';
+import { bareFanout, nodeFanout } from './fanout.ts';
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -16,6 +17,8 @@ const arg = (name: string, def: number) => {
 };
 const BLOCKS = arg('blocks', 100);
 const PER_BLOCK = arg('per-block', 100);
+const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const SUBSCRIBERS = arg('subscribers', 5000);
 
 function machine(): string {
   const c = cpus();
@@ -52,6 +55,27 @@ async function replayBench(): Promise<{ txs: number; blocks: number; seconds: nu
   }
 }
 
+/**
+ * fanout: SUBSCRIBERS SSE subscribers on one node vs a bare node:http server writing the same
+ * bytes to as many clients; time from append to the last subscriber, and memory per side.
+ */
+async function fanoutSection(): Promise<void> {
+  console.log(`fanout: ${SUBSCRIBERS} SSE subscribers (raw sockets in a child process), ${cpus().length} cores`);
+  const node = await nodeFanout(SUBSCRIBERS, 7);
+  const bare = await bareFanout(SUBSCRIBERS, 7, node.sample!);
+  const show = (name: string, r: typeof node) =>
+    console.log(`  ${name.padEnd(34)} last ${r.lastMs.toFixed(1)} ms (first ${r.firstMs.toFixed(1)} ms; rounds ${r.rounds.map((x) => x.toFixed(0)).join(' ')}), frame ${r.frameBytes} B, memory +${r.rssMiB.toFixed(1)} MiB RSS / +${r.heapMiB.toFixed(1)} MiB heap`);
+  show('baseline: bare node:http broadcast', bare);
+  show('node: GET /api/chain/events', node);
+  console.log(`ratio: node / bare delivery to the last subscriber = ${(node.lastMs / bare.lastMs).toFixed(2)} (goal <= 1.5)`);
+}
+
+if (ONLY === 'fanout') {
+  console.log(`machine: ${machine()}`);
+  await fanoutSection();
+  process.exit(0);
+}
+
 console.log(`machine: ${machine()}`);
 // `npm run bench -- --only ratelimit` runs the rate-limiter and alert-delivery section alone.
 const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
@@ -74,6 +98,7 @@ const tps = r.txs / r.seconds;
 console.log(`baseline: raw Ed25519 verify (node:crypto, 1 core): ${baseline.toFixed(0)} /s (runs: ${v1.toFixed(0)}, ${v2.toFixed(0)})`);
 console.log(`replay: ${r.txs} transfers in ${r.blocks} blocks, full verification: ${r.seconds.toFixed(2)} s = ${tps.toFixed(0)} tx/s`);
 console.log(`ratio: replay tx/s / raw verify/s = ${(tps / baseline).toFixed(2)}`);
+if (ONLY === undefined) await fanoutSection();
 if (!only) {
   const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
   await rateLimitBench();

@@ -18,12 +18,14 @@ t('a node switches to a longer valid branch, rebuilds its read models and return
     await b.produce(4);
     const branch = await b.node.store.blocksIn(1, 4);
     a.advance(b.now() - a.now());
+    const oldHead = a.node.head();
+    const oldBlocks = await a.node.store.blocksIn(1, 2);
     const events: ChainEvent[] = [];
     const sub = a.node.events$.subscribe((e) => events.push(e));
     await a.node.reorg(0, branch);
     sub.unsubscribe();
     assert.is(a.node.head().hash, b.node.head().hash);
-    assert.equal(events[0], { type: 'reorg', ancestor: 0, oldHead: { index: 2, hash: events[0].type === 'reorg' ? events[0].oldHead.hash : '' }, newHead: { index: 4, hash: b.node.head().hash }, dropped: 2 });
+    assert.equal(events[0], { type: 'reorg', fromHeight: 1, oldHead: { index: 2, hash: oldHead.hash }, newHead: { index: 4, hash: b.node.head().hash }, dropped: oldBlocks.map((x) => x.hash) });
     assert.equal(events.filter((e) => e.type === 'block').map((e) => (e.type === 'block' ? e.block.index : -1)), [1, 2, 3, 4]);
     // The orphaned transfer is pending again, and the read models equal the other node's.
     assert.ok(a.node.mempool.has(orphan.hash as string));

@@ -1,0 +1,62 @@
+/**
+ * The SSE endpoints: GET /api/chain/events (hello, block, tx, ping, reorg; resumable with
+ * Last-Event-ID or ?fromHeight) and GET /api/mempool/events (hello, snapshot).
+ */
+import { Hono, type Context } from 'hono';
+import { ChainError } from '../../core/errors.ts';
+import type { ApiDeps } from '../context.ts';
+import { ChainEventStream } from '../streams/chainEventStream.ts';
+import { MempoolEventStream } from '../streams/mempoolEventStream.ts';
+import type { StreamHub } from '../streams/streamHub.ts';
+import type { Destroyable, SseStream } from '../streams/sseStream.ts';
+
+/** The API's dependencies plus the stream hub. */
+export type StreamDeps = ApiDeps & { streams: StreamHub };
+
+const HEIGHT = /^[0-9]{1,15}$/;
+
+/**
+ * The first height a client is missing: Last-Event-ID + 1 (what a reconnecting EventSource
+ * sends; it wins over the URL it reconnects to), else ?fromHeight, else null (live only).
+ * A Last-Event-ID that is not a height cannot be one of ours and is ignored.
+ */
+export function resumePoint(lastEventId: string | undefined, fromHeight: string | undefined): number | null {
+  const id = lastEventId?.trim();
+  if (id && HEIGHT.test(id)) return Number(id) + 1;
+  if (fromHeight === undefined) return null;
+  if (!HEIGHT.test(fromHeight)) throw new ChainError('INVALID_PARAMS', 'fromHeight must be a non-negative integer');
+  return Number(fromHeight);
+}
+
+/** The socket under the request, when served by @hono/node-server. */
+function socketOf(c: Context): Destroyable | undefined {
+  return (c.env as { incoming?: { socket?: Destroyable } } | undefined)?.incoming?.socket;
+}
+
+/** Detaches the stream when the client aborts, then answers with it. */
+function serveStream(c: Context, stream: SseStream): Response {
+  c.req.raw.signal.addEventListener('abort', () => stream.close(), { once: true });
+  return stream.response();
+}
+
+/** GET /events under /api/chain. */
+export function chainEventRoutes({ streams }: StreamDeps): Hono {
+  return new Hono().get('/events', (c) => {
+    streams.checkCapacity();
+    const from = resumePoint(c.req.header('Last-Event-ID'), c.req.query('fromHeight'));
+    const head = streams.node.head().index;
+    const max = streams.options.maxResumeBlocks;
+    if (from !== null && head - from + 1 > max) {
+      throw new ChainError('INVALID_PARAMS', `resume point ${from} is more than ${max} blocks behind the head (${head}); read them with GET /api/chain/blocks-full first`);
+    }
+    return serveStream(c, new ChainEventStream(streams, from, socketOf(c)));
+  });
+}
+
+/** GET /events under /api/mempool. */
+export function mempoolEventRoutes({ streams }: StreamDeps): Hono {
+  return new Hono().get('/events', (c) => {
+    streams.checkCapacity();
+    return serveStream(c, new MempoolEventStream(streams, socketOf(c)));
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * The WebSocket endpoints on the HTTP server: `ws` in noServer mode on the server's 'upgrade'
+ * event, routing /api/ws and /ws to their dialects, with a size limit on client messages and a
+ * ping heartbeat that drops peers which stopped answering.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { ChainError } from '../../core/errors.ts';
+import { STATUS } from '../errors.ts';
+import type { StreamHub } from './streamHub.ts';
+import { apiDialect, legacyDialect, type WsDialect } from './wsDialects.ts';
+import { WsSession } from './wsSession.ts';
+
+/** The attached WebSocket endpoints. */
+export interface WebSockets {
+  /** Open connections. */
+  readonly sessions: Set<WsSession>;
+  /** Drops every connection and stops the heartbeat. */
+  close(): Promise<void>;
+}
+
+/** WebSocket paths and their protocols. */
+const ROUTES: Record<string, WsDialect> = { '/api/ws': apiDialect, '/ws': legacyDialect };
+
+/** Refuses an upgrade with a JSON `{error, code}` answer. */
+function refuse(socket: Duplex, err: ChainError): void {
+  const body = JSON.stringify({ error: err.message, code: err.code });
+  socket.end(`HTTP/1.1 ${STATUS[err.code]} ${err.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+/** Serves /api/ws and /ws on `server`. */
+export function attachWebSockets(server: Server, hub: StreamHub): WebSockets {
+  const o = hub.options;
+  // Compression off: it costs CPU and memory per connection, and blocks are small.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: o.wsMaxPayload, perMessageDeflate: false });
+  const sessions = new Set<WsSession>();
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    socket.on('error', () => socket.destroy());
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
+    const dialect = ROUTES[path];
+    if (!dialect) return refuse(socket, new ChainError('NOT_FOUND', `no WebSocket at ${path.slice(0, 100)}; use /api/ws or /ws`));
+    try {
+      hub.checkCapacity();
+    } catch (e) {
+      return refuse(socket, e as ChainError);
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      const session = new WsSession(ws, hub, dialect);
+      sessions.add(session);
+      ws.once('close', () => sessions.delete(session));
+    });
+  };
+  server.on('upgrade', onUpgrade);
+  const heartbeat = setInterval(() => {
+    for (const s of sessions) {
+      if (!s.alive) {
+        s.ws.terminate();
+        continue;
+      }
+      s.alive = false;
+      s.ws.ping();
+    }
+  }, o.wsPingMs);
+  heartbeat.unref();
+  return {
+    sessions,
+    async close() {
+      clearInterval(heartbeat);
+      server.off('upgrade', onUpgrade);
+      for (const s of sessions) s.ws.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+    },
+  };
+}

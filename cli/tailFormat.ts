@@ -1,0 +1,58 @@
+/** How `ombra tail` prints events: aligned columns for people (coloured on a TTY), or NDJSON. */
+
+/** One received SSE event. */
+export interface TailEvent {
+  event: string;
+  id?: string;
+  data: unknown;
+}
+
+const COLOURS: Record<string, string> = { block: '32', tx: '36', reorg: '31', error: '31', hello: '35', ping: '2', snapshot: '33' };
+
+/** A short form of a hash or address: the first 10 characters and an ellipsis. */
+function short(s: unknown): string {
+  return typeof s === 'string' && s.length > 12 ? `${s.slice(0, 10)}…` : String(s ?? '');
+}
+
+/** The event-specific columns. */
+function describe(e: TailEvent): string {
+  const d = (e.data ?? {}) as Record<string, any>;
+  switch (e.event) {
+    case 'block': {
+      const n = Array.isArray(d.transactions) ? d.transactions.length : (d.txCount ?? 0);
+      return `${`#${d.index}`.padEnd(10)} ${`${n} tx${n === 1 ? '' : 's'}`.padEnd(9)} hash ${short(d.hash)}  proposer ${short(d.proposer)}`;
+    }
+    case 'tx':
+      return `${String(d.txType).padEnd(20)} hash ${short(d.hash)}`;
+    case 'reorg':
+      return `from #${d.fromHeight}  old head #${d.oldHead?.index} ${short(d.oldHead?.hash)}  new head #${d.newHead?.index} ${short(d.newHead?.hash)}`;
+    case 'hello':
+      return `height ${d.height}  head ${short(d.latestBlockHash)}`;
+    case 'ping':
+      return `ts ${d.ts}`;
+    case 'error':
+      return `${d.code}: ${d.error}`;
+    default:
+      return JSON.stringify(e.data);
+  }
+}
+
+/** `HH:MM:SS.mmm  event  columns...`, the event name coloured when `colour`. */
+export function formatHuman(e: TailEvent, colour: boolean, now = new Date()): string {
+  const time = now.toISOString().slice(11, 23);
+  const name = e.event.padEnd(6);
+  const code = COLOURS[e.event];
+  const painted = colour && code ? `\x1b[${code}m${name}\x1b[0m` : name;
+  const stamp = colour ? `\x1b[2m${time}\x1b[0m` : time;
+  return `${stamp}  ${painted} ${describe(e)}`;
+}
+
+/** One NDJSON line: `{"event", "id"?, "data"}`. */
+export function formatJson(e: TailEvent): string {
+  return JSON.stringify(e.id === undefined ? { event: e.event, data: e.data } : { event: e.event, id: e.id, data: e.data });
+}
+
+/** Whether to colour: stdout is a terminal and NO_COLOR is not set. */
+export function wantsColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  return stream.isTTY === true && !env.NO_COLOR;
+}
