@@ -117,6 +117,11 @@ export function clientIp(c: Context, trustProxy = false): string {
   return normalizeIp(env?.incoming?.socket?.remoteAddress ?? 'unknown');
 }
 
+/** An admission decision. */
+export type Admission =
+  | { ok: true; bucket: Bucket; limit: TierLimit; stream: boolean; release: () => void }
+  | { ok: false; status: 401 | 403 | 429; code: string; error: string; bucket: Bucket | null; limit: TierLimit; retryAfterMs?: number };
+
 /** The limiter's state and middleware. */
 export class RateLimiter {
   readonly opts: RateLimitOptions;
@@ -221,6 +226,48 @@ export class RateLimiter {
     if (this.opts.banFile) unwatchFile(this.opts.banFile);
   }
 
+  /**
+   * The one admission decision, for HTTP requests and WebSocket upgrades alike: ban list, key,
+   * per-minute quota, concurrency and (on stream paths) the open-stream cap. On success the
+   * caller holds a slot until it calls `release`.
+   */
+  admit(ip: string, presented: string | undefined, path: string, now = this.opts.now()): Admission {
+    const o = this.opts;
+    const anon = o.tiers.anonymous;
+    const no = (status: 401 | 403 | 429, code: string, error: string, bucket: Bucket | null, limit: TierLimit, retryAfterMs?: number): Admission => ({ ok: false, status, code, error, bucket, limit, retryAfterMs });
+    if (this.isBanned(ip)) return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${ip}`) ?? null, anon);
+    let record: ApiKeyRecord | null = null;
+    if (presented !== undefined) {
+      const blocked = this.blockedFor(ip, now);
+      if (blocked > 0) return no(429, 'RATE_LIMITED', 'too many invalid API keys from this IP; try again later', null, anon, blocked);
+      const check = this.keys.check(presented);
+      if (!check.ok) {
+        this.noteBadKey(ip, now);
+        return no(401, 'UNAUTHORIZED', check.why === 'malformed' ? 'invalid API key: not a well-formed key (bad format or checksum)' : 'invalid API key: unknown or revoked', null, anon);
+      }
+      record = check.record;
+      this.keys.touch(record);
+    }
+    const limit = this.tierOf(record);
+    const b = this.bucket(record ? `key:${record.id}` : `ip:${ip}`, limit, now);
+    const who = record ? 'this API key' : 'anonymous callers from this IP';
+    if (b.count >= limit.perMinute) return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);
+    if (b.inflight >= limit.concurrent) return no(429, 'RATE_LIMITED', `too many concurrent requests: at most ${limit.concurrent} for ${who}`, b, limit, 1000);
+    const stream = o.streamPaths.some((p) => path === p || path.startsWith(p + '/') || path.startsWith(p + '?'));
+    if (stream && b.streams >= limit.streams) return no(429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, 1000);
+    b.count++;
+    b.inflight++;
+    if (stream) b.streams++;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      b.inflight--;
+      if (stream) b.streams--;
+    };
+    return { ok: true, bucket: b, limit, stream, release };
+  }
+
   /** The Hono middleware. */
   middleware(): MiddlewareHandler {
     const o = this.opts;
@@ -237,36 +284,12 @@ export class RateLimiter {
     };
     return async (c, next) => {
       const now = o.now();
-      const ip = clientIp(c, o.trustProxy);
-      const anon = o.tiers.anonymous;
-      if (this.isBanned(ip)) return refuse(c, 403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${ip}`) ?? null, anon, now);
-      let record: ApiKeyRecord | null = null;
       // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
       const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming?.headers;
       const h = incoming ? incoming['x-api-key'] : c.req.header('x-api-key');
-      const presented = Array.isArray(h) ? h[0] : h;
-      if (presented !== undefined) {
-        const blocked = this.blockedFor(ip, now);
-        if (blocked > 0) return refuse(c, 429, 'RATE_LIMITED', 'too many invalid API keys from this IP; try again later', null, anon, now, blocked);
-        const check = this.keys.check(presented);
-        if (!check.ok) {
-          this.noteBadKey(ip, now);
-          return refuse(c, 401, 'UNAUTHORIZED', check.why === 'malformed' ? 'invalid API key: not a well-formed key (bad format or checksum)' : 'invalid API key: unknown or revoked', null, anon, now);
-        }
-        record = check.record;
-        this.keys.touch(record);
-      }
-      const limit = this.tierOf(record);
-      const b = this.bucket(record ? `key:${record.id}` : `ip:${ip}`, limit, now);
-      const who = record ? 'this API key' : 'anonymous callers from this IP';
-      if (b.count >= limit.perMinute) return refuse(c, 429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, now, b.reset - now);
-      if (b.inflight >= limit.concurrent) return refuse(c, 429, 'RATE_LIMITED', `too many concurrent requests: at most ${limit.concurrent} for ${who}`, b, limit, now, 1000);
-      const path = c.req.path;
-      const stream = o.streamPaths.some((p) => path === p || path.startsWith(p + '/') || path.startsWith(p + '?'));
-      if (stream && b.streams >= limit.streams) return refuse(c, 429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, now, 1000);
-      b.count++;
-      b.inflight++;
-      if (stream) b.streams++;
+      const d = this.admit(clientIp(c, o.trustProxy), Array.isArray(h) ? h[0] : h, c.req.path, now);
+      if (!d.ok) return refuse(c, d.status, d.code, d.error, d.bucket, d.limit, now, d.retryAfterMs);
+      const { bucket: b, limit, stream, release } = d;
       // Set on the context before the handler runs: every response it builds (errors, 404s,
       // 413s included) carries them, and @hono/node-server keeps its fast response path.
       // Served by @hono/node-server, they go straight onto Node's response (merged into its
@@ -276,13 +299,6 @@ export class RateLimiter {
       set('X-RateLimit-Limit', String(limit.perMinute));
       set('X-RateLimit-Remaining', String(Math.max(0, limit.perMinute - b.count)));
       set('X-RateLimit-Reset', String(Math.ceil(b.reset / 1000)));
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        b.inflight--;
-        if (stream) b.streams--;
-      };
       try {
         await next();
       } catch (e) {

@@ -104,7 +104,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     s.once('error', reject);
   });
   // WebSocket upgrades of /api/ws and /ws are handled beside the Hono app on the same server.
-  const sockets = attachWebSockets(server as Server, streams);
+  const sockets = attachWebSockets(server as Server, streams, limiter);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${cfg.httpHost.includes(':') ? `[${cfg.httpHost}]` : cfg.httpHost}:${port}`;
   if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;

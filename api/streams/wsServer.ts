@@ -6,7 +6,9 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, type ErrorCode } from '../../core/errors.ts';
+import { normalizeIp, type RateLimiter } from '../rateLimit.ts';
+import { isIP } from 'node:net';
 import { STATUS } from '../errors.ts';
 import type { StreamHub } from './streamHub.ts';
 import { apiDialect, legacyDialect, type WsDialect } from './wsDialects.ts';
@@ -29,8 +31,16 @@ function refuse(socket: Duplex, err: ChainError): void {
   socket.end(`HTTP/1.1 ${STATUS[err.code]} ${err.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
+/** The client address of an upgrade request (X-Forwarded-For only behind a trusted proxy). */
+function upgradeIp(req: IncomingMessage, trustProxy: boolean): string {
+  const xff = req.headers['x-forwarded-for'];
+  const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
+  if (trustProxy && first && isIP(first)) return normalizeIp(first);
+  return normalizeIp(req.socket.remoteAddress ?? 'unknown');
+}
+
 /** Serves /api/ws and /ws on `server`. */
-export function attachWebSockets(server: Server, hub: StreamHub): WebSockets {
+export function attachWebSockets(server: Server, hub: StreamHub, limiter?: RateLimiter | null): WebSockets {
   const o = hub.options;
   // Compression off: it costs CPU and memory per connection, and blocks are small.
   const wss = new WebSocketServer({ noServer: true, maxPayload: o.wsMaxPayload, perMessageDeflate: false });
@@ -45,10 +55,22 @@ export function attachWebSockets(server: Server, hub: StreamHub): WebSockets {
     } catch (e) {
       return refuse(socket, e as ChainError);
     }
+    // Upgrades bypass the Hono middleware, so they take their quota and stream slot here.
+    let release = () => undefined as void;
+    if (limiter) {
+      const key = req.headers['x-api-key'];
+      const d = limiter.admit(upgradeIp(req, limiter.opts.trustProxy), Array.isArray(key) ? key[0] : key, path);
+      if (!d.ok) return refuse(socket, new ChainError(d.code as ErrorCode, d.error));
+      release = d.release;
+      socket.once('close', release);
+    }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const session = new WsSession(ws, hub, dialect);
       sessions.add(session);
-      ws.once('close', () => sessions.delete(session));
+      ws.once('close', () => {
+        sessions.delete(session);
+        release();
+      });
     });
   };
   server.on('upgrade', onUpgrade);
