@@ -2,6 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChainEvent } from '../../projections/events.ts';
 import { betterTip } from '../../node/reorg.ts';
+import { SseClient, withServedChain } from '../helpers/streamClients.ts';
 import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
 
 const t = suite('reorganisation');
@@ -73,3 +74,35 @@ t('the longer chain wins, then the lower slot, then the lower hash', () => {
 });
 
 t.run();
+
+const live = suite('reorganisation on the live streams');
+
+live('an SSE client is told of the reorg, then receives the new branch from the ancestor on', () =>
+  withServedChain(async ({ chain: a, url }) => {
+    const b = await openTestChain();
+    try {
+      await a.produce(2);
+      await b.node.submitTx(b.transfer(3, DEV_KEYS[4].address, 9n));
+      await b.produce(4);
+      a.advance(b.now() - a.now());
+      const sse = await SseClient.open(`${url}/api/chain/events`);
+      try {
+        await sse.waitFor((m) => m.event === 'hello');
+        await a.node.reorg(0, await b.node.store.blocksIn(1, 4));
+        const reorg = await sse.waitFor((m) => m.event === 'reorg');
+        assert.equal(reorg.data.newHead, { index: 4, hash: b.node.head().hash });
+        assert.is(reorg.data.fromHeight, 1);
+        // After the announcement the stream carries the new branch's blocks, heights 1..4.
+        await sse.waitFor((m) => m.event === 'block' && m.data.hash === b.node.head().hash);
+        const after = sse.messages.slice(sse.messages.indexOf(reorg)).filter((m) => m.event === 'block').map((m) => m.data.hash);
+        assert.equal(after, (await b.node.store.blocksIn(1, 4)).map((x) => x.hash));
+      } finally {
+        await sse.close();
+      }
+    } finally {
+      await b.destroy();
+    }
+  }),
+);
+
+live.run();
