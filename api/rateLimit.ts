@@ -117,6 +117,19 @@ export function clientIp(c: Context, trustProxy = false): string {
   return normalizeIp(env?.incoming?.socket?.remoteAddress ?? 'unknown');
 }
 
+/** True when `path` is one of `paths` or below it. */
+function isStreamPath(paths: readonly string[], path: string): boolean {
+  for (const p of paths) {
+    if (path.startsWith(p) && (path.length === p.length || path[p.length] === '/' || path[p.length] === '?')) return true;
+  }
+  return false;
+}
+
+/** A refusal. */
+function no(status: 401 | 403 | 429, code: string, error: string, bucket: Bucket | null, limit: TierLimit, retryAfterMs?: number): Admission {
+  return { ok: false, status, code, error, bucket, limit, retryAfterMs };
+}
+
 /** An admission decision. */
 export type Admission =
   | { ok: true; bucket: Bucket; limit: TierLimit; stream: boolean; release: () => void }
@@ -234,7 +247,6 @@ export class RateLimiter {
   admit(ip: string, presented: string | undefined, path: string, now = this.opts.now()): Admission {
     const o = this.opts;
     const anon = o.tiers.anonymous;
-    const no = (status: 401 | 403 | 429, code: string, error: string, bucket: Bucket | null, limit: TierLimit, retryAfterMs?: number): Admission => ({ ok: false, status, code, error, bucket, limit, retryAfterMs });
     if (this.isBanned(ip)) return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${ip}`) ?? null, anon);
     let record: ApiKeyRecord | null = null;
     if (presented !== undefined) {
@@ -253,7 +265,7 @@ export class RateLimiter {
     const who = record ? 'this API key' : 'anonymous callers from this IP';
     if (b.count >= limit.perMinute) return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);
     if (b.inflight >= limit.concurrent) return no(429, 'RATE_LIMITED', `too many concurrent requests: at most ${limit.concurrent} for ${who}`, b, limit, 1000);
-    const stream = o.streamPaths.some((p) => path === p || path.startsWith(p + '/') || path.startsWith(p + '?'));
+    const stream = isStreamPath(o.streamPaths, path);
     if (stream && b.streams >= limit.streams) return no(429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, 1000);
     b.count++;
     b.inflight++;
@@ -294,11 +306,18 @@ export class RateLimiter {
       // 413s included) carries them, and @hono/node-server keeps its fast response path.
       // Served by @hono/node-server, they go straight onto Node's response (merged into its
       // writeHead), which costs least; otherwise onto the context.
-      const outgoing = (c.env as { outgoing?: { setHeader?(n: string, v: string): void; headersSent?: boolean } } | undefined)?.outgoing;
-      const set = outgoing && typeof outgoing.setHeader === 'function' ? (n: string, v: string) => outgoing.setHeader!(n, v) : (n: string, v: string) => c.header(n, v);
-      set('X-RateLimit-Limit', String(limit.perMinute));
-      set('X-RateLimit-Remaining', String(Math.max(0, limit.perMinute - b.count)));
-      set('X-RateLimit-Reset', String(Math.ceil(b.reset / 1000)));
+      const outgoing = (c.env as { outgoing?: { setHeader?(n: string, v: string): void } } | undefined)?.outgoing;
+      const remaining = String(Math.max(0, limit.perMinute - b.count));
+      const reset = String(Math.ceil(b.reset / 1000));
+      if (outgoing && typeof outgoing.setHeader === 'function') {
+        outgoing.setHeader('X-RateLimit-Limit', String(limit.perMinute));
+        outgoing.setHeader('X-RateLimit-Remaining', remaining);
+        outgoing.setHeader('X-RateLimit-Reset', reset);
+      } else {
+        c.header('X-RateLimit-Limit', String(limit.perMinute));
+        c.header('X-RateLimit-Remaining', remaining);
+        c.header('X-RateLimit-Reset', reset);
+      }
       try {
         await next();
       } catch (e) {
