@@ -5,19 +5,13 @@
 import type { ArtNft } from '../core/state.ts';
 import type { ChainQueries } from './queries.ts';
 
-/** The spec's Art NFT record. */
-export interface ArtNftRecord {
-  tokenId: string;
-  owner: string;
-  taskId: string;
-  minerId: string;
-  mintedAt: number;
-  blockIndex: number;
-}
+/** The spec's Art NFT record: the consensus record without its transaction hash. */
+export type ArtNftRecord = Omit<ArtNft, 'txHash'>;
 
 /** The served record of a consensus NFT. */
 export function artRecord(n: ArtNft): ArtNftRecord {
-  return { tokenId: n.tokenId, owner: n.owner, taskId: n.taskId, minerId: n.minerId, mintedAt: n.mintedAt, blockIndex: n.blockIndex };
+  const { txHash: _txHash, ...record } = n;
+  return record;
 }
 
 const cache = new WeakMap<ChainQueries, { height: number; sorted: ArtNft[] }>();

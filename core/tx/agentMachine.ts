@@ -2,19 +2,14 @@
  * The agent run state machine. AGENT_TRANSITIONS is the whole table; anything else is refused
  * with VALIDATION_FAILED naming the current status. The protocol reference prints it.
  */
-import { ChainError } from '../errors.ts';
+import { transitionRow, type Transition } from './machine.ts';
 import type { AgentRun, AgentRunStatus } from '../state.ts';
 
 /** What moves a run. */
 export type AgentTrigger = 'AGENT_REQUEST' | 'AGENT_CLAIM' | 'AGENT_STEP' | 'AGENT_FINISH completed' | 'AGENT_FINISH failed' | 'AGENT_FINISH cancelled' | 'timeout';
 
 /** One row of the table. */
-export interface AgentTransition {
-  from: AgentRunStatus | null;
-  on: AgentTrigger;
-  to: AgentRunStatus;
-  when: string;
-}
+export type AgentTransition = Transition<AgentRunStatus, AgentTrigger>;
 
 /** Every allowed transition. */
 export const AGENT_TRANSITIONS: readonly AgentTransition[] = [
@@ -38,9 +33,6 @@ export const AGENT_TRANSITIONS: readonly AgentTransition[] = [
 
 /** Checks `on` is allowed from the run's status; VALIDATION_FAILED naming the status otherwise. */
 export function checkAgentTransition(run: AgentRun | undefined, on: AgentTrigger, to?: AgentRunStatus): void {
-  const from = run?.status ?? null;
-  if (!AGENT_TRANSITIONS.some((t) => t.from === from && t.on === on && (to === undefined || t.to === to))) {
-    const what = run ? `run ${run.agentRunId} is ${run.status}` : 'the run does not exist';
-    throw new ChainError('VALIDATION_FAILED', `${on} is not allowed: ${what}`);
-  }
+  const what = run ? `run ${run.agentRunId} is ${run.status}` : 'the run does not exist';
+  transitionRow(AGENT_TRANSITIONS, run?.status ?? null, on, what, to);
 }

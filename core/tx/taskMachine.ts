@@ -3,19 +3,14 @@
  * refused with VALIDATION_FAILED naming the current status. The protocol reference prints it.
  */
 import { TASK_SETTLEMENT_WINDOW_MS } from '../economics.ts';
-import { ChainError } from '../errors.ts';
+import { transitionRow, type Transition } from './machine.ts';
 import type { Task, TaskStatus } from '../state.ts';
 
 /** What moves a task. */
 export type TaskTrigger = 'TASK_SUBMIT' | 'TASK_RESPONSE' | 'TASK_VALIDATE' | 'TASK_REWARD' | 'timeout';
 
 /** One row of the table. */
-export interface TaskTransition {
-  from: TaskStatus | null;
-  on: TaskTrigger;
-  to: TaskStatus;
-  when: string;
-}
+export type TaskTransition = Transition<TaskStatus, TaskTrigger>;
 
 /** Every allowed transition. */
 export const TASK_TRANSITIONS: readonly TaskTransition[] = [
@@ -31,13 +26,8 @@ export const TASK_TRANSITIONS: readonly TaskTransition[] = [
 
 /** The status `on` leads to from `from`, or a VALIDATION_FAILED naming the current status. */
 export function nextTaskStatus(task: Task | undefined, on: TaskTrigger): TaskStatus {
-  const from = task?.status ?? null;
-  const row = TASK_TRANSITIONS.find((t) => t.from === from && t.on === on);
-  if (!row) {
-    const what = task ? `task ${task.taskId} is ${task.status}` : 'the task does not exist';
-    throw new ChainError('VALIDATION_FAILED', `${on} is not allowed: ${what}`);
-  }
-  return row.to;
+  const what = task ? `task ${task.taskId} is ${task.status}` : 'the task does not exist';
+  return transitionRow(TASK_TRANSITIONS, task?.status ?? null, on, what).to;
 }
 
 /** When an open task times out (ms), given its status. */
