@@ -248,6 +248,13 @@ export function indexOpen(state: ChainState): ChainState {
   return state;
 }
 
+/** An independent copy of a state (records are immutable values, so maps are copied, not records). */
+export function cloneState(s: ChainState): ChainState {
+  const records = emptyRecords();
+  for (const kind of RECORD_KINDS) for (const [k, v] of s.records[kind]) (records[kind] as Map<string, unknown>).set(k, v);
+  return indexOpen({ accounts: new Map(s.accounts), records, supply: { ...s.supply }, open: { tasks: new Set(), runs: new Set() } });
+}
+
 /** Σ balances: with escrow and burned it must equal emitted. */
 export function sumBalances(state: ChainState): bigint {
   let total = 0n;

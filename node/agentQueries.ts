@@ -40,21 +40,21 @@ export class AgentQueries {
     this.node = node;
   }
 
-  private get runRows() {
-    return this.node.runner.rows('agentRuns');
+  private runRows() {
+    return this.node.runner.readable('agentRuns');
   }
 
-  private get chatRows() {
-    return this.node.runner.rows('chat');
+  private chatRows() {
+    return this.node.runner.readable('chat');
   }
 
   /** A run record, or undefined. */
   async run(id: string): Promise<RunRecord | undefined> {
     const r = this.node.state().records.runs.get(id) as AgentRun | undefined;
     if (!r) return undefined;
-    const req = (await this.runRows.get(`q!${id}`)) as RequestRow | undefined;
-    const claim = (await this.runRows.get(`c!${id}`)) as { modelInfo: string; hardwareTier: string } | undefined;
-    const fin = (await this.runRows.get(`f!${id}`)) as { finalAnswerInline: string } | undefined;
+    const req = (await (await this.runRows()).get(`q!${id}`)) as RequestRow | undefined;
+    const claim = (await (await this.runRows()).get(`c!${id}`)) as { modelInfo: string; hardwareTier: string } | undefined;
+    const fin = (await (await this.runRows()).get(`f!${id}`)) as { finalAnswerInline: string } | undefined;
     return {
       agentRunId: r.agentRunId,
       conversationId: r.conversationId,
@@ -83,7 +83,7 @@ export class AgentQueries {
   /** A run's steps in step order. */
   async steps(id: string): Promise<Omit<StepRow, 'txHash'>[]> {
     const out: Omit<StepRow, 'txHash'>[] = [];
-    for await (const v of this.runRows.values({ gte: `p!${id}!`, lt: `p!${id}!~` })) {
+    for await (const v of (await this.runRows()).values({ gte: `p!${id}!`, lt: `p!${id}!~` })) {
       const { txHash: _, ...step } = v as StepRow;
       out.push(step);
     }
@@ -93,7 +93,7 @@ export class AgentQueries {
   /** Runs of an index prefix (`s!<status>`, `u!<submitter>`, `m!<miner>`), `limit` of them. */
   async runsBy(prefix: string, limit: number, oldestFirst: boolean): Promise<RunRecord[]> {
     const out: RunRecord[] = [];
-    for await (const id of this.runRows.values({ gte: `${prefix}!`, lt: `${prefix}!~`, reverse: !oldestFirst, limit })) {
+    for await (const id of (await this.runRows()).values({ gte: `${prefix}!`, lt: `${prefix}!~`, reverse: !oldestFirst, limit })) {
       const r = await this.run(id as string);
       if (r) out.push(r);
     }
@@ -109,14 +109,14 @@ export class AgentQueries {
   /** A conversation's latest `limit` turns, in chronological order. */
   async turns(id: string, limit: number): Promise<Turn[]> {
     const out: Turn[] = [];
-    for await (const t of this.chatRows.values({ gte: `t!${id}!`, lt: `t!${id}!~`, limit, reverse: true })) out.push(t as Turn);
+    for await (const t of (await this.chatRows()).values({ gte: `t!${id}!`, lt: `t!${id}!~`, limit, reverse: true })) out.push(t as Turn);
     return out.reverse();
   }
 
   /** Distinct conversations an address wrote in, in order of its first turn in each. */
   async conversationsOf(author: string, limit: number): Promise<string[]> {
     const out: string[] = [];
-    for await (const id of this.chatRows.values({ gte: `a!${author}!`, lt: `a!${author}!~`, limit })) out.push(id as string);
+    for await (const id of (await this.chatRows()).values({ gte: `a!${author}!`, lt: `a!${author}!~`, limit })) out.push(id as string);
     return out;
   }
 }

@@ -8,7 +8,7 @@ import type { Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
 import { withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
-import { StateOverlay, type ChainState } from '../core/state.ts';
+import { cloneState, StateOverlay, type ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { validateTx } from '../core/validateTx.ts';
 import type { BalanceChange, BlockEvent, ChainEvent, ChainInfo } from '../projections/events.ts';
@@ -55,6 +55,8 @@ export interface NodeOptions {
   mempool?: Partial<MempoolOptions>;
   clock?: () => number;
   log?: Logger;
+  /** Blocks back from the head whose undo records are kept for reorganisations (default 128). */
+  undoDepth?: number;
   /** Progress callback while catching projections up from the log. */
   onCatchUp?: (height: number, head: number) => void;
 }
@@ -86,7 +88,7 @@ export class OmbraNode {
     this.log = opts.log ?? silentLogger;
     this.clock = opts.clock ?? Date.now;
     this.mempool = new Mempool(opts.mempool);
-    this.runner = new ProjectionRunner(store, PROJECTIONS, info);
+    this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth);
     this.pendingRows = store.sublevel('local:mempool');
   }
 
@@ -205,7 +207,7 @@ export class OmbraNode {
     }).catch(async (e: unknown) => {
       // A stale nonce may be a transaction already in the chain: that is a duplicate.
       if (e instanceof ChainError && e.code === 'STALE_NONCE' && typeof (raw as SignedTx).hash === 'string') {
-        if ((await this.runner.rows('txIndex').get((raw as SignedTx).hash)) !== undefined) throw new ChainError('DUPLICATE_TX', 'transaction already in the chain');
+        if ((await (await this.runner.readable('txIndex')).get((raw as SignedTx).hash)) !== undefined) throw new ChainError('DUPLICATE_TX', 'transaction already in the chain');
       }
       throw e;
     });
@@ -247,18 +249,29 @@ export class OmbraNode {
       if (branch.length === 0 || !betterTip(branch[branch.length - 1], oldTip, this.genesis.blockTimeMs)) {
         throw new ChainError('INVALID_BLOCK', 'the branch is not better than the current chain');
       }
-      await validateBranch(this.store, this.genesis, ancestor, branch, this.clock());
+      if (!Number.isSafeInteger(ancestor) || ancestor < 0 || ancestor >= oldTip.index + 1) throw new ChainError('INVALID_BLOCK', `no common ancestor at ${ancestor}`);
+      // Read models (the consensus state among them) step back to the ancestor through the undo
+      // log; only a reorganisation deeper than the log rebuilds them from genesis.
+      if (!(await this.runner.rollbackTo(ancestor))) {
+        this.log.warn('reorganisation deeper than the undo log: rebuilding read models from genesis', { ancestor });
+        await this.runner.resetAll();
+        await this.catchUp(undefined, { to: ancestor });
+      }
+      const ancestorBlock = (await this.store.block(ancestor))!;
+      try {
+        validateBranch(cloneState(this.state()), ancestorBlock, this.genesis, branch, this.clock());
+      } catch (e) {
+        // An invalid branch changes nothing: fold the old blocks back from the log.
+        await this.catchUp();
+        throw e;
+      }
       const dropped = await this.store.blocksIn(ancestor + 1, oldTip.index);
       await this.store.replaceSuffix(ancestor, branch);
-      // Read models go back to the ancestor by replaying the log, then the branch is folded
-      // through the feed like any new block, so every subscriber sees real diffs.
-      await this.runner.resetAll();
-      await this.catchUp(undefined, { to: ancestor });
       // The log holds the new branch and the head moves before the announcement (the streams'
       // contract), then the branch's blocks follow as ordinary block events.
       this.tip = branch[branch.length - 1];
       this.events$.next({ type: 'reorg', fromHeight: ancestor + 1, oldHead: { index: oldTip.index, hash: oldTip.hash }, newHead: { index: this.tip.index, hash: this.tip.hash }, dropped: dropped.map((b) => b.hash) });
-      let parent = (await this.store.block(ancestor))!;
+      let parent = ancestorBlock;
       for (const b of branch) {
         const applied = applyBlock(this.state(), refOf(parent), b, this.genesis, { signaturesVerified: true });
         this.events$.next({ ...this.blockEvent(b, applied, false), source: 'peer' });

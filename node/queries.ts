@@ -37,7 +37,7 @@ export class ChainQueries {
 
   /** A block by hash. */
   async blockByHash(hash: string): Promise<Block | undefined> {
-    const index = (await this.node.runner.rows('blockHash').get(hash)) as number | undefined;
+    const index = (await (await this.node.runner.readable('blockHash')).get(hash)) as number | undefined;
     return index === undefined ? undefined : this.block(index);
   }
 
@@ -48,7 +48,7 @@ export class ChainQueries {
 
   /** A confirmed transaction by hash. */
   async tx(hash: string): Promise<ConfirmedTx | undefined> {
-    const loc = (await this.node.runner.rows('txIndex').get(hash)) as TxLocation | undefined;
+    const loc = (await (await this.node.runner.readable('txIndex')).get(hash)) as TxLocation | undefined;
     if (!loc) return undefined;
     const b = await this.block(loc.blockIndex);
     const tx = b?.transactions[loc.position];
@@ -58,7 +58,7 @@ export class ChainQueries {
 
   /** An address's transactions, newest first. */
   async addressTxs(address: string, limit: number, offset = 0): Promise<ConfirmedTx[]> {
-    const rows = this.node.runner.rows('addressHistory');
+    const rows = await this.node.runner.readable('addressHistory');
     const hashes: string[] = [];
     let skipped = 0;
     for await (const h of rows.values({ gte: `${address}!`, lt: `${address}!~`, reverse: true })) {

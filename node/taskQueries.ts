@@ -61,8 +61,8 @@ export class TaskQueries {
     this.node = node;
   }
 
-  private get rows() {
-    return this.node.runner.rows('tasks');
+  private rows() {
+    return this.node.runner.readable('tasks');
   }
 
   /** Summaries newest first, with the total (of the status when one is given). */
@@ -71,7 +71,7 @@ export class TaskQueries {
     if (!statuses) {
       const tasks: TaskSummary[] = [];
       let skipped = 0;
-      for await (const t of this.rows.values({ gte: 't!', lt: 't!~', reverse: true })) {
+      for await (const t of (await this.rows()).values({ gte: 't!', lt: 't!~', reverse: true })) {
         if (tasks.length >= limit) break;
         if (skipped++ < offset) continue;
         tasks.push(taskSummary(t as Task));
@@ -81,11 +81,11 @@ export class TaskQueries {
     // Merge the per-status indexes by order key, newest first.
     const orders: string[] = [];
     for (const status of statuses) {
-      for await (const k of this.rows.keys({ gte: `s!${status}!`, lt: `s!${status}!~`, reverse: true, limit: offset + limit })) orders.push((k as string).slice(status.length + 3));
+      for await (const k of (await this.rows()).keys({ gte: `s!${status}!`, lt: `s!${status}!~`, reverse: true, limit: offset + limit })) orders.push((k as string).slice(status.length + 3));
     }
     orders.sort().reverse();
     const tasks: TaskSummary[] = [];
-    for (const o of orders.slice(offset, offset + limit)) tasks.push(taskSummary((await this.rows.get(`t!${o}`)) as Task));
+    for (const o of orders.slice(offset, offset + limit)) tasks.push(taskSummary((await (await this.rows()).get(`t!${o}`)) as Task));
     return { tasks, total: statuses.reduce((n, st) => n + s.counts[st], 0) };
   }
 
@@ -94,9 +94,9 @@ export class TaskQueries {
     const t = this.node.state().records.tasks.get(id);
     if (!t) return undefined;
     const responses: ResponseRow[] = [];
-    for await (const r of this.rows.values({ gte: `r!${id}!`, lt: `r!${id}!~` })) responses.push(r as ResponseRow);
-    const validation = (await this.rows.get(`v!${id}`)) as ValidationRow | undefined;
-    const reward = (await this.rows.get(`w!${id}`)) as RewardRow | undefined;
+    for await (const r of (await this.rows()).values({ gte: `r!${id}!`, lt: `r!${id}!~` })) responses.push(r as ResponseRow);
+    const validation = (await (await this.rows()).get(`v!${id}`)) as ValidationRow | undefined;
+    const reward = (await (await this.rows()).get(`w!${id}`)) as RewardRow | undefined;
     const deadline = t.submittedAt + t.timeoutMs;
     return {
       ...taskSummary(t),

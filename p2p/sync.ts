@@ -113,11 +113,17 @@ export class Syncer {
     this.syncing = st.height > head.index + 1;
     const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
     if (ancestor === head.index) {
-      for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch) {
-        for (const b of await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))) {
-          if (b.index <= this.node.head().index) continue;
-          await this.node.importBlock(b);
+      // Blocks far below the target need no undo records: only the last ones can be reorganised.
+      this.node.runner.undoHorizon = st.height;
+      try {
+        for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch) {
+          for (const b of await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))) {
+            if (b.index <= this.node.head().index) continue;
+            await this.node.importBlock(b);
+          }
         }
+      } finally {
+        this.node.runner.undoHorizon = 0;
       }
       return;
     }

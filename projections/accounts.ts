@@ -2,7 +2,7 @@
  * The consensus state as a read model: accounts, miners and supply, folded from each block's
  * state diff. Rows: `a:<address>`, `m:<minerId>`, `s`. The node validates against this state.
  */
-import { commitDiff, emptyRecords, emptyState, indexOpen, RECORD_KINDS, RECORD_PREFIX, type Account, type ChainState, type RecordKind, type Supply } from '../core/state.ts';
+import { cloneState, commitDiff, emptyRecords, emptyState, indexOpen, RECORD_KINDS, RECORD_PREFIX, type Account, type ChainState, type RecordKind, type Supply } from '../core/state.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
@@ -27,11 +27,6 @@ function decodeSupply(v: unknown): Supply {
   return { emitted: BigInt(r.emitted), burned: BigInt(r.burned), escrow: BigInt(r.escrow), feesPaid: BigInt(r.feesPaid) };
 }
 
-function cloneState(s: ChainState): ChainState {
-  const records = emptyRecords();
-  for (const kind of RECORD_KINDS) for (const [k, v] of s.records[kind]) (records[kind] as Map<string, unknown>).set(k, v);
-  return indexOpen({ accounts: new Map(s.accounts), records, supply: { ...s.supply }, open: { tasks: new Set(), runs: new Set() } });
-}
 
 const KIND_OF_PREFIX = Object.fromEntries(RECORD_KINDS.map((k) => [RECORD_PREFIX[k], k])) as Record<string, RecordKind>;
 

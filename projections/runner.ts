@@ -9,6 +9,7 @@ import { filter } from 'rxjs';
 import type { ChainStore } from '../node/chainStore.ts';
 import type { BlockEvent, ChainEvent, ChainInfo } from './events.ts';
 import type { Projection } from './projection.ts';
+import { UndoLog } from './undoLog.ts';
 
 interface Slot {
   p: Projection<any>;
@@ -37,11 +38,15 @@ export class ProjectionRunner {
   private inFlight = false;
   private subscription: Subscription | null = null;
   private failure: unknown = null;
+  private readonly undo: UndoLog;
+  /** A height the head is known to be heading for (a sync target): undo is kept only near it. */
+  undoHorizon = 0;
 
-  constructor(store: ChainStore, projections: Projection<any>[], info: ChainInfo) {
+  constructor(store: ChainStore, projections: Projection<any>[], info: ChainInfo, undoDepth = 128) {
     this.store = store;
     this.info = info;
     this.checkpoints = store.sublevel('checkpoints');
+    this.undo = new UndoLog(store.sublevel('undo'), undoDepth);
     for (const p of projections) {
       if (this.slots.has(p.name)) throw new Error(`duplicate projection ${p.name}`);
       this.slots.set(p.name, { p, state: undefined, height: 0, sub: store.sublevel(`p:${p.name}`) });
@@ -75,12 +80,14 @@ export class ProjectionRunner {
   async resetAll(): Promise<void> {
     // A batch still in flight must not land after the clear.
     await this.flush();
+    await this.undo.clear();
     for (const slot of this.slots.values()) await this.reset(slot);
   }
 
   /** Resets one projection by name (the consensus state must restart with its dependents). */
   async resetOne(name: string): Promise<void> {
     await this.flush();
+    await this.undo.clear();
     await this.reset(this.slot(name));
   }
 
@@ -110,7 +117,16 @@ export class ProjectionRunner {
     return this.slot(name).height;
   }
 
-  /** The sublevel holding a projection's rows, for queries. */
+  /**
+   * A projection's rows once everything folded so far is written: queries read their own
+   * writes (a block's rows are readable as soon as its event is out).
+   */
+  async readable(name: string): Promise<ReturnType<ChainStore['sublevel']>> {
+    await this.flush();
+    return this.slot(name).sub;
+  }
+
+  /** The sublevel holding a projection's rows (no wait: for code that only writes or already flushed). */
   rows(name: string): ReturnType<ChainStore['sublevel']> {
     return this.slot(name).sub;
   }
@@ -123,10 +139,14 @@ export class ProjectionRunner {
   /** Folds one block event through every projection behind it. */
   fold(ev: BlockEvent): void {
     const h = ev.block.index;
+    // Blocks near the head keep undo records, so a reorganisation can step back to an ancestor.
+    const track = h > Math.max(this.store.head()?.index ?? 0, this.undoHorizon) - this.undo.depth;
     for (const slot of this.slots.values()) {
       if (h <= slot.height) continue;
       if (h !== slot.height + 1) throw new Error(`projection ${slot.p.name} at ${slot.height} got block ${h}`);
+      const before = track && slot.p.save ? structuredClone(slot.p.save(slot.state)) : undefined;
       const step = slot.p.apply(slot.state, ev);
+      if (track) this.undo.note(h, slot.p.name, step.ops ?? [], before, slot.p.save !== undefined);
       slot.state = step.state;
       slot.height = h;
       for (const op of step.ops ?? []) {
@@ -148,8 +168,9 @@ export class ProjectionRunner {
     }
     this.pending = [];
     this.dirty = new Set();
-    this.writing = this.store.db
-      .batch(ops as never)
+    this.writing = this.undo
+      .drain((name) => this.slot(name).sub)
+      .then((undoOps) => this.store.db.batch([...ops, ...undoOps] as never))
       .catch((e: unknown) => {
         this.failure = e;
       })
@@ -157,6 +178,34 @@ export class ProjectionRunner {
         this.inFlight = false;
         this.schedule();
       });
+  }
+
+  /**
+   * Steps every read model back to `ancestor` through the undo log: rows restored and
+   * checkpoints moved in one batch, in-memory states reloaded. False (nothing changed) when the
+   * log does not reach that far; the caller then rebuilds from genesis.
+   */
+  async rollbackTo(ancestor: number): Promise<boolean> {
+    await this.flush();
+    const heights = [...this.slots.values()].map((x) => x.height);
+    const top = Math.max(...heights);
+    if (heights.some((x) => x !== top)) return false;
+    if (top <= ancestor) return top === ancestor;
+    const r = await this.undo.rollback(ancestor, top, (name) => this.slot(name).sub);
+    if (!r) return false;
+    for (const slot of this.slots.values()) {
+      const cp: Checkpoint = { height: ancestor, version: slot.p.version };
+      if (slot.p.save) cp.saved = r.saved.get(slot.p.name);
+      r.ops.push({ type: 'put', sublevel: this.checkpoints, key: slot.p.name, value: cp });
+    }
+    await this.store.db.batch(r.ops as never);
+    for (const slot of this.slots.values()) {
+      slot.height = ancestor;
+      if (slot.p.load) slot.state = slot.p.load(r.saved.get(slot.p.name), this.info);
+      else if (slot.p.restore) slot.state = await slot.p.restore(slot.sub.iterator() as AsyncIterable<[string, unknown]>, this.info);
+      else slot.state = slot.p.init(this.info);
+    }
+    return true;
   }
 
   /** Resolves once everything folded so far is on disk. */

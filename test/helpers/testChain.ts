@@ -50,11 +50,11 @@ export interface TestChain {
 }
 
 /** Opens a node on a fresh (or given) directory. */
-export async function openTestChain(opts: { genesis?: Genesis; dir?: string; network?: NetworkView } = {}): Promise<TestChain> {
+export async function openTestChain(opts: { genesis?: Genesis; dir?: string; network?: NetworkView; undoDepth?: number } = {}): Promise<TestChain> {
   const genesis = opts.genesis ?? fixtureGenesis();
   const tmp = opts.dir ? { dir: opts.dir, cleanup: () => rmSync(opts.dir!, { recursive: true, force: true }) } : tempDir();
   let clock = Math.max(Date.now(), genesis.timestamp + genesis.blockTimeMs);
-  const node = await OmbraNode.open({ dbDir: join(tmp.dir, 'db'), genesis, clock: () => clock });
+  const node = await OmbraNode.open({ dbDir: join(tmp.dir, 'db'), genesis, clock: () => clock, undoDepth: opts.undoDepth });
   const queries = new ChainQueries(node);
   const app = createApp({ node, queries, network: opts.network ?? noNetwork });
   const authority = DEV_KEYS.find((k) => k.address === genesis.authorities[0]);

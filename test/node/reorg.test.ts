@@ -65,6 +65,24 @@ t('a branch that is not better, or holds an invalid block, changes nothing', asy
   }
 });
 
+t('a reorganisation deeper than the undo log falls back to rebuilding read models from genesis, with the same result', async () => {
+  const a = await openTestChain({ undoDepth: 2 });
+  const b = await openTestChain();
+  try {
+    await a.node.submitTx(a.transfer(1, DEV_KEYS[2].address, 5n));
+    await a.produce(5);
+    await b.node.submitTx(b.transfer(3, DEV_KEYS[4].address, 7n));
+    await b.produce(6);
+    a.advance(b.now() - a.now());
+    await a.node.reorg(0, await b.node.store.blocksIn(1, 6));
+    assert.is(a.node.head().hash, b.node.head().hash);
+    assert.equal(await a.node.runner.dump(), await b.node.runner.dump());
+  } finally {
+    await a.destroy();
+    await b.destroy();
+  }
+});
+
 t('the longer chain wins, then the lower slot, then the lower hash', () => {
   const tip = (index: number, timestamp: number, hash: string) => ({ index, timestamp, hash });
   assert.ok(betterTip(tip(5, 9000, 'ff'), tip(4, 1000, '00'), 1000));

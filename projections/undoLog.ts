@@ -1,0 +1,111 @@
+/**
+ * The undo log: for each recent block, the value every projection row had before the block
+ * changed it, and each in-memory projection's state before the block. It is written in the same
+ * batch as the rows, so read models can step back to a common ancestor after a reorganisation
+ * without replaying the chain from genesis.
+ */
+import type { ChainStore } from '../node/chainStore.ts';
+import { heightKey } from '../node/chainStore.ts';
+import type { KvOp } from './projection.ts';
+
+type Sublevel = ReturnType<ChainStore['sublevel']>;
+type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown };
+
+/** One projection's undo for one block: [key] was absent, [key, value] held value. */
+export interface UndoEntry {
+  kv: ([string] | [string, unknown])[];
+  saved?: unknown;
+  hasSaved: boolean;
+}
+
+interface Noted {
+  ops: KvOp[];
+  saved?: unknown;
+  hasSaved: boolean;
+}
+
+/** Collects undo information as blocks are folded and writes it with their rows. */
+export class UndoLog {
+  private readonly sub: Sublevel;
+  /** Blocks back from the head that keep undo records. */
+  readonly depth: number;
+  private noted = new Map<number, Map<string, Noted>>();
+
+  constructor(sub: Sublevel, depth: number) {
+    this.sub = sub;
+    this.depth = depth;
+  }
+
+  /** Notes what block `h` is about to change in projection `name` (and its state before). */
+  note(h: number, name: string, ops: KvOp[], saved?: unknown, hasSaved = false): void {
+    let m = this.noted.get(h);
+    if (!m) this.noted.set(h, (m = new Map()));
+    m.set(name, { ops, saved, hasSaved });
+  }
+
+  /** Undo records for everything noted, with previous values read from the rows before they change. */
+  async drain(rowsOf: (name: string) => Sublevel): Promise<BatchOp[]> {
+    if (this.noted.size === 0) return [];
+    const noted = this.noted;
+    this.noted = new Map();
+    const heights = [...noted.keys()].sort((a, b) => a - b);
+    const keys = new Map<string, Set<string>>();
+    for (const h of heights) for (const [name, e] of noted.get(h)!) for (const op of e.ops) (keys.get(name) ?? keys.set(name, new Set()).get(name)!).add(op.key);
+    // The rows as they are before this batch, then as each noted block leaves them.
+    const current = new Map<string, Map<string, [] | [unknown]>>();
+    for (const [name, set] of keys) {
+      const list = [...set];
+      const values = await rowsOf(name).getMany(list);
+      current.set(name, new Map(list.map((k, i) => [k, values[i] === undefined ? [] : [values[i]]])));
+    }
+    const out: BatchOp[] = [];
+    for (const h of heights) {
+      const record: Record<string, UndoEntry> = {};
+      for (const [name, e] of noted.get(h)!) {
+        const cur = current.get(name);
+        const seen = new Set<string>();
+        const kv: UndoEntry['kv'] = [];
+        for (const op of e.ops) {
+          if (!seen.has(op.key)) {
+            seen.add(op.key);
+            const prev = cur!.get(op.key)!;
+            kv.push(prev.length ? [op.key, prev[0]] : [op.key]);
+          }
+          cur!.set(op.key, op.type === 'put' ? [op.value] : []);
+        }
+        record[name] = { kv, hasSaved: e.hasSaved, ...(e.hasSaved ? { saved: e.saved } : {}) };
+      }
+      out.push({ type: 'put', sublevel: this.sub, key: heightKey(h), value: record });
+      if (h - this.depth >= 0) out.push({ type: 'del', sublevel: this.sub, key: heightKey(h - this.depth) });
+    }
+    return out;
+  }
+
+  /**
+   * What stepping back from `top` to `ancestor` takes: row writes restoring every changed row,
+   * and each in-memory projection's state at `ancestor`. Null when a record is missing.
+   */
+  async rollback(ancestor: number, top: number, rowsOf: (name: string) => Sublevel): Promise<{ ops: BatchOp[]; saved: Map<string, unknown> } | null> {
+    const ops: BatchOp[] = [];
+    const saved = new Map<string, unknown>();
+    for (let h = top; h > ancestor; h--) {
+      const record = (await this.sub.get(heightKey(h))) as Record<string, UndoEntry> | undefined;
+      if (!record) return null;
+      // Highest block first: the last write of a row is its value before block ancestor + 1.
+      for (const [name, e] of Object.entries(record)) {
+        for (const entry of e.kv) {
+          ops.push(entry.length === 2 ? { type: 'put', sublevel: rowsOf(name), key: entry[0], value: entry[1] } : { type: 'del', sublevel: rowsOf(name), key: entry[0] });
+        }
+        if (e.hasSaved) saved.set(name, e.saved);
+      }
+      ops.push({ type: 'del', sublevel: this.sub, key: heightKey(h) });
+    }
+    return { ops, saved };
+  }
+
+  /** Drops every record (the rows they describe are being rebuilt). */
+  async clear(): Promise<void> {
+    this.noted = new Map();
+    await this.sub.clear();
+  }
+}
