@@ -198,7 +198,7 @@ export class OmbraNode {
   /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */
   submitTx(raw: unknown, source: 'api' | 'gossip' = 'api'): Promise<SignedTx> {
     return this.exclusive(async () => {
-      const tx = this.admit(raw, source);
+      const tx = this.admit(raw);
       // Durable before acknowledged: a restart re-admits it.
       await this.pendingRows.put(tx.hash, { seq: this.pendingSeq++, tx });
       this.events$.next({ type: 'tx', tx, source });
@@ -214,7 +214,7 @@ export class OmbraNode {
   }
 
   /** Validates a transaction against the head and the mempool and adds it (no I/O). */
-  private admit(raw: unknown, _source: 'api' | 'gossip'): SignedTx {
+  private admit(raw: unknown): SignedTx {
     const tx = validateTx(raw, {
       height: this.nextHeight(),
       timestamp: this.clock(),
@@ -285,7 +285,7 @@ export class OmbraNode {
       let returned = 0;
       for (const tx of pending) {
         try {
-          this.admit(tx, 'gossip');
+          this.admit(tx);
           returned++;
         } catch {
           // No longer valid on the new chain (spent, or already included): dropped.
