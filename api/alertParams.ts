@@ -32,7 +32,8 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function onlyKeys(o: Record<string, unknown>, allowed: string[], what: string): void {
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) bad(`${what}: unknown field ${JSON.stringify(k.slice(0, 40))} (allowed: ${allowed.join(', ') || 'none'})`);
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k)) bad(`${what}: unknown field ${JSON.stringify(k.slice(0, 40))} (allowed: ${allowed.join(', ') || 'none'})`);
 }
 
 /** Which params each trigger takes, and whether `address` is required. */
@@ -79,7 +80,8 @@ export function parseSubscribe(body: unknown): SubscribeInput {
   if (!isObject(body)) return bad('body must be a JSON object {trigger, params, channel, target}');
   onlyKeys(body, ['trigger', 'params', 'channel', 'target'], 'body');
   const trigger = body.trigger;
-  if (typeof trigger !== 'string' || !(TRIGGERS as readonly string[]).includes(trigger)) bad(`trigger must be one of ${TRIGGERS.join(', ')}`);
+  if (typeof trigger !== 'string' || !(TRIGGERS as readonly string[]).includes(trigger))
+    bad(`trigger must be one of ${TRIGGERS.join(', ')}`);
   const t = trigger as Trigger;
   const rule = PARAMS[t];
   const rawParams = body.params === undefined ? {} : body.params;

@@ -31,7 +31,10 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   // Rate limits first, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
   if (deps.limiter) app.use('*', deps.limiter.middleware());
   // Reads and transaction posts are open to any origin, as the spec says.
-  app.use('*', cors({ origin: '*', allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-API-Key', 'X-Alert-Token'] }));
+  app.use(
+    '*',
+    cors({ origin: '*', allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-API-Key', 'X-Alert-Token'] }),
+  );
   app.use(
     '*',
     bodyLimit({
@@ -63,6 +66,8 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.route('/api/keys', keyRoutes({ ...deps, keys: deps.keys ?? new ApiKeyStore(deps.node.store) }));
   if (deps.alerts) app.route('/api/alerts', alertRoutes({ ...deps, alerts: deps.alerts }));
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`, code: 'NOT_FOUND' }, 404));
-  app.onError((err, c) => onError(err, c, (e) => deps.node.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })));
+  app.onError((err, c) =>
+    onError(err, c, (e) => deps.node.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),
+  );
   return app;
 }

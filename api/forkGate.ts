@@ -10,7 +10,10 @@ export function forkGate(node: OmbraNode, fork: ForkId, what: string): Middlewar
   return async (_c, next) => {
     const height = node.nextHeight();
     if (!forkActive(node.genesis.forks, fork, height)) {
-      throw new ChainError('FORK_NOT_ACTIVE', `fork not active: ${what} needs fork ${fork} (height ${node.genesis.forks[fork as 2]}), next block is ${height}`);
+      throw new ChainError(
+        'FORK_NOT_ACTIVE',
+        `fork not active: ${what} needs fork ${fork} (height ${node.genesis.forks[fork as 2]}), next block is ${height}`,
+      );
     }
     await next();
   };

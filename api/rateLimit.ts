@@ -126,7 +126,14 @@ function isStreamPath(paths: readonly string[], path: string): boolean {
 }
 
 /** A refusal. */
-function no(status: 401 | 403 | 429, code: string, error: string, bucket: Bucket | null, limit: TierLimit, retryAfterMs?: number): Admission {
+function no(
+  status: 401 | 403 | 429,
+  code: string,
+  error: string,
+  bucket: Bucket | null,
+  limit: TierLimit,
+  retryAfterMs?: number,
+): Admission {
   return { ok: false, status, code, error, bucket, limit, retryAfterMs };
 }
 
@@ -247,7 +254,8 @@ export class RateLimiter {
   admit(ip: string, presented: string | undefined, path: string, now = this.opts.now()): Admission {
     const o = this.opts;
     const anon = o.tiers.anonymous;
-    if (this.isBanned(ip)) return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${ip}`) ?? null, anon);
+    if (this.isBanned(ip))
+      return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${ip}`) ?? null, anon);
     let record: ApiKeyRecord | null = null;
     if (presented !== undefined) {
       const blocked = this.blockedFor(ip, now);
@@ -255,7 +263,15 @@ export class RateLimiter {
       const check = this.keys.check(presented);
       if (!check.ok) {
         this.noteBadKey(ip, now);
-        return no(401, 'UNAUTHORIZED', check.why === 'malformed' ? 'invalid API key: not a well-formed key (bad format or checksum)' : 'invalid API key: unknown or revoked', null, anon);
+        return no(
+          401,
+          'UNAUTHORIZED',
+          check.why === 'malformed'
+            ? 'invalid API key: not a well-formed key (bad format or checksum)'
+            : 'invalid API key: unknown or revoked',
+          null,
+          anon,
+        );
       }
       record = check.record;
       this.keys.touch(record);
@@ -263,10 +279,13 @@ export class RateLimiter {
     const limit = this.tierOf(record);
     const b = this.bucket(record ? `key:${record.id}` : `ip:${ip}`, limit, now);
     const who = record ? 'this API key' : 'anonymous callers from this IP';
-    if (b.count >= limit.perMinute) return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);
-    if (b.inflight >= limit.concurrent) return no(429, 'RATE_LIMITED', `too many concurrent requests: at most ${limit.concurrent} for ${who}`, b, limit, 1000);
+    if (b.count >= limit.perMinute)
+      return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);
+    if (b.inflight >= limit.concurrent)
+      return no(429, 'RATE_LIMITED', `too many concurrent requests: at most ${limit.concurrent} for ${who}`, b, limit, 1000);
     const stream = isStreamPath(o.streamPaths, path);
-    if (stream && b.streams >= limit.streams) return no(429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, 1000);
+    if (stream && b.streams >= limit.streams)
+      return no(429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, 1000);
     b.count++;
     b.inflight++;
     if (stream) b.streams++;
@@ -288,7 +307,16 @@ export class RateLimiter {
       h.set('X-RateLimit-Remaining', String(b ? Math.max(0, limit.perMinute - b.count) : limit.perMinute));
       h.set('X-RateLimit-Reset', String(Math.ceil((b ? b.reset : now + o.windowMs) / 1000)));
     };
-    const refuse = (c: Context, status: 401 | 403 | 429, code: string, error: string, b: Bucket | null, limit: TierLimit, now: number, retryAfterMs?: number) => {
+    const refuse = (
+      c: Context,
+      status: 401 | 403 | 429,
+      code: string,
+      error: string,
+      b: Bucket | null,
+      limit: TierLimit,
+      now: number,
+      retryAfterMs?: number,
+    ) => {
       const res = c.json({ error, code }, status);
       setHeaders(res.headers, b, limit, now);
       if (retryAfterMs !== undefined) res.headers.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
@@ -336,7 +364,10 @@ function holdWhileOpen(c: Context, release: () => void): void {
   const s = env?.incoming?.socket;
   const socket = s && typeof s.once === 'function' ? s : undefined;
   if (socket) {
-    if (socket.destroyed) return release();
+    if (socket.destroyed) {
+      release();
+      return;
+    }
     socket.once('close', release);
   }
   const body = c.res.body;

@@ -17,7 +17,11 @@ export type Flags = Record<string, string | boolean | string[] | undefined>;
 export class UsageError extends Error {}
 
 /** Parses argv against specs, falling back to environment twins, then defaults. */
-export function parseFlags(argv: string[], specs: Record<string, FlagSpec>, env: NodeJS.ProcessEnv = process.env): { flags: Flags; positionals: string[] } {
+export function parseFlags(
+  argv: string[],
+  specs: Record<string, FlagSpec>,
+  env: NodeJS.ProcessEnv = process.env,
+): { flags: Flags; positionals: string[] } {
   const flags: Flags = {};
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -49,7 +53,13 @@ export function parseFlags(argv: string[], specs: Record<string, FlagSpec>, env:
     const fromEnv = spec.env ? env[spec.env] : undefined;
     if (fromEnv !== undefined && fromEnv !== '') {
       if (spec.type === 'boolean') flags[name] = !['false', '0', 'off', 'no'].includes(fromEnv);
-      else flags[name] = spec.multiple ? fromEnv.split(',').map((s) => s.trim()).filter(Boolean) : fromEnv;
+      else
+        flags[name] = spec.multiple
+          ? fromEnv
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : fromEnv;
     } else if (spec.default !== undefined) flags[name] = spec.default;
   }
   return { flags, positionals };
@@ -59,7 +69,8 @@ export function parseFlags(argv: string[], specs: Record<string, FlagSpec>, env:
 export function intFlag(flags: Flags, name: string, min: number, max: number): number | undefined {
   const v = flags[name];
   if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^[0-9]+$/.test(v) || Number(v) < min || Number(v) > max) throw new UsageError(`--${name} must be an integer ${min}..${max}`);
+  if (typeof v !== 'string' || !/^[0-9]+$/.test(v) || Number(v) < min || Number(v) > max)
+    throw new UsageError(`--${name} must be an integer ${min}..${max}`);
   return Number(v);
 }
 

@@ -103,7 +103,11 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
     const { state: s, block } = genesisState(genesis!);
     const got = item.block as Partial<Block> | null;
     if (typeof got !== 'object' || got === null || got.hash !== block.hash) {
-      throw new Fault(0, item.line, `block 0 is not the genesis block of the genesis line: hash ${String((got as Partial<Block> | null)?.hash).slice(0, 80)}, expected ${block.hash}`);
+      throw new Fault(
+        0,
+        item.line,
+        `block 0 is not the genesis block of the genesis line: hash ${String((got as Partial<Block> | null)?.hash).slice(0, 80)}, expected ${block.hash}`,
+      );
     }
     if (!isDeepStrictEqual(got, block)) throw new Fault(0, item.line, 'block 0 has the genesis hash but differs from the genesis block');
     state = s;
@@ -115,7 +119,13 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
     if (item.parseError) throw new Fault(height, item.line, item.parseError);
     try {
       const p = parent!;
-      const applied = applyBlock(state!, { index: p.index, hash: p.hash, timestamp: p.timestamp, stateRoot: p.stateRoot }, item.block, genesis!, { signaturesVerified: item.verified });
+      const applied = applyBlock(
+        state!,
+        { index: p.index, hash: p.hash, timestamp: p.timestamp, stateRoot: p.stateRoot },
+        item.block,
+        genesis!,
+        { signaturesVerified: item.verified },
+      );
       commitDiff(state!, applied.diff);
     } catch (e) {
       throw new Fault(height, item.line, (e as Error).message);

@@ -26,5 +26,5 @@ export const COMMANDS: Record<string, Command> = {
   wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },
   tail: { summary: 'print live chain events (SSE), reconnecting and resuming', help: tailHelp, run: tailCommand },
   simulate: { summary: 'drive a running node with realistic traffic of every transaction type', help: simulateHelp, run: simulateCommand },
-  keys: { summary: 'issue an API key into a stopped node\'s data dir (keys create --tier 2)', help: keysHelp, run: keysCommand },
+  keys: { summary: "issue an API key into a stopped node's data dir (keys create --tier 2)", help: keysHelp, run: keysCommand },
 };

@@ -16,7 +16,7 @@ const KEYS_FLAGS: Record<string, FlagSpec> = {
 };
 
 const USAGE = 'ombra keys create --data-dir DIR --tier 2 [--label L] [--json]';
-const SUMMARY = 'Issues an API key into a stopped node\'s data dir and prints it once (only its hash is stored).';
+const SUMMARY = "Issues an API key into a stopped node's data dir and prints it once (only its hash is stored).";
 
 /** Help for `ombra keys`. */
 export const keysHelp = () => helpText(USAGE, SUMMARY, KEYS_FLAGS);
@@ -24,13 +24,15 @@ export const keysHelp = () => helpText(USAGE, SUMMARY, KEYS_FLAGS);
 /** Runs `ombra keys`. */
 export async function keysCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, KEYS_FLAGS);
-  if (positionals[0] !== 'create' || positionals.length > 1) throw new UsageError(positionals[0] ? `unknown keys subcommand ${positionals[0]}` : 'missing subcommand: keys create');
+  if (positionals[0] !== 'create' || positionals.length > 1)
+    throw new UsageError(positionals[0] ? `unknown keys subcommand ${positionals[0]}` : 'missing subcommand: keys create');
   const dataDir = flags['data-dir'] as string | undefined;
   if (!dataDir) throw new UsageError('--data-dir is required');
   const tier = intFlag(flags, 'tier', 1, 2)!;
   const label = flags.label as string;
-  if (label.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(label)) throw new UsageError(`--label must be at most ${MAX_LABEL} characters, without control characters`);
-  let store;
+  if (label.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(label))
+    throw new UsageError(`--label must be at most ${MAX_LABEL} characters, without control characters`);
+  let store: Awaited<ReturnType<typeof openExistingStore>>;
   try {
     store = await openExistingStore(dataDir);
   } catch (e) {
@@ -43,10 +45,15 @@ export async function keysCommand(argv: string[]): Promise<number> {
   try {
     const keys = await new ApiKeyStore(store).load();
     const { record, key } = await keys.create({ tier, label, createdBy: 'operator' });
-    if (flags.json) process.stdout.write(JSON.stringify({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt }) + '\n');
+    if (flags.json)
+      process.stdout.write(
+        `${JSON.stringify({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt })}\n`,
+      );
     else {
       process.stdout.write(`${key}\n`);
-      process.stderr.write(`key ${record.id} (tier ${tier}${label ? `, label ${JSON.stringify(label)}` : ''}) created; it is shown only this once\n`);
+      process.stderr.write(
+        `key ${record.id} (tier ${tier}${label ? `, label ${JSON.stringify(label)}` : ''}) created; it is shown only this once\n`,
+      );
     }
     return 0;
   } finally {

@@ -96,7 +96,10 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const keys = await new ApiKeyStore(node.store).load();
   // The operator's ban file lives in the data dir and is re-read when it changes.
   const limiter = cfg.rateLimits ? new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...cfg.rateLimits }) : null;
-  const alerts = await AlertService.open(node.store, { height: () => node.head().index, block: (i) => node.store.block(i) }, node.events$, { log, ...cfg.alerts });
+  const alerts = await AlertService.open(node.store, { height: () => node.head().index, block: (i) => node.store.block(i) }, node.events$, {
+    log,
+    ...cfg.alerts,
+  });
   const streams = new StreamHub(node, cfg.streams);
   const app = createApp({ node, queries, network, keys, alerts, limiter: limiter ?? undefined, streams });
   const server = await new Promise<ServerType>((resolve, reject) => {

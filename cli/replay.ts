@@ -58,7 +58,8 @@ export async function replayCommand(argv: string[]): Promise<number> {
     const seconds = (performance.now() - started) / 1000;
     const txs = node.runner.state<ChainStats>('chainStats').totalTxs;
     const heights = Object.values(node.runner.heights());
-    if (heights.some((h) => h !== head.index)) throw new Error(`replay ended with projections at ${heights.join(', ')}, head ${head.index}`);
+    if (heights.some((h) => h !== head.index))
+      throw new Error(`replay ended with projections at ${heights.join(', ')}, head ${head.index}`);
     const rate = (n: number) => (seconds > 0 ? Math.round(n / seconds) : n);
     process.stdout.write(
       `replayed ${head.index} blocks in ${seconds.toFixed(2)} s (${rate(head.index)} blocks/s, ${rate(txs)} tx/s); state root ${head.stateRoot} matches\n`,

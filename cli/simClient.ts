@@ -55,9 +55,14 @@ export class SimClient {
     for (let attempt = 0; ; attempt++) {
       const nonce = await this.nextNonce(key.address);
       // An agent run id depends on the nonce the request finally carries.
-      const body = fields.type === 'AGENT_REQUEST' ? { ...fields, agentRunId: agentRunIdOf(key.address, nonce, fields.prompt as string) } : fields;
+      const body =
+        fields.type === 'AGENT_REQUEST' ? { ...fields, agentRunId: agentRunIdOf(key.address, nonce, fields.prompt as string) } : fields;
       const tx = signTx({ ...body, from: key.address, nonce, timestamp: Date.now() }, key) as Record<string, unknown> & { hash: string };
-      const res = await fetch(`${this.url}/api/chain/tx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tx) });
+      const res = await fetch(`${this.url}/api/chain/tx`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(tx),
+      });
       const answer = (await res.json()) as { ok?: boolean; code?: string; error?: string };
       if (res.ok && answer.ok) {
         this.nonces.set(key.address, nonce + 1);

@@ -13,7 +13,7 @@ const FLAGS: Record<string, FlagSpec> = {
 
 const USAGE = 'ombra simulate [--url URL] [--seconds S] [--seed N] [--json]';
 const SUMMARY =
-  'Drives a running node with a realistic, seeded mix of traffic from the dev mnemonic\'s accounts:\n' +
+  "Drives a running node with a realistic, seeded mix of traffic from the dev mnemonic's accounts:\n" +
   'transfers; miners (indexes 2-4) registering and answering tasks with deterministic outputs; the\n' +
   'authority (index 0) validating and rewarding; art mints of nft_svg answers; agent runs with steps,\n' +
   'cancellations and failures; chat turns. Features of inactive forks are skipped.';
@@ -39,10 +39,19 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   process.stderr.write(`simulating for ${seconds} s against ${flags.url} (seed ${seed})\n`);
   await sim.run(Date.now() + seconds * 1000);
   const summary = { sent: client.counts.sent, refused: client.counts.refused, notes: sim.log.slice(-20) };
-  if (flags.json) process.stdout.write(JSON.stringify(summary) + '\n');
+  if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else {
-    process.stdout.write(`sent: ${Object.entries(summary.sent).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
-    if (Object.keys(summary.refused).length) process.stdout.write(`refused: ${Object.entries(summary.refused).map(([k, v]) => `${k} ${v}`).join(', ')}\n`);
+    process.stdout.write(
+      `sent: ${Object.entries(summary.sent)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}\n`,
+    );
+    if (Object.keys(summary.refused).length)
+      process.stdout.write(
+        `refused: ${Object.entries(summary.refused)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}\n`,
+      );
   }
   return 0;
 }

@@ -37,7 +37,10 @@ export function seededRandom(seed: number): () => number {
 export function minerAnswer(taskType: string, prompt: string, minerId: string): string {
   const h = sha256Hex(prompt + minerId);
   if (taskType !== 'nft_svg') return `answer ${h.slice(0, 16)} to "${prompt.slice(0, 40)}"`;
-  const shapes = [0, 1, 2, 3].map((i) => `<circle cx="${parseInt(h.slice(i * 4, i * 4 + 2), 16) % 100}" cy="${parseInt(h.slice(i * 4 + 2, i * 4 + 4), 16) % 100}" r="${8 + i * 4}" fill="#${h.slice(20 + i * 6, 26 + i * 6)}"/>`);
+  const shapes = [0, 1, 2, 3].map(
+    (i) =>
+      `<circle cx="${parseInt(h.slice(i * 4, i * 4 + 2), 16) % 100}" cy="${parseInt(h.slice(i * 4 + 2, i * 4 + 4), 16) % 100}" r="${8 + i * 4}" fill="#${h.slice(20 + i * 6, 26 + i * 6)}"/>`,
+  );
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#${h.slice(56, 62)}"/>${shapes.join('')}</svg>`;
 }
 
@@ -70,7 +73,11 @@ export class Simulator {
   }
 
   /** Sends, and on confirmation runs `then`; refusals are counted, not fatal. */
-  private async send(i: number, fields: Record<string, unknown> & { type: string }, then: () => Promise<void> = async () => undefined): Promise<(Record<string, unknown> & { hash: string }) | null> {
+  private async send(
+    i: number,
+    fields: Record<string, unknown> & { type: string },
+    then: () => Promise<void> = async () => undefined,
+  ): Promise<(Record<string, unknown> & { hash: string }) | null> {
     try {
       const tx = await this.c.send(i, fields);
       this.waiting.push({ hash: tx.hash, since: Date.now(), then });
@@ -87,13 +94,19 @@ export class Simulator {
   /** Registers the miners that are not registered yet and learns their ids. */
   private async setUp(): Promise<void> {
     this.params = (await this.c.get<Params>('/api/chain/params'))!;
-    if (this.params.authorities[0] !== this.c.keys[0].address) throw new Error('dev key 0 is not the first genesis authority of this chain');
+    if (this.params.authorities[0] !== this.c.keys[0].address)
+      throw new Error('dev key 0 is not the first genesis authority of this chain');
     this.conversation = sha256Hex(`${this.c.keys[6].address}|conversation|${Math.floor(this.rnd() * 1e9)}`);
     for (const m of MINERS) {
       const acc = await this.c.get<{ miner?: { id: string } }>(`/api/chain/account/${this.c.keys[m].address}`);
       if (acc?.miner) this.minerIds.set(m, acc.miner.id);
       else {
-        const tx = await this.send(m, { type: 'MINER_REGISTER', name: `sim-miner-${m}`, capabilities: ['chat', 'code_simple', 'embedding', 'nft_svg', 'agent'], fee: '1000' });
+        const tx = await this.send(m, {
+          type: 'MINER_REGISTER',
+          name: `sim-miner-${m}`,
+          capabilities: ['chat', 'code_simple', 'embedding', 'nft_svg', 'agent'],
+          fee: '1000',
+        });
         if (tx) this.minerIds.set(m, sha256Hex(tx.hash));
       }
     }
@@ -126,12 +139,23 @@ export class Simulator {
     for (let k = 0; k < 1 + Math.floor(this.rnd() * 2); k++) {
       const from = this.pick(wallets);
       const to = this.pick(wallets.filter((w) => w !== from));
-      await this.send(from, { type: 'TRANSFER', to: this.c.keys[to].address, amount: String(1000 + Math.floor(this.rnd() * 1_000_000)), fee: String(1000 + Math.floor(this.rnd() * 4000)) });
+      await this.send(from, {
+        type: 'TRANSFER',
+        to: this.c.keys[to].address,
+        amount: String(1000 + Math.floor(this.rnd() * 1_000_000)),
+        fee: String(1000 + Math.floor(this.rnd() * 4000)),
+      });
     }
     if (this.minerIds.size === MINERS.length && this.openTasks < 6 && this.rnd() < 0.5) await this.submitTask();
     if (this.active(6) && this.minerIds.size === MINERS.length && this.openRuns < 3 && this.rnd() < 0.3) await this.requestRun();
     if (this.active(6) && this.rnd() < 0.4) {
-      await this.send(6, { type: 'CHAT_TURN', conversationId: this.conversation, role: 'user', content: `question ${Math.floor(this.rnd() * 1000)} about the chain`, fee: '1000' });
+      await this.send(6, {
+        type: 'CHAT_TURN',
+        conversationId: this.conversation,
+        role: 'user',
+        content: `question ${Math.floor(this.rnd() * 1000)} about the chain`,
+        fee: '1000',
+      });
     }
   }
 
@@ -146,9 +170,24 @@ export class Simulator {
       for (const m of responders) {
         const minerId = this.minerIds.get(m)!;
         const content = minerAnswer(taskType, prompt, minerId);
-        const sent = await this.send(m, { type: 'TASK_RESPONSE', taskId, minerId, contentHash: sha256Hex(content), content, model: 'sim-llm-1', tokensIn: prompt.length, tokensOut: 20 + Math.floor(this.rnd() * 500), durationMs: 50 + Math.floor(this.rnd() * 900), fee: '1000' }, async () => {
-          if (--left === 0) await this.validate(taskId, taskType, prompt, fee, responders);
-        });
+        const sent = await this.send(
+          m,
+          {
+            type: 'TASK_RESPONSE',
+            taskId,
+            minerId,
+            contentHash: sha256Hex(content),
+            content,
+            model: 'sim-llm-1',
+            tokensIn: prompt.length,
+            tokensOut: 20 + Math.floor(this.rnd() * 500),
+            durationMs: 50 + Math.floor(this.rnd() * 900),
+            fee: '1000',
+          },
+          async () => {
+            if (--left === 0) await this.validate(taskId, taskType, prompt, fee, responders);
+          },
+        );
         if (!sent) left--;
       }
       if (left === 0) this.openTasks--;
@@ -184,7 +223,17 @@ export class Simulator {
 
   private async mint(taskId: string, prompt: string, minerId: string, rewardHash: string): Promise<void> {
     const svg = minerAnswer('nft_svg', prompt, minerId);
-    await this.send(1, { type: 'ART_MINT', tokenId: sha256Hex(taskId + svg), svg, owner: this.c.keys[1].address, taskId, minerId, seedHash: sha256Hex(prompt + minerId + rewardHash), model: 'sim-llm-1', fee: '1000' });
+    await this.send(1, {
+      type: 'ART_MINT',
+      tokenId: sha256Hex(taskId + svg),
+      svg,
+      owner: this.c.keys[1].address,
+      taskId,
+      minerId,
+      seedHash: sha256Hex(prompt + minerId + rewardHash),
+      model: 'sim-llm-1',
+      fee: '1000',
+    });
   }
 
   private async requestRun(): Promise<void> {
@@ -194,14 +243,33 @@ export class Simulator {
     const maxSteps = 1 + Math.floor(this.rnd() * 4);
     let runId = '';
     this.openRuns++;
-    const tx = await this.send(5, { type: 'AGENT_REQUEST', conversationId: this.conversation, prompt, toolsWhitelist: ['chain_get_block', 'math_eval'], maxFee: '200000', maxSteps }, async () => {
-      if (cancel) {
-        await this.send(5, { type: 'AGENT_FINISH', agentRunId: runId, outcome: 'cancelled', finalAnswerInline: '', totalTokensOut: 0, fee: '1000' }, async () => void this.openRuns--);
-        return;
-      }
-      const miner = this.pick(MINERS);
-      await this.send(miner, { type: 'AGENT_CLAIM', agentRunId: runId, modelInfo: 'sim-llm-1', hardwareTier: 'desktop', fee: '1000' }, () => this.step(miner, runId, 0, maxSteps, 0, fail));
-    });
+    const tx = await this.send(
+      5,
+      {
+        type: 'AGENT_REQUEST',
+        conversationId: this.conversation,
+        prompt,
+        toolsWhitelist: ['chain_get_block', 'math_eval'],
+        maxFee: '200000',
+        maxSteps,
+      },
+      async () => {
+        if (cancel) {
+          await this.send(
+            5,
+            { type: 'AGENT_FINISH', agentRunId: runId, outcome: 'cancelled', finalAnswerInline: '', totalTokensOut: 0, fee: '1000' },
+            async () => void this.openRuns--,
+          );
+          return;
+        }
+        const miner = this.pick(MINERS);
+        await this.send(
+          miner,
+          { type: 'AGENT_CLAIM', agentRunId: runId, modelInfo: 'sim-llm-1', hardwareTier: 'desktop', fee: '1000' },
+          () => this.step(miner, runId, 0, maxSteps, 0, fail),
+        );
+      },
+    );
     if (tx) runId = tx.agentRunId as string;
     else this.openRuns--;
   }
@@ -209,14 +277,52 @@ export class Simulator {
   private async step(miner: number, runId: string, index: number, maxSteps: number, tokens: number, fail: boolean): Promise<void> {
     if (index >= maxSteps) {
       const answer = fail ? '' : `final answer for ${runId.slice(0, 8)}`;
-      await this.send(miner, { type: 'AGENT_FINISH', agentRunId: runId, outcome: fail ? 'failed' : 'completed', finalAnswerInline: answer, totalTokensOut: tokens + 10, fee: '1000' }, async () => {
-        this.openRuns--;
-        await this.send(6, { type: 'CHAT_TURN', conversationId: this.conversation, role: 'assistant', content: answer || 'the agent failed', agentRunId: runId, fee: '1000' });
-      });
+      await this.send(
+        miner,
+        {
+          type: 'AGENT_FINISH',
+          agentRunId: runId,
+          outcome: fail ? 'failed' : 'completed',
+          finalAnswerInline: answer,
+          totalTokensOut: tokens + 10,
+          fee: '1000',
+        },
+        async () => {
+          this.openRuns--;
+          await this.send(6, {
+            type: 'CHAT_TURN',
+            conversationId: this.conversation,
+            role: 'assistant',
+            content: answer || 'the agent failed',
+            agentRunId: runId,
+            fee: '1000',
+          });
+        },
+      );
       return;
     }
     const out = 10 + Math.floor(this.rnd() * 200);
-    const toolCalls = [{ name: 'chain_get_block', argsHash: sha256Hex(`${runId}${index}a`), resultHash: sha256Hex(`${runId}${index}r`), durationMs: 5 + index, ok: true }];
-    await this.send(miner, { type: 'AGENT_STEP', agentRunId: runId, stepIndex: index, outputTokens: out, outputHash: sha256Hex(`${runId}:${index}`), toolCalls, fee: '1000' }, () => this.step(miner, runId, index + 1, maxSteps, tokens + out, fail));
+    const toolCalls = [
+      {
+        name: 'chain_get_block',
+        argsHash: sha256Hex(`${runId}${index}a`),
+        resultHash: sha256Hex(`${runId}${index}r`),
+        durationMs: 5 + index,
+        ok: true,
+      },
+    ];
+    await this.send(
+      miner,
+      {
+        type: 'AGENT_STEP',
+        agentRunId: runId,
+        stepIndex: index,
+        outputTokens: out,
+        outputHash: sha256Hex(`${runId}:${index}`),
+        toolCalls,
+        fee: '1000',
+      },
+      () => this.step(miner, runId, index + 1, maxSteps, tokens + out, fail),
+    );
   }
 }

@@ -29,7 +29,8 @@ export function isLevelLocked(e: unknown): boolean {
 /** Refuses a data dir that has no chain database, without creating one. */
 export function requireChainDir(dataDir: string): string {
   const dbDir = dbDirOf(dataDir);
-  if (!existsSync(join(dbDir, 'CURRENT'))) throw new CliFault(`no chain in ${resolve(dataDir)}: it has no database (expected ${join(dbDir, 'CURRENT')})`);
+  if (!existsSync(join(dbDir, 'CURRENT')))
+    throw new CliFault(`no chain in ${resolve(dataDir)}: it has no database (expected ${join(dbDir, 'CURRENT')})`);
   return dbDir;
 }
 
@@ -106,13 +107,13 @@ export async function exportSnapshot(
     const genesis = withForkOverrides((await store.genesis())!, overrides);
     let count = 0;
     async function* lines(): AsyncGenerator<string> {
-      yield JSON.stringify({ genesis }) + '\n';
+      yield `${JSON.stringify({ genesis })}\n`;
       let expected = 0;
       for await (const block of store.range(0, head.index)) {
         if (block.index !== expected) throw new CliFault(`block log is missing block ${expected} (found ${block.index})`);
         expected++;
         count++;
-        yield JSON.stringify(block) + '\n';
+        yield `${JSON.stringify(block)}\n`;
       }
       if (expected !== head.index + 1) throw new CliFault(`block log ends at ${expected - 1}, before its head ${head.index}`);
     }

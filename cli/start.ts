@@ -16,23 +16,45 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'http-port': { type: 'string', env: 'OMBRA_HTTP_PORT', default: '7777', help: 'HTTP port (0 picks a free one)' },
   'p2p-port': { type: 'string', env: 'OMBRA_P2P_PORT', default: '7778', help: 'libp2p TCP port (0 picks a free one)' },
   'p2p-host': { type: 'string', env: 'OMBRA_P2P_HOST', default: '127.0.0.1', help: 'libp2p listen address' },
-  'block-time-ms': { type: 'string', env: 'OMBRA_BLOCK_TIME_MS', help: 'slot length in ms, --dev only (default 1000); block time is consensus' },
+  'block-time-ms': {
+    type: 'string',
+    env: 'OMBRA_BLOCK_TIME_MS',
+    help: 'slot length in ms, --dev only (default 1000); block time is consensus',
+  },
   genesis: { type: 'string', env: 'OMBRA_GENESIS', help: 'genesis JSON file (needed for a new network data dir)' },
   'key-file': { type: 'string', env: 'OMBRA_KEY_FILE', help: 'authority key file {"privateKey": "<hex>"}' },
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
   mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
   'log-level': { type: 'string', env: 'OMBRA_LOG_LEVEL', default: 'info', help: 'debug | info | warn | error | silent' },
   'rate-limits': { type: 'string', env: 'OMBRA_RATE_LIMITS', help: 'on | off (default on; off under --dev)' },
-  'ban-ip': { type: 'string', env: 'OMBRA_BAN_IPS', multiple: true, help: 'banned IP or CIDR, answered 403 IP_BANNED (repeatable; env: comma-separated; also DATA_DIR/banned-ips.txt)' },
-  'trust-proxy': { type: 'boolean', env: 'OMBRA_TRUST_PROXY', help: 'take the client IP from X-Forwarded-For (only behind your own reverse proxy)' },
-  'smtp-url': { type: 'string', env: 'OMBRA_SMTP_URL', help: 'mail relay for e-mail alerts, smtp://HOST:PORT (e-mail alerts are refused without it)' },
+  'ban-ip': {
+    type: 'string',
+    env: 'OMBRA_BAN_IPS',
+    multiple: true,
+    help: 'banned IP or CIDR, answered 403 IP_BANNED (repeatable; env: comma-separated; also DATA_DIR/banned-ips.txt)',
+  },
+  'trust-proxy': {
+    type: 'boolean',
+    env: 'OMBRA_TRUST_PROXY',
+    help: 'take the client IP from X-Forwarded-For (only behind your own reverse proxy)',
+  },
+  'smtp-url': {
+    type: 'string',
+    env: 'OMBRA_SMTP_URL',
+    help: 'mail relay for e-mail alerts, smtp://HOST:PORT (e-mail alerts are refused without it)',
+  },
   'smtp-from': { type: 'string', env: 'OMBRA_SMTP_FROM', help: 'From: of alert e-mails (default "Ombra node <alerts@ombra.invalid>")' },
-  'public-url': { type: 'string', env: 'OMBRA_PUBLIC_URL', help: 'base URL alert e-mails link to (default the node\'s own HTTP URL)' },
-  'webhook-allow-private': { type: 'boolean', env: 'OMBRA_WEBHOOK_ALLOW_PRIVATE', help: 'let webhook targets resolve to loopback/private addresses (local set-ups and tests only)' },
+  'public-url': { type: 'string', env: 'OMBRA_PUBLIC_URL', help: "base URL alert e-mails link to (default the node's own HTTP URL)" },
+  'webhook-allow-private': {
+    type: 'boolean',
+    env: 'OMBRA_WEBHOOK_ALLOW_PRIVATE',
+    help: 'let webhook targets resolve to loopback/private addresses (local set-ups and tests only)',
+  },
 };
 
 const USAGE = 'ombra start [--dev] [--data-dir DIR] [--http-port P] [--block-time-ms MS] [--genesis FILE --key-file FILE]';
-const SUMMARY = 'Runs a node: the block log, projections, block production (authorities only) and the HTTP API.\nFork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V6 when set.';
+const SUMMARY =
+  'Runs a node: the block log, projections, block production (authorities only) and the HTTP API.\nFork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V6 when set.';
 
 /** Help for `ombra start`. */
 export const startHelp = () => helpText(USAGE, SUMMARY, START_FLAGS);
@@ -42,25 +64,30 @@ export async function startCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, START_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const level = flags['log-level'] as string;
-  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(level)) throw new UsageError('--log-level must be debug, info, warn, error or silent');
+  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(level))
+    throw new UsageError('--log-level must be debug, info, warn, error or silent');
   const log = createLogger(level as LogLevel);
   const dev = flags.dev === true;
   const httpPort = intFlag(flags, 'http-port', 0, 65535)!;
   const p2pPort = intFlag(flags, 'p2p-port', 0, 65535)!;
   const blockTimeMs = intFlag(flags, 'block-time-ms', 100, 3_600_000);
-  if (blockTimeMs !== undefined && !dev) throw new UsageError('--block-time-ms is only for --dev: a network takes its block time from genesis');
+  if (blockTimeMs !== undefined && !dev)
+    throw new UsageError('--block-time-ms is only for --dev: a network takes its block time from genesis');
   const dataDir = (flags['data-dir'] as string | undefined) ?? (dev ? './data/dev' : './data/node');
   const genesis = dev ? devGenesis(blockTimeMs ?? 1000) : flags.genesis ? loadGenesisFile(flags.genesis as string) : undefined;
   if (dev && flags.genesis) throw new UsageError('--dev uses the dev genesis; drop --genesis');
   const key = flags['key-file'] ? loadKeyFile(flags['key-file'] as string) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
 
   const peers = (flags.peer as string[] | undefined) ?? [];
-  for (const p of peers) if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p)) throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
+  for (const p of peers)
+    if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p))
+      throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
   const p2p = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true };
   const limitsFlag = (flags['rate-limits'] as string | undefined) ?? (dev ? 'off' : 'on');
   if (limitsFlag !== 'on' && limitsFlag !== 'off') throw new UsageError('--rate-limits must be on or off');
   const smtpUrl = flags['smtp-url'] as string | undefined;
-  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s/]+(:[0-9]{1,5})?\/?$/.test(smtpUrl.replace(/\/\/[^@/]*@/, '//'))) throw new UsageError('--smtp-url must look like smtp://HOST:PORT (or smtps://USER:PASS@HOST:PORT)');
+  if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s/]+(:[0-9]{1,5})?\/?$/.test(smtpUrl.replace(/\/\/[^@/]*@/, '//')))
+    throw new UsageError('--smtp-url must look like smtp://HOST:PORT (or smtps://USER:PASS@HOST:PORT)');
   let rateLimits: Partial<RateLimitOptions> | null = null;
   if (limitsFlag === 'on') {
     const banned = (flags['ban-ip'] as string[] | undefined) ?? [];
@@ -75,8 +102,27 @@ export async function startCommand(argv: string[]): Promise<number> {
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
   if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
 
-  const node = await launch({ dataDir, genesis, forkOverrides: forkOverridesFromEnv(), key, dev, httpHost: flags['http-host'] as string, httpPort, log, rateLimits, alerts, p2p });
-  log.info('started', { dataDir, dev, producing: node.producer !== null, blockTimeMs: node.node.genesis.blockTimeMs, rateLimits: limitsFlag, mail: smtpUrl ? 'on' : 'off' });
+  const node = await launch({
+    dataDir,
+    genesis,
+    forkOverrides: forkOverridesFromEnv(),
+    key,
+    dev,
+    httpHost: flags['http-host'] as string,
+    httpPort,
+    log,
+    rateLimits,
+    alerts,
+    p2p,
+  });
+  log.info('started', {
+    dataDir,
+    dev,
+    producing: node.producer !== null,
+    blockTimeMs: node.node.genesis.blockTimeMs,
+    rateLimits: limitsFlag,
+    mail: smtpUrl ? 'on' : 'off',
+  });
   await new Promise<void>((resolve) => {
     let stopping = false;
     const stop = (signal: string) => {

@@ -10,9 +10,18 @@ import { formatHuman, formatJson, wantsColour, type TailEvent } from './tailForm
 /** Flags of `ombra tail`. */
 export const TAIL_FLAGS: Record<string, FlagSpec> = {
   url: { type: 'string', env: 'OMBRA_URL', default: 'http://127.0.0.1:7777', help: "node's HTTP API" },
-  events: { type: 'string', env: 'OMBRA_TAIL_EVENTS', default: 'block,tx,reorg', help: 'comma-separated events to print: block, tx, reorg, hello, ping' },
+  events: {
+    type: 'string',
+    env: 'OMBRA_TAIL_EVENTS',
+    default: 'block,tx,reorg',
+    help: 'comma-separated events to print: block, tx, reorg, hello, ping',
+  },
   json: { type: 'boolean', env: 'OMBRA_TAIL_JSON', help: 'print NDJSON ({"event","id","data"} per line) instead of columns' },
-  'from-height': { type: 'string', env: 'OMBRA_TAIL_FROM_HEIGHT', help: 'start with the blocks from this height (replayed from the log), then follow' },
+  'from-height': {
+    type: 'string',
+    env: 'OMBRA_TAIL_FROM_HEIGHT',
+    help: 'start with the blocks from this height (replayed from the log), then follow',
+  },
 };
 
 const USAGE = 'ombra tail [--url URL] [--events block,tx] [--json] [--from-height N]';
@@ -133,8 +142,14 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export async function tailCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, TAIL_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const events = new Set(String(flags.events).split(',').map((s) => s.trim()).filter(Boolean));
-  for (const e of events) if (!KNOWN_EVENTS.includes(e)) throw new UsageError(`--events: unknown event ${e}; events: ${KNOWN_EVENTS.join(', ')}`);
+  const events = new Set(
+    String(flags.events)
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+  for (const e of events)
+    if (!KNOWN_EVENTS.includes(e)) throw new UsageError(`--events: unknown event ${e}; events: ${KNOWN_EVENTS.join(', ')}`);
   let url: URL;
   try {
     url = new URL(flags.url as string);

@@ -16,6 +16,7 @@ function short(s: unknown): string {
 
 /** The event-specific columns. */
 function describe(e: TailEvent): string {
+  // biome-ignore lint/suspicious/noExplicitAny: tail prints whatever fields an event carries
   const d = (e.data ?? {}) as Record<string, any>;
   switch (e.event) {
     case 'block': {

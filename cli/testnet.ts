@@ -17,7 +17,7 @@ const SUMMARY =
   'Writes DIR/genesis.json with N authorities (dev mnemonic indexes 0..N-1, known in advance),\n' +
   'indexes 0-9 funded with 1,000,000 OMBRA each, every fork at 0, and DIR/node<i>/key.json per node.\n' +
   'Start node i with: ombra start --genesis DIR/genesis.json --key-file DIR/node<i>/key.json \\\n' +
-  '  --data-dir DIR/node<i>/data --p2p-port P --peer <another node\'s /api/chain/network address>';
+  "  --data-dir DIR/node<i>/data --p2p-port P --peer <another node's /api/chain/network address>";
 
 /** Help for `ombra testnet`. */
 export const testnetHelp = () => helpText(USAGE, SUMMARY, FLAGS);
@@ -48,10 +48,14 @@ export async function testnetCommand(argv: string[]): Promise<number> {
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(chainId)) throw new UsageError('--chain-id must be 1-64 of [A-Za-z0-9_.-]');
   const out = flags.out;
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'genesis.json'), JSON.stringify(testnetGenesis(n, blockTimeMs, chainId, Date.now()), null, 2) + '\n');
+  writeFileSync(join(out, 'genesis.json'), `${JSON.stringify(testnetGenesis(n, blockTimeMs, chainId, Date.now()), null, 2)}\n`);
   for (let i = 0; i < n; i++) {
     mkdirSync(join(out, `node${i}`), { recursive: true });
-    writeFileSync(join(out, `node${i}`, 'key.json'), JSON.stringify({ privateKey: keyPairFromMnemonic(DEV_MNEMONIC, i).privateKey }) + '\n', { mode: 0o600 });
+    writeFileSync(
+      join(out, `node${i}`, 'key.json'),
+      `${JSON.stringify({ privateKey: keyPairFromMnemonic(DEV_MNEMONIC, i).privateKey })}\n`,
+      { mode: 0o600 },
+    );
   }
   process.stdout.write(`wrote ${join(out, 'genesis.json')} (${n} authorities, ${blockTimeMs} ms slots) and ${n} key files\n`);
   return 0;

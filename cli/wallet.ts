@@ -7,7 +7,11 @@ import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, new
 import { signTx } from '../core/txCodec.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags } from './args.ts';
 
-const MNEMONIC_FLAG: FlagSpec = { type: 'string', env: 'OMBRA_MNEMONIC', help: 'BIP-39 mnemonic (default: the dev mnemonic; prefer the env twin, argv is visible to other users)' };
+const MNEMONIC_FLAG: FlagSpec = {
+  type: 'string',
+  env: 'OMBRA_MNEMONIC',
+  help: 'BIP-39 mnemonic (default: the dev mnemonic; prefer the env twin, argv is visible to other users)',
+};
 const INDEX_FLAG: FlagSpec = { type: 'string', env: 'OMBRA_WALLET_INDEX', default: '0', help: "account index N of m/44'/7777'/0'/0/N" };
 const JSON_FLAG: FlagSpec = { type: 'boolean', help: 'print JSON' };
 
@@ -72,7 +76,7 @@ export async function walletCommand(argv: string[]): Promise<number> {
 }
 
 function out(line: string): void {
-  process.stdout.write(line + '\n');
+  process.stdout.write(`${line}\n`);
 }
 
 function walletNew(flags: Flags): number {
@@ -120,7 +124,8 @@ function walletAddress(flags: Flags): number {
 function microFlag(flags: Flags, name: string, allowZero: boolean): string {
   const v = flags[name];
   if (v === undefined) throw new UsageError(`--${name} is required`);
-  if (typeof v !== 'string' || !/^[0-9]{1,78}$/.test(v)) throw new UsageError(`--${name} must be an integer number of micro-units (1 OMBRA = 1000000), got ${String(v).slice(0, 80)}`);
+  if (typeof v !== 'string' || !/^[0-9]{1,78}$/.test(v))
+    throw new UsageError(`--${name} must be an integer number of micro-units (1 OMBRA = 1000000), got ${String(v).slice(0, 80)}`);
   const n = BigInt(v);
   if (n === 0n && !allowZero) throw new UsageError(`--${name} must be positive`);
   return n.toString();
@@ -179,7 +184,11 @@ async function walletSend(flags: Flags): Promise<number> {
   try {
     const nonce = await nextNonce(base, key.address);
     const tx = signTx({ type: 'TRANSFER', from: key.address, to, amount, fee, nonce, timestamp: Date.now() }, key);
-    const accepted = (await api(base, '/api/chain/tx', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tx) })) as { hash?: string };
+    const accepted = (await api(base, '/api/chain/tx', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(tx),
+    })) as { hash?: string };
     const hash = accepted.hash ?? tx.hash;
     const summary = { hash, from: key.address, to, amount, fee, nonce };
     if (flags['no-wait']) {
@@ -203,7 +212,9 @@ async function walletSend(flags: Flags): Promise<number> {
         return 0;
       }
       if (Date.now() >= deadline) {
-        throw new SendFault(`not confirmed after ${timeoutS} s (status ${got?.status ?? 'unknown'}); it may still confirm: check GET /api/chain/tx/${hash}`);
+        throw new SendFault(
+          `not confirmed after ${timeoutS} s (status ${got?.status ?? 'unknown'}); it may still confirm: check GET /api/chain/tx/${hash}`,
+        );
       }
       await new Promise((r) => setTimeout(r, 250));
     }

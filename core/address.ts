@@ -7,11 +7,11 @@ const ADDRESS_RE = /^ox[0-9a-f]{40}$/;
 /** The treasury account. */
 export const TREASURY_ADDRESS = 'ox0000000000000000000000000000000000000001';
 /** The genesis block's proposer. */
-export const ZERO_ADDRESS = 'ox' + '0'.repeat(40);
+export const ZERO_ADDRESS = `ox${'0'.repeat(40)}`;
 
 /** Address of a 32-byte Ed25519 public key given as lowercase hex. */
 export function addressFromPublicKey(publicKeyHex: string): string {
-  return 'ox' + sha256Hex(fromHex(publicKeyHex)).slice(0, 40);
+  return `ox${sha256Hex(fromHex(publicKeyHex)).slice(0, 40)}`;
 }
 
 /** True for a canonical (lowercase) address. */

@@ -3,7 +3,18 @@
  * and the PoA rules and returns its state diff without touching `state`; `buildBlock` is the
  * proposer's side of the same rules. Pure: no I/O, no clock (time is an argument).
  */
-import { attest, blockHash, checkAttestations, checkBlockShape, genesisBlock, nextStateRoot, slotOf, slotOwner, txRootOf, type Block } from './block.ts';
+import {
+  attest,
+  blockHash,
+  checkAttestations,
+  checkBlockShape,
+  genesisBlock,
+  nextStateRoot,
+  slotOf,
+  slotOwner,
+  txRootOf,
+  type Block,
+} from './block.ts';
 import { ChainError } from './errors.ts';
 import { expireOpen } from './expiry.ts';
 import { blockRewardAt, genesisIdentity, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
@@ -65,13 +76,21 @@ function applyTx(tx: SignedTx, s: StateOverlay, ctx: TxContext): void {
 export function tokensConsumedBy(txs: readonly SignedTx[]): bigint {
   let n = 0n;
   for (const tx of txs) {
-    if (tx.type === 'TASK_RESPONSE') n += BigInt((tx.tokensOut as number | undefined) ?? 0) + BigInt((tx.thinkingTokens as number | undefined) ?? 0);
+    if (tx.type === 'TASK_RESPONSE')
+      n += BigInt((tx.tokensOut as number | undefined) ?? 0) + BigInt((tx.thinkingTokens as number | undefined) ?? 0);
   }
   return n;
 }
 
 /** Block-level effects after the transactions: pre-fork-2 reward and storage quota. */
-function finishBlock(s: StateOverlay, g: Genesis, height: number, proposer: string, burnedBefore: bigint, txs: readonly SignedTx[]): Applied {
+function finishBlock(
+  s: StateOverlay,
+  g: Genesis,
+  height: number,
+  proposer: string,
+  burnedBefore: bigint,
+  txs: readonly SignedTx[],
+): Applied {
   const reward = blockRewardAt(g, height);
   const p = s.account(proposer);
   p.balance += reward;

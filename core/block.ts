@@ -32,7 +32,10 @@ export interface Block {
 }
 
 /** The hashed part of a block. */
-export type BlockHeader = Pick<Block, 'index' | 'previousHash' | 'timestamp' | 'proposer' | 'txRoot' | 'stateRoot' | 'tokensBurned' | 'tokensConsumed'>;
+export type BlockHeader = Pick<
+  Block,
+  'index' | 'previousHash' | 'timestamp' | 'proposer' | 'txRoot' | 'stateRoot' | 'tokensBurned' | 'tokensConsumed'
+>;
 
 /** hex SHA-256 of the header's compact JSON in DESIGN.md's field order. */
 export function blockHash(h: BlockHeader): string {
@@ -59,7 +62,9 @@ export function txRootOf(txs: readonly { hash: string }[]): string {
 export function sortedJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
   if (v !== null && typeof v === 'object') {
-    const keys = Object.keys(v as object).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort();
+    const keys = Object.keys(v as object)
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
   }
   return JSON.stringify(v);
@@ -76,7 +81,10 @@ export function sortedJson(v: unknown): string {
 export function nextStateRoot(previous: string, diff: StateDiff): string {
   const entries: string[][] = [];
   for (const [addr, a] of diff.accounts) {
-    entries.push([`a:${addr}`, JSON.stringify([a.balance.toString(), a.nonce, a.storageCapacity.toString(), a.storageUsed.toString(), a.minerId ?? ''])]);
+    entries.push([
+      `a:${addr}`,
+      JSON.stringify([a.balance.toString(), a.nonce, a.storageCapacity.toString(), a.storageUsed.toString(), a.minerId ?? '']),
+    ]);
   }
   for (const kind of RECORD_KINDS) {
     for (const [id, r] of diff.records[kind]) entries.push([`${RECORD_PREFIX[kind]}:${id}`, sortedJson(r)]);
@@ -107,13 +115,26 @@ export function checkAttestations(b: Block): void {
   if (b.attestations.length !== 1) throw new ChainError('INVALID_BLOCK', `block ${b.index}: expected exactly one attestation`);
   const a = b.attestations[0];
   if (a.validatorAddress !== b.proposer) throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation is not by the proposer`);
-  if (!verifySignature(a.publicKey, b.hash, a.signature)) throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation signature invalid`);
+  if (!verifySignature(a.publicKey, b.hash, a.signature))
+    throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation signature invalid`);
   if (sha256Hex(Buffer.from(a.publicKey, 'hex')).slice(0, 40) !== a.validatorAddress.slice(2)) {
     throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation key does not match its address`);
   }
 }
 
-const BLOCK_KEYS = ['index', 'hash', 'previousHash', 'timestamp', 'proposer', 'txRoot', 'stateRoot', 'tokensBurned', 'tokensConsumed', 'transactions', 'attestations'];
+const BLOCK_KEYS = [
+  'index',
+  'hash',
+  'previousHash',
+  'timestamp',
+  'proposer',
+  'txRoot',
+  'stateRoot',
+  'tokensBurned',
+  'tokensConsumed',
+  'transactions',
+  'attestations',
+];
 
 /** Structural check of a block from the network or a file (transactions are checked on apply). */
 export function checkBlockShape(raw: unknown): Block {
@@ -132,7 +153,15 @@ export function checkBlockShape(raw: unknown): Block {
   if (!Array.isArray(b.attestations)) bad('attestations');
   for (const a of b.attestations as unknown[]) {
     const at = a as Record<string, unknown>;
-    if (typeof a !== 'object' || a === null || !isAddress(at.validatorAddress) || !isHex(at.publicKey, 64) || !isHex(at.signature, 128) || Object.keys(at).length !== 3) bad('attestation');
+    if (
+      typeof a !== 'object' ||
+      a === null ||
+      !isAddress(at.validatorAddress) ||
+      !isHex(at.publicKey, 64) ||
+      !isHex(at.signature, 128) ||
+      Object.keys(at).length !== 3
+    )
+      bad('attestation');
   }
   return raw as Block;
 }

@@ -17,7 +17,14 @@ export function runDeadline(r: AgentRun): number {
  * Pays out a run's escrow: minerReward to the miner, networkFee to the treasury, the rest back to
  * the submitter. The three always sum to maxFee.
  */
-export function settleRun(s: StateOverlay, run: AgentRun, status: AgentRun['status'], minerReward: bigint, at: number, totalTokensOut = run.totalTokensOut): AgentRun {
+export function settleRun(
+  s: StateOverlay,
+  run: AgentRun,
+  status: AgentRun['status'],
+  minerReward: bigint,
+  at: number,
+  totalTokensOut = run.totalTokensOut,
+): AgentRun {
   const maxFee = BigInt(run.maxFee);
   const networkFee = BigInt(run.networkFee) < maxFee ? BigInt(run.networkFee) : maxFee;
   const reward = minerReward < maxFee - networkFee ? minerReward : maxFee - networkFee;
@@ -26,7 +33,15 @@ export function settleRun(s: StateOverlay, run: AgentRun, status: AgentRun['stat
   if (networkFee > 0n) s.account(TREASURY_ADDRESS).balance += networkFee;
   if (refund > 0n) s.account(run.submitter).balance += refund;
   s.supply.escrow -= maxFee;
-  const settled: AgentRun = { ...run, status, totalTokensOut, minerReward: reward.toString(), networkFee: networkFee.toString(), userRefund: refund.toString(), finishedAt: at };
+  const settled: AgentRun = {
+    ...run,
+    status,
+    totalTokensOut,
+    minerReward: reward.toString(),
+    networkFee: networkFee.toString(),
+    userRefund: refund.toString(),
+    finishedAt: at,
+  };
   s.put('runs', run.agentRunId, settled);
   return settled;
 }

@@ -44,7 +44,8 @@ export function parseGenesis(raw: unknown): Genesis {
   for (const k of Object.keys(g)) if (!known.includes(k)) bad(`unknown field ${k}`);
   if (typeof g.chainId !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(g.chainId)) bad('chainId must be 1-64 of [A-Za-z0-9_.-]');
   if (!isUint(g.timestamp)) bad('timestamp must be epoch ms');
-  if (!isUint(g.blockTimeMs) || (g.blockTimeMs as number) < 100 || (g.blockTimeMs as number) > 3_600_000) bad('blockTimeMs must be 100..3600000');
+  if (!isUint(g.blockTimeMs) || (g.blockTimeMs as number) < 100 || (g.blockTimeMs as number) > 3_600_000)
+    bad('blockTimeMs must be 100..3600000');
   const auth = g.authorities;
   if (!Array.isArray(auth) || auth.length === 0 || auth.length > 100 || !auth.every(isAddress)) bad('authorities must be 1-100 addresses');
   if (new Set(auth as string[]).size !== (auth as string[]).length) bad('authorities must be distinct');
@@ -81,7 +82,15 @@ export function parseGenesis(raw: unknown): Genesis {
  * heights are left out: operators may override them per node.
  */
 export function genesisIdentity(g: Genesis): string {
-  return sha256Hex(JSON.stringify({ chainId: g.chainId, timestamp: g.timestamp, blockTimeMs: g.blockTimeMs, authorities: g.authorities, blockReward: g.blockReward }));
+  return sha256Hex(
+    JSON.stringify({
+      chainId: g.chainId,
+      timestamp: g.timestamp,
+      blockTimeMs: g.blockTimeMs,
+      authorities: g.authorities,
+      blockReward: g.blockReward,
+    }),
+  );
 }
 
 /** Applies operator fork-height overrides (OMBRA_FORK_HEIGHT, _V3.._V6, read by cli/). */

@@ -15,9 +15,30 @@ import { BURN_TOKEN_DIVISOR, MIN_BURN_PER_BLOCK } from './tx/transfer.ts';
 import { canonicalPayload, signTx } from './txCodec.ts';
 
 /** The block header fields in block-hash order (checked against blockHash by a test). */
-export const BLOCK_HASH_FIELDS = ['index', 'previousHash', 'timestamp', 'proposer', 'txRoot', 'stateRoot', 'tokensBurned', 'tokensConsumed'] as const;
+export const BLOCK_HASH_FIELDS = [
+  'index',
+  'previousHash',
+  'timestamp',
+  'proposer',
+  'txRoot',
+  'stateRoot',
+  'tokensBurned',
+  'tokensConsumed',
+] as const;
 /** Every field of a block as stored, served and gossiped. */
-export const BLOCK_FIELDS = ['index', 'hash', 'previousHash', 'timestamp', 'proposer', 'txRoot', 'stateRoot', 'tokensBurned', 'tokensConsumed', 'transactions', 'attestations'] as const;
+export const BLOCK_FIELDS = [
+  'index',
+  'hash',
+  'previousHash',
+  'timestamp',
+  'proposer',
+  'txRoot',
+  'stateRoot',
+  'tokensBurned',
+  'tokensConsumed',
+  'transactions',
+  'attestations',
+] as const;
 
 /** Where the micro-units of each executed type go (a test requires one per executed type). */
 export const MONEY_FLOWS: Readonly<Record<string, string>> = {
@@ -28,11 +49,13 @@ export const MONEY_FLOWS: Readonly<Record<string, string>> = {
   TASK_SUBMIT: '`fee` (at least 10,000) moves from `from` into `escrow`; no proposer fee. On timeout the escrow goes back to `from`.',
   TASK_RESPONSE: '`fee` moves from the miner to the block proposer.',
   TASK_VALIDATE: '`fee` moves from the validator to the block proposer.',
-  TASK_REWARD: 'the task\'s escrow is released: before fork 2 all of it to the best miner; from fork 2 70% to the best miner, 5% to the validator and the remainder (25%) to `burned`. `fee` moves from the validator to the block proposer.',
+  TASK_REWARD:
+    "the task's escrow is released: before fork 2 all of it to the best miner; from fork 2 70% to the best miner, 5% to the validator and the remainder (25%) to `burned`. `fee` moves from the validator to the block proposer.",
   AGENT_REQUEST: '`maxFee` moves from `from` into `escrow`; there is no fee.',
   AGENT_CLAIM: '`fee` moves from the miner to the block proposer.',
   AGENT_STEP: '`fee` moves from the miner to the block proposer; the run accrues 100 of network fee (from its escrow, paid at settlement).',
-  AGENT_FINISH: 'settles the run: `minerReward` to the miner, `networkFee` to the treasury, `userRefund` to the submitter, always summing to `maxFee`, out of `escrow`. `fee` moves from the sender to the block proposer.',
+  AGENT_FINISH:
+    'settles the run: `minerReward` to the miner, `networkFee` to the treasury, `userRefund` to the submitter, always summing to `maxFee`, out of `escrow`. `fee` moves from the sender to the block proposer.',
   CHAT_TURN: '100 (CHAT_TURN_FEE) moves from `from` to the treasury; `fee` moves from `from` to the block proposer.',
   ART_MINT: '`fee` moves from `from` to the block proposer; the NFT is recorded for `owner`.',
 };
@@ -52,7 +75,9 @@ function typeSection(schema: TxSchema, executable: boolean): string {
   Object.entries(schema.fields).forEach(([name, spec], i) => {
     rows.push(`| ${i + 2} | \`${name}\` | ${cell(spec.doc)} | ${spec.optional ? 'optional (left out when absent)' : 'required'} |`);
   });
-  rows.push(`| ${rows.length + 1} | \`publicKey\` | 64 lowercase hex: the sender's Ed25519 public key; \`from\` must be its address | required |`);
+  rows.push(
+    `| ${rows.length + 1} | \`publicKey\` | 64 lowercase hex: the sender's Ed25519 public key; \`from\` must be its address | required |`,
+  );
   return [
     `### ${schema.type}`,
     '',
@@ -73,7 +98,10 @@ function typeSection(schema: TxSchema, executable: boolean): string {
 /** The worked TRANSFER example: payload JSON, hash and signature by dev index 0. */
 function transferExample(): string {
   const key = keyPairFromMnemonic(DEV_MNEMONIC, 0);
-  const tx = signTx({ type: 'TRANSFER', from: key.address, to: TREASURY_ADDRESS, amount: '1000000', fee: '1000', nonce: 0, timestamp: 1767225600000 }, key);
+  const tx = signTx(
+    { type: 'TRANSFER', from: key.address, to: TREASURY_ADDRESS, amount: '1000000', fee: '1000', nonce: 0, timestamp: 1767225600000 },
+    key,
+  );
   return [
     `Dev account 0 (\`${DEV_MNEMONIC}\`, index 0) sends 1 OMBRA to the treasury:`,
     '',
@@ -159,13 +187,13 @@ function chainSections(executed: string[]): string[] {
     '### Genesis block',
     '',
     `Index 0, \`previousHash\` of ${ZERO_HASH.length} zeros, the genesis file's \`timestamp\`, proposer \`${ZERO_ADDRESS}\`, no transactions, no attestations, \`tokensBurned\` and \`tokensConsumed\` \`"0"\`, hashed like every other block.`,
-    "Through `stateRoot` its hash commits to the chain identity (`chainId`, `timestamp`, `blockTimeMs`, `authorities`, `blockReward`) and to the allocations, so two chains never share a genesis hash. Fork heights are left out: operators may override them per node (`OMBRA_FORK_HEIGHT*`), and a node that disagrees on them is partitioned off by the blocks themselves.",
+    'Through `stateRoot` its hash commits to the chain identity (`chainId`, `timestamp`, `blockTimeMs`, `authorities`, `blockReward`) and to the allocations, so two chains never share a genesis hash. Fork heights are left out: operators may override them per node (`OMBRA_FORK_HEIGHT*`), and a node that disagrees on them is partitioned off by the blocks themselves.',
     '',
     '## Proof of authority',
     '',
     '- The genesis file lists the authorities. Slot s = floor(timestamp / `blockTimeMs`); slot s belongs to `authorities[s mod n]`.',
     "- A block is valid only from its slot's authority, in a slot later than its parent's, and with a timestamp not more than one `blockTimeMs` ahead of the receiver's clock.",
-    '- Quorum is 1: the proposer\'s own attestation.',
+    "- Quorum is 1: the proposer's own attestation.",
     `- Every block credits its proposer with ${fmt(STORAGE_QUOTA_PER_BLOCK)} bytes of storage capacity; before fork 2 it also mints the genesis \`blockReward\` to the proposer.`,
     '',
     '## Fees and supply: where every micro-unit goes',
@@ -183,7 +211,8 @@ function chainSections(executed: string[]): string[] {
 
 /** The task and agent run state machines, as their tables in core/ define them. */
 function machineSections(): string[] {
-  const row = (t: { from: string | null; on: string; to: string; when: string }) => `| ${t.from ?? '(none)'} | ${t.on} | ${t.to} | ${cell(t.when)} |`;
+  const row = (t: { from: string | null; on: string; to: string; when: string }) =>
+    `| ${t.from ?? '(none)'} | ${t.on} | ${t.to} | ${cell(t.when)} |`;
   return [
     '## Task status',
     '',
@@ -212,8 +241,11 @@ export function protocolReference(): string {
     '',
     '| type | family | activation | executed |',
     '|---|---|---|---|',
-    ...handlers.map((h) => `| [${h.schema.type}](#${h.schema.type.toLowerCase()}) | ${h.schema.family} | ${h.schema.fork === 1 ? 'genesis' : `fork ${h.schema.fork}`} | ${h.executable ? 'yes' : 'no'} |`),
+    ...handlers.map(
+      (h) =>
+        `| [${h.schema.type}](#${h.schema.type.toLowerCase()}) | ${h.schema.family} | ${h.schema.fork === 1 ? 'genesis' : `fork ${h.schema.fork}`} | ${h.executable ? 'yes' : 'no'} |`,
+    ),
   ];
   const sections = handlers.flatMap((h) => ['', typeSection(h.schema, h.executable)]);
-  return [...INTRO(), '', ...summary, ...sections, '', ...chainSections(executed), '', ...machineSections()].join('\n') + '\n';
+  return `${[...INTRO(), '', ...summary, ...sections, '', ...chainSections(executed), '', ...machineSections()].join('\n')}\n`;
 }

@@ -17,6 +17,7 @@ export interface FieldSpec<T = unknown, O extends boolean = boolean> {
   readonly _t?: T;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: field specs of any value type (FieldSpec is invariant in T)
 type AnyFields = Record<string, FieldSpec<any, boolean>>;
 type ReqKeys<F extends AnyFields> = { [K in keyof F]: F[K]['optional'] extends true ? never : K }[keyof F];
 type OptKeys<F extends AnyFields> = { [K in keyof F]: F[K]['optional'] extends true ? K : never }[keyof F];
@@ -34,22 +35,38 @@ const ID_RE = /^[A-Za-z0-9_-]+$/;
 
 /** Field builders. */
 export const f = {
-  address: () => spec<string>('address', 'address `ox` + 40 lowercase hex', (v) => (isAddress(v) ? null : 'must be an address: ox + 40 lowercase hex')),
-  amount: () => spec<string>('amount', 'big integer string, micro-units', (v) => (isBigIntString(v) ? null : 'must be a decimal big-integer string without sign or leading zeros')),
+  address: () =>
+    spec<string>('address', 'address `ox` + 40 lowercase hex', (v) => (isAddress(v) ? null : 'must be an address: ox + 40 lowercase hex')),
+  amount: () =>
+    spec<string>('amount', 'big integer string, micro-units', (v) =>
+      isBigIntString(v) ? null : 'must be a decimal big-integer string without sign or leading zeros',
+    ),
   uint: (max = Number.MAX_SAFE_INTEGER, min = 0) =>
-    spec<number>('uint', `integer ${min}..${max}`, (v) => (isUint(v) && v >= min && v <= max ? null : `must be an integer in ${min}..${max}`)),
-  hex: (chars: number) => spec<string>('hex', `${chars} lowercase hex characters`, (v) => (isHex(v, chars) ? null : `must be ${chars} lowercase hex characters`)),
+    spec<number>('uint', `integer ${min}..${max}`, (v) =>
+      isUint(v) && v >= min && v <= max ? null : `must be an integer in ${min}..${max}`,
+    ),
+  hex: (chars: number) =>
+    spec<string>('hex', `${chars} lowercase hex characters`, (v) => (isHex(v, chars) ? null : `must be ${chars} lowercase hex characters`)),
   /** Free text limited in UTF-8 bytes. */
   text: (maxBytes: number, minBytes = 0) =>
     spec<string>('text', `string of ${minBytes}..${maxBytes} UTF-8 bytes`, (v) =>
-      typeof v === 'string' && utf8Length(v) <= maxBytes && utf8Length(v) >= minBytes ? null : `must be a string of ${minBytes}..${maxBytes} UTF-8 bytes`),
+      typeof v === 'string' && utf8Length(v) <= maxBytes && utf8Length(v) >= minBytes
+        ? null
+        : `must be a string of ${minBytes}..${maxBytes} UTF-8 bytes`,
+    ),
   /** An identifier: letters, digits, `_` and `-`. */
   id: (maxChars = 64, minChars = 1) =>
     spec<string>('id', `identifier [A-Za-z0-9_-]{${minChars},${maxChars}}`, (v) =>
-      typeof v === 'string' && v.length >= minChars && v.length <= maxChars && ID_RE.test(v) ? null : `must match [A-Za-z0-9_-]{${minChars},${maxChars}}`),
-  pattern: (re: RegExp, doc: string) => spec<string>('pattern', doc, (v) => (typeof v === 'string' && re.test(v) ? null : `must be ${doc}`)),
+      typeof v === 'string' && v.length >= minChars && v.length <= maxChars && ID_RE.test(v)
+        ? null
+        : `must match [A-Za-z0-9_-]{${minChars},${maxChars}}`,
+    ),
+  pattern: (re: RegExp, doc: string) =>
+    spec<string>('pattern', doc, (v) => (typeof v === 'string' && re.test(v) ? null : `must be ${doc}`)),
   oneOf: <const V extends readonly string[]>(values: V) =>
-    spec<V[number]>('enum', `one of ${values.map((x) => `\`${x}\``).join(', ')}`, (v) => (typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`)),
+    spec<V[number]>('enum', `one of ${values.map((x) => `\`${x}\``).join(', ')}`, (v) =>
+      typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`,
+    ),
   bool: () => spec<boolean>('bool', 'boolean', (v) => (typeof v === 'boolean' ? null : 'must be a boolean')),
   /** An array of strings, each checked by `item`. */
   strings: (maxItems: number, item: FieldSpec<string, false>) =>

@@ -30,7 +30,9 @@ const SMALL_ORDER_R = new Set([
   '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85',
 ]);
 
-interface KeyEntry { key: KeyObject | null }
+interface KeyEntry {
+  key: KeyObject | null;
+}
 const KEY_CACHE_MAX = 50_000;
 const keyCache = new Map<string, KeyEntry>();
 

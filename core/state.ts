@@ -156,7 +156,12 @@ export function emptyRecords(): Records {
 
 /** An empty state. */
 export function emptyState(): ChainState {
-  return { accounts: new Map(), records: emptyRecords(), supply: { emitted: 0n, burned: 0n, escrow: 0n, feesPaid: 0n }, open: { tasks: new Set(), runs: new Set() } };
+  return {
+    accounts: new Map(),
+    records: emptyRecords(),
+    supply: { emitted: 0n, burned: 0n, escrow: 0n, feesPaid: 0n },
+    open: { tasks: new Set(), runs: new Set() },
+  };
 }
 
 /** Copy-on-write view over a ChainState, or over another overlay (a trial inside a block). */
@@ -234,8 +239,8 @@ export class StateOverlay {
 export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
   for (const [k, v] of diff.accounts) state.accounts.set(k, v);
   for (const kind of RECORD_KINDS) for (const [k, v] of diff.records[kind]) (state.records[kind] as Map<string, unknown>).set(k, v);
-  for (const [id, t] of diff.records.tasks) (isOpenTask(t) ? state.open.tasks.add(id) : state.open.tasks.delete(id));
-  for (const [id, r] of diff.records.runs) (isOpenRun(r) ? state.open.runs.add(id) : state.open.runs.delete(id));
+  for (const [id, t] of diff.records.tasks) isOpenTask(t) ? state.open.tasks.add(id) : state.open.tasks.delete(id);
+  for (const [id, r] of diff.records.runs) isOpenRun(r) ? state.open.runs.add(id) : state.open.runs.delete(id);
   state.supply = diff.supply;
   return state;
 }

@@ -13,7 +13,8 @@ const SIGNED_EXTRA = ['type', 'publicKey', 'hash', 'signature'] as const;
 /** The schema of a type name, or a ChainError INVALID_PARAMS. */
 export function schemaOf(type: unknown): TxSchema {
   const h = typeof type === 'string' ? TX_HANDLERS.get(type) : undefined;
-  if (!h) throw new ChainError('INVALID_PARAMS', typeof type === 'string' ? `unknown transaction type ${type.slice(0, 40)}` : 'type is required');
+  if (!h)
+    throw new ChainError('INVALID_PARAMS', typeof type === 'string' ? `unknown transaction type ${type.slice(0, 40)}` : 'type is required');
   return h.schema;
 }
 
@@ -39,7 +40,8 @@ export function txHash(tx: Record<string, unknown>): string {
  * each valid. Throws INVALID_PARAMS; does not check hash or signature.
  */
 export function checkTxShape(raw: unknown): SignedTx {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new ChainError('INVALID_PARAMS', 'transaction must be a JSON object');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new ChainError('INVALID_PARAMS', 'transaction must be a JSON object');
   const schema = schemaOf((raw as Record<string, unknown>).type);
   const why = checkObject(raw, schema.fields, SIGNED_EXTRA);
   if (why) throw new ChainError('INVALID_PARAMS', `${schema.type}${why}`);
@@ -58,7 +60,10 @@ export function checkTxHash(tx: SignedTx): void {
 }
 
 /** Builds a signed transaction from its unsigned fields (without publicKey) and a key pair. */
-export function signTx<T extends { type: string; from: string }>(unsigned: T, key: KeyPair): T & { publicKey: string; hash: string; signature: string } {
+export function signTx<T extends { type: string; from: string }>(
+  unsigned: T,
+  key: KeyPair,
+): T & { publicKey: string; hash: string; signature: string } {
   const withKey = { ...unsigned, publicKey: key.publicKey } as Record<string, unknown>;
   const payload = canonicalPayload(withKey);
   const hash = sha256Hex(JSON.stringify(payload));

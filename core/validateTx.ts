@@ -34,7 +34,10 @@ export function verifyTx(raw: unknown, env: Pick<ValidationEnv, 'height' | 'gene
   const tx = checkTxShape(raw);
   const handler = TX_HANDLERS.get(tx.type)!;
   if (!forkActive(env.genesis.forks, handler.schema.fork, env.height)) {
-    throw new ChainError('FORK_NOT_ACTIVE', `fork not active: ${tx.type} needs fork ${handler.schema.fork} (height ${env.genesis.forks[handler.schema.fork as 2]}), next block is ${env.height}`);
+    throw new ChainError(
+      'FORK_NOT_ACTIVE',
+      `fork not active: ${tx.type} needs fork ${handler.schema.fork} (height ${env.genesis.forks[handler.schema.fork as 2]}), next block is ${env.height}`,
+    );
   }
   checkTxHash(tx);
   if (!env.signatureVerified && !verifySignature(tx.publicKey, tx.hash, tx.signature)) {
@@ -62,7 +65,10 @@ export function checkTxState(tx: SignedTx, env: ValidationEnv): void {
   if (tx.nonce > expected) throw new ChainError('NONCE_GAP', `nonce gap: tx=${tx.nonce}, expected=${expected}`);
   const cost = handler.cost(tx);
   if (account.balance - pending.balance < cost.balance) {
-    throw new ChainError('INSUFFICIENT_BALANCE', `Insufficient balance: need ${cost.balance}, available ${account.balance - pending.balance}`);
+    throw new ChainError(
+      'INSUFFICIENT_BALANCE',
+      `Insufficient balance: need ${cost.balance}, available ${account.balance - pending.balance}`,
+    );
   }
   const free = account.storageCapacity - account.storageUsed - pending.storage;
   if (free < cost.storage) throw new ChainError('INSUFFICIENT_STORAGE', `insufficient storage: need ${cost.storage} bytes, free ${free}`);

@@ -48,7 +48,7 @@ export interface SenderOptions {
 
 /** The Standard Webhooks signature of a body. */
 export function signWebhook(token: string, id: string, timestamp: number, body: string): string {
-  return 'v1,' + createHmac('sha256', token).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return `v1,${createHmac('sha256', token).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 /** Sends attempts over HTTP and SMTP. */
@@ -116,7 +116,8 @@ export class AlertSender {
     // The answer's body is not read beyond what it takes to free the connection.
     await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
     if (res.statusCode >= 200 && res.statusCode < 300) return { ok: true, status: res.statusCode };
-    if (res.statusCode >= 300 && res.statusCode < 400) return { ok: false, status: res.statusCode, error: `HTTP ${res.statusCode} (redirects are not followed)` };
+    if (res.statusCode >= 300 && res.statusCode < 400)
+      return { ok: false, status: res.statusCode, error: `HTTP ${res.statusCode} (redirects are not followed)` };
     return { ok: false, status: res.statusCode, error: `HTTP ${res.statusCode}` };
   }
 
@@ -140,7 +141,13 @@ export class AlertSender {
 
 function describe(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (err?.name === 'TimeoutError' || err?.code === 'UND_ERR_HEADERS_TIMEOUT' || err?.code === 'UND_ERR_CONNECT_TIMEOUT' || err?.code === 'ETIMEDOUT') return `no answer within ${timeoutMs} ms`;
+  if (
+    err?.name === 'TimeoutError' ||
+    err?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    err?.code === 'UND_ERR_CONNECT_TIMEOUT' ||
+    err?.code === 'ETIMEDOUT'
+  )
+    return `no answer within ${timeoutMs} ms`;
   if (err?.name === 'AbortError') return 'aborted';
   const code = err?.code ?? err?.cause?.code;
   const msg = (err?.message ?? String(e)).slice(0, 200);

@@ -156,14 +156,25 @@ export class AlertService {
     this.outboxDb = store.sublevel('local:alerts:outbox');
     this.metaDb = store.sublevel('local:alerts:meta');
     this.runsDb = store.sublevel('local:alerts:runs');
-    this.sender = new AlertSender({ allowPrivate: opts.allowPrivate, timeoutMs: opts.timeoutMs, smtpUrl: opts.smtpUrl, mailFrom: opts.mailFrom, userAgent: 'ombra-node-alerts/0.1' });
+    this.sender = new AlertSender({
+      allowPrivate: opts.allowPrivate,
+      timeoutMs: opts.timeoutMs,
+      smtpUrl: opts.smtpUrl,
+      mailFrom: opts.mailFrom,
+      userAgent: 'ombra-node-alerts/0.1',
+    });
   }
 
   /**
    * Loads subscriptions and the outbox, schedules pending deliveries, catches up from the
    * checkpoint to the head of `source`, then follows `events$` (if given).
    */
-  static async open(store: ChainStore, source: BlockSource, events$: Observable<ChainEvent> | null, options: Partial<AlertOptions> = {}): Promise<AlertService> {
+  static async open(
+    store: ChainStore,
+    source: BlockSource,
+    events$: Observable<ChainEvent> | null,
+    options: Partial<AlertOptions> = {},
+  ): Promise<AlertService> {
     const s = new AlertService(store, source, { ...defaultAlertOptions, ...options });
     for await (const v of s.subsDb.values()) s.addSub(v as SubRecord);
     const cp = (await s.metaDb.get(CHECKPOINT)) as number | undefined;
@@ -204,7 +215,10 @@ export class AlertService {
   private addSub(r: SubRecord): void {
     this.subs.set(r.id, r);
     let set = this.byToken.get(r.tokenHash);
-    if (!set) this.byToken.set(r.tokenHash, (set = new Set()));
+    if (!set) {
+      set = new Set();
+      this.byToken.set(r.tokenHash, set);
+    }
     set.add(r.id);
     this.index.add(r);
   }
@@ -214,7 +228,8 @@ export class AlertService {
   /** Refuses a webhook URL whose host resolves to a forbidden address (unless allowed). */
   async checkTarget(channel: 'webhook' | 'email', target: string): Promise<void> {
     if (channel === 'email') {
-      if (!this.sender.mailEnabled) throw new ChainError('INVALID_PARAMS', 'e-mail alerts are not available: this node has no mail relay (--smtp-url)');
+      if (!this.sender.mailEnabled)
+        throw new ChainError('INVALID_PARAMS', 'e-mail alerts are not available: this node has no mail relay (--smtp-url)');
       return;
     }
     if (this.opts.allowPrivate) return;
@@ -240,17 +255,27 @@ export class AlertService {
    * Creates a subscription. With `token` (a known X-Alert-Token) it joins that token's
    * subscriptions; otherwise a new token is issued.
    */
-  async subscribe(input: { trigger: Trigger; params: { address?: string }; channel: 'webhook' | 'email'; target: string }, ip: string, token?: string) {
+  async subscribe(
+    input: { trigger: Trigger; params: { address?: string }; channel: 'webhook' | 'email'; target: string },
+    ip: string,
+    token?: string,
+  ) {
     await this.checkTarget(input.channel, input.target);
-    if (token !== undefined && !this.knowsToken(token)) throw new ChainError('UNAUTHORIZED', 'unknown X-Alert-Token: omit it to get a new token');
-    const tok = token ?? 'ombra_alert_' + randomBytes(24).toString('hex');
+    if (token !== undefined && !this.knowsToken(token))
+      throw new ChainError('UNAUTHORIZED', 'unknown X-Alert-Token: omit it to get a new token');
+    const tok = token ?? `ombra_alert_${randomBytes(24).toString('hex')}`;
     const tokenHash = sha(tok);
-    if ((this.byToken.get(tokenHash)?.size ?? 0) >= this.opts.maxSubsPerToken) throw new ChainError('INVALID_PARAMS', `this token already has ${this.opts.maxSubsPerToken} subscriptions, the most one token may hold`);
+    if ((this.byToken.get(tokenHash)?.size ?? 0) >= this.opts.maxSubsPerToken)
+      throw new ChainError(
+        'INVALID_PARAMS',
+        `this token already has ${this.opts.maxSubsPerToken} subscriptions, the most one token may hold`,
+      );
     let fromIp = 0;
     for (const s of this.subs.values()) if (s.ip === ip) fromIp++;
-    if (fromIp >= this.opts.maxSubsPerIp) throw new ChainError('INVALID_PARAMS', `this IP already has ${this.opts.maxSubsPerIp} subscriptions, the most one IP may hold`);
+    if (fromIp >= this.opts.maxSubsPerIp)
+      throw new ChainError('INVALID_PARAMS', `this IP already has ${this.opts.maxSubsPerIp} subscriptions, the most one IP may hold`);
     const rec: SubRecord = {
-      id: 'sub_' + randomBytes(8).toString('hex'),
+      id: `sub_${randomBytes(8).toString('hex')}`,
       token: tok,
       tokenHash,
       trigger: input.trigger,
@@ -277,7 +302,10 @@ export class AlertService {
     if (!ids || ids.size === 0) throw new ChainError('UNAUTHORIZED', 'missing or unknown X-Alert-Token');
     const pending = new Map<string, number>();
     for (const r of this.outbox.values()) pending.set(r.subId, (pending.get(r.subId) ?? 0) + 1);
-    return [...ids].map((id) => this.subs.get(id)!).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)).map((s) => subView(s, pending.get(s.id) ?? 0));
+    return [...ids]
+      .map((id) => this.subs.get(id)!)
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+      .map((s) => subView(s, pending.get(s.id) ?? 0));
   }
 
   /** Removes a subscription of `token`, with its pending deliveries. */
@@ -354,9 +382,20 @@ export class AlertService {
       rows.push(this.rowOf(m, block, now));
     }
     for (const [subId, n] of perSub) {
-      if (n > this.opts.maxPerBlockPerSub) this.opts.log.warn('alert deliveries capped for one block', { subId, block: block.index, fired: n, kept: this.opts.maxPerBlockPerSub });
+      if (n > this.opts.maxPerBlockPerSub)
+        this.opts.log.warn('alert deliveries capped for one block', {
+          subId,
+          block: block.index,
+          fired: n,
+          kept: this.opts.maxPerBlockPerSub,
+        });
     }
-    const ops: { type: 'put' | 'del'; key: string; value?: unknown; sublevel: unknown }[] = rows.map((r) => ({ type: 'put', key: r.id, value: r, sublevel: this.outboxDb }));
+    const ops: { type: 'put' | 'del'; key: string; value?: unknown; sublevel: unknown }[] = rows.map((r) => ({
+      type: 'put',
+      key: r.id,
+      value: r,
+      sublevel: this.outboxDb,
+    }));
     for (const [id, from] of runs.opened) ops.push({ type: 'put', key: id, value: from, sublevel: this.runsDb });
     for (const id of runs.finished) ops.push({ type: 'del', key: id, sublevel: this.runsDb });
     ops.push({ type: 'put', key: CHECKPOINT, value: block.index, sublevel: this.metaDb });
@@ -370,7 +409,10 @@ export class AlertService {
 
   private rowOf(m: AlertMatch, block: Block, now: number): OutboxRow {
     const body = JSON.stringify(m.body);
-    const link = m.link.kind === 'tx' ? `${this.opts.publicUrl}/api/chain/tx/${m.link.hash}` : `${this.opts.publicUrl}/api/chain/block/${m.link.index}`;
+    const link =
+      m.link.kind === 'tx'
+        ? `${this.opts.publicUrl}/api/chain/tx/${m.link.hash}`
+        : `${this.opts.publicUrl}/api/chain/block/${m.link.index}`;
     const sub = this.subs.get(m.subId)!;
     const text = [
       `Alert ${m.trigger} fired: ${m.summary}.`,
@@ -385,7 +427,7 @@ export class AlertService {
     ].join('\n');
     return {
       // Deterministic: the same trigger event for the same subscription has one id, forever.
-      id: 'msg_' + sha(`${m.subId}|${block.hash}|${m.eventKey}`).slice(0, 32),
+      id: `msg_${sha(`${m.subId}|${block.hash}|${m.eventKey}`).slice(0, 32)}`,
       subId: m.subId,
       trigger: m.trigger,
       blockIndex: block.index,
@@ -439,7 +481,17 @@ export class AlertService {
       await this.outboxDb.del(row.id).catch(() => undefined);
       return;
     }
-    const a: Attempt = { deliveryId: row.id, trigger: row.trigger, subId: row.subId, channel: sub.channel, target: sub.target, body: row.body, token: sub.token, subject: row.subject, text: row.text };
+    const a: Attempt = {
+      deliveryId: row.id,
+      trigger: row.trigger,
+      subId: row.subId,
+      channel: sub.channel,
+      target: sub.target,
+      body: row.body,
+      token: sub.token,
+      subject: row.subject,
+      text: row.text,
+    };
     const result = await this.sender.send(a, this.opts.clock(), this.abort.signal);
     // Stopping mid-attempt: the row stays as stored and is attempted again after a restart.
     if (this.closed) return;

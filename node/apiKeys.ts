@@ -110,11 +110,16 @@ export class ApiKeyStore {
   }
 
   /** Issues a key; answers the record and the secret (shown once). */
-  async create(input: { tier: number; label: string; ownerId?: string | null; createdBy: string }): Promise<{ record: ApiKeyRecord; key: string }> {
+  async create(input: {
+    tier: number;
+    label: string;
+    ownerId?: string | null;
+    createdBy: string;
+  }): Promise<{ record: ApiKeyRecord; key: string }> {
     await this.load();
     const key = generateKey();
     const record: ApiKeyRecord = {
-      id: 'key_' + randomBytes(8).toString('hex'),
+      id: `key_${randomBytes(8).toString('hex')}`,
       hash: keyHash(key),
       tier: input.tier,
       label: input.label,
@@ -187,7 +192,9 @@ export class ApiKeyStore {
 
   /** What `caller` may see: itself and the keys it owns, oldest first. */
   visibleTo(caller: ApiKeyRecord): ApiKeyRecord[] {
-    return [...this.byId.values()].filter((r) => r.id === caller.id || r.ownerId === caller.id).sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
+    return [...this.byId.values()]
+      .filter((r) => r.id === caller.id || r.ownerId === caller.id)
+      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id));
   }
 
   /** True when `caller` may revoke `target`. */

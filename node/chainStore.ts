@@ -92,7 +92,8 @@ export class ChainStore {
    */
   async replaceSuffix(ancestor: number, blocks: Block[]): Promise<void> {
     const head = this.headCache;
-    if (!head || ancestor > head.index || blocks.length === 0 || blocks[0].index !== ancestor + 1) throw new Error('replaceSuffix: blocks must follow the ancestor');
+    if (!head || ancestor > head.index || blocks.length === 0 || blocks[0].index !== ancestor + 1)
+      throw new Error('replaceSuffix: blocks must follow the ancestor');
     const ops: unknown[] = [];
     for (let i = ancestor + 1; i <= head.index; i++) ops.push({ type: 'del', sublevel: this.blocks, key: heightKey(i) });
     for (const b of blocks) ops.push({ type: 'put', sublevel: this.blocks, key: heightKey(b.index), value: b });

@@ -11,5 +11,13 @@ export function genesisMismatch(stored: Genesis, given: Genesis): string | null 
 
 function canonical(g: Genesis): unknown {
   const sortObj = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).sort(([x], [y]) => (x < y ? -1 : 1)));
-  return [g.chainId, g.timestamp, g.blockTimeMs, g.authorities, sortObj(g.allocations), g.blockReward, sortObj(g.forks as unknown as Record<string, unknown>)];
+  return [
+    g.chainId,
+    g.timestamp,
+    g.blockTimeMs,
+    g.authorities,
+    sortObj(g.allocations),
+    g.blockReward,
+    sortObj(g.forks as unknown as Record<string, unknown>),
+  ];
 }

@@ -17,7 +17,11 @@ export function createLogger(level: LogLevel = 'info', write: (line: string) => 
   const min = LEVELS[level];
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return;
-    const extra = fields ? Object.entries(fields).map(([k, v]) => ` ${k}=${typeof v === 'string' ? v : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}`).join('') : '';
+    const extra = fields
+      ? Object.entries(fields)
+          .map(([k, v]) => ` ${k}=${typeof v === 'string' ? v : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}`)
+          .join('')
+      : '';
     write(`${new Date().toISOString()} ${lvl.toUpperCase().padEnd(5)} ${msg}${extra}\n`);
   };
   return {

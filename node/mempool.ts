@@ -65,7 +65,8 @@ export class Mempool {
   add(tx: SignedTx): void {
     if (this.byHash.size >= this.opts.maxSize) throw new ChainError('MEMPOOL_FULL', `mempool is full (${this.opts.maxSize} transactions)`);
     const run = this.runs.get(tx.from) ?? [];
-    if (run.length >= this.opts.maxPerSender) throw new ChainError('MEMPOOL_FULL', `sender already has ${this.opts.maxPerSender} pending transactions`);
+    if (run.length >= this.opts.maxPerSender)
+      throw new ChainError('MEMPOOL_FULL', `sender already has ${this.opts.maxPerSender} pending transactions`);
     const e: Entry = { tx, seq: this.seq++, fee: feeOf(tx) };
     run.push(e);
     this.runs.set(tx.from, run);

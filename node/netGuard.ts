@@ -37,7 +37,10 @@ const V6: [string, number, string][] = [
   ['ff00::', 8, 'multicast'],
 ];
 
-const lists = [...V4.map(([a, n, why]) => ({ t: 'ipv4', list: one(a, n, 'ipv4'), why })), ...V6.map(([a, n, why]) => ({ t: 'ipv6', list: one(a, n, 'ipv6'), why }))];
+const lists = [
+  ...V4.map(([a, n, why]) => ({ t: 'ipv4', list: one(a, n, 'ipv4'), why })),
+  ...V6.map(([a, n, why]) => ({ t: 'ipv6', list: one(a, n, 'ipv6'), why })),
+];
 
 function one(a: string, n: number, t: 'ipv4' | 'ipv6'): { check(ip: string): boolean } {
   const b = new BlockList();
@@ -69,7 +72,11 @@ export function forbiddenAddress(ip: string): string | null {
 }
 
 /** A DNS lookup in `net.connect`'s shape that refuses forbidden addresses (used at connect time). */
-export type Lookup = (hostname: string, options: object, callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void) => void;
+export type Lookup = (
+  hostname: string,
+  options: object,
+  callback: (err: Error | null, address: string | LookupAddress[], family?: number) => void,
+) => void;
 
 /** Error for a refused target. */
 export class ForbiddenTarget extends Error {
@@ -95,7 +102,9 @@ export function guardedLookup(allowPrivate: boolean): Lookup {
   return (hostname, options, callback) => {
     const all = (options as { all?: boolean }).all === true;
     const run = allowPrivate
-      ? new Promise<LookupAddress[]>((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (err, a) => (err ? reject(err) : resolve(a))))
+      ? new Promise<LookupAddress[]>((resolve, reject) =>
+          dnsLookup(hostname, { all: true, verbatim: true }, (err, a) => (err ? reject(err) : resolve(a))),
+        )
       : resolvePublic(hostname);
     run.then(
       (addrs) => (all ? callback(null, addrs) : callback(null, addrs[0].address, addrs[0].family)),

@@ -29,7 +29,9 @@ export class NftQueries {
     const height = this.queries.height();
     const hit = cache.get(this.queries);
     if (hit && hit.height === height) return hit.sorted;
-    const sorted = [...this.queries.state().records.nfts.values()].sort((a, b) => b.blockIndex - a.blockIndex || (a.tokenId < b.tokenId ? -1 : 1));
+    const sorted = [...this.queries.state().records.nfts.values()].sort(
+      (a, b) => b.blockIndex - a.blockIndex || (a.tokenId < b.tokenId ? -1 : 1),
+    );
     cache.set(this.queries, { height, sorted });
     return sorted;
   }

@@ -122,7 +122,10 @@ export class OmbraNode {
   }
 
   /** Replays the log into projections behind the head (all of them after `resetAll`). */
-  async catchUp(onProgress?: (height: number, head: number) => void, opts: { verifySignatures?: boolean; to?: number } = {}): Promise<void> {
+  async catchUp(
+    onProgress?: (height: number, head: number) => void,
+    opts: { verifySignatures?: boolean; to?: number } = {},
+  ): Promise<void> {
     await this.runner.load();
     // Diffs come from re-executing blocks on the consensus state, so it must start no later
     // than the lowest projection.
@@ -207,7 +210,8 @@ export class OmbraNode {
     }).catch(async (e: unknown) => {
       // A stale nonce may be a transaction already in the chain: that is a duplicate.
       if (e instanceof ChainError && e.code === 'STALE_NONCE' && typeof (raw as SignedTx).hash === 'string') {
-        if ((await (await this.runner.readable('txIndex')).get((raw as SignedTx).hash)) !== undefined) throw new ChainError('DUPLICATE_TX', 'transaction already in the chain');
+        if ((await (await this.runner.readable('txIndex')).get((raw as SignedTx).hash)) !== undefined)
+          throw new ChainError('DUPLICATE_TX', 'transaction already in the chain');
       }
       throw e;
     });
@@ -231,7 +235,14 @@ export class OmbraNode {
   /** Builds, signs and appends a block from the mempool at `timestamp`. */
   produce(key: KeyPair, timestamp: number): Promise<Block> {
     return this.exclusive(async () => {
-      const { block, applied, dropped } = buildBlock(this.state(), refOf(this.tip), this.mempool.candidates(), key, timestamp, this.genesis);
+      const { block, applied, dropped } = buildBlock(
+        this.state(),
+        refOf(this.tip),
+        this.mempool.candidates(),
+        key,
+        timestamp,
+        this.genesis,
+      );
       for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
       await this.append(block, applied, 'local');
       return block;
@@ -249,7 +260,8 @@ export class OmbraNode {
       if (branch.length === 0 || !betterTip(branch[branch.length - 1], oldTip, this.genesis.blockTimeMs)) {
         throw new ChainError('INVALID_BLOCK', 'the branch is not better than the current chain');
       }
-      if (!Number.isSafeInteger(ancestor) || ancestor < 0 || ancestor >= oldTip.index + 1) throw new ChainError('INVALID_BLOCK', `no common ancestor at ${ancestor}`);
+      if (!Number.isSafeInteger(ancestor) || ancestor < 0 || ancestor >= oldTip.index + 1)
+        throw new ChainError('INVALID_BLOCK', `no common ancestor at ${ancestor}`);
       // Read models (the consensus state among them) step back to the ancestor through the undo
       // log; only a reorganisation deeper than the log rebuilds them from genesis.
       if (!(await this.runner.rollbackTo(ancestor))) {
@@ -270,7 +282,13 @@ export class OmbraNode {
       // The log holds the new branch and the head moves before the announcement (the streams'
       // contract), then the branch's blocks follow as ordinary block events.
       this.tip = branch[branch.length - 1];
-      this.events$.next({ type: 'reorg', fromHeight: ancestor + 1, oldHead: { index: oldTip.index, hash: oldTip.hash }, newHead: { index: this.tip.index, hash: this.tip.hash }, dropped: dropped.map((b) => b.hash) });
+      this.events$.next({
+        type: 'reorg',
+        fromHeight: ancestor + 1,
+        oldHead: { index: oldTip.index, hash: oldTip.hash },
+        newHead: { index: this.tip.index, hash: this.tip.hash },
+        dropped: dropped.map((b) => b.hash),
+      });
       let parent = ancestorBlock;
       for (const b of branch) {
         const applied = applyBlock(this.state(), refOf(parent), b, this.genesis, { signaturesVerified: true });
@@ -292,7 +310,13 @@ export class OmbraNode {
         }
       }
       await this.pendingRows.batch(this.mempool.list().map((tx, seq) => ({ type: 'put' as const, key: tx.hash, value: { seq, tx } })));
-      this.log.warn('reorganised to a better chain', { ancestor, from: oldTip.index, to: this.tip.index, dropped: dropped.length, returnedTxs: returned });
+      this.log.warn('reorganised to a better chain', {
+        ancestor,
+        from: oldTip.index,
+        to: this.tip.index,
+        dropped: dropped.length,
+        returnedTxs: returned,
+      });
       this.events$.next({ type: 'mempool', total: this.mempool.size });
     });
   }
@@ -312,7 +336,11 @@ export class OmbraNode {
     await this.store.append(block);
     this.tip = block;
     this.events$.next({ ...this.blockEvent(block, applied, false), source });
-    const { removed, dropped } = this.mempool.revalidate(this.state(), { height: block.index + 1, timestamp: this.clock(), genesis: this.genesis });
+    const { removed, dropped } = this.mempool.revalidate(this.state(), {
+      height: block.index + 1,
+      timestamp: this.clock(),
+      genesis: this.genesis,
+    });
     for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
     const gone = [...removed, ...dropped.map((d) => d.tx)];
     if (gone.length) await this.pendingRows.batch(gone.map((t) => ({ type: 'del' as const, key: t.hash })));
@@ -326,7 +354,15 @@ export class OmbraNode {
       const before = state.accounts.get(address)?.balance ?? 0n;
       if (before !== a.balance) balances.push({ address, before, after: a.balance });
     }
-    return { type: 'block', block, diff: applied.diff, balances, emitted: applied.diff.supply.emitted - state.supply.emitted, replay, ...(replay ? { source: 'replay' as const } : {}) };
+    return {
+      type: 'block',
+      block,
+      diff: applied.diff,
+      balances,
+      emitted: applied.diff.supply.emitted - state.supply.emitted,
+      replay,
+      ...(replay ? { source: 'replay' as const } : {}),
+    };
   }
 
   /** Runs write-side work one at a time. */

@@ -8,7 +8,7 @@ import { minerFigures, type MinerStats } from '../projections/minerStats.ts';
 /** A miner as served: consensus record plus read-model figures. */
 export type MinerRecord = Miner & { reputationScore: number; tasksCompleted: number };
 import type { SignedTx } from '../core/tx/handler.ts';
-import { historyKey, type TxLocation } from '../projections/chainIndex.ts';
+import type { TxLocation } from '../projections/chainIndex.ts';
 import { statsRecord, type ChainStats } from '../projections/chainStats.ts';
 import { bucketLabels, topHolders, type HoldersState } from '../projections/holders.ts';
 import { circulating, type SupplyState } from '../projections/supply.ts';

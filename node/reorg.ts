@@ -9,7 +9,11 @@ import type { Genesis } from '../core/genesis.ts';
 import { commitDiff, type ChainState } from '../core/state.ts';
 
 /** True when a chain with tip `a` beats one with tip `b`: longer wins, then the lower slot, then the lower hash. */
-export function betterTip(a: Pick<Block, 'index' | 'timestamp' | 'hash'>, b: Pick<Block, 'index' | 'timestamp' | 'hash'>, blockTimeMs: number): boolean {
+export function betterTip(
+  a: Pick<Block, 'index' | 'timestamp' | 'hash'>,
+  b: Pick<Block, 'index' | 'timestamp' | 'hash'>,
+  blockTimeMs: number,
+): boolean {
   if (a.index !== b.index) return a.index > b.index;
   const sa = slotOf(a.timestamp, blockTimeMs);
   const sb = slotOf(b.timestamp, blockTimeMs);

@@ -27,7 +27,18 @@ export interface TaskSummary {
 
 /** The full pipeline record: the summary plus every stage. */
 export interface TaskPipeline extends TaskSummary {
-  submit: { txHash: string; blockIndex: number; submitter: string; taskType: string; prompt: string; fee: string; timeoutMs: number; submittedAt: number; deadline: number; settleBy: number };
+  submit: {
+    txHash: string;
+    blockIndex: number;
+    submitter: string;
+    taskType: string;
+    prompt: string;
+    fee: string;
+    timeoutMs: number;
+    submittedAt: number;
+    deadline: number;
+    settleBy: number;
+  };
   responses: ResponseRow[];
   validation: ValidationRow | null;
   reward: RewardRow | null;
@@ -81,7 +92,8 @@ export class TaskQueries {
     // Merge the per-status indexes by order key, newest first.
     const orders: string[] = [];
     for (const status of statuses) {
-      for await (const k of (await this.rows()).keys({ gte: `s!${status}!`, lt: `s!${status}!~`, reverse: true, limit: offset + limit })) orders.push((k as string).slice(status.length + 3));
+      for await (const k of (await this.rows()).keys({ gte: `s!${status}!`, lt: `s!${status}!~`, reverse: true, limit: offset + limit }))
+        orders.push((k as string).slice(status.length + 3));
     }
     orders.sort().reverse();
     const tasks: TaskSummary[] = [];
@@ -100,7 +112,18 @@ export class TaskQueries {
     const deadline = t.submittedAt + t.timeoutMs;
     return {
       ...taskSummary(t),
-      submit: { txHash: t.submitTxHash, blockIndex: t.submitBlock, submitter: t.submitter, taskType: t.taskType, prompt: t.prompt, fee: t.fee, timeoutMs: t.timeoutMs, submittedAt: t.submittedAt, deadline, settleBy: deadline + TASK_SETTLEMENT_WINDOW_MS },
+      submit: {
+        txHash: t.submitTxHash,
+        blockIndex: t.submitBlock,
+        submitter: t.submitter,
+        taskType: t.taskType,
+        prompt: t.prompt,
+        fee: t.fee,
+        timeoutMs: t.timeoutMs,
+        submittedAt: t.submittedAt,
+        deadline,
+        settleBy: deadline + TASK_SETTLEMENT_WINDOW_MS,
+      },
       responses,
       validation: validation ?? null,
       reward: reward ?? null,
@@ -114,6 +137,16 @@ export class TaskQueries {
     return this.node.mempool
       .list()
       .filter((tx) => tx.type === 'TASK_SUBMIT')
-      .map((tx) => ({ taskId: taskIdOf(tx), txHash: tx.hash, submitter: tx.from, taskType: tx.taskType as string, prompt: tx.prompt as string, fee: tx.fee as string, timeoutMs: (tx.timeoutMs as number | undefined) ?? TASK_TIMEOUTS[tx.taskType as keyof typeof TASK_TIMEOUTS], nonce: tx.nonce, timestamp: tx.timestamp }));
+      .map((tx) => ({
+        taskId: taskIdOf(tx),
+        txHash: tx.hash,
+        submitter: tx.from,
+        taskType: tx.taskType as string,
+        prompt: tx.prompt as string,
+        fee: tx.fee as string,
+        timeoutMs: (tx.timeoutMs as number | undefined) ?? TASK_TIMEOUTS[tx.taskType as keyof typeof TASK_TIMEOUTS],
+        nonce: tx.nonce,
+        timestamp: tx.timestamp,
+      }));
   }
 }

@@ -14,7 +14,9 @@ export async function loadOrCreatePeerKey(dataDir: string): Promise<PrivateKey> 
   // @libp2p/crypto types against a newer @libp2p/interface than libp2p 2; the objects are the same.
   const key = (await generateKeyPair('Ed25519')) as unknown as PrivateKey;
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.tmp`, JSON.stringify({ key: Buffer.from(privateKeyToProtobuf(key as never)).toString('base64') }) + '\n', { mode: 0o600 });
+  writeFileSync(`${file}.tmp`, `${JSON.stringify({ key: Buffer.from(privateKeyToProtobuf(key as never)).toString('base64') })}\n`, {
+    mode: 0o600,
+  });
   renameSync(`${file}.tmp`, file);
   return key;
 }

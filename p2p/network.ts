@@ -59,11 +59,17 @@ export class P2pNetwork implements NetworkView {
       services: {
         identify: identify(),
         // Inbound messages above the largest block are dropped by gossipsub before any parsing.
-        pubsub: gossipsub({ allowPublishToZeroTopicPeers: true, emitSelf: false, maxInboundDataLength: this.opts.maxBlockBytes + 64 * 1024 }),
+        pubsub: gossipsub({
+          allowPublishToZeroTopicPeers: true,
+          emitSelf: false,
+          maxInboundDataLength: this.opts.maxBlockBytes + 64 * 1024,
+        }),
       },
     });
     this.syncer = new Syncer(this.node, this.p2p, this.opts);
-    this.syncer.onPeersLearned = (addrs) => addrs.forEach((a) => this.remember(a));
+    this.syncer.onPeersLearned = (addrs) => {
+      for (const a of addrs) this.remember(a);
+    };
     await this.syncer.register(() => this.peerAddresses());
     const pubsub = this.p2p.services.pubsub;
     pubsub.topicValidators.set(this.topics.tx, (_peer, msg) => this.onTx(msg.data));
@@ -115,7 +121,9 @@ export class P2pNetwork implements NetworkView {
   }
 
   private publish(topic: string, v: unknown): void {
-    this.p2p.services.pubsub.publish(topic, encode(v)).catch((e: unknown) => this.node.log.debug('publish failed', { topic, error: (e as Error).message }));
+    this.p2p.services.pubsub
+      .publish(topic, encode(v))
+      .catch((e: unknown) => this.node.log.debug('publish failed', { topic, error: (e as Error).message }));
   }
 
   private reject(topic: string, reason: string): TopicValidatorResult {

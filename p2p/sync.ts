@@ -49,7 +49,13 @@ export class Syncer {
   async register(knownPeers: () => Promise<string[]>): Promise<void> {
     await this.p2p.handle(this.protocols.status, async ({ stream }) => {
       const head = this.node.head();
-      const status: PeerStatus = { genesisHash: this.node.info.genesisBlock.hash, height: head.index, headHash: head.hash, headTimestamp: head.timestamp, peers: await knownPeers().catch(() => []) };
+      const status: PeerStatus = {
+        genesisHash: this.node.info.genesisBlock.hash,
+        height: head.index,
+        headHash: head.hash,
+        headTimestamp: head.timestamp,
+        peers: await knownPeers().catch(() => []),
+      };
       await stream.sink([encode(status)]).catch(() => undefined);
     });
     await this.p2p.handle(this.protocols.blocks, async ({ stream }) => {
@@ -82,7 +88,9 @@ export class Syncer {
 
   /** A range of a peer's blocks (at most syncBatch). */
   async fetch(peer: PeerId, from: number, to: number): Promise<Block[]> {
-    const r = (await this.ask(peer, this.protocols.blocks, { from, to }, this.opts.maxSyncResponseBytes)) as { blocks?: Block[] } | undefined;
+    const r = (await this.ask(peer, this.protocols.blocks, { from, to }, this.opts.maxSyncResponseBytes)) as
+      | { blocks?: Block[] }
+      | undefined;
     if (!r || !Array.isArray(r.blocks)) throw new Error(`peer ${peer} answered no blocks for ${from}..${to}`);
     return r.blocks;
   }
@@ -128,7 +136,8 @@ export class Syncer {
       return;
     }
     const branch: Block[] = [];
-    for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch) branch.push(...(await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))));
+    for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch)
+      branch.push(...(await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))));
     await this.node.reorg(ancestor, branch);
   }
 

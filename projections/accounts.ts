@@ -2,13 +2,30 @@
  * The consensus state as a read model: accounts, miners and supply, folded from each block's
  * state diff. Rows: `a:<address>`, `m:<minerId>`, `s`. The node validates against this state.
  */
-import { cloneState, commitDiff, emptyRecords, emptyState, indexOpen, RECORD_KINDS, RECORD_PREFIX, type Account, type ChainState, type RecordKind, type Supply } from '../core/state.ts';
+import {
+  cloneState,
+  commitDiff,
+  emptyState,
+  indexOpen,
+  RECORD_KINDS,
+  RECORD_PREFIX,
+  type Account,
+  type ChainState,
+  type RecordKind,
+  type Supply,
+} from '../core/state.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
 /** An account row as stored (big integers as strings). */
 export function encodeAccount(a: Account): unknown {
-  return { b: a.balance.toString(), n: a.nonce, c: a.storageCapacity.toString(), u: a.storageUsed.toString(), ...(a.minerId ? { m: a.minerId } : {}) };
+  return {
+    b: a.balance.toString(),
+    n: a.nonce,
+    c: a.storageCapacity.toString(),
+    u: a.storageUsed.toString(),
+    ...(a.minerId ? { m: a.minerId } : {}),
+  };
 }
 
 function decodeAccount(v: unknown): Account {
@@ -27,14 +44,14 @@ function decodeSupply(v: unknown): Supply {
   return { emitted: BigInt(r.emitted), burned: BigInt(r.burned), escrow: BigInt(r.escrow), feesPaid: BigInt(r.feesPaid) };
 }
 
-
 const KIND_OF_PREFIX = Object.fromEntries(RECORD_KINDS.map((k) => [RECORD_PREFIX[k], k])) as Record<string, RecordKind>;
 
 /** The rows a whole state is stored as (used for genesis and by tests). */
 export function stateRows(s: ChainState): KvOp[] {
   const ops: KvOp[] = [];
   for (const [k, a] of s.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
-  for (const kind of RECORD_KINDS) for (const [k, v] of s.records[kind]) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
+  for (const kind of RECORD_KINDS)
+    for (const [k, v] of s.records[kind]) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
   ops.push({ type: 'put', key: 's', value: encodeSupply(s.supply) });
   return ops;
 }
@@ -50,7 +67,8 @@ export const accountsProjection: Projection<ChainState> = {
     if (ev.block.index === 1) ops.push(...stateRows(state));
     commitDiff(state, ev.diff);
     for (const [k, a] of ev.diff.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
-    for (const kind of RECORD_KINDS) for (const [k, v] of ev.diff.records[kind]) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
+    for (const kind of RECORD_KINDS)
+      for (const [k, v] of ev.diff.records[kind]) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
     ops.push({ type: 'put', key: 's', value: encodeSupply(ev.diff.supply) });
     return { state, ops };
   },

@@ -18,7 +18,16 @@ import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
 /** The eight run statuses. */
-export const RUN_STATUSES: readonly AgentRunStatus[] = ['pending', 'claimed', 'running', 'completed', 'failed', 'timeout', 'insufficient_funds', 'cancelled'];
+export const RUN_STATUSES: readonly AgentRunStatus[] = [
+  'pending',
+  'claimed',
+  'running',
+  'completed',
+  'failed',
+  'timeout',
+  'insufficient_funds',
+  'cancelled',
+];
 
 /** AGENT_REQUEST details. */
 export interface RequestRow {
@@ -62,15 +71,37 @@ export const agentRunsProjection: Projection<AgentRunsState> = {
       if (tx.type === 'AGENT_REQUEST') {
         const order = `${heightKey(block.index)}!${i.toString().padStart(5, '0')}`;
         orders.set(id, order);
-        const row: RequestRow = { prompt: tx.prompt as string, toolsWhitelist: tx.toolsWhitelist as string[], modelHint: typeof tx.modelHint === 'string' ? tx.modelHint : null, blockIndex: block.index, order };
+        const row: RequestRow = {
+          prompt: tx.prompt as string,
+          toolsWhitelist: tx.toolsWhitelist as string[],
+          modelHint: typeof tx.modelHint === 'string' ? tx.modelHint : null,
+          blockIndex: block.index,
+          order,
+        };
         ops.push({ type: 'put', key: `q!${id}`, value: row }, { type: 'put', key: `u!${tx.from}!${order}`, value: id });
       } else if (tx.type === 'AGENT_CLAIM') {
-        ops.push({ type: 'put', key: `c!${id}`, value: { modelInfo: tx.modelInfo, hardwareTier: tx.hardwareTier, txHash: tx.hash, blockIndex: block.index } });
+        ops.push({
+          type: 'put',
+          key: `c!${id}`,
+          value: { modelInfo: tx.modelInfo, hardwareTier: tx.hardwareTier, txHash: tx.hash, blockIndex: block.index },
+        });
       } else if (tx.type === 'AGENT_STEP') {
-        const step: StepRow = { stepIndex: tx.stepIndex as number, outputTokens: tx.outputTokens as number, outputHash: tx.outputHash as string, toolCalls: tx.toolCalls as StepRow['toolCalls'], timestamp: tx.timestamp, blockIndex: block.index, txHash: tx.hash };
+        const step: StepRow = {
+          stepIndex: tx.stepIndex as number,
+          outputTokens: tx.outputTokens as number,
+          outputHash: tx.outputHash as string,
+          toolCalls: tx.toolCalls as StepRow['toolCalls'],
+          timestamp: tx.timestamp,
+          blockIndex: block.index,
+          txHash: tx.hash,
+        };
         ops.push({ type: 'put', key: stepKey(id, step.stepIndex), value: step });
       } else if (tx.type === 'AGENT_FINISH') {
-        ops.push({ type: 'put', key: `f!${id}`, value: { outcome: tx.outcome, finalAnswerInline: tx.finalAnswerInline, txHash: tx.hash, blockIndex: block.index } });
+        ops.push({
+          type: 'put',
+          key: `f!${id}`,
+          value: { outcome: tx.outcome, finalAnswerInline: tx.finalAnswerInline, txHash: tx.hash, blockIndex: block.index },
+        });
       }
     });
     for (const [id, run] of diff.records.runs) {

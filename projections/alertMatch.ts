@@ -58,7 +58,10 @@ export class SubscriptionIndex implements SubIndex {
   add(s: MatchableSub): void {
     const key = this.k(s.trigger, s.params.address);
     let m = this.map.get(key);
-    if (!m) this.map.set(key, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.map.set(key, m);
+    }
     m.set(s.id, s);
   }
 
@@ -75,7 +78,7 @@ export class SubscriptionIndex implements SubIndex {
 
   /** True when some subscription has this trigger (any address). */
   has(trigger: Trigger): boolean {
-    for (const k of this.map.keys()) if (k.startsWith(trigger + '|')) return true;
+    for (const k of this.map.keys()) if (k.startsWith(`${trigger}|`)) return true;
     return false;
   }
 }
@@ -110,7 +113,13 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
   const live = (s: MatchableSub) => block.index > s.fromHeight;
   const base = { blockIndex: block.index, blockHash: block.hash, timestamp: block.timestamp };
   // miner_block
-  const blockBody = { index: block.index, hash: block.hash, proposer: block.proposer, timestamp: block.timestamp, txCount: txsOf(block).length };
+  const blockBody = {
+    index: block.index,
+    hash: block.hash,
+    proposer: block.proposer,
+    timestamp: block.timestamp,
+    txCount: txsOf(block).length,
+  };
   for (const addr of ['*', block.proposer]) {
     for (const s of subs.lookup('miner_block', addr)) {
       if (!live(s)) continue;
@@ -133,14 +142,29 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
     for (const addr of parties) {
       for (const s of subs.lookup('address_tx', addr)) {
         if (!live(s)) continue;
-        out.push({ subId: s.id, trigger: 'address_tx', eventKey: `tx:${hash}`, body: { trigger: 'address_tx', tx, ...base }, link, summary: `${tx.type} ${hash.slice(0, 16)}... in block ${block.index}` });
+        out.push({
+          subId: s.id,
+          trigger: 'address_tx',
+          eventKey: `tx:${hash}`,
+          body: { trigger: 'address_tx', tx, ...base },
+          link,
+          summary: `${tx.type} ${hash.slice(0, 16)}... in block ${block.index}`,
+        });
       }
     }
     if (tx.type === 'TASK_REWARD') {
       const rewards = Array.isArray(t.rewards) ? (t.rewards as { address?: unknown; amount?: unknown; reason?: unknown }[]) : [];
       const seen = new Set<string>();
       for (const s of subs.lookup('reward', '*')) {
-        if (live(s)) out.push({ subId: s.id, trigger: 'reward', eventKey: `tx:${hash}`, body: { trigger: 'reward', tx, rewards, ...base }, link, summary: `TASK_REWARD ${hash.slice(0, 16)}... in block ${block.index}` });
+        if (live(s))
+          out.push({
+            subId: s.id,
+            trigger: 'reward',
+            eventKey: `tx:${hash}`,
+            body: { trigger: 'reward', tx, rewards, ...base },
+            link,
+            summary: `TASK_REWARD ${hash.slice(0, 16)}... in block ${block.index}`,
+          });
       }
       for (const r of rewards) {
         const addr = str(r.address);
@@ -148,7 +172,15 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
         seen.add(addr);
         const mine = rewards.filter((x) => x.address === addr);
         for (const s of subs.lookup('reward', addr)) {
-          if (live(s)) out.push({ subId: s.id, trigger: 'reward', eventKey: `tx:${hash}`, body: { trigger: 'reward', tx, rewards: mine, ...base }, link, summary: `reward to ${addr} in block ${block.index}` });
+          if (live(s))
+            out.push({
+              subId: s.id,
+              trigger: 'reward',
+              eventKey: `tx:${hash}`,
+              body: { trigger: 'reward', tx, rewards: mine, ...base },
+              link,
+              summary: `reward to ${addr} in block ${block.index}`,
+            });
         }
       }
     }

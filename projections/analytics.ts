@@ -53,7 +53,8 @@ export const analyticsProjection: Projection<AnalyticsState> = {
   apply(s, ev: BlockEvent) {
     const { block } = ev;
     const hour = Math.floor(block.timestamp / HOUR);
-    const b = (s.buckets[hour] ??= { blocks: 0, txCount: 0, rewards: '0', burned: '0', miners: [], submitters: [], taskTypes: {} });
+    s.buckets[hour] ??= { blocks: 0, txCount: 0, rewards: '0', burned: '0', miners: [], submitters: [], taskTypes: {} };
+    const b = s.buckets[hour];
     let rewards = ev.emitted;
     for (const tx of block.transactions) {
       if (tx.type === 'TASK_SUBMIT') {
@@ -102,5 +103,14 @@ export function overview(s: AnalyticsState, range: Range) {
     for (const [t, n] of Object.entries(b.taskTypes)) types.set(t, (types.get(t) ?? 0) + n);
   }
   const topTaskTypes = [...types].map(([type, count]) => ({ type, count })).sort((a, b) => b.count - a.count || (a.type < b.type ? -1 : 1));
-  return { range, blocks, txCount, totalRewards: rewards.toString(), totalBurned: burned.toString(), uniqueMiners: miners.size, uniqueSubmitters: submitters.size, topTaskTypes };
+  return {
+    range,
+    blocks,
+    txCount,
+    totalRewards: rewards.toString(),
+    totalBurned: burned.toString(),
+    uniqueMiners: miners.size,
+    uniqueSubmitters: submitters.size,
+    topTaskTypes,
+  };
 }

@@ -36,7 +36,9 @@ export const txIndexProjection: Projection<null> = {
   init: () => null,
   apply: (state, ev: BlockEvent) => ({
     state,
-    ops: ev.block.transactions.map((tx, position): KvOp => ({ type: 'put', key: tx.hash, value: { blockIndex: ev.block.index, position } satisfies TxLocation })),
+    ops: ev.block.transactions.map(
+      (tx, position): KvOp => ({ type: 'put', key: tx.hash, value: { blockIndex: ev.block.index, position } satisfies TxLocation }),
+    ),
   }),
 };
 

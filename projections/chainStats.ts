@@ -37,10 +37,19 @@ export const chainStatsProjection: Projection<ChainStats> = {
   }),
   apply(s, ev: BlockEvent) {
     const b = ev.block;
-    const recent = [...s.recent, { index: b.index, timestamp: b.timestamp, txCount: b.transactions.length, proposer: b.proposer, rewards: ev.emitted.toString() }];
+    const recent = [
+      ...s.recent,
+      { index: b.index, timestamp: b.timestamp, txCount: b.transactions.length, proposer: b.proposer, rewards: ev.emitted.toString() },
+    ];
     if (recent.length > RECENT_WINDOW) recent.splice(0, recent.length - RECENT_WINDOW);
     return {
-      state: { height: b.index, latestBlockHash: b.hash, latestTimestamp: b.timestamp, totalTxs: s.totalTxs + b.transactions.length, recent },
+      state: {
+        height: b.index,
+        latestBlockHash: b.hash,
+        latestTimestamp: b.timestamp,
+        totalTxs: s.totalTxs + b.transactions.length,
+        recent,
+      },
     };
   },
   save: (s) => s,

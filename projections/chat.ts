@@ -54,7 +54,12 @@ export const chatProjection: Projection<ChatState> = {
       const order = `${heightKey(block.index)}!${i.toString().padStart(5, '0')}`;
       const prev = s.get(id);
       const conv: ConversationRow = prev
-        ? { ...prev, turnCount: prev.turnCount + 1, lastTurnAt: tx.timestamp, authors: prev.authors.includes(tx.from) ? prev.authors : [...prev.authors, tx.from] }
+        ? {
+            ...prev,
+            turnCount: prev.turnCount + 1,
+            lastTurnAt: tx.timestamp,
+            authors: prev.authors.includes(tx.from) ? prev.authors : [...prev.authors, tx.from],
+          }
         : { conversationId: id, creator: tx.from, turnCount: 1, firstTurnAt: tx.timestamp, lastTurnAt: tx.timestamp, authors: [tx.from] };
       if (!prev?.authors.includes(tx.from)) ops.push({ type: 'put', key: `a!${tx.from}!${order}`, value: id });
       s.set(id, conv);
@@ -81,5 +86,11 @@ export const chatProjection: Projection<ChatState> = {
 
 /** The served conversation record (without the authors). */
 export function conversationRecord(row: ConversationRow): Conversation {
-  return { conversationId: row.conversationId, creator: row.creator, turnCount: row.turnCount, firstTurnAt: row.firstTurnAt, lastTurnAt: row.lastTurnAt };
+  return {
+    conversationId: row.conversationId,
+    creator: row.creator,
+    turnCount: row.turnCount,
+    firstTurnAt: row.firstTurnAt,
+    lastTurnAt: row.lastTurnAt,
+  };
 }

@@ -49,5 +49,10 @@ export function feeEstimate(s: FeeEstimateState): FeeEstimate {
     return { low: min, medium: min, high: min, sample: 0 };
   }
   const sorted = s.fees.map(BigInt).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return { low: percentile(sorted, 25).toString(), medium: percentile(sorted, 50).toString(), high: percentile(sorted, 90).toString(), sample: sorted.length };
+  return {
+    low: percentile(sorted, 25).toString(),
+    medium: percentile(sorted, 50).toString(),
+    high: percentile(sorted, 90).toString(),
+    sample: sorted.length,
+  };
 }

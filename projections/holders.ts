@@ -58,7 +58,9 @@ export const holdersProjection: Projection<HoldersState> = {
 
 /** The `limit` largest balances, ranked (ties by address), with their share of `totalSupply`. */
 export function topHolders(accounts: ReadonlyMap<string, Account>, limit: number, totalSupply: bigint) {
-  const ranked = [...accounts].filter(([, a]) => a.balance > 0n).sort(([xa, x], [ya, y]) => (x.balance === y.balance ? (xa < ya ? -1 : 1) : x.balance > y.balance ? -1 : 1));
+  const ranked = [...accounts]
+    .filter(([, a]) => a.balance > 0n)
+    .sort(([xa, x], [ya, y]) => (x.balance === y.balance ? (xa < ya ? -1 : 1) : x.balance > y.balance ? -1 : 1));
   return ranked.slice(0, limit).map(([address, a]) => ({
     address,
     balance: a.balance.toString(),

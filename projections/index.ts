@@ -15,6 +15,7 @@ import { tasksProjection } from './tasks.ts';
 import { tpsProjection } from './tps.ts';
 
 /** The node's projections. */
+// biome-ignore lint/suspicious/noExplicitAny: a list of projections of different state types
 export const PROJECTIONS: Projection<any>[] = [
   accountsProjection,
   blockHashProjection,

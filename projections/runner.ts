@@ -12,6 +12,7 @@ import type { Projection } from './projection.ts';
 import { UndoLog } from './undoLog.ts';
 
 interface Slot {
+  // biome-ignore lint/suspicious/noExplicitAny: slots hold projections of different state types
   p: Projection<any>;
   state: unknown;
   height: number;
@@ -42,6 +43,7 @@ export class ProjectionRunner {
   /** A height the head is known to be heading for (a sync target): undo is kept only near it. */
   undoHorizon = 0;
 
+  // biome-ignore lint/suspicious/noExplicitAny: projections of different state types
   constructor(store: ChainStore, projections: Projection<any>[], info: ChainInfo, undoDepth = 128) {
     this.store = store;
     this.info = info;
@@ -150,7 +152,11 @@ export class ProjectionRunner {
       slot.state = step.state;
       slot.height = h;
       for (const op of step.ops ?? []) {
-        this.pending.push(op.type === 'put' ? { type: 'put', sublevel: slot.sub, key: op.key, value: op.value } : { type: 'del', sublevel: slot.sub, key: op.key });
+        this.pending.push(
+          op.type === 'put'
+            ? { type: 'put', sublevel: slot.sub, key: op.key, value: op.value }
+            : { type: 'del', sublevel: slot.sub, key: op.key },
+        );
       }
       this.dirty.add(slot);
     }

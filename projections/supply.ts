@@ -17,12 +17,24 @@ export const supplyProjection: Projection<SupplyState> = {
   version: 1,
   init: (info: ChainInfo) => {
     const s = info.genesisState.supply;
-    return { totalEmitted: s.emitted.toString(), totalBurned: s.burned.toString(), escrow: s.escrow.toString(), feesPaid: s.feesPaid.toString(), blocksProduced: 0 };
+    return {
+      totalEmitted: s.emitted.toString(),
+      totalBurned: s.burned.toString(),
+      escrow: s.escrow.toString(),
+      feesPaid: s.feesPaid.toString(),
+      blocksProduced: 0,
+    };
   },
   apply: (_s, ev: BlockEvent) => {
     const d = ev.diff.supply;
     return {
-      state: { totalEmitted: d.emitted.toString(), totalBurned: d.burned.toString(), escrow: d.escrow.toString(), feesPaid: d.feesPaid.toString(), blocksProduced: ev.block.index },
+      state: {
+        totalEmitted: d.emitted.toString(),
+        totalBurned: d.burned.toString(),
+        escrow: d.escrow.toString(),
+        feesPaid: d.feesPaid.toString(),
+        blocksProduced: ev.block.index,
+      },
     };
   },
   save: (s) => s,

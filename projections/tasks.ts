@@ -87,7 +87,14 @@ function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: K
     };
     ops.push({ type: 'put', key: responseKey(task.taskId, i), value: row });
   } else if (tx.type === 'TASK_VALIDATE') {
-    const row: ValidationRow = { txHash: tx.hash, blockIndex, validator: tx.from, bestMinerId: tx.bestMinerId as string, scores: tx.scores as ValidationRow['scores'], timestamp: tx.timestamp };
+    const row: ValidationRow = {
+      txHash: tx.hash,
+      blockIndex,
+      validator: tx.from,
+      bestMinerId: tx.bestMinerId as string,
+      scores: tx.scores as ValidationRow['scores'],
+      timestamp: tx.timestamp,
+    };
     ops.push({ type: 'put', key: `v!${tx.taskId}`, value: row });
   } else if (tx.type === 'TASK_REWARD') {
     const row: RewardRow = { txHash: tx.hash, blockIndex, rewards: tx.rewards as RewardRow['rewards'], timestamp: tx.timestamp };
@@ -119,7 +126,8 @@ export const tasksProjection: Projection<TasksState> = {
       ops.push({ type: 'put', key: `t!${order}`, value: task }, { type: 'put', key: `s!${task.status}!${order}`, value: id });
     }
     for (const tx of block.transactions) {
-      if (tx.type === 'TASK_RESPONSE' || tx.type === 'TASK_VALIDATE' || tx.type === 'TASK_REWARD') foldTx(tx, block.index, diff.records.tasks.get(tx.taskId as string), ops);
+      if (tx.type === 'TASK_RESPONSE' || tx.type === 'TASK_VALIDATE' || tx.type === 'TASK_REWARD')
+        foldTx(tx, block.index, diff.records.tasks.get(tx.taskId as string), ops);
     }
     return { state: s, ops };
   },

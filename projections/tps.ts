@@ -61,5 +61,12 @@ export const tpsProjection: Projection<TpsState> = {
 export function tpsRecord(s: TpsState): TpsRecord {
   const transactions = s.counts.reduce((a, b) => a + b, 0);
   const seconds = (s.timestamps[s.timestamps.length - 1] - s.timestamps[0]) / 1000;
-  return { average: seconds > 0 ? round(transactions / seconds) : 0, peak: round(s.peak), peakBlock: s.peakBlock, blocks: s.counts.length, transactions, seconds };
+  return {
+    average: seconds > 0 ? round(transactions / seconds) : 0,
+    peak: round(s.peak),
+    peakBlock: s.peakBlock,
+    blocks: s.counts.length,
+    transactions,
+    seconds,
+  };
 }

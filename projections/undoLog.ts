@@ -39,7 +39,10 @@ export class UndoLog {
   /** Notes what block `h` is about to change in projection `name` (and its state before). */
   note(h: number, name: string, ops: KvOp[], saved?: unknown, hasSaved = false): void {
     let m = this.noted.get(h);
-    if (!m) this.noted.set(h, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.noted.set(h, m);
+    }
     m.set(name, { ops, saved, hasSaved });
   }
 
@@ -50,7 +53,8 @@ export class UndoLog {
     this.noted = new Map();
     const heights = [...noted.keys()].sort((a, b) => a - b);
     const keys = new Map<string, Set<string>>();
-    for (const h of heights) for (const [name, e] of noted.get(h)!) for (const op of e.ops) (keys.get(name) ?? keys.set(name, new Set()).get(name)!).add(op.key);
+    for (const h of heights)
+      for (const [name, e] of noted.get(h)!) for (const op of e.ops) (keys.get(name) ?? keys.set(name, new Set()).get(name)!).add(op.key);
     // The rows as they are before this batch, then as each noted block leaves them.
     const current = new Map<string, Map<string, [] | [unknown]>>();
     for (const [name, set] of keys) {
@@ -85,7 +89,11 @@ export class UndoLog {
    * What stepping back from `top` to `ancestor` takes: row writes restoring every changed row,
    * and each in-memory projection's state at `ancestor`. Null when a record is missing.
    */
-  async rollback(ancestor: number, top: number, rowsOf: (name: string) => Sublevel): Promise<{ ops: BatchOp[]; saved: Map<string, unknown> } | null> {
+  async rollback(
+    ancestor: number,
+    top: number,
+    rowsOf: (name: string) => Sublevel,
+  ): Promise<{ ops: BatchOp[]; saved: Map<string, unknown> } | null> {
     const ops: BatchOp[] = [];
     const saved = new Map<string, unknown>();
     for (let h = top; h > ancestor; h--) {
@@ -94,7 +102,11 @@ export class UndoLog {
       // Highest block first: the last write of a row is its value before block ancestor + 1.
       for (const [name, e] of Object.entries(record)) {
         for (const entry of e.kv) {
-          ops.push(entry.length === 2 ? { type: 'put', sublevel: rowsOf(name), key: entry[0], value: entry[1] } : { type: 'del', sublevel: rowsOf(name), key: entry[0] });
+          ops.push(
+            entry.length === 2
+              ? { type: 'put', sublevel: rowsOf(name), key: entry[0], value: entry[1] }
+              : { type: 'del', sublevel: rowsOf(name), key: entry[0] },
+          );
         }
         if (e.hasSaved) saved.set(name, e.saved);
       }

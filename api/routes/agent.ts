@@ -34,7 +34,8 @@ export function agentRoutes({ node }: ApiDeps): Hono {
 
   app.get('/by-status/:status', async (c) => {
     const status = c.req.param('status');
-    if (!(RUN_STATUSES as readonly string[]).includes(status)) throw new ChainError('INVALID_PARAMS', `status must be one of ${RUN_STATUSES.join(', ')}`);
+    if (!(RUN_STATUSES as readonly string[]).includes(status))
+      throw new ChainError('INVALID_PARAMS', `status must be one of ${RUN_STATUSES.join(', ')}`);
     const runs = await q.runsBy(`s!${status}`, parseLimit(c.req.query('limit')), true);
     return c.json({ status, count: runs.length, runs });
   });

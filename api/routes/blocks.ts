@@ -20,7 +20,10 @@ export function summary(b: Block) {
 function range(fromS: string | undefined, toS: string | undefined, height: number, max: number): { from: number; to: number } {
   if (fromS === undefined && toS === undefined) throw new ChainError('INVALID_PARAMS', 'from and to are required');
   // Without `to`, a range starting past the head is simply empty.
-  const to = toS === undefined ? Math.max(parseHeight(fromS, 'from'), Math.min(height, parseHeight(fromS, 'from') + max - 1)) : parseHeight(toS, 'to');
+  const to =
+    toS === undefined
+      ? Math.max(parseHeight(fromS, 'from'), Math.min(height, parseHeight(fromS, 'from') + max - 1))
+      : parseHeight(toS, 'to');
   const from = fromS === undefined ? Math.max(0, to - max + 1) : parseHeight(fromS, 'from');
   if (from > to) throw new ChainError('INVALID_PARAMS', 'from must not be after to');
   if (to - from + 1 > max) throw new ChainError('INVALID_PARAMS', `range is at most ${max} blocks`);

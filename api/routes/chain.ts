@@ -24,7 +24,14 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
   // What wallets need to build transactions: the chain id, authorities and fork activation heights.
   app.get('/params', (c) => {
     const g = queries.node.genesis;
-    return c.json({ chainId: g.chainId, blockTimeMs: g.blockTimeMs, authorities: g.authorities, blockReward: g.blockReward, forks: g.forks, nextHeight: queries.node.nextHeight() });
+    return c.json({
+      chainId: g.chainId,
+      blockTimeMs: g.blockTimeMs,
+      authorities: g.authorities,
+      blockReward: g.blockReward,
+      forks: g.forks,
+      nextHeight: queries.node.nextHeight(),
+    });
   });
 
   app.get('/network', (c) => c.json({ peerId: network.peerId(), addresses: network.addresses() }));

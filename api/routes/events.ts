@@ -47,7 +47,10 @@ export function chainEventRoutes({ streams }: StreamDeps): Hono {
     const head = streams.node.head().index;
     const max = streams.options.maxResumeBlocks;
     if (from !== null && head - from + 1 > max) {
-      throw new ChainError('INVALID_PARAMS', `resume point ${from} is more than ${max} blocks behind the head (${head}); read them with GET /api/chain/blocks-full first`);
+      throw new ChainError(
+        'INVALID_PARAMS',
+        `resume point ${from} is more than ${max} blocks behind the head (${head}); read them with GET /api/chain/blocks-full first`,
+      );
     }
     return serveStream(c, new ChainEventStream(streams, from, socketOf(c)));
   });

@@ -4,5 +4,7 @@ import type { ApiDeps } from '../context.ts';
 
 /** Health route. */
 export function healthRoutes({ queries, network }: ApiDeps): Hono {
-  return new Hono().get('/', (c) => c.json({ status: 'ok', height: queries.height(), peers: network.peerCount(), syncing: network.syncing() }));
+  return new Hono().get('/', (c) =>
+    c.json({ status: 'ok', height: queries.height(), peers: network.peerCount(), syncing: network.syncing() }),
+  );
 }

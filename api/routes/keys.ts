@@ -39,7 +39,11 @@ function caller(c: Context, keys: ApiKeyStore, required: boolean): ApiKeyRecord 
     return null;
   }
   const check = keys.check(presented);
-  if (!check.ok) throw new ChainError('UNAUTHORIZED', check.why === 'malformed' ? 'invalid API key: not a well-formed key (bad format or checksum)' : 'invalid API key: unknown or revoked');
+  if (!check.ok)
+    throw new ChainError(
+      'UNAUTHORIZED',
+      check.why === 'malformed' ? 'invalid API key: not a well-formed key (bad format or checksum)' : 'invalid API key: unknown or revoked',
+    );
   keys.touch(check.record);
   return check.record;
 }
@@ -55,10 +59,18 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
 
   app.post('/register', smallBody(), async (c) => {
     const input = parseRegister(await readOptionalJson(c));
-    if (input.tier !== 1) throw new ChainError('INVALID_PARAMS', `tier ${input.tier} keys are issued by the node operator only (ombra keys create --tier ${input.tier}); register issues tier 1 keys`);
+    if (input.tier !== 1)
+      throw new ChainError(
+        'INVALID_PARAMS',
+        `tier ${input.tier} keys are issued by the node operator only (ombra keys create --tier ${input.tier}); register issues tier 1 keys`,
+      );
     const owner = caller(c, keys, false);
     const ip = clientIp(c, deps.limiter?.opts.trustProxy ?? false);
-    if (!owner && keys.countByIp(ip) >= maxKeysPerIp) throw new ChainError('INVALID_PARAMS', `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`);
+    if (!owner && keys.countByIp(ip) >= maxKeysPerIp)
+      throw new ChainError(
+        'INVALID_PARAMS',
+        `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`,
+      );
     const { record, key } = await keys.create({ tier: 1, label: input.label, ownerId: owner?.id ?? null, createdBy: ip });
     return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt }, 201);
   });
@@ -72,7 +84,8 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
     const me = caller(c, keys, true);
     const id = c.req.param('id');
     const target = keys.get(id);
-    if (!target || !keys.mayRevoke(me, target)) throw new ChainError('NOT_FOUND', `key ${id.slice(0, 40)} not found among the keys this key may revoke`);
+    if (!target || !keys.mayRevoke(me, target))
+      throw new ChainError('NOT_FOUND', `key ${id.slice(0, 40)} not found among the keys this key may revoke`);
     await keys.revoke(id);
     return c.json({ ok: true, id, revoked: true });
   });

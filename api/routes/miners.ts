@@ -12,7 +12,14 @@ import type { ChainQueries } from '../../node/queries.ts';
 /** The spec's Miner record. */
 export function minerRecord(queries: ChainQueries, m: Miner) {
   const r = queries.miner(m.id)!;
-  return { id: r.id, name: r.name, address: r.address, reputationScore: r.reputationScore, capabilities: r.capabilities, tasksCompleted: r.tasksCompleted };
+  return {
+    id: r.id,
+    name: r.name,
+    address: r.address,
+    reputationScore: r.reputationScore,
+    capabilities: r.capabilities,
+    tasksCompleted: r.tasksCompleted,
+  };
 }
 
 /** Miner routes. */

@@ -6,21 +6,23 @@ import { tpsRecord, type TpsState } from '../../projections/tps.ts';
 
 /** Stats routes: supply, and tps (see projections/tps.ts for the definitions). */
 export function statsRoutes({ queries, node }: ApiDeps): Hono {
-  return new Hono()
-    .get('/tps', (c) => c.json(tpsRecord(node.runner.state<TpsState>('tps'))))
-    // Blocks proposed and slots missed per authority over the last 1,000 blocks.
-    .get('/validators', (c) => c.json(validatorStats(node.runner.state<ValidatorWindow>('validators'))))
-    .get('/supply', (c) => {
-    const s = queries.supply();
-    return c.json({
-      totalSupply: s.circulating,
-      totalEmitted: s.totalEmitted,
-      totalBurned: s.totalBurned,
-      escrow: s.escrow,
-      circulating: s.circulating,
-      feesPaid: s.feesPaid,
-      blocksProduced: s.blocksProduced,
-      rewardPerBlock: s.rewardPerBlock,
-    });
-  });
+  return (
+    new Hono()
+      .get('/tps', (c) => c.json(tpsRecord(node.runner.state<TpsState>('tps'))))
+      // Blocks proposed and slots missed per authority over the last 1,000 blocks.
+      .get('/validators', (c) => c.json(validatorStats(node.runner.state<ValidatorWindow>('validators'))))
+      .get('/supply', (c) => {
+        const s = queries.supply();
+        return c.json({
+          totalSupply: s.circulating,
+          totalEmitted: s.totalEmitted,
+          totalBurned: s.totalBurned,
+          escrow: s.escrow,
+          circulating: s.circulating,
+          feesPaid: s.feesPaid,
+          blocksProduced: s.blocksProduced,
+          rewardPerBlock: s.rewardPerBlock,
+        });
+      })
+  );
 }

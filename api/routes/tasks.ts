@@ -30,7 +30,8 @@ export function parseTaskId(s: string | undefined): string {
 
 function parseStatus(s: string | undefined): TaskStatus[] | undefined {
   if (s === undefined || s === '') return undefined;
-  if (!(TASK_STATUSES as readonly string[]).includes(s)) throw new ChainError('INVALID_PARAMS', `status must be one of ${TASK_STATUSES.join(', ')}`);
+  if (!(TASK_STATUSES as readonly string[]).includes(s))
+    throw new ChainError('INVALID_PARAMS', `status must be one of ${TASK_STATUSES.join(', ')}`);
   return [s as TaskStatus];
 }
 
@@ -60,7 +61,8 @@ export function taskRoutes({ node, network }: ApiDeps): Hono {
     const body = await readJson(c);
     if (network.syncing()) throw new ChainError('SYNCING', 'node is syncing; try again shortly');
     const { raw } = normaliseSubmission(body);
-    if ((raw as { type?: unknown }).type !== 'TASK_SUBMIT') throw new ChainError('INVALID_PARAMS', 'body must be a signed TASK_SUBMIT transaction');
+    if ((raw as { type?: unknown }).type !== 'TASK_SUBMIT')
+      throw new ChainError('INVALID_PARAMS', 'body must be a signed TASK_SUBMIT transaction');
     const tx = await node.submitTx(raw);
     return c.json({ ok: true, taskId: taskIdOf(tx), txHash: tx.hash, hash: tx.hash });
   });

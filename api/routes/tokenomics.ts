@@ -8,7 +8,12 @@ export function tokenomicsRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
   app.get('/supply', (c) => {
     const s = queries.supply();
-    return c.json({ totalEmitted: s.totalEmitted, circulating: s.circulating, blocksProduced: s.blocksProduced, rewardPerBlock: s.rewardPerBlock });
+    return c.json({
+      totalEmitted: s.totalEmitted,
+      circulating: s.circulating,
+      blocksProduced: s.blocksProduced,
+      rewardPerBlock: s.rewardPerBlock,
+    });
   });
   app.get('/holders', (c) => c.json(queries.holders(parseLimit(c.req.query('limit'), 100))));
   app.get('/distribution', (c) => c.json(queries.distribution()));

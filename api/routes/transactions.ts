@@ -12,15 +12,18 @@ import { parseHash } from '../params.ts';
  * `{tx: {...without hash and signature}, signature}` whose hash the node computes.
  */
 export function normaliseSubmission(body: unknown): { raw: unknown; legacy: boolean } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ChainError('INVALID_PARAMS', 'body must be a JSON object');
   const b = body as Record<string, unknown>;
   if (!('tx' in b)) return { raw: b, legacy: false };
-  for (const k of Object.keys(b)) if (k !== 'tx' && k !== 'signature') throw new ChainError('INVALID_PARAMS', `${k} is not a known field of {tx, signature}`);
+  for (const k of Object.keys(b))
+    if (k !== 'tx' && k !== 'signature') throw new ChainError('INVALID_PARAMS', `${k} is not a known field of {tx, signature}`);
   const tx = b.tx;
   if (typeof tx !== 'object' || tx === null || Array.isArray(tx)) throw new ChainError('INVALID_PARAMS', 'tx must be an object');
   if (typeof b.signature !== 'string') throw new ChainError('INVALID_PARAMS', 'signature is required');
   const t = tx as Record<string, unknown>;
-  if ('hash' in t || 'signature' in t) throw new ChainError('INVALID_PARAMS', 'tx must not carry hash or signature in the {tx, signature} form');
+  if ('hash' in t || 'signature' in t)
+    throw new ChainError('INVALID_PARAMS', 'tx must not carry hash or signature in the {tx, signature} form');
   // The hash needs a known type and a public key; shape errors surface from validation.
   let hash = '';
   try {

@@ -52,7 +52,10 @@ export class ChainEventStream extends SseStream {
     if (e.type === 'block') {
       if (e.replay || e.block.index <= this.lastSent) return;
       // A hole can only mean events were lost upstream: fill it from the log rather than skip.
-      if (e.block.index > this.lastSent + 1) return this.startCatchUp();
+      if (e.block.index > this.lastSent + 1) {
+        this.startCatchUp();
+        return;
+      }
       this.lastSent = e.block.index;
       this.send(this.hub.memo(e, 'sse', () => blockFrame(e.block)));
     } else if (e.type === 'tx') {

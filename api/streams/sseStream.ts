@@ -60,7 +60,10 @@ export class SseStream {
     this.hub.slowConsumerDrops++;
     const o = this.hub.options;
     this.stop();
-    const error = { error: `consumer too slow: more than ${o.maxBufferedMessages} messages or ${o.maxBufferedBytes} bytes waiting; reconnect with Last-Event-ID to resume from the log`, code: 'SLOW_CONSUMER' };
+    const error = {
+      error: `consumer too slow: more than ${o.maxBufferedMessages} messages or ${o.maxBufferedBytes} bytes waiting; reconnect with Last-Event-ID to resume from the log`,
+      code: 'SLOW_CONSUMER',
+    };
     this.outbox.end(sseFrame('error', error));
     // A peer that does not even read the notice is cut off after the grace period.
     this.graceTimer = setTimeout(() => {

@@ -66,7 +66,8 @@ export class StreamHub {
 
   /** Refuses a new subscriber when the node is at `maxSubscribers`. */
   checkCapacity(): void {
-    if (this.count >= this.options.maxSubscribers) throw new ChainError('RATE_LIMITED', `this node serves at most ${this.options.maxSubscribers} live subscribers`);
+    if (this.count >= this.options.maxSubscribers)
+      throw new ChainError('RATE_LIMITED', `this node serves at most ${this.options.maxSubscribers} live subscribers`);
   }
 
   /** Attaches a subscriber; the returned function detaches it (idempotent). */
@@ -75,15 +76,19 @@ export class StreamHub {
     const subs: Subscription[] = [];
     // A throwing handler must not reach RxJS, which would rethrow it asynchronously and crash
     // the process; it only ever concerns its own subscriber.
-    const safe = <T>(fn: (v: T) => void) => (v: T) => {
-      try {
-        fn(v);
-      } catch (e) {
-        this.node.log.warn('stream subscriber failed', { error: (e as Error).message });
-      }
-    };
+    const safe =
+      <T>(fn: (v: T) => void) =>
+      (v: T) => {
+        try {
+          fn(v);
+        } catch (e) {
+          this.node.log.warn('stream subscriber failed', { error: (e as Error).message });
+        }
+      };
     if (h.event || h.end) {
-      subs.push(this.feed$.subscribe({ next: h.event ? safe(h.event) : undefined, complete: h.end ? () => safe(h.end!)(undefined) : undefined }));
+      subs.push(
+        this.feed$.subscribe({ next: h.event ? safe(h.event) : undefined, complete: h.end ? () => safe(h.end!)(undefined) : undefined }),
+      );
     }
     if (h.ping) subs.push(this.pings$.subscribe(safe(h.ping)));
     if (h.snapshot) subs.push(this.snapshots$.subscribe(safe(h.snapshot)));
@@ -100,7 +105,10 @@ export class StreamHub {
   /** `compute()` once per (event, key); every subscriber gets the same encoded value. */
   memo<T>(event: object, key: string, compute: () => T): T {
     let m = this.memos.get(event);
-    if (!m) this.memos.set(event, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      this.memos.set(event, m);
+    }
     if (!m.has(key)) m.set(key, compute());
     return m.get(key) as T;
   }

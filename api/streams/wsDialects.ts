@@ -36,14 +36,18 @@ export const API_CHANNELS = ['blocks', 'txs', 'mempool', 'agent', 'chat'];
 /** `/api/ws`: `{action: subscribe|unsubscribe, channel}`, `{action: ping}`. */
 export const apiDialect: WsDialect = {
   command(msg) {
-    if (!isObject(msg) || typeof msg.action !== 'string') throw new ChainError('INVALID_PARAMS', 'a message is {action: "subscribe" | "unsubscribe" | "ping", channel?}');
+    if (!isObject(msg) || typeof msg.action !== 'string')
+      throw new ChainError('INVALID_PARAMS', 'a message is {action: "subscribe" | "unsubscribe" | "ping", channel?}');
     if (msg.action === 'ping') return { op: 'ping' };
-    if (msg.action !== 'subscribe' && msg.action !== 'unsubscribe') throw new ChainError('INVALID_PARAMS', `unknown action ${json(msg.action).slice(0, 40)}; actions: subscribe, unsubscribe, ping`);
-    if (typeof msg.channel !== 'string') throw new ChainError('INVALID_PARAMS', `${msg.action} needs a channel: ${API_CHANNELS.join(', ')}`);
+    if (msg.action !== 'subscribe' && msg.action !== 'unsubscribe')
+      throw new ChainError('INVALID_PARAMS', `unknown action ${json(msg.action).slice(0, 40)}; actions: subscribe, unsubscribe, ping`);
+    if (typeof msg.channel !== 'string')
+      throw new ChainError('INVALID_PARAMS', `${msg.action} needs a channel: ${API_CHANNELS.join(', ')}`);
     return { op: msg.action, topic: msg.channel };
   },
   topic(raw) {
-    if (!API_CHANNELS.includes(raw)) throw new ChainError('INVALID_PARAMS', `unknown channel ${json(raw).slice(0, 80)}; channels: ${API_CHANNELS.join(', ')}`);
+    if (!API_CHANNELS.includes(raw))
+      throw new ChainError('INVALID_PARAMS', `unknown channel ${json(raw).slice(0, 80)}; channels: ${API_CHANNELS.join(', ')}`);
     return raw;
   },
   ack: (type, channel) => ({ type, channel }),
@@ -58,7 +62,8 @@ export const apiDialect: WsDialect = {
       return [];
     });
   },
-  snapshot: (hub, s, topic) => (topic === 'mempool' ? hub.memo(s, 'api:mempool', () => json({ type: 'mempool', data: { total: s.total, ts: s.ts } })) : null),
+  snapshot: (hub, s, topic) =>
+    topic === 'mempool' ? hub.memo(s, 'api:mempool', () => json({ type: 'mempool', data: { total: s.total, ts: s.ts } })) : null,
 };
 
 /** Address and task topics' matches of one event, indexed once for every subscriber. */
@@ -69,7 +74,8 @@ function legacyIndex(e: ChainEvent): Map<string, unknown[]> {
     const base = { ...txSummary(tx), ...(blockIndex === undefined ? { status: 'pending' } : { status: 'confirmed', blockIndex }) };
     for (const a of addressesOf(tx)) add(`address:${a}`, { type: 'address_tx', topic: `address:${a}`, data: base });
     const task = taskIdOf(tx);
-    if (task !== undefined && blockIndex !== undefined) add(`task:${task}`, { type: 'task_tx', topic: `task:${task}`, data: { ...base, taskId: task } });
+    if (task !== undefined && blockIndex !== undefined)
+      add(`task:${task}`, { type: 'task_tx', topic: `task:${task}`, data: { ...base, taskId: task } });
   };
   if (e.type === 'tx') visit(e.tx);
   if (e.type === 'block') for (const tx of e.block.transactions) visit(tx, e.block.index);
@@ -79,10 +85,13 @@ function legacyIndex(e: ChainEvent): Map<string, unknown[]> {
 /** `/ws`: `{type: subscribe|unsubscribe, topic}`, `{type: ping}`. */
 export const legacyDialect: WsDialect = {
   command(msg) {
-    if (!isObject(msg) || typeof msg.type !== 'string') throw new ChainError('INVALID_PARAMS', 'a message is {type: "subscribe" | "unsubscribe" | "ping", topic?}');
+    if (!isObject(msg) || typeof msg.type !== 'string')
+      throw new ChainError('INVALID_PARAMS', 'a message is {type: "subscribe" | "unsubscribe" | "ping", topic?}');
     if (msg.type === 'ping') return { op: 'ping' };
-    if (msg.type !== 'subscribe' && msg.type !== 'unsubscribe') throw new ChainError('INVALID_PARAMS', `unknown type ${json(msg.type).slice(0, 40)}; types: subscribe, unsubscribe, ping`);
-    if (typeof msg.topic !== 'string') throw new ChainError('INVALID_PARAMS', `${msg.type} needs a topic: new_block, new_tx, address:<addr>, task:<taskId>`);
+    if (msg.type !== 'subscribe' && msg.type !== 'unsubscribe')
+      throw new ChainError('INVALID_PARAMS', `unknown type ${json(msg.type).slice(0, 40)}; types: subscribe, unsubscribe, ping`);
+    if (typeof msg.topic !== 'string')
+      throw new ChainError('INVALID_PARAMS', `${msg.type} needs a topic: new_block, new_tx, address:<addr>, task:<taskId>`);
     return { op: msg.type, topic: msg.topic };
   },
   topic(raw) {
@@ -90,7 +99,10 @@ export const legacyDialect: WsDialect = {
     const addr = /^address:(ox[0-9a-fA-F]{40})$/.exec(raw);
     if (addr) return `address:${addr[1].toLowerCase()}`;
     if (/^task:[A-Za-z0-9_-]{1,64}$/.test(raw)) return raw;
-    throw new ChainError('INVALID_PARAMS', `unknown topic ${json(raw).slice(0, 80)}; topics: new_block, new_tx, address:<addr>, task:<taskId>`);
+    throw new ChainError(
+      'INVALID_PARAMS',
+      `unknown topic ${json(raw).slice(0, 80)}; topics: new_block, new_tx, address:<addr>, task:<taskId>`,
+    );
   },
   ack: (type, topic) => ({ type, topic }),
   frames(hub, e, topic) {

@@ -61,7 +61,15 @@ export function agentMessages(block: Block): { type: 'agent'; data: Record<strin
     if (!kind || typeof t.agentRunId !== 'string') continue;
     out.push({
       type: 'agent',
-      data: { event: kind.event, agentRunId: t.agentRunId, blockIndex: block.index, txHash: tx.hash, miner: tx.from, timestamp: tx.timestamp, ...pick(t, kind.fields) },
+      data: {
+        event: kind.event,
+        agentRunId: t.agentRunId,
+        blockIndex: block.index,
+        txHash: tx.hash,
+        miner: tx.from,
+        timestamp: tx.timestamp,
+        ...pick(t, kind.fields),
+      },
     });
   }
   return out;
@@ -76,7 +84,13 @@ export function chatMessages(block: Block): { type: 'chat'; data: Record<string,
     .filter((tx) => tx.type === 'CHAT_TURN')
     .map((tx) => ({
       type: 'chat' as const,
-      data: { hash: tx.hash, from: tx.from, ...pick(tx as SignedTx & Record<string, unknown>, TURN_FIELDS), timestamp: tx.timestamp, blockIndex: block.index },
+      data: {
+        hash: tx.hash,
+        from: tx.from,
+        ...pick(tx as SignedTx & Record<string, unknown>, TURN_FIELDS),
+        timestamp: tx.timestamp,
+        blockIndex: block.index,
+      },
     }));
 }
 

@@ -28,7 +28,9 @@ const ROUTES: Record<string, WsDialect> = { '/api/ws': apiDialect, '/ws': legacy
 /** Refuses an upgrade with a JSON `{error, code}` answer. */
 function refuse(socket: Duplex, err: ChainError): void {
   const body = JSON.stringify({ error: err.message, code: err.code });
-  socket.end(`HTTP/1.1 ${STATUS[err.code]} ${err.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${STATUS[err.code]} ${err.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** The client address of an upgrade request (X-Forwarded-For only behind a trusted proxy). */
@@ -56,7 +58,7 @@ export function attachWebSockets(server: Server, hub: StreamHub, limiter?: RateL
       return refuse(socket, e as ChainError);
     }
     // Upgrades bypass the Hono middleware, so they take their quota and stream slot here.
-    let release = () => undefined as void;
+    let release: () => void = () => {};
     if (limiter) {
       const key = req.headers['x-api-key'];
       const d = limiter.admit(upgradeIp(req, limiter.opts.trustProxy), Array.isArray(key) ? key[0] : key, path);

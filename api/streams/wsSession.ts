@@ -66,7 +66,8 @@ export class WsSession {
         return void this.send(JSON.stringify(this.dialect.ack('unsubscribed', topic)));
       }
       const max = this.hub.options.wsMaxTopics;
-      if (!this.topics.has(topic) && this.topics.size >= max) throw new ChainError('INVALID_PARAMS', `at most ${max} subscriptions per connection`);
+      if (!this.topics.has(topic) && this.topics.size >= max)
+        throw new ChainError('INVALID_PARAMS', `at most ${max} subscriptions per connection`);
       this.topics.add(topic);
       this.send(JSON.stringify(this.dialect.ack('subscribed', topic)));
       // A periodic channel starts with a value now rather than after one interval.
@@ -82,7 +83,10 @@ export class WsSession {
   send(frame: string): void {
     if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
     const o = this.hub.options;
-    if (this.inFlight + 1 > o.maxBufferedMessages || this.ws.bufferedAmount + frame.length > o.maxBufferedBytes) return this.slowConsumer();
+    if (this.inFlight + 1 > o.maxBufferedMessages || this.ws.bufferedAmount + frame.length > o.maxBufferedBytes) {
+      this.slowConsumer();
+      return;
+    }
     this.inFlight++;
     this.ws.send(frame, () => this.inFlight--);
   }

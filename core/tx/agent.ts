@@ -34,7 +34,15 @@ export const AGENT_CLAIM = defineTx({
   family: 'agent',
   fork: 6,
   doc: 'A miner claims a pending run; the first valid claim wins.',
-  fields: { from: f.address(), agentRunId: f.hex(64), modelInfo: f.text(128), hardwareTier: f.text(32), fee: f.amount(), nonce: f.uint(), timestamp: f.uint() },
+  fields: {
+    from: f.address(),
+    agentRunId: f.hex(64),
+    modelInfo: f.text(128),
+    hardwareTier: f.text(32),
+    fee: f.amount(),
+    nonce: f.uint(),
+    timestamp: f.uint(),
+  },
 });
 
 export const AGENT_STEP = defineTx({
@@ -90,7 +98,8 @@ const requestHandler: TxHandler = {
   executable: true,
   cost: (tx) => ({ balance: BigInt(tx.maxFee as string), storage: 0n }),
   check(tx, state) {
-    if (tx.agentRunId !== agentRunIdOf(tx.from, tx.nonce, tx.prompt as string)) refuse('agentRunId must be SHA-256(from + nonce + prompt[:256])');
+    if (tx.agentRunId !== agentRunIdOf(tx.from, tx.nonce, tx.prompt as string))
+      refuse('agentRunId must be SHA-256(from + nonce + prompt[:256])');
     checkAgentTransition(runOf(state, tx), 'AGENT_REQUEST');
     if (BigInt(tx.maxFee as string) < AGENT_NETWORK_FEE_PER_STEP) refuse(`maxFee must be at least ${AGENT_NETWORK_FEE_PER_STEP}`);
   },
@@ -123,13 +132,21 @@ const claimHandler: TxHandler = {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const run = runOf(state, tx);
-    if (run && run.status !== 'pending' && run.minerAddress) refuse(`AGENT_CLAIM is not allowed: run ${run.agentRunId} is ${run.status}, claimed by ${run.minerAddress}`);
+    if (run && run.status !== 'pending' && run.minerAddress)
+      refuse(`AGENT_CLAIM is not allowed: run ${run.agentRunId} is ${run.status}, claimed by ${run.minerAddress}`);
     checkAgentTransition(run, 'AGENT_CLAIM');
     if (!state.peek(tx.from).minerId) refuse('only a registered miner may claim a run (send MINER_REGISTER first)');
   },
   apply(tx, s, ctx) {
     const run = runOf(s, tx)!;
-    s.put('runs', run.agentRunId, { ...run, status: 'claimed', minerAddress: tx.from, minerId: s.peek(tx.from).minerId, claimedAt: ctx.timestamp, lastActivityAt: ctx.timestamp });
+    s.put('runs', run.agentRunId, {
+      ...run,
+      status: 'claimed',
+      minerAddress: tx.from,
+      minerId: s.peek(tx.from).minerId,
+      claimedAt: ctx.timestamp,
+      lastActivityAt: ctx.timestamp,
+    });
     payFee(s, tx.from, feeOf(tx), ctx);
   },
 };
@@ -149,10 +166,19 @@ const stepHandler: TxHandler = {
     const run = runOf(s, tx)!;
     const stepTokensOut = run.stepTokensOut + (tx.outputTokens as number);
     const networkFee = BigInt(run.networkFee) + AGENT_NETWORK_FEE_PER_STEP;
-    const next: AgentRun = { ...run, status: 'running', stepCount: run.stepCount + 1, stepTokensOut, totalTokensOut: stepTokensOut, networkFee: networkFee.toString(), lastActivityAt: ctx.timestamp };
+    const next: AgentRun = {
+      ...run,
+      status: 'running',
+      stepCount: run.stepCount + 1,
+      stepTokensOut,
+      totalTokensOut: stepTokensOut,
+      networkFee: networkFee.toString(),
+      lastActivityAt: ctx.timestamp,
+    };
     const spent = BigInt(stepTokensOut) * AGENT_REWARD_PER_TOKEN + networkFee;
     // The escrow is exhausted: the run ends here and the miner is paid what is left.
-    if (spent >= BigInt(run.maxFee)) settleRun(s, next, 'insufficient_funds', BigInt(stepTokensOut) * AGENT_REWARD_PER_TOKEN, ctx.timestamp);
+    if (spent >= BigInt(run.maxFee))
+      settleRun(s, next, 'insufficient_funds', BigInt(stepTokensOut) * AGENT_REWARD_PER_TOKEN, ctx.timestamp);
     else s.put('runs', run.agentRunId, next);
     payFee(s, tx.from, feeOf(tx), ctx);
   },
@@ -177,9 +203,25 @@ const finishHandler: TxHandler = {
   apply(tx, s, ctx) {
     const run = runOf(s, tx)!;
     const outcome = tx.outcome as 'completed' | 'failed' | 'cancelled';
-    if (outcome === 'completed') settleRun(s, run, 'completed', BigInt(tx.totalTokensOut as number) * AGENT_REWARD_PER_TOKEN, ctx.timestamp, tx.totalTokensOut as number);
+    if (outcome === 'completed')
+      settleRun(
+        s,
+        run,
+        'completed',
+        BigInt(tx.totalTokensOut as number) * AGENT_REWARD_PER_TOKEN,
+        ctx.timestamp,
+        tx.totalTokensOut as number,
+      );
     else if (outcome === 'failed') settleRun(s, run, 'failed', 0n, ctx.timestamp, run.stepTokensOut);
-    else settleRun(s, run, 'cancelled', run.minerAddress ? BigInt(run.stepTokensOut) * AGENT_REWARD_PER_TOKEN : 0n, ctx.timestamp, run.stepTokensOut);
+    else
+      settleRun(
+        s,
+        run,
+        'cancelled',
+        run.minerAddress ? BigInt(run.stepTokensOut) * AGENT_REWARD_PER_TOKEN : 0n,
+        ctx.timestamp,
+        run.stepTokensOut,
+      );
     payFee(s, tx.from, feeOf(tx), ctx);
   },
 };

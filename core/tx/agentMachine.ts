@@ -6,14 +6,26 @@ import { transitionRow, type Transition } from './machine.ts';
 import type { AgentRun, AgentRunStatus } from '../state.ts';
 
 /** What moves a run. */
-export type AgentTrigger = 'AGENT_REQUEST' | 'AGENT_CLAIM' | 'AGENT_STEP' | 'AGENT_FINISH completed' | 'AGENT_FINISH failed' | 'AGENT_FINISH cancelled' | 'timeout';
+export type AgentTrigger =
+  | 'AGENT_REQUEST'
+  | 'AGENT_CLAIM'
+  | 'AGENT_STEP'
+  | 'AGENT_FINISH completed'
+  | 'AGENT_FINISH failed'
+  | 'AGENT_FINISH cancelled'
+  | 'timeout';
 
 /** One row of the table. */
 export type AgentTransition = Transition<AgentRunStatus, AgentTrigger>;
 
 /** Every allowed transition. */
 export const AGENT_TRANSITIONS: readonly AgentTransition[] = [
-  { from: null, on: 'AGENT_REQUEST', to: 'pending', when: 'maxFee escrowed from the submitter; agentRunId = SHA-256(from + nonce + prompt[:256]) is unused' },
+  {
+    from: null,
+    on: 'AGENT_REQUEST',
+    to: 'pending',
+    when: 'maxFee escrowed from the submitter; agentRunId = SHA-256(from + nonce + prompt[:256]) is unused',
+  },
   { from: 'pending', on: 'AGENT_CLAIM', to: 'claimed', when: 'the first registered miner to claim it' },
   { from: 'claimed', on: 'AGENT_STEP', to: 'running', when: 'the claiming miner; stepIndex = stepCount < maxSteps; +100 network fee' },
   { from: 'running', on: 'AGENT_STEP', to: 'running', when: 'as above, while step tokens + network fees stay below maxFee' },
@@ -24,8 +36,18 @@ export const AGENT_TRANSITIONS: readonly AgentTransition[] = [
   { from: 'claimed', on: 'AGENT_FINISH failed', to: 'failed', when: 'the claiming miner gives up; minerReward 0' },
   { from: 'running', on: 'AGENT_FINISH failed', to: 'failed', when: 'the claiming miner gives up; minerReward 0' },
   { from: 'pending', on: 'AGENT_FINISH cancelled', to: 'cancelled', when: 'the submitter cancels; full refund' },
-  { from: 'claimed', on: 'AGENT_FINISH cancelled', to: 'cancelled', when: 'the submitter cancels; the miner is paid for step tokens so far' },
-  { from: 'running', on: 'AGENT_FINISH cancelled', to: 'cancelled', when: 'the submitter cancels; the miner is paid for step tokens so far' },
+  {
+    from: 'claimed',
+    on: 'AGENT_FINISH cancelled',
+    to: 'cancelled',
+    when: 'the submitter cancels; the miner is paid for step tokens so far',
+  },
+  {
+    from: 'running',
+    on: 'AGENT_FINISH cancelled',
+    to: 'cancelled',
+    when: 'the submitter cancels; the miner is paid for step tokens so far',
+  },
   { from: 'pending', on: 'timeout', to: 'timeout', when: 'unclaimed 600,000 ms after the request: full refund' },
   { from: 'claimed', on: 'timeout', to: 'timeout', when: 'unfinished 1,800,000 ms after the claim: minerReward 0, network fees kept' },
   { from: 'running', on: 'timeout', to: 'timeout', when: 'unfinished 1,800,000 ms after the claim: minerReward 0, network fees kept' },

@@ -11,7 +11,7 @@ export const ART_MINT = defineTx({
   type: 'ART_MINT',
   family: 'art',
   fork: 3,
-  doc: 'Mints the rewarded answer of an nft_svg task, once, by its submitter. svg must be the best response\'s content (SHA-256 = its contentHash) and safe (no scripts, handlers or outside references); tokenId = SHA-256(taskId + svg); seedHash = SHA-256(prompt + minerId + the TASK_REWARD hash).',
+  doc: "Mints the rewarded answer of an nft_svg task, once, by its submitter. svg must be the best response's content (SHA-256 = its contentHash) and safe (no scripts, handlers or outside references); tokenId = SHA-256(taskId + svg); seedHash = SHA-256(prompt + minerId + the TASK_REWARD hash).",
   fields: {
     from: f.address(),
     tokenId: f.hex(64),
@@ -49,13 +49,22 @@ export const artMintHandler: TxHandler = {
     const problem = svgProblem(tx.svg as string);
     if (problem) refuse(`svg ${problem}`);
     if (tx.tokenId !== sha256Hex((tx.taskId as string) + (tx.svg as string))) refuse('tokenId must be SHA-256(taskId + svg)');
-    if (tx.seedHash !== sha256Hex(task!.prompt + task!.bestMinerId + task!.rewardTxHash)) refuse('seedHash must be SHA-256(prompt + minerId + reward tx hash)');
+    if (tx.seedHash !== sha256Hex(task!.prompt + task!.bestMinerId + task!.rewardTxHash))
+      refuse('seedHash must be SHA-256(prompt + minerId + reward tx hash)');
     if (state.get('nfts', tx.tokenId as string)) refuse(`token ${tx.tokenId} already exists`);
   },
   apply(tx, s, ctx) {
     const task = s.get('tasks', tx.taskId as string) as Task;
     const tokenId = tx.tokenId as string;
-    s.put('nfts', tokenId, { tokenId, owner: tx.owner as string, taskId: task.taskId, minerId: tx.minerId as string, mintedAt: ctx.timestamp, blockIndex: ctx.height, txHash: tx.hash });
+    s.put('nfts', tokenId, {
+      tokenId,
+      owner: tx.owner as string,
+      taskId: task.taskId,
+      minerId: tx.minerId as string,
+      mintedAt: ctx.timestamp,
+      blockIndex: ctx.height,
+      txHash: tx.hash,
+    });
     s.put('tasks', task.taskId, { ...task, nftTokenId: tokenId });
     payFee(s, tx.from, feeOf(tx), ctx);
   },

@@ -35,7 +35,8 @@ export const chatTurnHandler: TxHandler = {
     if (typeof tx.agentRunId !== 'string') return;
     const run = state.get('runs', tx.agentRunId);
     if (!run) throw new ChainError('VALIDATION_FAILED', `agentRunId ${tx.agentRunId} is not a known run`);
-    if (run.conversationId !== tx.conversationId) throw new ChainError('VALIDATION_FAILED', `run ${tx.agentRunId} belongs to conversation ${run.conversationId}`);
+    if (run.conversationId !== tx.conversationId)
+      throw new ChainError('VALIDATION_FAILED', `run ${tx.agentRunId} belongs to conversation ${run.conversationId}`);
   },
   apply(tx, s, ctx) {
     s.account(tx.from).balance -= CHAT_TURN_FEE;

@@ -13,7 +13,13 @@ export interface Transition<S extends string, T extends string> {
  * The row that lets `on` move a record out of `from` (into `to` when given), or a
  * VALIDATION_FAILED naming the record's current state (`what`).
  */
-export function transitionRow<S extends string, T extends string>(table: readonly Transition<S, T>[], from: S | null, on: T, what: string, to?: S): Transition<S, T> {
+export function transitionRow<S extends string, T extends string>(
+  table: readonly Transition<S, T>[],
+  from: S | null,
+  on: T,
+  what: string,
+  to?: S,
+): Transition<S, T> {
   const row = table.find((t) => t.from === from && t.on === on && (to === undefined || t.to === to));
   if (!row) throw new ChainError('VALIDATION_FAILED', `${on} is not allowed: ${what}`);
   return row;

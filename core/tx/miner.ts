@@ -8,7 +8,7 @@ export const MINER_REGISTER = defineTx({
   type: 'MINER_REGISTER',
   family: 'miner',
   fork: 1,
-  doc: 'Registers the sender as a miner (one per address). Miner id = hex SHA-256 of the UTF-8 bytes of this transaction\'s hash.',
+  doc: "Registers the sender as a miner (one per address). Miner id = hex SHA-256 of the UTF-8 bytes of this transaction's hash.",
   fields: {
     from: f.address(),
     name: f.text(64, 1),

@@ -45,7 +45,13 @@ export const WEB_FILE_CHUNK = defineTx({
   family: 'storage',
   fork: 1,
   doc: 'One chunk of a file, base64, at most 400,000 bytes decoded.',
-  fields: { from: f.address(), fileId: f.hex(64), chunkIndex: f.uint(99_999), dataBase64: f.pattern(/^[A-Za-z0-9+/]{0,533336}={0,2}$/, 'base64 of at most 400,000 bytes'), ...common },
+  fields: {
+    from: f.address(),
+    fileId: f.hex(64),
+    chunkIndex: f.uint(99_999),
+    dataBase64: f.pattern(/^[A-Za-z0-9+/]{0,533336}={0,2}$/, 'base64 of at most 400,000 bytes'),
+    ...common,
+  },
 });
 
 export const WEB_FILE_FINALIZE = defineTx({
@@ -92,7 +98,12 @@ export const WEB_ALIAS_SET = defineTx({
   family: 'storage',
   fork: 1,
   doc: 'Serves a site under a DNS-style alias.',
-  fields: { from: f.address(), siteId: siteId(), alias: f.pattern(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'a DNS label of 3-63 characters'), ...common },
+  fields: {
+    from: f.address(),
+    siteId: siteId(),
+    alias: f.pattern(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'a DNS label of 3-63 characters'),
+    ...common,
+  },
 });
 
 export const storageTransferHandler: TxHandler = {

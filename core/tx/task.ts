@@ -69,7 +69,7 @@ export const TASK_VALIDATE = defineTx({
   type: 'TASK_VALIDATE',
   family: 'task',
   fork: 1,
-  doc: 'A validator scores a task\'s responses and names the best miner; the sender becomes the task\'s validator.',
+  doc: "A validator scores a task's responses and names the best miner; the sender becomes the task's validator.",
   fields: {
     from: f.address(),
     taskId: f.id(64, 8),
@@ -85,7 +85,7 @@ export const TASK_REWARD = defineTx({
   type: 'TASK_REWARD',
   family: 'task',
   fork: 1,
-  doc: 'The task\'s validator distributes the escrowed fee: miner, validator and burn shares.',
+  doc: "The task's validator distributes the escrowed fee: miner, validator and burn shares.",
   fields: {
     from: f.address(),
     taskId: f.id(64, 8),
@@ -166,7 +166,8 @@ const responseHandler: TxHandler = {
     if (!minerId) refuse('only a registered miner may respond (send MINER_REGISTER first)');
     if (tx.minerId !== minerId) refuse(`minerId must be the sender's miner id ${minerId}`);
     if (sha256Hex(tx.content as string) !== tx.contentHash) refuse('contentHash is not SHA-256 of content');
-    if (ctx.timestamp > task!.submittedAt + task!.timeoutMs) refuse(`task ${task!.taskId} stopped taking responses at ${task!.submittedAt + task!.timeoutMs}`);
+    if (ctx.timestamp > task!.submittedAt + task!.timeoutMs)
+      refuse(`task ${task!.taskId} stopped taking responses at ${task!.submittedAt + task!.timeoutMs}`);
     if (task!.responses.some((r) => r.minerId === minerId)) refuse(`miner ${minerId} already responded to task ${task!.taskId}`);
     if (task!.responses.length >= MAX_TASK_RESPONSES) refuse(`task ${task!.taskId} already has ${MAX_TASK_RESPONSES} responses`);
   },
@@ -198,7 +199,13 @@ const validateHandler: TxHandler = {
   apply(tx, s, ctx) {
     const task = taskOf(s, tx)!;
     const scores = (tx.scores as { minerId: string; score: number }[]).map((x) => ({ minerId: x.minerId, score: x.score }));
-    s.put('tasks', task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_VALIDATE'), validator: tx.from, bestMinerId: tx.bestMinerId as string, scores });
+    s.put('tasks', task.taskId, {
+      ...task,
+      status: nextTaskStatus(task, 'TASK_VALIDATE'),
+      validator: tx.from,
+      bestMinerId: tx.bestMinerId as string,
+      scores,
+    });
     payFee(s, tx.from, feeOf(tx), ctx);
   },
 };
@@ -213,7 +220,8 @@ const rewardHandler: TxHandler = {
     if (tx.from !== task!.validator) refuse(`only the task's validator ${task!.validator} may reward it`);
     const expected = expectedRewards(task!, ctx.height, ctx);
     const got = (tx.rewards as { address: string; amount: string; reason: string }[]).map((r) => [r.address, r.amount, r.reason].join('|'));
-    if (got.join(',') !== expected.map((r) => [r.address, r.amount, r.reason].join('|')).join(',')) refuse(`rewards must be exactly ${JSON.stringify(expected)}`);
+    if (got.join(',') !== expected.map((r) => [r.address, r.amount, r.reason].join('|')).join(','))
+      refuse(`rewards must be exactly ${JSON.stringify(expected)}`);
   },
   apply(tx, s, ctx) {
     const task = taskOf(s, tx)!;

@@ -16,12 +16,37 @@ export type TaskTransition = Transition<TaskStatus, TaskTrigger>;
 export const TASK_TRANSITIONS: readonly TaskTransition[] = [
   { from: null, on: 'TASK_SUBMIT', to: 'submitted', when: 'fee >= 10,000 escrowed from the submitter; the taskId is unused' },
   { from: 'submitted', on: 'TASK_RESPONSE', to: 'responses_collected', when: 'a registered miner answers before submittedAt + timeoutMs' },
-  { from: 'responses_collected', on: 'TASK_RESPONSE', to: 'responses_collected', when: 'another registered miner answers before the deadline (at most 32 responses)' },
-  { from: 'responses_collected', on: 'TASK_VALIDATE', to: 'validated', when: 'a genesis authority scores the responses and names a responding bestMinerId' },
+  {
+    from: 'responses_collected',
+    on: 'TASK_RESPONSE',
+    to: 'responses_collected',
+    when: 'another registered miner answers before the deadline (at most 32 responses)',
+  },
+  {
+    from: 'responses_collected',
+    on: 'TASK_VALIDATE',
+    to: 'validated',
+    when: 'a genesis authority scores the responses and names a responding bestMinerId',
+  },
   { from: 'validated', on: 'TASK_REWARD', to: 'rewarded', when: 'the validator pays out exactly the fee split; the escrow is released' },
-  { from: 'submitted', on: 'timeout', to: 'timeout', when: 'no response by submittedAt + timeoutMs: the escrow goes back to the submitter' },
-  { from: 'responses_collected', on: 'timeout', to: 'timeout', when: 'not rewarded by submittedAt + timeoutMs + 600,000 ms: the escrow goes back to the submitter' },
-  { from: 'validated', on: 'timeout', to: 'timeout', when: 'not rewarded by submittedAt + timeoutMs + 600,000 ms: the escrow goes back to the submitter' },
+  {
+    from: 'submitted',
+    on: 'timeout',
+    to: 'timeout',
+    when: 'no response by submittedAt + timeoutMs: the escrow goes back to the submitter',
+  },
+  {
+    from: 'responses_collected',
+    on: 'timeout',
+    to: 'timeout',
+    when: 'not rewarded by submittedAt + timeoutMs + 600,000 ms: the escrow goes back to the submitter',
+  },
+  {
+    from: 'validated',
+    on: 'timeout',
+    to: 'timeout',
+    when: 'not rewarded by submittedAt + timeoutMs + 600,000 ms: the escrow goes back to the submitter',
+  },
 ];
 
 /** The status `on` leads to from `from`, or a VALIDATION_FAILED naming the current status. */

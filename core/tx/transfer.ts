@@ -22,7 +22,7 @@ export const BURN = defineTx({
   type: 'BURN',
   family: 'transfer',
   fork: 1,
-  doc: 'Destroys `amount` of the sender\'s balance. `block_energy` burns pay for a block\'s inference tokens and must be at least max(10, tokensConsumed / 10,000,000); no fee.',
+  doc: "Destroys `amount` of the sender's balance. `block_energy` burns pay for a block's inference tokens and must be at least max(10, tokensConsumed / 10,000,000); no fee.",
   fields: {
     from: f.address(),
     amount: f.amount(),

@@ -50,7 +50,8 @@ addr('answers balance and nonce, balance alone, and the history newest first', (
     );
     assert.is((await get(c, `/api/address/${A(2)}/txs`)).body.count, 5);
     assert.equal((await get(c, `/api/address/${A(3)}/txs`)).body, { address: A(3), count: 0, txs: [] });
-  }));
+  }),
+);
 
 addr('the history limit defaults to 30 and clamps to 100', () =>
   withChain(async (c) => {
@@ -61,20 +62,23 @@ addr('the history limit defaults to 30 and clamps to 100', () =>
     assert.is((await get(c, `/api/address/${A(1)}/txs`)).body.count, 30);
     assert.is((await get(c, `/api/address/${A(1)}/txs?limit=1000`)).body.count, 100);
     assert.is((await get(c, `/api/address/${A(1)}/txs?limit=1000&offset=100`)).body.count, 20);
-  }));
+  }),
+);
 
 addr('unknown addresses are empty, mixed case is lowercased, malformed addresses and limits are 400', () =>
   withChain(async (c) => {
     assert.equal((await get(c, `/api/address/${STRANGER}`)).body, { address: STRANGER, balance: '0', nonce: 0 });
     assert.equal((await get(c, `/api/address/${STRANGER}/balance`)).body, { address: STRANGER, balance: '0' });
     assert.is((await get(c, `/api/address/${A(1).toUpperCase()}/balance`)).body.address, A(1));
-    for (const bad of ['ox12', 'x'.repeat(10_000), 'ox' + 'q'.repeat(40)]) {
+    for (const bad of ['ox12', 'x'.repeat(10_000), `ox${'q'.repeat(40)}`]) {
       assertError(await get(c, `/api/address/${bad}`), 400, 'INVALID_PARAMS');
       assertError(await get(c, `/api/address/${bad}/balance`), 400, 'INVALID_PARAMS');
       assertError(await get(c, `/api/address/${bad}/txs`), 400, 'INVALID_PARAMS');
     }
-    for (const q of ['limit=-1', 'limit=2.5', 'limit=x', 'offset=-1']) assertError(await get(c, `/api/address/${A(1)}/txs?${q}`), 400, 'INVALID_PARAMS');
-  }));
+    for (const q of ['limit=-1', 'limit=2.5', 'limit=x', 'offset=-1'])
+      assertError(await get(c, `/api/address/${A(1)}/txs?${q}`), 400, 'INVALID_PARAMS');
+  }),
+);
 
 addr.run();
 
@@ -96,12 +100,18 @@ stats('a fresh dev chain: everything emitted circulates, nothing burned, escrowe
       blocksProduced: 0,
       rewardPerBlock: '0',
     });
-  }));
+  }),
+);
 
 stats('fees and burns show up; a burn leaves circulation and totalEmitted stays', () =>
   withChain(async (c) => {
     await c.node.submitTx(c.transfer(1, A(2), 5n, 1234n));
-    await c.node.submitTx(signTx({ type: 'BURN', from: A(3), amount: '777', reason: 'slashing', blockIndex: 0, tokensConsumed: 0, nonce: 0, timestamp: c.now() }, DEV_KEYS[3]));
+    await c.node.submitTx(
+      signTx(
+        { type: 'BURN', from: A(3), amount: '777', reason: 'slashing', blockIndex: 0, tokensConsumed: 0, nonce: 0, timestamp: c.now() },
+        DEV_KEYS[3],
+      ),
+    );
     await c.produce(2);
     const res = await get(c, '/api/stats/supply');
     assert.equal(Object.keys(res.body).sort(), [...SUPPLY_KEYS].sort());
@@ -116,7 +126,8 @@ stats('fees and burns show up; a burn leaves circulation and totalEmitted stays'
       rewardPerBlock: '0',
     });
     assert.is((await get(c, '/api/tokenomics/supply')).body.circulating, (TOTAL - 777n).toString());
-  }));
+  }),
+);
 
 stats('before fork 2 emission grows by the block reward', () =>
   withChain(
@@ -128,6 +139,7 @@ stats('before fork 2 emission grows by the block reward', () =>
       assert.is(res.blocksProduced, 2);
     },
     { genesis: fixtureGenesis('late-forks-genesis.json') },
-  ));
+  ),
+);
 
 stats.run();

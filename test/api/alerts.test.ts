@@ -8,7 +8,7 @@ import { openAlertChain, subscribe, type AlertChain } from '../helpers/alertKit.
 import { assertError, assertErrorShape } from './support.ts';
 
 const t = suite('/api/alerts');
-const ADDR = 'ox' + '12'.repeat(20);
+const ADDR = `ox${'12'.repeat(20)}`;
 const HOOK = 'http://127.0.0.1:9/hook';
 
 async function withAlerts(opts: Parameters<typeof openAlertChain>[0], fn: (c: AlertChain) => Promise<void>): Promise<void> {
@@ -22,34 +22,71 @@ async function withAlerts(opts: Parameters<typeof openAlertChain>[0], fn: (c: Al
 
 const raw = async (c: AlertChain, path: string, init?: RequestInit, env?: object) => {
   const res = await c.app.request(path, init, env);
-  return { status: res.status, body: await res.json() as any, headers: res.headers };
+  return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 };
 
 t('subscribe answers 201 {id, token, trigger, createdAt}; the token lists and deletes', () =>
   withAlerts({}, async (c) => {
-    const res = await subscribe(c, { trigger: 'address_tx', params: { address: ADDR.toUpperCase().replace('OX', 'ox') }, channel: 'webhook', target: HOOK });
+    const res = await subscribe(c, {
+      trigger: 'address_tx',
+      params: { address: ADDR.toUpperCase().replace('OX', 'ox') },
+      channel: 'webhook',
+      target: HOOK,
+    });
     assert.is(res.status, 201);
     assert.equal(Object.keys(res.body).sort(), ['createdAt', 'id', 'token', 'trigger']);
     assert.match(res.body.token, /^ombra_alert_[0-9a-f]{48}$/);
     const list = await raw(c, '/api/alerts/', { headers: { 'X-Alert-Token': res.body.token } });
     assert.is(list.status, 200);
-    assert.equal(list.body.alerts, [{ id: res.body.id, trigger: 'address_tx', params: { address: ADDR }, channel: 'webhook', target: HOOK, createdAt: res.body.createdAt, delivered: 0, failed: 0, pending: 0, lastDeliveredAt: null, lastFailure: null }]);
+    assert.equal(list.body.alerts, [
+      {
+        id: res.body.id,
+        trigger: 'address_tx',
+        params: { address: ADDR },
+        channel: 'webhook',
+        target: HOOK,
+        createdAt: res.body.createdAt,
+        delivered: 0,
+        failed: 0,
+        pending: 0,
+        lastDeliveredAt: null,
+        lastFailure: null,
+      },
+    ]);
     assert.not.ok(JSON.stringify(list.body).includes(res.body.token), 'the token is not echoed');
     const other = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target: HOOK });
-    assertError(await raw(c, `/api/alerts/${other.body.id}`, { method: 'DELETE', headers: { 'X-Alert-Token': res.body.token } }), 404, 'NOT_FOUND');
+    assertError(
+      await raw(c, `/api/alerts/${other.body.id}`, { method: 'DELETE', headers: { 'X-Alert-Token': res.body.token } }),
+      404,
+      'NOT_FOUND',
+    );
     const del = await raw(c, `/api/alerts/${res.body.id}`, { method: 'DELETE', headers: { 'X-Alert-Token': res.body.token } });
     assert.equal({ status: del.status, body: del.body }, { status: 200, body: { ok: true, id: res.body.id, removed: true } });
     assertError(await raw(c, '/api/alerts/', { headers: { 'X-Alert-Token': res.body.token } }), 401, 'UNAUTHORIZED');
-  }));
+  }),
+);
 
 t('listing and deleting need a known X-Alert-Token: 401 UNAUTHORIZED otherwise', () =>
   withAlerts({}, async (c) => {
-    for (const headers of [{}, { 'X-Alert-Token': '' }, { 'X-Alert-Token': 'nope' }, { 'X-Alert-Token': 'x'.repeat(500) }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'X-Alert-Token': '' }, { 'X-Alert-Token': 'nope' }, { 'X-Alert-Token': 'x'.repeat(500) }] as Record<
+      string,
+      string
+    >[]) {
       assertError(await raw(c, '/api/alerts/', { headers }), 401, 'UNAUTHORIZED');
       assertError(await raw(c, '/api/alerts/sub_1', { method: 'DELETE', headers }), 401, 'UNAUTHORIZED');
     }
-    assertError(await raw(c, '/api/alerts/subscribe', { method: 'POST', headers: { 'X-Alert-Token': 'nope' }, body: JSON.stringify({ trigger: 'miner_block', channel: 'webhook', target: HOOK }) }), 401, 'UNAUTHORIZED', /unknown X-Alert-Token/);
-  }));
+    assertError(
+      await raw(c, '/api/alerts/subscribe', {
+        method: 'POST',
+        headers: { 'X-Alert-Token': 'nope' },
+        body: JSON.stringify({ trigger: 'miner_block', channel: 'webhook', target: HOOK }),
+      }),
+      401,
+      'UNAUTHORIZED',
+      /unknown X-Alert-Token/,
+    );
+  }),
+);
 
 t('bad subscribe bodies: 400 with a message naming the field, 413 when large; nothing stored', () =>
   withAlerts({}, async (c) => {
@@ -66,7 +103,12 @@ t('bad subscribe bodies: 400 with a message naming the field, 413 when large; no
       [{ ...ok, params: { address: 'ox12' } }, 400, 'INVALID_PARAMS', /params.address must be an address/],
       [{ ...ok, params: { address: 5 } }, 400, 'INVALID_PARAMS', /params.address must be an address/],
       [{ ...ok, params: { address: ADDR, minAmount: '5' } }, 400, 'INVALID_PARAMS', /unknown field "minAmount"/],
-      [{ trigger: 'agent_finished', params: {}, channel: 'webhook', target: HOOK }, 400, 'INVALID_PARAMS', /params.address is required for trigger agent_finished/],
+      [
+        { trigger: 'agent_finished', params: {}, channel: 'webhook', target: HOOK },
+        400,
+        'INVALID_PARAMS',
+        /params.address is required for trigger agent_finished/,
+      ],
       [{ ...ok, channel: 'sms' }, 400, 'INVALID_PARAMS', /channel must be webhook or email/],
       [{ ...ok, target: undefined }, 400, 'INVALID_PARAMS', /target must be a URL/],
       [{ ...ok, target: 'not a url' }, 400, 'INVALID_PARAMS', /whitespace/],
@@ -74,38 +116,66 @@ t('bad subscribe bodies: 400 with a message naming the field, 413 when large; no
       [{ ...ok, target: 'ftp://example.com/' }, 400, 'INVALID_PARAMS', /http:\/\/ or https:\/\//],
       [{ ...ok, target: 'http://user:pw@example.com/' }, 400, 'INVALID_PARAMS', /credentials/],
       [{ ...ok, target: 'http://example.com/#x' }, 400, 'INVALID_PARAMS', /fragment/],
-      [{ ...ok, target: 'http://example.com/' + 'a'.repeat(2100) }, 400, 'INVALID_PARAMS', /at most 2048/],
+      [{ ...ok, target: `http://example.com/${'a'.repeat(2100)}` }, 400, 'INVALID_PARAMS', /at most 2048/],
       [{ ...ok, channel: 'email', target: 'nobody' }, 400, 'INVALID_PARAMS', /e-mail address like/],
       [{ ...ok, extra: 1 }, 400, 'INVALID_PARAMS', /unknown field "extra"/],
-      [{ ...ok, target: 'http://example.com/' + 'a'.repeat(4100) }, 413, 'PAYLOAD_TOO_LARGE', /larger than 4096/],
+      [{ ...ok, target: `http://example.com/${'a'.repeat(4100)}` }, 413, 'PAYLOAD_TOO_LARGE', /larger than 4096/],
     ];
     for (const [body, status, code, msg] of cases) {
-      const res = await raw(c, '/api/alerts/subscribe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+      const res = await raw(c, '/api/alerts/subscribe', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      });
       assertError(res, status, code, msg);
     }
-  }));
+  }),
+);
 
 t('e-mail subscriptions are refused clearly when the node has no mail relay', () =>
   withAlerts({}, async (c) => {
     const res = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'email', target: 'me@example.com' });
     assert.is(res.status, 400);
     assert.match(res.body.error, /no mail relay \(--smtp-url\)/);
-  }));
+  }),
+);
 
 t('SSRF: with private targets not allowed, loopback, private, link-local, metadata and the like are refused at subscribe time', () =>
   withAlerts({ allowPrivate: false }, async (c) => {
-    for (const target of ['http://127.0.0.1/h', 'http://localhost:8080/h', 'http://[::1]/h', 'http://10.0.0.5/h', 'http://192.168.1.1/h', 'http://172.16.0.1/h', 'http://100.64.0.1/h', 'http://169.254.169.254/latest/meta-data', 'http://[fd00:ec2::254]/', 'http://[fe80::1]/', 'http://0.0.0.0/', 'http://224.0.0.1/', 'http://[::ffff:127.0.0.1]/', 'http://2130706433/', 'http://0x7f.1/']) {
+    for (const target of [
+      'http://127.0.0.1/h',
+      'http://localhost:8080/h',
+      'http://[::1]/h',
+      'http://10.0.0.5/h',
+      'http://192.168.1.1/h',
+      'http://172.16.0.1/h',
+      'http://100.64.0.1/h',
+      'http://169.254.169.254/latest/meta-data',
+      'http://[fd00:ec2::254]/',
+      'http://[fe80::1]/',
+      'http://0.0.0.0/',
+      'http://224.0.0.1/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+    ]) {
       const res = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target });
       assert.is(res.status, 400, target);
       assertErrorShape(res.body);
       assert.match(res.body.error, /target refused: .* which webhooks may not reach/, target);
     }
-    const unresolvable = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target: 'http://no-such-host.invalid/h' });
+    const unresolvable = await subscribe(c, {
+      trigger: 'miner_block',
+      params: {},
+      channel: 'webhook',
+      target: 'http://no-such-host.invalid/h',
+    });
     assert.is(unresolvable.status, 400);
     assert.match(unresolvable.body.error, /does not resolve/);
     const pub = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target: 'http://8.8.8.8/hook' });
     assert.is(pub.status, 201, 'a public address is accepted');
-  }));
+  }),
+);
 
 t('limits: subscriptions per token and per IP, with clear 400s', () =>
   withAlerts({ maxSubsPerToken: 3, maxSubsPerIp: 5 }, async (c) => {
@@ -116,12 +186,14 @@ t('limits: subscriptions per token and per IP, with clear 400s', () =>
     assert.is(full.status, 400);
     assert.match(full.body.error, /already has 3 subscriptions, the most one token may hold/);
     const env = { incoming: { socket: { remoteAddress: '198.51.100.9' } } };
-    const post = () => raw(c, '/api/alerts/subscribe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, env);
+    const post = () =>
+      raw(c, '/api/alerts/subscribe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, env);
     for (let i = 0; i < 5; i++) assert.is((await post()).status, 201);
     const ipFull = await post();
     assert.is(ipFull.status, 400);
     assert.match(ipFull.body.error, /this IP already has 5 subscriptions/);
-  }));
+  }),
+);
 
 t('subscriptions survive a restart of the node', async () => {
   const c = await openAlertChain({});
@@ -151,9 +223,24 @@ const refusal = (f: () => unknown): string | null => {
 t('property: parseSubscribe accepts exactly well-formed bodies and refuses anything else with INVALID_PARAMS', () => {
   const address = fc.stringMatching(/^ox[0-9a-fA-F]{40}$/);
   const good = fc.oneof(
-    fc.record({ trigger: fc.constant('address_tx'), params: fc.record({ address }), channel: fc.constant('webhook'), target: fc.webUrl({ withFragments: false }) }),
-    fc.record({ trigger: fc.constantFrom('miner_block', 'reward'), params: fc.option(fc.record({ address }), { nil: undefined }).map((p) => p ?? {}), channel: fc.constant('email'), target: fc.emailAddress() }),
-    fc.record({ trigger: fc.constant('agent_finished'), params: fc.record({ address }), channel: fc.constant('webhook'), target: fc.constantFrom('https://example.com/h', 'http://a.b:8080/x?y=1') }),
+    fc.record({
+      trigger: fc.constant('address_tx'),
+      params: fc.record({ address }),
+      channel: fc.constant('webhook'),
+      target: fc.webUrl({ withFragments: false }),
+    }),
+    fc.record({
+      trigger: fc.constantFrom('miner_block', 'reward'),
+      params: fc.option(fc.record({ address }), { nil: undefined }).map((p) => p ?? {}),
+      channel: fc.constant('email'),
+      target: fc.emailAddress(),
+    }),
+    fc.record({
+      trigger: fc.constant('agent_finished'),
+      params: fc.record({ address }),
+      channel: fc.constant('webhook'),
+      target: fc.constantFrom('https://example.com/h', 'http://a.b:8080/x?y=1'),
+    }),
   );
   fc.assert(
     fc.property(good, (body) => {
@@ -182,10 +269,20 @@ t('property: parseSubscribe accepts exactly well-formed bodies and refuses anyth
   );
   // mutating one field of a good body into junk is always refused
   fc.assert(
-    fc.property(fc.constantFrom('trigger', 'params', 'channel', 'target'), fc.oneof(fc.integer(), fc.constant(null), fc.array(fc.string()), fc.constant('?')), (field, junk) => {
-      const body: Record<string, unknown> = { trigger: 'address_tx', params: { address: ADDR }, channel: 'webhook', target: HOOK, [field]: junk };
-      assert.ok(refusal(() => parseSubscribe(body)) !== null, `${field}=${JSON.stringify(junk)} accepted`);
-    }),
+    fc.property(
+      fc.constantFrom('trigger', 'params', 'channel', 'target'),
+      fc.oneof(fc.integer(), fc.constant(null), fc.array(fc.string()), fc.constant('?')),
+      (field, junk) => {
+        const body: Record<string, unknown> = {
+          trigger: 'address_tx',
+          params: { address: ADDR },
+          channel: 'webhook',
+          target: HOOK,
+          [field]: junk,
+        };
+        assert.ok(refusal(() => parseSubscribe(body)) !== null, `${field}=${JSON.stringify(junk)} accepted`);
+      },
+    ),
   );
 });
 

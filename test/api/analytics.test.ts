@@ -12,7 +12,16 @@ const overview = suite('GET /api/analytics/overview');
 
 overview('a rewarded task: rewards to miner and validator, the burn share, miners, submitters and task types', () =>
   withChain(async (c) => {
-    assert.equal((await get(c, '/api/analytics/overview')).body, { range: '24h', blocks: 0, txCount: 0, totalRewards: '0', totalBurned: '0', uniqueMiners: 0, uniqueSubmitters: 0, topTaskTypes: [] });
+    assert.equal((await get(c, '/api/analytics/overview')).body, {
+      range: '24h',
+      blocks: 0,
+      txCount: 0,
+      totalRewards: '0',
+      totalBurned: '0',
+      uniqueMiners: 0,
+      uniqueSubmitters: 0,
+      topTaskTypes: [],
+    });
     for (const i of [2, 3]) await registerMiner(c, i);
     await c.produce();
     await fullTask(c);
@@ -28,7 +37,10 @@ overview('a rewarded task: rewards to miner and validator, the burn share, miner
       totalBurned: '5000',
       uniqueMiners: 2,
       uniqueSubmitters: 4,
-      topTaskTypes: [{ type: 'embedding', count: 2 }, { type: 'chat', count: 1 }],
+      topTaskTypes: [
+        { type: 'embedding', count: 2 },
+        { type: 'chat', count: 1 },
+      ],
     };
     assert.equal((await get(c, '/api/analytics/overview')).body, want);
     assert.equal((await get(c, '/api/analytics/overview?range=30d')).body, { ...want, range: '30d' });
@@ -37,20 +49,36 @@ overview('a rewarded task: rewards to miner and validator, the burn share, miner
     c.advance(25 * HOUR);
     await c.node.submitTx(c.transfer(1, A(2), 5n));
     await c.produce();
-    assert.equal((await get(c, '/api/analytics/overview')).body, { range: '24h', blocks: 1, txCount: 1, totalRewards: '0', totalBurned: '0', uniqueMiners: 0, uniqueSubmitters: 0, topTaskTypes: [] });
+    assert.equal((await get(c, '/api/analytics/overview')).body, {
+      range: '24h',
+      blocks: 1,
+      txCount: 1,
+      totalRewards: '0',
+      totalBurned: '0',
+      uniqueMiners: 0,
+      uniqueSubmitters: 0,
+      topTaskTypes: [],
+    });
     assert.equal((await get(c, '/api/analytics/overview?range=7d')).body, { ...want, range: '7d', blocks: 7, txCount: want.txCount + 1 });
-  }));
+  }),
+);
 
 overview('block rewards before fork 2 count as rewards', () =>
-  withChain(async (c) => {
-    await c.produce(3);
-    assert.is((await get(c, '/api/analytics/overview')).body.totalRewards, '150000000');
-  }, { genesis: fixtureGenesis('late-forks-genesis.json') }));
+  withChain(
+    async (c) => {
+      await c.produce(3);
+      assert.is((await get(c, '/api/analytics/overview')).body.totalRewards, '150000000');
+    },
+    { genesis: fixtureGenesis('late-forks-genesis.json') },
+  ),
+);
 
 overview('a range other than 24h, 7d or 30d answers 400', () =>
   withChain(async (c) => {
-    for (const r of ['1h', '', 'toString', '24H', '7d,30d']) assertError(await get(c, `/api/analytics/overview?range=${r}`), 400, 'INVALID_PARAMS', 'range must be one of 24h, 7d, 30d');
-  }));
+    for (const r of ['1h', '', 'toString', '24H', '7d,30d'])
+      assertError(await get(c, `/api/analytics/overview?range=${r}`), 400, 'INVALID_PARAMS', 'range must be one of 24h, 7d, 30d');
+  }),
+);
 
 const heatmap = suite('GET /api/analytics/heatmap');
 
@@ -66,8 +94,12 @@ heatmap('7 rows Monday first by 24 UTC hours of all-time transaction counts', ()
     assert.is(matrix.length, 7);
     for (const row of matrix) assert.is(row.length, 24);
     assert.is(matrix[(d.getUTCDay() + 6) % 7][d.getUTCHours()], 2);
-    assert.is(matrix.flat().reduce((a: number, b: number) => a + b, 0), 2);
-  }));
+    assert.is(
+      matrix.flat().reduce((a: number, b: number) => a + b, 0),
+      2,
+    );
+  }),
+);
 
 const tps = suite('GET /api/stats/tps');
 
@@ -78,10 +110,18 @@ tps('average over the last 100 blocks, peak over all blocks with its block', () 
     for (const i of [1, 2, 3]) await c.node.submitTx(c.transfer(i, A(5), 5n));
     await c.produce();
     const span = (c.node.head().timestamp - c.genesis.timestamp) / 1000;
-    assert.equal((await get(c, '/api/stats/tps')).body, { average: Math.round((3 / span) * 1000) / 1000, peak: 3, peakBlock: 2, blocks: 2, transactions: 3, seconds: span });
+    assert.equal((await get(c, '/api/stats/tps')).body, {
+      average: Math.round((3 / span) * 1000) / 1000,
+      peak: 3,
+      peakBlock: 2,
+      blocks: 2,
+      transactions: 3,
+      seconds: span,
+    });
     await c.produce(100);
     assert.equal((await get(c, '/api/stats/tps')).body, { average: 0, peak: 3, peakBlock: 2, blocks: 100, transactions: 0, seconds: 100 });
-  }));
+  }),
+);
 
 const restart = suite('economy read models across a restart');
 
@@ -94,7 +134,18 @@ restart('tasks, runs and chat indexes restored from rows answer as before', asyn
     const { agentRunId } = await requestRun(c, 1);
     await submitTask(c, 4);
     await c.produce();
-    const paths = ['/api/chain/tasks', `/api/chain/task/${taskId}`, '/api/tasks/active', `/api/agent/v6/run/${agentRunId}`, '/api/agent/v6/by-status/pending', `/api/agent/v6/by-submitter/${A(1)}`, '/api/chain/fee-estimate', '/api/analytics/overview', '/api/stats/tps', '/api/analytics/heatmap'];
+    const paths = [
+      '/api/chain/tasks',
+      `/api/chain/task/${taskId}`,
+      '/api/tasks/active',
+      `/api/agent/v6/run/${agentRunId}`,
+      '/api/agent/v6/by-status/pending',
+      `/api/agent/v6/by-submitter/${A(1)}`,
+      '/api/chain/fee-estimate',
+      '/api/analytics/overview',
+      '/api/stats/tps',
+      '/api/analytics/heatmap',
+    ];
     const before = await Promise.all(paths.map(async (p) => (await get(c, p)).body));
     await c.close();
     c = await openTestChain({ dir: c.dir });

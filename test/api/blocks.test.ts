@@ -4,7 +4,19 @@ import * as assert from 'uvu/assert';
 import { DEV_KEYS, openTestChain, type TestChain } from '../helpers/testChain.ts';
 import { ADDRESS, assertError, assertKeys, get, HASH } from './support.ts';
 
-const BLOCK_KEYS = ['index', 'hash', 'previousHash', 'timestamp', 'proposer', 'txRoot', 'stateRoot', 'tokensBurned', 'tokensConsumed', 'transactions', 'attestations'];
+const BLOCK_KEYS = [
+  'index',
+  'hash',
+  'previousHash',
+  'timestamp',
+  'proposer',
+  'txRoot',
+  'stateRoot',
+  'tokensBurned',
+  'tokensConsumed',
+  'transactions',
+  'attestations',
+];
 const SUMMARY_KEYS = ['index', 'hash', 'txCount', 'timestamp', 'proposer'];
 const HEIGHT = 120;
 
@@ -40,19 +52,22 @@ function assertBlock(b: any): void {
   assert.ok(Array.isArray(b.attestations));
 }
 
-t('GET /api/chain/genesis is block 0: previousHash of 64 zeros, proposer ox + 40 zeros, the genesis timestamp, nothing inside', async () => {
-  const res = await get(c, '/api/chain/genesis');
-  assert.is(res.status, 200);
-  assertBlock(res.body);
-  assert.is(res.body.index, 0);
-  assert.is(res.body.previousHash, '0'.repeat(64));
-  assert.is(res.body.proposer, 'ox' + '0'.repeat(40));
-  assert.is(res.body.timestamp, c.genesis.timestamp);
-  assert.is(res.body.txRoot, '0'.repeat(64));
-  assert.equal(res.body.transactions, []);
-  assert.equal(res.body.attestations, []);
-  assert.equal((await get(c, '/api/chain/block/0')).body, res.body);
-});
+t(
+  'GET /api/chain/genesis is block 0: previousHash of 64 zeros, proposer ox + 40 zeros, the genesis timestamp, nothing inside',
+  async () => {
+    const res = await get(c, '/api/chain/genesis');
+    assert.is(res.status, 200);
+    assertBlock(res.body);
+    assert.is(res.body.index, 0);
+    assert.is(res.body.previousHash, '0'.repeat(64));
+    assert.is(res.body.proposer, `ox${'0'.repeat(40)}`);
+    assert.is(res.body.timestamp, c.genesis.timestamp);
+    assert.is(res.body.txRoot, '0'.repeat(64));
+    assert.equal(res.body.transactions, []);
+    assert.equal(res.body.attestations, []);
+    assert.equal((await get(c, '/api/chain/block/0')).body, res.body);
+  },
+);
 
 t('GET /api/chain/block/:index serves the full block as stored, with its attestation', async () => {
   const res = await get(c, '/api/chain/block/1');
@@ -99,7 +114,7 @@ t('GET /api/chain/block/hash/:hash finds a block by hash in any case; unknown is
   assert.is((await get(c, `/api/chain/block/hash/${genesis.hash}`)).body.index, 0);
   assertError(await get(c, `/api/chain/block/hash/${'0'.repeat(64)}`), 404, 'NOT_FOUND');
   assertError(await get(c, `/api/chain/block/hash/${'ab'.repeat(32)}`), 404, 'NOT_FOUND');
-  for (const bad of ['zz'.repeat(32), b.hash.slice(1), b.hash + 'a', '1', 'x'.repeat(10_000)]) {
+  for (const bad of ['zz'.repeat(32), b.hash.slice(1), `${b.hash}a`, '1', 'x'.repeat(10_000)]) {
     assertError(await get(c, `/api/chain/block/hash/${bad}`), 400, 'INVALID_PARAMS');
   }
 });
@@ -119,7 +134,7 @@ t('GET /api/chain/blocks answers the 30 newest summaries, newest first, with tot
   const page = await get(c, `/api/chain/blocks?offset=${HEIGHT - 1}&limit=2`);
   assert.equal(page.body.blocks, [
     { index: 1, hash: b1.hash, txCount: 2, timestamp: b1.timestamp, proposer: DEV_KEYS[0].address },
-    { index: 0, hash: (await c.queries.block(0))!.hash, txCount: 0, timestamp: c.genesis.timestamp, proposer: 'ox' + '0'.repeat(40) },
+    { index: 0, hash: (await c.queries.block(0))!.hash, txCount: 0, timestamp: c.genesis.timestamp, proposer: `ox${'0'.repeat(40)}` },
   ]);
   assert.is(page.body.total, HEIGHT + 1);
 });
@@ -149,7 +164,17 @@ t('GET /api/chain/blocks clamps limit to 100 and pages with offset', async () =>
 });
 
 t('GET /api/chain/blocks refuses a negative, fractional or non-numeric limit or offset with 400', async () => {
-  for (const q of ['limit=-1', 'limit=1.5', 'limit=abc', 'limit=1e3', 'limit=0x10', 'offset=-1', 'offset=2.5', 'offset=abc', `limit=${'9'.repeat(10_000)}`]) {
+  for (const q of [
+    'limit=-1',
+    'limit=1.5',
+    'limit=abc',
+    'limit=1e3',
+    'limit=0x10',
+    'offset=-1',
+    'offset=2.5',
+    'offset=abc',
+    `limit=${'9'.repeat(10_000)}`,
+  ]) {
     assertError(await get(c, `/api/chain/blocks?${q}`), 400, 'INVALID_PARAMS');
   }
 });

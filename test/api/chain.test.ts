@@ -8,7 +8,16 @@ import { DEV_KEYS, fixtureGenesis } from '../helpers/testChain.ts';
 import { assertError, assertKeys, DEV_ALLOCATION, get, STRANGER, withChain } from './support.ts';
 
 const A = (i: number) => DEV_KEYS[i].address;
-const BAD_ADDRESSES = ['ox123', 'xx' + '0'.repeat(40), 'ox' + 'g'.repeat(40), 'ox' + '0'.repeat(41), '0'.repeat(42), 'ox' + '0'.repeat(39), 'x'.repeat(10_000), 'ox' + '1'.repeat(10_000)];
+const BAD_ADDRESSES = [
+  'ox123',
+  `xx${'0'.repeat(40)}`,
+  `ox${'g'.repeat(40)}`,
+  `ox${'0'.repeat(41)}`,
+  '0'.repeat(42),
+  `ox${'0'.repeat(39)}`,
+  'x'.repeat(10_000),
+  `ox${'1'.repeat(10_000)}`,
+];
 
 const stats = suite('GET /api/chain/stats and /api/chain/height');
 
@@ -25,14 +34,20 @@ stats('stats of a fresh chain: height 0, the genesis hash, nothing recent', () =
       activeProposers: 0,
       p2pPeers: 0,
     });
-  }));
+  }),
+);
 
 stats('stats follow blocks: height, tip hash, recent transactions, proposers, miners', () =>
   withChain(async (c) => {
     await c.node.submitTx(c.transfer(1, A(2), 5n));
     await c.node.submitTx(c.transfer(2, A(3), 5n));
     await c.produce();
-    await c.node.submitTx(signTx({ type: 'MINER_REGISTER', from: A(5), name: 'm', capabilities: ['chat'], fee: '0', nonce: 0, timestamp: c.now() }, DEV_KEYS[5]));
+    await c.node.submitTx(
+      signTx(
+        { type: 'MINER_REGISTER', from: A(5), name: 'm', capabilities: ['chat'], fee: '0', nonce: 0, timestamp: c.now() },
+        DEV_KEYS[5],
+      ),
+    );
     await c.produce(2);
     const res = await get(c, '/api/chain/stats');
     assert.equal(res.body, {
@@ -44,7 +59,8 @@ stats('stats follow blocks: height, tip hash, recent transactions, proposers, mi
       activeProposers: 1,
       p2pPeers: 0,
     });
-  }));
+  }),
+);
 
 stats('recentRewards is a string that sums the pre-fork-2 block rewards', () =>
   withChain(
@@ -55,7 +71,8 @@ stats('recentRewards is a string that sums the pre-fork-2 block rewards', () =>
       assert.is(res.body.height, 3);
     },
     { genesis: fixtureGenesis('late-forks-genesis.json') },
-  ));
+  ),
+);
 
 stats('height answers {height, latestBlock: {index, hash, timestamp}}', () =>
   withChain(async (c) => {
@@ -64,8 +81,12 @@ stats('height answers {height, latestBlock: {index, hash, timestamp}}', () =>
     assert.equal(zero.body, { height: 0, latestBlock: { index: 0, hash: c.node.head().hash, timestamp: c.genesis.timestamp } });
     await c.produce(4);
     const head = c.node.head();
-    assert.equal((await get(c, '/api/chain/height')).body, { height: 4, latestBlock: { index: 4, hash: head.hash, timestamp: head.timestamp } });
-  }));
+    assert.equal((await get(c, '/api/chain/height')).body, {
+      height: 4,
+      latestBlock: { index: 4, hash: head.hash, timestamp: head.timestamp },
+    });
+  }),
+);
 
 stats.run();
 
@@ -78,30 +99,34 @@ account('a funded account with no history: balance string, nonce 0, not a miner,
     const res = await get(c, `/api/chain/account/${A(1)}`);
     assert.is(res.status, 200);
     assert.equal(res.body, { address: A(1), balance: DEV_ALLOCATION.toString(), nonce: 0, nextNonce: 0, isMiner: false, recentTxs: [] });
-  }));
+  }),
+);
 
 account('an unknown address is an empty account, not a 404', () =>
   withChain(async (c) => {
     const res = await get(c, `/api/chain/account/${STRANGER}`);
     assert.is(res.status, 200);
     assert.equal(res.body, { address: STRANGER, balance: '0', nonce: 0, nextNonce: 0, isMiner: false, recentTxs: [] });
-  }));
+  }),
+);
 
 account('a mixed-case address is accepted and answered lowercase', () =>
   withChain(async (c) => {
-    const mixed = 'OX' + A(1).slice(2).toUpperCase();
+    const mixed = `OX${A(1).slice(2).toUpperCase()}`;
     const res = await get(c, `/api/chain/account/${mixed}`);
     assert.is(res.status, 200);
     assert.is(res.body.address, A(1));
     assert.is(res.body.balance, DEV_ALLOCATION.toString());
-    const camel = 'ox' + [...A(1).slice(2)].map((ch, i) => (i % 2 ? ch.toUpperCase() : ch)).join('');
+    const camel = `ox${[...A(1).slice(2)].map((ch, i) => (i % 2 ? ch.toUpperCase() : ch)).join('')}`;
     assert.is((await get(c, `/api/chain/account/${camel}`)).body.address, A(1));
-  }));
+  }),
+);
 
 account('a malformed address is 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
     for (const bad of BAD_ADDRESSES) assertError(await get(c, `/api/chain/account/${bad}`), 400, 'INVALID_PARAMS');
-  }));
+  }),
+);
 
 account('recentTxs are the 50 newest, newest first, across blocks, for sender and recipient', () =>
   withChain(async (c) => {
@@ -144,11 +169,23 @@ account('recentTxs are the 50 newest, newest first, across blocks, for sender an
     // Pending transactions are not part of the confirmed history.
     await c.node.submitTx(c.transfer(1, A(2), 1n));
     assert.is((await get(c, `/api/chain/account/${A(1)}`)).body.recentTxs[0].hash, hashes[54]);
-  }));
+  }),
+);
 
 account('a mined MINER_REGISTER makes the account a miner whose id is SHA-256 of the registering hash', () =>
   withChain(async (c) => {
-    const reg = signTx({ type: 'MINER_REGISTER', from: A(4), name: 'gpu-box-1', capabilities: ['chat', 'image:sdxl'], fee: '1000', nonce: 0, timestamp: c.now() }, DEV_KEYS[4]);
+    const reg = signTx(
+      {
+        type: 'MINER_REGISTER',
+        from: A(4),
+        name: 'gpu-box-1',
+        capabilities: ['chat', 'image:sdxl'],
+        fee: '1000',
+        nonce: 0,
+        timestamp: c.now(),
+      },
+      DEV_KEYS[4],
+    );
     await c.node.submitTx(reg);
     const pending = await get(c, `/api/chain/account/${A(4)}`);
     assert.is(pending.body.isMiner, false);
@@ -169,7 +206,8 @@ account('a mined MINER_REGISTER makes the account a miner whose id is SHA-256 of
     assert.is(res.body.recentTxs.length, 1);
     assert.is(res.body.recentTxs[0].hash, reg.hash);
     assert.is((await get(c, `/api/chain/account/${A(5)}`)).body.isMiner, false);
-  }));
+  }),
+);
 
 account('GET /api/chain/account/:address gives nextNonce counting the pending run', () =>
   withChain(async (c) => {
@@ -218,28 +256,34 @@ search('finds a block by index and by hash, a transaction by hash, and an addres
     for (const a of found) assert.ok(a.startsWith(prefix));
     const noOx = await get(c, `/api/chain/search/${A(7).slice(2, 10)}`);
     assert.ok(noOx.body.some((r: any) => r.data.address === A(7)));
-  }));
+  }),
+);
 
 search('a query matching nothing answers [] and junk is not an error', () =>
   withChain(async (c) => {
-    for (const q of ['zzz', 'hello world', '999999', 'ab'.repeat(32), 'ox', 'oxzz', '!!', 'ox' + 'f'.repeat(39)]) {
+    for (const q of ['zzz', 'hello world', '999999', 'ab'.repeat(32), 'ox', 'oxzz', '!!', `ox${'f'.repeat(39)}`]) {
       const res = await get(c, `/api/chain/search/${encodeURIComponent(q)}`);
       assert.is(res.status, 200, `${q}: ${JSON.stringify(res.body)}`);
       assert.equal(res.body, [], q);
     }
-  }));
+  }),
+);
 
 search('an unknown full address is still answered as an (empty) address', () =>
   withChain(async (c) => {
-    assert.equal((await get(c, `/api/chain/search/${STRANGER}`)).body, [{ type: 'address', data: { address: STRANGER, balance: '0', nonce: 0 } }]);
-  }));
+    assert.equal((await get(c, `/api/chain/search/${STRANGER}`)).body, [
+      { type: 'address', data: { address: STRANGER, balance: '0', nonce: 0 } },
+    ]);
+  }),
+);
 
 search('a 10 kB query is 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
     assertError(await get(c, `/api/chain/search/${'a'.repeat(10_000)}`), 400, 'INVALID_PARAMS');
     assertError(await get(c, `/api/chain/search/${'1'.repeat(10_000)}`), 400, 'INVALID_PARAMS');
     assertError(await get(c, '/api/chain/search/%20%20'), 400, 'INVALID_PARAMS');
-  }));
+  }),
+);
 
 search.run();
 
@@ -253,7 +297,8 @@ net('a node without p2p reports no peer id, no addresses and no peers', () =>
     const peers = await get(c, '/api/chain/peers');
     assert.is(peers.status, 200);
     assert.equal(peers.body, { peerId: null, count: 0, peers: [] });
-  }));
+  }),
+);
 
 net('the network view is passed through: peer id, dialable addresses, peers and their count', () => {
   const peerId = '12D3KooWExamplePeerIdAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -50,13 +50,23 @@ export function reward(c: TestChain, taskId: string): Promise<SignedTx> {
 }
 
 /** Runs a task through submit, two responses (dev 2 and 3, dev 2 best), validation and reward. */
-export async function fullTask(c: TestChain, over: Record<string, unknown> = {}, contents = ['4', 'four']): Promise<{ taskId: string; submit: SignedTx; responses: SignedTx[]; validation: SignedTx; reward: SignedTx }> {
+export async function fullTask(
+  c: TestChain,
+  over: Record<string, unknown> = {},
+  contents = ['4', 'four'],
+): Promise<{ taskId: string; submit: SignedTx; responses: SignedTx[]; validation: SignedTx; reward: SignedTx }> {
   const { tx: submit, taskId } = await submitTask(c, 1, over);
   await c.produce();
-  const responses = [await respond(c, 2, taskId, contents[0], { model: 'm-1', tokensIn: 5, tokensOut: 1, durationMs: 40 }), await respond(c, 3, taskId, contents[1])];
+  const responses = [
+    await respond(c, 2, taskId, contents[0], { model: 'm-1', tokensIn: 5, tokensOut: 1, durationMs: 40 }),
+    await respond(c, 3, taskId, contents[1]),
+  ];
   await c.produce();
   const [m2, m3] = [2, 3].map((i) => c.node.state().accounts.get(DEV_KEYS[i].address)!.minerId!);
-  const validation = await validate(c, taskId, m2, [{ minerId: m2, score: 90 }, { minerId: m3, score: 60 }]);
+  const validation = await validate(c, taskId, m2, [
+    { minerId: m2, score: 90 },
+    { minerId: m3, score: 60 },
+  ]);
   await c.produce();
   const paid = await reward(c, taskId);
   await c.produce();
@@ -64,10 +74,22 @@ export async function fullTask(c: TestChain, over: Record<string, unknown> = {},
 }
 
 /** Opens an agent run from dev key `i`; returns its id. */
-export async function requestRun(c: TestChain, i: number, over: Record<string, unknown> = {}): Promise<{ tx: SignedTx; agentRunId: string }> {
+export async function requestRun(
+  c: TestChain,
+  i: number,
+  over: Record<string, unknown> = {},
+): Promise<{ tx: SignedTx; agentRunId: string }> {
   const prompt = (over.prompt as string | undefined) ?? 'summarise block 1';
   const agentRunId = agentRunIdOf(DEV_KEYS[i].address, nextNonce(c, i), prompt);
-  const tx = await send(c, i, 'AGENT_REQUEST', { agentRunId, conversationId: sha256Hex('conv-' + agentRunId), prompt, toolsWhitelist: ['chain_get_block'], maxFee: '100000', maxSteps: 5, ...over });
+  const tx = await send(c, i, 'AGENT_REQUEST', {
+    agentRunId,
+    conversationId: sha256Hex(`conv-${agentRunId}`),
+    prompt,
+    toolsWhitelist: ['chain_get_block'],
+    maxFee: '100000',
+    maxSteps: 5,
+    ...over,
+  });
   return { tx, agentRunId };
 }
 

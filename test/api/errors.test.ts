@@ -10,47 +10,74 @@ const t = suite('errors, CORS and limits');
 
 t('unknown routes are 404 {error, code: "NOT_FOUND"}', () =>
   withChain(async (c) => {
-    for (const path of ['/', '/api', '/api/chain', '/api/chain/nope', '/api/chain/block', '/api/chain/tx', '/api/wallet/balance', '/api/unknown/thing', `/api/${'x'.repeat(10_000)}`]) {
+    for (const path of [
+      '/',
+      '/api',
+      '/api/chain',
+      '/api/chain/nope',
+      '/api/chain/block',
+      '/api/chain/tx',
+      '/api/wallet/balance',
+      '/api/unknown/thing',
+      `/api/${'x'.repeat(10_000)}`,
+    ]) {
       const res = await get(c, path);
       assertError(res, 404, 'NOT_FOUND');
       assert.ok(res.body.error.length < 300, 'the message does not echo a long path');
     }
-  }));
+  }),
+);
 
 t('a method a route does not serve is 404 NOT_FOUND', () =>
   withChain(async (c) => {
     assertError(await call(c, '/api/chain/tx', { method: 'GET' }), 404, 'NOT_FOUND');
     assertError(await call(c, '/api/chain/stats', { method: 'POST', body: '{}' }), 404, 'NOT_FOUND');
     assertError(await call(c, `/api/chain/tx/${'ab'.repeat(32)}`, { method: 'DELETE' }), 404, 'NOT_FOUND');
-  }));
+  }),
+);
 
 t('a GET from another origin is allowed: Access-Control-Allow-Origin is *', () =>
   withChain(async (c) => {
     const origin = { Origin: 'https://explorer.example' };
-    for (const path of ['/api/health', '/api/chain/stats', `/api/wallet/balance/${DEV_KEYS[1].address}`, '/api/chain/block/999', '/api/nope']) {
+    for (const path of [
+      '/api/health',
+      '/api/chain/stats',
+      `/api/wallet/balance/${DEV_KEYS[1].address}`,
+      '/api/chain/block/999',
+      '/api/nope',
+    ]) {
       const res = await get(c, path, origin);
       assert.is(res.headers.get('access-control-allow-origin'), '*', path);
     }
-  }));
+  }),
+);
 
 t('a POST /api/chain/tx preflight from another origin is allowed with Content-Type', () =>
   withChain(async (c) => {
     const res = await c.app.request('/api/chain/tx', {
       method: 'OPTIONS',
-      headers: { Origin: 'https://wallet.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+      headers: {
+        Origin: 'https://wallet.example',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-type',
+      },
     });
     assert.is(res.status, 204);
     assert.is(res.headers.get('access-control-allow-origin'), '*');
     const methods = (res.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim());
     assert.ok(methods.includes('POST'), `methods: ${methods}`);
     assert.ok(methods.includes('GET'));
-    const headers = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',').map((h) => h.trim());
+    const headers = (res.headers.get('access-control-allow-headers') ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((h) => h.trim());
     assert.ok(headers.includes('content-type'), `headers: ${headers}`);
     // The actual cross-origin POST carries the header too, refusals included.
     const post = await c.app.request('/api/chain/tx', { method: 'POST', headers: { Origin: 'https://wallet.example' }, body: '{' });
     assert.is(post.status, 400);
     assert.is(post.headers.get('access-control-allow-origin'), '*');
-  }));
+  }),
+);
 
 t('every answer is JSON, errors included', () =>
   withChain(async (c) => {
@@ -58,17 +85,27 @@ t('every answer is JSON, errors included', () =>
       const res = await c.app.request(path);
       assert.match(res.headers.get('content-type') ?? '', /^application\/json/, path);
     }
-  }));
+  }),
+);
 
 t('a body over 1 MiB is 413 PAYLOAD_TOO_LARGE whether or not Content-Length announces it', () =>
   withChain(async (c) => {
     const body = 'x'.repeat(1024 * 1024 + 1);
     assertError(await call(c, '/api/chain/tx', { method: 'POST', body }), 413, 'PAYLOAD_TOO_LARGE');
-    assertError(await call(c, '/api/chain/tx', { method: 'POST', body, headers: { 'Content-Length': String(body.length) } }), 413, 'PAYLOAD_TOO_LARGE');
+    assertError(
+      await call(c, '/api/chain/tx', { method: 'POST', body, headers: { 'Content-Length': String(body.length) } }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     // Multi-byte characters count as bytes: 524,289 three-byte characters exceed 1 MiB.
-    assertError(await call(c, '/api/chain/tx', { method: 'POST', body: JSON.stringify({ s: '€'.repeat(350_000) }) }), 413, 'PAYLOAD_TOO_LARGE');
+    assertError(
+      await call(c, '/api/chain/tx', { method: 'POST', body: JSON.stringify({ s: '€'.repeat(350_000) }) }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     assert.is(c.node.mempool.size, 0);
-  }));
+  }),
+);
 
 t('an unexpected failure is 500 {error: "internal error", code: "INTERNAL"} without details', () =>
   withChain(
@@ -87,7 +124,8 @@ t('an unexpected failure is 500 {error: "internal error", code: "INTERNAL"} with
         },
       },
     },
-  ));
+  ),
+);
 
 t('no GET of any route with any parameter crashes: 200, 400 or 404, and every refusal is {error, code}', () =>
   withChain(async (c) => {
@@ -118,7 +156,22 @@ t('no GET of any route with any parameter crashes: 200, 400 or 404, and every re
       fc.nat().map(String),
       fc.integer().map(String),
       fc.double().map(String),
-      fc.constantFrom('0', '1', '2', '3', '-0', '1e99', 'x'.repeat(10_000), '9'.repeat(400), DEV_KEYS[1].address, DEV_KEYS[1].address.toUpperCase(), c.node.head().hash, 'ox', ' 1', '1 '),
+      fc.constantFrom(
+        '0',
+        '1',
+        '2',
+        '3',
+        '-0',
+        '1e99',
+        'x'.repeat(10_000),
+        '9'.repeat(400),
+        DEV_KEYS[1].address,
+        DEV_KEYS[1].address.toUpperCase(),
+        c.node.head().hash,
+        'ox',
+        ' 1',
+        '1 ',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 0, max: routes.length - 1 }), param, async (r, p) => {
@@ -133,6 +186,7 @@ t('no GET of any route with any parameter crashes: 200, 400 or 404, and every re
       }),
       { numRuns: 200 },
     );
-  }));
+  }),
+);
 
 t.run();

@@ -12,7 +12,8 @@ t('a serving node answers 200 {status: "ok", height, peers, syncing}', () =>
     assert.is(res.status, 200);
     assert.equal(res.body, { status: 'ok', height: 0, peers: 0, syncing: false });
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-  }));
+  }),
+);
 
 t('height follows the head and the trailing slash is optional', () =>
   withChain(async (c) => {
@@ -22,7 +23,8 @@ t('height follows the head and the trailing slash is optional', () =>
     assertKeys(res.body, ['status', 'height', 'peers', 'syncing']);
     assert.is(res.body.height, 3);
     assert.type(res.body.height, 'number');
-  }));
+  }),
+);
 
 t('peers and syncing come from the network view', () =>
   withChain(
@@ -30,6 +32,7 @@ t('peers and syncing come from the network view', () =>
       assert.equal((await get(c, '/api/health')).body, { status: 'ok', height: 0, peers: 4, syncing: true });
     },
     { network: { ...noNetwork, peerCount: () => 4, syncing: () => true } },
-  ));
+  ),
+);
 
 t.run();

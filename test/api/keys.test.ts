@@ -7,7 +7,11 @@ import { assertError, call, withChain } from './support.ts';
 
 const t = suite('API keys');
 
-const post = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const post = (body: unknown, headers: Record<string, string> = {}) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', ...headers },
+  body: typeof body === 'string' ? body : JSON.stringify(body),
+});
 
 t('register issues a tier-1 key shown once, with a live prefix and a checksum; only its hash is stored', () =>
   withChain(async (c) => {
@@ -31,19 +35,27 @@ t('register issues a tier-1 key shown once, with a live prefix and a checksum; o
     assert.equal(rest, { id: res.body.id, label: 'my app', tier: 1, createdAt: res.body.createdAt });
     assert.ok(typeof lastUsedAt === 'number' && lastUsedAt >= res.body.createdAt, 'lastUsedAt notes this use');
     assert.not.ok(JSON.stringify(me.body).includes(res.body.key), 'never shown again');
-  }));
+  }),
+);
 
 t('register takes an empty body as tier 1 without a label', () =>
   withChain(async (c) => {
     const res = await call(c, '/api/keys/register', { method: 'POST' });
     assert.is(res.status, 201);
     assert.equal({ tier: res.body.tier, label: res.body.label }, { tier: 1, label: '' });
-  }));
+  }),
+);
 
 t('tier 2 is not self-service: 400 INVALID_PARAMS naming the operator command', () =>
   withChain(async (c) => {
-    assertError(await call(c, '/api/keys/register', post({ tier: 2, label: 'x' })), 400, 'INVALID_PARAMS', /operator only \(ombra keys create --tier 2\)/);
-  }));
+    assertError(
+      await call(c, '/api/keys/register', post({ tier: 2, label: 'x' })),
+      400,
+      'INVALID_PARAMS',
+      /operator only \(ombra keys create --tier 2\)/,
+    );
+  }),
+);
 
 t('bad register bodies: 400 with a clear message each, 413 when large, and nothing stored', () =>
   withChain(async (c) => {
@@ -64,19 +76,24 @@ t('bad register bodies: 400 with a clear message each, 413 when large, and nothi
     let n = 0;
     for await (const _ of c.node.store.sublevel('local:keys').keys()) n++;
     assert.is(n, 0);
-  }));
+  }),
+);
 
 t('/me and DELETE need X-API-Key: 401 UNAUTHORIZED when missing, malformed, bad checksum or unknown', () =>
   withChain(async (c) => {
     const good = generateKey();
     const badSum = good.slice(0, -1) + (good.endsWith('0') ? '1' : '0');
-    for (const headers of [{}, { 'X-API-Key': '' }, { 'X-API-Key': 'hello' }, { 'X-API-Key': badSum }, { 'X-API-Key': good }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'X-API-Key': '' }, { 'X-API-Key': 'hello' }, { 'X-API-Key': badSum }, { 'X-API-Key': good }] as Record<
+      string,
+      string
+    >[]) {
       assertError(await call(c, '/api/keys/me', { headers }), 401, 'UNAUTHORIZED');
       assertError(await call(c, '/api/keys/key_0000000000000000', { method: 'DELETE', headers }), 401, 'UNAUTHORIZED');
     }
     assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': badSum } }), 401, 'UNAUTHORIZED', /checksum/);
     assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': good } }), 401, 'UNAUTHORIZED', /unknown or revoked/);
-  }));
+  }),
+);
 
 t('a caller sees and revokes itself and the keys it registered, nothing else; a revoked key stops at once and leaves the listing', () =>
   withChain(async (c) => {
@@ -85,19 +102,26 @@ t('a caller sees and revokes itself and the keys it registered, nothing else; a 
     const child = (await call(c, '/api/keys/register', post({ tier: 1, label: 'a-child' }, { 'X-API-Key': a.key }))).body;
     const list = await call(c, '/api/keys/me', { headers: { 'X-API-Key': a.key } });
     assert.equal(list.body.keys.map((k: any) => k.label).sort(), ['a', 'a-child']);
-    assert.equal((await call(c, '/api/keys/me', { headers: { 'X-API-Key': child.key } })).body.keys.map((k: any) => k.label), ['a-child']);
+    assert.equal(
+      (await call(c, '/api/keys/me', { headers: { 'X-API-Key': child.key } })).body.keys.map((k: any) => k.label),
+      ['a-child'],
+    );
     // a may not revoke b (404: it is not among a's keys), b may not revoke a's child
     assertError(await call(c, `/api/keys/${b.id}`, { method: 'DELETE', headers: { 'X-API-Key': a.key } }), 404, 'NOT_FOUND');
     assertError(await call(c, `/api/keys/${child.id}`, { method: 'DELETE', headers: { 'X-API-Key': b.key } }), 404, 'NOT_FOUND');
     const del = await call(c, `/api/keys/${child.id}`, { method: 'DELETE', headers: { 'X-API-Key': a.key } });
     assert.equal({ status: del.status, body: del.body }, { status: 200, body: { ok: true, id: child.id, revoked: true } });
     assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': child.key } }), 401, 'UNAUTHORIZED');
-    assert.equal((await call(c, '/api/keys/me', { headers: { 'X-API-Key': a.key } })).body.keys.map((k: any) => k.label), ['a']);
+    assert.equal(
+      (await call(c, '/api/keys/me', { headers: { 'X-API-Key': a.key } })).body.keys.map((k: any) => k.label),
+      ['a'],
+    );
     // a key revokes itself
     assert.is((await call(c, `/api/keys/${b.id}`, { method: 'DELETE', headers: { 'X-API-Key': b.key } })).status, 200);
     assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': b.key } }), 401, 'UNAUTHORIZED');
     assertError(await call(c, `/api/keys/${b.id}`, { method: 'DELETE', headers: { 'X-API-Key': a.key } }), 404, 'NOT_FOUND');
-  }));
+  }),
+);
 
 t('keys survive a restart; a revoked one stays revoked', async () => {
   const { openTestChain } = await import('../helpers/testChain.ts');
@@ -139,7 +163,8 @@ t('lastUsedAt is kept in memory and written in one batch per flush, not once per
     await keys.close();
     assert.is(writes, 1, 'one batch on flush');
     assert.is(((await rows.get(record.id)) as any).lastUsedAt, 2_099);
-  }));
+  }),
+);
 
 t('property: generated keys are well formed; any single-character change breaks the checksum or the format', () => {
   fc.assert(

@@ -16,7 +16,8 @@ t('an empty mempool answers {total: 0, pending: []} on every mount', () =>
       assert.is(res.status, 200, path);
       assert.equal(res.body, { total: 0, pending: [] }, path);
     }
-  }));
+  }),
+);
 
 t('pending transactions are listed oldest first with type, from, to, amount, fee, nonce and hash', () =>
   withChain(async (c) => {
@@ -27,7 +28,9 @@ t('pending transactions are listed oldest first with type, from, to, amount, fee
     const t1 = await admit(c.transfer(1, A(2), 5n, 10n));
     const t2 = await admit(c.transfer(3, A(4), 6n, 5000n));
     const t3 = await admit(c.transfer(1, A(5), 7n, 10n));
-    const reg = await admit(signTx({ type: 'MINER_REGISTER', from: A(6), name: 'n', capabilities: [], fee: '0', nonce: 0, timestamp: c.now() }, DEV_KEYS[6]));
+    const reg = await admit(
+      signTx({ type: 'MINER_REGISTER', from: A(6), name: 'n', capabilities: [], fee: '0', nonce: 0, timestamp: c.now() }, DEV_KEYS[6]),
+    );
     const expected = [
       { type: 'TRANSFER', from: A(1), to: A(2), amount: '5', fee: '10', nonce: 0, hash: t1.hash },
       { type: 'TRANSFER', from: A(3), to: A(4), amount: '6', fee: '5000', nonce: 0, hash: t2.hash },
@@ -41,7 +44,8 @@ t('pending transactions are listed oldest first with type, from, to, amount, fee
     assert.equal((await get(c, '/api/chain/mempool?offset=10')).body, { total: 4, pending: [] });
     await c.produce();
     assert.equal((await get(c, '/api/mempool/')).body, { total: 0, pending: [] });
-  }));
+  }),
+);
 
 t('the default page is 30 and limit clamps to 100', () =>
   withChain(async (c) => {
@@ -53,7 +57,8 @@ t('the default page is 30 and limit clamps to 100', () =>
     assert.is(res.body.pending[0].amount, '1');
     assert.is((await get(c, '/api/mempool/?limit=1000')).body.pending.length, 100);
     assert.is((await get(c, '/api/mempool/?limit=1000&offset=100')).body.pending.length, 14);
-  }));
+  }),
+);
 
 t('a bad limit or offset is 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
@@ -61,6 +66,7 @@ t('a bad limit or offset is 400 INVALID_PARAMS', () =>
       assertError(await get(c, `/api/mempool/?${q}`), 400, 'INVALID_PARAMS');
       assertError(await get(c, `/api/chain/mempool?${q}`), 400, 'INVALID_PARAMS');
     }
-  }));
+  }),
+);
 
 t.run();

@@ -12,7 +12,8 @@ t('no miners: an empty list with total 0, on both paths', () =>
   withChain(async (c) => {
     assert.equal((await get(c, '/api/miners/')).body, { miners: [], total: 0 });
     assert.equal((await get(c, '/api/miners')).body, { miners: [], total: 0 });
-  }));
+  }),
+);
 
 t('registered miners in registration order with reputation and completed tasks from the read model', () =>
   withChain(async (c) => {
@@ -25,14 +26,40 @@ t('registered miners in registration order with reputation and completed tasks f
     const list = (await get(c, '/api/miners/')).body;
     assert.is(list.total, 3);
     const [x, y] = [m3, m4].sort();
-    assert.equal(list.miners.map((m: any) => m.id), [m2, x, y], 'by registration height, then id');
-    assert.equal(list.miners[0], { id: m2, name: 'miner-2', address: A(2), reputationScore: 90, capabilities: ['chat', 'code'], tasksCompleted: 1 });
-    assert.equal((await get(c, `/api/miners/${m3}`)).body, { id: m3, name: 'miner-3', address: A(3), reputationScore: 60, capabilities: ['chat'], tasksCompleted: 0 });
-    assert.equal((await get(c, `/api/miners/${m4}`)).body, { id: m4, name: 'miner-4', address: A(4), reputationScore: 0, capabilities: ['chat'], tasksCompleted: 0 });
+    assert.equal(
+      list.miners.map((m: any) => m.id),
+      [m2, x, y],
+      'by registration height, then id',
+    );
+    assert.equal(list.miners[0], {
+      id: m2,
+      name: 'miner-2',
+      address: A(2),
+      reputationScore: 90,
+      capabilities: ['chat', 'code'],
+      tasksCompleted: 1,
+    });
+    assert.equal((await get(c, `/api/miners/${m3}`)).body, {
+      id: m3,
+      name: 'miner-3',
+      address: A(3),
+      reputationScore: 60,
+      capabilities: ['chat'],
+      tasksCompleted: 0,
+    });
+    assert.equal((await get(c, `/api/miners/${m4}`)).body, {
+      id: m4,
+      name: 'miner-4',
+      address: A(4),
+      reputationScore: 0,
+      capabilities: ['chat'],
+      tasksCompleted: 0,
+    });
     assert.equal((await get(c, '/api/miners?limit=1&offset=1')).body, { miners: [list.miners[1]], total: 3 });
     assert.equal((await get(c, `/api/miners/by-address/${A(2)}`)).body, list.miners[0]);
     assert.equal((await get(c, `/api/miners/by-address/${A(2).toUpperCase().replace('OX', 'ox')}`)).body, list.miners[0], 'any case');
-  }));
+  }),
+);
 
 t('a non-miner address is JSON null; unknown ids 404; bad input 400', () =>
   withChain(async (c) => {
@@ -44,6 +71,7 @@ t('a non-miner address is JSON null; unknown ids 404; bad input 400', () =>
     assertError(await get(c, '/api/miners/by-address/ox123'), 400, 'INVALID_PARAMS');
     assertError(await get(c, '/api/miners?limit=-1'), 400, 'INVALID_PARAMS');
     assertError(await get(c, '/api/miners/?offset=abc'), 400, 'INVALID_PARAMS');
-  }));
+  }),
+);
 
 t.run();

@@ -15,7 +15,15 @@ async function mint(c: TestChain, owner: string, svg = SVG, prompt = 'a dark squ
   const { taskId, reward } = await fullTask(c, { taskType: 'nft_svg', prompt }, [svg, '<svg></svg>']);
   const task = c.node.state().records.tasks.get(taskId)!;
   const tokenId = sha256Hex(taskId + svg);
-  await send(c, 1, 'ART_MINT', { tokenId, svg, owner, taskId, minerId: task.bestMinerId, seedHash: sha256Hex(prompt + task.bestMinerId + reward.hash), fee: '1000' });
+  await send(c, 1, 'ART_MINT', {
+    tokenId,
+    svg,
+    owner,
+    taskId,
+    minerId: task.bestMinerId,
+    seedHash: sha256Hex(prompt + task.bestMinerId + reward.hash),
+    fee: '1000',
+  });
   await c.produce();
   return tokenId;
 }
@@ -38,7 +46,11 @@ art('a minted SVG task: list, metadata without the SVG, the raw SVG with its hea
     assert.equal((await get(c, `/api/nft/${first}`)).body, meta);
     const list = (await get(c, '/api/nft/')).body;
     assert.equal(list.total, 2);
-    assert.equal(list.items.map((x: any) => x.tokenId), [second, first], 'newest first');
+    assert.equal(
+      list.items.map((x: any) => x.tokenId),
+      [second, first],
+      'newest first',
+    );
     assert.equal(list.items[1], meta);
     assert.equal((await get(c, '/api/nft?limit=1&offset=1')).body, { total: 2, items: [meta] });
     assert.equal((await get(c, `/api/nft/owner/${A(5)}`)).body, { owner: A(5), count: 1, items: [meta] });
@@ -51,7 +63,8 @@ art('a minted SVG task: list, metadata without the SVG, the raw SVG with its hea
     assert.is(res.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'");
     assert.is(res.headers.get('x-content-type-options'), 'nosniff');
     assert.is((await get(c, `/api/chain/task/${n.taskId}`)).body.nft, first);
-  }));
+  }),
+);
 
 art('unknown tokens 404, bad ids and addresses 400', () =>
   withChain(async (c) => {
@@ -62,19 +75,31 @@ art('unknown tokens 404, bad ids and addresses 400', () =>
     assertError(await get(c, '/api/nft/xyz/svg'), 400, 'INVALID_PARAMS');
     assertError(await get(c, '/api/nft/owner/nobody'), 400, 'INVALID_PARAMS');
     assertError(await get(c, '/api/nft/?limit=abc'), 400, 'INVALID_PARAMS');
-  }));
+  }),
+);
 
 const gates = suite('fork gates of /api/nft, /api/image and /api/audio');
 
-const PATHS = (base: string, file: string) => [`${base}/`, `${base}/${'ab'.repeat(32)}`, `${base}/${'ab'.repeat(32)}/${file}`, `${base}/owner/${STRANGER}`];
+const PATHS = (base: string, file: string) => [
+  `${base}/`,
+  `${base}/${'ab'.repeat(32)}`,
+  `${base}/${'ab'.repeat(32)}/${file}`,
+  `${base}/owner/${STRANGER}`,
+];
 
 gates('before forks 3, 4 and 5 every route answers 403 FORK_NOT_ACTIVE, even with bad parameters', () =>
   withChain(async (c) => {
     await c.produce(2);
     for (const p of [...PATHS('/api/nft', 'svg'), ...PATHS('/api/image', 'file'), ...PATHS('/api/audio', 'file'), '/api/nft/xyz']) {
-      assertError(await get(c, p), 403, 'FORK_NOT_ACTIVE', /^fork not active: (art|image|audio) NFTs needs fork [345] \(height 1000000\), next block is 3$/);
+      assertError(
+        await get(c, p),
+        403,
+        'FORK_NOT_ACTIVE',
+        /^fork not active: (art|image|audio) NFTs needs fork [345] \(height 1000000\), next block is 3$/,
+      );
     }
-  }, LATE));
+  }, LATE),
+);
 
 gates('after activation image and audio have nothing minted yet: empty lists and 404 tokens', () =>
   withChain(async (c) => {
@@ -86,7 +111,8 @@ gates('after activation image and audio have nothing minted yet: empty lists and
       assertError(await get(c, `/api/${kind}/nope`), 400, 'INVALID_PARAMS');
       assertError(await get(c, `/api/${kind}/owner/nope`), 400, 'INVALID_PARAMS');
     }
-  }));
+  }),
+);
 
 art.run();
 gates.run();

@@ -29,7 +29,13 @@ async function withLimits(options: Partial<RateLimitOptions>, fn: (k: Kit) => Pr
   const limiter = new RateLimiter(keys, { now: () => clock.now, ...options });
   const app = createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys, limiter });
   const req = (path: string, o: { ip?: string; key?: string; init?: RequestInit } = {}) =>
-    Promise.resolve(app.request(path, { ...o.init, headers: { ...(o.key ? { 'X-API-Key': o.key } : {}), ...((o.init?.headers as Record<string, string>) ?? {}) } }, { incoming: { socket: { remoteAddress: o.ip ?? '198.51.100.1' } } }));
+    Promise.resolve(
+      app.request(
+        path,
+        { ...o.init, headers: { ...(o.key ? { 'X-API-Key': o.key } : {}), ...((o.init?.headers as Record<string, string>) ?? {}) } },
+        { incoming: { socket: { remoteAddress: o.ip ?? '198.51.100.1' } } },
+      ),
+    );
   try {
     await fn({ chain, keys, limiter, app, clock, req });
   } finally {
@@ -39,7 +45,11 @@ async function withLimits(options: Partial<RateLimitOptions>, fn: (k: Kit) => Pr
   }
 }
 
-const headersOf = (r: Response) => ({ limit: r.headers.get('x-ratelimit-limit'), remaining: r.headers.get('x-ratelimit-remaining'), reset: r.headers.get('x-ratelimit-reset') });
+const headersOf = (r: Response) => ({
+  limit: r.headers.get('x-ratelimit-limit'),
+  remaining: r.headers.get('x-ratelimit-remaining'),
+  reset: r.headers.get('x-ratelimit-reset'),
+});
 
 t('every response carries X-RateLimit-Limit, -Remaining and -Reset (Unix seconds), errors included', () =>
   withLimits({}, async (k) => {
@@ -53,10 +63,13 @@ t('every response carries X-RateLimit-Limit, -Remaining and -Reset (Unix seconds
     const bad = await k.req('/api/chain/block/x');
     assert.is(bad.status, 400);
     assert.is(bad.headers.get('x-ratelimit-remaining'), '57');
-    const big = await k.req('/api/chain/tx', { init: { method: 'POST', body: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'application/json' } } });
+    const big = await k.req('/api/chain/tx', {
+      init: { method: 'POST', body: 'x'.repeat(1024 * 1024 + 1), headers: { 'content-type': 'application/json' } },
+    });
     assert.is(big.status, 413);
     assert.is(big.headers.get('x-ratelimit-remaining'), '56');
-  }));
+  }),
+);
 
 t('anonymous callers get 60 a minute per IP, then 429 RATE_LIMITED with Retry-After, until the window resets', () =>
   withLimits({}, async (k) => {
@@ -75,13 +88,17 @@ t('anonymous callers get 60 a minute per IP, then 429 RATE_LIMITED with Retry-Af
     const fresh = await k.req('/api/chain/height');
     assert.is(fresh.status, 200);
     assert.is(fresh.headers.get('x-ratelimit-remaining'), '59');
-  }));
+  }),
+);
 
 t('tier 1 keys get 600 a minute and tier 2 keys 6000, each per key, whatever the IP', () =>
   withLimits({}, async (k) => {
     const one = await k.keys.create({ tier: 1, label: '', createdBy: 'x' });
     const two = await k.keys.create({ tier: 2, label: '', createdBy: 'operator' });
-    for (const [cred, limit] of [[one.key, 600], [two.key, 6000]] as const) {
+    for (const [cred, limit] of [
+      [one.key, 600],
+      [two.key, 6000],
+    ] as const) {
       for (let i = 0; i < limit; i++) {
         const r = await k.req('/api/health', { key: cred, ip: `203.0.113.${i % 200}` });
         if (r.status !== 200) assert.unreachable(`request ${i} answered ${r.status}`);
@@ -95,7 +112,8 @@ t('tier 1 keys get 600 a minute and tier 2 keys 6000, each per key, whatever the
     k.clock.now += 60_000;
     assert.is((await k.req('/api/health', { key: one.key })).status, 200, 'reset after the window');
     assert.is((await k.req('/api/health', { key: one.key })).headers.get('x-ratelimit-remaining'), '598');
-  }));
+  }),
+);
 
 /** An app with the limiter around a route that holds requests until released, and a stream route. */
 function holdingApp(limiter: RateLimiter) {
@@ -128,7 +146,10 @@ t('concurrency: the 11th parallel anonymous request is 429 while 10 are open; sl
   assert.is(extra.headers.get('retry-after'), '1');
   gates.splice(0).forEach((g) => g());
   const done = await Promise.all(open);
-  assert.equal(done.map((r) => r.status), Array(10).fill(200));
+  assert.equal(
+    done.map((r) => r.status),
+    Array(10).fill(200),
+  );
   const again = app.request('/slow', {}, env('192.0.2.9'));
   await new Promise((r) => setTimeout(r, 20));
   gates.splice(0).forEach((g) => g());
@@ -155,7 +176,8 @@ t('streams count while open: tier 1 allows 10 per key; closing one frees its slo
     const again = await app.request('/api/chain/events', { headers: { 'X-API-Key': key } }, env('192.0.2.1'));
     assert.is(again.status, 200);
     for (const s of [...streams.slice(1), again]) await s.body!.cancel();
-  }));
+  }),
+);
 
 t('a banned IP or CIDR gets 403 IP_BANNED, from the option and from the ban file as it changes', async () => {
   const tmp = tempDir();
@@ -201,7 +223,8 @@ t('invalid keys are 401; after 10 in a minute the IP gets 429 for the block peri
     assert.is((await k.req('/api/health', { key: good, ip: '192.0.2.51' })).status, 200, 'other IPs are not affected');
     k.clock.now += 121_000;
     assert.is((await k.req('/api/health', { key: good, ip: '192.0.2.50' })).status, 200);
-  }));
+  }),
+);
 
 t('the limiter is opt-in: createApp without one sets no headers', async () => {
   const chain = await openTestChain();

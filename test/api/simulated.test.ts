@@ -7,7 +7,10 @@ import { sha256Hex } from '../../core/hash.ts';
 import { RUN_STATUSES } from '../../projections/agentRuns.ts';
 import { get, withChain } from './support.ts';
 
-const lines = readFileSync(new URL('../../fixtures/simulated-chain.ndjson', import.meta.url), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const lines = readFileSync(new URL('../../fixtures/simulated-chain.ndjson', import.meta.url), 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l));
 const genesis = parseGenesis(lines[0].genesis);
 const t = suite('the simulated chain through the read routes');
 
@@ -22,7 +25,10 @@ t('every task, run, NFT and conversation the consensus state holds is served, an
       assert.is(tasks.total, s.records.tasks.size);
       for (const [id, task] of s.records.tasks) {
         const p = (await get(c, `/api/chain/task/${id}`)).body;
-        assert.equal([p.status, p.responseCount, p.hasReward, p.nft], [task.status, task.responses.length, task.rewardTxHash !== undefined, task.nftTokenId ?? null]);
+        assert.equal(
+          [p.status, p.responseCount, p.hasReward, p.nft],
+          [task.status, task.responses.length, task.rewardTxHash !== undefined, task.nftTokenId ?? null],
+        );
         for (const r of p.responses) assert.is(sha256Hex(r.content), r.contentHash);
         assert.is(p.reward?.txHash ?? undefined, task.rewardTxHash);
       }
@@ -31,7 +37,10 @@ t('every task, run, NFT and conversation the consensus state holds is served, an
       assert.is(byStatus, s.records.runs.size);
       for (const [id, run] of s.records.runs) {
         const r = (await get(c, `/api/agent/v6/run/${id}`)).body;
-        assert.equal([r.status, r.stepCount, r.minerReward, r.userRefund, r.networkFee], [run.status, run.stepCount, run.minerReward, run.userRefund, run.networkFee]);
+        assert.equal(
+          [r.status, r.stepCount, r.minerReward, r.userRefund, r.networkFee],
+          [run.status, run.stepCount, run.minerReward, run.userRefund, run.networkFee],
+        );
         assert.is((await get(c, `/api/agent/v6/run/${id}/steps`)).body.count, run.stepCount);
       }
       assert.is((await get(c, '/api/nft/')).body.total, s.records.nfts.size);
@@ -47,6 +56,7 @@ t('every task, run, NFT and conversation the consensus state holds is served, an
       assert.is(overview.totalBurned, s.supply.burned.toString());
     },
     { genesis },
-  ));
+  ),
+);
 
 t.run();

@@ -17,7 +17,9 @@ export async function call(chain: TestChain, path: string, init?: RequestInit): 
   try {
     body = JSON.parse(text);
   } catch {
-    throw new Error(`${init?.method ?? 'GET'} ${path.slice(0, 80)} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`);
+    throw new Error(
+      `${init?.method ?? 'GET'} ${path.slice(0, 80)} answered ${res.status} with a body that is not JSON: ${text.slice(0, 200)}`,
+    );
   }
   return { status: res.status, body, headers: res.headers };
 }
@@ -77,7 +79,12 @@ export function snapshot(chain: TestChain) {
     mempool: chain.node.mempool.list().map((t) => t.hash),
     accounts: DEV_KEYS.map((k) => {
       const a = chain.queries.account(k.address);
-      return { balance: a.balance.toString(), nonce: a.nonce, storageCapacity: a.storageCapacity.toString(), storageUsed: a.storageUsed.toString() };
+      return {
+        balance: a.balance.toString(),
+        nonce: a.nonce,
+        storageCapacity: a.storageCapacity.toString(),
+        storageUsed: a.storageUsed.toString(),
+      };
     }),
   };
 }
@@ -99,7 +106,7 @@ export const ADDRESS = /^ox[0-9a-f]{40}$/;
 export const DEV_ALLOCATION = 1_000_000_000_000n;
 
 /** An address nobody holds a key for (stable across runs). */
-export const STRANGER = 'ox' + 'ab'.repeat(20);
+export const STRANGER = `ox${'ab'.repeat(20)}`;
 
 /** The next nonce of dev key `i`, pending transactions included. */
 export function nextNonce(chain: TestChain, i: number): number {

@@ -9,7 +9,20 @@ import { fullTask, registerMiner, respond, submitTask } from './economy.ts';
 import { assertError, assertKeys, call, DEV_ALLOCATION, get, nextNonce, snapshot, withChain } from './support.ts';
 
 const A = (i: number) => DEV_KEYS[i].address;
-const SUMMARY_KEYS = ['taskId', 'status', 'taskType', 'responseCount', 'hasValidation', 'hasReward', 'submitter', 'fee', 'timeoutMs', 'submittedAt', 'bestMinerId', 'prompt'];
+const SUMMARY_KEYS = [
+  'taskId',
+  'status',
+  'taskType',
+  'responseCount',
+  'hasValidation',
+  'hasReward',
+  'submitter',
+  'fee',
+  'timeoutMs',
+  'submittedAt',
+  'bestMinerId',
+  'prompt',
+];
 
 async function miners(c: TestChain): Promise<string[]> {
   const ids = [await registerMiner(c, 2), await registerMiner(c, 3), await registerMiner(c, 4)];
@@ -29,14 +42,80 @@ pipeline('a rewarded task shows submit, every response with its content, validat
     const submittedAt = c.node.state().records.tasks.get(taskId)!.submittedAt;
     assert.equal(
       { ...b, responses: undefined, validation: undefined, reward: undefined, submit: undefined },
-      { taskId, status: 'rewarded', taskType: 'chat', responseCount: 2, hasValidation: true, hasReward: true, submitter: A(1), fee: '20000', timeoutMs: 60_000, submittedAt, bestMinerId: m2, prompt: 'What is 2 + 2?', responses: undefined, validation: undefined, reward: undefined, submit: undefined, timeout: null, nft: null },
+      {
+        taskId,
+        status: 'rewarded',
+        taskType: 'chat',
+        responseCount: 2,
+        hasValidation: true,
+        hasReward: true,
+        submitter: A(1),
+        fee: '20000',
+        timeoutMs: 60_000,
+        submittedAt,
+        bestMinerId: m2,
+        prompt: 'What is 2 + 2?',
+        responses: undefined,
+        validation: undefined,
+        reward: undefined,
+        submit: undefined,
+        timeout: null,
+        nft: null,
+      },
     );
-    assert.equal(b.submit, { txHash: submit.hash, blockIndex: 2, submitter: A(1), taskType: 'chat', prompt: 'What is 2 + 2?', fee: '20000', timeoutMs: 60_000, submittedAt, deadline: submittedAt + 60_000, settleBy: submittedAt + 660_000 });
+    assert.equal(b.submit, {
+      txHash: submit.hash,
+      blockIndex: 2,
+      submitter: A(1),
+      taskType: 'chat',
+      prompt: 'What is 2 + 2?',
+      fee: '20000',
+      timeoutMs: 60_000,
+      submittedAt,
+      deadline: submittedAt + 60_000,
+      settleBy: submittedAt + 660_000,
+    });
     assert.equal(b.responses, [
-      { txHash: responses[0].hash, blockIndex: 3, minerId: m2, miner: A(2), contentHash: sha256Hex('4'), content: '4', model: 'm-1', tokensIn: 5, tokensOut: 1, thinkingTokens: null, durationMs: 40, timestamp: responses[0].timestamp },
-      { txHash: responses[1].hash, blockIndex: 3, minerId: m3, miner: A(3), contentHash: sha256Hex('four'), content: 'four', model: null, tokensIn: null, tokensOut: null, thinkingTokens: null, durationMs: null, timestamp: responses[1].timestamp },
+      {
+        txHash: responses[0].hash,
+        blockIndex: 3,
+        minerId: m2,
+        miner: A(2),
+        contentHash: sha256Hex('4'),
+        content: '4',
+        model: 'm-1',
+        tokensIn: 5,
+        tokensOut: 1,
+        thinkingTokens: null,
+        durationMs: 40,
+        timestamp: responses[0].timestamp,
+      },
+      {
+        txHash: responses[1].hash,
+        blockIndex: 3,
+        minerId: m3,
+        miner: A(3),
+        contentHash: sha256Hex('four'),
+        content: 'four',
+        model: null,
+        tokensIn: null,
+        tokensOut: null,
+        thinkingTokens: null,
+        durationMs: null,
+        timestamp: responses[1].timestamp,
+      },
     ]);
-    assert.equal(b.validation, { txHash: validation.hash, blockIndex: 4, validator: A(0), bestMinerId: m2, scores: [{ minerId: m2, score: 90 }, { minerId: m3, score: 60 }], timestamp: validation.timestamp });
+    assert.equal(b.validation, {
+      txHash: validation.hash,
+      blockIndex: 4,
+      validator: A(0),
+      bestMinerId: m2,
+      scores: [
+        { minerId: m2, score: 90 },
+        { minerId: m3, score: 60 },
+      ],
+      timestamp: validation.timestamp,
+    });
     assert.equal(b.reward, {
       txHash: reward.hash,
       blockIndex: 5,
@@ -48,7 +127,8 @@ pipeline('a rewarded task shows submit, every response with its content, validat
       timestamp: reward.timestamp,
     });
     assert.equal((await get(c, `/api/tasks/${taskId}`)).body, b, '/api/tasks/:id has the same shape');
-  }));
+  }),
+);
 
 pipeline('unknown ids answer 404, malformed ids 400', () =>
   withChain(async (c) => {
@@ -57,7 +137,8 @@ pipeline('unknown ids answer 404, malformed ids 400', () =>
     assertError(await get(c, '/api/chain/task/short'), 400, 'INVALID_PARAMS');
     assertError(await get(c, `/api/tasks/${'x'.repeat(65)}`), 400, 'INVALID_PARAMS');
     assertError(await get(c, '/api/tasks/bad!id%20here'), 400, 'INVALID_PARAMS');
-  }));
+  }),
+);
 
 pipeline('a task nobody answers times out after timeoutMs and its escrow goes back to the submitter', () =>
   withChain(async (c) => {
@@ -65,7 +146,10 @@ pipeline('a task nobody answers times out after timeoutMs and its escrow goes ba
     await c.produce();
     const before = c.queries.account(A(1)).balance;
     assert.is((await get(c, `/api/chain/task/${taskId}`)).body.status, 'submitted');
-    assert.equal((await get(c, '/api/tasks/active')).body.tasks.map((t: any) => t.taskId), [taskId]);
+    assert.equal(
+      (await get(c, '/api/tasks/active')).body.tasks.map((t: any) => t.taskId),
+      [taskId],
+    );
     c.advance(10_000);
     await c.produce();
     const b = (await get(c, `/api/chain/task/${taskId}`)).body;
@@ -74,7 +158,8 @@ pipeline('a task nobody answers times out after timeoutMs and its escrow goes ba
     assert.is(c.queries.account(A(1)).balance, before + 20_000n);
     assert.equal((await get(c, '/api/tasks/active')).body, { tasks: [], total: 0 });
     assert.equal((await get(c, '/api/chain/tasks?status=timeout')).body.total, 1);
-  }));
+  }),
+);
 
 const lists = suite('GET /api/chain/tasks and /api/tasks/active');
 
@@ -91,24 +176,45 @@ lists('summaries newest first with total, limit, offset and a status filter', ()
     const all = (await get(c, '/api/chain/tasks')).body;
     assertKeys(all, ['tasks', 'total']);
     assert.is(all.total, 3);
-    assert.equal(all.tasks.map((t: any) => t.taskId), ['my-task-0001', b.taskId, a.taskId]);
+    assert.equal(
+      all.tasks.map((t: any) => t.taskId),
+      ['my-task-0001', b.taskId, a.taskId],
+    );
     for (const t of all.tasks) assertKeys(t, SUMMARY_KEYS, 'task summary');
-    assert.equal(all.tasks[1], { taskId: b.taskId, status: 'responses_collected', taskType: 'code_simple', responseCount: 1, hasValidation: false, hasReward: false, submitter: A(1), fee: '20000', timeoutMs: 120_000, submittedAt: all.tasks[1].submittedAt, bestMinerId: null, prompt: 'second' });
+    assert.equal(all.tasks[1], {
+      taskId: b.taskId,
+      status: 'responses_collected',
+      taskType: 'code_simple',
+      responseCount: 1,
+      hasValidation: false,
+      hasReward: false,
+      submitter: A(1),
+      fee: '20000',
+      timeoutMs: 120_000,
+      submittedAt: all.tasks[1].submittedAt,
+      bestMinerId: null,
+      prompt: 'second',
+    });
     assert.equal((await get(c, '/api/chain/tasks?limit=1&offset=1')).body, { tasks: [all.tasks[1]], total: 3 });
     assert.equal((await get(c, '/api/chain/tasks?status=submitted')).body, { tasks: [all.tasks[0], all.tasks[2]], total: 2 });
     assert.equal((await get(c, '/api/chain/tasks?status=rewarded')).body, { tasks: [], total: 0 });
     assert.equal((await get(c, '/api/tasks/active')).body, { tasks: all.tasks, total: 3 });
     assert.equal((await get(c, '/api/tasks/active?limit=2&offset=1')).body, { tasks: all.tasks.slice(1), total: 3 });
     void d;
-  }));
+  }),
+);
 
 lists('validated and rewarded tasks leave the active set', () =>
   withChain(async (c) => {
     await miners(c);
     const { taskId } = await fullTask(c);
     assert.equal((await get(c, '/api/tasks/active')).body, { tasks: [], total: 0 });
-    assert.equal((await get(c, '/api/chain/tasks?status=rewarded')).body.tasks.map((t: any) => t.taskId), [taskId]);
-  }));
+    assert.equal(
+      (await get(c, '/api/chain/tasks?status=rewarded')).body.tasks.map((t: any) => t.taskId),
+      [taskId],
+    );
+  }),
+);
 
 lists('bad limit, offset and status answer 400', () =>
   withChain(async (c) => {
@@ -116,12 +222,27 @@ lists('bad limit, offset and status answer 400', () =>
       assertError(await get(c, `/api/chain/tasks?${q}`), 400, 'INVALID_PARAMS', undefined);
     assertError(await get(c, '/api/tasks/active?limit=abc'), 400, 'INVALID_PARAMS');
     assert.is((await get(c, '/api/chain/tasks?limit=500')).status, 200, 'a large limit is clamped to 100');
-  }));
+  }),
+);
 
 const submit = suite('POST /api/tasks/submit and GET /api/tasks/pending');
 
-const post = (c: TestChain, body: unknown) => call(c, '/api/tasks/submit', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
-const unsignedTask = (c: TestChain, over: Record<string, unknown> = {}) => ({ type: 'TASK_SUBMIT', from: A(1), taskType: 'chat', prompt: 'hello', fee: '15000', nonce: nextNonce(c, 1), timestamp: c.now(), ...over });
+const post = (c: TestChain, body: unknown) =>
+  call(c, '/api/tasks/submit', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+const unsignedTask = (c: TestChain, over: Record<string, unknown> = {}) => ({
+  type: 'TASK_SUBMIT',
+  from: A(1),
+  taskType: 'chat',
+  prompt: 'hello',
+  fee: '15000',
+  nonce: nextNonce(c, 1),
+  timestamp: c.now(),
+  ...over,
+});
 
 submit('a signed TASK_SUBMIT without taskId gets the first 32 hex of its hash, then waits in /pending', () =>
   withChain(async (c) => {
@@ -129,11 +250,27 @@ submit('a signed TASK_SUBMIT without taskId gets the first 32 hex of its hash, t
     const res = await post(c, tx);
     assert.equal(res.body, { ok: true, taskId: tx.hash.slice(0, 32), txHash: tx.hash, hash: tx.hash });
     const pending = (await get(c, '/api/tasks/pending')).body;
-    assert.equal(pending, { tasks: [{ taskId: tx.hash.slice(0, 32), txHash: tx.hash, submitter: A(1), taskType: 'chat', prompt: 'hello', fee: '15000', timeoutMs: 60_000, nonce: tx.nonce, timestamp: tx.timestamp }], total: 1 });
+    assert.equal(pending, {
+      tasks: [
+        {
+          taskId: tx.hash.slice(0, 32),
+          txHash: tx.hash,
+          submitter: A(1),
+          taskType: 'chat',
+          prompt: 'hello',
+          fee: '15000',
+          timeoutMs: 60_000,
+          nonce: tx.nonce,
+          timestamp: tx.timestamp,
+        },
+      ],
+      total: 1,
+    });
     await c.produce();
     assert.equal((await get(c, '/api/tasks/pending')).body, { tasks: [], total: 0 });
     assert.is((await get(c, `/api/tasks/${tx.hash.slice(0, 32)}`)).body.status, 'submitted');
-  }));
+  }),
+);
 
 submit('the older {tx, signature} form and an explicit taskId', () =>
   withChain(async (c) => {
@@ -141,7 +278,8 @@ submit('the older {tx, signature} form and an explicit taskId', () =>
     const { hash, signature, ...tx } = signed;
     const res = await post(c, { tx, signature });
     assert.equal(res.body, { ok: true, taskId: 'client-chosen-1', txHash: hash, hash });
-  }));
+  }),
+);
 
 submit('refusals match POST /api/chain/tx, another type is 400, and nothing changes', () =>
   withChain(async (c) => {
@@ -150,21 +288,27 @@ submit('refusals match POST /api/chain/tx, another type is 400, and nothing chan
     assertError(await post(c, c.transfer(1, A(2), 5n)), 400, 'INVALID_PARAMS', 'body must be a signed TASK_SUBMIT transaction');
     const cheap = signTx(unsignedTask(c, { fee: '9999' }), DEV_KEYS[1]);
     assertError(await post(c, cheap), 422, 'VALIDATION_FAILED', 'task fee must be at least 10000');
-    const chain = await call(c, '/api/chain/tx', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(cheap) });
+    const chain = await call(c, '/api/chain/tx', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(cheap),
+    });
     assert.equal((await post(c, cheap)).body, chain.body);
     const forged = { ...signTx(unsignedTask(c), DEV_KEYS[1]), signature: signTx(unsignedTask(c, { prompt: 'x' }), DEV_KEYS[1]).signature };
     assertError(await post(c, forged), 422, 'INVALID_SIGNATURE');
     const rich = signTx(unsignedTask(c, { fee: (DEV_ALLOCATION + 1n).toString() }), DEV_KEYS[1]);
     assertError(await post(c, rich), 400, 'INSUFFICIENT_BALANCE');
     assert.equal(snapshot(c), before);
-  }));
+  }),
+);
 
 const fees = suite('GET /api/chain/fee-estimate');
 
 fees('no submissions: MIN_TASK_FEE for all three and sample 0', () =>
   withChain(async (c) => {
     assert.equal((await get(c, '/api/chain/fee-estimate')).body, { low: '10000', medium: '10000', high: '10000', sample: 0 });
-  }));
+  }),
+);
 
 fees('nearest-rank 25th/50th/90th percentiles of the submitted fees in blocks (not the mempool)', () =>
   withChain(async (c) => {
@@ -172,7 +316,8 @@ fees('nearest-rank 25th/50th/90th percentiles of the submitted fees in blocks (n
     assert.is((await get(c, '/api/chain/fee-estimate')).body.sample, 0, 'pending submissions do not count');
     await c.produce();
     assert.equal((await get(c, '/api/chain/fee-estimate')).body, { low: '30000', medium: '50000', high: '90000', sample: 10 });
-  }));
+  }),
+);
 
 fees('the sample keeps the last 100 submissions', () =>
   withChain(async (c) => {
@@ -184,7 +329,8 @@ fees('the sample keeps the last 100 submissions', () =>
     assert.is(b.sample, 100);
     // The last 100: 20 of 10,000, 40 of 20,000, 40 of 30,000 (all 120 would put the 25th at 10,000).
     assert.equal(b, { low: '20000', medium: '20000', high: '30000', sample: 100 });
-  }));
+  }),
+);
 
 pipeline.run();
 lists.run();

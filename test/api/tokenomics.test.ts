@@ -7,7 +7,16 @@ import { assertError, assertKeys, DEV_ALLOCATION, get, STRANGER, withChain } fro
 const A = (i: number) => DEV_KEYS[i].address;
 const TOTAL = 10n * DEV_ALLOCATION;
 const REWARD = 50_000_000n;
-const LABELS = ['0-1 OMBRA', '1-10 OMBRA', '10-100 OMBRA', '100-1000 OMBRA', '1000-10000 OMBRA', '10000-100000 OMBRA', '100000-1000000 OMBRA', '1000000+ OMBRA'];
+const LABELS = [
+  '0-1 OMBRA',
+  '1-10 OMBRA',
+  '10-100 OMBRA',
+  '100-1000 OMBRA',
+  '1000-10000 OMBRA',
+  '10000-100000 OMBRA',
+  '100000-1000000 OMBRA',
+  '1000000+ OMBRA',
+];
 
 const supply = suite('GET /api/tokenomics/supply');
 
@@ -18,28 +27,50 @@ supply('the dev genesis: the allocations emitted and circulating, no blocks, rew
     assert.equal(res.body, { totalEmitted: TOTAL.toString(), circulating: TOTAL.toString(), blocksProduced: 0, rewardPerBlock: '0' });
     await c.node.submitTx(c.transfer(1, A(2), 5n));
     await c.produce(3);
-    assert.equal((await get(c, '/api/tokenomics/supply')).body, { totalEmitted: TOTAL.toString(), circulating: TOTAL.toString(), blocksProduced: 3, rewardPerBlock: '0' });
-  }));
+    assert.equal((await get(c, '/api/tokenomics/supply')).body, {
+      totalEmitted: TOTAL.toString(),
+      circulating: TOTAL.toString(),
+      blocksProduced: 3,
+      rewardPerBlock: '0',
+    });
+  }),
+);
 
 supply('before fork 2 each block emits rewardPerBlock; from fork 2 (height 10) nothing', () =>
   withChain(
     async (c) => {
       const at = async () => (await get(c, '/api/tokenomics/supply')).body;
-      assert.equal(await at(), { totalEmitted: TOTAL.toString(), circulating: TOTAL.toString(), blocksProduced: 0, rewardPerBlock: '50000000' });
+      assert.equal(await at(), {
+        totalEmitted: TOTAL.toString(),
+        circulating: TOTAL.toString(),
+        blocksProduced: 0,
+        rewardPerBlock: '50000000',
+      });
       await c.produce(3);
-      assert.equal(await at(), { totalEmitted: (TOTAL + 3n * REWARD).toString(), circulating: (TOTAL + 3n * REWARD).toString(), blocksProduced: 3, rewardPerBlock: '50000000' });
+      assert.equal(await at(), {
+        totalEmitted: (TOTAL + 3n * REWARD).toString(),
+        circulating: (TOTAL + 3n * REWARD).toString(),
+        blocksProduced: 3,
+        rewardPerBlock: '50000000',
+      });
       await c.produce(5);
       assert.is((await at()).rewardPerBlock, '50000000', 'block 9 still pays');
       await c.produce();
       const nine = await at();
-      assert.equal(nine, { totalEmitted: (TOTAL + 9n * REWARD).toString(), circulating: (TOTAL + 9n * REWARD).toString(), blocksProduced: 9, rewardPerBlock: '0' });
+      assert.equal(nine, {
+        totalEmitted: (TOTAL + 9n * REWARD).toString(),
+        circulating: (TOTAL + 9n * REWARD).toString(),
+        blocksProduced: 9,
+        rewardPerBlock: '0',
+      });
       await c.produce(5);
       assert.equal(await at(), { ...nine, blocksProduced: 14 });
       // The reward went to the authority.
       assert.is(c.queries.account(A(0)).balance, DEV_ALLOCATION + 9n * REWARD);
     },
     { genesis: fixtureGenesis('late-forks-genesis.json') },
-  ));
+  ),
+);
 
 supply.run();
 
@@ -57,7 +88,8 @@ holders('the dev genesis: ten equal holders at 10% each, ranked with ties by add
       res.body.holders,
       sorted.map((address) => ({ address, balance: DEV_ALLOCATION.toString(), percentage: 10 })),
     );
-  }));
+  }),
+);
 
 holders('holders are sorted by balance, descending, with percentage numbers; limit picks the top N', () =>
   withChain(async (c) => {
@@ -82,7 +114,8 @@ holders('holders are sorted by balance, descending, with percentage numbers; lim
     assert.is((await get(c, '/api/tokenomics/holders?limit=0')).body.holders.length, 0);
     assert.is((await get(c, '/api/tokenomics/holders?limit=100000')).body.holders.length, 11);
     assert.is((await get(c, '/api/tokenomics/holders')).body.holders.length, 11);
-  }));
+  }),
+);
 
 holders('an emptied account is no longer a holder', () =>
   withChain(async (c) => {
@@ -93,12 +126,14 @@ holders('an emptied account is no longer a holder', () =>
     assert.not.ok(res.body.holders.some((h: any) => h.address === A(1)));
     // Percentages carry four decimals, truncated: 19.99999999% reads 19.9999.
     assert.equal(res.body.holders[0], { address: A(2), balance: '1999999999000', percentage: 19.9999 });
-  }));
+  }),
+);
 
 holders('a bad limit is 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
     for (const q of ['-1', '1.5', 'abc', '1e2']) assertError(await get(c, `/api/tokenomics/holders?limit=${q}`), 400, 'INVALID_PARAMS');
-  }));
+  }),
+);
 
 holders.run();
 
@@ -114,7 +149,7 @@ dist('buckets are labelled `<low>-<high> OMBRA`, the last `<low>+ OMBRA`, and co
       LABELS.map((range, i) => ({ range, count: i === LABELS.length - 1 ? 10 : 0 })),
     );
     await c.node.submitTx(c.transfer(1, STRANGER, 5_000_000n, 1000n));
-    await c.node.submitTx(c.transfer(2, 'ox' + 'cd'.repeat(20), 500_000n, 1000n));
+    await c.node.submitTx(c.transfer(2, `ox${'cd'.repeat(20)}`, 500_000n, 1000n));
     await c.produce();
     const after = (await get(c, '/api/tokenomics/distribution')).body.buckets;
     assert.equal(
@@ -132,6 +167,7 @@ dist('buckets are labelled `<low>-<high> OMBRA`, the last `<low>+ OMBRA`, and co
       total,
     );
     assert.is(total, 12);
-  }));
+  }),
+);
 
 dist.run();

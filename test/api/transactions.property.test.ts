@@ -40,7 +40,14 @@ type Mutation =
   | { kind: 'foreignFrom'; signer: number }
   | { kind: 'huge'; field: string; value: unknown };
 
-const notString = fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
+const notString = fc.oneof(
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string(), { maxLength: 3 }),
+  fc.object({ maxDepth: 1 }),
+);
 const notUint = fc.oneof(
   fc.string({ maxLength: 20 }),
   fc.boolean(),
@@ -57,8 +64,17 @@ const amount = fc.oneof(
 
 const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   fc.record({ kind: fc.constant('none' as const), legacy: fc.boolean() }),
-  fc.record({ kind: fc.constant('resign' as const), amount, fee: fc.bigInt({ min: 0n, max: 1_000_000n }), to: fc.integer({ min: 0, max: 10 }), legacy: fc.boolean() }),
-  fc.record({ kind: fc.constant('resignNonce' as const), delta: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(Number.MAX_SAFE_INTEGER)) }),
+  fc.record({
+    kind: fc.constant('resign' as const),
+    amount,
+    fee: fc.bigInt({ min: 0n, max: 1_000_000n }),
+    to: fc.integer({ min: 0, max: 10 }),
+    legacy: fc.boolean(),
+  }),
+  fc.record({
+    kind: fc.constant('resignNonce' as const),
+    delta: fc.oneof(fc.integer({ min: 1, max: 5 }), fc.constant(Number.MAX_SAFE_INTEGER)),
+  }),
   fc.record({ kind: fc.constant('drop' as const), field: fc.constantFrom(...TRANSFER_KEYS) }),
   fc.record({
     kind: fc.constant('add' as const),
@@ -69,8 +85,17 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
     fc.record({ kind: fc.constant('retype' as const), field: fc.constantFrom<string>(...STRING_FIELDS), value: notString }),
     fc.record({ kind: fc.constant('retype' as const), field: fc.constantFrom<string>(...NUMBER_FIELDS), value: notUint }),
   ),
-  fc.record({ kind: fc.constant('tamper' as const), field: fc.constantFrom('amount' as const, 'fee' as const, 'nonce' as const, 'to' as const, 'timestamp' as const), delta: fc.integer({ min: 1, max: 1000 }) }),
-  fc.record({ kind: fc.constant('flipSig' as const), byte: fc.integer({ min: 0, max: 63 }), bit: fc.integer({ min: 0, max: 7 }), legacy: fc.boolean() }),
+  fc.record({
+    kind: fc.constant('tamper' as const),
+    field: fc.constantFrom('amount' as const, 'fee' as const, 'nonce' as const, 'to' as const, 'timestamp' as const),
+    delta: fc.integer({ min: 1, max: 1000 }),
+  }),
+  fc.record({
+    kind: fc.constant('flipSig' as const),
+    byte: fc.integer({ min: 0, max: 63 }),
+    bit: fc.integer({ min: 0, max: 7 }),
+    legacy: fc.boolean(),
+  }),
   fc.record({ kind: fc.constant('wrongKey' as const), signer: fc.integer({ min: 0, max: 9 }) }),
   fc.record({ kind: fc.constant('foreignFrom' as const), signer: fc.integer({ min: 0, max: 9 }) }),
   fc.record({
@@ -85,10 +110,19 @@ function build(c: TestChain, sender: number, m: Mutation): Case {
   const key = DEV_KEYS[sender];
   const nonce = nextNonce(c, sender);
   const available = c.queries.account(key.address).balance - c.node.mempool.pending(key.address).balance;
-  const fields = { type: 'TRANSFER', from: key.address, to: DEV_KEYS[(sender % 9) + 1].address, amount: '1000', fee: '100', nonce, timestamp: c.now() };
+  const fields = {
+    type: 'TRANSFER',
+    from: key.address,
+    to: DEV_KEYS[(sender % 9) + 1].address,
+    amount: '1000',
+    fee: '100',
+    nonce,
+    timestamp: c.now(),
+  };
   const base = signTx(fields, key) as Record<string, unknown>;
   const ok: Expect = { status: 200 };
-  const funded = (a: bigint, f: bigint): Expect => (available < a + f ? { status: 400, code: 'INSUFFICIENT_BALANCE' } : a === 0n ? { status: 422, code: 'VALIDATION_FAILED' } : ok);
+  const funded = (a: bigint, f: bigint): Expect =>
+    available < a + f ? { status: 400, code: 'INSUFFICIENT_BALANCE' } : a === 0n ? { status: 422, code: 'VALIDATION_FAILED' } : ok;
   const bad = { status: 400, code: 'INVALID_PARAMS' };
   switch (m.kind) {
     case 'none':
@@ -99,7 +133,11 @@ function build(c: TestChain, sender: number, m: Mutation): Case {
       return { body: tx, expect: funded(m.amount, m.fee), legacy: m.legacy };
     }
     case 'resignNonce':
-      return { body: signTx({ ...fields, nonce: Math.min(nonce + m.delta, Number.MAX_SAFE_INTEGER) }, key), expect: { status: 422, code: 'NONCE_GAP' }, legacy: false };
+      return {
+        body: signTx({ ...fields, nonce: Math.min(nonce + m.delta, Number.MAX_SAFE_INTEGER) }, key),
+        expect: { status: 422, code: 'NONCE_GAP' },
+        legacy: false,
+      };
     case 'drop': {
       const { [m.field]: _d, ...rest } = base;
       return { body: rest, expect: bad, legacy: false };
@@ -113,7 +151,12 @@ function build(c: TestChain, sender: number, m: Mutation): Case {
     case 'tamper': {
       const v = base[m.field];
       const others = DEV_KEYS.map((k) => k.address).filter((a) => a !== v);
-      const changed = m.field === 'to' ? others[m.delta % others.length] : typeof v === 'number' ? v + m.delta : (BigInt(v as string) + BigInt(m.delta)).toString();
+      const changed =
+        m.field === 'to'
+          ? others[m.delta % others.length]
+          : typeof v === 'number'
+            ? v + m.delta
+            : (BigInt(v as string) + BigInt(m.delta)).toString();
       if (changed === v) throw new Error('tamper produced the same value');
       return { body: { ...base, [m.field]: changed }, expect: { status: 400, code: 'HASH_MISMATCH' }, legacy: false };
     }
@@ -145,8 +188,19 @@ const prop = suite('POST /api/chain/tx properties');
 prop('random bodies are refused with 400 INVALID_JSON or INVALID_PARAMS and change nothing', () =>
   withChain(async (c) => {
     const before = snapshot(c);
-    const typed = fc.record({ type: fc.constantFrom(...TX_TYPES) }).chain((r) => fc.dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 12 }).map((d) => JSON.stringify({ ...d, ...r })));
-    const bodies = fc.oneof(fc.json({ maxDepth: 3 }), fc.string({ maxLength: 200 }), fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify({ tx: v, signature: 'ab' })), typed);
+    const typed = fc
+      .record({ type: fc.constantFrom(...TX_TYPES) })
+      .chain((r) =>
+        fc
+          .dictionary(fc.string({ maxLength: 10 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 12 })
+          .map((d) => JSON.stringify({ ...d, ...r })),
+      );
+    const bodies = fc.oneof(
+      fc.json({ maxDepth: 3 }),
+      fc.string({ maxLength: 200 }),
+      fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify({ tx: v, signature: 'ab' })),
+      typed,
+    );
     await fc.assert(
       fc.asyncProperty(bodies, async (body) => {
         let isJson = true;
@@ -163,7 +217,8 @@ prop('random bodies are refused with 400 INVALID_JSON or INVALID_PARAMS and chan
       { numRuns: RUNS },
     );
     assert.equal(snapshot(c), before);
-  }));
+  }),
+);
 
 prop('mutated transfers are admitted only when well-formed, correctly signed, funded and in nonce order', () =>
   withChain(async (c) => {
@@ -185,7 +240,11 @@ prop('mutated transfers are admitted only when well-formed, correctly signed, fu
           assert.ok(c.node.mempool.has(hash as string));
           admitted++;
         } else {
-          assert.equal({ status: res.status, code: res.body.code }, { status: expect.status, code: (expect as { code: string }).code }, label);
+          assert.equal(
+            { status: res.status, code: res.body.code },
+            { status: expect.status, code: (expect as { code: string }).code },
+            label,
+          );
           assert.ok(res.status >= 400 && res.status < 500);
           assertErrorShape(res.body);
           assert.equal(snapshot(c), before, `state changed after ${label}`);
@@ -202,6 +261,7 @@ prop('mutated transfers are admitted only when well-formed, correctly signed, fu
     await c.produce();
     assert.is(c.node.head().transactions.length, pending);
     assert.is(c.node.mempool.size, 0);
-  }));
+  }),
+);
 
 prop.run();

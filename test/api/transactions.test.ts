@@ -78,7 +78,8 @@ submit('a signed transfer is admitted and answers exactly {ok: true, hash}', () 
     await admitted(c, tx);
     assert.equal(c.node.mempool.get(tx.hash as string), tx);
     assert.is(c.node.mempool.pending(A(1)).balance, 5_001_000n);
-  }));
+  }),
+);
 
 submit('the older {tx, signature} form is admitted and answers {ok: true, hash, txHash} with the recomputed hash', () =>
   withChain(async (c) => {
@@ -87,14 +88,16 @@ submit('the older {tx, signature} form is admitted and answers {ok: true, hash, 
     assert.is(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body, { ok: true, hash: tx.hash, txHash: tx.hash });
     assert.equal(c.node.mempool.get(tx.hash as string), tx);
-  }));
+  }),
+);
 
 submit('a body that is not JSON is 400 INVALID_JSON', () =>
   withChain(async (c) => {
     for (const body of ['', '{', 'not json', "{'type':'TRANSFER'}", '[1,]', '{"a":1}}', 'undefined', 'NaN']) {
       await refused(c, body, 400, 'INVALID_JSON');
     }
-  }));
+  }),
+);
 
 submit('a body over 1 MiB is 413 PAYLOAD_TOO_LARGE while a transaction padded to exactly 1 MiB is read', () =>
   withChain(async (c) => {
@@ -106,12 +109,15 @@ submit('a body over 1 MiB is 413 PAYLOAD_TOO_LARGE while a transaction padded to
     // The size limit comes before parsing: a huge non-JSON body is 413, not 400.
     await refused(c, 'x'.repeat(2 * MiB), 413, 'PAYLOAD_TOO_LARGE');
     assert.is(c.node.mempool.size, 1);
-  }));
+  }),
+);
 
 submit('a body that is JSON but not a transaction object is 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
-    for (const body of ['null', '[]', '0', '"TRANSFER"', 'true', '{}', '[{"type":"TRANSFER"}]']) await refused(c, body, 400, 'INVALID_PARAMS');
-  }));
+    for (const body of ['null', '[]', '0', '"TRANSFER"', 'true', '{}', '[{"type":"TRANSFER"}]'])
+      await refused(c, body, 400, 'INVALID_PARAMS');
+  }),
+);
 
 submit('every missing field of a TRANSFER is 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
@@ -120,7 +126,8 @@ submit('every missing field of a TRANSFER is 400 INVALID_PARAMS', () =>
       const { [k]: _drop, ...rest } = tx;
       await refused(c, rest, 400, 'INVALID_PARAMS');
     }
-  }));
+  }),
+);
 
 submit('ill-typed fields, an unknown field and an unknown type are 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
@@ -159,7 +166,8 @@ submit('ill-typed fields, an unknown field and an unknown type are 400 INVALID_P
     for (const patch of bad) await refused(c, { ...tx, ...patch }, 400, 'INVALID_PARAMS');
     // A field of another type is unknown here.
     await refused(c, { ...tx, bytes: '10' }, 400, 'INVALID_PARAMS');
-  }));
+  }),
+);
 
 submit('a malformed older form is 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
@@ -181,7 +189,8 @@ submit('a malformed older form is 400 INVALID_PARAMS', () =>
       { tx: inner, signature: 'ab' },
     ];
     for (const body of bad) await refused(c, body, 400, 'INVALID_PARAMS');
-  }));
+  }),
+);
 
 submit('a type whose fork is not active at the next height is 403 FORK_NOT_ACTIVE, ahead of the hash check', () =>
   withChain(
@@ -197,14 +206,20 @@ submit('a type whose fork is not active at the next height is 403 FORK_NOT_ACTIV
       await admitted(c, c.transfer(1, A(2), 5n));
     },
     { genesis: fixtureGenesis('late-forks-genesis.json') },
-  ));
+  ),
+);
 
 submit('with every fork active the same AGENT_REQUEST passes the fork check and is accepted', () =>
   withChain(async (c) => {
     const tx = agentRequest(c, 1);
-    const res = await c.app.request('/api/chain/tx', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tx) });
+    const res = await c.app.request('/api/chain/tx', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(tx),
+    });
     assert.equal([res.status, await res.json()], [200, { ok: true, hash: tx.hash }]);
-  }));
+  }),
+);
 
 submit('a field changed after signing is 400 HASH_MISMATCH, ahead of the sender and signature checks', () =>
   withChain(async (c) => {
@@ -222,7 +237,8 @@ submit('a field changed after signing is 400 HASH_MISMATCH, ahead of the sender 
     // Field order is part of the canonical payload, not of the wire object: reordered keys are fine.
     const reordered = Object.fromEntries(Object.entries(tx).reverse());
     await admitted(c, reordered);
-  }));
+  }),
+);
 
 submit('a from that does not derive from publicKey is 422 VALIDATION_FAILED, ahead of the signature check', () =>
   withChain(async (c) => {
@@ -231,7 +247,8 @@ submit('a from that does not derive from publicKey is 422 VALIDATION_FAILED, ahe
     await refused(c, tx, 422, 'VALIDATION_FAILED', "from doesn't derive from publicKey");
     await refused(c, { ...tx, signature: flipHex(tx.signature) }, 422, 'VALIDATION_FAILED');
     await refused(c, legacy(tx), 422, 'VALIDATION_FAILED');
-  }));
+  }),
+);
 
 submit('a signature that does not verify is 422 INVALID_SIGNATURE, ahead of the duplicate check', () =>
   withChain(async (c) => {
@@ -244,32 +261,49 @@ submit('a signature that does not verify is 422 INVALID_SIGNATURE, ahead of the 
     // The right hash signed by the wrong private key.
     await refused(c, { ...tx, signature: signMessage(tx.hash as string, DEV_KEYS[2].privateKey) }, 422, 'INVALID_SIGNATURE');
     // A signature over the payload instead of the hash string.
-    await refused(c, { ...tx, signature: signMessage('x' + (tx.hash as string), DEV_KEYS[1].privateKey) }, 422, 'INVALID_SIGNATURE');
+    await refused(c, { ...tx, signature: signMessage(`x${tx.hash as string}`, DEV_KEYS[1].privateKey) }, 422, 'INVALID_SIGNATURE');
     await refused(c, { ...legacy(tx), signature: flipHex(sig) }, 422, 'INVALID_SIGNATURE');
     await admitted(c, tx);
     // Already pending, but a broken signature is reported before the duplicate.
     await refused(c, { ...tx, signature: flipHex(sig) }, 422, 'INVALID_SIGNATURE');
-  }));
+  }),
+);
 
 submit('a public key that is small-order or not on the curve is 422 INVALID_SIGNATURE, never a crash', () =>
   withChain(async (c) => {
-    const keys = ['00'.repeat(32), '01' + '00'.repeat(31), 'ff'.repeat(32), 'ec' + 'ff'.repeat(30) + '7f', '02' + '00'.repeat(31)];
+    const keys = ['00'.repeat(32), `01${'00'.repeat(31)}`, 'ff'.repeat(32), `ec${'ff'.repeat(30)}7f`, `02${'00'.repeat(31)}`];
     for (const publicKey of keys) {
-      const body: Record<string, unknown> = { type: 'TRANSFER', from: addressFromPublicKey(publicKey), to: A(2), amount: '5', fee: '0', nonce: 0, timestamp: c.now(), publicKey };
+      const body: Record<string, unknown> = {
+        type: 'TRANSFER',
+        from: addressFromPublicKey(publicKey),
+        to: A(2),
+        amount: '5',
+        fee: '0',
+        nonce: 0,
+        timestamp: c.now(),
+        publicKey,
+      };
       body.hash = txHash(body);
-      for (const signature of ['00'.repeat(64), '01' + '00'.repeat(63), signMessage(body.hash as string, DEV_KEYS[1].privateKey)]) {
+      for (const signature of ['00'.repeat(64), `01${'00'.repeat(63)}`, signMessage(body.hash as string, DEV_KEYS[1].privateKey)]) {
         await refused(c, { ...body, signature }, 422, 'INVALID_SIGNATURE');
       }
     }
-  }));
+  }),
+);
 
 submit('deeply nested bodies are refused with 400 INVALID_PARAMS in either form', () =>
   withChain(async (c) => {
     const depth = 150_000;
     await refused(c, `{"type":"TRANSFER","to":${'['.repeat(depth)}${']'.repeat(depth)}}`, 400, 'INVALID_PARAMS');
     await refused(c, `{"tx":{"type":"TRANSFER","to":${'['.repeat(depth)}${']'.repeat(depth)}},"signature":"ab"}`, 400, 'INVALID_PARAMS');
-    await refused(c, `{"tx":{"type":"TRANSFER","to":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}},"signature":"ab"}`, 400, 'INVALID_PARAMS');
-  }));
+    await refused(
+      c,
+      `{"tx":{"type":"TRANSFER","to":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}},"signature":"ab"}`,
+      400,
+      'INVALID_PARAMS',
+    );
+  }),
+);
 
 submit('a transaction already in the mempool is 409 DUPLICATE_TX in either form', () =>
   withChain(async (c) => {
@@ -278,10 +312,14 @@ submit('a transaction already in the mempool is 409 DUPLICATE_TX in either form'
     await refused(c, tx, 409, 'DUPLICATE_TX');
     await refused(c, legacy(tx), 409, 'DUPLICATE_TX');
     // Another transaction taking a nonce the pending run already uses is a duplicate too.
-    const sameNonce = signTx({ type: 'TRANSFER', from: A(1), to: A(3), amount: '9', fee: '1000', nonce: 0, timestamp: c.now() }, DEV_KEYS[1]);
+    const sameNonce = signTx(
+      { type: 'TRANSFER', from: A(1), to: A(3), amount: '9', fee: '1000', nonce: 0, timestamp: c.now() },
+      DEV_KEYS[1],
+    );
     await refused(c, sameNonce, 409, 'DUPLICATE_TX');
     assert.is(c.node.mempool.size, 1);
-  }));
+  }),
+);
 
 submit('a transaction already mined is 409 DUPLICATE_TX, not STALE_NONCE', () =>
   withChain(async (c) => {
@@ -293,7 +331,8 @@ submit('a transaction already mined is 409 DUPLICATE_TX, not STALE_NONCE', () =>
     await refused(c, legacy(tx), 409, 'DUPLICATE_TX');
     await c.produce(2);
     await refused(c, tx, 409, 'DUPLICATE_TX');
-  }));
+  }),
+);
 
 submit('a nonce below the account nonce is 409 STALE_NONCE with "nonce stale: tx=X, state=Y"', () =>
   withChain(async (c) => {
@@ -308,11 +347,13 @@ submit('a nonce below the account nonce is 409 STALE_NONCE with "nonce stale: tx
     await refused(c, stale, 409, 'STALE_NONCE', 'nonce stale: tx=0, state=3');
     const stale2 = signTx({ type: 'TRANSFER', from: A(1), to: A(2), amount: '6', fee: '1000', nonce: 2, timestamp: c.now() }, DEV_KEYS[1]);
     await refused(c, stale2, 409, 'STALE_NONCE', 'nonce stale: tx=2, state=3');
-  }));
+  }),
+);
 
 submit('a nonce beyond the pending run is 422 NONCE_GAP, ahead of the balance check', () =>
   withChain(async (c) => {
-    const at = (nonce: number, amount = '5') => signTx({ type: 'TRANSFER', from: A(1), to: A(2), amount, fee: '1000', nonce, timestamp: c.now() }, DEV_KEYS[1]);
+    const at = (nonce: number, amount = '5') =>
+      signTx({ type: 'TRANSFER', from: A(1), to: A(2), amount, fee: '1000', nonce, timestamp: c.now() }, DEV_KEYS[1]);
     await refused(c, at(1), 422, 'NONCE_GAP');
     await refused(c, at(1, (DEV_ALLOCATION * 2n).toString()), 422, 'NONCE_GAP');
     await admitted(c, at(0));
@@ -320,7 +361,8 @@ submit('a nonce beyond the pending run is 422 NONCE_GAP, ahead of the balance ch
     await admitted(c, at(1));
     await admitted(c, at(2));
     await refused(c, at(4), 422, 'NONCE_GAP');
-  }));
+  }),
+);
 
 submit('a balance below amount + fee, pending spending included, is 400 INSUFFICIENT_BALANCE', () =>
   withChain(async (c) => {
@@ -335,7 +377,8 @@ submit('a balance below amount + fee, pending spending included, is 400 INSUFFIC
     await c.produce();
     assert.is(c.queries.account(A(1)).balance, 0n);
     await refused(c, c.transfer(1, A(2), 1n, 0n), 400, 'INSUFFICIENT_BALANCE');
-  }));
+  }),
+);
 
 submit('an unfunded sender is 400 INSUFFICIENT_BALANCE, ahead of the storage check', async () => {
   const { keyPairFromPrivateKey } = await import('../../core/keys.ts');
@@ -363,25 +406,31 @@ submit('a STORAGE_TRANSFER above the free capacity is 400 INSUFFICIENT_STORAGE, 
     assert.is(c.queries.account(A(3)).storageCapacity, 4096n);
     assert.is(c.queries.account(A(0)).storageCapacity, 4096n);
     await refused(c, storage(0, '4097'), 400, 'INSUFFICIENT_STORAGE');
-  }));
+  }),
+);
 
 submit('a known type this node does not execute (WEB_SITE_REGISTER) is 422 VALIDATION_FAILED, after the balance check', () =>
   withChain(async (c) => {
     const site = (fee: string) => signed(c, 1, { type: 'WEB_SITE_REGISTER', siteId: 'my-site', name: 'My site', fee });
     await refused(c, site('10000'), 422, 'VALIDATION_FAILED', /not executed/);
     await refused(c, site((DEV_ALLOCATION + 1n).toString()), 400, 'INSUFFICIENT_BALANCE');
-  }));
+  }),
+);
 
 submit('type-specific rules are 422 VALIDATION_FAILED: zero amount, a timestamp far ahead, a second MINER_REGISTER', () =>
   withChain(async (c) => {
     await refused(c, c.transfer(1, A(2), 0n), 422, 'VALIDATION_FAILED');
-    const ahead = signTx({ type: 'TRANSFER', from: A(1), to: A(2), amount: '5', fee: '1000', nonce: 0, timestamp: c.now() + 10 * 60_000 }, DEV_KEYS[1]);
+    const ahead = signTx(
+      { type: 'TRANSFER', from: A(1), to: A(2), amount: '5', fee: '1000', nonce: 0, timestamp: c.now() + 10 * 60_000 },
+      DEV_KEYS[1],
+    );
     await refused(c, ahead, 422, 'VALIDATION_FAILED');
     const reg = () => signed(c, 4, { type: 'MINER_REGISTER', name: 'gpu-box', capabilities: ['chat'], fee: '1000' });
     await admitted(c, reg());
     await c.produce();
     await refused(c, reg(), 422, 'VALIDATION_FAILED', /already registered/);
-  }));
+  }),
+);
 
 submit('a syncing node answers 503 SYNCING to a well-formed post and admits nothing', () =>
   withChain(
@@ -390,14 +439,16 @@ submit('a syncing node answers 503 SYNCING to a well-formed post and admits noth
       await refused(c, '{', 400, 'INVALID_JSON');
     },
     { network: { ...noNetwork, syncing: () => true } },
-  ));
+  ),
+);
 
 submit('a transfer to an address nobody holds a key for is admitted and mined', () =>
   withChain(async (c) => {
     await admitted(c, c.transfer(1, STRANGER, 5n));
     await c.produce();
     assert.is(c.queries.account(STRANGER).balance, 5n);
-  }));
+  }),
+);
 
 submit.run();
 
@@ -413,7 +464,8 @@ read('a pending transaction is served whole with status "pending"', () =>
     assert.is(res.status, 200);
     assert.equal(res.body, { ...tx, status: 'pending' });
     assertKeys(res.body, [...TX_KEYS, 'status']);
-  }));
+  }),
+);
 
 read('a confirmed transaction carries blockIndex, blockHash, position, timestamp and status "confirmed"', () =>
   withChain(async (c) => {
@@ -427,21 +479,30 @@ read('a confirmed transaction carries blockIndex, blockHash, position, timestamp
     assert.is(res.status, 200);
     assertKeys(res.body, [...TX_KEYS, 'blockIndex', 'blockHash', 'position', 'status']);
     // Higher fee first: `first` sits at position 0, `second` at 1.
-    assert.equal(res.body, { ...second, blockIndex: 1, blockHash: head.hash, position: 1, timestamp: second.timestamp, status: 'confirmed' });
+    assert.equal(res.body, {
+      ...second,
+      blockIndex: 1,
+      blockHash: head.hash,
+      position: 1,
+      timestamp: second.timestamp,
+      status: 'confirmed',
+    });
     assert.type(res.body.blockIndex, 'number');
     assert.type(res.body.timestamp, 'number');
     const up = await get(c, `/api/chain/tx/${(first.hash as string).toUpperCase()}`);
     assert.is(up.status, 200);
     assert.is(up.body.hash, first.hash);
     assert.is(up.body.position, 0);
-  }));
+  }),
+);
 
 read('an unknown hash is 404 NOT_FOUND and a malformed one 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
     assertError(await get(c, `/api/chain/tx/${'ab'.repeat(32)}`), 404, 'NOT_FOUND');
-    for (const bad of ['xyz', 'ab'.repeat(31) + 'a', 'ab'.repeat(32) + 'a', 'g'.repeat(64), '1'.repeat(10_000), '-1']) {
+    for (const bad of ['xyz', `${'ab'.repeat(31)}a`, `${'ab'.repeat(32)}a`, 'g'.repeat(64), '1'.repeat(10_000), '-1']) {
       assertError(await get(c, `/api/chain/tx/${bad}`), 400, 'INVALID_PARAMS');
     }
-  }));
+  }),
+);
 
 read.run();

@@ -21,7 +21,8 @@ t('a dev account: balance in micro-units and whole OMBRA, nonce, no storage', ()
       storageUsed: '0',
       storageFree: '0',
     });
-  }));
+  }),
+);
 
 t('the dev authority gains 4096 bytes of storage capacity per produced block', () =>
   withChain(async (c) => {
@@ -34,7 +35,8 @@ t('the dev authority gains 4096 bytes of storage capacity per produced block', (
     assert.equal([ten.storageCapacity, ten.storageUsed, ten.storageFree], ['40960', '0', '40960']);
     // Others gain nothing from blocks they did not produce.
     assert.is((await get(c, `/api/wallet/balance/${A(1)}`)).body.storageCapacity, '0');
-  }));
+  }),
+);
 
 t('balances move with transfers, fees go to the proposer, and balanceOmbra shows the fraction', () =>
   withChain(async (c) => {
@@ -48,18 +50,22 @@ t('balances move with transfers, fees go to the proposer, and balanceOmbra shows
     assert.is(recipient.balance, '1000005000001');
     assert.is(recipient.balanceOmbra, '1000005.000001');
     assert.is((await get(c, `/api/wallet/balance/${A(0)}`)).body.balance, (DEV_ALLOCATION + 1000n).toString());
-  }));
+  }),
+);
 
 t('a STORAGE_TRANSFER moves capacity between wallets', () =>
   withChain(async (c) => {
     await c.produce(2);
-    await c.node.submitTx(signTx({ type: 'STORAGE_TRANSFER', from: A(0), to: A(3), bytes: '1000', fee: '0', nonce: 0, timestamp: c.now() }, DEV_KEYS[0]));
+    await c.node.submitTx(
+      signTx({ type: 'STORAGE_TRANSFER', from: A(0), to: A(3), bytes: '1000', fee: '0', nonce: 0, timestamp: c.now() }, DEV_KEYS[0]),
+    );
     await c.produce();
     const from = (await get(c, `/api/wallet/balance/${A(0)}`)).body;
     assert.equal([from.storageCapacity, from.storageFree], [String(3 * 4096 - 1000), String(3 * 4096 - 1000)]);
     const to = (await get(c, `/api/wallet/balance/${A(3)}`)).body;
     assert.equal([to.storageCapacity, to.storageUsed, to.storageFree], ['1000', '0', '1000']);
-  }));
+  }),
+);
 
 t('an unknown address is an empty wallet; a mixed-case one is lowercased; a malformed one is 400', () =>
   withChain(async (c) => {
@@ -73,7 +79,9 @@ t('an unknown address is an empty wallet; a mixed-case one is lowercased; a malf
       storageFree: '0',
     });
     assert.is((await get(c, `/api/wallet/balance/${A(1).toUpperCase()}`)).body.address, A(1));
-    for (const bad of ['ox12', 'hello', 'ox' + 'z'.repeat(40), 'x'.repeat(10_000)]) assertError(await get(c, `/api/wallet/balance/${bad}`), 400, 'INVALID_PARAMS');
-  }));
+    for (const bad of ['ox12', 'hello', `ox${'z'.repeat(40)}`, 'x'.repeat(10_000)])
+      assertError(await get(c, `/api/wallet/balance/${bad}`), 400, 'INVALID_PARAMS');
+  }),
+);
 
 t.run();

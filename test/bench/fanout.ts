@@ -35,7 +35,9 @@ export interface FanoutResult {
 
 /** Talks to the client child. */
 class Clients {
-  readonly child: ChildProcess = fork(new URL('./fanoutClients.ts', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  readonly child: ChildProcess = fork(new URL('./fanoutClients.ts', import.meta.url), [], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   ask<T>(msg: unknown, key: string): Promise<T> {
     return new Promise((resolve) => {
       const on = (m: Record<string, unknown>) => {
@@ -58,7 +60,14 @@ const memory = () => {
 const mib = (b: number) => b / 2 ** 20;
 
 /** One measurement: connect, then `rounds` times broadcast and time the last arrival. */
-async function measure(clients: Clients, url: string, path: string, n: number, rounds: number, broadcast: (round: number) => Promise<{ t0: number; marker: string }>): Promise<Omit<FanoutResult, 'frameBytes'>> {
+async function measure(
+  clients: Clients,
+  url: string,
+  path: string,
+  n: number,
+  rounds: number,
+  broadcast: (round: number) => Promise<{ t0: number; marker: string }>,
+): Promise<Omit<FanoutResult, 'frameBytes'>> {
   const m0 = memory();
   await clients.ask({ connect: { url, path, n } }, 'connected');
   const m1 = memory();
@@ -117,7 +126,7 @@ export async function nodeFanout(n: number, rounds: number): Promise<FanoutResul
 export async function bareFanout(n: number, rounds: number, sample: Block): Promise<FanoutResult> {
   const clients = new Clients();
   const open = new Set<ServerResponse>();
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
     res.write(sseFrame('hello', { height: 0 }));
     open.add(res);

@@ -31,16 +31,20 @@ async function open(url: string, path: string, n: number): Promise<void> {
   for (let done = 0; done < n; ) {
     const batch = Math.min(250, n - done);
     await Promise.all(
-      Array.from({ length: batch }, () =>
-        new Promise<void>((resolve, reject) => {
-          const socket = connect(Number(port), hostname, () => socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: text/event-stream\r\n\r\n`));
-          const c = { socket, tail: '', seen: false };
-          socket.setEncoding('utf8');
-          socket.once('data', () => resolve());
-          socket.on('data', (d: string) => onData(c, d));
-          socket.once('error', reject);
-          sockets.push(c);
-        }),
+      Array.from(
+        { length: batch },
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = connect(Number(port), hostname, () =>
+              socket.write(`GET ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAccept: text/event-stream\r\n\r\n`),
+            );
+            const c = { socket, tail: '', seen: false };
+            socket.setEncoding('utf8');
+            socket.once('data', () => resolve());
+            socket.on('data', (d: string) => onData(c, d));
+            socket.once('error', reject);
+            sockets.push(c);
+          }),
       ),
     );
     done += batch;

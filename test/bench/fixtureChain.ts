@@ -10,7 +10,7 @@ import type { KeyPair } from '../../core/keys.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { DEV_KEYS, fixtureGenesis } from '../helpers/testChain.ts';
 
-const pkcs8 = (priv: string) => Buffer.from('302e020100300506032b657004220420' + priv, 'hex');
+const pkcs8 = (priv: string) => Buffer.from(`302e020100300506032b657004220420${priv}`, 'hex');
 
 /** A node:crypto signer for a dev key. */
 export function fastSigner(k: KeyPair): KeyObject {
@@ -28,7 +28,12 @@ export function fastTransfer(k: KeyPair, signer: KeyObject, to: string, amount: 
 export async function buildTransferChain(dir: string, blocks: number, perBlock: number): Promise<{ txs: number }> {
   const genesis = { ...fixtureGenesis(), timestamp: 1_700_000_000_000 };
   let clock = genesis.timestamp;
-  const node = await OmbraNode.open({ dbDir: join(dir, 'db'), genesis, clock: () => clock, mempool: { maxSize: perBlock * 2, maxPerSender: perBlock } });
+  const node = await OmbraNode.open({
+    dbDir: join(dir, 'db'),
+    genesis,
+    clock: () => clock,
+    mempool: { maxSize: perBlock * 2, maxPerSender: perBlock },
+  });
   const signers = DEV_KEYS.map(fastSigner);
   const nonces = DEV_KEYS.map(() => 0);
   let txs = 0;

@@ -22,7 +22,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 
 async function listen(fetchFn: (r: Request) => Response | Promise<Response>): Promise<{ url: string; server: ServerType }> {
   return new Promise((resolve) => {
-    const server = serve({ fetch: fetchFn, hostname: '127.0.0.1', port: 0 }, () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }));
+    const server = serve({ fetch: fetchFn, hostname: '127.0.0.1', port: 0 }, () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
+    );
   });
 }
 
@@ -64,12 +66,21 @@ export async function rateLimitBench(): Promise<void> {
     // Medians: one round hit by the noisy neighbours of a 2-core machine must not decide the figure.
     const avg = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
     const b = avg(base);
-    console.log(`ratelimit baseline: GET /api/chain/height without limiter: median ${b.toFixed(0)} req/s (runs: ${base.map((x) => x.toFixed(0)).join(', ')})`);
-    console.log(`ratelimit baseline: the same with an X-API-Key header the server ignores: median ${avg(baseKeyed).toFixed(0)} req/s (runs: ${baseKeyed.map((x) => x.toFixed(0)).join(', ')})`);
-    for (const [name, runs, bl] of [['anonymous (by IP)', anon, b], ['with X-API-Key', keyed, avg(baseKeyed)]] as const) {
+    console.log(
+      `ratelimit baseline: GET /api/chain/height without limiter: median ${b.toFixed(0)} req/s (runs: ${base.map((x) => x.toFixed(0)).join(', ')})`,
+    );
+    console.log(
+      `ratelimit baseline: the same with an X-API-Key header the server ignores: median ${avg(baseKeyed).toFixed(0)} req/s (runs: ${baseKeyed.map((x) => x.toFixed(0)).join(', ')})`,
+    );
+    for (const [name, runs, bl] of [
+      ['anonymous (by IP)', anon, b],
+      ['with X-API-Key', keyed, avg(baseKeyed)],
+    ] as const) {
       const v = avg(runs);
       const b = bl;
-      console.log(`ratelimit: with limiter, ${name}: median ${v.toFixed(0)} req/s (runs: ${runs.map((x) => x.toFixed(0)).join(', ')}); ratio ${(v / b).toFixed(3)}, overhead ${((1 - v / b) * 100).toFixed(1)}%`);
+      console.log(
+        `ratelimit: with limiter, ${name}: median ${v.toFixed(0)} req/s (runs: ${runs.map((x) => x.toFixed(0)).join(', ')}); ratio ${(v / b).toFixed(3)}, overhead ${((1 - v / b) * 100).toFixed(1)}%`,
+      );
     }
   } finally {
     for (const s of [plain.server, limited.server]) await new Promise<void>((r) => s.close(() => r()));
@@ -82,7 +93,12 @@ export async function rateLimitBench(): Promise<void> {
 export async function deliveryBench(n = 500): Promise<void> {
   const chain = await openTestChain();
   const r = await startReceiver(answer(200));
-  const alerts = await AlertService.open(chain.node.store, { height: () => chain.node.head().index, block: (i) => chain.node.store.block(i) }, chain.node.events$, { allowPrivate: true });
+  const alerts = await AlertService.open(
+    chain.node.store,
+    { height: () => chain.node.head().index, block: (i) => chain.node.store.block(i) },
+    chain.node.events$,
+    { allowPrivate: true },
+  );
   try {
     const sub = await alerts.subscribe({ trigger: 'miner_block', params: {}, channel: 'webhook', target: r.url }, '127.0.0.1');
     void sub;
@@ -95,7 +111,9 @@ export async function deliveryBench(n = 500): Promise<void> {
     await until(() => r.got.length === n, 60_000, 'deliveries');
     const seconds = (performance.now() - start) / 1000;
     const lat = r.got.map((g) => g.at - committed[JSON.parse(g.body).blockIndex - 1]).sort((a, b) => a - b);
-    console.log(`alerts: ${n} miner_block webhooks (one per committed block) in ${seconds.toFixed(2)} s = ${(n / seconds).toFixed(0)} deliveries/s; block commit -> receiver latency p50 ${lat[Math.floor(n / 2)].toFixed(1)} ms, p99 ${lat[Math.floor(n * 0.99)].toFixed(1)} ms`);
+    console.log(
+      `alerts: ${n} miner_block webhooks (one per committed block) in ${seconds.toFixed(2)} s = ${(n / seconds).toFixed(0)} deliveries/s; block commit -> receiver latency p50 ${lat[Math.floor(n / 2)].toFixed(1)} ms, p99 ${lat[Math.floor(n * 0.99)].toFixed(1)} ms`,
+    );
   } finally {
     await alerts.close();
     await r.close();

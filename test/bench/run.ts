@@ -30,7 +30,10 @@ function verifyBaseline(n = 20_000): number {
   const k = DEV_KEYS[1];
   const signer = fastSigner(k);
   const txs = Array.from({ length: 2000 }, (_, i) => fastTransfer(k, signer, DEV_KEYS[2].address, '1', '1', i, 1));
-  const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(k.publicKey, 'hex').toString('base64url') }, format: 'jwk' });
+  const key = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(k.publicKey, 'hex').toString('base64url') },
+    format: 'jwk',
+  });
   const start = performance.now();
   for (let i = 0; i < n; i++) {
     const t = txs[i % txs.length];
@@ -64,7 +67,9 @@ async function fanoutSection(): Promise<void> {
   const node = await nodeFanout(SUBSCRIBERS, 7);
   const bare = await bareFanout(SUBSCRIBERS, 7, node.sample!);
   const show = (name: string, r: typeof node) =>
-    console.log(`  ${name.padEnd(34)} last ${r.lastMs.toFixed(1)} ms (first ${r.firstMs.toFixed(1)} ms; rounds ${r.rounds.map((x) => x.toFixed(0)).join(' ')}), frame ${r.frameBytes} B, memory +${r.rssMiB.toFixed(1)} MiB RSS / +${r.heapMiB.toFixed(1)} MiB heap`);
+    console.log(
+      `  ${name.padEnd(34)} last ${r.lastMs.toFixed(1)} ms (first ${r.firstMs.toFixed(1)} ms; rounds ${r.rounds.map((x) => x.toFixed(0)).join(' ')}), frame ${r.frameBytes} B, memory +${r.rssMiB.toFixed(1)} MiB RSS / +${r.heapMiB.toFixed(1)} MiB heap`,
+    );
   show('baseline: bare node:http broadcast', bare);
   show('node: GET /api/chain/events', node);
   console.log(`ratio: node / bare delivery to the last subscriber = ${(node.lastMs / bare.lastMs).toFixed(2)} (goal <= 1.5)`);

@@ -46,17 +46,35 @@ export async function syncBench(blocks = 10_000): Promise<void> {
     const localSeconds = (performance.now() - t1) / 1000;
     await node.close();
     // Over the network: the source serves, the fresh node dials it and syncs.
-    const src = await launch({ dataDir: source.dir, genesis: chain.genesis, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { port: 0 } });
+    const src = await launch({
+      dataDir: source.dir,
+      genesis: chain.genesis,
+      dev: false,
+      httpHost: '127.0.0.1',
+      httpPort: 0,
+      p2p: { port: 0 },
+    });
     const t2 = performance.now();
-    const dst = await launch({ dataDir: fresh.dir, genesis: chain.genesis, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { port: 0, peers: [src.p2p!.addresses()[0]] } });
+    const dst = await launch({
+      dataDir: fresh.dir,
+      genesis: chain.genesis,
+      dev: false,
+      httpHost: '127.0.0.1',
+      httpPort: 0,
+      p2p: { port: 0, peers: [src.p2p!.addresses()[0]] },
+    });
     while (dst.node.head().index < blocks) await new Promise((r) => setTimeout(r, 20));
     const syncSeconds = (performance.now() - t2) / 1000;
     await dst.stop();
     await src.stop();
     const localRate = blocks / localSeconds;
     const syncRate = blocks / syncSeconds;
-    console.log(`baseline: local import of the same ${blocks} blocks (full validation, one synced LevelDB batch per block): ${localSeconds.toFixed(2)} s = ${localRate.toFixed(0)} blocks/s`);
-    console.log(`sync: fresh node over libp2p from one peer (batches of 500, each block validated as if gossiped): ${syncSeconds.toFixed(2)} s = ${syncRate.toFixed(0)} blocks/s`);
+    console.log(
+      `baseline: local import of the same ${blocks} blocks (full validation, one synced LevelDB batch per block): ${localSeconds.toFixed(2)} s = ${localRate.toFixed(0)} blocks/s`,
+    );
+    console.log(
+      `sync: fresh node over libp2p from one peer (batches of 500, each block validated as if gossiped): ${syncSeconds.toFixed(2)} s = ${syncRate.toFixed(0)} blocks/s`,
+    );
     console.log(`ratio: sync blocks/s / local import blocks/s = ${(syncRate / localRate).toFixed(2)}`);
   } finally {
     source.cleanup();

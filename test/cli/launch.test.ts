@@ -10,7 +10,14 @@ const test = suite('launch streams');
 
 test('a launched dev node streams blocks over SSE, /api/ws and /ws, and stop() ends open streams', async () => {
   const tmp = tempDir();
-  const node = await launch({ dataDir: tmp.dir, genesis: devGenesis(200), key: DEV_KEYS[0], dev: true, httpHost: '127.0.0.1', httpPort: 0 });
+  const node = await launch({
+    dataDir: tmp.dir,
+    genesis: devGenesis(200),
+    key: DEV_KEYS[0],
+    dev: true,
+    httpHost: '127.0.0.1',
+    httpPort: 0,
+  });
   try {
     const ws = node.url.replace('http', 'ws');
     const sse = await SseClient.open(`${node.url}/api/chain/events`);

@@ -16,7 +16,7 @@ async function readModels(dbDir: string) {
   try {
     const q = new ChainQueries(node);
     const accounts = [];
-    for (const k of [...DEV_KEYS, { address: 'ox' + '0'.repeat(40) }]) accounts.push(await q.accountRecord(k.address));
+    for (const k of [...DEV_KEYS, { address: `ox${'0'.repeat(40)}` }]) accounts.push(await q.accountRecord(k.address));
     const txs = [];
     for (const b of await q.blocks(0, q.height())) for (const tx of b.transactions) txs.push(await q.tx(tx.hash));
     const blockHashes = [];
@@ -78,7 +78,9 @@ t('replay rebuilds read models identical to the incremental ones', async () => {
     assert.is(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      new RegExp(`^replayed ${before.head.index} blocks in [0-9.]+ s \\([0-9]+ blocks/s, [0-9]+ tx/s\\); state root ${before.head.stateRoot} matches\\n$`),
+      new RegExp(
+        `^replayed ${before.head.index} blocks in [0-9.]+ s \\([0-9]+ blocks/s, [0-9]+ tx/s\\); state root ${before.head.stateRoot} matches\\n$`,
+      ),
     );
     assert.match(r.stderr, /replay: 100%/, 'progress lines without a terminal');
     const after = await readModels(dbDir);

@@ -16,12 +16,21 @@ const t = suite('ombra simulate');
 const FIXTURE = new URL('../../fixtures/simulated-chain.ndjson', import.meta.url);
 
 t('the recorded simulated chain imports block by block and its read models equal a full rebuild', async () => {
-  const lines = readFileSync(FIXTURE, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  const lines = readFileSync(FIXTURE, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const genesis = parseGenesis(lines[0].genesis);
   const blocks = lines.slice(1);
   const types = new Set(blocks.flatMap((b: { transactions: { type: string }[] }) => b.transactions.map((x) => x.type)));
-  const executed = [...TX_HANDLERS.values()].filter((h) => h.executable && h.schema.type !== 'BURN' && h.schema.type !== 'STORAGE_TRANSFER').map((h) => h.schema.type);
-  assert.equal(executed.filter((x) => !types.has(x)), [], 'the fixture exercises every type the simulator sends');
+  const executed = [...TX_HANDLERS.values()]
+    .filter((h) => h.executable && h.schema.type !== 'BURN' && h.schema.type !== 'STORAGE_TRANSFER')
+    .map((h) => h.schema.type);
+  assert.equal(
+    executed.filter((x) => !types.has(x)),
+    [],
+    'the fixture exercises every type the simulator sends',
+  );
   const tmp = tempDir();
   const node = await OmbraNode.open({ dbDir: join(tmp.dir, 'db'), genesis });
   try {
@@ -42,7 +51,14 @@ t('the recorded simulated chain imports block by block and its read models equal
 
 t('a short simulation drives a live dev node through every pipeline without a refusal', async () => {
   const tmp = tempDir();
-  const node = await launch({ dataDir: tmp.dir, genesis: devGenesis(200), key: DEV_KEYS[0], dev: true, httpHost: '127.0.0.1', httpPort: 0 });
+  const node = await launch({
+    dataDir: tmp.dir,
+    genesis: devGenesis(200),
+    key: DEV_KEYS[0],
+    dev: true,
+    httpHost: '127.0.0.1',
+    httpPort: 0,
+  });
   try {
     const client = new SimClient(node.url, DEV_KEYS);
     const sim = new Simulator(client, 1);

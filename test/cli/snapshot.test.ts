@@ -22,7 +22,7 @@ const lineOf = (height: number) => height + 1;
 /** Writes a tampered copy and audits it. */
 async function auditTampered(name: string, edit: (lines: string[]) => string[], args: string[] = []) {
   const path = join(tmp.dir, `${name}.ndjson`);
-  writeFileSync(path, edit([...lines]).join('\n') + '\n');
+  writeFileSync(path, `${edit([...lines]).join('\n')}\n`);
   return runCli(['audit', path, ...args]);
 }
 
@@ -109,19 +109,50 @@ t('audit reports the height of every kind of fault', async () => {
   };
   const cases: { name: string; height: number; edit: (ls: string[]) => string[]; why: RegExp; args?: string[] }[] = [
     { name: 'amount', height: k, edit: edit(k, (b) => (b.transactions[0].amount = '999')), why: /HASH_MISMATCH|txRoot|hash/ },
-    { name: 'swap', height: k, edit: (ls) => ([ls[lineOf(k)], ls[lineOf(k + 1)]] = [ls[lineOf(k + 1)], ls[lineOf(k)]]) && ls, why: /index does not follow/ },
+    {
+      name: 'swap',
+      height: k,
+      edit: (ls) => ([ls[lineOf(k)], ls[lineOf(k + 1)]] = [ls[lineOf(k + 1)], ls[lineOf(k)]]) && ls,
+      why: /index does not follow/,
+    },
     { name: 'stateRoot', height: k + 1, edit: edit(k + 1, (b) => (b.stateRoot = 'ab'.repeat(32))), why: /hash does not match the header/ },
-    { name: 'stateRoot-resigned', height: k + 1, edit: edit(k + 1, (b) => ((b.stateRoot = 'ab'.repeat(32)), resign(b))), why: /stateRoot does not match/ },
-    { name: 'truncated', height: k + 2, edit: (ls) => ((ls[lineOf(k + 2)] = ls[lineOf(k + 2)].slice(0, 50)), ls), why: new RegExp(`not valid JSON .*\\(line ${lineOf(k + 2) + 1}\\)$`, 'm') },
-    { name: 'allocations', height: 0, edit: (ls) => {
+    {
+      name: 'stateRoot-resigned',
+      height: k + 1,
+      edit: edit(k + 1, (b) => ((b.stateRoot = 'ab'.repeat(32)), resign(b))),
+      why: /stateRoot does not match/,
+    },
+    {
+      name: 'truncated',
+      height: k + 2,
+      edit: (ls) => ((ls[lineOf(k + 2)] = ls[lineOf(k + 2)].slice(0, 50)), ls),
+      why: new RegExp(`not valid JSON .*\\(line ${lineOf(k + 2) + 1}\\)$`, 'm'),
+    },
+    {
+      name: 'allocations',
+      height: 0,
+      edit: (ls) => {
         const g = JSON.parse(ls[0]);
         g.genesis.allocations[DEV_KEYS[9].address] = '1';
         ls[0] = JSON.stringify(g);
         return ls;
-      }, why: /block 0 is not the genesis block/ },
+      },
+      why: /block 0 is not the genesis block/,
+    },
     { name: 'genesis-json', height: 0, edit: (ls) => ((ls[0] = '{"genesis": '), ls), why: /genesis line is not valid JSON/ },
-    { name: 'bad-signature', height: k, edit: edit(k, (b) => (b.transactions[0].signature = signMessage('x', DEV_KEYS[1].privateKey))), why: /INVALID_SIGNATURE/ },
-    { name: 'bad-signature-workers', height: k, edit: edit(k, (b) => (b.transactions[0].signature = signMessage('x', DEV_KEYS[1].privateKey))), why: /INVALID_SIGNATURE/, args: ['--workers', '2'] },
+    {
+      name: 'bad-signature',
+      height: k,
+      edit: edit(k, (b) => (b.transactions[0].signature = signMessage('x', DEV_KEYS[1].privateKey))),
+      why: /INVALID_SIGNATURE/,
+    },
+    {
+      name: 'bad-signature-workers',
+      height: k,
+      edit: edit(k, (b) => (b.transactions[0].signature = signMessage('x', DEV_KEYS[1].privateKey))),
+      why: /INVALID_SIGNATURE/,
+      args: ['--workers', '2'],
+    },
     { name: 'dropped-block', height: last - 1, edit: (ls) => (ls.splice(lineOf(last - 1), 1), ls), why: /index does not follow/ },
     { name: 'blank-line', height: 3, edit: (ls) => (ls.splice(lineOf(3), 0, ''), ls), why: /empty line \(line 5\)/ },
   ];

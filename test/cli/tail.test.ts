@@ -42,7 +42,11 @@ test('the backoff is 1, 2, 4, 8, 16 s, then capped at 30 s', () => {
 
 test('human lines are aligned columns, coloured only when asked; --json lines are {event, id, data}', () => {
   const at = new Date('2030-01-01T12:34:56.789Z');
-  const block = { event: 'block', id: '7', data: { index: 7, hash: 'ab'.repeat(32), proposer: 'ox' + 'cd'.repeat(20), transactions: [{}, {}], timestamp: 1 } };
+  const block = {
+    event: 'block',
+    id: '7',
+    data: { index: 7, hash: 'ab'.repeat(32), proposer: `ox${'cd'.repeat(20)}`, transactions: [{}, {}], timestamp: 1 },
+  };
   const tx = { event: 'tx', data: { type: 'tx', txType: 'TRANSFER', hash: 'ef'.repeat(32) } };
   assert.is(formatHuman(block, false, at), '12:34:56.789  block  #7         2 txs     hash ababababab…  proposer oxcdcdcdcd…');
   assert.is(formatHuman(tx, false, at), '12:34:56.789  tx     TRANSFER             hash efefefefef…');
@@ -58,7 +62,11 @@ test('tail follows a node across a restart: the blocks after it come from the ne
   let node: NodeProcess | null = await startNodeProcess(args);
   const tail = startTail(['--url', node.url, '--json', '--events', 'block']);
   try {
-    const heights = () => tail.lines().map((l) => JSON.parse(l)).map((e) => e.data.index as number);
+    const heights = () =>
+      tail
+        .lines()
+        .map((l) => JSON.parse(l))
+        .map((e) => e.data.index as number);
     await waitFor(async () => (heights().length >= 3 ? true : undefined), 20_000);
     await stopNode(node);
     node = null;
@@ -67,7 +75,11 @@ test('tail follows a node across a restart: the blocks after it come from the ne
     node = await startNodeProcess(args);
     await waitFor(async () => ((heights().at(-1) ?? 0) >= before + 3 ? true : undefined), 30_000);
     const seen = heights();
-    assert.equal(seen, Array.from({ length: seen.length }, (_, i) => seen[0] + i), `no gap and no duplicate: ${seen.join(',')}`);
+    assert.equal(
+      seen,
+      Array.from({ length: seen.length }, (_, i) => seen[0] + i),
+      `no gap and no duplicate: ${seen.join(',')}`,
+    );
     assert.match(tail.out.err, /resuming after \d+/);
     for (const l of tail.lines()) assert.equal(Object.keys(JSON.parse(l)), ['event', 'id', 'data']);
     tail.child.kill('SIGINT');

@@ -19,7 +19,12 @@ t('wallet address --index 0 prints the dev authority address and key', async () 
 t('wallet address --json with a mnemonic from the environment', async () => {
   const r = await runCli(['wallet', 'address', '--index', '3', '--json'], { env: { OMBRA_MNEMONIC: DEV_MNEMONIC } });
   assert.is(r.code, 0, r.stderr);
-  assert.equal(JSON.parse(r.stdout), { index: 3, address: DEV_KEYS[3].address, publicKey: DEV_KEYS[3].publicKey, path: "m/44'/7777'/0'/0/3" });
+  assert.equal(JSON.parse(r.stdout), {
+    index: 3,
+    address: DEV_KEYS[3].address,
+    publicKey: DEV_KEYS[3].publicKey,
+    path: "m/44'/7777'/0'/0/3",
+  });
   assert.not.match(r.stderr, /dev mnemonic/);
 });
 
@@ -64,13 +69,22 @@ t('bad flags and bad input exit 2 with the help', async () => {
 
 t('wallet send transfers on a running node and waits for the block; refusals exit 1 with the code', async () => {
   const tmp = tempDir('ombra-cli-wallet-');
-  const node = await launch({ dataDir: tmp.dir, genesis: devGenesis(200), key: DEV_KEYS[0], dev: true, httpHost: '127.0.0.1', httpPort: 0 });
+  const node = await launch({
+    dataDir: tmp.dir,
+    genesis: devGenesis(200),
+    key: DEV_KEYS[0],
+    dev: true,
+    httpHost: '127.0.0.1',
+    httpPort: 0,
+  });
   try {
     const from = DEV_KEYS[1].address;
     const to = DEV_KEYS[2].address;
     const before = { from: node.queries.account(from).balance, to: node.queries.account(to).balance };
     // Upper-case input is accepted and normalised.
-    const r = await runCli(['wallet', 'send', '--to', to.toUpperCase(), '--amount', '5000000', '--index', '1', '--url', node.url], { env: { OMBRA_MNEMONIC: DEV_MNEMONIC } });
+    const r = await runCli(['wallet', 'send', '--to', to.toUpperCase(), '--amount', '5000000', '--index', '1', '--url', node.url], {
+      env: { OMBRA_MNEMONIC: DEV_MNEMONIC },
+    });
     assert.is(r.code, 0, r.stderr);
     const hash = /^hash:\s+([0-9a-f]{64})$/m.exec(r.stdout)?.[1];
     assert.ok(hash, r.stdout);
@@ -94,7 +108,9 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
     assert.is(nonces[1], nonces[0] + 1);
     assert.is(JSON.parse(a.stdout).status, 'pending');
 
-    const poor = await runCli(['wallet', 'send', '--to', to, '--amount', '1' + '0'.repeat(24), '--index', '1', '--url', node.url], { env: { OMBRA_MNEMONIC: DEV_MNEMONIC } });
+    const poor = await runCli(['wallet', 'send', '--to', to, '--amount', `1${'0'.repeat(24)}`, '--index', '1', '--url', node.url], {
+      env: { OMBRA_MNEMONIC: DEV_MNEMONIC },
+    });
     assert.is(poor.code, 1, poor.stderr);
     assert.match(poor.stderr, /^error INSUFFICIENT_BALANCE: /m);
     assert.is(poor.stdout, '');

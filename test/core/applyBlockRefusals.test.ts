@@ -22,7 +22,10 @@ function block1(txs: SignedTx[] = [], ts = TS, g: Genesis = G, key = K0, state: 
 /** The refusal of `b` as the child of the dev genesis block. */
 const refuse = (b: unknown, now: number | undefined = TS) => refusal(() => applyBlock(STATE, PARENT, b, G, { now }));
 const invalid = (message: string) => ({ code: 'INVALID_BLOCK', message });
-const burn = signTx({ type: 'BURN', from: K1.address, amount: '100', reason: 'slashing', blockIndex: 1, tokensConsumed: 0, nonce: 0, timestamp: G.timestamp }, K1);
+const burn = signTx(
+  { type: 'BURN', from: K1.address, amount: '100', reason: 'slashing', blockIndex: 1, tokensConsumed: 0, nonce: 0, timestamp: G.timestamp },
+  K1,
+);
 
 t('a block built on the genesis is accepted and its stateRoot returned', () => {
   const b = block1([transfer(K1)]);
@@ -35,7 +38,10 @@ t('a wrong index is refused', () => {
 });
 
 t('a wrong previousHash is refused', () => {
-  assert.equal(refuse(reseal({ ...block1(), previousHash: 'ab'.repeat(32) }, K0)), invalid('block 1: previousHash does not match the parent'));
+  assert.equal(
+    refuse(reseal({ ...block1(), previousHash: 'ab'.repeat(32) }, K0)),
+    invalid('block 1: previousHash does not match the parent'),
+  );
 });
 
 t("a block from the wrong slot owner is refused, naming the slot's owner", () => {
@@ -44,7 +50,10 @@ t("a block from the wrong slot owner is refused, naming the slot's owner", () =>
   const slot = TS / 1000;
   assert.is(slot % 2, 1);
   const byK0 = buildBlock(state, refOf(genesis), [], K0, TS, g).block;
-  assert.equal(refusal(() => applyBlock(state, refOf(genesis), byK0, g, { now: TS })), invalid(`block 1: slot ${slot} belongs to ${K1.address}, not ${K0.address}`));
+  assert.equal(
+    refusal(() => applyBlock(state, refOf(genesis), byK0, g, { now: TS })),
+    invalid(`block 1: slot ${slot} belongs to ${K1.address}, not ${K0.address}`),
+  );
   const byK1 = buildBlock(state, refOf(genesis), [], K1, TS, g).block;
   assert.is(applyBlock(state, refOf(genesis), byK1, g, { now: TS }).stateRoot, byK1.stateRoot);
   const nextSlotK0 = buildBlock(state, refOf(genesis), [], K0, TS + 1000, g).block;
@@ -69,11 +78,17 @@ t('a header that does not hash to `hash` is refused', () => {
 });
 
 t('a txRoot that does not match the transactions is refused', () => {
-  assert.equal(refuse(reseal({ ...block1([transfer(K1)]), txRoot: '00'.repeat(32) }, K0)), invalid('block 1: txRoot does not match the transactions'));
+  assert.equal(
+    refuse(reseal({ ...block1([transfer(K1)]), txRoot: '00'.repeat(32) }, K0)),
+    invalid('block 1: txRoot does not match the transactions'),
+  );
 });
 
 t('a stateRoot that does not match the state after the block is refused', () => {
-  assert.equal(refuse(reseal({ ...block1([transfer(K1)]), stateRoot: '00'.repeat(32) }, K0)), invalid('block 1: stateRoot does not match the state after the block'));
+  assert.equal(
+    refuse(reseal({ ...block1([transfer(K1)]), stateRoot: '00'.repeat(32) }, K0)),
+    invalid('block 1: stateRoot does not match the state after the block'),
+  );
 });
 
 t('tampered tokensBurned and tokensConsumed are refused with the expected value', () => {
@@ -93,13 +108,19 @@ t('the same transaction twice is refused', () => {
 t('a transaction that does not apply is refused with its own code and message', () => {
   const tx = transfer(K1, { amount: '2000000000000' });
   const b = reseal({ ...block1(), transactions: [tx], txRoot: txRootOf([tx]) }, K0);
-  assert.equal(refuse(b), invalid('block 1: invalid transaction: INSUFFICIENT_BALANCE: Insufficient balance: need 2000000000010, available 1000000000000'));
+  assert.equal(
+    refuse(b),
+    invalid('block 1: invalid transaction: INSUFFICIENT_BALANCE: Insufficient balance: need 2000000000010, available 1000000000000'),
+  );
 });
 
 t('no attestation, or more than one, is refused', () => {
   const b = block1();
   assert.equal(refuse({ ...b, attestations: [] }), invalid('block 1: expected exactly one attestation'));
-  assert.equal(refuse({ ...b, attestations: [b.attestations[0], b.attestations[0]] }), invalid('block 1: expected exactly one attestation'));
+  assert.equal(
+    refuse({ ...b, attestations: [b.attestations[0], b.attestations[0]] }),
+    invalid('block 1: expected exactly one attestation'),
+  );
 });
 
 t('an attestation by anyone but the proposer is refused', () => {
@@ -120,7 +141,10 @@ t('more than 2000 transactions are refused before any is looked at', () => {
 t('a refused block leaves the state untouched', () => {
   const before = JSON.stringify(STATE, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v));
   refuse(reseal({ ...block1([transfer(K1), burn]), stateRoot: '00'.repeat(32) }, K0));
-  assert.is(JSON.stringify(STATE, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v)), before);
+  assert.is(
+    JSON.stringify(STATE, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v)),
+    before,
+  );
 });
 
 t.run();

@@ -61,8 +61,14 @@ t('a valid attestation by a key that is not the proposer address is refused for 
   const ts = g.timestamp + g.blockTimeMs;
   const { block } = buildBlock(state, refOf(genesis), [], DEV_KEYS[0], ts, g);
   const other = CONSTRUCTIONS.find((c) => c.name.startsWith('valid: mixed-order'))!;
-  const forged = { ...block, attestations: [{ validatorAddress: DEV_KEYS[0].address, signature: other.sign(block.hash), publicKey: other.publicKey }] };
-  assert.equal(refusal(() => applyBlock(state, refOf(genesis), forged, g)), { code: 'INVALID_BLOCK', message: 'block 1: attestation key does not match its address' });
+  const forged = {
+    ...block,
+    attestations: [{ validatorAddress: DEV_KEYS[0].address, signature: other.sign(block.hash), publicKey: other.publicKey }],
+  };
+  assert.equal(
+    refusal(() => applyBlock(state, refOf(genesis), forged, g)),
+    { code: 'INVALID_BLOCK', message: 'block 1: attestation key does not match its address' },
+  );
 });
 
 t.run();

@@ -33,15 +33,44 @@ t('the block hash ignores the key order it is given and every non-header field',
 });
 
 t('every header field is covered by the hash', () => {
-  const changed: Partial<BlockHeader>[] = [{ index: 8 }, { previousHash: '00'.repeat(32) }, { timestamp: 1 }, { proposer: DEV_KEYS[1].address }, { txRoot: '00'.repeat(32) }, { stateRoot: '00'.repeat(32) }, { tokensBurned: '13' }, { tokensConsumed: '1' }];
+  const changed: Partial<BlockHeader>[] = [
+    { index: 8 },
+    { previousHash: '00'.repeat(32) },
+    { timestamp: 1 },
+    { proposer: DEV_KEYS[1].address },
+    { txRoot: '00'.repeat(32) },
+    { stateRoot: '00'.repeat(32) },
+    { tokensBurned: '13' },
+    { tokensConsumed: '1' },
+  ];
   for (const c of changed) assert.is.not(blockHash({ ...HEADER, ...c }), blockHash(HEADER), JSON.stringify(c));
 });
 
 t('the genesis block has index 0, a zero parent, the genesis timestamp, the zero proposer and nothing inside', () => {
   const { block } = genesisState(DEV_GENESIS);
   assert.equal(
-    { index: block.index, previousHash: block.previousHash, timestamp: block.timestamp, proposer: block.proposer, txRoot: block.txRoot, tokensBurned: block.tokensBurned, tokensConsumed: block.tokensConsumed, transactions: block.transactions, attestations: block.attestations },
-    { index: 0, previousHash: '0'.repeat(64), timestamp: 1767225600000, proposer: 'ox' + '0'.repeat(40), txRoot: '0'.repeat(64), tokensBurned: '0', tokensConsumed: '0', transactions: [], attestations: [] },
+    {
+      index: block.index,
+      previousHash: block.previousHash,
+      timestamp: block.timestamp,
+      proposer: block.proposer,
+      txRoot: block.txRoot,
+      tokensBurned: block.tokensBurned,
+      tokensConsumed: block.tokensConsumed,
+      transactions: block.transactions,
+      attestations: block.attestations,
+    },
+    {
+      index: 0,
+      previousHash: '0'.repeat(64),
+      timestamp: 1767225600000,
+      proposer: `ox${'0'.repeat(40)}`,
+      txRoot: '0'.repeat(64),
+      tokensBurned: '0',
+      tokensConsumed: '0',
+      transactions: [],
+      attestations: [],
+    },
   );
   assert.is(block.hash, blockHash(block));
 });
@@ -51,7 +80,15 @@ t("the genesis stateRoot commits to the chain identity and the allocations: SHA-
   entries.push(['s', ['10000000000000', '0', '0', '0']]);
   entries.sort((x, y) => (x[0] < y[0] ? -1 : 1));
   const g = DEV_GENESIS;
-  const identity = sha(JSON.stringify({ chainId: g.chainId, timestamp: g.timestamp, blockTimeMs: g.blockTimeMs, authorities: g.authorities, blockReward: g.blockReward }));
+  const identity = sha(
+    JSON.stringify({
+      chainId: g.chainId,
+      timestamp: g.timestamp,
+      blockTimeMs: g.blockTimeMs,
+      authorities: g.authorities,
+      blockReward: g.blockReward,
+    }),
+  );
   assert.is(genesisState(DEV_GENESIS).block.stateRoot, sha(identity + sha(JSON.stringify(entries))));
 });
 
@@ -73,15 +110,27 @@ t('the genesis state holds the allocations and emitted equals their sum', () => 
 t('the stateRoot of a diff chains on the previous root and encodes accounts, records (key-sorted) and supply as documented', () => {
   const records = emptyRecords();
   // Keys deliberately out of order: the encoding sorts them.
-  records.miners.set('ff'.repeat(32), { txHash: 'ee'.repeat(32), name: 'm', id: 'ff'.repeat(32), address: DEV_KEYS[1].address, capabilities: ['chat'], registeredAt: 3 });
+  records.miners.set('ff'.repeat(32), {
+    txHash: 'ee'.repeat(32),
+    name: 'm',
+    id: 'ff'.repeat(32),
+    address: DEV_KEYS[1].address,
+    capabilities: ['chat'],
+    registeredAt: 3,
+  });
   const diff: StateDiff = {
-    accounts: new Map([[DEV_KEYS[1].address, { balance: 5n, nonce: 2, storageCapacity: 4096n, storageUsed: 10n, minerId: 'ff'.repeat(32) }]]),
+    accounts: new Map([
+      [DEV_KEYS[1].address, { balance: 5n, nonce: 2, storageCapacity: 4096n, storageUsed: 10n, minerId: 'ff'.repeat(32) }],
+    ]),
     records,
     supply: { emitted: 9n, burned: 1n, escrow: 3n, feesPaid: 4n },
   };
   const entries = [
     [`a:${DEV_KEYS[1].address}`, ['5', 2, '4096', '10', 'ff'.repeat(32)]],
-    [`m:${'ff'.repeat(32)}`, { address: DEV_KEYS[1].address, capabilities: ['chat'], id: 'ff'.repeat(32), name: 'm', registeredAt: 3, txHash: 'ee'.repeat(32) }],
+    [
+      `m:${'ff'.repeat(32)}`,
+      { address: DEV_KEYS[1].address, capabilities: ['chat'], id: 'ff'.repeat(32), name: 'm', registeredAt: 3, txHash: 'ee'.repeat(32) },
+    ],
     ['s', ['9', '1', '3', '4']],
   ];
   assert.is(nextStateRoot('12'.repeat(32), diff), sha('12'.repeat(32) + sha(JSON.stringify(entries))));
@@ -92,7 +141,10 @@ t('slots are floor(timestamp / blockTimeMs) and slot s belongs to authorities[s 
   assert.is(slotOf(1767225600999, 1000), 1767225600);
   assert.is(slotOf(1767225601000, 1000), 1767225601);
   const g = { ...DEV_GENESIS, authorities: [DEV_KEYS[0].address, DEV_KEYS[1].address, DEV_KEYS[2].address] };
-  assert.equal([3, 4, 5, 6].map((s) => slotOwner(g, s)), [DEV_KEYS[0].address, DEV_KEYS[1].address, DEV_KEYS[2].address, DEV_KEYS[0].address]);
+  assert.equal(
+    [3, 4, 5, 6].map((s) => slotOwner(g, s)),
+    [DEV_KEYS[0].address, DEV_KEYS[1].address, DEV_KEYS[2].address, DEV_KEYS[0].address],
+  );
 });
 
 t('malformed blocks are INVALID_BLOCK naming what is wrong', () => {
@@ -107,10 +159,18 @@ t('malformed blocks are INVALID_BLOCK naming what is wrong', () => {
     [{ ...good, proposer: 'ox1' }, 'malformed block: proposer'],
     [{ ...good, tokensBurned: '-1' }, 'malformed block: token counters'],
     [{ ...good, transactions: {} }, 'malformed block: transactions'],
-    [{ ...good, attestations: [{ validatorAddress: DEV_KEYS[0].address, signature: 'ab'.repeat(64), publicKey: 'ab'.repeat(32), x: 1 }] }, 'malformed block: attestation'],
+    [
+      { ...good, attestations: [{ validatorAddress: DEV_KEYS[0].address, signature: 'ab'.repeat(64), publicKey: 'ab'.repeat(32), x: 1 }] },
+      'malformed block: attestation',
+    ],
     [{ ...good, attestations: [null] }, 'malformed block: attestation'],
   ];
-  for (const [raw, message] of cases) assert.equal(refusal(() => checkBlockShape(raw)), { code: 'INVALID_BLOCK', message }, message);
+  for (const [raw, message] of cases)
+    assert.equal(
+      refusal(() => checkBlockShape(raw)),
+      { code: 'INVALID_BLOCK', message },
+      message,
+    );
   assert.is(checkBlockShape(good), good);
 });
 

@@ -37,9 +37,14 @@ export interface Construction {
 export function le32(n: bigint): string {
   return Buffer.from(n.toString(16).padStart(64, '0'), 'hex').reverse().toString('hex');
 }
-const fromLe = (hex: string): bigint => BigInt('0x' + (Buffer.from(hex, 'hex').reverse().toString('hex') || '0'));
+const fromLe = (hex: string): bigint => BigInt(`0x${Buffer.from(hex, 'hex').reverse().toString('hex') || '0'}`);
 const mod = (n: bigint, m: bigint): bigint => ((n % m) + m) % m;
-const sha512Int = (...parts: (string | Buffer)[]): bigint => fromLe(createHash('sha512').update(Buffer.concat(parts.map((x) => (typeof x === 'string' ? Buffer.from(x, 'utf8') : x)))).digest('hex'));
+const sha512Int = (...parts: (string | Buffer)[]): bigint =>
+  fromLe(
+    createHash('sha512')
+      .update(Buffer.concat(parts.map((x) => (typeof x === 'string' ? Buffer.from(x, 'utf8') : x))))
+      .digest('hex'),
+  );
 
 /** The RFC 8032 challenge k = SHA-512(R || A || M) mod L, over the exact encoded bytes. */
 function challenge(rHex: string, aHex: string, message: string): bigint {
@@ -91,7 +96,14 @@ function torsionIndex(p: Pt): number {
  * Signs for A = a·B + j·T8 given as `aHex` (possibly non-canonical bytes): R = r·B + t·T8 and
  * S = r + k·a. Cofactorless verification passes iff t + k·j ≡ 0 (mod 8); `want` picks which.
  */
-function craft(aHex: string, a: bigint, j: number, message: string, want: 'cofactorless' | 'cofactored-only', encodeR = (R: Pt) => R.toHex()): string {
+function craft(
+  aHex: string,
+  a: bigint,
+  j: number,
+  message: string,
+  want: 'cofactorless' | 'cofactored-only',
+  encodeR = (R: Pt) => R.toHex(),
+): string {
   let r = mod(sha512Int('ombra edge case', aHex, message), L - 1n) + 1n;
   for (;;) {
     for (const t of want === 'cofactorless' ? [0, 1, 2, 3, 4, 5, 6, 7] : [0]) {
@@ -122,29 +134,110 @@ const mixedKey = devPoint.add(T8).toHex();
 
 /** Every edge case of the fixture, in order. */
 export const CONSTRUCTIONS: Construction[] = [
-  { name: 'valid: dev key 0 signs the message (plain RFC 8032)', valid: true, publicKey: dev.publicKey, lax: 'cofactorless', sign: (m) => signMessage(m, dev.privateKey) },
-  { name: 'invalid: a valid signature of a different message', valid: false, publicKey: dev.publicKey, lax: 'none', sign: (m) => signMessage(m + '.', dev.privateKey) },
-  { name: 'invalid: a valid signature with its last byte flipped', valid: false, publicKey: dev.publicKey, lax: 'none', sign: (m) => { const s = signMessage(m, dev.privateKey); return s.slice(0, 126) + (parseInt(s.slice(126), 16) ^ 1).toString(16).padStart(2, '0'); } },
-  { name: 'invalid: non-canonical S, a valid S replaced with S+L (verifiers reducing S mod L accept)', valid: false, publicKey: dev.publicKey, lax: 'cofactorless', sign: (m) => { const s = signMessage(m, dev.privateKey); return s.slice(0, 64) + le32(fromLe(s.slice(64)) + L); } },
-  { name: 'invalid: S = L exactly', valid: false, publicKey: dev.publicKey, lax: 'none', sign: (m) => signMessage(m, dev.privateKey).slice(0, 64) + le32(L) },
+  {
+    name: 'valid: dev key 0 signs the message (plain RFC 8032)',
+    valid: true,
+    publicKey: dev.publicKey,
+    lax: 'cofactorless',
+    sign: (m) => signMessage(m, dev.privateKey),
+  },
+  {
+    name: 'invalid: a valid signature of a different message',
+    valid: false,
+    publicKey: dev.publicKey,
+    lax: 'none',
+    sign: (m) => signMessage(`${m}.`, dev.privateKey),
+  },
+  {
+    name: 'invalid: a valid signature with its last byte flipped',
+    valid: false,
+    publicKey: dev.publicKey,
+    lax: 'none',
+    sign: (m) => {
+      const s = signMessage(m, dev.privateKey);
+      return s.slice(0, 126) + (parseInt(s.slice(126), 16) ^ 1).toString(16).padStart(2, '0');
+    },
+  },
+  {
+    name: 'invalid: non-canonical S, a valid S replaced with S+L (verifiers reducing S mod L accept)',
+    valid: false,
+    publicKey: dev.publicKey,
+    lax: 'cofactorless',
+    sign: (m) => {
+      const s = signMessage(m, dev.privateKey);
+      return s.slice(0, 64) + le32(fromLe(s.slice(64)) + L);
+    },
+  },
+  {
+    name: 'invalid: S = L exactly',
+    valid: false,
+    publicKey: dev.publicKey,
+    lax: 'none',
+    sign: (m) => signMessage(m, dev.privateKey).slice(0, 64) + le32(L),
+  },
   ...[0, 1, 2, 3, 4, 5, 6, 7].map((j) => {
     const hex = torsion(j).toHex();
-    return weakKey(`invalid: small-order key, ${ORDER_NAMES[j]} ${hex.slice(0, 8)}..${hex.slice(-4)}, signature passes cofactorless verification`, hex);
+    return weakKey(
+      `invalid: small-order key, ${ORDER_NAMES[j]} ${hex.slice(0, 8)}..${hex.slice(-4)}, signature passes cofactorless verification`,
+      hex,
+    );
   }),
   weakKey('invalid: non-canonical key y = p (edff..ff7f), an order-4 point mod p, signature passes lax verification', Y_P),
   weakKey('invalid: non-canonical key y = p with the sign bit (edff..ffff), an order-4 point mod p', withSign(Y_P)),
   weakKey('invalid: non-canonical key y = p+1 (eeff..ff7f), the identity mod p', Y_P1),
   weakKey("invalid: non-canonical key 'negative zero' 0100..80 (y = 1, x = 0 with the sign bit)", withSign(Point.ZERO.toHex())),
-  { name: 'invalid: non-canonical R, y = p+1 encoding the identity, S = k·a (a verifier comparing decoded points accepts)', valid: false, publicKey: dev.publicKey, lax: 'cofactorless', sign: (m) => Y_P1 + le32(mod(challenge(Y_P1, dev.publicKey, m) * devScalar, L)) },
-  { name: 'invalid: non-canonical R, y = p encoding an order-4 point, S = k·a (cofactored verifiers accept)', valid: false, publicKey: dev.publicKey, lax: 'cofactored-only', sign: (m) => Y_P + le32(mod(challenge(Y_P, dev.publicKey, m) * devScalar, L)) },
-  { name: 'invalid: small-order R, the identity 0100..00 canonically encoded, S = k·a (a plain RFC 8032 verifier accepts)', valid: false, publicKey: dev.publicKey, lax: 'cofactorless', sign: (m) => { const r = Point.ZERO.toHex(); return r + le32(mod(challenge(r, dev.publicKey, m) * devScalar, L)); } },
-  { name: 'valid: mixed-order key (dev key 0 + an order-8 point), signature passing cofactorless verification', valid: true, publicKey: mixedKey, lax: 'cofactorless', sign: (m) => craft(mixedKey, devScalar, 1, m, 'cofactorless') },
-  { name: 'invalid: mixed-order key, signature only cofactored verification accepts (the rule verifies cofactorless)', valid: false, publicKey: mixedKey, lax: 'cofactored-only', sign: (m) => craft(mixedKey, devScalar, 1, m, 'cofactored-only') },
+  {
+    name: 'invalid: non-canonical R, y = p+1 encoding the identity, S = k·a (a verifier comparing decoded points accepts)',
+    valid: false,
+    publicKey: dev.publicKey,
+    lax: 'cofactorless',
+    sign: (m) => Y_P1 + le32(mod(challenge(Y_P1, dev.publicKey, m) * devScalar, L)),
+  },
+  {
+    name: 'invalid: non-canonical R, y = p encoding an order-4 point, S = k·a (cofactored verifiers accept)',
+    valid: false,
+    publicKey: dev.publicKey,
+    lax: 'cofactored-only',
+    sign: (m) => Y_P + le32(mod(challenge(Y_P, dev.publicKey, m) * devScalar, L)),
+  },
+  {
+    name: 'invalid: small-order R, the identity 0100..00 canonically encoded, S = k·a (a plain RFC 8032 verifier accepts)',
+    valid: false,
+    publicKey: dev.publicKey,
+    lax: 'cofactorless',
+    sign: (m) => {
+      const r = Point.ZERO.toHex();
+      return r + le32(mod(challenge(r, dev.publicKey, m) * devScalar, L));
+    },
+  },
+  {
+    name: 'valid: mixed-order key (dev key 0 + an order-8 point), signature passing cofactorless verification',
+    valid: true,
+    publicKey: mixedKey,
+    lax: 'cofactorless',
+    sign: (m) => craft(mixedKey, devScalar, 1, m, 'cofactorless'),
+  },
+  {
+    name: 'invalid: mixed-order key, signature only cofactored verification accepts (the rule verifies cofactorless)',
+    valid: false,
+    publicKey: mixedKey,
+    lax: 'cofactored-only',
+    sign: (m) => craft(mixedKey, devScalar, 1, m, 'cofactored-only'),
+  },
 ];
 
 /** The TRANSFER a vector's key signs in the fixture (its hash is the vector's message). */
 export function vectorTransfer(publicKey: string): Record<string, unknown> {
-  return { type: 'TRANSFER', from: addressFromPublicKey(publicKey), to: DEV_KEYS[1].address, amount: '1', fee: '0', nonce: 0, timestamp: DEV_GENESIS.timestamp, publicKey };
+  return {
+    type: 'TRANSFER',
+    from: addressFromPublicKey(publicKey),
+    to: DEV_KEYS[1].address,
+    amount: '1',
+    fee: '0',
+    nonce: 0,
+    timestamp: DEV_GENESIS.timestamp,
+    publicKey,
+  };
 }
 
 /** One fixture vector. */

@@ -35,11 +35,19 @@ t('the fixture is exactly what its generator produces (deterministic, nothing ha
 t('the fixture has both verdicts and covers all 8 small-order keys and non-canonical A, R and S', () => {
   const keys = new Set(FX.vectors.map((v) => v.publicKey));
   for (const k of SMALL_ORDER_KEYS) assert.ok(keys.has(k), k);
-  for (const k of ['edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', 'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f', '0100000000000000000000000000000000000000000000000000000000000080']) {
+  for (const k of [
+    'edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+    'eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f',
+    '0100000000000000000000000000000000000000000000000000000000000080',
+  ]) {
     assert.ok(keys.has(k), k);
   }
   assert.ok(FX.vectors.some((v) => v.valid) && FX.vectors.some((v) => !v.valid));
-  assert.ok(FX.vectors.some((v) => /non-canonical R/.test(v.name)) && FX.vectors.some((v) => /S\+L/.test(v.name)) && FX.vectors.some((v) => /S = L/.test(v.name)));
+  assert.ok(
+    FX.vectors.some((v) => /non-canonical R/.test(v.name)) &&
+      FX.vectors.some((v) => /S\+L/.test(v.name)) &&
+      FX.vectors.some((v) => /S = L/.test(v.name)),
+  );
   assert.is(new Set(FX.vectors.map((v) => v.name)).size, FX.vectors.length);
 });
 
@@ -50,7 +58,7 @@ t("each vector's message is the hash of its TRANSFER from the key's address", ()
   }
 });
 
-t("each name starts with its verdict", () => {
+t('each name starts with its verdict', () => {
   for (const v of FX.vectors) assert.ok(v.name.startsWith(v.valid ? 'valid: ' : 'invalid: '), v.name);
 });
 
@@ -86,7 +94,12 @@ t('path b: validateTx accepts the valid vectors and answers INVALID_SIGNATURE fo
   for (const v of FX.vectors) {
     const tx = signedTransfer(v);
     if (v.valid) assert.is(validateTx(tx, env).hash, v.message, v.name);
-    else assert.equal(refusal(() => validateTx(tx, env)), { code: 'INVALID_SIGNATURE', message: 'signature invalid' }, v.name);
+    else
+      assert.equal(
+        refusal(() => validateTx(tx, env)),
+        { code: 'INVALID_SIGNATURE', message: 'signature invalid' },
+        v.name,
+      );
   }
 });
 
@@ -100,7 +113,12 @@ t('path b in a block: applyBlock accepts a valid vector transaction and refuses 
     const { block, dropped } = buildBlock(state, refOf(genesis), [tx], DEV_KEYS[0], ts, g);
     assert.is(dropped.length, 0, v.name);
     if (v.valid) assert.is(applyBlock(state, refOf(genesis), block, g, { now: ts }).stateRoot, block.stateRoot, v.name);
-    else assert.equal(refusal(() => applyBlock(state, refOf(genesis), block, g, { now: ts })), { code: 'INVALID_BLOCK', message: 'block 1: invalid transaction: INVALID_SIGNATURE: signature invalid' }, v.name);
+    else
+      assert.equal(
+        refusal(() => applyBlock(state, refOf(genesis), block, g, { now: ts })),
+        { code: 'INVALID_BLOCK', message: 'block 1: invalid transaction: INVALID_SIGNATURE: signature invalid' },
+        v.name,
+      );
   }
 });
 

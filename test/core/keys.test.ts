@@ -2,7 +2,15 @@ import { createHash, createPrivateKey, createPublicKey, sign as nodeSign, verify
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { addressFromPublicKey } from '../../core/address.ts';
-import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, keyPairFromPrivateKey, newMnemonic, signMessage } from '../../core/keys.ts';
+import {
+  DEV_MNEMONIC,
+  derivationPath,
+  isValidMnemonic,
+  keyPairFromMnemonic,
+  keyPairFromPrivateKey,
+  newMnemonic,
+  signMessage,
+} from '../../core/keys.ts';
 import { DEV_ACCOUNTS } from './support.ts';
 
 const t = suite('wallet keys');
@@ -20,7 +28,10 @@ t('the fixture is the dev mnemonic at the documented path', () => {
   assert.is(DEV_ACCOUNTS.mnemonic, 'test test test test test test test test test test test junk');
   assert.is(derivationPath(0), "m/44'/7777'/0'/0/0");
   assert.is(derivationPath(9), "m/44'/7777'/0'/0/9");
-  assert.equal(DEV_ACCOUNTS.accounts.map((a) => a.index), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  assert.equal(
+    DEV_ACCOUNTS.accounts.map((a) => a.index),
+    [0, 1, 2, 3, 4, 5, 6, 7, 8, 9],
+  );
 });
 
 t("dev index 0's address is oxde133ca6f509c74f6e2e849403cc461d2d5b3e3c", () => {
@@ -51,7 +62,7 @@ t('node:crypto derives the same public keys for every dev account', () => {
 
 t('addresses are ox + the first 20 bytes of SHA-256 of the public key bytes', () => {
   for (const a of DEV_ACCOUNTS.accounts) {
-    const expected = 'ox' + createHash('sha256').update(Buffer.from(a.publicKey, 'hex')).digest('hex').slice(0, 40);
+    const expected = `ox${createHash('sha256').update(Buffer.from(a.publicKey, 'hex')).digest('hex').slice(0, 40)}`;
     assert.is(addressFromPublicKey(a.publicKey), expected);
     assert.is(a.address, expected);
   }
@@ -92,7 +103,11 @@ t('invalid mnemonics are refused: bad checksum, unknown word, wrong length, empt
 
 t('account indexes outside 0..2^31-1 or not integers are refused before derivation', () => {
   for (const i of [-1, 1.5, 2 ** 31, Number.NaN, Infinity]) {
-    assert.throws(() => keyPairFromMnemonic(DEV_MNEMONIC, i), (e: unknown) => e instanceof RangeError && e.message === `bad account index ${i}`, String(i));
+    assert.throws(
+      () => keyPairFromMnemonic(DEV_MNEMONIC, i),
+      (e: unknown) => e instanceof RangeError && e.message === `bad account index ${i}`,
+      String(i),
+    );
   }
 });
 

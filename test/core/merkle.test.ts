@@ -7,7 +7,10 @@ import { merkleRoot, sha256Hex, ZERO_HASH } from '../../core/hash.ts';
 const t = suite('merkle root');
 const h = (s: string) => createHash('sha256').update(s).digest('hex');
 /** SHA-256 of the raw bytes of two hex hashes, written out independently of core/hash.ts. */
-const pair = (a: string, b: string) => createHash('sha256').update(Buffer.from(a + b, 'hex')).digest('hex');
+const pair = (a: string, b: string) =>
+  createHash('sha256')
+    .update(Buffer.from(a + b, 'hex'))
+    .digest('hex');
 const [A, B, C, D, E] = ['a', 'b', 'c', 'd', 'e'].map(h);
 
 t('an empty list has the root of 64 zeros', () => {
@@ -47,7 +50,7 @@ t('a fixed vector of the leaves sha256("a".."c") pins the tree for other impleme
   assert.is(merkleRoot([A, B, C]), 'd31a37ef6ac14a2db1470c4316beb5592e6afd4465022339adafda76a18ffabe');
 });
 
-t('txRoot is the merkle root of the transactions\' hashes in block order', () => {
+t("txRoot is the merkle root of the transactions' hashes in block order", () => {
   assert.is(txRootOf([]), ZERO_HASH);
   assert.is(txRootOf([{ hash: A }, { hash: B }, { hash: C }]), merkleRoot([A, B, C]));
 });

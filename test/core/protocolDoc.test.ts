@@ -29,13 +29,20 @@ t('the reference is deterministic and ends with exactly one newline', () => {
   assert.ok(DOC.endsWith('\n') && !DOC.endsWith('\n\n'));
 });
 
-t('each of the 24 types (the spec\'s 22, CHAT_TURN and ART_MINT) has a section with family, activation, execution and its doc', () => {
+t("each of the 24 types (the spec's 22, CHAT_TURN and ART_MINT) has a section with family, activation, execution and its doc", () => {
   assert.is(TX_HANDLERS.size, 24);
   assert.ok(DOC.includes('## Transaction types (24)'));
   for (const h of TX_HANDLERS.values()) {
     const s = section(h.schema.type);
     assert.ok(s.includes(`- Family: \`${h.schema.family}\``), h.schema.type);
-    assert.ok(s.includes(h.schema.fork === 1 ? '- Activation: genesis (always active)' : `- Activation: fork ${h.schema.fork}: active from height \`forks.${h.schema.fork}\``), h.schema.type);
+    assert.ok(
+      s.includes(
+        h.schema.fork === 1
+          ? '- Activation: genesis (always active)'
+          : `- Activation: fork ${h.schema.fork}: active from height \`forks.${h.schema.fork}\``,
+      ),
+      h.schema.type,
+    );
     assert.ok(s.includes(`- Executed by this node: ${h.executable ? 'yes' : 'no'}`), h.schema.type);
     assert.ok(s.includes(h.schema.doc), h.schema.type);
   }
@@ -44,8 +51,16 @@ t('each of the 24 types (the spec\'s 22, CHAT_TURN and ART_MINT) has a section w
 t('each field table lists type first, the schema fields in canonical order, publicKey last', () => {
   for (const h of TX_HANDLERS.values()) {
     const rows = [...section(h.schema.type).matchAll(/^\| (\d+) \| `([^`]+)` \| (.*) \| (required|optional[^|]*) \|$/gm)];
-    assert.equal(rows.map((r) => r[2]), ['type', ...Object.keys(h.schema.fields), 'publicKey'], h.schema.type);
-    assert.equal(rows.map((r) => Number(r[1])), rows.map((_, i) => i + 1), h.schema.type);
+    assert.equal(
+      rows.map((r) => r[2]),
+      ['type', ...Object.keys(h.schema.fields), 'publicKey'],
+      h.schema.type,
+    );
+    assert.equal(
+      rows.map((r) => Number(r[1])),
+      rows.map((_, i) => i + 1),
+      h.schema.type,
+    );
     for (const r of rows.slice(1, -1)) {
       const spec = h.schema.fields[r[2]];
       assert.is(r[4].startsWith('optional'), spec.optional, `${h.schema.type}.${r[2]}`);
@@ -66,7 +81,16 @@ t('storage byte counts are not documented as micro-units', () => {
 });
 
 t('the documented block hash field order is the one blockHash uses', () => {
-  const h: BlockHeader = { index: 3, previousHash: 'aa'.repeat(32), timestamp: 9, proposer: DEV_KEYS[0].address, txRoot: 'bb'.repeat(32), stateRoot: 'cc'.repeat(32), tokensBurned: '1', tokensConsumed: '2' };
+  const h: BlockHeader = {
+    index: 3,
+    previousHash: 'aa'.repeat(32),
+    timestamp: 9,
+    proposer: DEV_KEYS[0].address,
+    txRoot: 'bb'.repeat(32),
+    stateRoot: 'cc'.repeat(32),
+    tokensBurned: '1',
+    tokensConsumed: '2',
+  };
   assert.is(sha256Hex(JSON.stringify(Object.fromEntries(BLOCK_HASH_FIELDS.map((k) => [k, h[k]])))), blockHash(h));
   assert.ok(DOC.includes(`JSON.stringify({${BLOCK_HASH_FIELDS.join(', ')}})`));
 });

@@ -4,7 +4,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 
 const t = suite('core purity');
-const FORBIDDEN = /from\s+['"](level|classic-level|hono|@hono\/[^'"]*|libp2p|@libp2p\/[^'"]*|@chainsafe\/[^'"]*|rxjs[^'"]*|nodemailer|node:(fs|net|http|https|dgram|child_process|worker_threads|os|process))['"]/;
+const FORBIDDEN =
+  /from\s+['"](level|classic-level|hono|@hono\/[^'"]*|libp2p|@libp2p\/[^'"]*|@chainsafe\/[^'"]*|rxjs[^'"]*|nodemailer|node:(fs|net|http|https|dgram|child_process|worker_threads|os|process))['"]/;
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

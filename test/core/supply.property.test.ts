@@ -15,15 +15,40 @@ import { DEV_GENESIS, DEV_KEYS, LATE_GENESIS, supplyGap, TwoNodeChain } from './
 const t = suite('supply identity');
 const DROP_CODES = new Set(['STALE_NONCE', 'NONCE_GAP', 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_STORAGE', 'VALIDATION_FAILED']);
 
-interface Op { kind: 'TRANSFER' | 'BURN' | 'STORAGE_TRANSFER' | 'MINER_REGISTER'; from: number; to: number; amount: bigint; bytes: bigint; fee: bigint; nonceDelta: number; energy: boolean; blockDelta: number }
-interface ModelAccount { balance: bigint; nonce: number; cap: bigint; miner: boolean }
-interface Model { accounts: ModelAccount[]; burned: bigint; emitted: bigint }
+interface Op {
+  kind: 'TRANSFER' | 'BURN' | 'STORAGE_TRANSFER' | 'MINER_REGISTER';
+  from: number;
+  to: number;
+  amount: bigint;
+  bytes: bigint;
+  fee: bigint;
+  nonceDelta: number;
+  energy: boolean;
+  blockDelta: number;
+}
+interface ModelAccount {
+  balance: bigint;
+  nonce: number;
+  cap: bigint;
+  miner: boolean;
+}
+interface Model {
+  accounts: ModelAccount[];
+  burned: bigint;
+  emitted: bigint;
+}
 
 const arbOp: fc.Arbitrary<Op> = fc.record({
   kind: fc.constantFrom('TRANSFER', 'TRANSFER', 'BURN', 'STORAGE_TRANSFER', 'STORAGE_TRANSFER', 'MINER_REGISTER'),
   from: fc.integer({ min: 0, max: 9 }),
   to: fc.integer({ min: 0, max: 9 }),
-  amount: fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 20n }), fc.bigInt({ min: 1n, max: 10n ** 6n }), fc.bigInt({ min: 1n, max: 10n ** 12n }), fc.constant(10n ** 13n)),
+  amount: fc.oneof(
+    fc.constant(0n),
+    fc.bigInt({ min: 1n, max: 20n }),
+    fc.bigInt({ min: 1n, max: 10n ** 6n }),
+    fc.bigInt({ min: 1n, max: 10n ** 12n }),
+    fc.constant(10n ** 13n),
+  ),
   bytes: fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 100n }), fc.bigInt({ min: 4000n, max: 9000n })),
   fee: fc.bigInt({ min: 0n, max: 1000n }),
   nonceDelta: fc.constantFrom(0, 0, 0, 0, 0, -1, 1, 3),
@@ -37,10 +62,20 @@ function txOf(op: Op, m: Model, height: number, timestamp: number): SignedTx {
   const base = { from: key.address, nonce: Math.max(0, m.accounts[op.from].nonce + op.nonceDelta), timestamp };
   const to = DEV_KEYS[op.to].address;
   const body =
-    op.kind === 'TRANSFER' ? { type: op.kind, from: base.from, to, amount: String(op.amount), fee: String(op.fee) }
-    : op.kind === 'BURN' ? { type: op.kind, from: base.from, amount: String(op.amount), reason: op.energy ? 'block_energy' : 'slashing', blockIndex: Math.max(0, height + op.blockDelta), tokensConsumed: 0 }
-    : op.kind === 'STORAGE_TRANSFER' ? { type: op.kind, from: base.from, to, bytes: String(op.bytes), fee: String(op.fee) }
-    : { type: op.kind, from: base.from, name: `miner-${op.from}`, capabilities: ['chat'], fee: String(op.fee) };
+    op.kind === 'TRANSFER'
+      ? { type: op.kind, from: base.from, to, amount: String(op.amount), fee: String(op.fee) }
+      : op.kind === 'BURN'
+        ? {
+            type: op.kind,
+            from: base.from,
+            amount: String(op.amount),
+            reason: op.energy ? 'block_energy' : 'slashing',
+            blockIndex: Math.max(0, height + op.blockDelta),
+            tokensConsumed: 0,
+          }
+        : op.kind === 'STORAGE_TRANSFER'
+          ? { type: op.kind, from: base.from, to, bytes: String(op.bytes), fee: String(op.fee) }
+          : { type: op.kind, from: base.from, name: `miner-${op.from}`, capabilities: ['chat'], fee: String(op.fee) };
   return signTx({ ...body, nonce: base.nonce, timestamp }, key) as SignedTx;
 }
 
@@ -56,7 +91,8 @@ function modelApply(tx: SignedTx, m: Model, height: number, proposer: number): b
     m.accounts[DEV_KEYS.findIndex((k) => k.address === tx.to)].balance += amount;
   } else if (tx.type === 'BURN') {
     const amount = BigInt(tx.amount as string);
-    if (amount === 0n || from.balance < amount || (tx.blockIndex as number) > height || (tx.reason === 'block_energy' && amount < 10n)) return false;
+    if (amount === 0n || from.balance < amount || (tx.blockIndex as number) > height || (tx.reason === 'block_energy' && amount < 10n))
+      return false;
     from.balance -= amount;
     m.burned += amount;
   } else if (tx.type === 'STORAGE_TRANSFER') {
@@ -86,7 +122,11 @@ function observed(s: ChainState): ModelAccount[] {
 /** Runs random blocks on `g` and checks every block. */
 function runChain(g: Genesis, blocks: Op[][]): void {
   const chain = new TwoNodeChain(g);
-  const m: Model = { accounts: DEV_KEYS.map(() => ({ balance: 10n ** 12n, nonce: 0, cap: 0n, miner: false })), burned: 0n, emitted: 10n ** 13n };
+  const m: Model = {
+    accounts: DEV_KEYS.map(() => ({ balance: 10n ** 12n, nonce: 0, cap: 0n, miner: false })),
+    burned: 0n,
+    emitted: 10n ** 13n,
+  };
   assert.is(supplyGap(chain.proposer), 0n);
   for (const ops of blocks) {
     const height = chain.head.index + 1;
@@ -104,7 +144,11 @@ function runChain(g: Genesis, blocks: Op[][]): void {
     m.emitted += reward;
 
     const { block, dropped, received } = chain.next(candidates);
-    assert.equal(block.transactions.map((x) => x.hash), expected, `block ${height}: included`);
+    assert.equal(
+      block.transactions.map((x) => x.hash),
+      expected,
+      `block ${height}: included`,
+    );
     assert.is(block.transactions.length + dropped.length, candidates.length);
     for (const d of dropped) assert.ok(DROP_CODES.has(d.error.code), `${d.error.code}: ${d.error.message}`);
     assert.is(received.stateRoot, block.stateRoot);
@@ -119,15 +163,24 @@ function runChain(g: Genesis, blocks: Op[][]): void {
 }
 
 t('on the dev genesis (no block reward) supply is conserved and both nodes agree after every block', () => {
-  fc.assert(fc.property(fc.array(fc.array(arbOp, { maxLength: 8 }), { minLength: 1, maxLength: 5 }), (blocks) => runChain(DEV_GENESIS, blocks)), { numRuns: 60 });
+  fc.assert(
+    fc.property(fc.array(fc.array(arbOp, { maxLength: 8 }), { minLength: 1, maxLength: 5 }), (blocks) => runChain(DEV_GENESIS, blocks)),
+    { numRuns: 60 },
+  );
 });
 
 t('on the late-forks genesis the 50 OMBRA reward is emitted until height 10 and never after', () => {
-  fc.assert(fc.property(fc.array(fc.array(arbOp, { maxLength: 3 }), { minLength: 11, maxLength: 12 }), (blocks) => runChain(LATE_GENESIS, blocks)), { numRuns: 10 });
+  fc.assert(
+    fc.property(fc.array(fc.array(arbOp, { maxLength: 3 }), { minLength: 11, maxLength: 12 }), (blocks) => runChain(LATE_GENESIS, blocks)),
+    { numRuns: 10 },
+  );
 });
 
 t('the late-forks reward schedule is 50,000,000 micro-units at heights 1-9 and 0 at 0 and from 10', () => {
-  assert.equal([0, 1, 9, 10, 11].map((h) => blockRewardAt(LATE_GENESIS, h)), [0n, 50_000_000n, 50_000_000n, 0n, 0n]);
+  assert.equal(
+    [0, 1, 9, 10, 11].map((h) => blockRewardAt(LATE_GENESIS, h)),
+    [0n, 50_000_000n, 50_000_000n, 0n, 0n],
+  );
   assert.is(blockRewardAt(DEV_GENESIS, 1), 0n);
 });
 
@@ -137,7 +190,11 @@ t('the generator makes both kinds: some candidates are dropped and some included
   fc.assert(
     fc.property(fc.array(arbOp, { minLength: 5, maxLength: 10 }), (ops) => {
       const chain = new TwoNodeChain(DEV_GENESIS);
-      const m: Model = { accounts: DEV_KEYS.map(() => ({ balance: 10n ** 12n, nonce: 0, cap: 0n, miner: false })), burned: 0n, emitted: 0n };
+      const m: Model = {
+        accounts: DEV_KEYS.map(() => ({ balance: 10n ** 12n, nonce: 0, cap: 0n, miner: false })),
+        burned: 0n,
+        emitted: 0n,
+      };
       const r = chain.next(ops.map((op) => txOf(op, m, 1, chain.head.timestamp + 1000)));
       included += r.block.transactions.length;
       dropped += r.dropped.length;

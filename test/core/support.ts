@@ -32,9 +32,20 @@ export const DEV_ACCOUNTS: DevAccounts = fixture('dev-accounts.json');
 export const DEV_KEYS: KeyPair[] = DEV_ACCOUNTS.accounts.map((a) => keyPairFromPrivateKey(a.privateKey));
 
 /** A signed TRANSFER with sensible defaults. */
-export function transfer(key: KeyPair, over: Partial<{ to: string; amount: string; fee: string; nonce: number; timestamp: number }> = {}): SignedTx {
+export function transfer(
+  key: KeyPair,
+  over: Partial<{ to: string; amount: string; fee: string; nonce: number; timestamp: number }> = {},
+): SignedTx {
   return signTx(
-    { type: 'TRANSFER', from: key.address, to: over.to ?? DEV_KEYS[1].address, amount: over.amount ?? '1000', fee: over.fee ?? '10', nonce: over.nonce ?? 0, timestamp: over.timestamp ?? DEV_GENESIS.timestamp },
+    {
+      type: 'TRANSFER',
+      from: key.address,
+      to: over.to ?? DEV_KEYS[1].address,
+      amount: over.amount ?? '1000',
+      fee: over.fee ?? '10',
+      nonce: over.nonce ?? 0,
+      timestamp: over.timestamp ?? DEV_GENESIS.timestamp,
+    },
     key,
   ) as SignedTx;
 }

@@ -19,12 +19,53 @@ import { DEV_GENESIS, DEV_KEYS, LATE_GENESIS, refusal } from './support.ts';
 
 const t = suite('hostile transactions');
 /** The codes of DESIGN.md's POST /api/chain/tx table. */
-const TABLE = new Set(['INVALID_JSON', 'PAYLOAD_TOO_LARGE', 'INVALID_PARAMS', 'FORK_NOT_ACTIVE', 'HASH_MISMATCH', 'VALIDATION_FAILED', 'INVALID_SIGNATURE', 'DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'INSUFFICIENT_BALANCE', 'INSUFFICIENT_STORAGE']);
-const env = (g: Genesis) => ({ state: new StateOverlay(genesisState(g).state), height: 1, timestamp: g.timestamp + g.blockTimeMs, genesis: g, inMempool: () => false });
+const TABLE = new Set([
+  'INVALID_JSON',
+  'PAYLOAD_TOO_LARGE',
+  'INVALID_PARAMS',
+  'FORK_NOT_ACTIVE',
+  'HASH_MISMATCH',
+  'VALIDATION_FAILED',
+  'INVALID_SIGNATURE',
+  'DUPLICATE_TX',
+  'STALE_NONCE',
+  'NONCE_GAP',
+  'INSUFFICIENT_BALANCE',
+  'INSUFFICIENT_STORAGE',
+]);
+const env = (g: Genesis) => ({
+  state: new StateOverlay(genesisState(g).state),
+  height: 1,
+  timestamp: g.timestamp + g.blockTimeMs,
+  genesis: g,
+  inMempool: () => false,
+});
 const ENVS = [env(DEV_GENESIS), env(LATE_GENESIS)];
 const EXAMPLES: SignedTx[] = TX_TYPES.map((type) => exampleTx(type, DEV_KEYS[2]));
 const PROTOTYPE_KEYS = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'isPrototypeOf'];
-const HOSTILE_VALUES: unknown[] = [null, true, -1, -0.5, 1.5, 1e99, -1e99, 2 ** 53, Number.NaN, Infinity, '', 'zz'.repeat(32), 'AB'.repeat(32), '-1', '01', '1e3', 'x'.repeat(1_000_000), [], {}, [1], { a: 1 }];
+const HOSTILE_VALUES: unknown[] = [
+  null,
+  true,
+  -1,
+  -0.5,
+  1.5,
+  1e99,
+  -1e99,
+  2 ** 53,
+  Number.NaN,
+  Infinity,
+  '',
+  'zz'.repeat(32),
+  'AB'.repeat(32),
+  '-1',
+  '01',
+  '1e3',
+  'x'.repeat(1_000_000),
+  [],
+  {},
+  [1],
+  { a: 1 },
+];
 
 /** Runs `fn`; returns the error code when it throws a ChainError of the table, fails otherwise. */
 function outcome(fn: () => unknown): string {
@@ -63,7 +104,10 @@ t('random JSON-ish values only ever give table codes', () => {
 
 t('anything with a known type and random other fields is INVALID_PARAMS or later', () => {
   const arb = fc.tuple(fc.constantFrom(...TX_TYPES), fc.dictionary(fc.string(), fc.jsonValue()));
-  fc.assert(fc.property(arb, ([type, rest]) => outcome(() => validateTx({ ...rest, type }, ENVS[0])) !== 'ok'), { numRuns: 200 });
+  fc.assert(
+    fc.property(arb, ([type, rest]) => outcome(() => validateTx({ ...rest, type }, ENVS[0])) !== 'ok'),
+    { numRuns: 200 },
+  );
 });
 
 /** An example tx and one of its keys (schema fields, type, publicKey, hash, signature). */
@@ -78,18 +122,26 @@ t('dropping a required field is INVALID_PARAMS naming it; dropping an optional o
       if (spec?.optional) assert.is(r.code, 'HASH_MISMATCH');
       else if (spec) assert.equal(r, { code: 'INVALID_PARAMS', message: `${tx.type}.${key} is required` });
       else if (key === 'type') assert.equal(r, { code: 'INVALID_PARAMS', message: 'type is required' });
-      else assert.equal(r, { code: 'INVALID_PARAMS', message: `${key} must be ${key === 'signature' ? 128 : 64} lowercase hex characters` });
+      else
+        assert.equal(r, { code: 'INVALID_PARAMS', message: `${key} must be ${key === 'signature' ? 128 : 64} lowercase hex characters` });
     }),
     { numRuns: 150 },
   );
 });
 
 t('an extra field is refused as unknown, prototype names included', () => {
-  const arb = fc.tuple(fc.constantFrom(...EXAMPLES), fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ minLength: 1 })), fc.jsonValue());
+  const arb = fc.tuple(
+    fc.constantFrom(...EXAMPLES),
+    fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ minLength: 1 })),
+    fc.jsonValue(),
+  );
   fc.assert(
     fc.property(arb, ([tx, key, value]) => {
       fc.pre(!(key in tx) || PROTOTYPE_KEYS.includes(key));
-      assert.equal(refusal(() => validateTx(withKey(tx, key, value), ENVS[0])), { code: 'INVALID_PARAMS', message: `${tx.type}.${key} is not a known field` });
+      assert.equal(
+        refusal(() => validateTx(withKey(tx, key, value), ENVS[0])),
+        { code: 'INVALID_PARAMS', message: `${tx.type}.${key} is not a known field` },
+      );
     }),
     { numRuns: 150 },
   );
@@ -123,12 +175,20 @@ t('a hostile type is INVALID_PARAMS: unknown transaction type, or type is requir
 
 t('mutated valid transactions of every type only ever give table codes, on both genesis files', () => {
   const mutation = fc.oneof(
-    arbTxAndKey.map(({ tx, key }) => { const { [key]: _x, ...rest } = tx; return rest; }),
+    arbTxAndKey.map(({ tx, key }) => {
+      const { [key]: _x, ...rest } = tx;
+      return rest;
+    }),
     fc.tuple(arbTxAndKey, fc.constantFrom(...HOSTILE_VALUES)).map(([{ tx, key }, v]) => ({ ...tx, [key]: v })),
     fc.tuple(fc.constantFrom(...EXAMPLES), fc.string(), fc.anything()).map(([tx, k, v]) => withKey(tx, k, v)),
     fc.constantFrom(...EXAMPLES),
   );
-  fc.assert(fc.property(mutation, (v) => { for (const e of ENVS) outcome(() => validateTx(v, e)); }), { numRuns: 800 });
+  fc.assert(
+    fc.property(mutation, (v) => {
+      for (const e of ENVS) outcome(() => validateTx(v, e));
+    }),
+    { numRuns: 800 },
+  );
 });
 
 t.run();

@@ -25,7 +25,10 @@ t('a well-formed transfer at the account nonce validates', () => {
 
 t('AGENT_REQUEST on the late-forks genesis at height 1 is FORK_NOT_ACTIVE, naming the fork and its height', () => {
   const tx = exampleTx('AGENT_REQUEST', K1);
-  assert.equal(refusal(() => validateTx(tx, envOf(LATE_GENESIS))), { code: 'FORK_NOT_ACTIVE', message: 'fork not active: AGENT_REQUEST needs fork 6 (height 1000000), next block is 1' });
+  assert.equal(
+    refusal(() => validateTx(tx, envOf(LATE_GENESIS))),
+    { code: 'FORK_NOT_ACTIVE', message: 'fork not active: AGENT_REQUEST needs fork 6 (height 1000000), next block is 1' },
+  );
 });
 
 t('the fork check comes before the hash check', () => {
@@ -35,104 +38,195 @@ t('the fork check comes before the hash check', () => {
 
 t('with every fork at 0, the same AGENT_REQUEST passes the fork check and reaches its own rules', () => {
   const tx = exampleTx('AGENT_REQUEST', K1);
-  assert.equal(refusal(() => validateTx(tx, envOf())), { code: 'VALIDATION_FAILED', message: 'agentRunId must be SHA-256(from + nonce + prompt[:256])' });
+  assert.equal(
+    refusal(() => validateTx(tx, envOf())),
+    { code: 'VALIDATION_FAILED', message: 'agentRunId must be SHA-256(from + nonce + prompt[:256])' },
+  );
 });
 
 t('a non-executable type such as WEB_SITE_REGISTER is VALIDATION_FAILED saying it is not executed', () => {
   const tx = exampleTx('WEB_SITE_REGISTER', K1);
-  assert.equal(refusal(() => validateTx(tx, envOf())), { code: 'VALIDATION_FAILED', message: 'WEB_SITE_REGISTER transactions are not executed by this node version yet' });
+  assert.equal(
+    refusal(() => validateTx(tx, envOf())),
+    { code: 'VALIDATION_FAILED', message: 'WEB_SITE_REGISTER transactions are not executed by this node version yet' },
+  );
 });
 
 t('a nonce below the account nonce is STALE_NONCE: nonce stale: tx=X, state=Y', () => {
   const env = envOf();
   env.state.account(K1.address).nonce = 3;
-  assert.equal(refusal(() => validateTx(transfer(K1, { nonce: 1 }), env)), { code: 'STALE_NONCE', message: 'nonce stale: tx=1, state=3' });
+  assert.equal(
+    refusal(() => validateTx(transfer(K1, { nonce: 1 }), env)),
+    { code: 'STALE_NONCE', message: 'nonce stale: tx=1, state=3' },
+  );
 });
 
 t('a nonce beyond the account nonce is NONCE_GAP', () => {
-  assert.equal(refusal(() => validateTx(transfer(K1, { nonce: 2 }), envOf())), { code: 'NONCE_GAP', message: 'nonce gap: tx=2, expected=0' });
+  assert.equal(
+    refusal(() => validateTx(transfer(K1, { nonce: 2 }), envOf())),
+    { code: 'NONCE_GAP', message: 'nonce gap: tx=2, expected=0' },
+  );
 });
 
 t('with a pending run, the next nonce is after the run; a nonce inside the run is DUPLICATE_TX', () => {
   const pending = (): PendingRun => ({ count: 2, balance: 0n, storage: 0n });
   assert.is(validateTx(transfer(K1, { nonce: 2 }), envOf(DEV_GENESIS, { pending })).nonce, 2);
-  assert.equal(refusal(() => validateTx(transfer(K1, { nonce: 1 }), envOf(DEV_GENESIS, { pending }))), { code: 'DUPLICATE_TX', message: 'a pending transaction already uses nonce 1' });
-  assert.equal(refusal(() => validateTx(transfer(K1, { nonce: 3 }), envOf(DEV_GENESIS, { pending }))), { code: 'NONCE_GAP', message: 'nonce gap: tx=3, expected=2' });
+  assert.equal(
+    refusal(() => validateTx(transfer(K1, { nonce: 1 }), envOf(DEV_GENESIS, { pending }))),
+    { code: 'DUPLICATE_TX', message: 'a pending transaction already uses nonce 1' },
+  );
+  assert.equal(
+    refusal(() => validateTx(transfer(K1, { nonce: 3 }), envOf(DEV_GENESIS, { pending }))),
+    { code: 'NONCE_GAP', message: 'nonce gap: tx=3, expected=2' },
+  );
 });
 
 t('a transaction already in the mempool is DUPLICATE_TX', () => {
   const tx = transfer(K1);
-  assert.equal(refusal(() => validateTx(tx, envOf(DEV_GENESIS, { inMempool: (h) => h === tx.hash }))), { code: 'DUPLICATE_TX', message: 'Tx already in mempool' });
+  assert.equal(
+    refusal(() => validateTx(tx, envOf(DEV_GENESIS, { inMempool: (h) => h === tx.hash }))),
+    { code: 'DUPLICATE_TX', message: 'Tx already in mempool' },
+  );
 });
 
 t('amount + fee above the balance is INSUFFICIENT_BALANCE, pending spends included', () => {
-  assert.equal(refusal(() => validateTx(transfer(K1, { amount: '1000000000000', fee: '1' }), envOf())), {
-    code: 'INSUFFICIENT_BALANCE',
-    message: 'Insufficient balance: need 1000000000001, available 1000000000000',
-  });
+  assert.equal(
+    refusal(() => validateTx(transfer(K1, { amount: '1000000000000', fee: '1' }), envOf())),
+    {
+      code: 'INSUFFICIENT_BALANCE',
+      message: 'Insufficient balance: need 1000000000001, available 1000000000000',
+    },
+  );
   const pending = (): PendingRun => ({ count: 0, balance: 999_999_999_000n, storage: 0n });
-  assert.equal(refusal(() => validateTx(transfer(K1, { amount: '1000', fee: '1' }), envOf(DEV_GENESIS, { pending }))), {
-    code: 'INSUFFICIENT_BALANCE',
-    message: 'Insufficient balance: need 1001, available 1000',
-  });
+  assert.equal(
+    refusal(() => validateTx(transfer(K1, { amount: '1000', fee: '1' }), envOf(DEV_GENESIS, { pending }))),
+    {
+      code: 'INSUFFICIENT_BALANCE',
+      message: 'Insufficient balance: need 1001, available 1000',
+    },
+  );
   assert.is(validateTx(transfer(K1, { amount: '999', fee: '1' }), envOf(DEV_GENESIS, { pending })).amount, '999');
 });
 
 t('a STORAGE_TRANSFER beyond the free capacity is INSUFFICIENT_STORAGE; within it, valid', () => {
-  const tx = signTx({ type: 'STORAGE_TRANSFER', from: K1.address, to: K2.address, bytes: '10', fee: '0', nonce: 0, timestamp: DEV_GENESIS.timestamp }, K1);
-  assert.equal(refusal(() => validateTx(tx, envOf())), { code: 'INSUFFICIENT_STORAGE', message: 'insufficient storage: need 10 bytes, free 0' });
+  const tx = signTx(
+    { type: 'STORAGE_TRANSFER', from: K1.address, to: K2.address, bytes: '10', fee: '0', nonce: 0, timestamp: DEV_GENESIS.timestamp },
+    K1,
+  );
+  assert.equal(
+    refusal(() => validateTx(tx, envOf())),
+    { code: 'INSUFFICIENT_STORAGE', message: 'insufficient storage: need 10 bytes, free 0' },
+  );
   const env = envOf();
   Object.assign(env.state.account(K1.address), { storageCapacity: 4096n, storageUsed: 4090n });
-  assert.equal(refusal(() => validateTx(tx, env)), { code: 'INSUFFICIENT_STORAGE', message: 'insufficient storage: need 10 bytes, free 6' });
+  assert.equal(
+    refusal(() => validateTx(tx, env)),
+    { code: 'INSUFFICIENT_STORAGE', message: 'insufficient storage: need 10 bytes, free 6' },
+  );
   env.state.account(K1.address).storageUsed = 4086n;
   assert.is(validateTx(tx, env), tx);
 });
 
 t("from that doesn't derive from publicKey is VALIDATION_FAILED, even with a correct hash and signature", () => {
-  const tx = signTx({ type: 'TRANSFER', from: K1.address, to: K2.address, amount: '1', fee: '0', nonce: 0, timestamp: DEV_GENESIS.timestamp }, K0);
-  assert.equal(refusal(() => validateTx(tx, envOf())), { code: 'VALIDATION_FAILED', message: "from doesn't derive from publicKey" });
+  const tx = signTx(
+    { type: 'TRANSFER', from: K1.address, to: K2.address, amount: '1', fee: '0', nonce: 0, timestamp: DEV_GENESIS.timestamp },
+    K0,
+  );
+  assert.equal(
+    refusal(() => validateTx(tx, envOf())),
+    { code: 'VALIDATION_FAILED', message: "from doesn't derive from publicKey" },
+  );
 });
 
 t('a wrong hash is HASH_MISMATCH naming the recomputed hash, checked before the signature', () => {
   const tx = transfer(K1);
   const bad = { ...tx, hash: '00'.repeat(32), signature: '00'.repeat(64) };
-  assert.equal(refusal(() => validateTx(bad, envOf())), { code: 'HASH_MISMATCH', message: `hash mismatch: payload hashes to ${tx.hash}` });
+  assert.equal(
+    refusal(() => validateTx(bad, envOf())),
+    { code: 'HASH_MISMATCH', message: `hash mismatch: payload hashes to ${tx.hash}` },
+  );
 });
 
 t('a signature by another key is INVALID_SIGNATURE', () => {
   const tx = transfer(K1);
   const other = transfer(K2);
-  assert.equal(refusal(() => validateTx({ ...tx, signature: other.signature }, envOf())), { code: 'INVALID_SIGNATURE', message: 'signature invalid' });
+  assert.equal(
+    refusal(() => validateTx({ ...tx, signature: other.signature }, envOf())),
+    { code: 'INVALID_SIGNATURE', message: 'signature invalid' },
+  );
 });
 
 t('zero amounts, a too-far-future timestamp and a second miner registration are VALIDATION_FAILED', () => {
-  assert.equal(refusal(() => validateTx(transfer(K1, { amount: '0' }), envOf())), { code: 'VALIDATION_FAILED', message: 'amount must be positive' });
+  assert.equal(
+    refusal(() => validateTx(transfer(K1, { amount: '0' }), envOf())),
+    { code: 'VALIDATION_FAILED', message: 'amount must be positive' },
+  );
   const env = envOf();
-  assert.equal(refusal(() => validateTx(transfer(K1, { timestamp: env.timestamp + MAX_TX_FUTURE_MS + 1 }), env)), {
-    code: 'VALIDATION_FAILED',
-    message: `timestamp ${env.timestamp + MAX_TX_FUTURE_MS + 1} is more than ${MAX_TX_FUTURE_MS} ms ahead`,
-  });
+  assert.equal(
+    refusal(() => validateTx(transfer(K1, { timestamp: env.timestamp + MAX_TX_FUTURE_MS + 1 }), env)),
+    {
+      code: 'VALIDATION_FAILED',
+      message: `timestamp ${env.timestamp + MAX_TX_FUTURE_MS + 1} is more than ${MAX_TX_FUTURE_MS} ms ahead`,
+    },
+  );
   assert.is(validateTx(transfer(K1, { timestamp: env.timestamp + MAX_TX_FUTURE_MS }), env).nonce, 0);
   const reg = exampleTx('MINER_REGISTER', K1);
   env.state.account(K1.address).minerId = sha256Hex('x');
-  assert.equal(refusal(() => validateTx(reg, env)), { code: 'VALIDATION_FAILED', message: `address is already registered as miner ${sha256Hex('x')}` });
+  assert.equal(
+    refusal(() => validateTx(reg, env)),
+    { code: 'VALIDATION_FAILED', message: `address is already registered as miner ${sha256Hex('x')}` },
+  );
 });
 
 t('BURN rules: blockIndex not after the block, block_energy at least 10', () => {
   const burn = (over: Record<string, unknown>) =>
-    signTx({ type: 'BURN', from: K1.address, amount: '10', reason: 'block_energy', blockIndex: 1, tokensConsumed: 0, nonce: 0, timestamp: DEV_GENESIS.timestamp, ...over }, K1);
+    signTx(
+      {
+        type: 'BURN',
+        from: K1.address,
+        amount: '10',
+        reason: 'block_energy',
+        blockIndex: 1,
+        tokensConsumed: 0,
+        nonce: 0,
+        timestamp: DEV_GENESIS.timestamp,
+        ...over,
+      },
+      K1,
+    );
   assert.is(validateTx(burn({}), envOf()).amount, '10');
-  assert.equal(refusal(() => validateTx(burn({ blockIndex: 2 }), envOf())), { code: 'VALIDATION_FAILED', message: 'blockIndex 2 is after the including block 1' });
-  assert.equal(refusal(() => validateTx(burn({ amount: '9' }), envOf())), { code: 'VALIDATION_FAILED', message: 'block_energy burn must be at least 10' });
-  assert.equal(refusal(() => validateTx(burn({ amount: '10', tokensConsumed: 200_000_000 }), envOf())), { code: 'VALIDATION_FAILED', message: 'block_energy burn must be at least 20' });
+  assert.equal(
+    refusal(() => validateTx(burn({ blockIndex: 2 }), envOf())),
+    { code: 'VALIDATION_FAILED', message: 'blockIndex 2 is after the including block 1' },
+  );
+  assert.equal(
+    refusal(() => validateTx(burn({ amount: '9' }), envOf())),
+    { code: 'VALIDATION_FAILED', message: 'block_energy burn must be at least 10' },
+  );
+  assert.equal(
+    refusal(() => validateTx(burn({ amount: '10', tokensConsumed: 200_000_000 }), envOf())),
+    { code: 'VALIDATION_FAILED', message: 'block_energy burn must be at least 20' },
+  );
 });
 
 t('shape errors are INVALID_PARAMS naming the field', () => {
   const tx = transfer(K1);
-  assert.equal(refusal(() => validateTx({ ...tx, amount: 5 }, envOf())), { code: 'INVALID_PARAMS', message: 'TRANSFER.amount must be a decimal big-integer string without sign or leading zeros' });
-  assert.equal(refusal(() => validateTx({ ...tx, to: (tx.to as string).toUpperCase() }, envOf())), { code: 'INVALID_PARAMS', message: 'TRANSFER.to must be an address: ox + 40 lowercase hex' });
-  assert.equal(refusal(() => validateTx({ ...tx, type: 'MINT' }, envOf())), { code: 'INVALID_PARAMS', message: 'unknown transaction type MINT' });
-  assert.equal(refusal(() => validateTx('{}', envOf())), { code: 'INVALID_PARAMS', message: 'transaction must be a JSON object' });
+  assert.equal(
+    refusal(() => validateTx({ ...tx, amount: 5 }, envOf())),
+    { code: 'INVALID_PARAMS', message: 'TRANSFER.amount must be a decimal big-integer string without sign or leading zeros' },
+  );
+  assert.equal(
+    refusal(() => validateTx({ ...tx, to: (tx.to as string).toUpperCase() }, envOf())),
+    { code: 'INVALID_PARAMS', message: 'TRANSFER.to must be an address: ox + 40 lowercase hex' },
+  );
+  assert.equal(
+    refusal(() => validateTx({ ...tx, type: 'MINT' }, envOf())),
+    { code: 'INVALID_PARAMS', message: 'unknown transaction type MINT' },
+  );
+  assert.equal(
+    refusal(() => validateTx('{}', envOf())),
+    { code: 'INVALID_PARAMS', message: 'transaction must be a JSON object' },
+  );
 });
 
 t.run();

@@ -29,10 +29,12 @@ export interface Receiver {
 export type Behaviour = (n: number, req: IncomingMessage, res: ServerResponse) => void;
 
 /** Answers `status` with a small JSON body. */
-export const answer = (status: number, headers: Record<string, string> = {}): Behaviour => (_n, _req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
-  res.end('{}');
-};
+export const answer =
+  (status: number, headers: Record<string, string> = {}): Behaviour =>
+  (_n, _req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    res.end('{}');
+  };
 
 export async function startReceiver(behave: Behaviour = answer(200)): Promise<Receiver> {
   const got: Received[] = [];
@@ -85,7 +87,11 @@ export async function startSmtp(): Promise<{ url: string; mails: Mail[]; close()
       stream.setEncoding('utf8');
       stream.on('data', (d: string) => (raw += d));
       stream.on('end', () => {
-        mails.push({ from: session.envelope.mailFrom ? (session.envelope.mailFrom as { address: string }).address : '', to: session.envelope.rcptTo.map((r) => r.address), raw });
+        mails.push({
+          from: session.envelope.mailFrom ? (session.envelope.mailFrom as { address: string }).address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
         cb();
       });
     },
@@ -118,14 +124,22 @@ export async function openAlertChain(opts: Partial<AlertOptions> = {}, dir?: str
   const chain = await openTestChain(dir ? { dir } : {});
   const source = { height: () => chain.node.head().index, block: (i: number) => chain.node.store.block(i) };
   const keys = await new ApiKeyStore(chain.node.store).load();
-  let alerts = await AlertService.open(chain.node.store, source, chain.node.events$, { allowPrivate: true, publicUrl: 'http://node.test', ...opts });
+  let alerts = await AlertService.open(chain.node.store, source, chain.node.events$, {
+    allowPrivate: true,
+    publicUrl: 'http://node.test',
+    ...opts,
+  });
   const ac = chain as AlertChain;
   ac.alerts = alerts;
   ac.keys = keys;
   ac.app = createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys, alerts });
   ac.reopenAlerts = async (o = opts) => {
     await alerts.close();
-    alerts = await AlertService.open(chain.node.store, source, chain.node.events$, { allowPrivate: true, publicUrl: 'http://node.test', ...o });
+    alerts = await AlertService.open(chain.node.store, source, chain.node.events$, {
+      allowPrivate: true,
+      publicUrl: 'http://node.test',
+      ...o,
+    });
     ac.alerts = alerts;
     ac.app = createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys, alerts });
     return alerts;
@@ -146,8 +160,16 @@ export async function openAlertChain(opts: Partial<AlertOptions> = {}, dir?: str
 }
 
 /** Subscribes through the API and returns the answer body. */
-export async function subscribe(chain: AlertChain, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
-  const res = await chain.app.request('/api/alerts/subscribe', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+export async function subscribe(
+  chain: AlertChain,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: any }> {
+  const res = await chain.app.request('/api/alerts/subscribe', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 

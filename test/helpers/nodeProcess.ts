@@ -15,10 +15,14 @@ export interface NodeProcess {
 
 /** Starts `ombra start ...args` with `--http-port 0` and waits until it serves. */
 export async function startNodeProcess(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 20_000): Promise<NodeProcess> {
-  const child = spawn(process.execPath, [MAIN, 'start', '--http-port', '0', ...(args.includes('--p2p-port') ? [] : ['--p2p-port', '0']), ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [MAIN, 'start', '--http-port', '0', ...(args.includes('--p2p-port') ? [] : ['--p2p-port', '0']), ...args],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let log = '';
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
   const url = await new Promise<string>((resolve, reject) => {

@@ -162,6 +162,19 @@ export class WsClient {
 /** A block event for the head block carrying `txs` (the runner ignores heights it already has). */
 export function syntheticBlock(chain: TestChain, txs: Record<string, unknown>[]): BlockEvent {
   const head = chain.node.head();
-  const transactions = txs.map((t, i) => ({ from: DEV_KEYS[3].address, nonce: i, timestamp: 1_700_000_000_000 + i, hash: `${i}`.padStart(64, 'c'), ...t })) as unknown as SignedTx[];
-  return { type: 'block', block: { ...head, transactions }, diff: { accounts: new Map(), miners: new Map(), supply: chain.node.state().supply } as never, balances: [], emitted: 0n, replay: false };
+  const transactions = txs.map((t, i) => ({
+    from: DEV_KEYS[3].address,
+    nonce: i,
+    timestamp: 1_700_000_000_000 + i,
+    hash: `${i}`.padStart(64, 'c'),
+    ...t,
+  })) as unknown as SignedTx[];
+  return {
+    type: 'block',
+    block: { ...head, transactions },
+    diff: { accounts: new Map(), miners: new Map(), supply: chain.node.state().supply } as never,
+    balances: [],
+    emitted: 0n,
+    replay: false,
+  };
 }

@@ -50,7 +50,9 @@ export interface TestChain {
 }
 
 /** Opens a node on a fresh (or given) directory. */
-export async function openTestChain(opts: { genesis?: Genesis; dir?: string; network?: NetworkView; undoDepth?: number } = {}): Promise<TestChain> {
+export async function openTestChain(
+  opts: { genesis?: Genesis; dir?: string; network?: NetworkView; undoDepth?: number } = {},
+): Promise<TestChain> {
   const genesis = opts.genesis ?? fixtureGenesis();
   const tmp = opts.dir ? { dir: opts.dir, cleanup: () => rmSync(opts.dir!, { recursive: true, force: true }) } : tempDir();
   let clock = Math.max(Date.now(), genesis.timestamp + genesis.blockTimeMs);

@@ -60,8 +60,12 @@ export function heightsReach(net: TestNet, height: number, timeoutMs = 20_000): 
 
 /** Waits until every running node has the same head. */
 export function converged(net: TestNet, timeoutMs = 20_000): Promise<string> {
-  return waitFor(async () => {
-    const heads = new Set(net.nodes.filter((x) => x).map((x) => x!.node.head().hash));
-    return heads.size === 1 ? [...heads][0] : undefined;
-  }, timeoutMs, 50);
+  return waitFor(
+    async () => {
+      const heads = new Set(net.nodes.filter((x) => x).map((x) => x!.node.head().hash));
+      return heads.size === 1 ? [...heads][0] : undefined;
+    },
+    timeoutMs,
+    50,
+  );
 }

@@ -7,7 +7,7 @@ import { startNodeProcess } from '../helpers/nodeProcess.ts';
 import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
 
 const t = suite('alerts across kill -9');
-const STRANGER = 'ox' + 'cd'.repeat(20);
+const STRANGER = `ox${'cd'.repeat(20)}`;
 
 t('a delivery failing when the node is killed is completed once after the restart, with the same webhook-id', async () => {
   let fail = true;
@@ -16,11 +16,21 @@ t('a delivery failing when the node is killed is completed once after the restar
   const args = ['--dev', '--data-dir', tmp.dir, '--block-time-ms', '200', '--webhook-allow-private', '--rate-limits', 'on'];
   let node = await startNodeProcess(args);
   try {
-    const sub = (await (await fetch(`${node.url}/api/alerts/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url }) })).json()) as any;
+    const sub = (await (
+      await fetch(`${node.url}/api/alerts/subscribe`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url }),
+      })
+    ).json()) as any;
     assert.ok(sub.token, JSON.stringify(sub));
     const k = DEV_KEYS[2];
     const tx = signTx({ type: 'TRANSFER', from: k.address, to: STRANGER, amount: '9', fee: '1000', nonce: 0, timestamp: Date.now() }, k);
-    const posted = await fetch(`${node.url}/api/chain/tx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tx) });
+    const posted = await fetch(`${node.url}/api/chain/tx`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(tx),
+    });
     assert.is(posted.status, 200);
     assert.ok(posted.headers.get('x-ratelimit-limit'), 'rate limits are on');
     await until(() => r.got.length >= 1, 10_000, 'first attempt');
@@ -30,7 +40,7 @@ t('a delivery failing when the node is killed is completed once after the restar
     const before = r.got.length;
     node = await startNodeProcess(args);
     // The next attempt was due 2 s after the first failed one; it happens after the restart.
-    await until(() => r.got.length > before && r.got.some((g, i) => i >= before), 12_000, 'attempt after restart');
+    await until(() => r.got.length > before && r.got.some((_g, i) => i >= before), 12_000, 'attempt after restart');
     await new Promise((res) => setTimeout(res, 500));
     const ids = new Set(r.got.map((g) => g.headers['webhook-id']));
     assert.is(ids.size, 1, 'one delivery id throughout');

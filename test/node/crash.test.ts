@@ -19,8 +19,15 @@ t('kill -9 loses no acknowledged block and the restarted node resumes the chain'
     const from = DEV_KEYS[5];
     const hashes: string[] = [];
     for (let nonce = 0; nonce < 3; nonce++) {
-      const tx = signTx({ type: 'TRANSFER', from: from.address, to: DEV_KEYS[6].address, amount: '1234', fee: '10', nonce, timestamp: Date.now() }, from);
-      const res = await json(`${p.url}/api/chain/tx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(tx) });
+      const tx = signTx(
+        { type: 'TRANSFER', from: from.address, to: DEV_KEYS[6].address, amount: '1234', fee: '10', nonce, timestamp: Date.now() },
+        from,
+      );
+      const res = await json(`${p.url}/api/chain/tx`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(tx),
+      });
       assert.equal(res, { ok: true, hash: tx.hash });
       hashes.push(tx.hash);
     }

@@ -7,10 +7,34 @@ import { forbiddenAddress, guardedLookup, resolvePublic } from '../../node/netGu
 const t = suite('webhook SSRF guard');
 
 t('loopback, private, CGNAT, ULA, link-local, metadata, multicast and unspecified addresses are forbidden', () => {
-  for (const ip of ['127.0.0.1', '127.255.0.9', '10.1.2.3', '172.16.0.1', '172.31.255.255', '192.168.0.1', '100.64.0.1', '169.254.169.254', '0.0.0.0', '224.0.0.251', '255.255.255.255', '::', '::1', 'fd00:ec2::254', 'fc00::1', 'fe80::1', 'ff02::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a00:1', '64:ff9b::a00:1', '0:0:0:0:0:ffff:7f00:1']) {
+  for (const ip of [
+    '127.0.0.1',
+    '127.255.0.9',
+    '10.1.2.3',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.0.1',
+    '100.64.0.1',
+    '169.254.169.254',
+    '0.0.0.0',
+    '224.0.0.251',
+    '255.255.255.255',
+    '::',
+    '::1',
+    'fd00:ec2::254',
+    'fc00::1',
+    'fe80::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '::ffff:a00:1',
+    '64:ff9b::a00:1',
+    '0:0:0:0:0:ffff:7f00:1',
+  ]) {
     assert.ok(forbiddenAddress(ip), `${ip} allowed`);
   }
-  for (const ip of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) assert.is(forbiddenAddress(ip), null, ip);
+  for (const ip of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '2606:4700:4700::1111', '::ffff:8.8.8.8'])
+    assert.is(forbiddenAddress(ip), null, ip);
   assert.is(forbiddenAddress('not-ip'), 'not an IP address');
 });
 

@@ -26,8 +26,17 @@ t('a node switches to a longer valid branch, rebuilds its read models and return
     await a.node.reorg(0, branch);
     sub.unsubscribe();
     assert.is(a.node.head().hash, b.node.head().hash);
-    assert.equal(events[0], { type: 'reorg', fromHeight: 1, oldHead: { index: 2, hash: oldHead.hash }, newHead: { index: 4, hash: b.node.head().hash }, dropped: oldBlocks.map((x) => x.hash) });
-    assert.equal(events.filter((e) => e.type === 'block').map((e) => (e.type === 'block' ? e.block.index : -1)), [1, 2, 3, 4]);
+    assert.equal(events[0], {
+      type: 'reorg',
+      fromHeight: 1,
+      oldHead: { index: 2, hash: oldHead.hash },
+      newHead: { index: 4, hash: b.node.head().hash },
+      dropped: oldBlocks.map((x) => x.hash),
+    });
+    assert.equal(
+      events.filter((e) => e.type === 'block').map((e) => (e.type === 'block' ? e.block.index : -1)),
+      [1, 2, 3, 4],
+    );
     // The orphaned transfer is pending again, and the read models equal the other node's.
     assert.ok(a.node.mempool.has(orphan.hash as string));
     assert.is(a.queries.account(DEV_KEYS[4].address).balance, b.queries.account(DEV_KEYS[4].address).balance);
@@ -112,8 +121,14 @@ live('an SSE client is told of the reorg, then receives the new branch from the 
         assert.is(reorg.data.fromHeight, 1);
         // After the announcement the stream carries the new branch's blocks, heights 1..4.
         await sse.waitFor((m) => m.event === 'block' && m.data.hash === b.node.head().hash);
-        const after = sse.messages.slice(sse.messages.indexOf(reorg)).filter((m) => m.event === 'block').map((m) => m.data.hash);
-        assert.equal(after, (await b.node.store.blocksIn(1, 4)).map((x) => x.hash));
+        const after = sse.messages
+          .slice(sse.messages.indexOf(reorg))
+          .filter((m) => m.event === 'block')
+          .map((m) => m.data.hash);
+        assert.equal(
+          after,
+          (await b.node.store.blocksIn(1, 4)).map((x) => x.hash),
+        );
       } finally {
         await sse.close();
       }

@@ -85,7 +85,10 @@ p('acknowledged but unmined transactions are pending again after a restart', asy
   await c.close();
   const again = await openTestChain({ dir: c.dir });
   try {
-    assert.equal(again.node.mempool.list().map((t) => t.hash), [a.hash, b.hash]);
+    assert.equal(
+      again.node.mempool.list().map((t) => t.hash),
+      [a.hash, b.hash],
+    );
     await again.produce();
     assert.is(again.node.head().transactions.length, 2);
     await again.close();

@@ -16,7 +16,17 @@ t('after kill -9 of one of three nodes the others keep producing, and on restart
   writeFileSync(genesisFile, JSON.stringify(testnetGenesis(3, 400, 'ombra-crash-net', Date.now())));
   const args = (i: number, peers: string[]) => {
     writeFileSync(join(tmp.dir, `key${i}.json`), JSON.stringify({ privateKey: DEV_KEYS[i].privateKey }));
-    return ['--genesis', genesisFile, '--key-file', join(tmp.dir, `key${i}.json`), '--data-dir', join(tmp.dir, `node${i}`), ...peers.flatMap((p) => ['--peer', p]), '--log-level', 'info'];
+    return [
+      '--genesis',
+      genesisFile,
+      '--key-file',
+      join(tmp.dir, `key${i}.json`),
+      '--data-dir',
+      join(tmp.dir, `node${i}`),
+      ...peers.flatMap((p) => ['--peer', p]),
+      '--log-level',
+      'info',
+    ];
   };
   const procs: NodeProcess[] = [];
   try {

@@ -35,7 +35,11 @@ t('junk, oversized, wrong-proposer, future-slot, duplicate and equivocating bloc
     evil.services.pubsub.subscribe(topic);
     await evil.dial(multiaddr(net.addr(0)));
     await waitFor(async () => (evil.services.pubsub.getSubscribers(topic).length > 0 ? true : undefined));
-    const send = (v: unknown) => evil.services.pubsub.publish(topic, typeof v === 'string' ? new TextEncoder().encode(v) : new TextEncoder().encode(JSON.stringify(v)));
+    const send = (v: unknown) =>
+      evil.services.pubsub.publish(
+        topic,
+        typeof v === 'string' ? new TextEncoder().encode(v) : new TextEncoder().encode(JSON.stringify(v)),
+      );
     const g = net.genesis;
     // Right after a new head, so the hostile blocks target the next height within this slot.
     const h0 = a.node.head().index;
@@ -49,7 +53,16 @@ t('junk, oversized, wrong-proposer, future-slot, duplicate and equivocating bloc
     await send(buildBlock(a.node.state(), refOf(head), [], intruder, slot * g.blockTimeMs, g).block);
     // The rightful owner, but ten slots in the future.
     const future = slot + 10;
-    await send(buildBlock(a.node.state(), refOf(head), [], DEV_KEYS[DEV_KEYS.findIndex((k) => k.address === slotOwner(g, future))], future * g.blockTimeMs, g).block);
+    await send(
+      buildBlock(
+        a.node.state(),
+        refOf(head),
+        [],
+        DEV_KEYS[DEV_KEYS.findIndex((k) => k.address === slotOwner(g, future))],
+        future * g.blockTimeMs,
+        g,
+      ).block,
+    );
     // Two blocks for one slot by its owner (equivocation), and a duplicate of the head.
     await send(buildBlock(a.node.state(), refOf(head), [], DEV_KEYS[owner], slot * g.blockTimeMs + 1, g).block);
     await send(buildBlock(a.node.state(), refOf(head), [], DEV_KEYS[owner], slot * g.blockTimeMs + 2, g).block);

@@ -23,7 +23,11 @@ t('three authorities take turns by slot, agree at every height, and carry a tran
     void hash;
     // A transfer posted to node 1 is mined and readable on nodes 0 and 2.
     const before = net.nodes[2]!.queries.account(DEV_KEYS[8].address).balance;
-    const res = await fetch(`${net.nodes[1]!.url}/api/chain/tx`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(txFrom(7, DEV_KEYS[8].address)) });
+    const res = await fetch(`${net.nodes[1]!.url}/api/chain/tx`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(txFrom(7, DEV_KEYS[8].address)),
+    });
     const { hash: txHash } = (await res.json()) as { hash: string };
     for (const i of [0, 2]) {
       const tx = await waitFor(async () => net.nodes[i]!.queries.tx(txHash), 20_000);

@@ -15,9 +15,25 @@ type Action =
   | { kind: 'restart' };
 
 const action: fc.Arbitrary<Action> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('transfer' as const), from: fc.integer({ min: 0, max: 9 }), to: fc.integer({ min: 0, max: 9 }), amount: fc.integer({ min: 1, max: 5_000_000 }), fee: fc.integer({ min: 0, max: 5000 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('transfer' as const),
+      from: fc.integer({ min: 0, max: 9 }),
+      to: fc.integer({ min: 0, max: 9 }),
+      amount: fc.integer({ min: 1, max: 5_000_000 }),
+      fee: fc.integer({ min: 0, max: 5000 }),
+    }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('register' as const), from: fc.integer({ min: 1, max: 9 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('storage' as const), to: fc.integer({ min: 1, max: 9 }), bytes: fc.integer({ min: 1, max: 9000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('storage' as const),
+      to: fc.integer({ min: 1, max: 9 }),
+      bytes: fc.integer({ min: 1, max: 9000 }),
+    }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('produce' as const), n: fc.integer({ min: 1, max: 3 }) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'restart' as const }) },
 );
@@ -32,8 +48,21 @@ async function run(c: TestChain, a: Action): Promise<TestChain> {
   } else {
     const key = a.kind === 'register' ? DEV_KEYS[a.from] : DEV_KEYS[0];
     const nonce = c.queries.account(key.address).nonce + c.node.mempool.pending(key.address).count;
-    const body = a.kind === 'register' ? { name: `miner-${a.from}`, capabilities: ['chat'] } : { to: DEV_KEYS[a.to].address, bytes: String(a.bytes) };
-    await submit(signTx({ type: a.kind === 'register' ? 'MINER_REGISTER' : 'STORAGE_TRANSFER', from: key.address, ...body, fee: '10', nonce, timestamp: c.now() }, key));
+    const body =
+      a.kind === 'register' ? { name: `miner-${a.from}`, capabilities: ['chat'] } : { to: DEV_KEYS[a.to].address, bytes: String(a.bytes) };
+    await submit(
+      signTx(
+        {
+          type: a.kind === 'register' ? 'MINER_REGISTER' : 'STORAGE_TRANSFER',
+          from: key.address,
+          ...body,
+          fee: '10',
+          nonce,
+          timestamp: c.now(),
+        },
+        key,
+      ),
+    );
   }
   return c;
 }

@@ -13,7 +13,20 @@ t('rolling read models back through the undo log gives exactly what they were at
       await c.node.submitTx(c.transfer(1 + (h % 5), DEV_KEYS[6 + (h % 3)].address, BigInt(h)));
       if (h === 4) {
         const k = DEV_KEYS[3];
-        await c.node.submitTx(signTx({ type: 'MINER_REGISTER', from: k.address, name: 'm', capabilities: ['chat'], fee: '10', nonce: c.node.mempool.pending(k.address).count + c.queries.account(k.address).nonce, timestamp: c.now() }, k));
+        await c.node.submitTx(
+          signTx(
+            {
+              type: 'MINER_REGISTER',
+              from: k.address,
+              name: 'm',
+              capabilities: ['chat'],
+              fee: '10',
+              nonce: c.node.mempool.pending(k.address).count + c.queries.account(k.address).nonce,
+              timestamp: c.now(),
+            },
+            k,
+          ),
+        );
       }
       await c.produce();
       dumps[h] = await c.node.runner.dump();

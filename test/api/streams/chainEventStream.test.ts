@@ -34,7 +34,13 @@ test('every new block is a block event with its height as id and index, hash, ti
       const head = chain.node.head();
       assert.is(block.id, '1');
       assert.equal(Object.keys(block.data).sort(), ['hash', 'index', 'proposer', 'timestamp', 'transactions']);
-      assert.equal(block.data, { index: 1, hash: head.hash, timestamp: head.timestamp, proposer: head.proposer, transactions: head.transactions });
+      assert.equal(block.data, {
+        index: 1,
+        hash: head.hash,
+        timestamp: head.timestamp,
+        proposer: head.proposer,
+        transactions: head.transactions,
+      });
       assert.is(block.data.transactions[0].hash, tx.hash);
     } finally {
       await c.close();
@@ -88,7 +94,10 @@ test('a client reconnecting with Last-Event-ID gets every missed block from the 
       await again.waitFor((m) => m.event === 'block' && m.data.index === head);
       assert.equal(heights(first), [1, 2, 3]);
       assert.equal(heights(again), range(4, head));
-      assert.equal(again.named('block').map((m) => m.id), range(4, head).map(String));
+      assert.equal(
+        again.named('block').map((m) => m.id),
+        range(4, head).map(String),
+      );
     } finally {
       await again.close();
     }
@@ -161,11 +170,22 @@ test('a reorganisation is its own event (id = common ancestor), followed by the 
       await c.waitFor((m) => m.event === 'hello');
       const head = chain.node.head();
       const dropped = [(await chain.node.store.block(3))!.hash, (await chain.node.store.block(4))!.hash, head.hash];
-      chain.node.events$.next({ type: 'reorg', fromHeight: 3, oldHead: { index: 5, hash: 'ab'.repeat(32) }, newHead: { index: 5, hash: head.hash }, dropped });
+      chain.node.events$.next({
+        type: 'reorg',
+        fromHeight: 3,
+        oldHead: { index: 5, hash: 'ab'.repeat(32) },
+        newHead: { index: 5, hash: head.hash },
+        dropped,
+      });
       await c.waitFor((m) => m.event === 'block' && m.data.index === 5);
       const reorg = c.named('reorg')[0];
       assert.is(reorg.id, '2');
-      assert.equal(reorg.data, { fromHeight: 3, oldHead: { index: 5, hash: 'ab'.repeat(32) }, newHead: { index: 5, hash: head.hash }, dropped });
+      assert.equal(reorg.data, {
+        fromHeight: 3,
+        oldHead: { index: 5, hash: 'ab'.repeat(32) },
+        newHead: { index: 5, hash: head.hash },
+        dropped,
+      });
       await chain.produce(1);
       await c.waitFor((m) => m.event === 'block' && m.data.index === 6);
       assert.equal(heights(c), [3, 4, 5, 6]);

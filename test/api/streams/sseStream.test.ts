@@ -48,7 +48,10 @@ test('a consumer that never reads is disconnected with a final SLOW_CONSUMER err
       assert.is(hub.subscriberCount, 1, 'and detached from the feed at once');
       // The reader kept up and was not dropped.
       await waitFor(async () => (reader.named('tx').length === sent ? true : undefined));
-      assert.equal(reader.named('tx').map((m) => parseInt(m.data.hash.slice(0, 8), 16)), Array.from({ length: sent }, (_, i) => i));
+      assert.equal(
+        reader.named('tx').map((m) => parseInt(m.data.hash.slice(0, 8), 16)),
+        Array.from({ length: sent }, (_, i) => i),
+      );
       assert.ok(!reader.ended);
       // Once the stalled client reads again it finds the reason, then the end of the stream.
       stalled.socket.resume();
@@ -91,7 +94,10 @@ test('a log replay is paced by the consumer instead of overflowing its buffer', 
       const c = await SseClient.open(`${url}/api/chain/events?fromHeight=1`);
       try {
         await c.waitFor((m) => m.event === 'block' && m.data.index === 40);
-        assert.equal(c.named('block').map((m) => m.data.index), Array.from({ length: 40 }, (_, i) => i + 1));
+        assert.equal(
+          c.named('block').map((m) => m.data.index),
+          Array.from({ length: 40 }, (_, i) => i + 1),
+        );
         assert.is(c.named('error').length, 0);
       } finally {
         await c.close();

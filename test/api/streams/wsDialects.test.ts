@@ -28,7 +28,10 @@ test('address:<addr> (any case) gets transactions naming that address, pending t
     try {
       const addr = DEV_KEYS[2].address;
       const topic = `address:${addr}`;
-      assert.equal(await c.request({ type: 'subscribe', topic: `address:${addr.slice(0, 2)}${addr.slice(2).toUpperCase()}` }), { type: 'subscribed', topic });
+      assert.equal(await c.request({ type: 'subscribe', topic: `address:${addr.slice(0, 2)}${addr.slice(2).toUpperCase()}` }), {
+        type: 'subscribed',
+        topic,
+      });
       await chain.node.submitTx(chain.transfer(3, DEV_KEYS[4].address, 7n));
       const tx = await chain.node.submitTx(chain.transfer(1, addr, 5n));
       const pending = await c.waitFor((x) => x.type === 'address_tx');
@@ -61,10 +64,13 @@ test('task:<taskId> gets block transactions of that task, a TASK_SUBMIT without 
       await c.waitFor((x) => x.type === 'task_tx' && x.topic === `task:${derived}`);
       await c.waitFor((x) => x.type === 'task_tx' && x.topic === 'task:task-0001');
       const tasks = c.messages.filter((x) => x.type === 'task_tx');
-      assert.equal(tasks.map((x) => [x.data.taskId, x.data.hash, x.data.blockIndex, x.data.status]).sort(), [
-        [derived, ev.block.transactions[0].hash, ev.block.index, 'confirmed'],
-        ['task-0001', ev.block.transactions[1].hash, ev.block.index, 'confirmed'],
-      ].sort());
+      assert.equal(
+        tasks.map((x) => [x.data.taskId, x.data.hash, x.data.blockIndex, x.data.status]).sort(),
+        [
+          [derived, ev.block.transactions[0].hash, ev.block.index, 'confirmed'],
+          ['task-0001', ev.block.transactions[1].hash, ev.block.index, 'confirmed'],
+        ].sort(),
+      );
     } finally {
       c.close();
     }
@@ -75,7 +81,13 @@ test('bad topics, unknown types and too many topics are errors; unsubscribe is a
     async ({ wsUrl }) => {
       const c = await WsClient.open(`${wsUrl}/ws`);
       try {
-        for (const msg of [{ type: 'subscribe', topic: 'address:oxnothex' }, { type: 'subscribe', topic: 'blocks' }, { type: 'jump' }, { topic: 'new_tx' }, { type: 'subscribe' }]) {
+        for (const msg of [
+          { type: 'subscribe', topic: 'address:oxnothex' },
+          { type: 'subscribe', topic: 'blocks' },
+          { type: 'jump' },
+          { topic: 'new_tx' },
+          { type: 'subscribe' },
+        ]) {
           const m = await c.request(msg);
           assert.equal([m.type, m.code], ['error', 'INVALID_PARAMS'], JSON.stringify(msg));
         }

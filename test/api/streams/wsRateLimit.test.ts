@@ -30,7 +30,7 @@ t('a caller past its open-stream cap is refused 429 on upgrade, and a closed soc
     httpPort: 0,
     rateLimits: { tiers: { anonymous: { perMinute: 1000, concurrent: 100, streams: 2 } } },
   });
-  const url = node.url.replace('http', 'ws') + '/api/ws';
+  const url = `${node.url.replace('http', 'ws')}/api/ws`;
   const sockets: WebSocket[] = [];
   try {
     for (let i = 0; i < 2; i++) {

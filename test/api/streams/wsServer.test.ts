@@ -32,7 +32,16 @@ test('txs carries {type: tx, data: {type, hash, from, to, amount, fee, nonce, ti
       const tx = await chain.node.submitTx(chain.transfer(1, DEV_KEYS[2].address, 5n));
       const m = await c.waitFor((x) => x.type === 'tx');
       const t = tx as SignedTx & { to: string; amount: string; fee: string };
-      assert.equal(m.data, { type: 'TRANSFER', hash: tx.hash, from: tx.from, to: t.to, amount: t.amount, fee: t.fee, nonce: tx.nonce, timestamp: tx.timestamp });
+      assert.equal(m.data, {
+        type: 'TRANSFER',
+        hash: tx.hash,
+        from: tx.from,
+        to: t.to,
+        amount: t.amount,
+        fee: t.fee,
+        nonce: tx.nonce,
+        timestamp: tx.timestamp,
+      });
     } finally {
       c.close();
     }
@@ -70,7 +79,13 @@ test('agent turns AGENT_CLAIM, AGENT_STEP and AGENT_FINISH of a new block into c
       chain.node.events$.next(ev);
       await c.waitFor((x) => x.type === 'agent' && x.data.event === 'finished');
       const agent = c.messages.filter((x) => x.type === 'agent');
-      const common = (i: number) => ({ agentRunId: RUN, blockIndex: ev.block.index, txHash: ev.block.transactions[i].hash, miner: DEV_KEYS[3].address, timestamp: ev.block.transactions[i].timestamp });
+      const common = (i: number) => ({
+        agentRunId: RUN,
+        blockIndex: ev.block.index,
+        txHash: ev.block.transactions[i].hash,
+        miner: DEV_KEYS[3].address,
+        timestamp: ev.block.transactions[i].timestamp,
+      });
       assert.equal(agent, [
         { type: 'agent', data: { event: 'claimed', ...common(1), modelInfo: 'llama-3-8b', hardwareTier: 'gpu-a' } },
         { type: 'agent', data: { event: 'step', ...common(2), stepIndex: 0, outputTokens: 12, outputHash: 'd'.repeat(64), toolCalls: [] } },
@@ -86,11 +101,22 @@ test('chat turns each CHAT_TURN of a new block into {type: chat, data: the turn}
     const c = await WsClient.open(`${wsUrl}/api/ws`);
     try {
       await c.request({ action: 'subscribe', channel: 'chat' });
-      const ev = syntheticBlock(chain, [{ type: 'CHAT_TURN', conversationId: 'e'.repeat(64), role: 'user', content: 'hello there', agentRunId: RUN, fee: '1' }]);
+      const ev = syntheticBlock(chain, [
+        { type: 'CHAT_TURN', conversationId: 'e'.repeat(64), role: 'user', content: 'hello there', agentRunId: RUN, fee: '1' },
+      ]);
       chain.node.events$.next(ev);
       const m = await c.waitFor((x) => x.type === 'chat');
       const tx = ev.block.transactions[0];
-      assert.equal(m.data, { hash: tx.hash, from: tx.from, conversationId: 'e'.repeat(64), role: 'user', content: 'hello there', agentRunId: RUN, timestamp: tx.timestamp, blockIndex: ev.block.index });
+      assert.equal(m.data, {
+        hash: tx.hash,
+        from: tx.from,
+        conversationId: 'e'.repeat(64),
+        role: 'user',
+        content: 'hello there',
+        agentRunId: RUN,
+        timestamp: tx.timestamp,
+        blockIndex: ev.block.index,
+      });
     } finally {
       c.close();
     }
@@ -101,7 +127,12 @@ test('a reorganisation reaches blocks subscribers as {type: reorg, data}', () =>
     const c = await WsClient.open(`${wsUrl}/api/ws`);
     try {
       await c.request({ action: 'subscribe', channel: 'blocks' });
-      const reorg = { fromHeight: 1, oldHead: { index: 2, hash: 'a'.repeat(64) }, newHead: { index: 2, hash: 'b'.repeat(64) }, dropped: ['c'.repeat(64), 'a'.repeat(64)] };
+      const reorg = {
+        fromHeight: 1,
+        oldHead: { index: 2, hash: 'a'.repeat(64) },
+        newHead: { index: 2, hash: 'b'.repeat(64) },
+        dropped: ['c'.repeat(64), 'a'.repeat(64)],
+      };
       chain.node.events$.next({ type: 'reorg', ...reorg });
       assert.equal(await c.waitFor((x) => x.type === 'reorg'), { type: 'reorg', data: reorg });
     } finally {
@@ -194,7 +225,16 @@ test('a consumer that stops reading is closed with 1008 SLOW_CONSUMER; a reading
         slow.ws.pause();
         let sent = 0;
         for (; sent < 400 && hub.slowConsumerDrops === 0; sent++) {
-          chain.node.events$.next({ type: 'tx', tx: { type: 'TRANSFER', hash: `${sent}`.padStart(8, '0') + 'f'.repeat(64 * 1024), from: 'ox', nonce: 0, timestamp: 0 } as unknown as SignedTx });
+          chain.node.events$.next({
+            type: 'tx',
+            tx: {
+              type: 'TRANSFER',
+              hash: `${sent}`.padStart(8, '0') + 'f'.repeat(64 * 1024),
+              from: 'ox',
+              nonce: 0,
+              timestamp: 0,
+            } as unknown as SignedTx,
+          });
           await new Promise((r) => setTimeout(r, 2));
         }
         assert.is(hub.slowConsumerDrops, 1);
