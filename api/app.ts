@@ -20,7 +20,7 @@ import { transactionRoutes } from './routes/transactions.ts';
 import { walletRoutes } from './routes/wallet.ts';
 import { chainEventRoutes, mempoolEventRoutes } from './routes/events.ts';
 import { StreamHub } from './streams/streamHub.ts';
-import { ApiKeyStore } from '../node/apiKeys.ts';
+import { ApiKeyStore } from '../services/apiKeys.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { keyRoutes } from './routes/keys.ts';
 

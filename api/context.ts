@@ -1,9 +1,9 @@
 /** What routes may use: the node's queries, write entry point and the network's view. */
-import type { ChainQueries } from '../node/queries.ts';
+import type { ChainQueries } from '../queries/chainQueries.ts';
 import type { OmbraNode } from '../node/node.ts';
 import type { StreamHub } from './streams/streamHub.ts';
-import type { ApiKeyStore } from '../node/apiKeys.ts';
-import type { AlertService } from '../node/alerts.ts';
+import type { ApiKeyStore } from '../services/apiKeys.ts';
+import type { AlertService } from '../services/alerts.ts';
 import type { RateLimiter } from './rateLimit.ts';
 
 /** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */

@@ -17,7 +17,7 @@
 import { BlockList, isIP } from 'node:net';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import type { Context, MiddlewareHandler } from 'hono';
-import type { ApiKeyRecord, ApiKeyStore } from '../node/apiKeys.ts';
+import type { ApiKeyRecord, ApiKeyStore } from '../services/apiKeys.ts';
 
 /** One tier's limits. */
 export interface TierLimit {

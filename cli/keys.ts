@@ -3,7 +3,7 @@
  * straight into the data dir's `local:keys` sublevel. LevelDB allows one process per data dir,
  * so this refuses, clearly, while a node runs on it. The key is printed once, on stdout.
  */
-import { ApiKeyStore } from '../node/apiKeys.ts';
+import { ApiKeyStore } from '../services/apiKeys.ts';
 import { MAX_LABEL } from '../api/alertParams.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { CliFault, openExistingStore } from './snapshot.ts';

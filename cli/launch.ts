@@ -16,9 +16,9 @@ import { Producer } from '../node/producer.ts';
 import { loadOrCreatePeerKey } from '../p2p/identity.ts';
 import { P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
-import { ChainQueries } from '../node/queries.ts';
-import { ApiKeyStore } from '../node/apiKeys.ts';
-import { AlertService, type AlertOptions } from '../node/alerts.ts';
+import { ChainQueries } from '../queries/chainQueries.ts';
+import { ApiKeyStore } from '../services/apiKeys.ts';
+import { AlertService, type AlertOptions } from '../services/alerts.ts';
 import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
 
 /** Everything `launch` needs. */

@@ -6,7 +6,7 @@ import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
 import { launch } from './launch.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
-import type { AlertOptions } from '../node/alerts.ts';
+import type { AlertOptions } from '../services/alerts.ts';
 
 /** Flags of `ombra start`, each with its environment twin. */
 export const START_FLAGS: Record<string, FlagSpec> = {

@@ -51,3 +51,8 @@ export function formatUnits(micro: bigint): string {
   if (frac === 0n) return whole.toString();
   return `${whole}.${frac.toString().padStart(6, '0').replace(/0+$/, '')}`;
 }
+
+/** Fixed-width height key so a byte-ordered store (LevelDB) iterates in height order. */
+export function heightKey(index: number): string {
+  return index.toString().padStart(12, '0');
+}

@@ -6,6 +6,7 @@
 import { Level } from 'level';
 import type { Block } from '../core/block.ts';
 import type { Genesis } from '../core/genesis.ts';
+import { heightKey } from '../core/encoding.ts';
 
 /** The head of the log. */
 export interface Head {
@@ -15,11 +16,6 @@ export interface Head {
 
 type Db = Level<string, unknown>;
 type Sub = ReturnType<Db['sublevel']>;
-
-/** Fixed-width block key so LevelDB's byte order is height order. */
-export function heightKey(index: number): string {
-  return index.toString().padStart(12, '0');
-}
 
 /** LevelDB-backed block log. */
 export class ChainStore {

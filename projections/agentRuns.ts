@@ -12,7 +12,7 @@
  *
  * In memory: runId -> {order, status, claimed}, rebuilt from the `s!` and `m!` rows on restore.
  */
-import { heightKey } from '../node/chainStore.ts';
+import { heightKey } from '../core/encoding.ts';
 import type { AgentRunStatus } from '../core/state.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';

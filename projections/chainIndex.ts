@@ -2,7 +2,7 @@
  * Lookup indexes over the block log: block hash -> height, transaction hash -> position,
  * and each address's history. Rows only; the blocks themselves stay in the log.
  */
-import { heightKey } from '../node/chainStore.ts';
+import { heightKey } from '../core/encoding.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 

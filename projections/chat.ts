@@ -9,7 +9,7 @@
  * AGENT_REQUEST naming a conversationId does not create one. Turn timestamps are the
  * transactions' own; order is chain order. In memory: the conversation records, restored from rows.
  */
-import { heightKey } from '../node/chainStore.ts';
+import { heightKey } from '../core/encoding.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 

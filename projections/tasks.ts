@@ -11,7 +11,7 @@
  *
  * In memory: taskId -> {order, status} and per-status counts, rebuilt from `t!` rows on restore.
  */
-import { heightKey } from '../node/chainStore.ts';
+import { heightKey } from '../core/encoding.ts';
 import type { Task, TaskStatus } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { taskIdOf } from '../core/tx/task.ts';

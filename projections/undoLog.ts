@@ -5,7 +5,7 @@
  * without replaying the chain from genesis.
  */
 import type { ChainStore } from '../node/chainStore.ts';
-import { heightKey } from '../node/chainStore.ts';
+import { heightKey } from '../core/encoding.ts';
 import type { KvOp } from './projection.ts';
 
 type Sublevel = ReturnType<ChainStore['sublevel']>;

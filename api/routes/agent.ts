@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import { AgentQueries } from '../../node/agentQueries.ts';
+import { AgentQueries } from '../../queries/agentQueries.ts';
 import { RUN_STATUSES } from '../../projections/agentRuns.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';

@@ -1,7 +1,7 @@
 /** Alert subscriptions under /api/alerts: subscribe, list and remove with X-Alert-Token. */
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import type { AlertService } from '../../node/alerts.ts';
+import type { AlertService } from '../../services/alerts.ts';
 import { parseSubscribe } from '../alertParams.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientIp } from '../rateLimit.ts';

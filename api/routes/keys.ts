@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { ChainError } from '../../core/errors.ts';
-import { keyView, type ApiKeyRecord, type ApiKeyStore } from '../../node/apiKeys.ts';
+import { keyView, type ApiKeyRecord, type ApiKeyStore } from '../../services/apiKeys.ts';
 import { parseRegister } from '../alertParams.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientIp } from '../rateLimit.ts';

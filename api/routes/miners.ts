@@ -7,7 +7,7 @@ import type { Miner } from '../../core/state.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
-import type { ChainQueries } from '../../node/queries.ts';
+import type { ChainQueries } from '../../queries/chainQueries.ts';
 
 /** The spec's Miner record. */
 export function minerRecord(queries: ChainQueries, m: Miner) {

@@ -9,7 +9,7 @@
  */
 import { Hono } from 'hono';
 import type { ForkId } from '../../core/schema.ts';
-import { artRecord, NftQueries } from '../../node/nftQueries.ts';
+import { artRecord, NftQueries } from '../../queries/nftQueries.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';

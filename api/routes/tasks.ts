@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import type { TaskStatus } from '../../core/state.ts';
 import { taskIdOf } from '../../core/tx/task.ts';
-import { TaskQueries } from '../../node/taskQueries.ts';
+import { TaskQueries } from '../../queries/taskQueries.ts';
 import { feeEstimate, type FeeEstimateState } from '../../projections/feeEstimate.ts';
 import { TASK_STATUSES } from '../../projections/tasks.ts';
 import { readJson } from '../body.ts';

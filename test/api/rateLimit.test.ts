@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { createApp } from '../../api/app.ts';
 import { noNetwork } from '../../api/context.ts';
 import { normalizeIp, parseBanList, RateLimiter, type RateLimitOptions } from '../../api/rateLimit.ts';
-import { ApiKeyStore } from '../../node/apiKeys.ts';
+import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { openTestChain, tempDir, type TestChain } from '../helpers/testChain.ts';
 import { assertErrorShape } from './support.ts';
 

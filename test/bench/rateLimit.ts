@@ -12,8 +12,8 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.ts';
 import { noNetwork } from '../../api/context.ts';
 import { RateLimiter } from '../../api/rateLimit.ts';
-import { ApiKeyStore } from '../../node/apiKeys.ts';
-import { AlertService } from '../../node/alerts.ts';
+import { ApiKeyStore } from '../../services/apiKeys.ts';
+import { AlertService } from '../../services/alerts.ts';
 import { answer, startReceiver, until } from '../helpers/alertKit.ts';
 import { openTestChain } from '../helpers/testChain.ts';
 

@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { ChainStore } from '../../node/chainStore.ts';
-import { ApiKeyStore, wellFormedKey } from '../../node/apiKeys.ts';
+import { ApiKeyStore, wellFormedKey } from '../../services/apiKeys.ts';
 import { runCli } from '../helpers/cliRun.ts';
 import { openTestChain } from '../helpers/testChain.ts';
 

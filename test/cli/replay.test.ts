@@ -4,7 +4,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ChainStore } from '../../node/chainStore.ts';
 import { OmbraNode } from '../../node/node.ts';
-import { ChainQueries } from '../../node/queries.ts';
+import { ChainQueries } from '../../queries/chainQueries.ts';
 import { runCli } from '../helpers/cliRun.ts';
 import { DEV_KEYS, openTestChain, tempDir } from '../helpers/testChain.ts';
 

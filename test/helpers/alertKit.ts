@@ -5,8 +5,8 @@ import { createHmac } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { createApp } from '../../api/app.ts';
 import { noNetwork } from '../../api/context.ts';
-import { AlertService, type AlertOptions } from '../../node/alerts.ts';
-import { ApiKeyStore } from '../../node/apiKeys.ts';
+import { AlertService, type AlertOptions } from '../../services/alerts.ts';
+import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { openTestChain, type TestChain } from './testChain.ts';
 
 /** A request a receiver got. */

@@ -12,7 +12,7 @@ import { parseGenesis, type Genesis } from '../../core/genesis.ts';
 import { DEV_MNEMONIC, keyPairFromMnemonic, type KeyPair } from '../../core/keys.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { OmbraNode } from '../../node/node.ts';
-import { ChainQueries } from '../../node/queries.ts';
+import { ChainQueries } from '../../queries/chainQueries.ts';
 
 /** The dev accounts 0-9 (index 0 is the dev authority). */
 export const DEV_KEYS: KeyPair[] = Array.from({ length: 10 }, (_, i) => keyPairFromMnemonic(DEV_MNEMONIC, i));

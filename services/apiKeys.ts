@@ -12,7 +12,7 @@
  */
 import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import type { ChainStore } from './chainStore.ts';
+import type { ChainStore } from '../node/chainStore.ts';
 
 /** The recognisable prefix of a live key. */
 export const KEY_PREFIX = 'ombra_live_';

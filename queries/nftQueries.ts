@@ -3,7 +3,7 @@
  * then tokenId), sorted once per height; the SVG body is read from the ART_MINT transaction.
  */
 import type { ArtNft } from '../core/state.ts';
-import type { ChainQueries } from './queries.ts';
+import type { ChainQueries } from './chainQueries.ts';
 
 /** The spec's Art NFT record: the consensus record without its transaction hash. */
 export type ArtNftRecord = Omit<ArtNft, 'txHash'>;

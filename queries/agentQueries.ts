@@ -5,7 +5,7 @@
 import type { AgentRun, AgentRunStatus } from '../core/state.ts';
 import type { RequestRow, StepRow } from '../projections/agentRuns.ts';
 import { conversationRecord, type ChatState, type Conversation, type Turn } from '../projections/chat.ts';
-import type { OmbraNode } from './node.ts';
+import type { OmbraNode } from '../node/node.ts';
 
 /** The spec's agent run record. */
 export interface RunRecord {

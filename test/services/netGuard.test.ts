@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { forbiddenAddress, guardedLookup, resolvePublic } from '../../node/netGuard.ts';
+import { forbiddenAddress, guardedLookup, resolvePublic } from '../../services/netGuard.ts';
 
 const t = suite('webhook SSRF guard');
 

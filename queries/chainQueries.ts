@@ -12,7 +12,7 @@ import type { TxLocation } from '../projections/chainIndex.ts';
 import { statsRecord, type ChainStats } from '../projections/chainStats.ts';
 import { bucketLabels, topHolders, type HoldersState } from '../projections/holders.ts';
 import { circulating, type SupplyState } from '../projections/supply.ts';
-import type { OmbraNode } from './node.ts';
+import type { OmbraNode } from '../node/node.ts';
 
 /** A confirmed transaction as served: the signed tx plus where and when it landed. */
 export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };

@@ -7,7 +7,7 @@ import type { Task, TaskStatus } from '../core/state.ts';
 import { TASK_TIMEOUTS, taskIdOf } from '../core/tx/task.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
 import type { ResponseRow, RewardRow, TasksState, ValidationRow } from '../projections/tasks.ts';
-import type { OmbraNode } from './node.ts';
+import type { OmbraNode } from '../node/node.ts';
 
 /** The spec's task summary, plus taskType and timeoutMs. */
 export interface TaskSummary {

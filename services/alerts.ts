@@ -18,8 +18,8 @@ import { ChainError } from '../core/errors.ts';
 import type { ChainEvent } from '../projections/events.ts';
 import { agentRunsIn, matchBlock, SubscriptionIndex, type AlertMatch, type Trigger } from '../projections/alertMatch.ts';
 import { AlertSender, type Attempt, type AttemptResult } from './alertDelivery.ts';
-import type { ChainStore } from './chainStore.ts';
-import { silentLogger, type Logger } from './log.ts';
+import type { ChainStore } from '../node/chainStore.ts';
+import { silentLogger, type Logger } from '../node/log.ts';
 import { ForbiddenTarget, resolvePublic } from './netGuard.ts';
 
 /** Alert options (cli/ fills them from flags). */
