@@ -3,8 +3,8 @@
  * refused with VALIDATION_FAILED naming the current status. The protocol reference prints it.
  */
 import { TASK_SETTLEMENT_WINDOW_MS } from '../economics.ts';
-import { transitionRow, type Transition } from './machine.ts';
-import type { Task, TaskStatus } from '../state.ts';
+import { transitionRow, transitionTable, type Transition } from './machine.ts';
+import type { Task, TaskStatus } from './task.ts';
 
 /** What moves a task. */
 export type TaskTrigger = 'TASK_SUBMIT' | 'TASK_RESPONSE' | 'TASK_VALIDATE' | 'TASK_REWARD' | 'timeout';
@@ -59,4 +59,15 @@ export function nextTaskStatus(task: Task | undefined, on: TaskTrigger): TaskSta
 export function taskDeadline(t: Task): number {
   const responses = t.submittedAt + t.timeoutMs;
   return t.status === 'submitted' ? responses : responses + TASK_SETTLEMENT_WINDOW_MS;
+}
+
+/** The protocol reference's task status section. */
+export function taskMachineDoc(): string[] {
+  return [
+    '## Task status',
+    '',
+    'Every transition not in this table is refused with `422 VALIDATION_FAILED` naming the current status. In flight: `submitted`, `responses_collected`, `validated`.',
+    '',
+    ...transitionTable(TASK_TRANSITIONS),
+  ];
 }
