@@ -1,14 +1,14 @@
 /** The task pipeline: TASK_SUBMIT, TASK_RESPONSE, TASK_VALIDATE, TASK_REWARD, the task records and their timeouts. */
-import { ZERO_ADDRESS } from '../address.ts';
-import { FEE_SPLIT_V2, MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../economics.ts';
+import { MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../economics.ts';
 import { ChainError } from '../errors.ts';
-import { forkActive } from '../genesis.ts';
 import { sha256Hex } from '../hash.ts';
 import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
 import { defineFamily, expireDue } from './family.ts';
-import { feeOf, payFee, txHandler, type TxContext } from './handler.ts';
-import { nextTaskStatus, taskDeadline, taskMachineDoc } from './taskMachine.ts';
+import { feeOf, payFee, txHandler } from './handler.ts';
+import { expectedRewards, nextTaskStatus, taskDeadline, taskMachineDoc } from './taskMachine.ts';
+
+export { expectedRewards };
 
 /** Every task status, in pipeline order (see taskMachine.ts for the transitions). */
 export const TASK_STATUSES = ['submitted', 'responses_collected', 'validated', 'rewarded', 'timeout'] as const;
@@ -147,20 +147,6 @@ const refuse = (msg: string): never => {
 /** The id of the task a TASK_SUBMIT creates: its taskId, or the first 32 hex of its hash. */
 export function taskIdOf(tx: { readonly taskId?: unknown; readonly hash: string }): string {
   return typeof tx.taskId === 'string' ? tx.taskId : tx.hash.slice(0, 32);
-}
-
-/** The exact payout a TASK_REWARD must carry: 100% to the miner before fork 2, then 70/5/25. */
-export function expectedRewards(task: Task, height: number, ctx: TxContext): { address: string; amount: string; reason: string }[] {
-  const fee = BigInt(task.fee);
-  const miner = task.responses.find((r) => r.minerId === task.bestMinerId)!.miner;
-  if (!forkActive(ctx.genesis.forks, 2, height)) return [{ address: miner, amount: fee.toString(), reason: 'miner' }];
-  const toMiner = (fee * FEE_SPLIT_V2.miner) / 100n;
-  const toValidator = (fee * FEE_SPLIT_V2.validator) / 100n;
-  return [
-    { address: miner, amount: toMiner.toString(), reason: 'miner' },
-    { address: task.validator!, amount: toValidator.toString(), reason: 'validator' },
-    { address: ZERO_ADDRESS, amount: (fee - toMiner - toValidator).toString(), reason: 'burn' },
-  ];
 }
 
 const submit = txHandler(TASK_SUBMIT, {
