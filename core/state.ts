@@ -61,8 +61,11 @@ export interface StateDiff {
 
 // The registry is read inside functions only, never at module load: families may import this
 // module, and ESM evaluates a cycle's modules one after the other.
-type AnyMap = Map<string, unknown>;
-const mapOf = (records: Records, kind: string): AnyMap => (records as unknown as Record<string, AnyMap>)[kind];
+/** The map of one kind (the one place a kind's name meets its value type). */
+function mapOf<T>(records: Records, rec: RecordDef<string, T>): Map<string, T> {
+  return (records as unknown as Record<string, Map<string, T>>)[rec.kind];
+}
+const openSet = (open: OpenSets, rec: RecordDef): Set<string> | undefined => (open as Record<string, Set<string>>)[rec.kind];
 
 /** A fresh account. */
 export function emptyAccount(): Account {
@@ -90,9 +93,9 @@ export function emptyState(): ChainState {
 
 /** Copies every record of `from` into `to` (records are immutable values: maps are copied, not records). */
 function copyRecords(from: Records, to: Records): void {
-  for (const { kind } of RECORDS) {
-    const target = mapOf(to, kind);
-    for (const [k, v] of mapOf(from, kind)) target.set(k, v);
+  for (const rec of RECORDS) {
+    const target = mapOf(to, rec);
+    for (const [k, v] of mapOf(from, rec)) target.set(k, v);
   }
 }
 
@@ -128,22 +131,22 @@ export class StateOverlay {
 
   /** A record of a kind by id. */
   get<T>(rec: RecordDef<string, T>, id: string): Readonly<T> | undefined {
-    const own = mapOf(this.records, rec.kind).get(id);
-    if (own) return own as T;
+    const own = mapOf(this.records, rec).get(id);
+    if (own) return own;
     const p = this.parent;
-    return p instanceof StateOverlay ? p.get(rec, id) : (mapOf(p.records, rec.kind).get(id) as T | undefined);
+    return p instanceof StateOverlay ? p.get(rec, id) : mapOf(p.records, rec).get(id);
   }
 
   /** Records a new or changed record (a fresh object: stored values are never mutated). */
   put<T>(rec: RecordDef<string, T>, id: string, value: T): void {
-    mapOf(this.records, rec.kind).set(id, value);
+    mapOf(this.records, rec).set(id, value);
   }
 
   /** Ids of the open records of a kind as of the base state plus this overlay's changes. */
   openIds(rec: RecordDef): Set<string> {
     const p = this.parent;
-    const ids = new Set(p instanceof StateOverlay ? p.openIds(rec) : (p.open as Record<string, Set<string>>)[rec.kind]);
-    for (const id of mapOf(this.records, rec.kind).keys()) ids.add(id);
+    const ids = new Set(p instanceof StateOverlay ? p.openIds(rec) : openSet(p.open, rec));
+    for (const id of mapOf(this.records, rec).keys()) ids.add(id);
     return ids;
   }
 
@@ -165,9 +168,9 @@ export class StateOverlay {
 /** Adds or removes the ids of `records` in the open sets, as each record's kind judges it. */
 function trackOpen(open: OpenSets, records: Records): void {
   for (const rec of RECORDS) {
-    const set = (open as Record<string, Set<string>>)[rec.kind];
+    const set = openSet(open, rec);
     if (!set || !rec.isOpen) continue;
-    for (const [id, v] of mapOf(records, rec.kind)) rec.isOpen(v) ? set.add(id) : set.delete(id);
+    for (const [id, v] of mapOf(records, rec)) rec.isOpen(v) ? set.add(id) : set.delete(id);
   }
 }
 

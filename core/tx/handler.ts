@@ -91,6 +91,14 @@ export function txHandler<S extends TxSchema>(schema: S, rules: TxRules<S>): TxH
   return { schema, executable: true, ...(rules as unknown as TxRules<TxSchema>) } as TxHandler;
 }
 
+/**
+ * True when `tx` (a transaction from a block or the mempool, so shape-checked) is of the type
+ * `schema` describes; narrows its fields for readers such as projections: `if (isTx(tx, TASK_SUBMIT)) tx.prompt`.
+ */
+export function isTx<S extends TxSchema>(tx: SignedTx, schema: S): tx is SignedTx & SignedTxOf<S> {
+  return tx.type === schema.type;
+}
+
 /** Moves a fee from the sender to the block's proposer (the live network's rule). */
 export function payFee(s: StateOverlay, from: string, fee: bigint, ctx: TxContext): void {
   if (fee === 0n) return;

@@ -4,8 +4,8 @@ import { genesisState } from '../../core/applyBlock.ts';
 import { ChainError } from '../../core/errors.ts';
 import { f, defineTx, type PayloadOf } from '../../core/schema.ts';
 import { StateOverlay } from '../../core/state.ts';
-import { feeOf, payFee, txHandler, type SignedTx, type SignedTxOf, type TxContext } from '../../core/tx/handler.ts';
-import type { TASK_RESPONSE } from '../../core/tx/task.ts';
+import { feeOf, isTx, payFee, txHandler, type SignedTx, type SignedTxOf, type TxContext } from '../../core/tx/handler.ts';
+import { TASK_RESPONSE } from '../../core/tx/task.ts';
 import { DEV_GENESIS, DEV_KEYS } from './support.ts';
 
 const t = suite('typed transaction handlers');
@@ -72,6 +72,16 @@ t('txHandler makes an executed handler whose hooks run on the typed payload', ()
   assert.is(s.peek(a).balance, before - 73n);
   assert.is(s.peek(b).balance - state.accounts.get(b)!.balance, 70n);
   assert.is(s.supply.feesPaid, 3n);
+});
+
+t('isTx tells a transaction of a type apart and narrows its fields', () => {
+  const tx = { type: 'TIP', from: 'ox1', to: 'ox2', amount: '5', fee: '1', nonce: 0, timestamp: 0 } as unknown as SignedTx;
+  assert.ok(isTx(tx, TIP));
+  assert.not.ok(isTx(tx, TASK_RESPONSE));
+  if (isTx(tx, TIP)) {
+    const amount: string = tx.amount;
+    assert.is(amount, '5');
+  }
 });
 
 t.run();
