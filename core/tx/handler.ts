@@ -9,7 +9,10 @@
  *      (`tx.amount` is a string, an optional `tx.tokensOut` is `number | undefined`). Optional:
  *      `tokensConsumed(tx)` (counted into the block's tokensConsumed). A type whose effects are not
  *      written yet is `notExecuted(POST)`: valid shape, refused with VALIDATION_FAILED.
- *   3. Add the handler to the family's `handlers` (their order is the order of the reference).
+ *   3. Add the handler to the family's `handlers` (their order is the order of the reference),
+ *      then `npm run docs` (docs/protocol.md is generated; a test fails when it drifts).
+ *   Optional on the schema: `event: {channel, event, fields}` announces it on a live channel
+ *   (`txEvents(channel)` in registry.ts). Readers outside core narrow with `isTx(tx, POST)`.
  * Adding a family: a new core/tx/<family>.ts exporting `defineFamily({name, handlers, records,
  * beginBlock, docSections})` (core/tx/family.ts) + one line in core/tx/registry.ts + its test.
  * Records it owns: `export const POSTS = defineRecord<Post>()('posts', {prefix, id, doc, isOpen?})`
