@@ -16,12 +16,11 @@ import {
   type Block,
 } from './block.ts';
 import { ChainError } from './errors.ts';
-import { expireOpen } from './expiry.ts';
 import { blockRewardAt, genesisIdentity, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
 import type { KeyPair } from './keys.ts';
 import { commitDiff, emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
-import { TX_HANDLERS } from './tx/registry.ts';
+import { beginBlock, TX_HANDLERS, tokensConsumedBy } from './tx/registry.ts';
 import { canonicalTx } from './txCodec.ts';
 import { checkTxState, verifyTx } from './validateTx.ts';
 
@@ -72,15 +71,7 @@ function applyTx(tx: SignedTx, s: StateOverlay, ctx: TxContext): void {
   s.account(tx.from).nonce += 1;
 }
 
-/** Inference tokens a block's task responses report (outputTokens + thinkingTokens). */
-export function tokensConsumedBy(txs: readonly SignedTx[]): bigint {
-  let n = 0n;
-  for (const tx of txs) {
-    if (tx.type === 'TASK_RESPONSE')
-      n += BigInt((tx.tokensOut as number | undefined) ?? 0) + BigInt((tx.thinkingTokens as number | undefined) ?? 0);
-  }
-  return n;
-}
+export { tokensConsumedBy };
 
 /** Block-level effects after the transactions: pre-fork-2 reward and storage quota. */
 function finishBlock(
@@ -118,7 +109,7 @@ export function applyBlock(state: ChainState, parent: ParentRef, raw: unknown, g
   const s = new StateOverlay(state);
   const ctx: TxContext = { height: b.index, timestamp: b.timestamp, proposer: b.proposer, genesis: g };
   const burnedBefore = s.supply.burned;
-  expireOpen(s, b.timestamp);
+  beginBlock(s, ctx);
   const seen = new Set<string>();
   for (const raw of b.transactions) {
     try {
@@ -157,7 +148,7 @@ export function buildBlock(
   const included: SignedTx[] = [];
   const dropped: { tx: SignedTx; error: ChainError }[] = [];
   const burnedBefore = s.supply.burned;
-  expireOpen(s, timestamp);
+  beginBlock(s, ctx);
   for (const tx of candidates) {
     if (included.length >= MAX_BLOCK_TXS) break;
     // Try on a nested overlay so a failing candidate leaves no trace.

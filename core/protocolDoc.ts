@@ -4,13 +4,11 @@
  */
 import { TREASURY_ADDRESS, ZERO_ADDRESS } from './address.ts';
 import { MAX_BIGINT_DIGITS, MICRO } from './encoding.ts';
-import { AGENT_TRANSITIONS } from './tx/agentMachine.ts';
-import { TASK_TRANSITIONS } from './tx/taskMachine.ts';
 import { MAX_BLOCK_TXS, MAX_TX_FUTURE_MS, STORAGE_QUOTA_PER_BLOCK } from './genesis.ts';
 import { ZERO_HASH } from './hash.ts';
 import { DEV_MNEMONIC, keyPairFromMnemonic } from './keys.ts';
 import type { TxSchema } from './schema.ts';
-import { TX_HANDLERS } from './tx/registry.ts';
+import { FAMILIES, RECORDS, TX_HANDLERS } from './tx/registry.ts';
 import { BURN_TOKEN_DIVISOR, MIN_BURN_PER_BLOCK } from './tx/transfer.ts';
 import { canonicalPayload, signTx } from './txCodec.ts';
 
@@ -39,26 +37,6 @@ export const BLOCK_FIELDS = [
   'transactions',
   'attestations',
 ] as const;
-
-/** Where the micro-units of each executed type go (a test requires one per executed type). */
-export const MONEY_FLOWS: Readonly<Record<string, string>> = {
-  TRANSFER: '`amount` moves from `from` to `to`; `fee` moves from `from` to the block proposer.',
-  BURN: '`amount` leaves `from` and is added to `burned`; there is no fee.',
-  MINER_REGISTER: '`fee` moves from `from` to the block proposer; no other funds move.',
-  STORAGE_TRANSFER: '`bytes` of storage capacity move from `from` to `to` (no funds); `fee` moves from `from` to the block proposer.',
-  TASK_SUBMIT: '`fee` (at least 10,000) moves from `from` into `escrow`; no proposer fee. On timeout the escrow goes back to `from`.',
-  TASK_RESPONSE: '`fee` moves from the miner to the block proposer.',
-  TASK_VALIDATE: '`fee` moves from the validator to the block proposer.',
-  TASK_REWARD:
-    "the task's escrow is released: before fork 2 all of it to the best miner; from fork 2 70% to the best miner, 5% to the validator and the remainder (25%) to `burned`. `fee` moves from the validator to the block proposer.",
-  AGENT_REQUEST: '`maxFee` moves from `from` into `escrow`; there is no fee.',
-  AGENT_CLAIM: '`fee` moves from the miner to the block proposer.',
-  AGENT_STEP: '`fee` moves from the miner to the block proposer; the run accrues 100 of network fee (from its escrow, paid at settlement).',
-  AGENT_FINISH:
-    'settles the run: `minerReward` to the miner, `networkFee` to the treasury, `userRefund` to the submitter, always summing to `maxFee`, out of `escrow`. `fee` moves from the sender to the block proposer.',
-  CHAT_TURN: '100 (CHAT_TURN_FEE) moves from `from` to the treasury; `fee` moves from `from` to the block proposer.',
-  ART_MINT: '`fee` moves from `from` to the block proposer; the NFT is recorded for `owner`.',
-};
 
 const fmt = (n: bigint | number): string => n.toLocaleString('en-US');
 const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -162,8 +140,12 @@ const INTRO = (): string[] => [
   "An account's `nonce` starts at 0 and is the nonce its next confirmed transaction must carry; each included transaction raises it by one. The mempool accepts a run of consecutive nonces per sender starting at the account nonce.",
 ];
 
+/** `a, b or c`. */
+const orList = (xs: string[]): string => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
+
 /** Block format, PoA and money flow sections. */
-function chainSections(executed: string[]): string[] {
+function chainSections(executed: TxSchema[]): string[] {
+  const timeouts = FAMILIES.flatMap((f) => (f.beginBlock ? [f.beginBlock.doc] : []));
   return [
     '## Blocks',
     '',
@@ -179,7 +161,7 @@ function chainSections(executed: string[]): string[] {
     "`stateRoot` = hex SHA-256 of (the parent's `stateRoot` hex + hex SHA-256 of `changes`), where `changes` is the compact JSON array of `[key, value]` pairs for every entry the block changed, sorted by key:",
     '',
     '- `a:<address>` -> `[balance, nonce, storageCapacity, storageUsed, minerId or ""]` (big integers as strings, nonce as a number);',
-    '- `m:<minerId>`, `t:<taskId>`, `r:<agentRunId>`, `n:<tokenId>` -> the miner, task, agent run or art NFT record as JSON with keys sorted at every level (big integers inside records are strings);',
+    `- ${RECORDS.map((r) => `\`${r.prefix}:<${r.id}>\``).join(', ')} -> the ${orList(RECORDS.map((r) => r.doc))} record as JSON with keys sorted at every level (big integers inside records are strings);`,
     '- `s` -> `[emitted, burned, escrow, feesPaid]` (always present).',
     '',
     `It costs O(changes) per block and commits to the whole state because it chains every change since genesis. The genesis block's \`stateRoot\` chains on the chain identity, SHA-256 of the compact JSON \`{chainId, timestamp, blockTimeMs, authorities, blockReward}\`, with the allocations as its changes.`,
@@ -198,9 +180,9 @@ function chainSections(executed: string[]): string[] {
     '',
     '## Fees and supply: where every micro-unit goes',
     '',
-    ...executed.map((type) => `- ${type}: ${MONEY_FLOWS[type] ?? 'undocumented'}`),
+    ...executed.map((schema) => `- ${schema.type}: ${schema.moneyFlow ?? 'undocumented'}`),
     '- Block reward: minted to the proposer before fork 2, added to `emitted`.',
-    '- Timeouts, applied at the start of each block before its transactions: a task past its deadline returns its escrow to the submitter; an agent run past its deadline settles with `minerReward` 0, its accrued network fee to the treasury and the rest to the submitter.',
+    `- Timeouts, applied at the start of each block before its transactions: ${timeouts.join('; ')}.`,
     `- \`block_energy\` burns must be at least max(${MIN_BURN_PER_BLOCK}, tokensConsumed / ${fmt(BURN_TOKEN_DIVISOR)}).`,
     '- Types this node does not execute are refused, so they move nothing.',
     '- `feesPaid` counts fees paid to proposers; fees stay inside the balances.',
@@ -209,33 +191,15 @@ function chainSections(executed: string[]): string[] {
   ];
 }
 
-/** The task and agent run state machines, as their tables in core/ define them. */
-function machineSections(): string[] {
-  const row = (t: { from: string | null; on: string; to: string; when: string }) =>
-    `| ${t.from ?? '(none)'} | ${t.on} | ${t.to} | ${cell(t.when)} |`;
-  return [
-    '## Task status',
-    '',
-    'Every transition not in this table is refused with `422 VALIDATION_FAILED` naming the current status. In flight: `submitted`, `responses_collected`, `validated`.',
-    '',
-    '| from | trigger | to | condition and effect |',
-    '|---|---|---|---|',
-    ...TASK_TRANSITIONS.map(row),
-    '',
-    '## Agent run status',
-    '',
-    'Every transition not in this table is refused with `422 VALIDATION_FAILED` naming the current status. Settlement pays `minerReward` (at most maxFee - networkFee), `networkFee` (100 per step, to the treasury) and `userRefund` (the rest), summing to `maxFee`.',
-    '',
-    '| from | trigger | to | condition and effect |',
-    '|---|---|---|---|',
-    ...AGENT_TRANSITIONS.map(row),
-  ];
+/** The sections families add (their state machines), in registry order. */
+function familySections(): string[] {
+  return FAMILIES.flatMap((f) => (f.docSections ? [f.docSections()] : [])).flatMap((lines, i) => (i ? ['', ...lines] : lines));
 }
 
 /** The whole protocol reference as Markdown, ending with one newline. */
 export function protocolReference(): string {
   const handlers = [...TX_HANDLERS.values()];
-  const executed = handlers.filter((h) => h.executable).map((h) => h.schema.type);
+  const executed = handlers.filter((h) => h.executable).map((h) => h.schema);
   const summary = [
     `## Transaction types (${handlers.length})`,
     '',
@@ -247,5 +211,5 @@ export function protocolReference(): string {
     ),
   ];
   const sections = handlers.flatMap((h) => ['', typeSection(h.schema, h.executable)]);
-  return `${[...INTRO(), '', ...summary, ...sections, '', ...chainSections(executed), '', ...machineSections()].join('\n')}\n`;
+  return `${[...INTRO(), '', ...summary, ...sections, '', ...chainSections(executed), '', ...familySections()].join('\n')}\n`;
 }

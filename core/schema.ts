@@ -114,6 +114,21 @@ export function checkObject(v: unknown, fields: AnyFields, extraAllowed: readonl
 /** Which fork activates a type: 1 is genesis, 2..6 the named forks. */
 export type ForkId = 1 | 2 | 3 | 4 | 5 | 6;
 
+/** The fields every transaction carries (besides `type` and `publicKey`). */
+export interface BaseFields {
+  from: FieldSpec<string, false>;
+  nonce: FieldSpec<number, false>;
+  timestamp: FieldSpec<number, false>;
+}
+
+/** A live-stream event a type announces when included (e.g. the WebSocket `agent` channel). */
+export interface TxEvent<Field extends string = string> {
+  readonly channel: string;
+  readonly event: string;
+  /** Payload fields copied into the event, in this order, when present. */
+  readonly fields: readonly Field[];
+}
+
 /** A transaction type's schema. */
 export interface TxSchema<Type extends string = string, F extends AnyFields = AnyFields> {
   readonly type: Type;
@@ -122,10 +137,15 @@ export interface TxSchema<Type extends string = string, F extends AnyFields = An
   readonly doc: string;
   /** Body fields in canonical order (between `type` and `publicKey`). */
   readonly fields: F;
+  /** Where its micro-units go, for the protocol reference (required of executed types, by test). */
+  readonly moneyFlow?: string;
+  readonly event?: TxEvent;
 }
 
 /** Defines a transaction type. The key order of `fields` is the canonical hash order. */
-export function defineTx<const Type extends string, F extends AnyFields>(s: TxSchema<Type, F>): TxSchema<Type, F> {
+export function defineTx<const Type extends string, F extends AnyFields & BaseFields>(
+  s: TxSchema<Type, F> & { event?: TxEvent<keyof F & string> },
+): TxSchema<Type, F> {
   return s;
 }
 

@@ -2,8 +2,11 @@
  * Consensus state and a copy-on-write overlay. `applyBlock` writes only into an overlay, so a
  * failing block leaves the base untouched; the overlay's contents are the block's state diff.
  * Besides accounts, the state holds keyed records (miners, tasks, agent runs, art NFTs) as plain
- * JSON values: big integers inside records are decimal strings.
+ * JSON values: big integers inside records are decimal strings. The record kinds are whatever the
+ * families in core/tx/registry.ts declare: nothing here names one.
  */
+import type { RecordDef } from './record.ts';
+import { RECORDS, type RecordKind, type RecordTypes } from './tx/registry.ts';
 
 /** One account's consensus state. */
 export interface Account {
@@ -17,99 +20,16 @@ export interface Account {
   minerId?: string;
 }
 
-/** A registered miner (reputation and completed tasks are read models, not consensus). */
-export interface Miner {
-  id: string;
-  name: string;
-  address: string;
-  capabilities: string[];
-  registeredAt: number;
-  txHash: string;
-}
+// Record value types live with the family that owns them; re-exported here for readers.
+export type { Miner } from './tx/miner.ts';
+export type { Task, TaskResponseRef, TaskStatus } from './tx/task.ts';
+export type { AgentRun, AgentRunStatus } from './tx/agent.ts';
+export type { ArtNft } from './tx/art.ts';
+export type { RecordKind, RecordTypes } from './tx/registry.ts';
+export { RECORD_KINDS, RECORD_PREFIX } from './tx/registry.ts';
 
-/** Task statuses: see core/tx/taskMachine.ts for the transitions. */
-export type TaskStatus = 'submitted' | 'responses_collected' | 'validated' | 'rewarded' | 'timeout';
-
-/** One miner's answer to a task, as consensus keeps it (the content stays in the block log). */
-export interface TaskResponseRef {
-  minerId: string;
-  miner: string;
-  contentHash: string;
-  txHash: string;
-}
-
-/** A task in flight or settled. */
-export interface Task {
-  taskId: string;
-  submitter: string;
-  taskType: string;
-  prompt: string;
-  fee: string;
-  timeoutMs: number;
-  submittedAt: number;
-  submitBlock: number;
-  submitTxHash: string;
-  status: TaskStatus;
-  responses: TaskResponseRef[];
-  validator?: string;
-  bestMinerId?: string;
-  scores?: { minerId: string; score: number }[];
-  rewardTxHash?: string;
-  settledAt?: number;
-  nftTokenId?: string;
-}
-
-/** Agent run statuses: see core/tx/agentMachine.ts for the transitions. */
-export type AgentRunStatus = 'pending' | 'claimed' | 'running' | 'completed' | 'failed' | 'timeout' | 'insufficient_funds' | 'cancelled';
-
-/** An agent run's consensus record. */
-export interface AgentRun {
-  agentRunId: string;
-  conversationId: string;
-  submitter: string;
-  maxFee: string;
-  maxSteps: number;
-  status: AgentRunStatus;
-  submittedAt: number;
-  requestTxHash: string;
-  minerAddress?: string;
-  minerId?: string;
-  claimedAt?: number;
-  lastActivityAt?: number;
-  stepCount: number;
-  stepTokensOut: number;
-  totalTokensOut: number;
-  networkFee: string;
-  minerReward: string;
-  userRefund: string;
-  finishedAt?: number;
-}
-
-/** An art NFT minted from a rewarded SVG task. */
-export interface ArtNft {
-  tokenId: string;
-  owner: string;
-  taskId: string;
-  minerId: string;
-  mintedAt: number;
-  blockIndex: number;
-  txHash: string;
-}
-
-/** The record kinds and their value types. */
-export interface RecordTypes {
-  miners: Miner;
-  tasks: Task;
-  runs: AgentRun;
-  nfts: ArtNft;
-}
-/** A record kind. */
-export type RecordKind = keyof RecordTypes;
-/** Every record kind with its state-root key prefix. */
-export const RECORD_PREFIX: Record<RecordKind, string> = { miners: 'm', tasks: 't', runs: 'r', nfts: 'n' };
-/** The record kinds. */
-export const RECORD_KINDS = Object.keys(RECORD_PREFIX) as RecordKind[];
-type Records = { [K in RecordKind]: Map<string, RecordTypes[K]> };
+/** One map per record kind, id to value. */
+export type Records = { [K in RecordKind]: Map<string, RecordTypes[K]> };
 
 /** Where every micro-unit is: totalEmitted = Σ balances + escrow + burned. */
 export interface Supply {
@@ -125,9 +45,12 @@ export interface ChainState {
   accounts: Map<string, Account>;
   records: Records;
   supply: Supply;
-  /** Derived: ids of tasks and runs that can still time out (rebuilt from records on load). */
-  open: { tasks: Set<string>; runs: Set<string> };
+  /** Derived: per record kind that declares `isOpen`, the ids of its open records (rebuilt on load). */
+  open: OpenSets;
 }
+
+/** Ids of open records, by kind (only kinds that declare `isOpen`). */
+export type OpenSets = Partial<Record<RecordKind, Set<string>>>;
 
 /** The changes one block made: every touched entry's value after the block. */
 export interface StateDiff {
@@ -136,22 +59,26 @@ export interface StateDiff {
   supply: Supply;
 }
 
-const OPEN_TASK: readonly TaskStatus[] = ['submitted', 'responses_collected', 'validated'];
-const OPEN_RUN: readonly AgentRunStatus[] = ['pending', 'claimed', 'running'];
-
-/** True while a task can still progress or time out. */
-export const isOpenTask = (t: Task): boolean => OPEN_TASK.includes(t.status);
-/** True while a run can still progress or time out. */
-export const isOpenRun = (r: AgentRun): boolean => OPEN_RUN.includes(r.status);
+// The registry is read inside functions only, never at module load: families may import this
+// module, and ESM evaluates a cycle's modules one after the other.
+/** The map of one kind (the one place a kind's name meets its value type). */
+function mapOf<T>(records: Records, rec: RecordDef<string, T>): Map<string, T> {
+  return (records as unknown as Record<string, Map<string, T>>)[rec.kind];
+}
+const openSet = (open: OpenSets, rec: RecordDef): Set<string> | undefined => (open as Record<string, Set<string>>)[rec.kind];
 
 /** A fresh account. */
 export function emptyAccount(): Account {
   return { balance: 0n, nonce: 0, storageCapacity: 0n, storageUsed: 0n };
 }
 
-/** Empty record maps. */
+/** Empty record maps, one per registered kind. */
 export function emptyRecords(): Records {
-  return { miners: new Map(), tasks: new Map(), runs: new Map(), nfts: new Map() };
+  return Object.fromEntries(RECORDS.map((r) => [r.kind, new Map()])) as unknown as Records;
+}
+
+function emptyOpen(): OpenSets {
+  return Object.fromEntries(RECORDS.filter((r) => r.isOpen).map((r) => [r.kind, new Set<string>()]));
 }
 
 /** An empty state. */
@@ -160,8 +87,16 @@ export function emptyState(): ChainState {
     accounts: new Map(),
     records: emptyRecords(),
     supply: { emitted: 0n, burned: 0n, escrow: 0n, feesPaid: 0n },
-    open: { tasks: new Set(), runs: new Set() },
+    open: emptyOpen(),
   };
+}
+
+/** Copies every record of `from` into `to` (records are immutable values: maps are copied, not records). */
+function copyRecords(from: Records, to: Records): void {
+  for (const rec of RECORDS) {
+    const target = mapOf(to, rec);
+    for (const [k, v] of mapOf(from, rec)) target.set(k, v);
+  }
 }
 
 /** Copy-on-write view over a ChainState, or over another overlay (a trial inside a block). */
@@ -194,29 +129,24 @@ export class StateOverlay {
     return a;
   }
 
-  /** A record by kind and id. */
-  get<K extends RecordKind>(kind: K, id: string): Readonly<RecordTypes[K]> | undefined {
-    const own = this.records[kind].get(id);
+  /** A record of a kind by id. */
+  get<T>(rec: RecordDef<string, T>, id: string): Readonly<T> | undefined {
+    const own = mapOf(this.records, rec).get(id);
     if (own) return own;
     const p = this.parent;
-    return p instanceof StateOverlay ? p.get(kind, id) : p.records[kind].get(id);
+    return p instanceof StateOverlay ? p.get(rec, id) : mapOf(p.records, rec).get(id);
   }
 
   /** Records a new or changed record (a fresh object: stored values are never mutated). */
-  put<K extends RecordKind>(kind: K, id: string, value: RecordTypes[K]): void {
-    (this.records[kind] as Map<string, RecordTypes[K]>).set(id, value);
+  put<T>(rec: RecordDef<string, T>, id: string, value: T): void {
+    mapOf(this.records, rec).set(id, value);
   }
 
-  /** A miner by id. */
-  miner(id: string): Readonly<Miner> | undefined {
-    return this.get('miners', id);
-  }
-
-  /** Ids of open tasks or runs as of the base state plus this overlay's changes. */
-  openIds(kind: 'tasks' | 'runs'): Set<string> {
+  /** Ids of the open records of a kind as of the base state plus this overlay's changes. */
+  openIds(rec: RecordDef): Set<string> {
     const p = this.parent;
-    const ids = new Set(p instanceof StateOverlay ? p.openIds(kind) : p.open[kind]);
-    for (const id of this.records[kind].keys()) ids.add(id);
+    const ids = new Set(p instanceof StateOverlay ? p.openIds(rec) : openSet(p.open, rec));
+    for (const id of mapOf(this.records, rec).keys()) ids.add(id);
     return ids;
   }
 
@@ -225,7 +155,7 @@ export class StateOverlay {
     const p = this.parent;
     if (!(p instanceof StateOverlay)) throw new Error('mergeIntoParent needs an overlay parent');
     for (const [k, v] of this.accounts) p.accounts.set(k, v);
-    for (const kind of RECORD_KINDS) for (const [k, v] of this.records[kind]) (p.records[kind] as Map<string, unknown>).set(k, v);
+    copyRecords(this.records, p.records);
     p.supply = this.supply;
   }
 
@@ -235,29 +165,36 @@ export class StateOverlay {
   }
 }
 
+/** Adds or removes the ids of `records` in the open sets, as each record's kind judges it. */
+function trackOpen(open: OpenSets, records: Records): void {
+  for (const rec of RECORDS) {
+    const set = openSet(open, rec);
+    if (!set || !rec.isOpen) continue;
+    for (const [id, v] of mapOf(records, rec)) rec.isOpen(v) ? set.add(id) : set.delete(id);
+  }
+}
+
 /** Writes a diff into a state (the one place state mutates) and keeps the open sets current. */
 export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
   for (const [k, v] of diff.accounts) state.accounts.set(k, v);
-  for (const kind of RECORD_KINDS) for (const [k, v] of diff.records[kind]) (state.records[kind] as Map<string, unknown>).set(k, v);
-  for (const [id, t] of diff.records.tasks) isOpenTask(t) ? state.open.tasks.add(id) : state.open.tasks.delete(id);
-  for (const [id, r] of diff.records.runs) isOpenRun(r) ? state.open.runs.add(id) : state.open.runs.delete(id);
+  copyRecords(diff.records, state.records);
+  trackOpen(state.open, diff.records);
   state.supply = diff.supply;
   return state;
 }
 
 /** Rebuilds the derived open sets from the records (after loading a state). */
 export function indexOpen(state: ChainState): ChainState {
-  state.open = { tasks: new Set(), runs: new Set() };
-  for (const [id, t] of state.records.tasks) if (isOpenTask(t)) state.open.tasks.add(id);
-  for (const [id, r] of state.records.runs) if (isOpenRun(r)) state.open.runs.add(id);
+  state.open = emptyOpen();
+  trackOpen(state.open, state.records);
   return state;
 }
 
 /** An independent copy of a state (records are immutable values, so maps are copied, not records). */
 export function cloneState(s: ChainState): ChainState {
   const records = emptyRecords();
-  for (const kind of RECORD_KINDS) for (const [k, v] of s.records[kind]) (records[kind] as Map<string, unknown>).set(k, v);
-  return indexOpen({ accounts: new Map(s.accounts), records, supply: { ...s.supply }, open: { tasks: new Set(), runs: new Set() } });
+  copyRecords(s.records, records);
+  return indexOpen({ accounts: new Map(s.accounts), records, supply: { ...s.supply }, open: {} });
 }
 
 /** Σ balances: with escrow and burned it must equal emitted. */

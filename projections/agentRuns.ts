@@ -14,20 +14,12 @@
  */
 import { heightKey } from '../core/encoding.ts';
 import type { AgentRunStatus } from '../core/state.ts';
+import { AGENT_RUN_STATUSES } from '../core/tx/agent.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
-/** The eight run statuses. */
-export const RUN_STATUSES: readonly AgentRunStatus[] = [
-  'pending',
-  'claimed',
-  'running',
-  'completed',
-  'failed',
-  'timeout',
-  'insufficient_funds',
-  'cancelled',
-];
+/** The eight run statuses (core's list). */
+export const RUN_STATUSES: readonly AgentRunStatus[] = AGENT_RUN_STATUSES;
 
 /** AGENT_REQUEST details. */
 export interface RequestRow {

@@ -14,12 +14,12 @@
 import { heightKey } from '../core/encoding.ts';
 import type { Task, TaskStatus } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import { taskIdOf } from '../core/tx/task.ts';
+import { TASK_STATUSES, taskIdOf } from '../core/tx/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
-/** Every task status, in pipeline order. */
-export const TASK_STATUSES: readonly TaskStatus[] = ['submitted', 'responses_collected', 'validated', 'rewarded', 'timeout'];
+/** Every task status, in pipeline order (core's list). */
+export { TASK_STATUSES };
 
 /** One response's details, as its transaction carried them. */
 export interface ResponseRow {
@@ -61,7 +61,7 @@ export interface TasksState {
   counts: Record<TaskStatus, number>;
 }
 
-const emptyCounts = (): Record<TaskStatus, number> => ({ submitted: 0, responses_collected: 0, validated: 0, rewarded: 0, timeout: 0 });
+const emptyCounts = (): Record<TaskStatus, number> => Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 /** Row key of a response: responses keep the order consensus gave them. */

@@ -5,6 +5,7 @@
  */
 import type { Block } from '../../core/block.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
+import { txEvents } from '../../core/tx/registry.ts';
 import type { ReorgEvent } from '../../projections/events.ts';
 
 /** A transaction as the `txs` channel, `new_tx` and the address/task topics show it. */
@@ -35,18 +36,14 @@ export function txSummary(tx: SignedTx): TxSummary {
 }
 
 /** The value of an optional field, if present. */
-function pick(t: Record<string, unknown>, names: string[]): Record<string, unknown> {
+function pick(t: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const n of names) if (t[n] !== undefined) out[n] = t[n];
   return out;
 }
 
-/** The agent-run update event each transaction type announces. */
-const AGENT_EVENTS: Record<string, { event: 'claimed' | 'step' | 'finished'; fields: string[] }> = {
-  AGENT_CLAIM: { event: 'claimed', fields: ['modelInfo', 'hardwareTier'] },
-  AGENT_STEP: { event: 'step', fields: ['stepIndex', 'outputTokens', 'outputHash', 'toolCalls'] },
-  AGENT_FINISH: { event: 'finished', fields: ['outcome', 'totalTokensOut', 'finalAnswerInline'] },
-};
+/** The agent-run update event each transaction type announces (its definition's `event`, core/tx/agent.ts). */
+const AGENT_EVENTS = txEvents('agent');
 
 /**
  * `agent` channel: `{type: 'agent', data: {event, agentRunId, blockIndex, txHash, miner, timestamp,
@@ -56,7 +53,7 @@ const AGENT_EVENTS: Record<string, { event: 'claimed' | 'step' | 'finished'; fie
 export function agentMessages(block: Block): { type: 'agent'; data: Record<string, unknown> }[] {
   const out: { type: 'agent'; data: Record<string, unknown> }[] = [];
   for (const tx of block.transactions) {
-    const kind = AGENT_EVENTS[tx.type];
+    const kind = AGENT_EVENTS.get(tx.type);
     const t = tx as SignedTx & Record<string, unknown>;
     if (!kind || typeof t.agentRunId !== 'string') continue;
     out.push({

@@ -1,12 +1,58 @@
-/** Agent runs (sixth fork): AGENT_REQUEST, AGENT_CLAIM, AGENT_STEP, AGENT_FINISH (schemas). */
+/** Agent runs (sixth fork): AGENT_REQUEST, AGENT_CLAIM, AGENT_STEP, AGENT_FINISH, the run records and their timeouts. */
 import { AGENT_NETWORK_FEE_PER_STEP, AGENT_REWARD_PER_TOKEN } from '../economics.ts';
 import { ChainError } from '../errors.ts';
-import { settleRun } from '../expiry.ts';
 import { sha256Hex } from '../hash.ts';
+import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
-import type { AgentRun } from '../state.ts';
-import { feeOf, payFee, type SignedTx, type StateReader, type TxHandler } from './handler.ts';
-import { checkAgentTransition } from './agentMachine.ts';
+import { agentMachineDoc, checkAgentTransition, runDeadline, settleRun } from './agentMachine.ts';
+import { defineFamily, expireDue } from './family.ts';
+import { feeOf, payFee, txHandler } from './handler.ts';
+
+/** The eight run statuses (see agentMachine.ts for the transitions). */
+export const AGENT_RUN_STATUSES = [
+  'pending',
+  'claimed',
+  'running',
+  'completed',
+  'failed',
+  'timeout',
+  'insufficient_funds',
+  'cancelled',
+] as const;
+/** An agent run status. */
+export type AgentRunStatus = (typeof AGENT_RUN_STATUSES)[number];
+const OPEN_RUN: readonly AgentRunStatus[] = ['pending', 'claimed', 'running'];
+
+/** An agent run's consensus record. */
+export interface AgentRun {
+  agentRunId: string;
+  conversationId: string;
+  submitter: string;
+  maxFee: string;
+  maxSteps: number;
+  status: AgentRunStatus;
+  submittedAt: number;
+  requestTxHash: string;
+  minerAddress?: string;
+  minerId?: string;
+  claimedAt?: number;
+  lastActivityAt?: number;
+  stepCount: number;
+  stepTokensOut: number;
+  totalTokensOut: number;
+  networkFee: string;
+  minerReward: string;
+  userRefund: string;
+  finishedAt?: number;
+}
+
+/** Agent run records, `r:<agentRunId>`; open (able to time out) until settled. */
+export const RUNS = defineRecord<AgentRun>()('runs', {
+  prefix: 'r',
+  id: 'agentRunId',
+  doc: 'agent run',
+  isOpen: (r) => OPEN_RUN.includes(r.status),
+});
 
 /** AGENT_REQUEST: no fee, `maxFee` is the escrow (DESIGN.md's order). */
 export const AGENT_REQUEST = defineTx({
@@ -27,6 +73,7 @@ export const AGENT_REQUEST = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow: '`maxFee` moves from `from` into `escrow`; there is no fee.',
 });
 
 export const AGENT_CLAIM = defineTx({
@@ -43,6 +90,9 @@ export const AGENT_CLAIM = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow: '`fee` moves from the miner to the block proposer.',
+  // The WebSocket `agent` channel's update for this type.
+  event: { channel: 'agent', event: 'claimed', fields: ['modelInfo', 'hardwareTier'] },
 });
 
 export const AGENT_STEP = defineTx({
@@ -61,6 +111,9 @@ export const AGENT_STEP = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow: '`fee` moves from the miner to the block proposer; the run accrues 100 of network fee (from its escrow, paid at settlement).',
+  // The WebSocket `agent` channel's update for this type.
+  event: { channel: 'agent', event: 'step', fields: ['stepIndex', 'outputTokens', 'outputHash', 'toolCalls'] },
 });
 
 export const AGENT_FINISH = defineTx({
@@ -78,6 +131,10 @@ export const AGENT_FINISH = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow:
+    'settles the run: `minerReward` to the miner, `networkFee` to the treasury, `userRefund` to the submitter, always summing to `maxFee`, out of `escrow`. `fee` moves from the sender to the block proposer.',
+  // The WebSocket `agent` channel's update for this type.
+  event: { channel: 'agent', event: 'finished', fields: ['outcome', 'totalTokensOut', 'finalAnswerInline'] },
 });
 
 const refuse = (msg: string): never => {
@@ -89,30 +146,23 @@ export function agentRunIdOf(from: string, nonce: number, prompt: string): strin
   return sha256Hex(from + nonce + prompt.slice(0, 256));
 }
 
-function runOf(state: StateReader, tx: SignedTx): AgentRun | undefined {
-  return state.get('runs', tx.agentRunId as string) as AgentRun | undefined;
-}
-
-const requestHandler: TxHandler = {
-  schema: AGENT_REQUEST,
-  executable: true,
-  cost: (tx) => ({ balance: BigInt(tx.maxFee as string), storage: 0n }),
+const request = txHandler(AGENT_REQUEST, {
+  cost: (tx) => ({ balance: BigInt(tx.maxFee), storage: 0n }),
   check(tx, state) {
-    if (tx.agentRunId !== agentRunIdOf(tx.from, tx.nonce, tx.prompt as string))
-      refuse('agentRunId must be SHA-256(from + nonce + prompt[:256])');
-    checkAgentTransition(runOf(state, tx), 'AGENT_REQUEST');
-    if (BigInt(tx.maxFee as string) < AGENT_NETWORK_FEE_PER_STEP) refuse(`maxFee must be at least ${AGENT_NETWORK_FEE_PER_STEP}`);
+    if (tx.agentRunId !== agentRunIdOf(tx.from, tx.nonce, tx.prompt)) refuse('agentRunId must be SHA-256(from + nonce + prompt[:256])');
+    checkAgentTransition(state.get(RUNS, tx.agentRunId), 'AGENT_REQUEST');
+    if (BigInt(tx.maxFee) < AGENT_NETWORK_FEE_PER_STEP) refuse(`maxFee must be at least ${AGENT_NETWORK_FEE_PER_STEP}`);
   },
   apply(tx, s, ctx) {
-    const maxFee = BigInt(tx.maxFee as string);
+    const maxFee = BigInt(tx.maxFee);
     s.account(tx.from).balance -= maxFee;
     s.supply.escrow += maxFee;
-    s.put('runs', tx.agentRunId as string, {
-      agentRunId: tx.agentRunId as string,
-      conversationId: tx.conversationId as string,
+    s.put(RUNS, tx.agentRunId, {
+      agentRunId: tx.agentRunId,
+      conversationId: tx.conversationId,
       submitter: tx.from,
       maxFee: maxFee.toString(),
-      maxSteps: tx.maxSteps as number,
+      maxSteps: tx.maxSteps,
       status: 'pending',
       submittedAt: ctx.timestamp,
       requestTxHash: tx.hash,
@@ -124,22 +174,20 @@ const requestHandler: TxHandler = {
       userRefund: '0',
     });
   },
-};
+});
 
-const claimHandler: TxHandler = {
-  schema: AGENT_CLAIM,
-  executable: true,
+const claim = txHandler(AGENT_CLAIM, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
-    const run = runOf(state, tx);
+    const run = state.get(RUNS, tx.agentRunId);
     if (run && run.status !== 'pending' && run.minerAddress)
       refuse(`AGENT_CLAIM is not allowed: run ${run.agentRunId} is ${run.status}, claimed by ${run.minerAddress}`);
     checkAgentTransition(run, 'AGENT_CLAIM');
     if (!state.peek(tx.from).minerId) refuse('only a registered miner may claim a run (send MINER_REGISTER first)');
   },
   apply(tx, s, ctx) {
-    const run = runOf(s, tx)!;
-    s.put('runs', run.agentRunId, {
+    const run = s.get(RUNS, tx.agentRunId)!;
+    s.put(RUNS, run.agentRunId, {
       ...run,
       status: 'claimed',
       minerAddress: tx.from,
@@ -149,22 +197,20 @@ const claimHandler: TxHandler = {
     });
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+});
 
-const stepHandler: TxHandler = {
-  schema: AGENT_STEP,
-  executable: true,
+const step = txHandler(AGENT_STEP, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
-    const run = runOf(state, tx);
+    const run = state.get(RUNS, tx.agentRunId);
     checkAgentTransition(run, 'AGENT_STEP');
     if (tx.from !== run!.minerAddress) refuse(`only the claiming miner ${run!.minerAddress} may add steps`);
     if (tx.stepIndex !== run!.stepCount) refuse(`stepIndex must be ${run!.stepCount}`);
     if (run!.stepCount >= run!.maxSteps) refuse(`run ${run!.agentRunId} already took its ${run!.maxSteps} steps`);
   },
   apply(tx, s, ctx) {
-    const run = runOf(s, tx)!;
-    const stepTokensOut = run.stepTokensOut + (tx.outputTokens as number);
+    const run = s.get(RUNS, tx.agentRunId)!;
+    const stepTokensOut = run.stepTokensOut + tx.outputTokens;
     const networkFee = BigInt(run.networkFee) + AGENT_NETWORK_FEE_PER_STEP;
     const next: AgentRun = {
       ...run,
@@ -179,40 +225,29 @@ const stepHandler: TxHandler = {
     // The escrow is exhausted: the run ends here and the miner is paid what is left.
     if (spent >= BigInt(run.maxFee))
       settleRun(s, next, 'insufficient_funds', BigInt(stepTokensOut) * AGENT_REWARD_PER_TOKEN, ctx.timestamp);
-    else s.put('runs', run.agentRunId, next);
+    else s.put(RUNS, run.agentRunId, next);
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+});
 
-const finishHandler: TxHandler = {
-  schema: AGENT_FINISH,
-  executable: true,
+const finish = txHandler(AGENT_FINISH, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
-    const run = runOf(state, tx);
-    const outcome = tx.outcome as 'completed' | 'failed' | 'cancelled';
-    checkAgentTransition(run, `AGENT_FINISH ${outcome}`);
-    if (outcome === 'cancelled') {
+    const run = state.get(RUNS, tx.agentRunId);
+    checkAgentTransition(run, `AGENT_FINISH ${tx.outcome}`);
+    if (tx.outcome === 'cancelled') {
       if (tx.from !== run!.submitter) refuse(`only the submitter ${run!.submitter} may cancel a run`);
       if (tx.totalTokensOut !== 0) refuse('a cancellation carries totalTokensOut 0: the miner is paid for its steps');
     } else {
       if (tx.from !== run!.minerAddress) refuse(`only the claiming miner ${run!.minerAddress} may finish a run`);
-      if ((tx.totalTokensOut as number) < run!.stepTokensOut) refuse(`totalTokensOut must be at least the steps' ${run!.stepTokensOut}`);
+      if (tx.totalTokensOut < run!.stepTokensOut) refuse(`totalTokensOut must be at least the steps' ${run!.stepTokensOut}`);
     }
   },
   apply(tx, s, ctx) {
-    const run = runOf(s, tx)!;
-    const outcome = tx.outcome as 'completed' | 'failed' | 'cancelled';
-    if (outcome === 'completed')
-      settleRun(
-        s,
-        run,
-        'completed',
-        BigInt(tx.totalTokensOut as number) * AGENT_REWARD_PER_TOKEN,
-        ctx.timestamp,
-        tx.totalTokensOut as number,
-      );
-    else if (outcome === 'failed') settleRun(s, run, 'failed', 0n, ctx.timestamp, run.stepTokensOut);
+    const run = s.get(RUNS, tx.agentRunId)!;
+    if (tx.outcome === 'completed')
+      settleRun(s, run, 'completed', BigInt(tx.totalTokensOut) * AGENT_REWARD_PER_TOKEN, ctx.timestamp, tx.totalTokensOut);
+    else if (tx.outcome === 'failed') settleRun(s, run, 'failed', 0n, ctx.timestamp, run.stepTokensOut);
     else
       settleRun(
         s,
@@ -224,7 +259,19 @@ const finishHandler: TxHandler = {
       );
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+});
 
-/** The agent run handlers. */
-export const agentHandlers: TxHandler[] = [requestHandler, claimHandler, stepHandler, finishHandler];
+/** Agent runs: their four types, the run records and their timeouts. */
+export const agentFamily = defineFamily({
+  name: 'agent',
+  handlers: [request, claim, step, finish],
+  records: [RUNS],
+  beginBlock: {
+    doc: 'an agent run past its deadline settles with `minerReward` 0, its accrued network fee to the treasury and the rest to the submitter',
+    run(s, ctx) {
+      // A miner that never finished earns nothing; steps it took still cost their network fee.
+      expireDue(s, RUNS, ctx.timestamp, runDeadline, (r) => settleRun(s, r, 'timeout', 0n, ctx.timestamp, r.stepTokensOut));
+    },
+  },
+  docSections: agentMachineDoc,
+});

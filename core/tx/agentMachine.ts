@@ -2,8 +2,11 @@
  * The agent run state machine. AGENT_TRANSITIONS is the whole table; anything else is refused
  * with VALIDATION_FAILED naming the current status. The protocol reference prints it.
  */
-import { transitionRow, type Transition } from './machine.ts';
-import type { AgentRun, AgentRunStatus } from '../state.ts';
+import { TREASURY_ADDRESS } from '../address.ts';
+import { AGENT_CLAIM_TIMEOUT_MS, AGENT_RUN_TIMEOUT_MS } from '../economics.ts';
+import type { StateOverlay } from '../state.ts';
+import { RUNS, type AgentRun, type AgentRunStatus } from './agent.ts';
+import { transitionRow, transitionTable, type Transition } from './machine.ts';
 
 /** What moves a run. */
 export type AgentTrigger =
@@ -57,4 +60,53 @@ export const AGENT_TRANSITIONS: readonly AgentTransition[] = [
 export function checkAgentTransition(run: AgentRun | undefined, on: AgentTrigger, to?: AgentRunStatus): void {
   const what = run ? `run ${run.agentRunId} is ${run.status}` : 'the run does not exist';
   transitionRow(AGENT_TRANSITIONS, run?.status ?? null, on, what, to);
+}
+
+/** When an open run times out (ms). */
+export function runDeadline(r: AgentRun): number {
+  return r.status === 'pending' ? r.submittedAt + AGENT_CLAIM_TIMEOUT_MS : (r.claimedAt ?? r.submittedAt) + AGENT_RUN_TIMEOUT_MS;
+}
+
+/**
+ * Pays out a run's escrow: minerReward to the miner, networkFee to the treasury, the rest back to
+ * the submitter. The three always sum to maxFee.
+ */
+export function settleRun(
+  s: StateOverlay,
+  run: AgentRun,
+  status: AgentRunStatus,
+  minerReward: bigint,
+  at: number,
+  totalTokensOut = run.totalTokensOut,
+): AgentRun {
+  const maxFee = BigInt(run.maxFee);
+  const networkFee = BigInt(run.networkFee) < maxFee ? BigInt(run.networkFee) : maxFee;
+  const reward = minerReward < maxFee - networkFee ? minerReward : maxFee - networkFee;
+  const refund = maxFee - reward - networkFee;
+  if (reward > 0n) s.account(run.minerAddress!).balance += reward;
+  if (networkFee > 0n) s.account(TREASURY_ADDRESS).balance += networkFee;
+  if (refund > 0n) s.account(run.submitter).balance += refund;
+  s.supply.escrow -= maxFee;
+  const settled: AgentRun = {
+    ...run,
+    status,
+    totalTokensOut,
+    minerReward: reward.toString(),
+    networkFee: networkFee.toString(),
+    userRefund: refund.toString(),
+    finishedAt: at,
+  };
+  s.put(RUNS, run.agentRunId, settled);
+  return settled;
+}
+
+/** The protocol reference's agent run status section. */
+export function agentMachineDoc(): string[] {
+  return [
+    '## Agent run status',
+    '',
+    'Every transition not in this table is refused with `422 VALIDATION_FAILED` naming the current status. Settlement pays `minerReward` (at most maxFee - networkFee), `networkFee` (100 per step, to the treasury) and `userRefund` (the rest), summing to `maxFee`.',
+    '',
+    ...transitionTable(AGENT_TRANSITIONS),
+  ];
 }

@@ -1,10 +1,26 @@
 /** ART_MINT (third fork): the submitter of a rewarded nft_svg task mints the winning SVG. */
 import { ChainError } from '../errors.ts';
 import { sha256Hex } from '../hash.ts';
+import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
-import type { Task } from '../state.ts';
 import { svgProblem } from '../svg.ts';
-import { feeOf, payFee, type TxHandler } from './handler.ts';
+import { defineFamily } from './family.ts';
+import { feeOf, payFee, txHandler } from './handler.ts';
+import { TASKS } from './task.ts';
+
+/** An art NFT minted from a rewarded SVG task. */
+export interface ArtNft {
+  tokenId: string;
+  owner: string;
+  taskId: string;
+  minerId: string;
+  mintedAt: number;
+  blockIndex: number;
+  txHash: string;
+}
+
+/** Art NFT records, `n:<tokenId>`. */
+export const NFTS = defineRecord<ArtNft>()('nfts', { prefix: 'n', id: 'tokenId', doc: 'art NFT' });
 
 /** ART_MINT: the live network's order, then fee, nonce, timestamp. */
 export const ART_MINT = defineTx({
@@ -25,19 +41,17 @@ export const ART_MINT = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow: '`fee` moves from `from` to the block proposer; the NFT is recorded for `owner`.',
 });
 
 const refuse = (msg: string): never => {
   throw new ChainError('VALIDATION_FAILED', msg);
 };
 
-/** The art mint handler. */
-export const artMintHandler: TxHandler = {
-  schema: ART_MINT,
-  executable: true,
+const mint = txHandler(ART_MINT, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
-    const task = state.get('tasks', tx.taskId as string) as Task | undefined;
+    const task = state.get(TASKS, tx.taskId);
     if (!task) refuse(`task ${tx.taskId} does not exist`);
     if (task!.taskType !== 'nft_svg') refuse(`task ${task!.taskId} is a ${task!.taskType} task, not nft_svg`);
     if (task!.status !== 'rewarded') refuse(`ART_MINT is not allowed: task ${task!.taskId} is ${task!.status}, not rewarded`);
@@ -45,27 +59,29 @@ export const artMintHandler: TxHandler = {
     if (tx.from !== task!.submitter) refuse(`only the task's submitter ${task!.submitter} may mint it`);
     if (tx.minerId !== task!.bestMinerId) refuse(`minerId must be the task's best miner ${task!.bestMinerId}`);
     const best = task!.responses.find((r) => r.minerId === task!.bestMinerId)!;
-    if (sha256Hex(tx.svg as string) !== best.contentHash) refuse("svg is not the best response's content");
-    const problem = svgProblem(tx.svg as string);
+    if (sha256Hex(tx.svg) !== best.contentHash) refuse("svg is not the best response's content");
+    const problem = svgProblem(tx.svg);
     if (problem) refuse(`svg ${problem}`);
-    if (tx.tokenId !== sha256Hex((tx.taskId as string) + (tx.svg as string))) refuse('tokenId must be SHA-256(taskId + svg)');
+    if (tx.tokenId !== sha256Hex(tx.taskId + tx.svg)) refuse('tokenId must be SHA-256(taskId + svg)');
     if (tx.seedHash !== sha256Hex(task!.prompt + task!.bestMinerId + task!.rewardTxHash))
       refuse('seedHash must be SHA-256(prompt + minerId + reward tx hash)');
-    if (state.get('nfts', tx.tokenId as string)) refuse(`token ${tx.tokenId} already exists`);
+    if (state.get(NFTS, tx.tokenId)) refuse(`token ${tx.tokenId} already exists`);
   },
   apply(tx, s, ctx) {
-    const task = s.get('tasks', tx.taskId as string) as Task;
-    const tokenId = tx.tokenId as string;
-    s.put('nfts', tokenId, {
-      tokenId,
-      owner: tx.owner as string,
+    const task = s.get(TASKS, tx.taskId)!;
+    s.put(NFTS, tx.tokenId, {
+      tokenId: tx.tokenId,
+      owner: tx.owner,
       taskId: task.taskId,
-      minerId: tx.minerId as string,
+      minerId: tx.minerId,
       mintedAt: ctx.timestamp,
       blockIndex: ctx.height,
       txHash: tx.hash,
     });
-    s.put('tasks', task.taskId, { ...task, nftTokenId: tokenId });
+    s.put(TASKS, task.taskId, { ...task, nftTokenId: tx.tokenId });
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+});
+
+/** Art NFTs (third fork): ART_MINT and the NFT records. */
+export const artFamily = defineFamily({ name: 'art', handlers: [mint], records: [NFTS] });

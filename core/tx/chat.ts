@@ -3,7 +3,9 @@ import { TREASURY_ADDRESS } from '../address.ts';
 import { CHAT_TURN_FEE } from '../economics.ts';
 import { ChainError } from '../errors.ts';
 import { f, defineTx } from '../schema.ts';
-import { feeOf, payFee, type TxHandler } from './handler.ts';
+import { RUNS } from './agent.ts';
+import { defineFamily } from './family.ts';
+import { feeOf, payFee, txHandler } from './handler.ts';
 
 /** CHAT_TURN: the live network's order, then fee, nonce, timestamp. */
 export const CHAT_TURN = defineTx({
@@ -24,16 +26,14 @@ export const CHAT_TURN = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow: '100 (CHAT_TURN_FEE) moves from `from` to the treasury; `fee` moves from `from` to the block proposer.',
 });
 
-/** The chat turn handler. */
-export const chatTurnHandler: TxHandler = {
-  schema: CHAT_TURN,
-  executable: true,
+const turn = txHandler(CHAT_TURN, {
   cost: (tx) => ({ balance: feeOf(tx) + CHAT_TURN_FEE, storage: 0n }),
   check(tx, state) {
-    if (typeof tx.agentRunId !== 'string') return;
-    const run = state.get('runs', tx.agentRunId);
+    if (tx.agentRunId === undefined) return;
+    const run = state.get(RUNS, tx.agentRunId);
     if (!run) throw new ChainError('VALIDATION_FAILED', `agentRunId ${tx.agentRunId} is not a known run`);
     if (run.conversationId !== tx.conversationId)
       throw new ChainError('VALIDATION_FAILED', `run ${tx.agentRunId} belongs to conversation ${run.conversationId}`);
@@ -43,4 +43,7 @@ export const chatTurnHandler: TxHandler = {
     s.account(TREASURY_ADDRESS).balance += CHAT_TURN_FEE;
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+});
+
+/** On-chain conversations: CHAT_TURN. */
+export const chatFamily = defineFamily({ name: 'chat', handlers: [turn] });

@@ -1,16 +1,39 @@
-/** The contract every transaction family implements, and helpers they share. */
+/**
+ * The contract every transaction type implements, and helpers they share.
+ *
+ * Adding a type to an existing family (edit core/tx/<family>.ts and its test, nothing else):
+ *   1. `export const POST = defineTx({type, family, fork, doc, fields: {from, ..., fee, nonce, timestamp}, moneyFlow})`
+ *      (core/schema.ts). The key order of `fields` is the canonical hash order; `moneyFlow` says
+ *      where its micro-units go (the protocol reference prints it; a test requires it of executed types).
+ *   2. `const post = txHandler(POST, {cost, check, apply})`: every hook gets the typed payload
+ *      (`tx.amount` is a string, an optional `tx.tokensOut` is `number | undefined`). Optional:
+ *      `tokensConsumed(tx)` (counted into the block's tokensConsumed). A type whose effects are not
+ *      written yet is `notExecuted(POST)`: valid shape, refused with VALIDATION_FAILED.
+ *   3. Add the handler to the family's `handlers` (their order is the order of the reference),
+ *      then `npm run docs` (docs/protocol.md is generated; a test fails when it drifts).
+ *   Optional on the schema: `event: {channel, event, fields}` announces it on a live channel
+ *   (`txEvents(channel)` in registry.ts). Readers outside core narrow with `isTx(tx, POST)`.
+ * Adding a family: a new core/tx/<family>.ts exporting `defineFamily({name, handlers, records,
+ * beginBlock, docSections})` (core/tx/family.ts) + one line in core/tx/registry.ts + its test.
+ * Records it owns: `export const POSTS = defineRecord<Post>()('posts', {prefix, id, doc, isOpen?})`
+ * (core/record.ts), listed in the family's `records`; read and write them with `s.get(POSTS, id)`
+ * and `s.put(POSTS, id, value)`. The prefix is part of the state root: never reuse or change one.
+ * Timeouts: `beginBlock: {doc, run(s, ctx)}` runs at the start of every block, before its
+ * transactions, family by family in registry order; `expireDue(s, RECORD, ctx.timestamp,
+ * deadline, expire)` visits the open records whose deadline passed.
+ */
 import type { Genesis } from '../genesis.ts';
-import type { TxSchema } from '../schema.ts';
-import type { Account, Miner, RecordKind, RecordTypes, StateOverlay } from '../state.ts';
+import type { RecordDef } from '../record.ts';
+import type { PayloadOf, TxSchema } from '../schema.ts';
+import type { Account, StateOverlay } from '../state.ts';
 
 /** Read access to consensus state, as validation needs it. */
 export interface StateReader {
   peek(address: string): Readonly<Account>;
-  miner(id: string): Readonly<Miner> | undefined;
-  get<K extends RecordKind>(kind: K, id: string): Readonly<RecordTypes[K]> | undefined;
+  get<T>(rec: RecordDef<string, T>, id: string): Readonly<T> | undefined;
 }
 
-/** Where and when a transaction is being validated or applied. */
+/** Where and when a transaction is being validated or applied (and a block begun). */
 export interface TxContext {
   /** Height of the block the transaction is (or would be) included in. */
   height: number;
@@ -39,28 +62,56 @@ export interface SignedTx {
   [field: string]: unknown;
 }
 
-/** Validation and effects of one transaction type. */
+/** A signed transaction of the type `S` describes, with its fields typed. */
+export type SignedTxOf<S> = PayloadOf<S> & { publicKey: string; hash: string; signature: string };
+
+/** The rules of one type, over its typed payload. */
+export interface TxRules<S extends TxSchema> {
+  cost(tx: SignedTxOf<S>): TxCost;
+  /** Type-specific checks against state; throws ChainError VALIDATION_FAILED (or a sharper code). */
+  check?(tx: SignedTxOf<S>, state: StateReader, ctx: TxContext): void;
+  /** Effects beyond the nonce bump; runs only after `check` passed on the same overlay. */
+  apply(tx: SignedTxOf<S>, s: StateOverlay, ctx: TxContext): void;
+  /** Inference tokens the transaction reports, counted into its block's `tokensConsumed`. */
+  tokensConsumed?(tx: SignedTxOf<S>): bigint;
+}
+
+/** Validation and effects of one transaction type, as the dispatcher sees it (any type). */
 export interface TxHandler {
   schema: TxSchema;
   /** False while this node does not execute the type's effects: it is refused, never ignored. */
   executable: boolean;
   cost(tx: SignedTx): TxCost;
-  /** Type-specific checks against state; throws ChainError VALIDATION_FAILED (or a sharper code). */
   check?(tx: SignedTx, state: StateReader, ctx: TxContext): void;
-  /** Effects beyond the nonce bump; runs only after `check` passed on the same overlay. */
   apply(tx: SignedTx, s: StateOverlay, ctx: TxContext): void;
+  tokensConsumed?(tx: SignedTx): bigint;
+}
+
+/** The handler of an executed type: its schema and its rules over the typed payload. */
+export function txHandler<S extends TxSchema>(schema: S, rules: TxRules<S>): TxHandler {
+  // The one place the payload type is trusted: the dispatcher calls a handler only with a
+  // transaction that passed checkTxShape against this same schema.
+  return { schema, executable: true, ...(rules as unknown as TxRules<TxSchema>) } as TxHandler;
+}
+
+/**
+ * True when `tx` (a transaction from a block or the mempool, so shape-checked) is of the type
+ * `schema` describes; narrows its fields for readers such as projections: `if (isTx(tx, TASK_SUBMIT)) tx.prompt`.
+ */
+export function isTx<S extends TxSchema>(tx: SignedTx, schema: S): tx is SignedTx & SignedTxOf<S> {
+  return tx.type === schema.type;
 }
 
 /** Moves a fee from the sender to the block's proposer (the live network's rule). */
 export function payFee(s: StateOverlay, from: string, fee: bigint, ctx: TxContext): void {
   if (fee === 0n) return;
   s.account(from).balance -= fee;
-  s.account(ctx.proposer as string).balance += fee;
+  s.account(ctx.proposer!).balance += fee;
   s.supply.feesPaid += fee;
 }
 
 /** The `fee` field of a transaction as a bigint (0 when the type has none). */
-export function feeOf(tx: SignedTx): bigint {
+export function feeOf(tx: Readonly<Record<string, unknown>>): bigint {
   return typeof tx.fee === 'string' ? BigInt(tx.fee) : 0n;
 }
 

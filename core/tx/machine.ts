@@ -24,3 +24,13 @@ export function transitionRow<S extends string, T extends string>(
   if (!row) throw new ChainError('VALIDATION_FAILED', `${on} is not allowed: ${what}`);
   return row;
 }
+
+/** A transition table as Markdown lines, for the protocol reference. */
+export function transitionTable<S extends string, T extends string>(table: readonly Transition<S, T>[]): string[] {
+  const cell = (s: string): string => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return [
+    '| from | trigger | to | condition and effect |',
+    '|---|---|---|---|',
+    ...table.map((t) => `| ${t.from ?? '(none)'} | ${t.on} | ${t.to} | ${cell(t.when)} |`),
+  ];
+}

@@ -1,8 +1,23 @@
 /** MINER_REGISTER: an address becomes a miner; its id is SHA-256 of the registering tx hash. */
 import { ChainError } from '../errors.ts';
 import { sha256Hex } from '../hash.ts';
+import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
-import { feeOf, payFee, type TxHandler } from './handler.ts';
+import { defineFamily } from './family.ts';
+import { feeOf, payFee, txHandler } from './handler.ts';
+
+/** A registered miner (reputation and completed tasks are read models, not consensus). */
+export interface Miner {
+  id: string;
+  name: string;
+  address: string;
+  capabilities: string[];
+  registeredAt: number;
+  txHash: string;
+}
+
+/** Miner records: `m:<minerId>`. */
+export const MINERS = defineRecord<Miner>()('miners', { prefix: 'm', id: 'minerId', doc: 'miner' });
 
 export const MINER_REGISTER = defineTx({
   type: 'MINER_REGISTER',
@@ -17,6 +32,7 @@ export const MINER_REGISTER = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow: '`fee` moves from `from` to the block proposer; no other funds move.',
 });
 
 /** The miner id a MINER_REGISTER transaction creates. */
@@ -24,9 +40,7 @@ export function minerIdOf(txHash: string): string {
   return sha256Hex(txHash);
 }
 
-export const minerRegisterHandler: TxHandler = {
-  schema: MINER_REGISTER,
-  executable: true,
+const register = txHandler(MINER_REGISTER, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const existing = state.peek(tx.from).minerId;
@@ -34,15 +48,18 @@ export const minerRegisterHandler: TxHandler = {
   },
   apply(tx, s, ctx) {
     const id = minerIdOf(tx.hash);
-    s.put('miners', id, {
+    s.put(MINERS, id, {
       id,
-      name: tx.name as string,
+      name: tx.name,
       address: tx.from,
-      capabilities: [...(tx.capabilities as string[])],
+      capabilities: [...tx.capabilities],
       registeredAt: ctx.height,
       txHash: tx.hash,
     });
     s.account(tx.from).minerId = id;
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+});
+
+/** Miners: MINER_REGISTER and the miner records. */
+export const minerFamily = defineFamily({ name: 'miner', handlers: [register], records: [MINERS] });

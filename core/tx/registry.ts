@@ -1,30 +1,70 @@
-/** Every transaction type this chain knows, by name. */
-import type { TxHandler } from './handler.ts';
-import { agentHandlers } from './agent.ts';
-import { artMintHandler } from './art.ts';
-import { chatTurnHandler } from './chat.ts';
-import { minerRegisterHandler } from './miner.ts';
-import { socialHandlers } from './social.ts';
-import { storageTransferHandler, webHandlers } from './storage.ts';
-import { taskHandlers } from './task.ts';
-import { burnHandler, transferHandler } from './transfer.ts';
+/**
+ * Every transaction family this chain knows, and what derives from them: handlers by type, the
+ * record kinds of the state, begin-block hooks and tokens consumed. A new family is one line here.
+ */
+import type { RecordDef, RecordValue } from '../record.ts';
+import type { StateOverlay } from '../state.ts';
+import type { TxEvent } from '../schema.ts';
+import { agentFamily } from './agent.ts';
+import { artFamily } from './art.ts';
+import { chatFamily } from './chat.ts';
+import type { TxFamily } from './family.ts';
+import type { SignedTx, TxContext, TxHandler } from './handler.ts';
+import { minerFamily } from './miner.ts';
+import { socialFamily } from './social.ts';
+import { storageFamily } from './storage.ts';
+import { taskFamily } from './task.ts';
+import { transferFamily } from './transfer.ts';
 
-const all: TxHandler[] = [
-  transferHandler,
-  burnHandler,
-  ...taskHandlers,
-  minerRegisterHandler,
-  ...agentHandlers,
-  ...socialHandlers,
-  ...webHandlers,
-  storageTransferHandler,
-  // Types the spec's list leaves out but its features need (the live network's names).
-  chatTurnHandler,
-  artMintHandler,
-];
+// Order matters: it is the order of the types in the reference (the spec's list, then the live
+// network's CHAT_TURN and ART_MINT) and the order begin-block hooks run in (tasks before runs).
+const families = [transferFamily, taskFamily, minerFamily, agentFamily, socialFamily, storageFamily, chatFamily, artFamily] as const;
+
+/** The families, in registry order. */
+export const FAMILIES: readonly TxFamily[] = families;
+
+const all: TxHandler[] = FAMILIES.flatMap((f) => f.handlers);
 
 /** Handlers by transaction type, in the spec's order. */
 export const TX_HANDLERS: ReadonlyMap<string, TxHandler> = new Map(all.map((h) => [h.schema.type, h]));
 
 /** Every transaction type name: the spec's 22, then CHAT_TURN and ART_MINT. */
 export const TX_TYPES: readonly string[] = all.map((h) => h.schema.type);
+
+type Defs = NonNullable<(typeof families)[number]['records']>[number];
+/** The record kinds and their value types, as the families declare them. */
+export type RecordTypes = { [D in Defs as D['kind']]: RecordValue<D> };
+/** A record kind. */
+export type RecordKind = keyof RecordTypes;
+
+/** Every record kind, in registry order. */
+export const RECORDS: readonly RecordDef<RecordKind>[] = FAMILIES.flatMap((f) => f.records ?? []) as RecordDef<RecordKind>[];
+// Prefixes are part of the state root: two kinds sharing one (or accounts' `a`, supply's `s`) would collide.
+const taken = new Set(['a', 's']);
+for (const r of RECORDS) {
+  if (taken.has(r.prefix)) throw new Error(`record kind ${r.kind}: prefix ${r.prefix} is taken`);
+  taken.add(r.prefix);
+}
+/** The record kinds. */
+export const RECORD_KINDS: readonly RecordKind[] = RECORDS.map((r) => r.kind);
+/** Every record kind with its state-root key prefix. */
+export const RECORD_PREFIX = Object.fromEntries(RECORDS.map((r) => [r.kind, r.prefix])) as Record<RecordKind, string>;
+
+/** Runs every family's begin-block hook, in registry order (before the block's transactions). */
+export function beginBlock(s: StateOverlay, ctx: TxContext): void {
+  for (const f of FAMILIES) f.beginBlock?.run(s, ctx);
+}
+
+/** Inference tokens a block's transactions report (each type's `tokensConsumed` hook). */
+export function tokensConsumedBy(txs: readonly SignedTx[]): bigint {
+  let n = 0n;
+  for (const tx of txs) n += TX_HANDLERS.get(tx.type)?.tokensConsumed?.(tx) ?? 0n;
+  return n;
+}
+
+/** The types that announce an event on a live channel, by type (e.g. `agent` for the WebSocket agent channel). */
+export function txEvents(channel: string): ReadonlyMap<string, TxEvent> {
+  const out = new Map<string, TxEvent>();
+  for (const h of all) if (h.schema.event?.channel === channel) out.set(h.schema.type, h.schema.event);
+  return out;
+}

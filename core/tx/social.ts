@@ -1,6 +1,7 @@
 /** Social types named by the spec: SOCIAL_LIKE_INTENT and SOCIAL_BLOB (schemas). */
 import { f, defineTx } from '../schema.ts';
-import { notExecuted, type TxHandler } from './handler.ts';
+import { defineFamily } from './family.ts';
+import { notExecuted } from './handler.ts';
 
 export const SOCIAL_LIKE_INTENT = defineTx({
   type: 'SOCIAL_LIKE_INTENT',
@@ -38,4 +39,5 @@ export const SOCIAL_BLOB = defineTx({
   },
 });
 
-export const socialHandlers: TxHandler[] = [SOCIAL_LIKE_INTENT, SOCIAL_BLOB].map(notExecuted);
+/** Social types: schemas fixed here, effects arrive with the social work (issue 10). */
+export const socialFamily = defineFamily({ name: 'social', handlers: [SOCIAL_LIKE_INTENT, SOCIAL_BLOB].map(notExecuted) });

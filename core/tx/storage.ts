@@ -1,7 +1,8 @@
 /** Storage capacity and the web drive: STORAGE_TRANSFER and the WEB_* types. */
 import { ChainError } from '../errors.ts';
 import { f, defineTx } from '../schema.ts';
-import { feeOf, notExecuted, payFee, type TxHandler } from './handler.ts';
+import { defineFamily } from './family.ts';
+import { feeOf, notExecuted, payFee, txHandler } from './handler.ts';
 
 const siteId = () => f.id(64, 3);
 const filePath = () => f.pattern(/^\/[\x21-\x7e]{0,511}$/, 'a path `/...` of printable ASCII, at most 512 characters');
@@ -13,6 +14,7 @@ export const STORAGE_TRANSFER = defineTx({
   fork: 1,
   doc: 'Moves `bytes` of free storage capacity (capacity - used) from the sender to `to`.',
   fields: { from: f.address(), to: f.address(), bytes: { ...f.amount(), doc: 'big integer string, bytes of storage' }, ...common },
+  moneyFlow: '`bytes` of storage capacity move from `from` to `to` (no funds); `fee` moves from `from` to the block proposer.',
 });
 
 export const WEB_SITE_REGISTER = defineTx({
@@ -106,23 +108,21 @@ export const WEB_ALIAS_SET = defineTx({
   },
 });
 
-export const storageTransferHandler: TxHandler = {
-  schema: STORAGE_TRANSFER,
-  executable: true,
-  cost: (tx) => ({ balance: feeOf(tx), storage: BigInt(tx.bytes as string) }),
+const storageTransfer = txHandler(STORAGE_TRANSFER, {
+  cost: (tx) => ({ balance: feeOf(tx), storage: BigInt(tx.bytes) }),
   check(tx) {
-    if (BigInt(tx.bytes as string) === 0n) throw new ChainError('VALIDATION_FAILED', 'bytes must be positive');
+    if (BigInt(tx.bytes) === 0n) throw new ChainError('VALIDATION_FAILED', 'bytes must be positive');
   },
   apply(tx, s, ctx) {
-    const bytes = BigInt(tx.bytes as string);
+    const bytes = BigInt(tx.bytes);
     s.account(tx.from).storageCapacity -= bytes;
-    s.account(tx.to as string).storageCapacity += bytes;
+    s.account(tx.to).storageCapacity += bytes;
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+});
 
-/** Web drive types: schemas fixed here, effects arrive with the web drive work. */
-export const webHandlers: TxHandler[] = [
+/** Web drive types: schemas fixed here, effects arrive with the web drive work (issue 11). */
+const web = [
   WEB_SITE_REGISTER,
   WEB_FILE_INIT,
   WEB_FILE_CHUNK,
@@ -132,3 +132,6 @@ export const webHandlers: TxHandler[] = [
   WEB_FILE_DELETE,
   WEB_ALIAS_SET,
 ].map(notExecuted);
+
+/** Storage capacity and the web drive (the spec lists STORAGE_TRANSFER after the WEB_* types). */
+export const storageFamily = defineFamily({ name: 'storage', handlers: [...web, storageTransfer] });

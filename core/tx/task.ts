@@ -1,13 +1,52 @@
-/** The task pipeline: TASK_SUBMIT, TASK_RESPONSE, TASK_VALIDATE, TASK_REWARD (schemas). */
-import { ZERO_ADDRESS } from '../address.ts';
-import { FEE_SPLIT_V2, MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../economics.ts';
+/** The task pipeline: TASK_SUBMIT, TASK_RESPONSE, TASK_VALIDATE, TASK_REWARD, the task records and their timeouts. */
+import { MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../economics.ts';
 import { ChainError } from '../errors.ts';
-import { forkActive } from '../genesis.ts';
 import { sha256Hex } from '../hash.ts';
+import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
-import type { Task } from '../state.ts';
-import { feeOf, payFee, type SignedTx, type StateReader, type TxContext, type TxHandler } from './handler.ts';
-import { nextTaskStatus } from './taskMachine.ts';
+import { defineFamily, expireDue } from './family.ts';
+import { feeOf, payFee, txHandler } from './handler.ts';
+import { expectedRewards, nextTaskStatus, taskDeadline, taskMachineDoc } from './taskMachine.ts';
+
+export { expectedRewards };
+
+/** Every task status, in pipeline order (see taskMachine.ts for the transitions). */
+export const TASK_STATUSES = ['submitted', 'responses_collected', 'validated', 'rewarded', 'timeout'] as const;
+/** A task status. */
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+const OPEN_TASK: readonly TaskStatus[] = ['submitted', 'responses_collected', 'validated'];
+
+/** One miner's answer to a task, as consensus keeps it (the content stays in the block log). */
+export interface TaskResponseRef {
+  minerId: string;
+  miner: string;
+  contentHash: string;
+  txHash: string;
+}
+
+/** A task in flight or settled. */
+export interface Task {
+  taskId: string;
+  submitter: string;
+  taskType: string;
+  prompt: string;
+  fee: string;
+  timeoutMs: number;
+  submittedAt: number;
+  submitBlock: number;
+  submitTxHash: string;
+  status: TaskStatus;
+  responses: TaskResponseRef[];
+  validator?: string;
+  bestMinerId?: string;
+  scores?: { minerId: string; score: number }[];
+  rewardTxHash?: string;
+  settledAt?: number;
+  nftTokenId?: string;
+}
+
+/** Task records, `t:<taskId>`; open (able to time out) while in flight. */
+export const TASKS = defineRecord<Task>()('tasks', { prefix: 't', id: 'taskId', doc: 'task', isOpen: (t) => OPEN_TASK.includes(t.status) });
 
 /** Task types and their timeouts in ms (the live network's TASK_TIMEOUTS). */
 export const TASK_TIMEOUTS = {
@@ -39,6 +78,7 @@ export const TASK_SUBMIT = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow: '`fee` (at least 10,000) moves from `from` into `escrow`; no proposer fee. On timeout the escrow goes back to `from`.',
 });
 
 /** TASK_RESPONSE: the live network's order, then fee, nonce, timestamp. */
@@ -63,6 +103,7 @@ export const TASK_RESPONSE = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow: '`fee` moves from the miner to the block proposer.',
 });
 
 export const TASK_VALIDATE = defineTx({
@@ -79,6 +120,7 @@ export const TASK_VALIDATE = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow: '`fee` moves from the validator to the block proposer.',
 });
 
 export const TASK_REWARD = defineTx({
@@ -94,6 +136,8 @@ export const TASK_REWARD = defineTx({
     nonce: f.uint(),
     timestamp: f.uint(),
   },
+  moneyFlow:
+    "the task's escrow is released: before fork 2 all of it to the best miner; from fork 2 70% to the best miner, 5% to the validator and the remainder (25%) to `burned`. `fee` moves from the validator to the block proposer.",
 });
 
 const refuse = (msg: string): never => {
@@ -101,36 +145,16 @@ const refuse = (msg: string): never => {
 };
 
 /** The id of the task a TASK_SUBMIT creates: its taskId, or the first 32 hex of its hash. */
-export function taskIdOf(tx: SignedTx): string {
+export function taskIdOf(tx: { readonly taskId?: unknown; readonly hash: string }): string {
   return typeof tx.taskId === 'string' ? tx.taskId : tx.hash.slice(0, 32);
 }
 
-function taskOf(state: StateReader, tx: SignedTx): Task | undefined {
-  return state.get('tasks', tx.taskId as string) as Task | undefined;
-}
-
-/** The exact payout a TASK_REWARD must carry: 100% to the miner before fork 2, then 70/5/25. */
-export function expectedRewards(task: Task, height: number, ctx: TxContext): { address: string; amount: string; reason: string }[] {
-  const fee = BigInt(task.fee);
-  const miner = task.responses.find((r) => r.minerId === task.bestMinerId)!.miner;
-  if (!forkActive(ctx.genesis.forks, 2, height)) return [{ address: miner, amount: fee.toString(), reason: 'miner' }];
-  const toMiner = (fee * FEE_SPLIT_V2.miner) / 100n;
-  const toValidator = (fee * FEE_SPLIT_V2.validator) / 100n;
-  return [
-    { address: miner, amount: toMiner.toString(), reason: 'miner' },
-    { address: task.validator!, amount: toValidator.toString(), reason: 'validator' },
-    { address: ZERO_ADDRESS, amount: (fee - toMiner - toValidator).toString(), reason: 'burn' },
-  ];
-}
-
-const submitHandler: TxHandler = {
-  schema: TASK_SUBMIT,
-  executable: true,
+const submit = txHandler(TASK_SUBMIT, {
   // The fee is the task's escrow; no proposer fee is taken from a submission.
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     if (feeOf(tx) < MIN_TASK_FEE) refuse(`task fee must be at least ${MIN_TASK_FEE}`);
-    const existing = state.get('tasks', taskIdOf(tx));
+    const existing = state.get(TASKS, taskIdOf(tx));
     if (existing) refuse(`task ${existing.taskId} already exists (status ${existing.status})`);
   },
   apply(tx, s, ctx) {
@@ -138,14 +162,13 @@ const submitHandler: TxHandler = {
     const fee = feeOf(tx);
     s.account(tx.from).balance -= fee;
     s.supply.escrow += fee;
-    const taskType = tx.taskType as keyof typeof TASK_TIMEOUTS;
-    s.put('tasks', taskId, {
+    s.put(TASKS, taskId, {
       taskId,
       submitter: tx.from,
-      taskType,
-      prompt: tx.prompt as string,
+      taskType: tx.taskType,
+      prompt: tx.prompt,
       fee: fee.toString(),
-      timeoutMs: (tx.timeoutMs as number | undefined) ?? TASK_TIMEOUTS[taskType],
+      timeoutMs: tx.timeoutMs ?? TASK_TIMEOUTS[tx.taskType],
       submittedAt: ctx.timestamp,
       submitBlock: ctx.height,
       submitTxHash: tx.hash,
@@ -153,87 +176,98 @@ const submitHandler: TxHandler = {
       responses: [],
     });
   },
-};
+});
 
-const responseHandler: TxHandler = {
-  schema: TASK_RESPONSE,
-  executable: true,
+const response = txHandler(TASK_RESPONSE, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
-    const task = taskOf(state, tx);
+    const task = state.get(TASKS, tx.taskId);
     nextTaskStatus(task, 'TASK_RESPONSE');
     const minerId = state.peek(tx.from).minerId;
     if (!minerId) refuse('only a registered miner may respond (send MINER_REGISTER first)');
     if (tx.minerId !== minerId) refuse(`minerId must be the sender's miner id ${minerId}`);
-    if (sha256Hex(tx.content as string) !== tx.contentHash) refuse('contentHash is not SHA-256 of content');
+    if (sha256Hex(tx.content) !== tx.contentHash) refuse('contentHash is not SHA-256 of content');
     if (ctx.timestamp > task!.submittedAt + task!.timeoutMs)
       refuse(`task ${task!.taskId} stopped taking responses at ${task!.submittedAt + task!.timeoutMs}`);
     if (task!.responses.some((r) => r.minerId === minerId)) refuse(`miner ${minerId} already responded to task ${task!.taskId}`);
     if (task!.responses.length >= MAX_TASK_RESPONSES) refuse(`task ${task!.taskId} already has ${MAX_TASK_RESPONSES} responses`);
   },
   apply(tx, s, ctx) {
-    const task = taskOf(s, tx)!;
-    const response = { minerId: tx.minerId as string, miner: tx.from, contentHash: tx.contentHash as string, txHash: tx.hash };
-    s.put('tasks', task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_RESPONSE'), responses: [...task.responses, response] });
+    const task = s.get(TASKS, tx.taskId)!;
+    const ref = { minerId: tx.minerId, miner: tx.from, contentHash: tx.contentHash, txHash: tx.hash };
+    s.put(TASKS, task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_RESPONSE'), responses: [...task.responses, ref] });
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+  // The block's tokensConsumed: what its responses report generating (output and thinking).
+  tokensConsumed: (tx) => BigInt(tx.tokensOut ?? 0) + BigInt(tx.thinkingTokens ?? 0),
+});
 
-const validateHandler: TxHandler = {
-  schema: TASK_VALIDATE,
-  executable: true,
+const validate = txHandler(TASK_VALIDATE, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
-    const task = taskOf(state, tx);
+    const task = state.get(TASKS, tx.taskId);
     nextTaskStatus(task, 'TASK_VALIDATE');
     if (!ctx.genesis.authorities.includes(tx.from)) refuse('only a genesis authority may validate tasks');
     const responders = new Set(task!.responses.map((r) => r.minerId));
-    if (!responders.has(tx.bestMinerId as string)) refuse(`bestMinerId ${tx.bestMinerId} did not respond to task ${task!.taskId}`);
+    if (!responders.has(tx.bestMinerId)) refuse(`bestMinerId ${tx.bestMinerId} did not respond to task ${task!.taskId}`);
     const scored = new Set<string>();
-    for (const { minerId } of tx.scores as { minerId: string }[]) {
+    for (const { minerId } of tx.scores) {
       if (!responders.has(minerId)) refuse(`scores name ${minerId}, which did not respond`);
       if (scored.has(minerId)) refuse(`scores name ${minerId} twice`);
       scored.add(minerId);
     }
   },
   apply(tx, s, ctx) {
-    const task = taskOf(s, tx)!;
-    const scores = (tx.scores as { minerId: string; score: number }[]).map((x) => ({ minerId: x.minerId, score: x.score }));
-    s.put('tasks', task.taskId, {
+    const task = s.get(TASKS, tx.taskId)!;
+    const scores = tx.scores.map((x) => ({ minerId: x.minerId, score: x.score }));
+    s.put(TASKS, task.taskId, {
       ...task,
       status: nextTaskStatus(task, 'TASK_VALIDATE'),
       validator: tx.from,
-      bestMinerId: tx.bestMinerId as string,
+      bestMinerId: tx.bestMinerId,
       scores,
     });
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+});
 
-const rewardHandler: TxHandler = {
-  schema: TASK_REWARD,
-  executable: true,
+const reward = txHandler(TASK_REWARD, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
-    const task = taskOf(state, tx);
+    const task = state.get(TASKS, tx.taskId);
     nextTaskStatus(task, 'TASK_REWARD');
     if (tx.from !== task!.validator) refuse(`only the task's validator ${task!.validator} may reward it`);
     const expected = expectedRewards(task!, ctx.height, ctx);
-    const got = (tx.rewards as { address: string; amount: string; reason: string }[]).map((r) => [r.address, r.amount, r.reason].join('|'));
+    const got = tx.rewards.map((r) => [r.address, r.amount, r.reason].join('|'));
     if (got.join(',') !== expected.map((r) => [r.address, r.amount, r.reason].join('|')).join(','))
       refuse(`rewards must be exactly ${JSON.stringify(expected)}`);
   },
   apply(tx, s, ctx) {
-    const task = taskOf(s, tx)!;
+    const task = s.get(TASKS, tx.taskId)!;
     for (const r of expectedRewards(task, ctx.height, ctx)) {
       if (r.reason === 'burn') s.supply.burned += BigInt(r.amount);
       else s.account(r.address).balance += BigInt(r.amount);
     }
     s.supply.escrow -= BigInt(task.fee);
-    s.put('tasks', task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_REWARD'), rewardTxHash: tx.hash, settledAt: ctx.timestamp });
+    s.put(TASKS, task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_REWARD'), rewardTxHash: tx.hash, settledAt: ctx.timestamp });
     payFee(s, tx.from, feeOf(tx), ctx);
   },
-};
+});
 
-/** The task pipeline's handlers. */
-export const taskHandlers: TxHandler[] = [submitHandler, responseHandler, validateHandler, rewardHandler];
+/** The task pipeline: its four types, the task records and their timeouts. */
+export const taskFamily = defineFamily({
+  name: 'task',
+  handlers: [submit, response, validate, reward],
+  records: [TASKS],
+  beginBlock: {
+    doc: 'a task past its deadline returns its escrow to the submitter',
+    run(s, ctx) {
+      expireDue(s, TASKS, ctx.timestamp, taskDeadline, (t) => {
+        s.account(t.submitter).balance += BigInt(t.fee);
+        s.supply.escrow -= BigInt(t.fee);
+        s.put(TASKS, t.taskId, { ...t, status: 'timeout', settledAt: ctx.timestamp });
+      });
+    },
+  },
+  docSections: taskMachineDoc,
+});

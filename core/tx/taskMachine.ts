@@ -2,9 +2,12 @@
  * The task state machine. TASK_TRANSITIONS is the whole table: every transition not in it is
  * refused with VALIDATION_FAILED naming the current status. The protocol reference prints it.
  */
-import { TASK_SETTLEMENT_WINDOW_MS } from '../economics.ts';
-import { transitionRow, type Transition } from './machine.ts';
-import type { Task, TaskStatus } from '../state.ts';
+import { ZERO_ADDRESS } from '../address.ts';
+import { FEE_SPLIT_V2, TASK_SETTLEMENT_WINDOW_MS } from '../economics.ts';
+import { forkActive } from '../genesis.ts';
+import type { TxContext } from './handler.ts';
+import { transitionRow, transitionTable, type Transition } from './machine.ts';
+import type { Task, TaskStatus } from './task.ts';
 
 /** What moves a task. */
 export type TaskTrigger = 'TASK_SUBMIT' | 'TASK_RESPONSE' | 'TASK_VALIDATE' | 'TASK_REWARD' | 'timeout';
@@ -59,4 +62,29 @@ export function nextTaskStatus(task: Task | undefined, on: TaskTrigger): TaskSta
 export function taskDeadline(t: Task): number {
   const responses = t.submittedAt + t.timeoutMs;
   return t.status === 'submitted' ? responses : responses + TASK_SETTLEMENT_WINDOW_MS;
+}
+
+/** The exact payout a TASK_REWARD must carry: 100% to the miner before fork 2, then 70/5/25. */
+export function expectedRewards(task: Task, height: number, ctx: TxContext): { address: string; amount: string; reason: string }[] {
+  const fee = BigInt(task.fee);
+  const miner = task.responses.find((r) => r.minerId === task.bestMinerId)!.miner;
+  if (!forkActive(ctx.genesis.forks, 2, height)) return [{ address: miner, amount: fee.toString(), reason: 'miner' }];
+  const toMiner = (fee * FEE_SPLIT_V2.miner) / 100n;
+  const toValidator = (fee * FEE_SPLIT_V2.validator) / 100n;
+  return [
+    { address: miner, amount: toMiner.toString(), reason: 'miner' },
+    { address: task.validator!, amount: toValidator.toString(), reason: 'validator' },
+    { address: ZERO_ADDRESS, amount: (fee - toMiner - toValidator).toString(), reason: 'burn' },
+  ];
+}
+
+/** The protocol reference's task status section. */
+export function taskMachineDoc(): string[] {
+  return [
+    '## Task status',
+    '',
+    'Every transition not in this table is refused with `422 VALIDATION_FAILED` naming the current status. In flight: `submitted`, `responses_collected`, `validated`.',
+    '',
+    ...transitionTable(TASK_TRANSITIONS),
+  ];
 }

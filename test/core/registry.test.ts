@@ -1,0 +1,165 @@
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { genesisState } from '../../core/applyBlock.ts';
+import { defineRecord } from '../../core/record.ts';
+import { f, defineTx } from '../../core/schema.ts';
+import { cloneState, commitDiff, emptyState, StateOverlay } from '../../core/state.ts';
+import { RUNS } from '../../core/tx/agent.ts';
+import { defineFamily, expireDue } from '../../core/tx/family.ts';
+import { notExecuted, type SignedTx } from '../../core/tx/handler.ts';
+import { MINERS } from '../../core/tx/miner.ts';
+import {
+  FAMILIES,
+  RECORD_KINDS,
+  RECORD_PREFIX,
+  RECORDS,
+  TX_HANDLERS,
+  TX_TYPES,
+  tokensConsumedBy,
+  txEvents,
+} from '../../core/tx/registry.ts';
+import { TASKS, type Task } from '../../core/tx/task.ts';
+import { exampleTx } from './txExamples.ts';
+import { DEV_GENESIS, DEV_KEYS } from './support.ts';
+
+const t = suite('transaction registry');
+
+const task = (over: Partial<Task>): Task => ({
+  taskId: 'task0001',
+  submitter: DEV_KEYS[1].address,
+  taskType: 'chat',
+  prompt: 'hi',
+  fee: '10000',
+  timeoutMs: 60_000,
+  submittedAt: 1_000,
+  submitBlock: 1,
+  submitTxHash: 'aa'.repeat(32),
+  status: 'submitted',
+  responses: [],
+  ...over,
+});
+
+t('the record kinds keep their state-root prefixes (miners m, tasks t, runs r, nfts n)', () => {
+  assert.equal({ ...RECORD_PREFIX }, { tasks: 't', miners: 'm', runs: 'r', nfts: 'n' });
+  assert.equal([...RECORD_KINDS].sort(), ['miners', 'nfts', 'runs', 'tasks']);
+  assert.is(new Set(RECORDS.map((r) => r.prefix)).size, RECORDS.length);
+  for (const r of RECORDS) assert.not.ok(['a', 's'].includes(r.prefix), r.kind);
+});
+
+t('every type belongs to exactly one family, the one its schema names', () => {
+  const names = FAMILIES.map((fam) => fam.name);
+  assert.is(new Set(names).size, names.length);
+  const listed = FAMILIES.flatMap((fam) => fam.handlers.map((h) => h.schema.type));
+  assert.equal(listed, [...TX_TYPES]);
+  assert.is(TX_HANDLERS.size, listed.length);
+  for (const fam of FAMILIES) for (const h of fam.handlers) assert.is(h.schema.family, fam.name, h.schema.type);
+});
+
+t('defineFamily refuses a handler whose schema names another family', () => {
+  const OTHER = defineTx({
+    type: 'X_OTHER',
+    family: 'other',
+    fork: 1,
+    doc: 'test',
+    fields: { from: f.address(), nonce: f.uint(), timestamp: f.uint() },
+  });
+  assert.throws(() => defineFamily({ name: 'mine', handlers: [notExecuted(OTHER)] }), /X_OTHER is of family other, not mine/);
+});
+
+t('the state holds one map per registered record kind and an open set per kind that declares isOpen', () => {
+  const s = emptyState();
+  assert.equal(Object.keys(s.records).sort(), [...RECORD_KINDS].sort());
+  assert.equal(
+    Object.keys(s.open).sort(),
+    RECORDS.filter((r) => r.isOpen)
+      .map((r) => r.kind)
+      .sort(),
+  );
+  assert.equal(Object.keys(s.open).sort(), ['runs', 'tasks']);
+});
+
+t('records are read and written through their definitions, and committing tracks the open ones', () => {
+  const { state } = genesisState(DEV_GENESIS);
+  const s = new StateOverlay(state);
+  s.put(TASKS, 'task0001', task({}));
+  s.put(TASKS, 'task0002', task({ taskId: 'task0002', status: 'rewarded' }));
+  assert.is(s.get(TASKS, 'task0001')?.status, 'submitted');
+  assert.is(s.get(MINERS, 'task0001'), undefined);
+  const child = new StateOverlay(s);
+  child.put(TASKS, 'task0003', task({ taskId: 'task0003' }));
+  assert.is(s.get(TASKS, 'task0003'), undefined, 'a child overlay leaves its parent alone');
+  assert.is(child.get(TASKS, 'task0001')?.taskId, 'task0001', 'a child overlay reads through to its parent');
+  child.mergeIntoParent();
+  assert.is(state.records.tasks.size, 0, 'the base is untouched until commit');
+  commitDiff(state, s.diff());
+  assert.equal([...state.open.tasks!].sort(), ['task0001', 'task0003']);
+  const next = new StateOverlay(state);
+  next.put(TASKS, 'task0001', task({ status: 'timeout' }));
+  assert.equal([...next.openIds(TASKS)].sort(), ['task0001', 'task0003'], 'changed records are revisited');
+  commitDiff(state, next.diff());
+  assert.equal([...state.open.tasks!], ['task0003']);
+  assert.equal(cloneState(state).open, state.open);
+});
+
+t('expireDue hands over, in id order, only open records whose deadline passed', () => {
+  const { state } = genesisState(DEV_GENESIS);
+  const s = new StateOverlay(state);
+  s.put(TASKS, 'task0003', task({ taskId: 'task0003', submittedAt: 5_000 }));
+  s.put(TASKS, 'task0002', task({ taskId: 'task0002' }));
+  s.put(TASKS, 'task0001', task({ taskId: 'task0001', status: 'rewarded' }));
+  const seen: string[] = [];
+  expireDue(
+    s,
+    TASKS,
+    64_000,
+    (x) => x.submittedAt + x.timeoutMs,
+    (x) => seen.push(x.taskId),
+  );
+  assert.equal(seen, ['task0002']);
+  const plain = defineRecord<{ id: string }>()('plain', { prefix: 'z', id: 'id', doc: 'plain' });
+  assert.throws(
+    () =>
+      expireDue(
+        s,
+        plain,
+        0,
+        () => 0,
+        () => {},
+      ),
+    /declares no isOpen/,
+  );
+});
+
+t('tokens consumed come from the types that report them: TASK_RESPONSE tokensOut + thinkingTokens', () => {
+  const response = exampleTx('TASK_RESPONSE', DEV_KEYS[1], { tokensOut: 700, thinkingTokens: 40 });
+  const bare: SignedTx = { ...response, tokensOut: undefined, thinkingTokens: undefined };
+  const burn = exampleTx('BURN', DEV_KEYS[1], { tokensConsumed: 5_000 });
+  assert.is(tokensConsumedBy([response, response, burn]), 1480n);
+  assert.is(tokensConsumedBy([bare, burn]), 0n);
+  assert.equal(
+    [...TX_HANDLERS.values()].filter((h) => h.tokensConsumed).map((h) => h.schema.type),
+    ['TASK_RESPONSE'],
+  );
+});
+
+t('the agent channel events come from the agent definitions, fields in their announced order', () => {
+  const events = txEvents('agent');
+  assert.equal([...events.keys()], ['AGENT_CLAIM', 'AGENT_STEP', 'AGENT_FINISH']);
+  assert.equal(events.get('AGENT_FINISH'), {
+    channel: 'agent',
+    event: 'finished',
+    fields: ['outcome', 'totalTokensOut', 'finalAnswerInline'],
+  });
+  for (const [type, e] of events) for (const name of e.fields) assert.ok(name in TX_HANDLERS.get(type)!.schema.fields, `${type}.${name}`);
+  assert.is(txEvents('nothing').size, 0);
+});
+
+t('begin-block hooks run family by family: tasks, then agent runs', () => {
+  assert.equal(
+    FAMILIES.filter((fam) => fam.beginBlock).map((fam) => fam.name),
+    ['task', 'agent'],
+  );
+  assert.ok(RUNS.isOpen && TASKS.isOpen);
+});
+
+t.run();
