@@ -1,8 +1,8 @@
 /** The HTTP API: every resource router mounted on one Hono app with shared error handling. */
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { defaultApiOptions, type ApiDeps, type ApiOptions } from './context.ts';
+import { limitBody } from './body.ts';
 import { onError } from './errors.ts';
 import { addressRoutes } from './routes/address.ts';
 import { agentRoutes } from './routes/agent.ts';
@@ -19,8 +19,6 @@ import { tokenomicsRoutes } from './routes/tokenomics.ts';
 import { transactionRoutes } from './routes/transactions.ts';
 import { walletRoutes } from './routes/wallet.ts';
 import { chainEventRoutes, mempoolEventRoutes } from './routes/events.ts';
-import { StreamHub } from './streams/streamHub.ts';
-import { ApiKeyStore } from '../services/apiKeys.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { keyRoutes } from './routes/keys.ts';
 
@@ -35,13 +33,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     '*',
     cors({ origin: '*', allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-API-Key', 'X-Alert-Token'] }),
   );
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: opts.maxBodyBytes,
-      onError: (c) => c.json({ error: `body is larger than ${opts.maxBodyBytes} bytes`, code: 'PAYLOAD_TOO_LARGE' }, 413),
-    }),
-  );
+  app.use('*', limitBody(opts.maxBodyBytes));
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/chain', chainRoutes(deps));
   app.route('/api/chain', blockRoutes(deps));
@@ -52,9 +44,8 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.route('/api/tokenomics', tokenomicsRoutes(deps));
   app.route('/api/address', addressRoutes(deps));
   app.route('/api/stats', statsRoutes(deps));
-  const streams = deps.streams ?? new StreamHub(deps.node);
-  app.route('/api/chain', chainEventRoutes({ ...deps, streams }));
-  app.route('/api/mempool', mempoolEventRoutes({ ...deps, streams }));
+  app.route('/api/chain', chainEventRoutes(deps));
+  app.route('/api/mempool', mempoolEventRoutes(deps));
   app.route('/api/chain', chainTaskRoutes(deps));
   app.route('/api/tasks', taskRoutes(deps));
   app.route('/api/miners', minerRoutes(deps));
@@ -63,11 +54,11 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.route('/api/audio', mediaRoutes(deps, 'audio', 5));
   app.route('/api/agent/v6', agentRoutes(deps));
   app.route('/api/analytics', analyticsRoutes(deps));
-  app.route('/api/keys', keyRoutes({ ...deps, keys: deps.keys ?? new ApiKeyStore(deps.node.store) }));
+  app.route('/api/keys', keyRoutes(deps));
   if (deps.alerts) app.route('/api/alerts', alertRoutes({ ...deps, alerts: deps.alerts }));
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`, code: 'NOT_FOUND' }, 404));
   app.onError((err, c) =>
-    onError(err, c, (e) => deps.node.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),
+    onError(err, c, (e) => deps.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),
   );
   return app;
 }

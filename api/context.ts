@@ -1,19 +1,13 @@
 /** What routes may use: the node's queries, write entry point and the network's view. */
-import type { ChainQueries } from '../queries/chainQueries.ts';
-import type { OmbraNode } from '../node/node.ts';
+import type { Logger } from '../node/log.ts';
+import type { HeadReader, NetworkView, TxSubmitter } from '../node/ports.ts';
+
+export type { NetworkView } from '../node/ports.ts';
+import type { Queries } from '../queries/index.ts';
 import type { StreamHub } from './streams/streamHub.ts';
 import type { ApiKeyStore } from '../services/apiKeys.ts';
 import type { AlertService } from '../services/alerts.ts';
 import type { RateLimiter } from './rateLimit.ts';
-
-/** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */
-export interface NetworkView {
-  peerCount(): number;
-  peers(): { peerId: string; addresses: string[] }[];
-  peerId(): string | null;
-  addresses(): string[];
-  syncing(): boolean;
-}
 
 /** A network view for a node without p2p. */
 export const noNetwork: NetworkView = {
@@ -26,17 +20,20 @@ export const noNetwork: NetworkView = {
 
 /** Dependencies of the API. */
 export interface ApiDeps {
-  node: OmbraNode;
-  queries: ChainQueries;
+  /** The query objects every read route calls. */
+  queries: Queries;
+  /** The write entry point, and the head for fork gates. */
+  chain: TxSubmitter & Pick<HeadReader, 'genesis' | 'nextHeight'>;
   network: NetworkView;
-  /** The live-stream hub shared with the WebSocket server (createApp makes one when absent). */
-  streams?: StreamHub;
-  /** API keys (created on the node's store when absent). */
-  keys?: ApiKeyStore;
+  /** The live-stream hub shared with the WebSocket server. */
+  streams: StreamHub;
+  /** API keys. */
+  keys: ApiKeyStore;
   /** Alert subscriptions; /api/alerts is mounted only with it. */
   alerts?: AlertService;
   /** The rate limiter; absent = no limits (tests, --dev). */
   limiter?: RateLimiter;
+  log: Logger;
 }
 
 /** API options. */

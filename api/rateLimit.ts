@@ -15,6 +15,7 @@
  * forgives everyone) and idle callers are swept once per window.
  */
 import { BlockList, isIP } from 'node:net';
+import { clientIp } from './clientIp.ts';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiKeyRecord, ApiKeyStore } from '../services/apiKeys.ts';
@@ -101,22 +102,6 @@ export function parseBanList(entries: string[]): BlockList {
   return list;
 }
 
-/** `::ffff:1.2.3.4` is 1.2.3.4. */
-export function normalizeIp(ip: string): string {
-  return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
-}
-
-/** The client IP: the socket's remote address (X-Forwarded-For only when trusted). */
-export function clientIp(c: Context, trustProxy = false): string {
-  if (trustProxy) {
-    const xff = c.req.header('x-forwarded-for');
-    const first = xff?.split(',')[0]?.trim();
-    if (first && isIP(first)) return normalizeIp(first);
-  }
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return normalizeIp(env?.incoming?.socket?.remoteAddress ?? 'unknown');
-}
-
 /** True when `path` is one of `paths` or below it. */
 function isStreamPath(paths: readonly string[], path: string): boolean {
   for (const p of paths) {
@@ -160,10 +145,18 @@ export class RateLimiter {
     this.opts = { ...defaultRateLimitOptions, ...options, tiers: { ...defaultRateLimitOptions.tiers, ...options.tiers } };
     this.banned = parseBanList(this.opts.banned);
     this.banEntries = this.opts.banned.filter((e) => e.trim() && !e.trim().startsWith('#')).length;
-    if (this.opts.banFile) {
-      this.reloadBanFile();
+    this.reloadBanFile();
+  }
+
+  /** Lifecycle: follows the ban file (re-read when it changes). */
+  async start(): Promise<void> {
+    if (this.opts.banFile)
       watchFile(this.opts.banFile, { interval: this.opts.banFilePollMs, persistent: false }, () => this.reloadBanFile());
-    }
+  }
+
+  /** Lifecycle: stops following the ban file. */
+  async stop(): Promise<void> {
+    this.close();
   }
 
   /** Re-reads the ban file; a missing file bans nobody, a bad line keeps the previous list. */

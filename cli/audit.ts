@@ -4,9 +4,10 @@
  * (links, slots, proposer, attestation, txRoot, every transaction's shape, hash, signature and
  * state rules, tokens, stateRoot). The file is streamed line by line, never loaded whole.
  *
- * Transaction signatures of big files are checked ahead in `worker_threads` (node/verifyPool.ts,
- * as replay does); a block with any failing signature is re-applied with inline verification, so
- * the reported fault is exactly the one a single-threaded audit reports.
+ * Blocks go through the node's one catch-up pipeline (node/blockPipeline.ts, as replay and sync
+ * do): signatures of big files are checked ahead in worker threads, and a block with any failing
+ * signature is applied with inline verification, so the reported fault is exactly the one a
+ * single-threaded audit reports.
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -17,7 +18,7 @@ import { applyBlock, genesisState } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { parseGenesis, withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
 import { commitDiff, type ChainState } from '../core/state.ts';
-import type { SignedTx } from '../core/tx/handler.ts';
+import { batchesOf, runPipeline, type PipelineItem } from '../node/blockPipeline.ts';
 import { VerifyPool } from '../node/verifyPool.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
@@ -49,18 +50,15 @@ class Fault extends Error {
   }
 }
 
-/** A parsed (or unparsable) block line. */
-interface Item {
+/** Where a block line came from, and why it cannot be a block if it cannot. */
+interface LineMeta {
   line: number;
-  block?: unknown;
-  parseError?: string;
-  /** True when every transaction signature was verified ahead (in a worker). */
-  verified: boolean;
+  /** Set when the line is not a block at all (not JSON, or a blank line before the end). */
+  fault?: string;
 }
 
-/** A batch (verified ahead while the previous one is applied) ends at this many blocks or bytes. */
-const BATCH_BLOCKS = 256;
-const BATCH_BYTES = 1 << 19;
+/** A batch (verified ahead while the previous one is applied) ends at this many blocks or transactions. */
+const BATCH = { maxBlocks: 256, maxTxs: 4096 };
 
 /** Verifies a snapshot file from genesis; never throws for faults in the file. */
 export async function auditSnapshot(path: string, opts: AuditOptions = {}): Promise<AuditResult> {
@@ -70,13 +68,10 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
   const pool = opts.workers && opts.workers > 0 ? new VerifyPool({ workers: opts.workers }) : null;
 
   let lineNo = 0;
-  let bytes = 0;
-  let blankRun = 0;
   let genesis: Genesis | null = null;
   let state: ChainState | null = null;
   let parent: Block | null = null;
   let transactions = 0;
-  let lastProgress = 0;
 
   /** The height the next block line must hold. */
   const expectedHeight = () => (parent ? parent.index + 1 : 0);
@@ -98,25 +93,23 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
     }
   };
 
-  const onBlockZero = (item: Item) => {
-    if (item.parseError) throw new Fault(0, item.line, item.parseError);
+  const onBlockZero = (item: PipelineItem<LineMeta>) => {
     const { state: s, block } = genesisState(genesis!);
     const got = item.block as Partial<Block> | null;
     if (typeof got !== 'object' || got === null || got.hash !== block.hash) {
       throw new Fault(
         0,
-        item.line,
+        item.meta.line,
         `block 0 is not the genesis block of the genesis line: hash ${String((got as Partial<Block> | null)?.hash).slice(0, 80)}, expected ${block.hash}`,
       );
     }
-    if (!isDeepStrictEqual(got, block)) throw new Fault(0, item.line, 'block 0 has the genesis hash but differs from the genesis block');
+    if (!isDeepStrictEqual(got, block))
+      throw new Fault(0, item.meta.line, 'block 0 has the genesis hash but differs from the genesis block');
     state = s;
     parent = block;
   };
 
-  const onBlock = (item: Item) => {
-    const height = expectedHeight();
-    if (item.parseError) throw new Fault(height, item.line, item.parseError);
+  const onBlock = (item: PipelineItem<LineMeta>, verified: boolean) => {
     try {
       const p = parent!;
       const applied = applyBlock(
@@ -124,64 +117,21 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
         { index: p.index, hash: p.hash, timestamp: p.timestamp, stateRoot: p.stateRoot },
         item.block,
         genesis!,
-        { signaturesVerified: item.verified },
+        { signaturesVerified: verified },
       );
       commitDiff(state!, applied.diff);
     } catch (e) {
-      throw new Fault(height, item.line, (e as Error).message);
+      throw new Fault(expectedHeight(), item.meta.line, (e as Error).message);
     }
     parent = item.block as Block;
     transactions += parent.transactions.length;
   };
 
-  const apply = (item: Item) => (parent ? onBlock(item) : onBlockZero(item));
-
-  /** Parses a batch and starts verifying its signatures; resolves when they are checked. */
-  const prepare = (lines: { text: string; line: number }[]): Promise<Item[]> => {
-    const items: Item[] = lines.map(({ text, line }) => {
-      try {
-        return { line, block: JSON.parse(text), verified: false };
-      } catch (e) {
-        return { line, parseError: `not valid JSON (${(e as Error).message})`, verified: false };
-      }
-    });
-    if (!pool) return Promise.resolve(items);
-    const txs: SignedTx[] = [];
-    const owner: number[] = [];
-    items.forEach((item, i) => {
-      const list = (item.block as { transactions?: unknown } | undefined)?.transactions;
-      // Anything odd is left to the inline checks, which report it in consensus order.
-      if (!Array.isArray(list) || !list.every((t) => typeof t === 'object' && t !== null)) return;
-      for (const tx of list as SignedTx[]) {
-        txs.push(tx);
-        owner.push(i);
-      }
-      item.verified = true;
-    });
-    if (txs.length === 0) return Promise.resolve(items);
-    return pool.verifyTxs(txs).then((bad) => {
-      for (const b of bad) items[owner[b]].verified = false;
-      return items;
-    });
-  };
-
-  try {
-    let batch: { text: string; line: number }[] = [];
-    let batchBytes = 0;
-    let ahead: Promise<Item[]> | null = null;
-    const drain = async () => {
-      if (ahead) for (const item of await ahead) apply(item);
-      ahead = null;
-    };
-    const submit = async () => {
-      const next = prepare(batch);
-      next.catch(() => undefined); // a worker failure surfaces when `next` is awaited
-      batch = [];
-      batchBytes = 0;
-      // Verify batch k+1 in the workers while batch k is applied here.
-      await drain();
-      ahead = next;
-    };
+  /** The file's block lines; a line that cannot be a block is yielded with its fault, and ends the file. */
+  async function* lines(): AsyncGenerator<PipelineItem<LineMeta>> {
+    let bytes = 0;
+    let lastProgress = 0;
+    let blankRun = 0;
     for await (const text of rl) {
       lineNo++;
       bytes += text.length + 1;
@@ -189,27 +139,37 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
         blankRun++;
         continue;
       }
+      // Blank lines are only tolerated at the end of the file.
       if (blankRun > 0) {
-        // Blank lines are only tolerated at the end of the file.
-        await submit();
-        await drain();
-        throw new Fault(genesis ? expectedHeight() : 0, lineNo - blankRun, 'empty line');
+        yield { block: undefined, meta: { line: lineNo - blankRun, fault: 'empty line' } };
+        return;
       }
       if (lineNo === 1) {
         onGenesisLine(text, lineNo);
         continue;
       }
-      batch.push({ text, line: lineNo });
-      batchBytes += text.length;
-      if (batch.length >= BATCH_BLOCKS || batchBytes >= BATCH_BYTES) await submit();
+      let block: unknown;
+      try {
+        block = JSON.parse(text);
+      } catch (e) {
+        yield { block: undefined, meta: { line: lineNo, fault: `not valid JSON (${(e as Error).message})` } };
+        return;
+      }
+      yield { block, meta: { line: lineNo } };
       if (opts.onProgress && bytes - lastProgress >= 1 << 20) {
         lastProgress = bytes;
         opts.onProgress(Math.min(bytes, total), total);
       }
     }
+  }
+
+  try {
+    await runPipeline(batchesOf(lines(), BATCH), pool, (item, verified) => {
+      if (item.meta.fault) throw new Fault(genesis ? expectedHeight() : 0, item.meta.line, item.meta.fault);
+      if (parent) onBlock(item, verified);
+      else onBlockZero(item);
+    });
     if (lineNo === 0 || !genesis) throw new Fault(0, 1, 'the file is empty: no genesis line');
-    await submit();
-    await drain();
     opts.onProgress?.(total, total);
     if (!parent) throw new Fault(0, lineNo + 1, 'the file has no block 0 after the genesis line');
     const head = parent as Block;

@@ -1,13 +1,11 @@
 /** Wires a running node: log + projections, producer, HTTP API. Used by `start` and by tests. */
-import { serve, type ServerType } from '@hono/node-server';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { noNetwork, type NetworkView } from '../api/context.ts';
 import { createApp } from '../api/app.ts';
+import { HttpServer } from '../api/httpServer.ts';
 import { StreamHub } from '../api/streams/streamHub.ts';
 import type { StreamOptions } from '../api/streams/streamOptions.ts';
-import { attachWebSockets, type WebSockets } from '../api/streams/wsServer.ts';
+import type { WebSockets } from '../api/streams/wsServer.ts';
 import type { ForkHeights, Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
 import { silentLogger, type Logger } from '../node/log.ts';
@@ -16,7 +14,8 @@ import { Producer } from '../node/producer.ts';
 import { loadOrCreatePeerKey } from '../p2p/identity.ts';
 import { P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
-import { ChainQueries } from '../queries/chainQueries.ts';
+import { createQueries, type Queries } from '../queries/index.ts';
+import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { AlertService, type AlertOptions } from '../services/alerts.ts';
 import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
@@ -47,10 +46,10 @@ export interface LaunchConfig {
 /** A running node and how to stop it. */
 export interface Launched {
   node: OmbraNode;
-  queries: ChainQueries;
+  queries: Queries;
   producer: Producer | null;
   p2p: P2pNetwork | null;
-  server: ServerType;
+  http: HttpServer;
   url: string;
   /** The live-stream hub (SSE and WebSocket subscribers). */
   streams: StreamHub;
@@ -59,6 +58,7 @@ export interface Launched {
   keys: ApiKeyStore;
   alerts: AlertService;
   limiter: RateLimiter | null;
+  /** Stops every component in the reverse order of their start. */
   stop(): Promise<void>;
 }
 
@@ -70,77 +70,42 @@ export function dbDirOf(dataDir: string): string {
 /** Opens the node, starts production if it holds an authority key, and serves HTTP. */
 export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const log = cfg.log ?? silentLogger;
-  const node = await OmbraNode.open({ dbDir: dbDirOf(cfg.dataDir), genesis: cfg.genesis, forkOverrides: cfg.forkOverrides, log });
-  let p2p: P2pNetwork | null = null;
-  if (cfg.p2p) {
-    p2p = new P2pNetwork(node, await loadOrCreatePeerKey(cfg.dataDir), { ...cfg.p2p });
-    try {
-      await p2p.start();
-    } catch (e) {
-      await node.close();
-      throw e;
-    }
-    log.info('p2p listening', { addresses: p2p.addresses().join(',') });
-  }
+  // Each component starts after the ones it uses; on any failure the started ones stop in reverse.
+  const life = new Lifecycle(log);
+  const node = await life.start(
+    'node',
+    await OmbraNode.create({ dbDir: dbDirOf(cfg.dataDir), genesis: cfg.genesis, forkOverrides: cfg.forkOverrides, log }),
+  );
+  const p2p = cfg.p2p
+    ? await life.start('p2p', new P2pNetwork(node.networkPorts(), await loadOrCreatePeerKey(cfg.dataDir), { ...cfg.p2p }))
+    : null;
+  if (p2p) log.info('p2p listening', { addresses: p2p.addresses().join(',') });
   const network = cfg.network ?? p2p ?? noNetwork;
-  const queries = new ChainQueries(node);
   let producer: Producer | null = null;
   if (cfg.key) {
     producer = new Producer(node, { key: cfg.key, exemptFromPeers: cfg.dev, peerCount: () => network.peerCount() });
-    if (producer.isAuthority()) producer.start();
+    if (producer.isAuthority()) await life.start('producer', producer);
     else {
       log.warn('key is not a genesis authority: not producing', { address: cfg.key.address });
       producer = null;
     }
   }
-  const keys = await new ApiKeyStore(node.store).load();
+  const keys = await life.start('keys', new ApiKeyStore(node.store));
   // The operator's ban file lives in the data dir and is re-read when it changes.
-  const limiter = cfg.rateLimits ? new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...cfg.rateLimits }) : null;
+  const limiter = cfg.rateLimits
+    ? await life.start('rate limiter', new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...cfg.rateLimits }))
+    : null;
   const alerts = await AlertService.open(node.store, { height: () => node.head().index, block: (i) => node.store.block(i) }, node.events$, {
     log,
     ...cfg.alerts,
   });
-  const streams = new StreamHub(node, cfg.streams);
-  const app = createApp({ node, queries, network, keys, alerts, limiter: limiter ?? undefined, streams });
-  const server = await new Promise<ServerType>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: cfg.httpHost, port: cfg.httpPort }, () => resolve(s));
-    s.once('error', reject);
-  });
-  // WebSocket upgrades of /api/ws and /ws are handled beside the Hono app on the same server.
-  const sockets = attachWebSockets(server as Server, streams, limiter);
-  const port = (server.address() as AddressInfo).port;
-  const url = `http://${cfg.httpHost.includes(':') ? `[${cfg.httpHost}]` : cfg.httpHost}:${port}`;
+  await life.start('alerts', { start: async () => {}, stop: () => alerts.close() });
+  const streams = new StreamHub(node.streamPorts(), cfg.streams);
+  const queries = createQueries(node.readPorts());
+  const app = createApp({ queries, chain: node, network, streams, keys, alerts, limiter: limiter ?? undefined, log });
+  const http = await life.start('http', new HttpServer(app, streams, limiter, { host: cfg.httpHost, port: cfg.httpPort }));
+  const url = http.url;
   if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;
   log.info('node serving', { url, height: node.head().index, chainId: node.genesis.chainId });
-  let stopping: Promise<void> | null = null;
-  return {
-    node,
-    queries,
-    producer,
-    p2p,
-    server,
-    url,
-    streams,
-    sockets,
-    keys,
-    alerts,
-    limiter,
-    stop() {
-      stopping ??= (async () => {
-        await producer?.stop();
-        await p2p?.stop();
-        await sockets.close();
-        await new Promise<void>((r) => {
-          server.close(() => r());
-          // Open keep-alive and streaming connections must not hold shutdown hostage.
-          (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-        });
-        await alerts.close();
-        await keys.close();
-        limiter?.close();
-        await node.close();
-      })();
-      return stopping;
-    },
-  };
+  return { node, queries, producer, p2p, http, url, streams, sockets: http.webSockets, keys, alerts, limiter, stop: () => life.stop() };
 }

@@ -4,11 +4,11 @@
  * stateRoot is checked on the way, so a finished replay proves the head's state root.
  */
 import { OmbraNode } from '../node/node.ts';
-import type { ChainStats } from '../projections/chainStats.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
 import { CliFault, explainOpenError, requireChainDir } from './snapshot.ts';
+import { chainStatsProjection } from '../projections/chainStats.ts';
 
 const REPLAY_FLAGS: Record<string, FlagSpec> = {
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the chain (the node must be stopped)' },
@@ -56,7 +56,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
       bar.stop();
     }
     const seconds = (performance.now() - started) / 1000;
-    const txs = node.runner.state<ChainStats>('chainStats').totalTxs;
+    const txs = node.runner.state(chainStatsProjection).totalTxs;
     const heights = Object.values(node.runner.heights());
     if (heights.some((h) => h !== head.index))
       throw new Error(`replay ended with projections at ${heights.join(', ')}, head ${head.index}`);

@@ -39,6 +39,14 @@ export class ChainStore {
     return store;
   }
 
+  /** Writes ops across sublevels in one atomic batch (the projection runner's port). */
+  async write(
+    ops: readonly { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown }[],
+    opts: { sync?: boolean } = {},
+  ): Promise<void> {
+    await this.db.batch(ops as never, { sync: opts.sync ?? false });
+  }
+
   /** A named sublevel for a projection or node-local data. */
   sublevel(name: string): Sub {
     return this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }) as Sub;

@@ -19,30 +19,14 @@ import { silentLogger, type Logger } from './log.ts';
 import { Mempool, type MempoolOptions } from './mempool.ts';
 import { genesisMismatch } from './genesisCheck.ts';
 import { VerifyPool } from './verifyPool.ts';
+import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockPipeline.ts';
 import { betterTip, validateBranch } from './reorg.ts';
+import { accountsProjection } from '../projections/accounts.ts';
+import { txIndexProjection } from '../projections/chainIndex.ts';
+import type { NetworkPorts, ReadPorts, StreamPorts } from './ports.ts';
 
-/** Blocks per verification chunk during catch-up. */
+/** Blocks per verification batch during catch-up. */
 const CATCH_UP_CHUNK = 50;
-
-/** Groups an async stream of blocks into arrays of `size`. */
-async function* chunksOf(blocks: AsyncIterable<Block>, size: number): AsyncGenerator<Block[]> {
-  let chunk: Block[] = [];
-  for await (const b of blocks) {
-    chunk.push(b);
-    if (chunk.length >= size) {
-      yield chunk;
-      chunk = [];
-    }
-  }
-  if (chunk.length) yield chunk;
-}
-
-/** Heights of the blocks in `blocks` that carry a transaction whose signature fails. */
-async function badTxBlocks(pool: VerifyPool, blocks: Block[]): Promise<Set<number>> {
-  const txs = blocks.flatMap((b) => (Array.isArray(b.transactions) ? b.transactions : []));
-  const owner = blocks.flatMap((b) => (Array.isArray(b.transactions) ? b.transactions.map(() => b.index) : []));
-  return new Set((await pool.verifyTxs(txs)).map((i) => owner[i]));
-}
 
 /** How to open a node. */
 export interface NodeOptions {
@@ -79,6 +63,7 @@ export class OmbraNode {
   private pendingSeq = 0;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private readonly onCatchUp?: (height: number, head: number) => void;
 
   private constructor(store: ChainStore, genesis: Genesis, info: ChainInfo, tip: Block, opts: NodeOptions) {
     this.store = store;
@@ -90,10 +75,23 @@ export class OmbraNode {
     this.mempool = new Mempool(opts.mempool);
     this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth);
     this.pendingRows = store.sublevel('local:mempool');
+    this.onCatchUp = opts.onCatchUp;
   }
 
-  /** Opens the data dir, writes genesis if new, and catches every projection up to the head. */
+  /** Opens the data dir, writes genesis if new, and starts the node (catches projections up). */
   static async open(opts: NodeOptions): Promise<OmbraNode> {
+    const node = await OmbraNode.create(opts);
+    try {
+      await node.start();
+    } catch (e) {
+      await node.store.close();
+      throw e;
+    }
+    return node;
+  }
+
+  /** Opens the data dir and writes genesis if new; `start` then catches the read models up. */
+  static async create(opts: NodeOptions): Promise<OmbraNode> {
     const store = await ChainStore.open(opts.dbDir);
     try {
       const stored = await store.genesis();
@@ -110,15 +108,23 @@ export class OmbraNode {
       if (!block0 || block0.hash !== block.hash) throw new Error('stored genesis block does not match the genesis file');
       const head = store.head()!;
       const tip = (await store.block(head.index))!;
-      const node = new OmbraNode(store, genesis, { genesis, genesisBlock: block, genesisState: state }, tip, opts);
-      await node.catchUp(opts.onCatchUp);
-      node.runner.attach(node.events$);
-      await node.restorePending();
-      return node;
+      return new OmbraNode(store, genesis, { genesis, genesisBlock: block, genesisState: state }, tip, opts);
     } catch (e) {
       await store.close();
       throw e;
     }
+  }
+
+  /** Lifecycle: catches every projection up to the head, follows the feed, restores the mempool. */
+  async start(): Promise<void> {
+    await this.catchUp(this.onCatchUp);
+    this.runner.attach(this.events$);
+    await this.restorePending();
+  }
+
+  /** Lifecycle: flushes projections and closes the database. */
+  stop(): Promise<void> {
+    return this.close();
   }
 
   /** Replays the log into projections behind the head (all of them after `resetAll`). */
@@ -129,33 +135,23 @@ export class OmbraNode {
     await this.runner.load();
     // Diffs come from re-executing blocks on the consensus state, so it must start no later
     // than the lowest projection.
-    if (this.runner.minHeight() < this.runner.height('accounts')) await this.runner.resetOne('accounts');
+    if (this.runner.minHeight() < this.runner.height(accountsProjection)) await this.runner.resetOne(accountsProjection);
     const from = this.runner.minHeight();
     const head = Math.min(this.store.head()!.index, opts.to ?? Infinity);
     let parent = (await this.store.block(from))!;
-    // With verification, workers check chunk k+1's signatures while chunk k is applied.
+    // With verification, workers check batch k+1's signatures while batch k is applied; without
+    // it the node's own log is trusted (every block in it was validated before it was appended).
     const pool = opts.verifySignatures ? new VerifyPool() : null;
     try {
-      const chunks = chunksOf(this.store.range(from + 1, head), CATCH_UP_CHUNK);
-      const verify = (blocks: Block[] | undefined) => (blocks && pool ? badTxBlocks(pool, blocks) : Promise.resolve(new Set<number>()));
-      let current = (await chunks.next()).value as Block[] | undefined;
-      let verifying = verify(current);
-      while (current) {
-        const next = (await chunks.next()).value as Block[] | undefined;
-        const nextVerifying = verify(next);
-        const bad = await verifying;
-        for (const block of current) {
-          // A block with a failing signature is re-checked in full to report the exact fault.
-          const verified = !pool || !bad.has(block.index);
-          const applied = applyBlock(this.state(), refOf(parent), block, this.genesis, { signaturesVerified: verified });
-          this.runner.fold(this.blockEvent(block, applied, true));
-          parent = block;
-          if (block.index % 1000 === 0) await this.runner.flush();
-        }
-        onProgress?.(parent.index, head);
-        current = next;
-        verifying = nextVerifying;
-      }
+      const batches = batchesOf(blockItems(this.store.range(from + 1, head)), { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
+      await runPipeline(batches, pool, async ({ block: raw }, verified) => {
+        const block = raw as Block;
+        const applied = applyBlock(this.state(), refOf(parent), block, this.genesis, { signaturesVerified: pool ? verified : true });
+        this.runner.fold(this.blockEvent(block, applied, true));
+        parent = block;
+        if (block.index % 1000 === 0) await this.runner.flush();
+        if (block.index % CATCH_UP_CHUNK === 0) onProgress?.(block.index, head);
+      });
     } finally {
       await pool?.close();
     }
@@ -185,7 +181,30 @@ export class OmbraNode {
 
   /** The consensus state at the head. */
   state(): ChainState {
-    return this.runner.state<ChainState>('accounts');
+    return this.runner.state(accountsProjection);
+  }
+
+  /** The read side's ports over this node: what query objects are built from. */
+  readPorts(): ReadPorts {
+    return { chain: this, blocks: this.store, models: this.runner, mempool: this.mempool };
+  }
+
+  /** The ports of the live-stream hub. */
+  streamPorts(): StreamPorts {
+    return { feed: this, chain: this, blocks: this.store, mempool: this.mempool, log: this.log };
+  }
+
+  /** The ports of the p2p network. */
+  networkPorts(): NetworkPorts {
+    return {
+      chain: this,
+      feed: this,
+      blocks: this.store,
+      syncTarget: (h) => {
+        this.runner.undoHorizon = h;
+      },
+      log: this.log,
+    };
   }
 
   /** The head block. */
@@ -210,7 +229,7 @@ export class OmbraNode {
     }).catch(async (e: unknown) => {
       // A stale nonce may be a transaction already in the chain: that is a duplicate.
       if (e instanceof ChainError && e.code === 'STALE_NONCE' && typeof (raw as SignedTx).hash === 'string') {
-        if ((await (await this.runner.readable('txIndex')).get((raw as SignedTx).hash)) !== undefined)
+        if ((await (await this.runner.readable(txIndexProjection)).get((raw as SignedTx).hash)) !== undefined)
           throw new ChainError('DUPLICATE_TX', 'transaction already in the chain');
       }
       throw e;
@@ -322,9 +341,12 @@ export class OmbraNode {
   }
 
   /** Validates a block from elsewhere (a peer, a snapshot) as the child of the head and appends it. */
-  importBlock(raw: unknown, source: 'peer' | 'local' = 'peer'): Promise<Block> {
+  importBlock(raw: unknown, source: 'peer' | 'local' = 'peer', opts: { signaturesVerified?: boolean } = {}): Promise<Block> {
     return this.exclusive(async () => {
-      const applied = applyBlock(this.state(), refOf(this.tip), raw, this.genesis, { now: this.clock() });
+      const applied = applyBlock(this.state(), refOf(this.tip), raw, this.genesis, {
+        now: this.clock(),
+        signaturesVerified: opts.signaturesVerified,
+      });
       const block = raw as Block;
       await this.append(block, applied, source);
       return block;

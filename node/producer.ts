@@ -34,7 +34,8 @@ export class Producer {
     return this.node.genesis.authorities.includes(this.opts.key.address);
   }
 
-  start(): void {
+  /** Starts producing in this node's slots. */
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     this.schedule();

@@ -14,10 +14,9 @@ import { tcp } from '@libp2p/tcp';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import type { Subscription } from 'rxjs';
-import type { NetworkView } from '../api/context.ts';
 import type { Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
-import type { OmbraNode } from '../node/node.ts';
+import type { NetworkPorts, NetworkView } from '../node/ports.ts';
 import { betterTip } from '../node/reorg.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { Syncer } from './sync.ts';
@@ -28,7 +27,7 @@ const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_
 
 /** A node's network presence. */
 export class P2pNetwork implements NetworkView {
-  private readonly node: OmbraNode;
+  private readonly ports: NetworkPorts;
   private readonly key: PrivateKey;
   private readonly opts: P2pOptions;
   private p2p!: Libp2p<{ pubsub: PubSub<GossipsubEvents> }>;
@@ -40,14 +39,14 @@ export class P2pNetwork implements NetworkView {
   /** Rejected gossip, for operators and tests. */
   readonly rejected: { topic: string; reason: string }[] = [];
 
-  constructor(node: OmbraNode, key: PrivateKey, opts: Partial<P2pOptions> = {}) {
-    this.node = node;
+  constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}) {
+    this.ports = ports;
     this.key = key;
     this.opts = { ...defaultP2pOptions, ...opts };
   }
 
   async start(): Promise<void> {
-    const id = this.node.info.genesisBlock.hash.slice(0, 16);
+    const id = this.ports.chain.info.genesisBlock.hash.slice(0, 16);
     this.topics = { block: `/ombra/${id}/block/1`, tx: `/ombra/${id}/tx/1` };
     this.p2p = await createLibp2p({
       privateKey: this.key,
@@ -66,7 +65,7 @@ export class P2pNetwork implements NetworkView {
         }),
       },
     });
-    this.syncer = new Syncer(this.node, this.p2p, this.opts);
+    this.syncer = new Syncer(this.ports, this.p2p, this.opts);
     this.syncer.onPeersLearned = (addrs) => {
       for (const a of addrs) this.remember(a);
     };
@@ -76,7 +75,7 @@ export class P2pNetwork implements NetworkView {
     pubsub.topicValidators.set(this.topics.block, (peer, msg) => this.onBlock(peer, msg.data));
     pubsub.subscribe(this.topics.tx);
     pubsub.subscribe(this.topics.block);
-    this.sub = this.node.events$.subscribe((e) => {
+    this.sub = this.ports.feed.events$.subscribe((e) => {
       if (e.type === 'tx' && e.source !== 'gossip') this.publish(this.topics.tx, e.tx);
       if (e.type === 'block' && e.source === 'local') this.publish(this.topics.block, e.block);
     });
@@ -123,13 +122,13 @@ export class P2pNetwork implements NetworkView {
   private publish(topic: string, v: unknown): void {
     this.p2p.services.pubsub
       .publish(topic, encode(v))
-      .catch((e: unknown) => this.node.log.debug('publish failed', { topic, error: (e as Error).message }));
+      .catch((e: unknown) => this.ports.log.debug('publish failed', { topic, error: (e as Error).message }));
   }
 
   private reject(topic: string, reason: string): TopicValidatorResult {
     this.rejected.push({ topic, reason });
     if (this.rejected.length > 1000) this.rejected.shift();
-    this.node.log.warn('rejected gossip', { topic, reason });
+    this.ports.log.warn('rejected gossip', { topic, reason });
     return TopicValidatorResult.Reject;
   }
 
@@ -137,7 +136,7 @@ export class P2pNetwork implements NetworkView {
     const raw = decode(data, this.opts.maxTxBytes);
     if (raw === undefined) return this.reject('tx', 'malformed or oversized');
     try {
-      await this.node.submitTx(raw, 'gossip');
+      await this.ports.chain.submitTx(raw, 'gossip');
       return TopicValidatorResult.Accept;
     } catch (e) {
       if (e instanceof ChainError && IGNORABLE.has(e.code)) return TopicValidatorResult.Ignore;
@@ -148,18 +147,21 @@ export class P2pNetwork implements NetworkView {
   private async onBlock(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
     const b = decode(data, this.opts.maxBlockBytes) as Block | undefined;
     if (!b || typeof b !== 'object' || typeof b.index !== 'number') return this.reject('block', 'malformed or oversized');
-    const head = this.node.head();
+    const head = this.ports.chain.head();
     if (b.index === head.index + 1 && b.previousHash === head.hash) {
       try {
-        await this.node.importBlock(b);
+        await this.ports.chain.importBlock(b);
         return TopicValidatorResult.Accept;
       } catch (e) {
         // Raced with another import of the same height: nothing wrong with the sender.
-        if (this.node.head().index >= b.index) return TopicValidatorResult.Ignore;
+        if (this.ports.chain.head().index >= b.index) return TopicValidatorResult.Ignore;
         return this.reject('block', e instanceof Error ? e.message : 'invalid');
       }
     }
-    if (b.index > head.index || (b.index === head.index && b.hash !== head.hash && betterTip(b, head, this.node.genesis.blockTimeMs))) {
+    if (
+      b.index > head.index ||
+      (b.index === head.index && b.hash !== head.hash && betterTip(b, head, this.ports.chain.genesis.blockTimeMs))
+    ) {
       // Ahead of us, or a competing tip that would win: fetch and validate through sync.
       void this.syncer.poke(peer);
     }

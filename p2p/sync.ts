@@ -6,10 +6,15 @@
  */
 import type { Libp2p, PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
-import type { OmbraNode } from '../node/node.ts';
+import type { NetworkPorts } from '../node/ports.ts';
 import { betterTip } from '../node/reorg.ts';
 import type { P2pOptions } from './options.ts';
 import { decode, encode, readAll } from './wire.ts';
+import { batchesOf, blockItems, runPipeline } from '../node/blockPipeline.ts';
+import { VerifyPool } from '../node/verifyPool.ts';
+
+/** Catch-ups of at least this many blocks verify signatures in worker threads. */
+const SYNC_WORKERS_FROM = 64;
 
 /** A peer's answer to `status`. */
 export interface PeerStatus {
@@ -28,7 +33,7 @@ export function syncProtocols(genesisHash: string) {
 
 /** Serves and runs sync for one node. */
 export class Syncer {
-  private readonly node: OmbraNode;
+  private readonly ports: NetworkPorts;
   private readonly p2p: Libp2p;
   private readonly opts: P2pOptions;
   private readonly protocols: ReturnType<typeof syncProtocols>;
@@ -38,19 +43,19 @@ export class Syncer {
   /** Called with multiaddrs a peer told us about. */
   onPeersLearned: (addrs: string[]) => void = () => undefined;
 
-  constructor(node: OmbraNode, p2p: Libp2p, opts: P2pOptions) {
-    this.node = node;
+  constructor(ports: NetworkPorts, p2p: Libp2p, opts: P2pOptions) {
+    this.ports = ports;
     this.p2p = p2p;
     this.opts = opts;
-    this.protocols = syncProtocols(node.info.genesisBlock.hash);
+    this.protocols = syncProtocols(ports.chain.info.genesisBlock.hash);
   }
 
   /** Registers the two protocol handlers. */
   async register(knownPeers: () => Promise<string[]>): Promise<void> {
     await this.p2p.handle(this.protocols.status, async ({ stream }) => {
-      const head = this.node.head();
+      const head = this.ports.chain.head();
       const status: PeerStatus = {
-        genesisHash: this.node.info.genesisBlock.hash,
+        genesisHash: this.ports.chain.info.genesisBlock.hash,
         height: head.index,
         headHash: head.hash,
         headTimestamp: head.timestamp,
@@ -67,7 +72,7 @@ export class Syncer {
           await stream.sink([encode({ error: `ranges are from..to, at most ${this.opts.syncBatch} blocks` })]);
           return;
         }
-        await stream.sink([encode({ blocks: await this.node.store.blocksIn(from, to) })]);
+        await stream.sink([encode({ blocks: await this.ports.blocks.blocksIn(from, to) })]);
       } catch {
         stream.abort(new Error('bad sync request'));
       }
@@ -98,7 +103,7 @@ export class Syncer {
   /** Syncs with `peer` unless a sync is already running. */
   poke(peer: PeerId): Promise<void> {
     this.running ??= this.syncWith(peer)
-      .catch((e: unknown) => this.node.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message }))
+      .catch((e: unknown) => this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message }))
       .finally(() => {
         this.running = null;
         this.syncing = false;
@@ -110,35 +115,43 @@ export class Syncer {
   private async syncWith(peer: PeerId): Promise<void> {
     const st = await this.status(peer);
     if (!st) return;
-    if (st.genesisHash !== this.node.info.genesisBlock.hash) {
-      this.node.log.warn('peer is on another chain; hanging up', { peer: peer.toString() });
+    if (st.genesisHash !== this.ports.chain.info.genesisBlock.hash) {
+      this.ports.log.warn('peer is on another chain; hanging up', { peer: peer.toString() });
       await this.p2p.hangUp(peer);
       return;
     }
     this.onPeersLearned(Array.isArray(st.peers) ? st.peers.filter((a) => typeof a === 'string').slice(0, 50) : []);
-    const head = this.node.head();
-    if (!betterTip({ index: st.height, timestamp: st.headTimestamp, hash: st.headHash }, head, this.node.genesis.blockTimeMs)) return;
+    const head = this.ports.chain.head();
+    if (!betterTip({ index: st.height, timestamp: st.headTimestamp, hash: st.headHash }, head, this.ports.chain.genesis.blockTimeMs))
+      return;
     this.syncing = st.height > head.index + 1;
     const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
     if (ancestor === head.index) {
       // Blocks far below the target need no undo records: only the last ones can be reorganised.
-      this.node.runner.undoHorizon = st.height;
+      this.ports.syncTarget(st.height);
+      // Long catch-ups verify signatures ahead in worker threads (the node's one pipeline).
+      const pool = st.height - ancestor >= SYNC_WORKERS_FROM ? new VerifyPool() : null;
       try {
-        for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch) {
-          for (const b of await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))) {
-            if (b.index <= this.node.head().index) continue;
-            await this.node.importBlock(b);
-          }
-        }
+        const fetched = this.fetchRange(peer, ancestor + 1, st.height);
+        await runPipeline(batchesOf(blockItems(fetched)), pool, async ({ block }, verified) => {
+          if ((block as Block).index <= this.ports.chain.head().index) return;
+          await this.ports.chain.importBlock(block, 'peer', { signaturesVerified: verified });
+        });
       } finally {
-        this.node.runner.undoHorizon = 0;
+        this.ports.syncTarget(0);
+        await pool?.close();
       }
       return;
     }
     const branch: Block[] = [];
     for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch)
       branch.push(...(await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))));
-    await this.node.reorg(ancestor, branch);
+    await this.ports.chain.reorg(ancestor, branch);
+  }
+
+  /** A peer's blocks from..to, fetched batch by batch as they are consumed. */
+  private async *fetchRange(peer: PeerId, from: number, to: number): AsyncGenerator<Block> {
+    for (let lo = from; lo <= to; lo += this.opts.syncBatch) yield* await this.fetch(peer, lo, Math.min(to, lo + this.opts.syncBatch - 1));
   }
 
   /** The highest height at which our chain and the peer's agree. */
@@ -147,7 +160,7 @@ export class Syncer {
       const lo = Math.max(0, hi - this.opts.syncBatch + 1);
       const theirs = await this.fetch(peer, lo, hi);
       for (let i = theirs.length - 1; i >= 0; i--) {
-        const ours = await this.node.store.block(theirs[i].index);
+        const ours = await this.ports.blocks.block(theirs[i].index);
         if (ours && ours.hash === theirs[i].hash) return ours.index;
       }
     }

@@ -6,9 +6,9 @@
  */
 import type { Observable, Subscription } from 'rxjs';
 import { filter } from 'rxjs';
-import type { ChainStore } from '../node/chainStore.ts';
 import type { BlockEvent, ChainEvent, ChainInfo } from './events.ts';
 import type { Projection } from './projection.ts';
+import type { ProjectionStore, Rows } from './store.ts';
 import { UndoLog } from './undoLog.ts';
 
 interface Slot {
@@ -16,7 +16,7 @@ interface Slot {
   p: Projection<any>;
   state: unknown;
   height: number;
-  sub: ReturnType<ChainStore['sublevel']>;
+  sub: Rows;
 }
 
 interface Checkpoint {
@@ -29,10 +29,10 @@ type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; value?: un
 
 /** Runs projections over the event feed and persists them with checkpoints. */
 export class ProjectionRunner {
-  private readonly store: ChainStore;
+  private readonly store: ProjectionStore;
   private readonly info: ChainInfo;
   private readonly slots = new Map<string, Slot>();
-  private readonly checkpoints: ReturnType<ChainStore['sublevel']>;
+  private readonly checkpoints: Rows;
   private pending: BatchOp[] = [];
   private dirty = new Set<Slot>();
   private writing: Promise<void> = Promise.resolve();
@@ -44,7 +44,7 @@ export class ProjectionRunner {
   undoHorizon = 0;
 
   // biome-ignore lint/suspicious/noExplicitAny: projections of different state types
-  constructor(store: ChainStore, projections: Projection<any>[], info: ChainInfo, undoDepth = 128) {
+  constructor(store: ProjectionStore, projections: Projection<any>[], info: ChainInfo, undoDepth = 128) {
     this.store = store;
     this.info = info;
     this.checkpoints = store.sublevel('checkpoints');
@@ -86,11 +86,11 @@ export class ProjectionRunner {
     for (const slot of this.slots.values()) await this.reset(slot);
   }
 
-  /** Resets one projection by name (the consensus state must restart with its dependents). */
-  async resetOne(name: string): Promise<void> {
+  /** Resets one projection (the consensus state must restart with its dependents). */
+  async resetOne<S>(p: Projection<S>): Promise<void> {
     await this.flush();
     await this.undo.clear();
-    await this.reset(this.slot(name));
+    await this.reset(this.slotOf(p));
   }
 
   /** Height each projection has folded. */
@@ -109,28 +109,35 @@ export class ProjectionRunner {
     return s;
   }
 
-  /** The current state of a projection. */
-  state<S>(name: string): S {
-    return this.slot(name).state as S;
+  /** The slot of a registered projection (the very definition, not just its name). */
+  private slotOf<S>(p: Projection<S>): Slot {
+    const s = this.slot(p.name);
+    if (s.p !== (p as unknown)) throw new Error(`projection ${p.name} is not the one this runner runs`);
+    return s;
+  }
+
+  /** The current state of a projection, typed by its definition. */
+  state<S>(p: Projection<S>): S {
+    return this.slotOf(p).state as S;
   }
 
   /** A projection's height. */
-  height(name: string): number {
-    return this.slot(name).height;
+  height<S>(p: Projection<S>): number {
+    return this.slotOf(p).height;
   }
 
   /**
    * A projection's rows once everything folded so far is written: queries read their own
    * writes (a block's rows are readable as soon as its event is out).
    */
-  async readable(name: string): Promise<ReturnType<ChainStore['sublevel']>> {
+  async readable<S>(p: Projection<S>): Promise<Rows> {
     await this.flush();
-    return this.slot(name).sub;
+    return this.slotOf(p).sub;
   }
 
   /** The sublevel holding a projection's rows (no wait: for code that only writes or already flushed). */
-  rows(name: string): ReturnType<ChainStore['sublevel']> {
-    return this.slot(name).sub;
+  rows<S>(p: Projection<S>): Rows {
+    return this.slotOf(p).sub;
   }
 
   /** Subscribes to the feed. */
@@ -176,7 +183,7 @@ export class ProjectionRunner {
     this.dirty = new Set();
     this.writing = this.undo
       .drain((name) => this.slot(name).sub)
-      .then((undoOps) => this.store.db.batch([...ops, ...undoOps] as never))
+      .then((undoOps) => this.store.write([...ops, ...undoOps] as never))
       .catch((e: unknown) => {
         this.failure = e;
       })
@@ -204,7 +211,7 @@ export class ProjectionRunner {
       if (slot.p.save) cp.saved = r.saved.get(slot.p.name);
       r.ops.push({ type: 'put', sublevel: this.checkpoints, key: slot.p.name, value: cp });
     }
-    await this.store.db.batch(r.ops as never);
+    await this.store.write(r.ops as never);
     for (const slot of this.slots.values()) {
       slot.height = ancestor;
       if (slot.p.load) slot.state = slot.p.load(r.saved.get(slot.p.name), this.info);

@@ -4,11 +4,10 @@
  * batch as the rows, so read models can step back to a common ancestor after a reorganisation
  * without replaying the chain from genesis.
  */
-import type { ChainStore } from '../node/chainStore.ts';
 import { heightKey } from '../core/encoding.ts';
 import type { KvOp } from './projection.ts';
 
-type Sublevel = ReturnType<ChainStore['sublevel']>;
+import type { Rows as Sublevel } from './store.ts';
 type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown };
 
 /** One projection's undo for one block: [key] was absent, [key, value] held value. */

@@ -4,8 +4,9 @@
  */
 import type { AgentRun, AgentRunStatus } from '../core/state.ts';
 import type { RequestRow, StepRow } from '../projections/agentRuns.ts';
-import { conversationRecord, type ChatState, type Conversation, type Turn } from '../projections/chat.ts';
-import type { OmbraNode } from '../node/node.ts';
+import { conversationRecord, type Conversation, type Turn, chatProjection } from '../projections/chat.ts';
+import type { ReadPorts } from '../node/ports.ts';
+import { agentRunsProjection } from '../projections/agentRuns.ts';
 
 /** The spec's agent run record. */
 export interface RunRecord {
@@ -34,23 +35,28 @@ export interface RunRecord {
 
 /** Agent and chat query facade. */
 export class AgentQueries {
-  readonly node: OmbraNode;
+  private readonly ports: ReadPorts;
 
-  constructor(node: OmbraNode) {
-    this.node = node;
+  constructor(ports: ReadPorts) {
+    this.ports = ports;
   }
 
   private runRows() {
-    return this.node.runner.readable('agentRuns');
+    return this.ports.models.readable(agentRunsProjection);
   }
 
   private chatRows() {
-    return this.node.runner.readable('chat');
+    return this.ports.models.readable(chatProjection);
+  }
+
+  /** True when the chain knows run `id`. */
+  hasRun(id: string): boolean {
+    return this.ports.chain.state().records.runs.has(id);
   }
 
   /** A run record, or undefined. */
   async run(id: string): Promise<RunRecord | undefined> {
-    const r = this.node.state().records.runs.get(id) as AgentRun | undefined;
+    const r = this.ports.chain.state().records.runs.get(id) as AgentRun | undefined;
     if (!r) return undefined;
     const req = (await (await this.runRows()).get(`q!${id}`)) as RequestRow | undefined;
     const claim = (await (await this.runRows()).get(`c!${id}`)) as { modelInfo: string; hardwareTier: string } | undefined;
@@ -102,7 +108,7 @@ export class AgentQueries {
 
   /** A conversation record, or undefined. */
   conversation(id: string): Conversation | undefined {
-    const row = this.node.runner.state<ChatState>('chat').get(id);
+    const row = this.ports.models.state(chatProjection).get(id);
     return row && conversationRecord(row);
   }
 

@@ -1,54 +1,81 @@
 /** Reads over the block log and the projections: what the REST API serves. */
 import type { Block } from '../core/block.ts';
 import { formatUnits } from '../core/encoding.ts';
-import { blockRewardAt } from '../core/genesis.ts';
+import { blockRewardAt, type Genesis } from '../core/genesis.ts';
 import type { Account, ChainState, Miner } from '../core/state.ts';
-import { minerFigures, type MinerStats } from '../projections/minerStats.ts';
+import { minerFigures, minerStatsProjection } from '../projections/minerStats.ts';
 
 /** A miner as served: consensus record plus read-model figures. */
 export type MinerRecord = Miner & { reputationScore: number; tasksCompleted: number };
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { TxLocation } from '../projections/chainIndex.ts';
-import { statsRecord, type ChainStats } from '../projections/chainStats.ts';
-import { bucketLabels, topHolders, type HoldersState } from '../projections/holders.ts';
-import { circulating, type SupplyState } from '../projections/supply.ts';
-import type { OmbraNode } from '../node/node.ts';
+import { statsRecord, chainStatsProjection } from '../projections/chainStats.ts';
+import { bucketLabels, topHolders, holdersProjection } from '../projections/holders.ts';
+import { circulating, supplyProjection } from '../projections/supply.ts';
+import type { ReadPorts } from '../node/ports.ts';
+import { addressHistoryProjection, blockHashProjection, txIndexProjection } from '../projections/chainIndex.ts';
 
 /** A confirmed transaction as served: the signed tx plus where and when it landed. */
 export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };
 
 /** Query facade for one node. */
 export class ChainQueries {
-  readonly node: OmbraNode;
+  private readonly ports: ReadPorts;
   private holdersCache: { height: number; limit: number; value: unknown } | null = null;
 
-  constructor(node: OmbraNode) {
-    this.node = node;
+  constructor(ports: ReadPorts) {
+    this.ports = ports;
   }
 
+  /** The head block. */
+  head(): Block {
+    return this.ports.chain.head();
+  }
+
+  /** The head's height. */
   height(): number {
-    return this.node.head().index;
+    return this.ports.chain.head().index;
+  }
+
+  /** The chain's genesis (with operator fork overrides). */
+  genesis(): Genesis {
+    return this.ports.chain.genesis;
+  }
+
+  /** Height of the next block. */
+  nextHeight(): number {
+    return this.ports.chain.nextHeight();
+  }
+
+  /** A transaction waiting in the mempool. */
+  pendingTx(hash: string): SignedTx | undefined {
+    return this.ports.mempool.get(hash);
+  }
+
+  /** The mempool's transactions, oldest first. */
+  pendingTxs(): SignedTx[] {
+    return this.ports.mempool.list();
   }
 
   /** A block by height. */
   block(index: number): Promise<Block | undefined> {
-    return this.node.store.block(index);
+    return this.ports.blocks.block(index);
   }
 
   /** A block by hash. */
   async blockByHash(hash: string): Promise<Block | undefined> {
-    const index = (await (await this.node.runner.readable('blockHash')).get(hash)) as number | undefined;
+    const index = (await (await this.ports.models.readable(blockHashProjection)).get(hash)) as number | undefined;
     return index === undefined ? undefined : this.block(index);
   }
 
   /** Blocks from..to inclusive (the caller bounds the range). */
   blocks(from: number, to: number): Promise<Block[]> {
-    return this.node.store.blocksIn(Math.max(0, from), Math.min(to, this.height()));
+    return this.ports.blocks.blocksIn(Math.max(0, from), Math.min(to, this.height()));
   }
 
   /** A confirmed transaction by hash. */
   async tx(hash: string): Promise<ConfirmedTx | undefined> {
-    const loc = (await (await this.node.runner.readable('txIndex')).get(hash)) as TxLocation | undefined;
+    const loc = (await (await this.ports.models.readable(txIndexProjection)).get(hash)) as TxLocation | undefined;
     if (!loc) return undefined;
     const b = await this.block(loc.blockIndex);
     const tx = b?.transactions[loc.position];
@@ -58,7 +85,7 @@ export class ChainQueries {
 
   /** An address's transactions, newest first. */
   async addressTxs(address: string, limit: number, offset = 0): Promise<ConfirmedTx[]> {
-    const rows = await this.node.runner.readable('addressHistory');
+    const rows = await this.ports.models.readable(addressHistoryProjection);
     const hashes: string[] = [];
     let skipped = 0;
     for await (const h of rows.values({ gte: `${address}!`, lt: `${address}!~`, reverse: true })) {
@@ -86,7 +113,7 @@ export class ChainQueries {
   }
 
   state(): ChainState {
-    return this.node.state();
+    return this.ports.chain.state();
   }
 
   /** An account's state (an unknown address is an empty account). */
@@ -97,7 +124,7 @@ export class ChainQueries {
   /** A miner with its reputation and completed tasks. */
   miner(id: string): MinerRecord | undefined {
     const m = this.state().records.miners.get(id);
-    return m && { ...m, ...minerFigures(this.node.runner.state<MinerStats>('minerStats'), id) };
+    return m && { ...m, ...minerFigures(this.ports.models.state(minerStatsProjection), id) };
   }
 
   minerOf(address: string): MinerRecord | undefined {
@@ -114,7 +141,7 @@ export class ChainQueries {
       balance: a.balance.toString(),
       nonce: a.nonce,
       // The nonce a new transaction should carry: the account's plus what it has pending.
-      nextNonce: a.nonce + this.node.mempool.pending(address).count,
+      nextNonce: a.nonce + this.ports.mempool.pending(address).count,
       isMiner: miner !== undefined,
       ...(miner ? { miner } : {}),
       recentTxs: await this.addressTxs(address, 50),
@@ -137,12 +164,12 @@ export class ChainQueries {
 
   /** The chain stats record. */
   stats(p2pPeers: number) {
-    return statsRecord(this.node.runner.state<ChainStats>('chainStats'), this.state().records.miners.size, p2pPeers);
+    return statsRecord(this.ports.models.state(chainStatsProjection), this.state().records.miners.size, p2pPeers);
   }
 
   /** The supply record. */
   supply() {
-    const s = this.node.runner.state<SupplyState>('supply');
+    const s = this.ports.models.state(supplyProjection);
     return {
       totalEmitted: s.totalEmitted,
       circulating: circulating(s).toString(),
@@ -150,7 +177,7 @@ export class ChainQueries {
       escrow: s.escrow,
       feesPaid: s.feesPaid,
       blocksProduced: s.blocksProduced,
-      rewardPerBlock: blockRewardAt(this.node.genesis, this.height() + 1).toString(),
+      rewardPerBlock: blockRewardAt(this.ports.chain.genesis, this.height() + 1).toString(),
     };
   }
 
@@ -158,10 +185,10 @@ export class ChainQueries {
   holders(limit: number) {
     const h = this.height();
     if (this.holdersCache && this.holdersCache.height === h && this.holdersCache.limit === limit) return this.holdersCache.value;
-    const s = this.node.runner.state<SupplyState>('supply');
+    const s = this.ports.models.state(supplyProjection);
     const total = circulating(s);
     const value = {
-      totalHolders: this.node.runner.state<HoldersState>('holders').totalHolders,
+      totalHolders: this.ports.models.state(holdersProjection).totalHolders,
       totalSupply: total.toString(),
       holders: topHolders(this.state().accounts, limit, total),
     };
@@ -171,7 +198,7 @@ export class ChainQueries {
 
   /** The distribution record. */
   distribution() {
-    const counts = this.node.runner.state<HoldersState>('holders').buckets;
+    const counts = this.ports.models.state(holdersProjection).buckets;
     return { buckets: bucketLabels().map((range, i) => ({ range, count: counts[i] })) };
   }
 }

@@ -6,8 +6,9 @@
 import type { Task, TaskStatus } from '../core/state.ts';
 import { TASK_TIMEOUTS, taskIdOf } from '../core/tx/task.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
-import type { ResponseRow, RewardRow, TasksState, ValidationRow } from '../projections/tasks.ts';
-import type { OmbraNode } from '../node/node.ts';
+import type { ResponseRow, RewardRow, ValidationRow } from '../projections/tasks.ts';
+import type { ReadPorts } from '../node/ports.ts';
+import { tasksProjection } from '../projections/tasks.ts';
 
 /** The spec's task summary, plus taskType and timeoutMs. */
 export interface TaskSummary {
@@ -66,19 +67,19 @@ export function taskSummary(t: Task): TaskSummary {
 
 /** Task query facade. */
 export class TaskQueries {
-  readonly node: OmbraNode;
+  private readonly ports: ReadPorts;
 
-  constructor(node: OmbraNode) {
-    this.node = node;
+  constructor(ports: ReadPorts) {
+    this.ports = ports;
   }
 
   private rows() {
-    return this.node.runner.readable('tasks');
+    return this.ports.models.readable(tasksProjection);
   }
 
   /** Summaries newest first, with the total (of the status when one is given). */
   async list(limit: number, offset: number, statuses?: readonly TaskStatus[]): Promise<{ tasks: TaskSummary[]; total: number }> {
-    const s = this.node.runner.state<TasksState>('tasks');
+    const s = this.ports.models.state(tasksProjection);
     if (!statuses) {
       const tasks: TaskSummary[] = [];
       let skipped = 0;
@@ -103,7 +104,7 @@ export class TaskQueries {
 
   /** The full pipeline record of a task, or undefined. */
   async pipeline(id: string): Promise<TaskPipeline | undefined> {
-    const t = this.node.state().records.tasks.get(id);
+    const t = this.ports.chain.state().records.tasks.get(id);
     if (!t) return undefined;
     const responses: ResponseRow[] = [];
     for await (const r of (await this.rows()).values({ gte: `r!${id}!`, lt: `r!${id}!~` })) responses.push(r as ResponseRow);
@@ -134,7 +135,7 @@ export class TaskQueries {
 
   /** TASK_SUBMIT transactions waiting in the mempool, in mempool order. */
   pending() {
-    return this.node.mempool
+    return this.ports.mempool
       .list()
       .filter((tx) => tx.type === 'TASK_SUBMIT')
       .map((tx) => ({

@@ -96,6 +96,16 @@ export class ApiKeyStore {
     this.opts = { ...defaultApiKeyOptions, ...options };
   }
 
+  /** Lifecycle: loads the keys. */
+  async start(): Promise<void> {
+    await this.load();
+  }
+
+  /** Lifecycle: closes the store's key rows. */
+  stop(): Promise<void> {
+    return this.close();
+  }
+
   /** Loads every active key into memory; call once before use. */
   load(): Promise<this> {
     this.loading ??= (async () => {

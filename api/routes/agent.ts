@@ -7,7 +7,6 @@
  */
 import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import { AgentQueries } from '../../queries/agentQueries.ts';
 import { RUN_STATUSES } from '../../projections/agentRuns.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -15,14 +14,14 @@ import { forkGate } from '../forkGate.ts';
 import { parseAddress, parseHash, parseLimit } from '../params.ts';
 
 /** Agent v6 routes. */
-export function agentRoutes({ node }: ApiDeps): Hono {
-  const q = new AgentQueries(node);
+export function agentRoutes({ chain, queries }: ApiDeps): Hono {
+  const q = queries.agents;
   const app = new Hono();
-  app.use('*', forkGate(node, 6, 'agent runs and chat'));
+  app.use('*', forkGate(chain, 6, 'agent runs and chat'));
 
   app.get('/run/:agentRunId/steps', async (c) => {
     const id = parseHash(c.req.param('agentRunId'), 'agentRunId');
-    if (!node.state().records.runs.has(id)) notFound(`agent run ${id}`);
+    if (!q.hasRun(id)) notFound(`agent run ${id}`);
     const steps = await q.steps(id);
     return c.json({ agentRunId: id, count: steps.length, steps });
   });

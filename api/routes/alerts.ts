@@ -4,8 +4,8 @@ import { ChainError } from '../../core/errors.ts';
 import type { AlertService } from '../../services/alerts.ts';
 import { parseSubscribe } from '../alertParams.ts';
 import type { ApiDeps } from '../context.ts';
-import { clientIp } from '../rateLimit.ts';
-import { readOptionalJson, smallBody } from './keys.ts';
+import { clientIp } from '../clientIp.ts';
+import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
 
 function token(c: Context, required: true): string;
 function token(c: Context, required: false): string | undefined;
@@ -24,7 +24,7 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
   const { alerts } = deps;
   const app = new Hono();
 
-  app.post('/subscribe', smallBody(), async (c) => {
+  app.post('/subscribe', limitBody(SMALL_BODY_BYTES), async (c) => {
     const body = await readOptionalJson(c);
     if (body === undefined) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object {trigger, params, channel, target}');
     const input = parseSubscribe(body);

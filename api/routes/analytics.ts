@@ -5,17 +5,17 @@
  */
 import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import { overview, RANGES, type AnalyticsState, type Range } from '../../projections/analytics.ts';
+import { RANGES, type Range } from '../../projections/analytics.ts';
 import type { ApiDeps } from '../context.ts';
 
 /** Analytics routes. */
-export function analyticsRoutes({ node }: ApiDeps): Hono {
+export function analyticsRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
   app.get('/overview', (c) => {
     const range = c.req.query('range') ?? '24h';
     if (!Object.hasOwn(RANGES, range)) throw new ChainError('INVALID_PARAMS', `range must be one of ${Object.keys(RANGES).join(', ')}`);
-    return c.json(overview(node.runner.state<AnalyticsState>('analytics'), range as Range));
+    return c.json(queries.stats.overview(range as Range));
   });
-  app.get('/heatmap', (c) => c.json({ matrix: node.runner.state<AnalyticsState>('analytics').heatmap }));
+  app.get('/heatmap', (c) => c.json({ matrix: queries.stats.heatmap() }));
   return app;
 }

@@ -34,9 +34,9 @@ function range(fromS: string | undefined, toS: string | undefined, height: numbe
 export function blockRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
 
-  app.get('/genesis', async (c) => c.json((await queries.block(0))!));
+  app.get('/genesis', async (c) => c.json((await queries.chain.block(0))!));
 
-  app.get('/block/hash/:hash', async (c) => c.json((await queries.blockByHash(parseHash(c.req.param('hash')))) ?? notFound('block')));
+  app.get('/block/hash/:hash', async (c) => c.json((await queries.chain.blockByHash(parseHash(c.req.param('hash')))) ?? notFound('block')));
 
   app.get('/block/:index', async (c) => {
     const raw = c.req.param('index');
@@ -44,28 +44,28 @@ export function blockRoutes({ queries }: ApiDeps): Hono {
     if (/^-[0-9]+$/.test(raw)) notFound(`block ${raw}`);
     if (/^[0-9]{16,}$/.test(raw)) notFound('block');
     const index = parseHeight(raw);
-    return c.json((await queries.block(index)) ?? notFound(`block ${index}`));
+    return c.json((await queries.chain.block(index)) ?? notFound(`block ${index}`));
   });
 
   app.get('/blocks', async (c) => {
     const q = c.req.query();
-    const height = queries.height();
+    const height = queries.chain.height();
     if (q.from !== undefined || q.to !== undefined) {
       const { from, to } = range(q.from, q.to, height, MAX_BLOCKS_RANGE);
-      const blocks = await queries.blocks(from, to);
+      const blocks = await queries.chain.blocks(from, to);
       return c.json({ from, to, count: blocks.length, blocks });
     }
     const limit = parseLimit(q.limit, 100);
     const offset = parseOffset(q.offset);
     const top = height - offset;
-    const blocks = top < 0 || limit === 0 ? [] : (await queries.blocks(Math.max(0, top - limit + 1), top)).reverse();
+    const blocks = top < 0 || limit === 0 ? [] : (await queries.chain.blocks(Math.max(0, top - limit + 1), top)).reverse();
     return c.json({ blocks: blocks.map(summary), total: height + 1 });
   });
 
   app.get('/blocks-full', async (c) => {
     const q = c.req.query();
-    const { from, to } = range(q.from, q.to, queries.height(), MAX_FULL_RANGE);
-    const blocks = await queries.blocks(from, to);
+    const { from, to } = range(q.from, q.to, queries.chain.height(), MAX_FULL_RANGE);
+    const blocks = await queries.chain.blocks(from, to);
     return c.json({ from, to, count: blocks.length, blocks });
   });
 

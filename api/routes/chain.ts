@@ -12,25 +12,25 @@ const MAX_QUERY = 128;
 export function chainRoutes({ queries, network }: ApiDeps): Hono {
   const app = new Hono();
 
-  app.get('/stats', (c) => c.json(queries.stats(network.peerCount())));
+  app.get('/stats', (c) => c.json(queries.chain.stats(network.peerCount())));
 
   app.get('/height', (c) => {
-    const b = queries.node.head();
+    const b = queries.chain.head();
     return c.json({ height: b.index, latestBlock: { index: b.index, hash: b.hash, timestamp: b.timestamp } });
   });
 
-  app.get('/account/:address', async (c) => c.json(await queries.accountRecord(parseAddress(c.req.param('address')))));
+  app.get('/account/:address', async (c) => c.json(await queries.chain.accountRecord(parseAddress(c.req.param('address')))));
 
   // What wallets need to build transactions: the chain id, authorities and fork activation heights.
   app.get('/params', (c) => {
-    const g = queries.node.genesis;
+    const g = queries.chain.genesis();
     return c.json({
       chainId: g.chainId,
       blockTimeMs: g.blockTimeMs,
       authorities: g.authorities,
       blockReward: g.blockReward,
       forks: g.forks,
-      nextHeight: queries.node.nextHeight(),
+      nextHeight: queries.chain.nextHeight(),
     });
   });
 
@@ -46,23 +46,23 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
     if (q.length === 0 || q.length > MAX_QUERY) throw new ChainError('INVALID_PARAMS', `q must be 1..${MAX_QUERY} characters`);
     const out: { type: 'block' | 'tx' | 'address'; data: unknown }[] = [];
     if (/^[0-9]{1,15}$/.test(q)) {
-      const b = await queries.block(Number(q));
+      const b = await queries.chain.block(Number(q));
       if (b) out.push({ type: 'block', data: summary(b) });
     }
     if (/^[0-9a-f]{64}$/.test(q)) {
-      const b = await queries.blockByHash(q);
+      const b = await queries.chain.blockByHash(q);
       if (b) out.push({ type: 'block', data: summary(b) });
-      const t = await queries.tx(q);
+      const t = await queries.chain.tx(q);
       if (t) out.push({ type: 'tx', data: t });
     }
     const addr = /^ox[0-9a-f]{40}$/.test(q) ? q : null;
     if (addr) {
-      const a = queries.account(addr);
+      const a = queries.chain.account(addr);
       out.push({ type: 'address', data: { address: addr, balance: a.balance.toString(), nonce: a.nonce } });
     } else if (/^(ox)?[0-9a-f]{3,39}$/.test(q)) {
       const prefix = q.startsWith('ox') ? q : `ox${q}`;
-      for (const a of await queries.addressesWithPrefix(prefix, 20)) {
-        const acc = queries.account(a);
+      for (const a of await queries.chain.addressesWithPrefix(prefix, 20)) {
+        const acc = queries.chain.account(a);
         out.push({ type: 'address', data: { address: a, balance: acc.balance.toString(), nonce: acc.nonce } });
       }
     }

@@ -44,7 +44,7 @@ export function chainEventRoutes({ streams }: StreamDeps): Hono {
   return new Hono().get('/events', (c) => {
     streams.checkCapacity();
     const from = resumePoint(c.req.header('Last-Event-ID'), c.req.query('fromHeight'));
-    const head = streams.node.head().index;
+    const head = streams.ports.chain.head().index;
     const max = streams.options.maxResumeBlocks;
     if (from !== null && head - from + 1 > max) {
       throw new ChainError(

@@ -5,6 +5,6 @@ import type { ApiDeps } from '../context.ts';
 /** Health route. */
 export function healthRoutes({ queries, network }: ApiDeps): Hono {
   return new Hono().get('/', (c) =>
-    c.json({ status: 'ok', height: queries.height(), peers: network.peerCount(), syncing: network.syncing() }),
+    c.json({ status: 'ok', height: queries.chain.height(), peers: network.peerCount(), syncing: network.syncing() }),
   );
 }

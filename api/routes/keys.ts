@@ -3,31 +3,12 @@
  * A caller sees and may revoke itself and the keys registered while presenting it.
  */
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { ChainError } from '../../core/errors.ts';
 import { keyView, type ApiKeyRecord, type ApiKeyStore } from '../../services/apiKeys.ts';
 import { parseRegister } from '../alertParams.ts';
+import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
 import type { ApiDeps } from '../context.ts';
-import { clientIp } from '../rateLimit.ts';
-
-/** Largest body of a key or alert request. */
-export const SMALL_BODY_BYTES = 4096;
-
-/** A small-body limit with the API's 413 answer. */
-export function smallBody(max = SMALL_BODY_BYTES) {
-  return bodyLimit({ maxSize: max, onError: (c) => c.json({ error: `body is larger than ${max} bytes`, code: 'PAYLOAD_TOO_LARGE' }, 413) });
-}
-
-/** The JSON body, or undefined when it is empty. */
-export async function readOptionalJson(c: Context): Promise<unknown> {
-  const text = await c.req.text();
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ChainError('INVALID_JSON', 'body is not valid JSON');
-  }
-}
+import { clientIp } from '../clientIp.ts';
 
 /** The key in X-API-Key, or UNAUTHORIZED. */
 function caller(c: Context, keys: ApiKeyStore, required: true): ApiKeyRecord;
@@ -57,7 +38,7 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
     await next();
   });
 
-  app.post('/register', smallBody(), async (c) => {
+  app.post('/register', limitBody(SMALL_BODY_BYTES), async (c) => {
     const input = parseRegister(await readOptionalJson(c));
     if (input.tier !== 1)
       throw new ChainError(

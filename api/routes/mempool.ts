@@ -4,11 +4,11 @@ import type { ApiDeps } from '../context.ts';
 import { parseLimit, parseOffset } from '../params.ts';
 
 /** Mempool routes (also mounted at /api/chain/mempool). */
-export function mempoolRoutes({ node }: ApiDeps): Hono {
+export function mempoolRoutes({ queries }: ApiDeps): Hono {
   return new Hono().get('/', (c) => {
     const limit = parseLimit(c.req.query('limit'), 100);
     const offset = parseOffset(c.req.query('offset'));
-    const all = node.mempool.list();
+    const all = queries.chain.pendingTxs();
     const pending = all.slice(offset, offset + limit).map((t) => ({
       type: t.type,
       from: t.from,

@@ -29,21 +29,23 @@ export function minerRoutes({ queries }: ApiDeps): Hono {
   app.get('/', (c) => {
     const limit = parseLimit(c.req.query('limit'));
     const offset = parseOffset(c.req.query('offset'));
-    const all = [...queries.state().records.miners.values()].sort((a, b) => a.registeredAt - b.registeredAt || (a.id < b.id ? -1 : 1));
-    return c.json({ miners: all.slice(offset, offset + limit).map((m) => minerRecord(queries, m)), total: all.length });
+    const all = [...queries.chain.state().records.miners.values()].sort(
+      (a, b) => a.registeredAt - b.registeredAt || (a.id < b.id ? -1 : 1),
+    );
+    return c.json({ miners: all.slice(offset, offset + limit).map((m) => minerRecord(queries.chain, m)), total: all.length });
   });
 
   app.get('/by-address/:address', (c) => {
     const address = parseAddress(c.req.param('address'));
-    const id = queries.account(address).minerId;
-    const m = id ? queries.state().records.miners.get(id) : undefined;
-    return c.json(m ? minerRecord(queries, m) : null);
+    const id = queries.chain.account(address).minerId;
+    const m = id ? queries.chain.state().records.miners.get(id) : undefined;
+    return c.json(m ? minerRecord(queries.chain, m) : null);
   });
 
   app.get('/:id', (c) => {
     const id = parseHash(c.req.param('id'), 'miner id');
-    const m = queries.state().records.miners.get(id);
-    return m ? c.json(minerRecord(queries, m)) : notFound(`miner ${id}`);
+    const m = queries.chain.state().records.miners.get(id);
+    return m ? c.json(minerRecord(queries.chain, m)) : notFound(`miner ${id}`);
   });
 
   return app;

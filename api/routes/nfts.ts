@@ -9,7 +9,7 @@
  */
 import { Hono } from 'hono';
 import type { ForkId } from '../../core/schema.ts';
-import { artRecord, NftQueries } from '../../queries/nftQueries.ts';
+import { artRecord } from '../../queries/nftQueries.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
@@ -24,10 +24,10 @@ export const SVG_HEADERS = {
 } as const;
 
 /** /api/nft. */
-export function nftRoutes({ node, queries }: ApiDeps): Hono {
-  const nfts = new NftQueries(queries);
+export function nftRoutes({ chain, queries }: ApiDeps): Hono {
+  const { nfts } = queries;
   const app = new Hono();
-  app.use('*', forkGate(node, 3, 'art NFTs'));
+  app.use('*', forkGate(chain, 3, 'art NFTs'));
 
   app.get('/', (c) => {
     const limit = parseLimit(c.req.query('limit'));
@@ -61,9 +61,9 @@ export function nftRoutes({ node, queries }: ApiDeps): Hono {
 }
 
 /** /api/image or /api/audio: gated by their fork; nothing is minted in this build. */
-export function mediaRoutes({ node }: ApiDeps, kind: 'image' | 'audio', fork: ForkId): Hono {
+export function mediaRoutes({ chain }: ApiDeps, kind: 'image' | 'audio', fork: ForkId): Hono {
   const app = new Hono();
-  app.use('*', forkGate(node, fork, `${kind} NFTs`));
+  app.use('*', forkGate(chain, fork, `${kind} NFTs`));
   app.get('/', (c) => {
     parseLimit(c.req.query('limit'));
     parseOffset(c.req.query('offset'));

@@ -1,18 +1,16 @@
 /** /api/stats: the older supply summary and transactions per second. */
 import { Hono } from 'hono';
 import type { ApiDeps } from '../context.ts';
-import { validatorStats, type ValidatorWindow } from '../../projections/validators.ts';
-import { tpsRecord, type TpsState } from '../../projections/tps.ts';
 
 /** Stats routes: supply, and tps (see projections/tps.ts for the definitions). */
-export function statsRoutes({ queries, node }: ApiDeps): Hono {
+export function statsRoutes({ queries }: ApiDeps): Hono {
   return (
     new Hono()
-      .get('/tps', (c) => c.json(tpsRecord(node.runner.state<TpsState>('tps'))))
+      .get('/tps', (c) => c.json(queries.stats.tps()))
       // Blocks proposed and slots missed per authority over the last 1,000 blocks.
-      .get('/validators', (c) => c.json(validatorStats(node.runner.state<ValidatorWindow>('validators'))))
+      .get('/validators', (c) => c.json(queries.stats.validators()))
       .get('/supply', (c) => {
-        const s = queries.supply();
+        const s = queries.chain.supply();
         return c.json({
           totalSupply: s.circulating,
           totalEmitted: s.totalEmitted,

@@ -10,14 +10,11 @@ import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import type { TaskStatus } from '../../core/state.ts';
 import { taskIdOf } from '../../core/tx/task.ts';
-import { TaskQueries } from '../../queries/taskQueries.ts';
-import { feeEstimate, type FeeEstimateState } from '../../projections/feeEstimate.ts';
 import { TASK_STATUSES } from '../../projections/tasks.ts';
-import { readJson } from '../body.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { parseLimit, parseOffset } from '../params.ts';
-import { normaliseSubmission } from './transactions.ts';
+import { submitFrom } from '../submit.ts';
 
 /** The in-flight statuses /api/tasks/active lists (the spec's set). */
 export const ACTIVE_STATUSES: readonly TaskStatus[] = ['submitted', 'responses_collected'];
@@ -36,8 +33,8 @@ function parseStatus(s: string | undefined): TaskStatus[] | undefined {
 }
 
 /** /api/chain/tasks, /api/chain/task/:id, /api/chain/fee-estimate. */
-export function chainTaskRoutes({ node }: ApiDeps): Hono {
-  const tasks = new TaskQueries(node);
+export function chainTaskRoutes({ queries }: ApiDeps): Hono {
+  const { tasks } = queries;
   const app = new Hono();
   app.get('/tasks', async (c) => {
     const limit = parseLimit(c.req.query('limit'));
@@ -48,22 +45,17 @@ export function chainTaskRoutes({ node }: ApiDeps): Hono {
     const id = parseTaskId(c.req.param('id'));
     return c.json((await tasks.pipeline(id)) ?? notFound(`task ${id}`));
   });
-  app.get('/fee-estimate', (c) => c.json(feeEstimate(node.runner.state<FeeEstimateState>('feeEstimate'))));
+  app.get('/fee-estimate', (c) => c.json(queries.stats.feeEstimate()));
   return app;
 }
 
 /** /api/tasks. */
-export function taskRoutes({ node, network }: ApiDeps): Hono {
-  const tasks = new TaskQueries(node);
+export function taskRoutes(deps: ApiDeps): Hono {
+  const { tasks } = deps.queries;
   const app = new Hono();
 
   app.post('/submit', async (c) => {
-    const body = await readJson(c);
-    if (network.syncing()) throw new ChainError('SYNCING', 'node is syncing; try again shortly');
-    const { raw } = normaliseSubmission(body);
-    if ((raw as { type?: unknown }).type !== 'TASK_SUBMIT')
-      throw new ChainError('INVALID_PARAMS', 'body must be a signed TASK_SUBMIT transaction');
-    const tx = await node.submitTx(raw);
+    const { tx } = await submitFrom(c, deps, 'TASK_SUBMIT');
     return c.json({ ok: true, taskId: taskIdOf(tx), txHash: tx.hash, hash: tx.hash });
   });
 

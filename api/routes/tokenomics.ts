@@ -7,7 +7,7 @@ import { parseLimit } from '../params.ts';
 export function tokenomicsRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
   app.get('/supply', (c) => {
-    const s = queries.supply();
+    const s = queries.chain.supply();
     return c.json({
       totalEmitted: s.totalEmitted,
       circulating: s.circulating,
@@ -15,7 +15,7 @@ export function tokenomicsRoutes({ queries }: ApiDeps): Hono {
       rewardPerBlock: s.rewardPerBlock,
     });
   });
-  app.get('/holders', (c) => c.json(queries.holders(parseLimit(c.req.query('limit'), 100))));
-  app.get('/distribution', (c) => c.json(queries.distribution()));
+  app.get('/holders', (c) => c.json(queries.chain.holders(parseLimit(c.req.query('limit'), 100))));
+  app.get('/distribution', (c) => c.json(queries.chain.distribution()));
   return app;
 }

@@ -5,5 +5,5 @@ import { parseAddress } from '../params.ts';
 
 /** Wallet routes. */
 export function walletRoutes({ queries }: ApiDeps): Hono {
-  return new Hono().get('/balance/:address', (c) => c.json(queries.walletRecord(parseAddress(c.req.param('address')))));
+  return new Hono().get('/balance/:address', (c) => c.json(queries.chain.walletRecord(parseAddress(c.req.param('address')))));
 }

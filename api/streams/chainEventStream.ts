@@ -25,14 +25,14 @@ export class ChainEventStream extends SseStream {
    */
   constructor(hub: StreamHub, from: number | null, socket?: Destroyable) {
     super(hub, socket);
-    const node = hub.node;
+    const { chain } = hub.ports;
     this.detach = hub.subscribe({
       event: (e) => this.onEvent(e),
       ping: (t) => this.heartbeat(hub.memo(t, 'sse', () => sseFrame('ping', { ts: t.ts }))),
       end: () => this.end(),
     });
     // Read after subscribing: every height above this one will arrive on the live feed.
-    const head = node.head();
+    const head = chain.head();
     this.lastSent = from === null ? head.index : Math.min(from - 1, head.index);
     // hello's id is the height the client holds: a reconnect before any block resumes from it.
     this.send(sseFrame('hello', { height: head.index, latestBlockHash: head.hash }, this.lastSent >= 0 ? this.lastSent : undefined));
@@ -80,11 +80,11 @@ export class ChainEventStream extends SseStream {
   /** Replays blocks after `lastSent` up to the head from the log, paced by the consumer, then goes live. */
   private async catchUp(): Promise<void> {
     this.catchingUp = true;
-    const { node } = this.hub;
+    const { chain, blocks, log } = this.hub.ports;
     try {
-      while (!this.closed && this.lastSent < node.head().index) {
-        const target = node.head().index;
-        for await (const block of node.store.range(this.lastSent + 1, target)) {
+      while (!this.closed && this.lastSent < chain.head().index) {
+        const target = chain.head().index;
+        for await (const block of blocks.range(this.lastSent + 1, target)) {
           if (this.closed) return;
           if (block.index !== this.lastSent + 1) continue;
           await this.outbox.room();
@@ -95,7 +95,7 @@ export class ChainEventStream extends SseStream {
       }
     } catch (err) {
       // The node closed its database under us: end the stream, the client reconnects.
-      if (!this.closed) node.log.warn('event stream replay failed', { error: (err as Error).message });
+      if (!this.closed) log.warn('event stream replay failed', { error: (err as Error).message });
       this.end();
       return;
     } finally {

@@ -11,6 +11,6 @@ export class MempoolEventStream extends SseStream {
       snapshot: (s) => this.send(hub.memo(s, 'sse', () => sseFrame('snapshot', { total: s.total, ts: s.ts }))),
       end: () => this.end(),
     });
-    this.send(sseFrame('hello', { total: hub.node.mempool.size }));
+    this.send(sseFrame('hello', { total: hub.ports.mempool.size }));
   }
 }

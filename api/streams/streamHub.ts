@@ -4,7 +4,7 @@
  */
 import { interval, map, share, type Observable, type Subscription } from 'rxjs';
 import { ChainError } from '../../core/errors.ts';
-import type { OmbraNode } from '../../node/node.ts';
+import type { StreamPorts } from '../../node/ports.ts';
 import type { ChainEvent } from '../../projections/events.ts';
 import { defaultStreamOptions, type StreamOptions } from './streamOptions.ts';
 
@@ -27,7 +27,7 @@ export interface StreamHandlers {
 
 /** Fans the node's event feed out to live subscribers, encoding each event once for all of them. */
 export class StreamHub {
-  readonly node: OmbraNode;
+  readonly ports: StreamPorts;
   readonly options: StreamOptions;
   /** Subscribers disconnected for not keeping up, since start (for tests and operators). */
   slowConsumerDrops = 0;
@@ -38,12 +38,12 @@ export class StreamHub {
   // Encoded forms of an event (SSE frame, WebSocket messages) computed once, shared by all.
   private readonly memos = new WeakMap<object, Map<string, unknown>>();
 
-  constructor(node: OmbraNode, options: Partial<StreamOptions> = {}) {
-    this.node = node;
+  constructor(ports: StreamPorts, options: Partial<StreamOptions> = {}) {
+    this.ports = ports;
     this.options = { ...defaultStreamOptions, ...options };
     // share(): one subscription to the node's feed and one timer per tick kind, however many
     // subscribers; each is dropped when the last subscriber leaves.
-    this.feed$ = node.events$.pipe(share());
+    this.feed$ = ports.feed.events$.pipe(share());
     this.pings$ = interval(this.options.ssePingMs).pipe(
       map(() => ({ ts: Date.now() })),
       share(),
@@ -61,7 +61,7 @@ export class StreamHub {
 
   /** The mempool's size now. */
   mempoolSnapshot(): MempoolSnapshot {
-    return { total: this.node.mempool.size, ts: Date.now() };
+    return { total: this.ports.mempool.size, ts: Date.now() };
   }
 
   /** Refuses a new subscriber when the node is at `maxSubscribers`. */
@@ -82,7 +82,7 @@ export class StreamHub {
         try {
           fn(v);
         } catch (e) {
-          this.node.log.warn('stream subscriber failed', { error: (e as Error).message });
+          this.ports.log.warn('stream subscriber failed', { error: (e as Error).message });
         }
       };
     if (h.event || h.end) {

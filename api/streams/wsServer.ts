@@ -7,8 +7,8 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { ChainError, type ErrorCode } from '../../core/errors.ts';
-import { normalizeIp, type RateLimiter } from '../rateLimit.ts';
-import { isIP } from 'node:net';
+import { upgradeIp } from '../clientIp.ts';
+import type { RateLimiter } from '../rateLimit.ts';
 import { STATUS } from '../errors.ts';
 import type { StreamHub } from './streamHub.ts';
 import { apiDialect, legacyDialect, type WsDialect } from './wsDialects.ts';
@@ -31,14 +31,6 @@ function refuse(socket: Duplex, err: ChainError): void {
   socket.end(
     `HTTP/1.1 ${STATUS[err.code]} ${err.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
-}
-
-/** The client address of an upgrade request (X-Forwarded-For only behind a trusted proxy). */
-function upgradeIp(req: IncomingMessage, trustProxy: boolean): string {
-  const xff = req.headers['x-forwarded-for'];
-  const first = (Array.isArray(xff) ? xff[0] : xff)?.split(',')[0]?.trim();
-  if (trustProxy && first && isIP(first)) return normalizeIp(first);
-  return normalizeIp(req.socket.remoteAddress ?? 'unknown');
 }
 
 /** Serves /api/ws and /ws on `server`. */

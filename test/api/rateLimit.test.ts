@@ -5,10 +5,10 @@ import { Hono } from 'hono';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApp } from '../../api/app.ts';
-import { noNetwork } from '../../api/context.ts';
-import { normalizeIp, parseBanList, RateLimiter, type RateLimitOptions } from '../../api/rateLimit.ts';
+import { normalizeIp } from '../../api/clientIp.ts';
+import { parseBanList, RateLimiter, type RateLimitOptions } from '../../api/rateLimit.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
-import { openTestChain, tempDir, type TestChain } from '../helpers/testChain.ts';
+import { openTestChain, tempDir, testApiDeps, type TestChain } from '../helpers/testChain.ts';
 import { assertErrorShape } from './support.ts';
 
 const t = suite('rate limits');
@@ -27,7 +27,8 @@ async function withLimits(options: Partial<RateLimitOptions>, fn: (k: Kit) => Pr
   const keys = await new ApiKeyStore(chain.node.store).load();
   const clock = { now: 1_700_000_000_000 };
   const limiter = new RateLimiter(keys, { now: () => clock.now, ...options });
-  const app = createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys, limiter });
+  await limiter.start();
+  const app = createApp(testApiDeps(chain.node, { keys, limiter }));
   const req = (path: string, o: { ip?: string; key?: string; init?: RequestInit } = {}) =>
     Promise.resolve(
       app.request(

@@ -10,12 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.ts';
-import { noNetwork } from '../../api/context.ts';
 import { RateLimiter } from '../../api/rateLimit.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { AlertService } from '../../services/alerts.ts';
 import { answer, startReceiver, until } from '../helpers/alertKit.ts';
-import { openTestChain } from '../helpers/testChain.ts';
+import { openTestChain, testApiDeps } from '../helpers/testChain.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 2);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -45,8 +44,8 @@ export async function rateLimitBench(): Promise<void> {
   // Quotas far above what the run sends: the limiter does all its work and never refuses.
   const huge = { perMinute: 1e12, concurrent: 1e6, streams: 1e6 };
   const limiter = new RateLimiter(keys, { tiers: { anonymous: huge, '1': huge, '2': huge } });
-  const plain = await listen(createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys }).fetch);
-  const limited = await listen(createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys, limiter }).fetch);
+  const plain = await listen(createApp(testApiDeps(chain.node, { keys })).fetch);
+  const limited = await listen(createApp(testApiDeps(chain.node, { keys, limiter })).fetch);
   try {
     // Warm both servers (JIT, key cache) before anything is measured.
     await rps(plain.url);

@@ -7,6 +7,7 @@ import { OmbraNode } from '../../node/node.ts';
 import { ChainQueries } from '../../queries/chainQueries.ts';
 import { runCli } from '../helpers/cliRun.ts';
 import { DEV_KEYS, openTestChain, tempDir } from '../helpers/testChain.ts';
+import { chainStatsProjection } from '../../projections/chainStats.ts';
 
 const t = suite('cli replay');
 
@@ -14,7 +15,7 @@ const t = suite('cli replay');
 async function readModels(dbDir: string) {
   const node = await OmbraNode.open({ dbDir });
   try {
-    const q = new ChainQueries(node);
+    const q = new ChainQueries(node.readPorts());
     const accounts = [];
     for (const k of [...DEV_KEYS, { address: `ox${'0'.repeat(40)}` }]) accounts.push(await q.accountRecord(k.address));
     const txs = [];
@@ -30,7 +31,7 @@ async function readModels(dbDir: string) {
         holders: q.holders(100),
         distribution: q.distribution(),
         stats: q.stats(0),
-        chainStats: node.runner.state('chainStats'),
+        chainStats: node.runner.state(chainStatsProjection),
         txs,
         blockHashes,
       },

@@ -80,7 +80,7 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
   try {
     const from = DEV_KEYS[1].address;
     const to = DEV_KEYS[2].address;
-    const before = { from: node.queries.account(from).balance, to: node.queries.account(to).balance };
+    const before = { from: node.queries.chain.account(from).balance, to: node.queries.chain.account(to).balance };
     // Upper-case input is accepted and normalised.
     const r = await runCli(['wallet', 'send', '--to', to.toUpperCase(), '--amount', '5000000', '--index', '1', '--url', node.url], {
       env: { OMBRA_MNEMONIC: DEV_MNEMONIC },
@@ -90,12 +90,12 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
     assert.ok(hash, r.stdout);
     const block = Number(/^confirmed: block (\d+)$/m.exec(r.stdout)?.[1]);
     assert.ok(block > 0, r.stdout);
-    const confirmed = await node.queries.tx(hash!);
+    const confirmed = await node.queries.chain.tx(hash!);
     assert.is(confirmed?.blockIndex, block);
     assert.is(confirmed?.from, from);
-    assert.is(node.queries.account(from).balance, before.from - 5_000_000n - 1000n);
-    assert.is(node.queries.account(to).balance, before.to + 5_000_000n);
-    assert.is(node.queries.account(from).nonce, 1);
+    assert.is(node.queries.chain.account(from).balance, before.from - 5_000_000n - 1000n);
+    assert.is(node.queries.chain.account(to).balance, before.to + 5_000_000n);
+    assert.is(node.queries.chain.account(from).nonce, 1);
 
     // Two sends in a row without waiting: the second counts the first as pending.
     const [a, b] = [

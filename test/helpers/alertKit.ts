@@ -4,10 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { createApp } from '../../api/app.ts';
-import { noNetwork } from '../../api/context.ts';
 import { AlertService, type AlertOptions } from '../../services/alerts.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
-import { openTestChain, type TestChain } from './testChain.ts';
+import { openTestChain, testApiDeps, type TestChain } from './testChain.ts';
 
 /** A request a receiver got. */
 export interface Received {
@@ -132,7 +131,7 @@ export async function openAlertChain(opts: Partial<AlertOptions> = {}, dir?: str
   const ac = chain as AlertChain;
   ac.alerts = alerts;
   ac.keys = keys;
-  ac.app = createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys, alerts });
+  ac.app = createApp(testApiDeps(chain.node, { keys, alerts }));
   ac.reopenAlerts = async (o = opts) => {
     await alerts.close();
     alerts = await AlertService.open(chain.node.store, source, chain.node.events$, {
@@ -141,7 +140,7 @@ export async function openAlertChain(opts: Partial<AlertOptions> = {}, dir?: str
       ...o,
     });
     ac.alerts = alerts;
-    ac.app = createApp({ node: chain.node, queries: chain.queries, network: noNetwork, keys, alerts });
+    ac.app = createApp(testApiDeps(chain.node, { keys, alerts }));
     return alerts;
   };
   const close = chain.close;

@@ -8,13 +8,12 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createApp } from '../../api/app.ts';
-import { noNetwork } from '../../api/context.ts';
 import { StreamHub } from '../../api/streams/streamHub.ts';
 import type { StreamOptions } from '../../api/streams/streamOptions.ts';
 import { attachWebSockets, type WebSockets } from '../../api/streams/wsServer.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import type { BlockEvent } from '../../projections/events.ts';
-import { DEV_KEYS, openTestChain, type TestChain } from './testChain.ts';
+import { DEV_KEYS, openTestChain, testApiDeps, type TestChain } from './testChain.ts';
 import { waitFor } from './nodeProcess.ts';
 
 /** A test chain behind a real HTTP server. */
@@ -30,8 +29,8 @@ export interface ServedChain {
 /** Opens a test chain, serves it on a loopback port with `options`, runs `fn`, always stops everything. */
 export async function withServedChain<T>(fn: (s: ServedChain) => Promise<T>, options: Partial<StreamOptions> = {}): Promise<T> {
   const chain = await openTestChain();
-  const hub = new StreamHub(chain.node, options);
-  const app = createApp({ node: chain.node, queries: chain.queries, network: noNetwork, streams: hub });
+  const hub = new StreamHub(chain.node.streamPorts(), options);
+  const app = createApp(testApiDeps(chain.node, { streams: hub }));
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });

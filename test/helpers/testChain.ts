@@ -6,13 +6,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../api/app.ts';
-import { noNetwork, type NetworkView } from '../../api/context.ts';
+import { noNetwork, type ApiDeps, type NetworkView } from '../../api/context.ts';
+import { StreamHub } from '../../api/streams/streamHub.ts';
 import { slotOf } from '../../core/block.ts';
 import { parseGenesis, type Genesis } from '../../core/genesis.ts';
 import { DEV_MNEMONIC, keyPairFromMnemonic, type KeyPair } from '../../core/keys.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { OmbraNode } from '../../node/node.ts';
-import { ChainQueries } from '../../queries/chainQueries.ts';
+import type { ChainQueries } from '../../queries/chainQueries.ts';
+import { createQueries } from '../../queries/index.ts';
+import { ApiKeyStore } from '../../services/apiKeys.ts';
 
 /** The dev accounts 0-9 (index 0 is the dev authority). */
 export const DEV_KEYS: KeyPair[] = Array.from({ length: 10 }, (_, i) => keyPairFromMnemonic(DEV_MNEMONIC, i));
@@ -49,6 +52,22 @@ export interface TestChain {
   destroy(): Promise<void>;
 }
 
+/**
+ * The API's dependencies over a test node, as cli/launch.ts wires them; `parts` replaces any
+ * (a served hub, loaded keys, alerts, a limiter).
+ */
+export function testApiDeps(node: OmbraNode, parts: Partial<ApiDeps> = {}): ApiDeps {
+  return {
+    queries: createQueries(node.readPorts()),
+    chain: node,
+    network: noNetwork,
+    streams: new StreamHub(node.streamPorts()),
+    keys: new ApiKeyStore(node.store),
+    log: node.log,
+    ...parts,
+  };
+}
+
 /** Opens a node on a fresh (or given) directory. */
 export async function openTestChain(
   opts: { genesis?: Genesis; dir?: string; network?: NetworkView; undoDepth?: number } = {},
@@ -57,8 +76,9 @@ export async function openTestChain(
   const tmp = opts.dir ? { dir: opts.dir, cleanup: () => rmSync(opts.dir!, { recursive: true, force: true }) } : tempDir();
   let clock = Math.max(Date.now(), genesis.timestamp + genesis.blockTimeMs);
   const node = await OmbraNode.open({ dbDir: join(tmp.dir, 'db'), genesis, clock: () => clock, undoDepth: opts.undoDepth });
-  const queries = new ChainQueries(node);
-  const app = createApp({ node, queries, network: opts.network ?? noNetwork });
+  const deps = testApiDeps(node, { network: opts.network ?? noNetwork });
+  const queries = deps.queries.chain;
+  const app = createApp(deps);
   const authority = DEV_KEYS.find((k) => k.address === genesis.authorities[0]);
   const chain: TestChain = {
     node,

@@ -1,6 +1,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
+import { txIndexProjection } from '../../projections/chainIndex.ts';
 
 const t = suite('node restart');
 
@@ -38,7 +39,7 @@ t('a bumped projection version rebuilds that read model from the log on open', a
     await c.produce(3);
     const before = await c.node.runner.dump();
     // Forget one projection's checkpoint, as a version bump does.
-    await c.node.runner.resetOne('txIndex');
+    await c.node.runner.resetOne(txIndexProjection);
     await c.close();
     const again = await openTestChain({ dir: c.dir });
     try {

@@ -1,0 +1,78 @@
+/**
+ * The HTTP face as a component: the Hono app on @hono/node-server, with the WebSocket endpoints
+ * (/api/ws, /ws) on the same server. `stop` ends open streams and connections so shutdown
+ * never waits on a client.
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Hono } from 'hono';
+import type { RateLimiter } from './rateLimit.ts';
+import type { StreamHub } from './streams/streamHub.ts';
+import { attachWebSockets, type WebSockets } from './streams/wsServer.ts';
+
+/** Where to listen. */
+export interface HttpServerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+}
+
+/** The API server. */
+export class HttpServer {
+  private readonly app: Hono;
+  private readonly streams: StreamHub;
+  private readonly limiter: RateLimiter | null;
+  private readonly opts: HttpServerOptions;
+  private server: ServerType | null = null;
+  private sockets: WebSockets | null = null;
+
+  constructor(app: Hono, streams: StreamHub, limiter: RateLimiter | null, opts: HttpServerOptions) {
+    this.app = app;
+    this.streams = streams;
+    this.limiter = limiter;
+    this.opts = opts;
+  }
+
+  /** Listens and attaches the WebSocket endpoints. */
+  async start(): Promise<void> {
+    const server = await new Promise<ServerType>((resolve, reject) => {
+      const s = serve({ fetch: this.app.fetch, hostname: this.opts.host, port: this.opts.port }, () => resolve(s));
+      s.once('error', reject);
+    });
+    this.server = server;
+    this.sockets = attachWebSockets(server as Server, this.streams, this.limiter);
+  }
+
+  /** The underlying Node server (after start). */
+  get node(): ServerType {
+    if (!this.server) throw new Error('the HTTP server is not started');
+    return this.server;
+  }
+
+  /** The WebSocket endpoints (after start). */
+  get webSockets(): WebSockets {
+    if (!this.sockets) throw new Error('the HTTP server is not started');
+    return this.sockets;
+  }
+
+  /** The base URL it serves on. */
+  get url(): string {
+    const port = (this.node.address() as AddressInfo).port;
+    const host = this.opts.host;
+    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  }
+
+  /** Closes WebSockets, then the server with every open connection. */
+  async stop(): Promise<void> {
+    await this.sockets?.close();
+    const server = this.server;
+    if (!server) return;
+    this.server = null;
+    await new Promise<void>((r) => {
+      server.close(() => r());
+      // Open keep-alive and streaming connections must not hold shutdown hostage.
+      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
+    });
+  }
+}

@@ -1,0 +1,54 @@
+/**
+ * The one submit path: both submit routes (POST /api/chain/tx and POST /api/tasks/submit) read
+ * the body, refuse while syncing, accept both request forms and go through the node's
+ * `submitTx`, which runs the same `validateTx` as gossip. Refusals are thrown as ChainErrors.
+ */
+import type { Context } from 'hono';
+import { ChainError } from '../core/errors.ts';
+import type { SignedTx } from '../core/tx/handler.ts';
+import { txHash } from '../core/txCodec.ts';
+import type { TxSubmitter } from '../node/ports.ts';
+import { readJson } from './body.ts';
+import type { NetworkView } from './context.ts';
+
+/**
+ * Normalises a submission: a signed transaction as is, or the older
+ * `{tx: {...without hash and signature}, signature}` whose hash the node computes.
+ */
+export function normaliseSubmission(body: unknown): { raw: unknown; legacy: boolean } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ChainError('INVALID_PARAMS', 'body must be a JSON object');
+  const b = body as Record<string, unknown>;
+  if (!('tx' in b)) return { raw: b, legacy: false };
+  for (const k of Object.keys(b))
+    if (k !== 'tx' && k !== 'signature') throw new ChainError('INVALID_PARAMS', `${k} is not a known field of {tx, signature}`);
+  const tx = b.tx;
+  if (typeof tx !== 'object' || tx === null || Array.isArray(tx)) throw new ChainError('INVALID_PARAMS', 'tx must be an object');
+  if (typeof b.signature !== 'string') throw new ChainError('INVALID_PARAMS', 'signature is required');
+  const t = tx as Record<string, unknown>;
+  if ('hash' in t || 'signature' in t)
+    throw new ChainError('INVALID_PARAMS', 'tx must not carry hash or signature in the {tx, signature} form');
+  // The hash needs a known type and a public key; shape errors surface from validation.
+  let hash = '';
+  try {
+    hash = txHash(t);
+  } catch (e) {
+    if (e instanceof ChainError) throw e;
+    throw new ChainError('INVALID_PARAMS', 'tx is malformed');
+  }
+  return { raw: { ...t, hash, signature: b.signature }, legacy: true };
+}
+
+/** Submits the request's transaction; `onlyType` refuses any other type with INVALID_PARAMS. */
+export async function submitFrom(
+  c: Context,
+  deps: { chain: TxSubmitter; network: Pick<NetworkView, 'syncing'> },
+  onlyType?: string,
+): Promise<{ tx: SignedTx; legacy: boolean }> {
+  const body = await readJson(c);
+  if (deps.network.syncing()) throw new ChainError('SYNCING', 'node is syncing; try again shortly');
+  const { raw, legacy } = normaliseSubmission(body);
+  if (onlyType !== undefined && (raw as { type?: unknown }).type !== onlyType)
+    throw new ChainError('INVALID_PARAMS', `body must be a signed ${onlyType} transaction`);
+  return { tx: await deps.chain.submitTx(raw), legacy };
+}

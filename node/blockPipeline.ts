@@ -1,0 +1,113 @@
+/**
+ * The one catch-up pipeline, shared by the node's catch-up (start and `replay`), `ombra audit`
+ * and p2p sync: blocks arrive in batches; while batch k is applied in order on this thread,
+ * the signatures of batch k+1 are checked in worker threads. A block whose signatures all passed
+ * is applied with `signaturesVerified`; any other block is applied with inline verification, so
+ * a fault is reported exactly as a single-threaded pass reports it.
+ */
+import type { Block } from '../core/block.ts';
+import type { SignedTx } from '../core/tx/handler.ts';
+import type { VerifyPool } from './verifyPool.ts';
+
+/** One block of a batch: its raw value (anything a peer or file sent) and the caller's data. */
+export interface PipelineItem<M> {
+  block: unknown;
+  meta: M;
+}
+
+/** Ends a batch at this many blocks or bytes of transactions, whichever comes first. */
+export interface BatchLimits {
+  maxBlocks: number;
+  maxTxs: number;
+}
+
+/** Defaults: batches small enough to keep both threads busy, big enough to amortise hand-off. */
+export const defaultBatchLimits: BatchLimits = { maxBlocks: 256, maxTxs: 4096 };
+
+/** Groups items into batches by block count and transaction count. */
+export async function* batchesOf<M>(
+  items: AsyncIterable<PipelineItem<M>>,
+  limits: BatchLimits = defaultBatchLimits,
+): AsyncGenerator<PipelineItem<M>[]> {
+  let batch: PipelineItem<M>[] = [];
+  let txs = 0;
+  for await (const item of items) {
+    batch.push(item);
+    txs += txsOf(item.block)?.length ?? 0;
+    if (batch.length >= limits.maxBlocks || txs >= limits.maxTxs) {
+      yield batch;
+      batch = [];
+      txs = 0;
+    }
+  }
+  if (batch.length) yield batch;
+}
+
+/** Stored or fetched blocks as pipeline items. */
+export async function* blockItems(blocks: AsyncIterable<Block> | Iterable<Block>): AsyncGenerator<PipelineItem<undefined>> {
+  for await (const block of blocks) yield { block, meta: undefined };
+}
+
+/** A block's transactions when they look like objects; anything odd is left to inline checks. */
+function txsOf(block: unknown): SignedTx[] | undefined {
+  const list = (block as { transactions?: unknown } | null)?.transactions;
+  return Array.isArray(list) && list.every((t) => typeof t === 'object' && t !== null) ? (list as SignedTx[]) : undefined;
+}
+
+/** Checks a batch's signatures on the pool; resolves with each item's verdict (true = all passed). */
+async function verifyBatch<M>(pool: VerifyPool | null, batch: PipelineItem<M>[]): Promise<boolean[]> {
+  const verified = batch.map(() => false);
+  if (!pool) return verified;
+  const txs: SignedTx[] = [];
+  const owner: number[] = [];
+  batch.forEach((item, i) => {
+    const list = txsOf(item.block);
+    if (!list) return;
+    for (const tx of list) {
+      txs.push(tx);
+      owner.push(i);
+    }
+    verified[i] = true;
+  });
+  if (txs.length === 0) return verified;
+  for (const bad of await pool.verifyTxs(txs)) verified[owner[bad]] = false;
+  return verified;
+}
+
+/**
+ * Runs `apply` over every item in order, verifying the next batch's signatures on `pool` (none:
+ * everything is verified inline) while the current one is applied. Stops at the first throw of
+ * `apply` (and rethrows it); the batch being verified ahead is then abandoned.
+ */
+export async function runPipeline<M>(
+  batches: AsyncIterable<PipelineItem<M>[]>,
+  pool: VerifyPool | null,
+  apply: (item: PipelineItem<M>, signaturesVerified: boolean) => void | Promise<void>,
+): Promise<void> {
+  const it = batches[Symbol.asyncIterator]();
+  const start = async () => {
+    const r = await it.next();
+    if (r.done) return null;
+    const verdicts = verifyBatch(pool, r.value);
+    // A worker failure surfaces when the verdicts are awaited, not as an unhandled rejection.
+    verdicts.catch(() => undefined);
+    return { batch: r.value, verdicts };
+  };
+  try {
+    let current = await start();
+    while (current) {
+      // A source that fails after batch k still has batch k applied first: faults stay in order.
+      let failure: { error: unknown } | null = null;
+      const next = await start().catch((error: unknown) => {
+        failure = { error };
+        return null;
+      });
+      const verdicts = await current.verdicts;
+      for (let i = 0; i < current.batch.length; i++) await apply(current.batch[i], verdicts[i]);
+      if (failure) throw (failure as { error: unknown }).error;
+      current = next;
+    }
+  } finally {
+    await it.return?.(undefined);
+  }
+}

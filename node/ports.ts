@@ -1,0 +1,109 @@
+/**
+ * The node's ports: the small interfaces other components take instead of the whole node
+ * (js-libp2p style). `OmbraNode` implements the chain-side ones; its block log, mempool and
+ * projection runner implement the rest. A component names only the ports it uses.
+ */
+import type { Observable } from 'rxjs';
+import type { Block } from '../core/block.ts';
+import type { Genesis } from '../core/genesis.ts';
+import type { ChainState } from '../core/state.ts';
+import type { SignedTx } from '../core/tx/handler.ts';
+import type { PendingRun } from '../core/validateTx.ts';
+import type { ChainEvent, ChainInfo } from '../projections/events.ts';
+import type { Projection } from '../projections/projection.ts';
+import type { Rows } from '../projections/store.ts';
+import type { Logger } from './log.ts';
+
+/** The head of the chain and the chain's identity. */
+export interface HeadReader {
+  readonly genesis: Genesis;
+  readonly info: ChainInfo;
+  head(): Block;
+  nextHeight(): number;
+  /** The consensus state at the head (read-only by contract). */
+  state(): ChainState;
+}
+
+/** Stored blocks, by height. */
+export interface BlockReader {
+  block(index: number): Promise<Block | undefined>;
+  /** Blocks from..to inclusive, as an array (the caller bounds the range). */
+  blocksIn(from: number, to: number): Promise<Block[]>;
+  /** Blocks from..to inclusive, streamed in height order. */
+  range(from: number, to: number): AsyncIterable<Block>;
+}
+
+/** The projections' read models, typed by their definitions. */
+export interface ReadModels {
+  state<S>(p: Projection<S>): S;
+  /** A projection's rows once everything folded so far is written (queries read their own writes). */
+  readable<S>(p: Projection<S>): Promise<Rows>;
+}
+
+/** What the mempool shows to readers. */
+export interface MempoolView {
+  readonly size: number;
+  list(): SignedTx[];
+  get(hash: string): SignedTx | undefined;
+  /** A sender's pending run: count, balance and storage it commits. */
+  pending(address: string): PendingRun;
+}
+
+/** The one typed event feed: committed blocks, reorganisations, admitted transactions. */
+export interface ChainFeed {
+  readonly events$: Observable<ChainEvent>;
+}
+
+/** The write entry point for transactions (the API's and gossip's). */
+export interface TxSubmitter {
+  submitTx(raw: unknown, source?: 'api' | 'gossip'): Promise<SignedTx>;
+}
+
+/** The write entry point for blocks from elsewhere (gossip, sync). */
+export interface BlockImporter {
+  importBlock(raw: unknown, source?: 'peer' | 'local', opts?: { signaturesVerified?: boolean }): Promise<Block>;
+  /** Switches to a better branch after block `ancestor`. */
+  reorg(ancestor: number, branch: Block[]): Promise<void>;
+}
+
+/** The read side's ports, bundled: what query objects are built from. */
+export interface ReadPorts {
+  chain: HeadReader;
+  blocks: BlockReader;
+  models: ReadModels;
+  mempool: MempoolView;
+}
+
+/** What the live-stream hub reads: the feed, the head and stored blocks (for resume), the mempool's size. */
+export interface StreamPorts {
+  feed: ChainFeed;
+  chain: Pick<HeadReader, 'head'>;
+  blocks: Pick<BlockReader, 'range'>;
+  mempool: Pick<MempoolView, 'size'>;
+  log: Logger;
+}
+
+/** What the p2p network needs of the node: the head, both write entry points, the feed, stored blocks. */
+export interface NetworkPorts {
+  chain: Pick<HeadReader, 'head' | 'genesis' | 'info'> & TxSubmitter & BlockImporter;
+  feed: ChainFeed;
+  blocks: Pick<BlockReader, 'block' | 'blocksIn'>;
+  /** Tells the read side the height a sync is heading for (0 when done): undo is kept only near it. */
+  syncTarget(height: number): void;
+  log: Logger;
+}
+
+/** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */
+export interface NetworkView {
+  peerCount(): number;
+  peers(): { peerId: string; addresses: string[] }[];
+  peerId(): string | null;
+  addresses(): string[];
+  syncing(): boolean;
+}
+
+/** A component with a lifecycle; one place starts them in order and stops them in reverse. */
+export interface Component {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}

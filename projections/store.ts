@@ -1,0 +1,21 @@
+/**
+ * The storage port projections run on: named key spaces of JSON rows and one atomic write
+ * across them. The block log (node/chainStore.ts) satisfies it; projections never import it.
+ */
+import type { Level } from 'level';
+
+/** A key space of JSON rows (a LevelDB sublevel). */
+export type Rows = ReturnType<Level<string, unknown>['sublevel']>;
+
+/** One write of a cross-keyspace batch. */
+export type RowOp = { type: 'put'; sublevel: Rows; key: string; value: unknown } | { type: 'del'; sublevel: Rows; key: string };
+
+/** What the projection runner needs from storage. */
+export interface ProjectionStore {
+  /** The key space `name` (the same rows every time it is asked for). */
+  sublevel(name: string): Rows;
+  /** Writes every op, across key spaces, atomically; `sync` waits for the disk. */
+  write(ops: readonly RowOp[], opts?: { sync?: boolean }): Promise<void>;
+  /** The block log's head, if any. */
+  head(): { index: number } | null;
+}

@@ -1,0 +1,28 @@
+/** Every query object the API serves from, built from the read-side ports. */
+import type { ReadPorts } from '../node/ports.ts';
+import { AgentQueries } from './agentQueries.ts';
+import { ChainQueries } from './chainQueries.ts';
+import { NftQueries } from './nftQueries.ts';
+import { StatsQueries } from './statsQueries.ts';
+import { TaskQueries } from './taskQueries.ts';
+
+/** The query objects, by resource. */
+export interface Queries {
+  chain: ChainQueries;
+  tasks: TaskQueries;
+  agents: AgentQueries;
+  nfts: NftQueries;
+  stats: StatsQueries;
+}
+
+/** Builds the query objects over one node's read-side ports. */
+export function createQueries(ports: ReadPorts): Queries {
+  const chain = new ChainQueries(ports);
+  return {
+    chain,
+    tasks: new TaskQueries(ports),
+    agents: new AgentQueries(ports),
+    nfts: new NftQueries(chain),
+    stats: new StatsQueries(ports.models),
+  };
+}
