@@ -6,7 +6,7 @@
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { MAX_LABEL } from '../api/alertParams.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
-import { CliFault, openExistingStore } from './snapshot.ts';
+import { openExistingStore, withDataDir } from './dataDir.ts';
 
 const KEYS_FLAGS: Record<string, FlagSpec> = {
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the node (the node must be stopped)' },
@@ -32,31 +32,24 @@ export async function keysCommand(argv: string[]): Promise<number> {
   const label = flags.label as string;
   if (label.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(label))
     throw new UsageError(`--label must be at most ${MAX_LABEL} characters, without control characters`);
-  let store: Awaited<ReturnType<typeof openExistingStore>>;
-  try {
-    store = await openExistingStore(dataDir);
-  } catch (e) {
-    if (e instanceof CliFault) {
-      process.stderr.write(`ombra keys: ${e.message}\n`);
-      return 1;
-    }
-    throw e;
-  }
-  try {
-    const keys = await new ApiKeyStore(store).load();
-    const { record, key } = await keys.create({ tier, label, createdBy: 'operator' });
-    if (flags.json)
-      process.stdout.write(
-        `${JSON.stringify({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt })}\n`,
-      );
-    else {
-      process.stdout.write(`${key}\n`);
-      process.stderr.write(
-        `key ${record.id} (tier ${tier}${label ? `, label ${JSON.stringify(label)}` : ''}) created; it is shown only this once\n`,
-      );
-    }
-    return 0;
-  } finally {
-    await store.close();
-  }
+  return withDataDir(
+    'keys',
+    () => openExistingStore(dataDir),
+    async (store) => {
+      const keys = await new ApiKeyStore(store).load();
+      const { record, key } = await keys.create({ tier, label, createdBy: 'operator' });
+      if (flags.json)
+        process.stdout.write(
+          `${JSON.stringify({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt })}\n`,
+        );
+      else {
+        process.stdout.write(`${key}\n`);
+        process.stderr.write(
+          `key ${record.id} (tier ${tier}${label ? `, label ${JSON.stringify(label)}` : ''}) created; it is shown only this once\n`,
+        );
+      }
+      await keys.close();
+      return 0;
+    },
+  );
 }

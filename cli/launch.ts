@@ -15,6 +15,7 @@ import { loadOrCreatePeerKey } from '../p2p/identity.ts';
 import { P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
 import { createQueries, type Queries } from '../queries/index.ts';
+import { dbDirOf } from './dataDir.ts';
 import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { AlertService, type AlertOptions } from '../services/alerts.ts';
@@ -62,11 +63,6 @@ export interface Launched {
   stop(): Promise<void>;
 }
 
-/** The LevelDB directory inside a data dir. */
-export function dbDirOf(dataDir: string): string {
-  return join(dataDir, 'db');
-}
-
 /** Opens the node, starts production if it holds an authority key, and serves HTTP. */
 export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const log = cfg.log ?? silentLogger;
@@ -95,11 +91,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const limiter = cfg.rateLimits
     ? await life.start('rate limiter', new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...cfg.rateLimits }))
     : null;
-  const alerts = await AlertService.open(node.store, { height: () => node.head().index, block: (i) => node.store.block(i) }, node.events$, {
-    log,
-    ...cfg.alerts,
-  });
-  await life.start('alerts', { start: async () => {}, stop: () => alerts.close() });
+  const alerts = await life.start('alerts', new AlertService(node.alertPorts(), { log, ...cfg.alerts }));
   const streams = new StreamHub(node.streamPorts(), cfg.streams);
   const queries = createQueries(node.readPorts());
   const app = createApp({ queries, chain: node, network, streams, keys, alerts, limiter: limiter ?? undefined, log });

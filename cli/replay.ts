@@ -3,11 +3,10 @@
  * re-executing the block log with full verification (signatures included). Each block's
  * stateRoot is checked on the way, so a finished replay proves the head's state root.
  */
-import { OmbraNode } from '../node/node.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
-import { CliFault, explainOpenError, requireChainDir } from './snapshot.ts';
+import { openExistingNode, withDataDir } from './dataDir.ts';
 import { chainStatsProjection } from '../projections/chainStats.ts';
 
 const REPLAY_FLAGS: Record<string, FlagSpec> = {
@@ -30,42 +29,29 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const dataDir = flags['data-dir'] as string | undefined;
   if (!dataDir) throw new UsageError('--data-dir is required');
   const forkOverrides = forkOverridesFromEnv();
-  let node: OmbraNode;
-  try {
-    const dbDir = requireChainDir(dataDir);
-    try {
-      node = await OmbraNode.open({ dbDir, forkOverrides });
-    } catch (e) {
-      throw explainOpenError(e, dataDir);
-    }
-  } catch (e) {
-    if (e instanceof CliFault) {
-      process.stderr.write(`ombra replay: ${e.message}\n`);
-      return 1;
-    }
-    throw e;
-  }
-  try {
-    const head = node.head();
-    const started = performance.now();
-    const bar = progress('replay', head.index, { unit: 'blocks', linesWhenNotTty: true });
-    try {
-      await node.runner.resetAll();
-      await node.catchUp((height, top) => bar.update(height, top), { verifySignatures: true });
-    } finally {
-      bar.stop();
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const txs = node.runner.state(chainStatsProjection).totalTxs;
-    const heights = Object.values(node.runner.heights());
-    if (heights.some((h) => h !== head.index))
-      throw new Error(`replay ended with projections at ${heights.join(', ')}, head ${head.index}`);
-    const rate = (n: number) => (seconds > 0 ? Math.round(n / seconds) : n);
-    process.stdout.write(
-      `replayed ${head.index} blocks in ${seconds.toFixed(2)} s (${rate(head.index)} blocks/s, ${rate(txs)} tx/s); state root ${head.stateRoot} matches\n`,
-    );
-    return 0;
-  } finally {
-    await node.close();
-  }
+  return withDataDir(
+    'replay',
+    () => openExistingNode(dataDir, forkOverrides),
+    async (node) => {
+      const head = node.head();
+      const started = performance.now();
+      const bar = progress('replay', head.index, { unit: 'blocks', linesWhenNotTty: true });
+      try {
+        await node.runner.resetAll();
+        await node.catchUp((height, top) => bar.update(height, top), { verifySignatures: true });
+      } finally {
+        bar.stop();
+      }
+      const seconds = (performance.now() - started) / 1000;
+      const txs = node.runner.state(chainStatsProjection).totalTxs;
+      const heights = Object.values(node.runner.heights());
+      if (heights.some((h) => h !== head.index))
+        throw new Error(`replay ended with projections at ${heights.join(', ')}, head ${head.index}`);
+      const rate = (n: number) => (seconds > 0 ? Math.round(n / seconds) : n);
+      process.stdout.write(
+        `replayed ${head.index} blocks in ${seconds.toFixed(2)} s (${rate(head.index)} blocks/s, ${rate(txs)} tx/s); state root ${head.stateRoot} matches\n`,
+      );
+      return 0;
+    },
+  );
 }

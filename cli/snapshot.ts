@@ -3,58 +3,15 @@
  * the node runs with: the stored file plus OMBRA_FORK_HEIGHT* overrides), then blocks 0..head,
  * one compact JSON object per line, in height order. `ombra audit` re-verifies such a file.
  */
-import { existsSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { createWriteStream } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { withForkOverrides } from '../core/genesis.ts';
-import { ChainStore } from '../node/chainStore.ts';
+import type { ChainStore } from '../node/chainStore.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
-import { dbDirOf } from './launch.ts';
-
-/** A fault the operator must fix (exit 1, no help). */
-export class CliFault extends Error {}
-
-/** True for LevelDB's "another process holds the lock" failure. */
-export function isLevelLocked(e: unknown): boolean {
-  for (let x = e as { code?: unknown; cause?: unknown } | undefined, i = 0; x && i < 5; x = x.cause as typeof x, i++) {
-    if (x.code === 'LEVEL_LOCKED') return true;
-  }
-  return false;
-}
-
-/** Refuses a data dir that has no chain database, without creating one. */
-export function requireChainDir(dataDir: string): string {
-  const dbDir = dbDirOf(dataDir);
-  if (!existsSync(join(dbDir, 'CURRENT')))
-    throw new CliFault(`no chain in ${resolve(dataDir)}: it has no database (expected ${join(dbDir, 'CURRENT')})`);
-  return dbDir;
-}
-
-/** Turns LevelDB's lock failure into the operator's message. */
-export function explainOpenError(e: unknown, dataDir: string): unknown {
-  if (isLevelLocked(e)) return new CliFault(`data dir ${resolve(dataDir)} is in use by a running node; stop it first`);
-  return e;
-}
-
-/** Opens the block log of an existing chain data dir. */
-export async function openExistingStore(dataDir: string): Promise<ChainStore> {
-  const dbDir = requireChainDir(dataDir);
-  let store: ChainStore;
-  try {
-    store = await ChainStore.open(dbDir);
-  } catch (e) {
-    throw explainOpenError(e, dataDir);
-  }
-  if (!store.head() || !(await store.genesis())) {
-    await store.close();
-    throw new CliFault(`no chain in ${resolve(dataDir)}: its database has no genesis`);
-  }
-  return store;
-}
+import { CliFault, openExistingStore, withDataDir } from './dataDir.ts';
 
 const EXPORT_FLAGS: Record<string, FlagSpec> = {
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the chain (the node must be stopped)' },
@@ -81,28 +38,25 @@ export async function snapshotCommand(argv: string[]): Promise<number> {
   if (!dataDir) throw new UsageError('--data-dir is required');
   if (!outFile) throw new UsageError('--out is required');
   const overrides = forkOverridesFromEnv();
-  try {
-    const { blocks, bytes, head } = await exportSnapshot(dataDir, outFile, overrides);
-    process.stderr.write(`exported ${blocks} blocks (0..${head.index}, head ${head.hash}) to ${outFile}: ${bytes} bytes\n`);
-    return 0;
-  } catch (e) {
-    if (e instanceof CliFault) {
-      process.stderr.write(`ombra snapshot: ${e.message}\n`);
-      return 1;
-    }
-    throw e;
-  }
+  return withDataDir(
+    'snapshot',
+    () => openExistingStore(dataDir),
+    async (store) => {
+      const { blocks, bytes, head } = await exportSnapshot(store, outFile, overrides);
+      process.stderr.write(`exported ${blocks} blocks (0..${head.index}, head ${head.hash}) to ${outFile}: ${bytes} bytes\n`);
+      return 0;
+    },
+  );
 }
 
-/** Exports a data dir's chain to `outFile` (via `outFile.tmp` and a rename). */
+/** Exports a chain's block log to `outFile` (via `outFile.tmp` and a rename). */
 export async function exportSnapshot(
-  dataDir: string,
+  store: ChainStore,
   outFile: string,
   overrides: ReturnType<typeof forkOverridesFromEnv> = {},
 ): Promise<{ blocks: number; bytes: number; head: { index: number; hash: string } }> {
-  const store = await openExistingStore(dataDir);
   const tmp = `${outFile}.tmp`;
-  try {
+  {
     const head = store.head()!;
     const genesis = withForkOverrides((await store.genesis())!, overrides);
     let count = 0;
@@ -126,7 +80,5 @@ export async function exportSnapshot(
       throw e;
     }
     return { blocks: count, bytes: (await stat(outFile)).size, head };
-  } finally {
-    await store.close();
   }
 }

@@ -23,7 +23,7 @@ import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockP
 import { betterTip, validateBranch } from './reorg.ts';
 import { accountsProjection } from '../projections/accounts.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
-import type { NetworkPorts, ReadPorts, StreamPorts } from './ports.ts';
+import type { AlertPorts, NetworkPorts, ReadPorts, StreamPorts } from './ports.ts';
 
 /** Blocks per verification batch during catch-up. */
 const CATCH_UP_CHUNK = 50;
@@ -207,6 +207,11 @@ export class OmbraNode {
     };
   }
 
+  /** The ports of the alert service: storage, the runner that drives its reactor, stored blocks. */
+  alertPorts(): AlertPorts {
+    return { store: this.store, runner: this.runner, blocks: (from, to) => this.store.range(from, to), height: () => this.tip.index };
+  }
+
   /** The head block. */
   head(): Block {
     return this.tip;
@@ -286,6 +291,7 @@ export class OmbraNode {
       if (!(await this.runner.rollbackTo(ancestor))) {
         this.log.warn('reorganisation deeper than the undo log: rebuilding read models from genesis', { ancestor });
         await this.runner.resetAll();
+        await this.runner.rewindReactors(ancestor);
         await this.catchUp(undefined, { to: ancestor });
       }
       const ancestorBlock = (await this.store.block(ancestor))!;

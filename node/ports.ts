@@ -11,7 +11,8 @@ import type { SignedTx } from '../core/tx/handler.ts';
 import type { PendingRun } from '../core/validateTx.ts';
 import type { ChainEvent, ChainInfo } from '../projections/events.ts';
 import type { Projection } from '../projections/projection.ts';
-import type { Rows } from '../projections/store.ts';
+import type { ProjectionStore, Rows } from '../projections/store.ts';
+import type { Reactor } from '../projections/reactor.ts';
 import type { Logger } from './log.ts';
 
 /** The head of the chain and the chain's identity. */
@@ -100,6 +101,20 @@ export interface NetworkView {
   peerId(): string | null;
   addresses(): string[];
   syncing(): boolean;
+}
+
+/** What the alert service needs of the node: storage, the runner that drives reactors, the log. */
+export interface AlertPorts {
+  store: ProjectionStore;
+  runner: {
+    attachReactor<S>(r: Reactor<S>, blocks: (from: number, to: number) => AsyncIterable<Block>): Promise<void>;
+    detachReactor(name: string): Promise<void>;
+    reactorHeight(name: string): number | undefined;
+  };
+  /** Stored blocks from..to (the reactor's catch-up). */
+  blocks(from: number, to: number): AsyncIterable<Block>;
+  /** The head's height. */
+  height(): number;
 }
 
 /** A component with a lifecycle; one place starts them in order and stops them in reverse. */

@@ -7,8 +7,10 @@
 import type { Observable, Subscription } from 'rxjs';
 import { filter } from 'rxjs';
 import type { BlockEvent, ChainEvent, ChainInfo } from './events.ts';
-import type { Projection } from './projection.ts';
+import type { Projection, Step } from './projection.ts';
 import type { ProjectionStore, Rows } from './store.ts';
+import type { Reactor } from './reactor.ts';
+import type { Block } from '../core/block.ts';
 import { UndoLog } from './undoLog.ts';
 
 interface Slot {
@@ -17,6 +19,8 @@ interface Slot {
   state: unknown;
   height: number;
   sub: Rows;
+  /** Set for a reactor: node-local, block-only, never reset by `resetAll`. */
+  reactor?: Reactor;
 }
 
 interface Checkpoint {
@@ -39,6 +43,8 @@ export class ProjectionRunner {
   private inFlight = false;
   private subscription: Subscription | null = null;
   private failure: unknown = null;
+  /** Reactors that ran here and were detached: their rows still step back on a reorganisation. */
+  private readonly detached = new Set<string>();
   private readonly undo: UndoLog;
   /** A height the head is known to be heading for (a sync target): undo is kept only near it. */
   undoHorizon = 0;
@@ -58,6 +64,7 @@ export class ProjectionRunner {
   /** Loads every projection from its checkpoint; a missing one or a new version starts at genesis. */
   async load(): Promise<void> {
     for (const slot of this.slots.values()) {
+      if (slot.reactor) continue;
       const cp = (await this.checkpoints.get(slot.p.name)) as Checkpoint | undefined;
       if (!cp || cp.version !== slot.p.version) {
         await this.reset(slot);
@@ -83,7 +90,7 @@ export class ProjectionRunner {
     // A batch still in flight must not land after the clear.
     await this.flush();
     await this.undo.clear();
-    for (const slot of this.slots.values()) await this.reset(slot);
+    for (const slot of this.slots.values()) if (!slot.reactor) await this.reset(slot);
   }
 
   /** Resets one projection (the consensus state must restart with its dependents). */
@@ -100,7 +107,72 @@ export class ProjectionRunner {
 
   /** The lowest checkpoint: replay from the block after it. */
   minHeight(): number {
-    return Math.min(...[...this.slots.values()].map((s) => s.height));
+    return Math.min(...[...this.slots.values()].filter((s) => !s.reactor).map((s) => s.height));
+  }
+
+  /**
+   * Runs `reactor` from its checkpoint: a new one (or a new version) starts at the projections'
+   * height; one behind them is caught up from `blocks` first. From then on it folds every block
+   * with the projections, in the same batches, and steps back with them on a reorganisation.
+   */
+  async attachReactor<S>(reactor: Reactor<S>, blocks: (from: number, to: number) => AsyncIterable<Block>): Promise<void> {
+    if (this.slots.has(reactor.name)) throw new Error(`duplicate projection or reactor ${reactor.name}`);
+    await this.flush();
+    this.detached.delete(reactor.name);
+    const sub = this.store.sublevel(`p:${reactor.name}`);
+    const top = this.minHeight();
+    const cp = (await this.checkpoints.get(reactor.name)) as Checkpoint | undefined;
+    let height = top;
+    if (!cp || cp.version !== reactor.version) {
+      await sub.clear();
+      await this.checkpoints.put(reactor.name, { height: top, version: reactor.version });
+    } else height = Math.min(cp.height, top);
+    const state = await reactor.restore(sub.iterator() as AsyncIterable<[string, unknown]>, this.info);
+    const slot: Slot = { p: reactorAsProjection(reactor), state, height, sub, reactor: reactor as Reactor };
+    // Catch up from the log before joining the live fold; the log may grow meanwhile.
+    for (;;) {
+      const target = this.minHeight();
+      if (slot.height >= target) break;
+      for await (const block of blocks(slot.height + 1, target))
+        this.foldSlot(slot, block.index, () => reactor.react(slot.state as S, block), false);
+      this.dirty.add(slot);
+      await this.flush();
+    }
+    this.slots.set(reactor.name, slot);
+  }
+
+  /**
+   * After a reorganisation deeper than the undo log (read models rebuilt from genesis), reactors
+   * resume at the common ancestor so the new branch's blocks reach them; rows they wrote for the
+   * dropped blocks stay (their consumers dedupe by id).
+   */
+  async rewindReactors(ancestor: number): Promise<void> {
+    await this.flush();
+    for (const slot of this.slots.values()) {
+      if (!slot.reactor || slot.height <= ancestor) continue;
+      slot.height = ancestor;
+      await this.checkpoints.put(slot.p.name, { height: ancestor, version: slot.p.version });
+    }
+  }
+
+  /** The height a reactor has folded (undefined when it is not attached). */
+  reactorHeight(name: string): number | undefined {
+    const slot = this.slots.get(name);
+    return slot?.reactor ? slot.height : undefined;
+  }
+
+  /** Stops running a reactor (its rows and checkpoint stay for the next attach). */
+  async detachReactor(name: string): Promise<void> {
+    await this.flush();
+    if (this.slots.get(name)?.reactor) {
+      this.slots.delete(name);
+      this.detached.add(name);
+    }
+  }
+
+  /** The rows of a projection or reactor by name, attached or not. */
+  private rowsByName(name: string): Rows {
+    return this.slots.get(name)?.sub ?? this.store.sublevel(`p:${name}`);
   }
 
   private slot(name: string): Slot {
@@ -145,29 +217,34 @@ export class ProjectionRunner {
     this.subscription = events$.pipe(filter((e): e is BlockEvent => e.type === 'block')).subscribe((ev) => this.fold(ev));
   }
 
-  /** Folds one block event through every projection behind it. */
+  /** Folds one block event through every projection and reactor behind it. */
   fold(ev: BlockEvent): void {
     const h = ev.block.index;
     // Blocks near the head keep undo records, so a reorganisation can step back to an ancestor.
     const track = h > Math.max(this.store.head()?.index ?? 0, this.undoHorizon) - this.undo.depth;
     for (const slot of this.slots.values()) {
       if (h <= slot.height) continue;
-      if (h !== slot.height + 1) throw new Error(`projection ${slot.p.name} at ${slot.height} got block ${h}`);
-      const before = track && slot.p.save ? structuredClone(slot.p.save(slot.state)) : undefined;
-      const step = slot.p.apply(slot.state, ev);
-      if (track) this.undo.note(h, slot.p.name, step.ops ?? [], before, slot.p.save !== undefined);
-      slot.state = step.state;
-      slot.height = h;
-      for (const op of step.ops ?? []) {
-        this.pending.push(
-          op.type === 'put'
-            ? { type: 'put', sublevel: slot.sub, key: op.key, value: op.value }
-            : { type: 'del', sublevel: slot.sub, key: op.key },
-        );
-      }
+      this.foldSlot(slot, h, () => (slot.reactor ? slot.reactor.react(slot.state, ev.block) : slot.p.apply(slot.state, ev)), track);
       this.dirty.add(slot);
     }
     this.schedule();
+  }
+
+  /** One slot, one block: the step, its undo record and its rows queued for the next batch. */
+  private foldSlot(slot: Slot, h: number, step: () => Step<unknown>, track: boolean): void {
+    if (h !== slot.height + 1) throw new Error(`projection ${slot.p.name} at ${slot.height} got block ${h}`);
+    const before = track && slot.p.save ? structuredClone(slot.p.save(slot.state)) : undefined;
+    const next = step();
+    if (track) this.undo.note(h, slot.p.name, next.ops ?? [], before, slot.p.save !== undefined);
+    slot.state = next.state;
+    slot.height = h;
+    for (const op of next.ops ?? []) {
+      this.pending.push(
+        op.type === 'put'
+          ? { type: 'put', sublevel: slot.sub, key: op.key, value: op.value }
+          : { type: 'del', sublevel: slot.sub, key: op.key },
+      );
+    }
   }
 
   private schedule(): void {
@@ -179,11 +256,15 @@ export class ProjectionRunner {
       if (slot.p.save) cp.saved = slot.p.save(slot.state);
       ops.push({ type: 'put', sublevel: this.checkpoints, key: slot.p.name, value: cp });
     }
+    const reactors = [...this.dirty].filter((slot) => slot.reactor?.written);
     this.pending = [];
     this.dirty = new Set();
     this.writing = this.undo
-      .drain((name) => this.slot(name).sub)
+      .drain((name) => this.rowsByName(name))
       .then((undoOps) => this.store.write([...ops, ...undoOps] as never))
+      .then(() => {
+        for (const slot of reactors) slot.reactor!.written!(slot.state);
+      })
       .catch((e: unknown) => {
         this.failure = e;
       })
@@ -204,12 +285,18 @@ export class ProjectionRunner {
     const top = Math.max(...heights);
     if (heights.some((x) => x !== top)) return false;
     if (top <= ancestor) return top === ancestor;
-    const r = await this.undo.rollback(ancestor, top, (name) => this.slot(name).sub);
+    const r = await this.undo.rollback(ancestor, top, (name) => this.rowsByName(name));
     if (!r) return false;
     for (const slot of this.slots.values()) {
       const cp: Checkpoint = { height: ancestor, version: slot.p.version };
       if (slot.p.save) cp.saved = r.saved.get(slot.p.name);
       r.ops.push({ type: 'put', sublevel: this.checkpoints, key: slot.p.name, value: cp });
+    }
+    // A detached reactor's rows stepped back too: so does its checkpoint.
+    for (const name of this.detached) {
+      const cp = (await this.checkpoints.get(name)) as Checkpoint | undefined;
+      if (cp && cp.height > ancestor)
+        r.ops.push({ type: 'put', sublevel: this.checkpoints, key: name, value: { ...cp, height: ancestor } });
     }
     await this.store.write(r.ops as never);
     for (const slot of this.slots.values()) {
@@ -238,6 +325,8 @@ export class ProjectionRunner {
     await this.flush();
     const out: Record<string, unknown> = {};
     for (const slot of this.slots.values()) {
+      // Reactors are node-local, not read models.
+      if (slot.reactor) continue;
       const rows: [string, unknown][] = [];
       for await (const entry of slot.sub.iterator()) rows.push(entry as [string, unknown]);
       const memory = slot.p.save ? slot.p.save(slot.state) : null;
@@ -252,4 +341,17 @@ export class ProjectionRunner {
     this.subscription = null;
     await this.flush();
   }
+}
+
+/** A reactor in a projection's clothes, for the slot machinery (it never folds a BlockEvent). */
+function reactorAsProjection<S>(r: Reactor<S>): Projection<S> {
+  return {
+    name: r.name,
+    version: r.version,
+    init: (info) => r.init(info),
+    apply: () => {
+      throw new Error(`reactor ${r.name} folds blocks, not events`);
+    },
+    restore: (rows, info) => r.restore(rows, info),
+  };
 }

@@ -92,12 +92,8 @@ export async function rateLimitBench(): Promise<void> {
 export async function deliveryBench(n = 500): Promise<void> {
   const chain = await openTestChain();
   const r = await startReceiver(answer(200));
-  const alerts = await AlertService.open(
-    chain.node.store,
-    { height: () => chain.node.head().index, block: (i) => chain.node.store.block(i) },
-    chain.node.events$,
-    { allowPrivate: true },
-  );
+  const alerts = new AlertService(chain.node.alertPorts(), { allowPrivate: true });
+  await alerts.start();
   try {
     const sub = await alerts.subscribe({ trigger: 'miner_block', params: {}, channel: 'webhook', target: r.url }, '127.0.0.1');
     void sub;
@@ -114,7 +110,7 @@ export async function deliveryBench(n = 500): Promise<void> {
       `alerts: ${n} miner_block webhooks (one per committed block) in ${seconds.toFixed(2)} s = ${(n / seconds).toFixed(0)} deliveries/s; block commit -> receiver latency p50 ${lat[Math.floor(n / 2)].toFixed(1)} ms, p99 ${lat[Math.floor(n * 0.99)].toFixed(1)} ms`,
     );
   } finally {
-    await alerts.close();
+    await alerts.stop();
     await r.close();
     await chain.destroy();
   }

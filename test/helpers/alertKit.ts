@@ -121,24 +121,20 @@ export interface AlertChain extends TestChain {
 /** Opens a test chain with an alert service (private targets allowed unless said otherwise). */
 export async function openAlertChain(opts: Partial<AlertOptions> = {}, dir?: string): Promise<AlertChain> {
   const chain = await openTestChain(dir ? { dir } : {});
-  const source = { height: () => chain.node.head().index, block: (i: number) => chain.node.store.block(i) };
   const keys = await new ApiKeyStore(chain.node.store).load();
-  let alerts = await AlertService.open(chain.node.store, source, chain.node.events$, {
-    allowPrivate: true,
-    publicUrl: 'http://node.test',
-    ...opts,
-  });
+  const openAlerts = async (o: Partial<AlertOptions>) => {
+    const service = new AlertService(chain.node.alertPorts(), { allowPrivate: true, publicUrl: 'http://node.test', ...o });
+    await service.start();
+    return service;
+  };
+  let alerts = await openAlerts(opts);
   const ac = chain as AlertChain;
   ac.alerts = alerts;
   ac.keys = keys;
   ac.app = createApp(testApiDeps(chain.node, { keys, alerts }));
   ac.reopenAlerts = async (o = opts) => {
-    await alerts.close();
-    alerts = await AlertService.open(chain.node.store, source, chain.node.events$, {
-      allowPrivate: true,
-      publicUrl: 'http://node.test',
-      ...o,
-    });
+    await alerts.stop();
+    alerts = await openAlerts(o);
     ac.alerts = alerts;
     ac.app = createApp(testApiDeps(chain.node, { keys, alerts }));
     return alerts;
@@ -146,12 +142,12 @@ export async function openAlertChain(opts: Partial<AlertOptions> = {}, dir?: str
   const close = chain.close;
   const destroy = chain.destroy;
   ac.close = async () => {
-    await ac.alerts.close();
+    await ac.alerts.stop();
     await keys.close();
     await close();
   };
   ac.destroy = async () => {
-    await ac.alerts.close();
+    await ac.alerts.stop();
     await keys.close();
     await destroy();
   };

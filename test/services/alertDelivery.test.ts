@@ -196,7 +196,7 @@ t('restart in the middle of retries: the delivery completes exactly once, with t
       await payStranger(c);
       await until(() => r.got.length === 1, 5000, 'first attempt');
       await sleep(50);
-      await c.alerts.close();
+      await c.alerts.stop();
       assert.is(r.got.length, 1);
       await c.reopenAlerts({ retryDelaysMs: [400, 400, 400] });
       assert.is(c.alerts.pendingCount(), 1, 'the outbox row survived the restart');
@@ -217,7 +217,7 @@ t('blocks committed while the consumer is down fire once after it restarts, and 
     { retryDelaysMs: FAST },
     async (c) => {
       await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await c.alerts.close();
+      await c.alerts.stop();
       await payStranger(c);
       await payStranger(c);
       assert.is(r.got.length, 0);

@@ -1,0 +1,90 @@
+/**
+ * Opening a stopped node's data dir for an offline command (`replay`, `snapshot export`, `keys
+ * create`, ...): the checks, the operator's messages, and closing afterwards, written once.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ForkHeights } from '../core/genesis.ts';
+import { ChainStore } from '../node/chainStore.ts';
+import { OmbraNode } from '../node/node.ts';
+
+/** A fault the operator must fix (exit 1, no help). */
+export class CliFault extends Error {}
+
+/** The LevelDB directory inside a data dir. */
+export function dbDirOf(dataDir: string): string {
+  return join(dataDir, 'db');
+}
+
+/** True for LevelDB's "another process holds the lock" failure. */
+export function isLevelLocked(e: unknown): boolean {
+  for (let x = e as { code?: unknown; cause?: unknown } | undefined, i = 0; x && i < 5; x = x.cause as typeof x, i++) {
+    if (x.code === 'LEVEL_LOCKED') return true;
+  }
+  return false;
+}
+
+/** Refuses a data dir that has no chain database, without creating one. */
+export function requireChainDir(dataDir: string): string {
+  const dbDir = dbDirOf(dataDir);
+  if (!existsSync(join(dbDir, 'CURRENT')))
+    throw new CliFault(`no chain in ${resolve(dataDir)}: it has no database (expected ${join(dbDir, 'CURRENT')})`);
+  return dbDir;
+}
+
+/** Turns LevelDB's lock failure into the operator's message. */
+export function explainOpenError(e: unknown, dataDir: string): unknown {
+  if (isLevelLocked(e)) return new CliFault(`data dir ${resolve(dataDir)} is in use by a running node; stop it first`);
+  return e;
+}
+
+/** Opens the block log of an existing chain data dir. */
+export async function openExistingStore(dataDir: string): Promise<ChainStore> {
+  const dbDir = requireChainDir(dataDir);
+  let store: ChainStore;
+  try {
+    store = await ChainStore.open(dbDir);
+  } catch (e) {
+    throw explainOpenError(e, dataDir);
+  }
+  if (!store.head() || !(await store.genesis())) {
+    await store.close();
+    throw new CliFault(`no chain in ${resolve(dataDir)}: its database has no genesis`);
+  }
+  return store;
+}
+
+/** Opens the node of an existing chain data dir (read models caught up). */
+export async function openExistingNode(dataDir: string, forkOverrides: Partial<ForkHeights>): Promise<OmbraNode> {
+  const dbDir = requireChainDir(dataDir);
+  try {
+    return await OmbraNode.open({ dbDir, forkOverrides });
+  } catch (e) {
+    throw explainOpenError(e, dataDir);
+  }
+}
+
+/**
+ * Runs `fn` on what `open` opened and closes it afterwards; a CliFault from either prints
+ * `ombra <command>: <why>` and answers exit code 1.
+ */
+export async function withDataDir<T extends { close(): Promise<void> }>(
+  command: string,
+  open: () => Promise<T>,
+  fn: (opened: T) => Promise<number>,
+): Promise<number> {
+  try {
+    const opened = await open();
+    try {
+      return await fn(opened);
+    } finally {
+      await opened.close();
+    }
+  } catch (e) {
+    if (e instanceof CliFault) {
+      process.stderr.write(`ombra ${command}: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
+}
