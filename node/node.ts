@@ -19,6 +19,7 @@ import { silentLogger, type Logger } from './log.ts';
 import { Mempool, type MempoolOptions } from './mempool.ts';
 import { genesisMismatch } from './genesisCheck.ts';
 import { VerifyPool } from './verifyPool.ts';
+import { PendingLog } from './pendingLog.ts';
 import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockPipeline.ts';
 import { betterTip, validateBranch } from './reorg.ts';
 import { accountsProjection } from '../projections/accounts.ts';
@@ -59,8 +60,7 @@ export class OmbraNode {
   /** Blocks the last catch-up re-folded (0 after a clean restart: checkpoints were current). */
   lastCatchUp = { from: 0, to: 0, blocks: 0 };
   /** Node-local copy of the mempool (not chain state), so acknowledged transactions survive restarts. */
-  private readonly pendingRows: ReturnType<ChainStore['sublevel']>;
-  private pendingSeq = 0;
+  private readonly pendingLog: PendingLog;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private readonly onCatchUp?: (height: number, head: number) => void;
@@ -74,7 +74,7 @@ export class OmbraNode {
     this.clock = opts.clock ?? Date.now;
     this.mempool = new Mempool(opts.mempool);
     this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth);
-    this.pendingRows = store.sublevel('local:mempool');
+    this.pendingLog = new PendingLog(store.sublevel('local:mempool'));
     this.onCatchUp = opts.onCatchUp;
   }
 
@@ -163,16 +163,14 @@ export class OmbraNode {
 
   /** Re-admits the transactions that were pending when the node last stopped, in arrival order. */
   private async restorePending(): Promise<void> {
-    const rows: { seq: number; tx: SignedTx }[] = [];
-    for await (const v of this.pendingRows.values()) rows.push(v as { seq: number; tx: SignedTx });
-    rows.sort((a, b) => a.seq - b.seq);
+    const rows = await this.pendingLog.load();
     let kept = 0;
-    for (const { tx } of rows) {
+    for (const tx of rows) {
       try {
         await this.submitTx(tx);
         kept++;
       } catch (e) {
-        await this.pendingRows.del(tx.hash);
+        await this.pendingLog.drop([tx.hash]);
         this.log.info('pending transaction no longer valid after restart', { hash: tx.hash, why: (e as Error).message });
       }
     }
@@ -227,7 +225,7 @@ export class OmbraNode {
     return this.exclusive(async () => {
       const tx = this.admit(raw);
       // Durable before acknowledged: a restart re-admits it.
-      await this.pendingRows.put(tx.hash, { seq: this.pendingSeq++, tx });
+      await this.pendingLog.put(tx);
       this.events$.next({ type: 'tx', tx, source });
       this.events$.next({ type: 'mempool', total: this.mempool.size });
       return tx;
@@ -324,7 +322,6 @@ export class OmbraNode {
       const orphans = dropped.flatMap((b) => b.transactions).filter((t) => !kept.has(t.hash));
       const pending = [...orphans, ...this.mempool.list()];
       this.mempool.clear();
-      await this.pendingRows.clear();
       let returned = 0;
       for (const tx of pending) {
         try {
@@ -334,7 +331,8 @@ export class OmbraNode {
           // No longer valid on the new chain (spent, or already included): dropped.
         }
       }
-      await this.pendingRows.batch(this.mempool.list().map((tx, seq) => ({ type: 'put' as const, key: tx.hash, value: { seq, tx } })));
+      // Cleared and rewritten in one batch: a kill -9 here loses no acknowledged transaction.
+      await this.pendingLog.rewrite(this.mempool.list());
       this.log.warn('reorganised to a better chain', {
         ancestor,
         from: oldTip.index,
@@ -371,7 +369,7 @@ export class OmbraNode {
     });
     for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
     const gone = [...removed, ...dropped.map((d) => d.tx)];
-    if (gone.length) await this.pendingRows.batch(gone.map((t) => ({ type: 'del' as const, key: t.hash })));
+    await this.pendingLog.drop(gone.map((t) => t.hash));
     this.events$.next({ type: 'mempool', total: this.mempool.size });
   }
 

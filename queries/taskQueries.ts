@@ -28,15 +28,9 @@ export interface TaskSummary {
 
 /** The full pipeline record: the summary plus every stage. */
 export interface TaskPipeline extends TaskSummary {
-  submit: {
+  submit: Pick<Task, 'submitter' | 'taskType' | 'prompt' | 'fee' | 'timeoutMs' | 'submittedAt'> & {
     txHash: string;
     blockIndex: number;
-    submitter: string;
-    taskType: string;
-    prompt: string;
-    fee: string;
-    timeoutMs: number;
-    submittedAt: number;
     deadline: number;
     settleBy: number;
   };
