@@ -1,6 +1,6 @@
 /** The HTTP API: every resource router mounted on one Hono app with shared error handling. */
 import { Hono } from 'hono';
-import { cors } from 'hono/cors';
+import { openCors } from './cors.ts';
 import { defaultApiOptions, type ApiDeps, type ApiOptions } from './context.ts';
 import { limitBody } from './body.ts';
 import { onError } from './errors.ts';
@@ -29,11 +29,10 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   // Rate limits first, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
   if (deps.limiter) app.use('*', deps.limiter.middleware());
   // Reads and transaction posts are open to any origin, as the spec says.
-  app.use(
-    '*',
-    cors({ origin: '*', allowMethods: ['GET', 'POST', 'DELETE', 'OPTIONS'], allowHeaders: ['Content-Type', 'X-API-Key', 'X-Alert-Token'] }),
-  );
-  app.use('*', limitBody(opts.maxBodyBytes));
+  app.use('*', openCors(['GET', 'POST', 'DELETE', 'OPTIONS'], ['Content-Type', 'X-API-Key', 'X-Alert-Token']));
+  // Only requests that may carry a body pay for the limit (it wraps the request's stream).
+  const bodyLimit = limitBody(opts.maxBodyBytes);
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : bodyLimit(c, next)));
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/chain', chainRoutes(deps));
   app.route('/api/chain', blockRoutes(deps));

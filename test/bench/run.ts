@@ -89,6 +89,11 @@ if (only === 'sync') {
   await syncBench();
   process.exit(0);
 }
+if (only === 'reads') {
+  const { readsBench } = await import('./reads.ts');
+  await readsBench();
+  process.exit(0);
+}
 if (only === 'ratelimit' || only === 'alerts') {
   const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
   await rateLimitBench();
@@ -105,6 +110,8 @@ console.log(`replay: ${r.txs} transfers in ${r.blocks} blocks, full verification
 console.log(`ratio: replay tx/s / raw verify/s = ${(tps / baseline).toFixed(2)}`);
 if (ONLY === undefined) await fanoutSection();
 if (!only) {
+  const { readsBench } = await import('./reads.ts');
+  await readsBench();
   const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
   await rateLimitBench();
   await deliveryBench();

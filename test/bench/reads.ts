@@ -1,0 +1,70 @@
+/**
+ * Reads at framework speed: `GET /api/chain/block/1` and `GET /api/health` from the node's app,
+ * beside a bare Hono app on the same @hono/node-server answering the same bytes, 50 keep-alive
+ * connections from autocannon in its own process, rounds alternated, medians reported.
+ */
+import { serve, type ServerType } from '@hono/node-server';
+import { execFile } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Hono } from 'hono';
+import { createApp } from '../../api/app.ts';
+import { openTestChain, testApiDeps } from '../helpers/testChain.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = 50;
+const LOADGEN = fileURLToPath(new URL('./loadgen.ts', import.meta.url));
+const run = promisify(execFile);
+
+async function listen(fetchFn: (r: Request) => Response | Promise<Response>): Promise<{ url: string; server: ServerType }> {
+  return new Promise((resolve) => {
+    const server = serve({ fetch: fetchFn, hostname: '127.0.0.1', port: 0 }, () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
+    );
+  });
+}
+
+async function load(url: string): Promise<{ rps: number; p99: number }> {
+  const { stdout } = await run(process.execPath, [LOADGEN, url, String(SECONDS), '{}', String(CONNECTIONS)]);
+  return JSON.parse(stdout) as { rps: number; p99: number };
+}
+
+const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+
+/** Prints each read's rate and p99 beside the bare server's, and their ratio. */
+export async function readsBench(): Promise<void> {
+  const chain = await openTestChain();
+  try {
+    await chain.node.submitTx(chain.transfer(1, chain.genesis.authorities[0], '1'));
+    await chain.produce(2);
+    const node = await listen(createApp(testApiDeps(chain.node)).fetch);
+    // The bare server answers the very bytes the node answers.
+    const bodies: Record<string, string> = {};
+    for (const path of ['/api/chain/block/1', '/api/health']) bodies[path] = await (await fetch(`${node.url}${path}`)).text();
+    const bare = new Hono();
+    for (const [path, body] of Object.entries(bodies)) bare.get(path, (c) => c.body(body, 200, { 'content-type': 'application/json' }));
+    const baseline = await listen(bare.fetch);
+    try {
+      for (const path of Object.keys(bodies)) {
+        await load(`${baseline.url}${path}`);
+        await load(`${node.url}${path}`);
+        const b: { rps: number; p99: number }[] = [];
+        const n: { rps: number; p99: number }[] = [];
+        for (let i = 0; i < ROUNDS; i++) {
+          b.push(await load(`${baseline.url}${path}`));
+          n.push(await load(`${node.url}${path}`));
+        }
+        const [br, nr] = [median(b.map((x) => x.rps)), median(n.map((x) => x.rps))];
+        console.log(
+          `reads: GET ${path}, ${CONNECTIONS} connections: node ${nr.toFixed(0)} req/s (p99 ${median(n.map((x) => x.p99))} ms), bare Hono + node-server ${br.toFixed(0)} req/s (p99 ${median(b.map((x) => x.p99))} ms); ratio ${(nr / br).toFixed(2)} (goal >= 0.7)`,
+        );
+      }
+    } finally {
+      for (const s of [node.server, baseline.server]) await new Promise<void>((r) => s.close(() => r()));
+    }
+  } finally {
+    await chain.destroy();
+  }
+}
