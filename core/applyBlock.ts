@@ -91,7 +91,13 @@ function finishBlock(
 }
 
 /** Validates `raw` as the child of `parent` and computes its diff. Throws ChainError INVALID_BLOCK. */
-export function applyBlock(state: ChainState, parent: ParentRef, raw: unknown, g: Genesis, opts: ApplyOptions = {}): Applied {
+export function applyBlock(
+  state: ChainState | StateOverlay,
+  parent: ParentRef,
+  raw: unknown,
+  g: Genesis,
+  opts: ApplyOptions = {},
+): Applied {
   const b = checkBlockShape(raw);
   const bad = (why: string): never => {
     throw new ChainError('INVALID_BLOCK', `block ${b.index}: ${why}`);

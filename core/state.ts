@@ -159,6 +159,13 @@ export class StateOverlay {
     p.supply = this.supply;
   }
 
+  /** Takes in a later block's changes (blocks applied one after another before any is committed). */
+  absorb(diff: StateDiff): void {
+    for (const [k, v] of diff.accounts) this.accounts.set(k, v);
+    copyRecords(diff.records, this.records);
+    this.supply = diff.supply;
+  }
+
   /** The block's changes. */
   diff(): StateDiff {
     return { accounts: this.accounts, records: this.records, supply: this.supply };

@@ -83,6 +83,8 @@ export async function runPipeline<M>(
   batches: AsyncIterable<PipelineItem<M>[]>,
   pool: VerifyPool | null,
   apply: (item: PipelineItem<M>, signaturesVerified: boolean) => void | Promise<void>,
+  /** After each batch's items were applied (e.g. commit them as a group). */
+  afterBatch?: () => Promise<void>,
 ): Promise<void> {
   const it = batches[Symbol.asyncIterator]();
   const start = async () => {
@@ -104,6 +106,7 @@ export async function runPipeline<M>(
       });
       const verdicts = await current.verdicts;
       for (let i = 0; i < current.batch.length; i++) await apply(current.batch[i], verdicts[i]);
+      await afterBatch?.();
       if (failure) throw (failure as { error: unknown }).error;
       current = next;
     }

@@ -266,7 +266,7 @@ export class OmbraNode {
         this.genesis,
       );
       for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
-      await this.append(block, applied, 'local');
+      await this.append([{ block, applied }], 'local');
       return block;
     });
   }
@@ -352,16 +352,49 @@ export class OmbraNode {
         signaturesVerified: opts.signaturesVerified,
       });
       const block = raw as Block;
-      await this.append(block, applied, source);
+      await this.append([{ block, applied }], source);
       return block;
     });
   }
 
-  private async append(block: Block, applied: Applied, source: 'local' | 'peer'): Promise<void> {
+  /**
+   * Imports consecutive blocks from elsewhere with one synced write (group commit, for catch-up):
+   * each is validated on the state its predecessors leave, all are appended in one batch, and only
+   * then announced. Blocks before the first invalid one are kept; the fault is then rethrown.
+   */
+  importBlocks(raws: readonly unknown[], verified: readonly boolean[] = []): Promise<Block[]> {
+    return this.exclusive(async () => {
+      const pending = new StateOverlay(this.state());
+      const done: { block: Block; applied: Applied }[] = [];
+      let parent = this.tip;
+      let failure: unknown = null;
+      for (let i = 0; i < raws.length; i++) {
+        try {
+          const applied = applyBlock(pending, refOf(parent), raws[i], this.genesis, { now: this.clock(), signaturesVerified: verified[i] });
+          pending.absorb(applied.diff);
+          parent = raws[i] as Block;
+          done.push({ block: parent, applied });
+        } catch (e) {
+          failure = e;
+          break;
+        }
+      }
+      if (done.length) await this.append(done, 'peer');
+      if (failure) throw failure;
+      return done.map((d) => d.block);
+    });
+  }
+
+  private async append(blocks: readonly { block: Block; applied: Applied }[], source: 'local' | 'peer'): Promise<void> {
     if (this.closed) throw new Error('node is closed');
-    await this.store.append(block);
-    this.tip = block;
-    this.events$.next({ ...this.blockEvent(block, applied, false), source });
+    await this.store.appendMany(blocks.map((b) => b.block));
+    // Durable first, then announced in order: each event's balances are read off the state the
+    // previous one left.
+    for (const { block, applied } of blocks) {
+      this.tip = block;
+      this.events$.next({ ...this.blockEvent(block, applied, false), source });
+    }
+    const block = this.tip;
     const { removed, dropped } = this.mempool.revalidate(this.state(), {
       height: block.index + 1,
       timestamp: this.clock(),

@@ -63,6 +63,8 @@ export interface TxSubmitter {
 /** The write entry point for blocks from elsewhere (gossip, sync). */
 export interface BlockImporter {
   importBlock(raw: unknown, source?: 'peer' | 'local', opts?: { signaturesVerified?: boolean }): Promise<Block>;
+  /** Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's signatures were checked. */
+  importBlocks(raws: readonly unknown[], verified?: readonly boolean[]): Promise<Block[]>;
   /** Switches to a better branch after block `ancestor`. */
   reorg(ancestor: number, branch: Block[]): Promise<void>;
 }

@@ -3,7 +3,9 @@
  * beside the baseline of importing the same blocks from disk into a fresh node (no network),
  * measured in the same run.
  */
+import { createPublicKey, verify } from 'node:crypto';
 import { join } from 'node:path';
+import type { Block } from '../../core/block.ts';
 import { launch } from '../../cli/launch.ts';
 import { testnetGenesis } from '../../cli/testnet.ts';
 import { OmbraNode } from '../../node/node.ts';
@@ -28,6 +30,35 @@ async function buildChain(dir: string, blocks: number) {
   return { genesis, blocks: all };
 }
 
+/** Attestation verifications per second on one core: the least work a block's import takes. */
+function attestationBaseline(blocks: readonly Block[]): number {
+  const a = blocks[0].attestations[0];
+  const key = createPublicKey({
+    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(a.publicKey, 'hex').toString('base64url') },
+    format: 'jwk',
+  });
+  const n = Math.min(blocks.length, 5000);
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const b = blocks[i];
+    if (!verify(null, Buffer.from(b.hash), key, Buffer.from(b.attestations[0].signature, 'hex'))) throw new Error('attestation failed');
+  }
+  return n / ((performance.now() - start) / 1000);
+}
+
+/** Imports `blocks` into a fresh node in groups of `group` (1: one synced batch per block). */
+async function localImport(dir: string, genesis: Parameters<typeof OmbraNode.open>[0]['genesis'], blocks: readonly Block[], group: number) {
+  const node = await OmbraNode.open({ dbDir: join(dir, 'db'), genesis });
+  // As the syncer does: undo records only for the blocks near the known target.
+  node.runner.undoHorizon = blocks.length;
+  const t = performance.now();
+  if (group === 1) for (const b of blocks) await node.importBlock(b);
+  else for (let i = 0; i < blocks.length; i += group) await node.importBlocks(blocks.slice(i, i + group));
+  const seconds = (performance.now() - t) / 1000;
+  await node.close();
+  return seconds;
+}
+
 /** Runs the sync benchmark and prints its figures. */
 export async function syncBench(blocks = 10_000): Promise<void> {
   const source = tempDir('ombra-sync-src-');
@@ -37,14 +68,16 @@ export async function syncBench(blocks = 10_000): Promise<void> {
     const t0 = performance.now();
     const chain = await buildChain(source.dir, blocks);
     console.log(`sync: built ${blocks} blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    // Baseline: the same blocks imported from memory into a fresh node, one synced batch each.
-    const node = await OmbraNode.open({ dbDir: join(local.dir, 'db'), genesis: chain.genesis });
-    // As the syncer does: undo records only for the blocks near the known target.
-    node.runner.undoHorizon = blocks;
-    const t1 = performance.now();
-    for (const b of chain.blocks) await node.importBlock(b);
-    const localSeconds = (performance.now() - t1) / 1000;
-    await node.close();
+    const verifyRate = attestationBaseline(chain.blocks);
+    // The same blocks imported from memory into fresh nodes: one synced batch each, then group commit.
+    const localSeconds = await localImport(local.dir, chain.genesis, chain.blocks, 1);
+    const grouped = tempDir('ombra-sync-group-');
+    let groupSeconds: number;
+    try {
+      groupSeconds = await localImport(grouped.dir, chain.genesis, chain.blocks, 256);
+    } finally {
+      grouped.cleanup();
+    }
     // Over the network: the source serves, the fresh node dials it and syncs.
     const src = await launch({
       dataDir: source.dir,
@@ -68,14 +101,19 @@ export async function syncBench(blocks = 10_000): Promise<void> {
     await dst.stop();
     await src.stop();
     const localRate = blocks / localSeconds;
+    const groupRate = blocks / groupSeconds;
     const syncRate = blocks / syncSeconds;
+    console.log(`baseline: one attestation verify per block (node:crypto, 1 core): ${verifyRate.toFixed(0)} /s`);
     console.log(
-      `baseline: local import of the same ${blocks} blocks (full validation, one synced LevelDB batch per block): ${localSeconds.toFixed(2)} s = ${localRate.toFixed(0)} blocks/s`,
+      `import: local, one synced LevelDB batch per block: ${localSeconds.toFixed(2)} s = ${localRate.toFixed(0)} blocks/s; ratio ${(localRate / verifyRate).toFixed(2)}`,
     );
     console.log(
-      `sync: fresh node over libp2p from one peer (batches of 500, each block validated as if gossiped): ${syncSeconds.toFixed(2)} s = ${syncRate.toFixed(0)} blocks/s`,
+      `import: local, group commit of 256 blocks per synced batch: ${groupSeconds.toFixed(2)} s = ${groupRate.toFixed(0)} blocks/s; ratio ${(groupRate / verifyRate).toFixed(2)}`,
     );
-    console.log(`ratio: sync blocks/s / local import blocks/s = ${(syncRate / localRate).toFixed(2)}`);
+    console.log(
+      `sync: fresh node over libp2p from one peer (signatures verified ahead in workers, group commit): ${syncSeconds.toFixed(2)} s = ${syncRate.toFixed(0)} blocks/s; ratio ${(syncRate / verifyRate).toFixed(2)} (goal >= 0.6)`,
+    );
+    console.log(`ratio: sync blocks/s / local one-by-one import blocks/s = ${(syncRate / localRate).toFixed(2)}`);
   } finally {
     source.cleanup();
     local.cleanup();

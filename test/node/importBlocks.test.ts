@@ -1,0 +1,65 @@
+/** Group commit: consecutive blocks imported with one synced write, announced only once durable. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ChainEvent } from '../../projections/events.ts';
+import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
+
+const t = suite('group import');
+
+t('importBlocks applies each block on the state its predecessors leave and equals importing them one by one', async () => {
+  const src = await openTestChain();
+  const one = await openTestChain();
+  const many = await openTestChain();
+  try {
+    for (let i = 0; i < 5; i++) {
+      await src.node.submitTx(src.transfer(1, DEV_KEYS[2].address, 10n + BigInt(i)));
+      await src.node.submitTx(src.transfer(2, DEV_KEYS[3].address, 20n + BigInt(i)));
+      await src.produce();
+    }
+    const blocks = await src.node.store.blocksIn(1, 5);
+    for (const c of [one, many]) c.advance(src.now() - c.now());
+    for (const b of blocks) await one.node.importBlock(b);
+    const events: ChainEvent[] = [];
+    const sub = many.node.events$.subscribe((e) => events.push(e));
+    const imported = await many.node.importBlocks(blocks);
+    sub.unsubscribe();
+    assert.equal(
+      imported.map((b) => b.hash),
+      blocks.map((b) => b.hash),
+    );
+    assert.equal(
+      events.filter((e) => e.type === 'block').map((e) => (e.type === 'block' ? e.block.index : -1)),
+      [1, 2, 3, 4, 5],
+    );
+    assert.is(many.node.head().hash, src.node.head().hash);
+    assert.equal(await many.node.runner.dump(), await one.node.runner.dump());
+  } finally {
+    await src.destroy();
+    await one.destroy();
+    await many.destroy();
+  }
+});
+
+t('a group with an invalid block keeps the valid blocks before it, announces only those, and rethrows the fault', async () => {
+  const src = await openTestChain();
+  const dst = await openTestChain();
+  try {
+    await src.produce(4);
+    const blocks = await src.node.store.blocksIn(1, 4);
+    blocks[2] = { ...blocks[2], stateRoot: '00'.repeat(32) };
+    dst.advance(src.now() - dst.now());
+    const heads: number[] = [];
+    const sub = dst.node.events$.subscribe((e) => e.type === 'block' && heads.push(e.block.index));
+    const err = await dst.node.importBlocks(blocks).catch((e: Error) => e);
+    sub.unsubscribe();
+    assert.match(String(err), /block 3/);
+    assert.equal(heads, [1, 2]);
+    assert.is(dst.node.head().index, 2);
+    assert.is((await dst.node.store.block(3)) ?? null, null, 'nothing after the fault was written');
+  } finally {
+    await src.destroy();
+    await dst.destroy();
+  }
+});
+
+t.run();
