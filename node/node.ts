@@ -63,6 +63,7 @@ export class OmbraNode {
   private readonly pendingLog: PendingLog;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  private reorgs = 0;
   private readonly onCatchUp?: (height: number, head: number) => void;
 
   private constructor(store: ChainStore, genesis: Genesis, info: ChainInfo, tip: Block, opts: NodeOptions) {
@@ -215,6 +216,11 @@ export class OmbraNode {
     return this.tip;
   }
 
+  /** Counts reorganisations (read caches of stored blocks key on it). */
+  epoch(): number {
+    return this.reorgs;
+  }
+
   /** Height of the next block. */
   nextHeight(): number {
     return this.tip.index + 1;
@@ -305,6 +311,7 @@ export class OmbraNode {
       // The log holds the new branch and the head moves before the announcement (the streams'
       // contract), then the branch's blocks follow as ordinary block events.
       this.tip = branch[branch.length - 1];
+      this.reorgs++;
       this.events$.next({
         type: 'reorg',
         fromHeight: ancestor + 1,

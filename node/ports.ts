@@ -21,6 +21,8 @@ export interface HeadReader {
   readonly info: ChainInfo;
   head(): Block;
   nextHeight(): number;
+  /** Counts reorganisations: stored blocks at or below the head change only when it moves. */
+  epoch(): number;
   /** The consensus state at the head (read-only by contract). */
   state(): ChainState;
 }

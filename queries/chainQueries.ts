@@ -18,9 +18,14 @@ import { addressHistoryProjection, blockHashProjection, txIndexProjection } from
 /** A confirmed transaction as served: the signed tx plus where and when it landed. */
 export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };
 
+/** Blocks whose JSON the block cache keeps (oldest read first out). */
+const BLOCK_JSON_CACHE = 256;
+
 /** Query facade for one node. */
 export class ChainQueries {
   private readonly ports: ReadPorts;
+  private readonly jsonCache = new Map<number, string>();
+  private jsonEpoch = 0;
   private holdersCache: { height: number; limit: number; value: unknown } | null = null;
 
   constructor(ports: ReadPorts) {
@@ -55,6 +60,25 @@ export class ChainQueries {
   /** The mempool's transactions, oldest first. */
   pendingTxs(): SignedTx[] {
     return this.ports.mempool.list();
+  }
+
+  /**
+   * A block's JSON by height, from a small cache of recently read blocks (explorers hammer the
+   * latest ones); a reorganisation empties it.
+   */
+  async blockJson(index: number): Promise<string | undefined> {
+    if (this.jsonEpoch !== this.ports.chain.epoch()) {
+      this.jsonCache.clear();
+      this.jsonEpoch = this.ports.chain.epoch();
+    }
+    const hit = this.jsonCache.get(index);
+    if (hit !== undefined) return hit;
+    const b = await this.block(index);
+    if (!b) return undefined;
+    const json = JSON.stringify(b);
+    if (this.jsonCache.size >= BLOCK_JSON_CACHE) this.jsonCache.delete(this.jsonCache.keys().next().value as number);
+    this.jsonCache.set(index, json);
+    return json;
   }
 
   /** A block by height. */

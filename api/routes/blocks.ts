@@ -44,7 +44,8 @@ export function blockRoutes({ queries }: ApiDeps): Hono {
     if (/^-[0-9]+$/.test(raw)) notFound(`block ${raw}`);
     if (/^[0-9]{16,}$/.test(raw)) notFound('block');
     const index = parseHeight(raw);
-    return c.json((await queries.chain.block(index)) ?? notFound(`block ${index}`));
+    const json = (await queries.chain.blockJson(index)) ?? notFound(`block ${index}`);
+    return c.body(json, 200, { 'Content-Type': 'application/json' });
   });
 
   app.get('/blocks', async (c) => {
