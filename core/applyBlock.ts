@@ -36,7 +36,11 @@ export interface ParentRef {
 export interface ApplyOptions {
   /** The receiver's clock (ms) for the "not ahead by more than one slot" rule; omit for replay. */
   now?: number;
-  /** Signatures were already verified (replay and audit verify them in parallel first). */
+  /**
+   * Every signature in the block (its transactions' and its attestation's over the claimed hash)
+   * was already verified: catch-up, replay, audit and sync verify them ahead in worker threads.
+   * Everything else is still checked, the claimed hash against the header included.
+   */
   signaturesVerified?: boolean;
 }
 
@@ -110,7 +114,7 @@ export function applyBlock(
   if (opts.now !== undefined && b.timestamp > opts.now + g.blockTimeMs) bad('timestamp is more than one slot ahead of the local clock');
   if (b.transactions.length > MAX_BLOCK_TXS) bad(`more than ${MAX_BLOCK_TXS} transactions`);
   if (blockHash(b) !== b.hash) bad('hash does not match the header');
-  checkAttestations(b);
+  checkAttestations(b, opts.signaturesVerified);
   if (txRootOf(b.transactions) !== b.txRoot) bad('txRoot does not match the transactions');
   const s = new StateOverlay(state);
   const ctx: TxContext = { height: b.index, timestamp: b.timestamp, proposer: b.proposer, genesis: g };

@@ -7,7 +7,7 @@
  */
 import type { Block } from '../core/block.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import type { VerifyPool } from './verifyPool.ts';
+import type { SignedItem, VerifyPool } from './verifyPool.ts';
 
 /** One block of a batch: its raw value (anything a peer or file sent) and the caller's data. */
 export interface PipelineItem<M> {
@@ -54,16 +54,28 @@ function txsOf(block: unknown): SignedTx[] | undefined {
   return Array.isArray(list) && list.every((t) => typeof t === 'object' && t !== null) ? (list as SignedTx[]) : undefined;
 }
 
-/** Checks a batch's signatures on the pool; resolves with each item's verdict (true = all passed). */
+/** A block's attestation as a signed item (its claimed hash signed by its key), when it looks like one. */
+function attestationOf(block: unknown): SignedItem | undefined {
+  const b = block as { hash?: unknown; attestations?: unknown } | null;
+  const a = Array.isArray(b?.attestations) && b.attestations.length === 1 ? (b.attestations[0] as Record<string, unknown> | null) : null;
+  if (!a || typeof a !== 'object' || typeof b?.hash !== 'string') return undefined;
+  return { publicKey: a.publicKey, hash: b.hash, signature: a.signature };
+}
+
+/**
+ * Checks a batch's signatures (every transaction's and the attestation's) on the pool; resolves
+ * with each item's verdict (true = all passed).
+ */
 async function verifyBatch<M>(pool: VerifyPool | null, batch: PipelineItem<M>[]): Promise<boolean[]> {
   const verified = batch.map(() => false);
   if (!pool) return verified;
-  const txs: SignedTx[] = [];
+  const txs: SignedItem[] = [];
   const owner: number[] = [];
   batch.forEach((item, i) => {
     const list = txsOf(item.block);
-    if (!list) return;
-    for (const tx of list) {
+    const attestation = attestationOf(item.block);
+    if (!list || !attestation) return;
+    for (const tx of [...list, attestation]) {
       txs.push(tx);
       owner.push(i);
     }

@@ -4,7 +4,6 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { SignedTx } from '../core/tx/handler.ts';
 import type { VerifyJob } from './verifyWorker.ts';
 
 /** Pool options. */
@@ -16,6 +15,13 @@ export interface VerifyPoolOptions {
 export const defaultVerifyPoolOptions = (): VerifyPoolOptions => ({ workers: Math.max(1, availableParallelism()) });
 
 /** A pool of verification workers. */
+/** Anything signed the way transactions are: `signature` by `publicKey` over the UTF-8 of `hash`. */
+export interface SignedItem {
+  publicKey: unknown;
+  hash: unknown;
+  signature: unknown;
+}
+
 export class VerifyPool {
   private readonly workers: Worker[];
   private readonly waiting = new Map<number, { resolve: (bad: number[]) => void; reject: (e: Error) => void }>();
@@ -57,7 +63,7 @@ export class VerifyPool {
    * Verifies the signatures of `txs` (hash signed by publicKey); resolves with the positions of
    * the ones that fail, ascending. Malformed fields simply fail.
    */
-  async verifyTxs(txs: readonly SignedTx[]): Promise<number[]> {
+  async verifyTxs(txs: readonly SignedItem[]): Promise<number[]> {
     const n = this.workers.length;
     const size = Math.ceil(txs.length / n) || 1;
     const parts: Promise<number[]>[] = [];

@@ -10,7 +10,7 @@ t('after a reorganisation, GET /api/chain/block/:index answers the new branch, n
   const b = await openTestChain();
   try {
     await a.produce(2);
-    const before = await (await a.app.request('/api/chain/block/1')).json();
+    const before = (await (await a.app.request('/api/chain/block/1')).json()) as { hash: string };
     assert.equal(before, JSON.parse(JSON.stringify(await a.node.store.block(1))));
     b.advance(b.genesis.blockTimeMs * 3);
     await b.produce(3);

@@ -1,0 +1,68 @@
+/** The catch-up pipeline verifies every signature ahead and falls back to inline checks for a block that fails. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Block } from '../../core/block.ts';
+import { batchesOf, blockItems, runPipeline } from '../../node/blockPipeline.ts';
+import { VerifyPool } from '../../node/verifyPool.ts';
+import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
+
+const t = suite('block pipeline');
+
+t('verdicts: true for blocks whose transactions and attestation verify, false for a forged attestation or transaction', async () => {
+  const c = await openTestChain();
+  const pool = new VerifyPool({ workers: 2 });
+  try {
+    for (let i = 0; i < 4; i++) {
+      await c.node.submitTx(c.transfer(1, DEV_KEYS[2].address, 10n + BigInt(i)));
+      await c.produce();
+    }
+    const blocks = await c.node.store.blocksIn(1, 4);
+    const flip = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1);
+    blocks[1] = { ...blocks[1], attestations: [{ ...blocks[1].attestations[0], signature: flip(blocks[1].attestations[0].signature) }] };
+    blocks[2] = { ...blocks[2], transactions: [{ ...blocks[2].transactions[0], signature: flip(blocks[2].transactions[0].signature) }] };
+    const verdicts: [number, boolean][] = [];
+    let batchesEnded = 0;
+    await runPipeline(
+      batchesOf(blockItems(blocks), { maxBlocks: 2, maxTxs: 100 }),
+      pool,
+      ({ block }, verified) => {
+        verdicts.push([(block as Block).index, verified]);
+      },
+      async () => {
+        batchesEnded++;
+      },
+    );
+    assert.equal(verdicts, [
+      [1, true],
+      [2, false],
+      [3, false],
+      [4, true],
+    ]);
+    assert.is(batchesEnded, 2);
+  } finally {
+    await pool.close();
+    await c.destroy();
+  }
+});
+
+t('an apply that throws stops the pipeline with that error, after the blocks before it', async () => {
+  const c = await openTestChain();
+  try {
+    await c.produce(3);
+    const seen: number[] = [];
+    const err = await runPipeline(
+      batchesOf(blockItems(await c.node.store.blocksIn(1, 3)), { maxBlocks: 1, maxTxs: 1 }),
+      null,
+      ({ block }) => {
+        if ((block as Block).index === 2) throw new Error('fault at 2');
+        seen.push((block as Block).index);
+      },
+    ).catch((e: Error) => e);
+    assert.match(String(err), /fault at 2/);
+    assert.equal(seen, [1]);
+  } finally {
+    await c.destroy();
+  }
+});
+
+t.run();
