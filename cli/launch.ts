@@ -42,6 +42,10 @@ export interface LaunchConfig {
   rateLimits?: Partial<RateLimitOptions> | null;
   /** Alert options (mail relay, private targets, public URL for links). */
   alerts?: Partial<AlertOptions>;
+  /** Progress of folding the log into the read models at startup: height, head. */
+  onCatchUp?: (height: number, head: number) => void;
+  /** Progress of a sync from peers more than one block behind: height, target. */
+  onSyncProgress?: (height: number, target: number) => void;
 }
 
 /** A running node and how to stop it. */
@@ -70,10 +74,17 @@ export function dbDirOf(dataDir: string): string {
 /** Opens the node, starts production if it holds an authority key, and serves HTTP. */
 export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const log = cfg.log ?? silentLogger;
-  const node = await OmbraNode.open({ dbDir: dbDirOf(cfg.dataDir), genesis: cfg.genesis, forkOverrides: cfg.forkOverrides, log });
+  const node = await OmbraNode.open({
+    dbDir: dbDirOf(cfg.dataDir),
+    genesis: cfg.genesis,
+    forkOverrides: cfg.forkOverrides,
+    log,
+    onCatchUp: cfg.onCatchUp,
+  });
   let p2p: P2pNetwork | null = null;
   if (cfg.p2p) {
     p2p = new P2pNetwork(node, await loadOrCreatePeerKey(cfg.dataDir), { ...cfg.p2p });
+    if (cfg.onSyncProgress) p2p.onSyncProgress = cfg.onSyncProgress;
     try {
       await p2p.start();
     } catch (e) {

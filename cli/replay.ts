@@ -48,7 +48,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   try {
     const head = node.head();
     const started = performance.now();
-    const bar = progress('replay', head.index, { unit: 'blocks', linesWhenNotTty: true });
+    const bar = progress('replay', head.index, { unit: 'blocks' });
     try {
       await node.runner.resetAll();
       await node.catchUp((height, top) => bar.update(height, top), { verifySignatures: true });

@@ -14,6 +14,7 @@ import { ChainStore } from '../node/chainStore.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { dbDirOf } from './launch.ts';
+import { progress, type Progress } from './progress.ts';
 
 /** A fault the operator must fix (exit 1, no help). */
 export class CliFault extends Error {}
@@ -82,7 +83,11 @@ export async function snapshotCommand(argv: string[]): Promise<number> {
   if (!outFile) throw new UsageError('--out is required');
   const overrides = forkOverridesFromEnv();
   try {
-    const { blocks, bytes, head } = await exportSnapshot(dataDir, outFile, overrides);
+    let bar: Progress | null = null;
+    const { blocks, bytes, head } = await exportSnapshot(dataDir, outFile, overrides, (done, total) => {
+      bar ??= progress('snapshot export', total, { unit: 'blocks' });
+      bar.update(done, total);
+    }).finally(() => bar?.stop());
     process.stderr.write(`exported ${blocks} blocks (0..${head.index}, head ${head.hash}) to ${outFile}: ${bytes} bytes\n`);
     return 0;
   } catch (e) {
@@ -99,6 +104,7 @@ export async function exportSnapshot(
   dataDir: string,
   outFile: string,
   overrides: ReturnType<typeof forkOverridesFromEnv> = {},
+  onProgress?: (blocks: number, total: number) => void,
 ): Promise<{ blocks: number; bytes: number; head: { index: number; hash: string } }> {
   const store = await openExistingStore(dataDir);
   const tmp = `${outFile}.tmp`;
@@ -113,6 +119,7 @@ export async function exportSnapshot(
         if (block.index !== expected) throw new CliFault(`block log is missing block ${expected} (found ${block.index})`);
         expected++;
         count++;
+        if (count % 500 === 0) onProgress?.(count, head.index + 1);
         yield `${JSON.stringify(block)}\n`;
       }
       if (expected !== head.index + 1) throw new CliFault(`block log ends at ${expected - 1}, before its head ${head.index}`);
@@ -120,6 +127,7 @@ export async function exportSnapshot(
     try {
       // pipeline applies the file stream's backpressure to the generator; flush fsyncs before close.
       await pipeline(Readable.from(lines(), { objectMode: false }), createWriteStream(tmp, { flush: true }));
+      onProgress?.(count, head.index + 1);
       await rename(tmp, outFile);
     } catch (e) {
       await rm(tmp, { force: true });

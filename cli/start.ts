@@ -5,6 +5,7 @@ import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
 import { launch } from './launch.ts';
 import { LOG_FLAGS, loggerFromFlags } from './logSetup.ts';
+import { burstProgress, type ProgressReport } from './progress.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
 import type { AlertOptions } from '../services/alerts.ts';
 
@@ -99,7 +100,19 @@ export async function startCommand(argv: string[]): Promise<number> {
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
   if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
 
+  // Catching up and syncing at startup: a bar on a terminal, log records otherwise.
+  const report = (_text: string, r: ProgressReport) =>
+    log.info(r.task, {
+      done: r.done,
+      total: r.total,
+      unit: r.unit,
+      percent: r.percent,
+      rate: Math.round(r.rate),
+      etaSeconds: r.etaSeconds && Math.round(r.etaSeconds),
+    });
   const node = await launch({
+    onCatchUp: burstProgress('catch-up', { unit: 'blocks', report }),
+    onSyncProgress: burstProgress('sync', { unit: 'blocks', report }),
     dataDir,
     genesis,
     forkOverrides: forkOverridesFromEnv(),

@@ -37,6 +37,8 @@ export class Syncer {
   syncing = false;
   /** Called with multiaddrs a peer told us about. */
   onPeersLearned: (addrs: string[]) => void = () => undefined;
+  /** Called after each block imported while syncing (more than one block behind): height, target. */
+  onProgress: (height: number, target: number) => void = () => undefined;
 
   constructor(node: OmbraNode, p2p: Libp2p, opts: P2pOptions) {
     this.node = node;
@@ -128,6 +130,7 @@ export class Syncer {
           for (const b of await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))) {
             if (b.index <= this.node.head().index) continue;
             await this.node.importBlock(b);
+            if (this.syncing) this.onProgress(b.index, st.height);
           }
         }
       } finally {
