@@ -5,6 +5,7 @@ import type { StreamHub } from './streams/streamHub.ts';
 import type { ApiKeyStore } from '../services/apiKeys.ts';
 import type { AlertService } from '../services/alerts.ts';
 import type { RateLimiter } from './rateLimit.ts';
+import type { NodeMetrics } from './metrics/nodeMetrics.ts';
 
 /** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */
 export interface NetworkView {
@@ -37,6 +38,8 @@ export interface ApiDeps {
   alerts?: AlertService;
   /** The rate limiter; absent = no limits (tests, --dev). */
   limiter?: RateLimiter;
+  /** Prometheus metrics; GET /metrics and the HTTP timings exist only with it. */
+  metrics?: NodeMetrics;
 }
 
 /** API options. */

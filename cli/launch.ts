@@ -20,6 +20,8 @@ import { ChainQueries } from '../queries/chainQueries.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { AlertService, type AlertOptions } from '../services/alerts.ts';
 import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
+import { NodeMetrics } from '../api/metrics/nodeMetrics.ts';
+import { observeLaunched } from '../api/metrics/observeNode.ts';
 
 /** Everything `launch` needs. */
 export interface LaunchConfig {
@@ -63,6 +65,8 @@ export interface Launched {
   keys: ApiKeyStore;
   alerts: AlertService;
   limiter: RateLimiter | null;
+  /** Prometheus metrics (GET /metrics). */
+  metrics: NodeMetrics;
   stop(): Promise<void>;
 }
 
@@ -74,7 +78,9 @@ export function dbDirOf(dataDir: string): string {
 /** Opens the node, starts production if it holds an authority key, and serves HTTP. */
 export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const log = cfg.log ?? silentLogger;
+  const metrics = new NodeMetrics();
   const node = await OmbraNode.open({
+    onBlockWork: metrics.blockWork,
     dbDir: dbDirOf(cfg.dataDir),
     genesis: cfg.genesis,
     forkOverrides: cfg.forkOverrides,
@@ -112,13 +118,14 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     ...cfg.alerts,
   });
   const streams = new StreamHub(node, cfg.streams);
-  const app = createApp({ node, queries, network, keys, alerts, limiter: limiter ?? undefined, streams });
+  const app = createApp({ node, queries, network, keys, alerts, limiter: limiter ?? undefined, streams, metrics });
   const server = await new Promise<ServerType>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: cfg.httpHost, port: cfg.httpPort }, () => resolve(s));
     s.once('error', reject);
   });
   // WebSocket upgrades of /api/ws and /ws are handled beside the Hono app on the same server.
   const sockets = attachWebSockets(server as Server, streams, limiter);
+  const stopMetrics = observeLaunched(metrics, { node, network, streams, sockets, alerts });
   const port = (server.address() as AddressInfo).port;
   const url = `http://${cfg.httpHost.includes(':') ? `[${cfg.httpHost}]` : cfg.httpHost}:${port}`;
   if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;
@@ -136,8 +143,10 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     keys,
     alerts,
     limiter,
+    metrics,
     stop() {
       stopping ??= (async () => {
+        stopMetrics();
         await producer?.stop();
         await p2p?.stop();
         await sockets.close();

@@ -145,8 +145,8 @@ export class AlertService {
   private subscription: Subscription | null = null;
   private closed = false;
   private failure: unknown = null;
-  /** Observers of finished attempts (tests, metrics). */
-  onAttempt: ((row: OutboxRow, result: AttemptResult) => void) | null = null;
+  /** Observers of finished attempts (tests, metrics): the row, its result, the attempt's seconds and channel. */
+  onAttempt: ((row: OutboxRow, result: AttemptResult, seconds: number, channel: 'webhook' | 'email') => void) | null = null;
 
   private constructor(store: ChainStore, source: BlockSource, opts: AlertOptions) {
     this.store = store;
@@ -492,7 +492,9 @@ export class AlertService {
       subject: row.subject,
       text: row.text,
     };
+    const started = performance.now();
     const result = await this.sender.send(a, this.opts.clock(), this.abort.signal);
+    const seconds = (performance.now() - started) / 1000;
     // Stopping mid-attempt: the row stays as stored and is attempted again after a restart.
     if (this.closed) return;
     const end = this.opts.clock();
@@ -522,7 +524,7 @@ export class AlertService {
         this.opts.log.warn('alert delivery dropped', { deliveryId: row.id, subId: sub.id, attempts: row.attempts, error: result.error });
       }
     } finally {
-      this.onAttempt?.(row, result);
+      this.onAttempt?.(row, result, seconds, sub.channel);
     }
   }
 
