@@ -4,9 +4,17 @@
  */
 import type { Hono } from 'hono';
 import type { ApiDeps } from './context.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { explorerRoutes } from './routes/explorer.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 
 /** Mounts the operator routes on `app` (call it after every other route). */
 export function mountOperatorRoutes(app: Hono, deps: ApiDeps): void {
   if (deps.metrics) app.route('/metrics', metricsRoutes(deps.metrics));
+  // The document reads app.routes when first asked, so it lists every route, these included.
+  app.route(
+    '/',
+    docsRoutes(() => app.routes),
+  );
+  app.route('/', explorerRoutes());
 }
