@@ -186,15 +186,31 @@ export class NodeMetrics {
 
   /** Middleware counting and timing every answer by its route template (not the raw path). */
   http(): MiddlewareHandler {
+    // Labelled children are looked up once per (method, route[, status]), not hashed per request.
+    const counters = new Map<string, { inc(): void }>();
+    const timers = new Map<string, { observe(v: number): void }>();
     return async (c, next) => {
       const started = performance.now();
       try {
         await next();
       } finally {
+        const method = c.req.method;
         const route = routeTemplate(c);
         const status = String(c.res.status);
-        this.httpRequests.inc({ method: c.req.method, route, status });
-        this.httpSeconds.observe({ method: c.req.method, route }, (performance.now() - started) / 1000);
+        const ck = `${method} ${route} ${status}`;
+        let counter = counters.get(ck);
+        if (!counter) {
+          counter = this.httpRequests.labels(method, route, status);
+          counters.set(ck, counter);
+        }
+        counter.inc();
+        const tk = `${method} ${route}`;
+        let timer = timers.get(tk);
+        if (!timer) {
+          timer = this.httpSeconds.labels(method, route);
+          timers.set(tk, timer);
+        }
+        timer.observe((performance.now() - started) / 1000);
       }
     };
   }
