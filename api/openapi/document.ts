@@ -5,6 +5,7 @@
  * `{error, code}` shape for every error status. A route the catalog does not describe still
  * appears, marked `x-undocumented` (a test fails on it), rather than silently missing.
  */
+import { ACCESS_ROUTES } from './accessRouteDocs.ts';
 import { CHAIN_ROUTES } from './chainRouteDocs.ts';
 import { componentSchemas } from './components.ts';
 import { ECONOMY_ROUTES } from './economyRouteDocs.ts';
@@ -13,7 +14,7 @@ import type { ParamDoc, RouteCatalog, RouteDoc } from './routeDoc.ts';
 import type { JsonSchema } from './txSchemas.ts';
 
 /** Every route the node documents. */
-export const ROUTE_CATALOG: RouteCatalog = { ...CHAIN_ROUTES, ...ECONOMY_ROUTES, ...OPERATOR_ROUTES };
+export const ROUTE_CATALOG: RouteCatalog = { ...CHAIN_ROUTES, ...ECONOMY_ROUTES, ...ACCESS_ROUTES, ...OPERATOR_ROUTES };
 
 /** A registered route. */
 export interface RouteRef {

@@ -1,5 +1,5 @@
-/** The catalog of the AI-economy, NFT, key and alert routes. */
-import { addressParam, hashParam, keyedList, limitOnly, okWith, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
+/** The catalog of the AI-economy and NFT routes. */
+import { addressParam, hashParam, keyedList, limitOnly, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
 import { address, arr, big, hash, ms, nullable, obj, oneOf, ref, str, uint } from './shapes.ts';
 
 const taskId: ParamDoc = { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' }, description: 'task id' };
@@ -12,8 +12,6 @@ const RUN_STATUS: ParamDoc = {
   description: 'run status',
 };
 const nftList = obj({ total: uint, items: arr(ref('ArtNft')) });
-const API_KEY: ParamDoc = { schema: str, description: 'an API key `ombra_live_<40 hex>_<8 hex>`', required: true };
-const ALERT_TOKEN: ParamDoc = { schema: str, description: 'the subscription token POST /api/alerts/subscribe answered', required: true };
 
 /** Media NFT routes of one kind (image: fork 4, audio: fork 5). */
 function media(kind: 'image' | 'audio', fork: number): RouteCatalog {
@@ -244,59 +242,5 @@ export const ECONOMY_ROUTES: RouteCatalog = {
         matrix: { type: 'array', minItems: 7, maxItems: 7, items: { type: 'array', minItems: 24, maxItems: 24, items: uint } },
       }),
     },
-  },
-  'POST /api/keys/register': {
-    tag: 'keys',
-    summary: 'Register a tier 1 API key (shown once)',
-    headers: { 'X-API-Key': { ...API_KEY, required: false, description: 'optional: the new key is owned by this one' } },
-    body: { schema: obj({ tier: { const: 1 }, label: str }, ['label']), description: '`{tier: 1, label}`' },
-    ok: { status: 201, schema: obj({ id: str, key: str, tier: uint, label: str, createdAt: ms }) },
-    errors: [401, 413],
-  },
-  'GET /api/keys/me': {
-    tag: 'keys',
-    summary: 'The caller and the keys it registered',
-    headers: { 'X-API-Key': API_KEY },
-    ok: { schema: obj({ keys: arr(ref('ApiKey')) }) },
-    errors: [401],
-  },
-  'DELETE /api/keys/:id': {
-    tag: 'keys',
-    summary: 'Revoke a key (itself or one it registered)',
-    headers: { 'X-API-Key': API_KEY },
-    params: { id: { schema: str, description: 'key id' } },
-    ok: { schema: okWith('revoked') },
-    errors: [401, 404],
-  },
-  'POST /api/alerts/subscribe': {
-    tag: 'alerts',
-    summary: 'Subscribe a webhook or e-mail to a trigger',
-    headers: { 'X-Alert-Token': { ...ALERT_TOKEN, required: false, description: 'optional: join this token' } },
-    body: {
-      schema: obj({
-        trigger: oneOf('address_tx', 'miner_block', 'reward', 'agent_finished'),
-        params: { type: 'object' },
-        channel: oneOf('webhook', 'email'),
-        target: str,
-      }),
-      description: '`{trigger, params, channel, target}`',
-    },
-    ok: { status: 201, schema: obj({ id: str, token: str, trigger: str, createdAt: ms }) },
-    errors: [401, 413],
-  },
-  'GET /api/alerts': {
-    tag: 'alerts',
-    summary: "A token's subscriptions",
-    headers: { 'X-Alert-Token': ALERT_TOKEN },
-    ok: { schema: obj({ alerts: arr(ref('Alert')) }) },
-    errors: [401],
-  },
-  'DELETE /api/alerts/:id': {
-    tag: 'alerts',
-    summary: 'Remove a subscription and its pending deliveries',
-    headers: { 'X-Alert-Token': ALERT_TOKEN },
-    params: { id: { schema: str, description: 'subscription id' } },
-    ok: { schema: okWith('removed') },
-    errors: [401, 404],
   },
 };
