@@ -21,11 +21,14 @@ import { walletRoutes } from './routes/wallet.ts';
 import { chainEventRoutes, mempoolEventRoutes } from './routes/events.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { keyRoutes } from './routes/keys.ts';
+import { mountOperatorRoutes } from './operatorRoutes.ts';
 
 /** Builds the app. */
 export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hono {
   const opts = { ...defaultApiOptions, ...options };
   const app = new Hono({ strict: false });
+  // Timing first, so rate-limited and refused requests are counted too.
+  if (deps.metrics) app.use('*', deps.metrics.http());
   // Rate limits first, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
   if (deps.limiter) app.use('*', deps.limiter.middleware());
   // Reads and transaction posts are open to any origin, as the spec says.
@@ -55,6 +58,8 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.route('/api/analytics', analyticsRoutes(deps));
   app.route('/api/keys', keyRoutes(deps));
   if (deps.alerts) app.route('/api/alerts', alertRoutes({ ...deps, alerts: deps.alerts }));
+  // Last: /metrics, the OpenAPI document (it describes every route mounted before it), /docs, the explorer.
+  mountOperatorRoutes(app, deps);
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`, code: 'NOT_FOUND' }, 404));
   app.onError((err, c) =>
     onError(err, c, (e) => deps.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),

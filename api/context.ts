@@ -8,6 +8,7 @@ import type { StreamHub } from './streams/streamHub.ts';
 import type { ApiKeyStore } from '../services/apiKeys.ts';
 import type { AlertService } from '../services/alerts.ts';
 import type { RateLimiter } from './rateLimit.ts';
+import type { NodeMetrics } from './metrics/nodeMetrics.ts';
 
 /** A network view for a node without p2p. */
 export const noNetwork: NetworkView = {
@@ -33,6 +34,8 @@ export interface ApiDeps {
   alerts?: AlertService;
   /** The rate limiter; absent = no limits (tests, --dev). */
   limiter?: RateLimiter;
+  /** Prometheus metrics; GET /metrics and the HTTP timings exist only with it. */
+  metrics?: NodeMetrics;
   log: Logger;
 }
 

@@ -20,6 +20,8 @@ import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { AlertService, type AlertOptions } from '../services/alerts.ts';
 import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
+import { NodeMetrics } from '../api/metrics/nodeMetrics.ts';
+import { observeLaunched } from '../api/metrics/observeNode.ts';
 
 /** Everything `launch` needs. */
 export interface LaunchConfig {
@@ -42,6 +44,10 @@ export interface LaunchConfig {
   rateLimits?: Partial<RateLimitOptions> | null;
   /** Alert options (mail relay, private targets, public URL for links). */
   alerts?: Partial<AlertOptions>;
+  /** Progress of folding the log into the read models at startup: height, head. */
+  onCatchUp?: (height: number, head: number) => void;
+  /** Progress of a sync from peers more than one block behind: height, target. */
+  onSyncProgress?: (height: number, target: number) => void;
 }
 
 /** A running node and how to stop it. */
@@ -59,6 +65,8 @@ export interface Launched {
   keys: ApiKeyStore;
   alerts: AlertService;
   limiter: RateLimiter | null;
+  /** Prometheus metrics (GET /metrics). */
+  metrics: NodeMetrics;
   /** Stops every component in the reverse order of their start. */
   stop(): Promise<void>;
 }
@@ -68,13 +76,24 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const log = cfg.log ?? silentLogger;
   // Each component starts after the ones it uses; on any failure the started ones stop in reverse.
   const life = new Lifecycle(log);
+  const metrics = new NodeMetrics();
   const node = await life.start(
     'node',
-    await OmbraNode.create({ dbDir: dbDirOf(cfg.dataDir), genesis: cfg.genesis, forkOverrides: cfg.forkOverrides, log }),
+    await OmbraNode.create({
+      dbDir: dbDirOf(cfg.dataDir),
+      genesis: cfg.genesis,
+      forkOverrides: cfg.forkOverrides,
+      log,
+      onCatchUp: cfg.onCatchUp,
+      onBlockWork: metrics.blockWork,
+    }),
   );
-  const p2p = cfg.p2p
-    ? await life.start('p2p', new P2pNetwork(node.networkPorts(), await loadOrCreatePeerKey(cfg.dataDir), { ...cfg.p2p }))
-    : null;
+  let p2p: P2pNetwork | null = null;
+  if (cfg.p2p) {
+    p2p = new P2pNetwork(node.networkPorts(), await loadOrCreatePeerKey(cfg.dataDir), { ...cfg.p2p });
+    if (cfg.onSyncProgress) p2p.onSyncProgress = cfg.onSyncProgress;
+    await life.start('p2p', p2p);
+  }
   if (p2p) log.info('p2p listening', { addresses: p2p.addresses().join(',') });
   const network = cfg.network ?? p2p ?? noNetwork;
   let producer: Producer | null = null;
@@ -94,10 +113,31 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const alerts = await life.start('alerts', new AlertService(node.alertPorts(), { log, ...cfg.alerts }));
   const streams = new StreamHub(node.streamPorts(), cfg.streams);
   const queries = createQueries(node.readPorts());
-  const app = createApp({ queries, chain: node, network, streams, keys, alerts, limiter: limiter ?? undefined, log });
+  const app = createApp({ queries, chain: node, network, streams, keys, alerts, limiter: limiter ?? undefined, metrics, log });
   const http = await life.start('http', new HttpServer(app, streams, limiter, { host: cfg.httpHost, port: cfg.httpPort }));
+  let stopMetrics = () => {};
+  await life.start('metrics', {
+    start: async () => {
+      stopMetrics = observeLaunched(metrics, { node, network, streams, sockets: http.webSockets, alerts });
+    },
+    stop: async () => stopMetrics(),
+  });
   const url = http.url;
   if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;
   log.info('node serving', { url, height: node.head().index, chainId: node.genesis.chainId });
-  return { node, queries, producer, p2p, http, url, streams, sockets: http.webSockets, keys, alerts, limiter, stop: () => life.stop() };
+  return {
+    node,
+    queries,
+    producer,
+    p2p,
+    http,
+    url,
+    streams,
+    sockets: http.webSockets,
+    keys,
+    alerts,
+    limiter,
+    metrics,
+    stop: () => life.stop(),
+  };
 }

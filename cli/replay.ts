@@ -35,7 +35,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
     async (node) => {
       const head = node.head();
       const started = performance.now();
-      const bar = progress('replay', head.index, { unit: 'blocks', linesWhenNotTty: true });
+      const bar = progress('replay', head.index, { unit: 'blocks' });
       try {
         await node.runner.resetAll();
         await node.catchUp((height, top) => bar.update(height, top), { verifySignatures: true });

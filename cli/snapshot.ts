@@ -12,6 +12,7 @@ import type { ChainStore } from '../node/chainStore.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { CliFault, openExistingStore, withDataDir } from './dataDir.ts';
+import { progress, type Progress } from './progress.ts';
 
 const EXPORT_FLAGS: Record<string, FlagSpec> = {
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the chain (the node must be stopped)' },
@@ -42,7 +43,11 @@ export async function snapshotCommand(argv: string[]): Promise<number> {
     'snapshot',
     () => openExistingStore(dataDir),
     async (store) => {
-      const { blocks, bytes, head } = await exportSnapshot(store, outFile, overrides);
+      let bar: Progress | null = null;
+      const { blocks, bytes, head } = await exportSnapshot(store, outFile, overrides, (done, total) => {
+        bar ??= progress('snapshot export', total, { unit: 'blocks' });
+        bar.update(done, total);
+      }).finally(() => bar?.stop());
       process.stderr.write(`exported ${blocks} blocks (0..${head.index}, head ${head.hash}) to ${outFile}: ${bytes} bytes\n`);
       return 0;
     },
@@ -54,6 +59,7 @@ export async function exportSnapshot(
   store: ChainStore,
   outFile: string,
   overrides: ReturnType<typeof forkOverridesFromEnv> = {},
+  onProgress?: (blocks: number, total: number) => void,
 ): Promise<{ blocks: number; bytes: number; head: { index: number; hash: string } }> {
   const tmp = `${outFile}.tmp`;
   {
@@ -67,6 +73,7 @@ export async function exportSnapshot(
         if (block.index !== expected) throw new CliFault(`block log is missing block ${expected} (found ${block.index})`);
         expected++;
         count++;
+        if (count % 500 === 0) onProgress?.(count, head.index + 1);
         yield `${JSON.stringify(block)}\n`;
       }
       if (expected !== head.index + 1) throw new CliFault(`block log ends at ${expected - 1}, before its head ${head.index}`);
@@ -74,6 +81,7 @@ export async function exportSnapshot(
     try {
       // pipeline applies the file stream's backpressure to the generator; flush fsyncs before close.
       await pipeline(Readable.from(lines(), { objectMode: false }), createWriteStream(tmp, { flush: true }));
+      onProgress?.(count, head.index + 1);
       await rename(tmp, outFile);
     } catch (e) {
       await rm(tmp, { force: true });

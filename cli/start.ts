@@ -1,10 +1,11 @@
 /** `ombra start`: run a dev node or a network node until SIGINT/SIGTERM. */
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
-import { createLogger, type LogLevel } from '../node/log.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
 import { launch } from './launch.ts';
+import { LOG_FLAGS, loggerFromFlags } from './logSetup.ts';
+import { burstProgress, type ProgressReport } from './progress.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
 import type { AlertOptions } from '../services/alerts.ts';
 
@@ -25,7 +26,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'key-file': { type: 'string', env: 'OMBRA_KEY_FILE', help: 'authority key file {"privateKey": "<hex>"}' },
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
   mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
-  'log-level': { type: 'string', env: 'OMBRA_LOG_LEVEL', default: 'info', help: 'debug | info | warn | error | silent' },
+  ...LOG_FLAGS,
   'rate-limits': { type: 'string', env: 'OMBRA_RATE_LIMITS', help: 'on | off (default on; off under --dev)' },
   'ban-ip': {
     type: 'string',
@@ -63,10 +64,7 @@ export const startHelp = () => helpText(USAGE, SUMMARY, START_FLAGS);
 export async function startCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, START_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const level = flags['log-level'] as string;
-  if (!['debug', 'info', 'warn', 'error', 'silent'].includes(level))
-    throw new UsageError('--log-level must be debug, info, warn, error or silent');
-  const log = createLogger(level as LogLevel);
+  const log = loggerFromFlags(flags);
   const dev = flags.dev === true;
   const httpPort = intFlag(flags, 'http-port', 0, 65535)!;
   const p2pPort = intFlag(flags, 'p2p-port', 0, 65535)!;
@@ -102,7 +100,19 @@ export async function startCommand(argv: string[]): Promise<number> {
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
   if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
 
+  // Catching up and syncing at startup: a bar on a terminal, log records otherwise.
+  const report = (_text: string, r: ProgressReport) =>
+    log.info(r.task, {
+      done: r.done,
+      total: r.total,
+      unit: r.unit,
+      percent: r.percent,
+      rate: Math.round(r.rate),
+      etaSeconds: r.etaSeconds && Math.round(r.etaSeconds),
+    });
   const node = await launch({
+    onCatchUp: burstProgress('catch-up', { unit: 'blocks', report }),
+    onSyncProgress: burstProgress('sync', { unit: 'blocks', report }),
     dataDir,
     genesis,
     forkOverrides: forkOverridesFromEnv(),

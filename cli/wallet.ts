@@ -1,10 +1,12 @@
 /**
  * `ombra wallet new | address | send`: mnemonics, derived addresses, and signed transfers sent
- * to a node's HTTP API. Keys never leave this process; only the signed transaction does.
+ * to a node's HTTP API through the client (ombra-node/client). Keys never leave this process;
+ * only the signed transaction does.
  */
+import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../client/index.ts';
 import { normalizeAddress } from '../core/address.ts';
 import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, newMnemonic, type KeyPair } from '../core/keys.ts';
-import { signTx } from '../core/txCodec.ts';
+import { TRANSFER } from '../core/tx/transfer.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags } from './args.ts';
 
 const MNEMONIC_FLAG: FlagSpec = {
@@ -131,40 +133,6 @@ function microFlag(flags: Flags, name: string, allowZero: boolean): string {
   return n.toString();
 }
 
-/** A node refusal or an unreachable node: printed, exit 1. */
-class SendFault extends Error {}
-
-/** Calls the node's API; a `{error, code}` answer becomes `error CODE: message`. */
-async function api(base: string, path: string, init?: RequestInit): Promise<unknown> {
-  let res: Response;
-  try {
-    res = await fetch(new URL(path, base), { ...init, signal: AbortSignal.timeout(15_000) });
-  } catch (e) {
-    const err = e as Error & { cause?: { code?: string; message?: string } };
-    throw new SendFault(`cannot reach the node at ${base}: ${err.cause?.code ?? err.cause?.message ?? err.message}`);
-  }
-  const text = await res.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    throw new SendFault(`the node at ${base} answered ${res.status} with non-JSON: ${text.slice(0, 200)}`);
-  }
-  if (!res.ok) {
-    const b = body as { error?: unknown; code?: unknown };
-    if (typeof b?.code === 'string') throw new SendFault(`error ${b.code}: ${String(b.error ?? '')}`);
-    throw new SendFault(`error HTTP_${res.status}: ${text.slice(0, 200)}`);
-  }
-  return body;
-}
-
-/** The sender's next nonce, as the node computes it in one read: account nonce plus pending run. */
-async function nextNonce(base: string, address: string): Promise<number> {
-  const account = (await api(base, `/api/chain/account/${address}`)) as { nextNonce?: unknown };
-  if (typeof account.nextNonce !== 'number') throw new SendFault('the node answered an account without nextNonce');
-  return account.nextNonce;
-}
-
 async function walletSend(flags: Flags): Promise<number> {
   if (flags.to === undefined) throw new UsageError('--to is required');
   const to = normalizeAddress(String(flags.to));
@@ -181,48 +149,27 @@ async function walletSend(flags: Flags): Promise<number> {
   }
   const { key } = walletKey(flags);
   const json = flags.json === true;
+  const client = new OmbraClient({ url: base });
   try {
-    const nonce = await nextNonce(base, key.address);
-    const tx = signTx({ type: 'TRANSFER', from: key.address, to, amount, fee, nonce, timestamp: Date.now() }, key);
-    const accepted = (await api(base, '/api/chain/tx', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(tx),
-    })) as { hash?: string };
-    const hash = accepted.hash ?? tx.hash;
-    const summary = { hash, from: key.address, to, amount, fee, nonce };
+    const { tx, answer } = await new Wallet(client, key).send(TRANSFER, { to, amount, fee });
+    const hash = answer.hash ?? tx.hash;
+    const summary = { hash, from: key.address, to, amount, fee, nonce: tx.nonce };
     if (flags['no-wait']) {
       out(json ? JSON.stringify({ ...summary, status: 'pending' }) : `hash:      ${hash}`);
       return 0;
     }
     if (!json) out(`hash:      ${hash}`);
     process.stderr.write('waiting for confirmation...\n');
-    const deadline = Date.now() + timeoutS * 1000;
-    for (;;) {
-      let got: { status?: string; blockIndex?: number } | null = null;
-      try {
-        got = (await api(base, `/api/chain/tx/${hash}`)) as { status?: string; blockIndex?: number };
-      } catch (e) {
-        // A 404 right after submission can only mean it was dropped; keep polling briefly anyway.
-        if (!(e instanceof SendFault) || !e.message.startsWith('error NOT_FOUND')) throw e;
-      }
-      if (got?.status === 'confirmed') {
-        if (json) out(JSON.stringify({ ...summary, status: 'confirmed', blockIndex: got.blockIndex }));
-        else out(`confirmed: block ${got.blockIndex}`);
-        return 0;
-      }
-      if (Date.now() >= deadline) {
-        throw new SendFault(
-          `not confirmed after ${timeoutS} s (status ${got?.status ?? 'unknown'}); it may still confirm: check GET /api/chain/tx/${hash}`,
-        );
-      }
-      await new Promise((r) => setTimeout(r, 250));
-    }
+    const got = await client.waitForConfirmation(hash, timeoutS * 1000);
+    if (json) out(JSON.stringify({ ...summary, status: 'confirmed', blockIndex: got.blockIndex }));
+    else out(`confirmed: block ${got.blockIndex}`);
+    return 0;
   } catch (e) {
-    if (e instanceof SendFault) {
+    // A node refusal prints `error CODE: message`; an unreachable node or a timeout its reason.
+    if (e instanceof OmbraApiError) process.stderr.write(`error ${e.code}: ${e.message}\n`);
+    else if (e instanceof OmbraUnreachable || (e instanceof Error && e.message.startsWith('not confirmed')))
       process.stderr.write(`${e.message}\n`);
-      return 1;
-    }
-    throw e;
+    else throw e;
+    return 1;
   }
 }

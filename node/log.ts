@@ -1,4 +1,5 @@
-/** Logging to stderr: one line per event, `time level msg key=value...`. */
+/** Logging to stderr: one line per event, JSON or pretty (see logFormat.ts). */
+import { jsonLine, prettyLine, type LogFormat } from './logFormat.ts';
 
 /** A logger. */
 export interface Logger {
@@ -12,17 +13,17 @@ const LEVELS = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as cons
 /** Logger verbosity. */
 export type LogLevel = keyof typeof LEVELS;
 
-/** A stderr logger at `level`. */
-export function createLogger(level: LogLevel = 'info', write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
+/** A stderr logger at `level`, writing `format` lines (default pretty). */
+export function createLogger(
+  level: LogLevel = 'info',
+  write: (line: string) => void = (l) => process.stderr.write(l),
+  format: LogFormat = 'pretty',
+): Logger {
   const min = LEVELS[level];
+  const line = format === 'json' ? jsonLine : prettyLine;
   const emit = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (LEVELS[lvl] < min) return;
-    const extra = fields
-      ? Object.entries(fields)
-          .map(([k, v]) => ` ${k}=${typeof v === 'string' ? v : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}`)
-          .join('')
-      : '';
-    write(`${new Date().toISOString()} ${lvl.toUpperCase().padEnd(5)} ${msg}${extra}\n`);
+    write(line(new Date(), lvl, msg, fields));
   };
   return {
     debug: (m, f) => emit('debug', m, f),

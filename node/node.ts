@@ -44,6 +44,8 @@ export interface NodeOptions {
   undoDepth?: number;
   /** Progress callback while catching projections up from the log. */
   onCatchUp?: (height: number, head: number) => void;
+  /** Observer of block work (metrics): seconds each import or production took, or its error. */
+  onBlockWork?: (kind: 'import' | 'produce', seconds: number, error?: unknown) => void;
 }
 
 /** The running node's core: log, state, mempool, projections and the event feed. */
@@ -65,6 +67,7 @@ export class OmbraNode {
   private closed = false;
   private reorgs = 0;
   private readonly onCatchUp?: (height: number, head: number) => void;
+  private readonly onBlockWork: NodeOptions['onBlockWork'];
 
   private constructor(store: ChainStore, genesis: Genesis, info: ChainInfo, tip: Block, opts: NodeOptions) {
     this.store = store;
@@ -77,6 +80,7 @@ export class OmbraNode {
     this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth);
     this.pendingLog = new PendingLog(store.sublevel('local:mempool'));
     this.onCatchUp = opts.onCatchUp;
+    this.onBlockWork = opts.onBlockWork;
   }
 
   /** Opens the data dir, writes genesis if new, and starts the node (catches projections up). */
@@ -274,7 +278,7 @@ export class OmbraNode {
       for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
       await this.append([{ block, applied }], 'local');
       return block;
-    });
+    }, 'produce');
   }
 
   /**
@@ -361,7 +365,7 @@ export class OmbraNode {
       const block = raw as Block;
       await this.append([{ block, applied }], source);
       return block;
-    });
+    }, 'import');
   }
 
   /**
@@ -389,7 +393,7 @@ export class OmbraNode {
       if (done.length) await this.append(done, 'peer');
       if (failure) throw failure;
       return done.map((d) => d.block);
-    });
+    }, 'import');
   }
 
   private async append(blocks: readonly { block: Block; applied: Applied }[], source: 'local' | 'peer'): Promise<void> {
@@ -431,9 +435,23 @@ export class OmbraNode {
     };
   }
 
-  /** Runs write-side work one at a time. */
-  private exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn, fn);
+  /** Runs write-side work one at a time; block work is timed for `onBlockWork` (the wait for its turn is not counted). */
+  private exclusive<T>(fn: () => Promise<T>, work?: 'import' | 'produce'): Promise<T> {
+    const observe = work && this.onBlockWork;
+    const timed = observe
+      ? async () => {
+          const started = performance.now();
+          try {
+            const out = await fn();
+            observe(work, (performance.now() - started) / 1000);
+            return out;
+          } catch (e) {
+            observe(work, (performance.now() - started) / 1000, e);
+            throw e;
+          }
+        }
+      : fn;
+    const run = this.queue.then(timed, timed);
     this.queue = run.catch(() => undefined);
     return run;
   }

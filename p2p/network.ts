@@ -36,6 +36,8 @@ export class P2pNetwork implements NetworkView {
   private readonly timers: NodeJS.Timeout[] = [];
   private sub: Subscription | null = null;
   private topics = { block: '', tx: '' };
+  /** Progress of a sync more than one block behind: height imported, target height. */
+  onSyncProgress: (height: number, target: number) => void = () => undefined;
   /** Rejected gossip, for operators and tests. */
   readonly rejected: { topic: string; reason: string }[] = [];
 
@@ -69,6 +71,7 @@ export class P2pNetwork implements NetworkView {
     this.syncer.onPeersLearned = (addrs) => {
       for (const a of addrs) this.remember(a);
     };
+    this.syncer.onProgress = (height, target) => this.onSyncProgress(height, target);
     await this.syncer.register(() => this.peerAddresses());
     const pubsub = this.p2p.services.pubsub;
     pubsub.topicValidators.set(this.topics.tx, (_peer, msg) => this.onTx(msg.data));

@@ -42,6 +42,8 @@ export class Syncer {
   syncing = false;
   /** Called with multiaddrs a peer told us about. */
   onPeersLearned: (addrs: string[]) => void = () => undefined;
+  /** Called after each block imported while syncing (more than one block behind): height, target. */
+  onProgress: (height: number, target: number) => void = () => undefined;
 
   constructor(ports: NetworkPorts, p2p: Libp2p, opts: P2pOptions) {
     this.ports = ports;
@@ -143,11 +145,12 @@ export class Syncer {
           },
           async () => {
             const blocks = group.splice(0);
-            if (blocks.length)
-              await this.ports.chain.importBlocks(
-                blocks.map((b) => b.raw),
-                blocks.map((b) => b.verified),
-              );
+            if (blocks.length === 0) return;
+            const imported = await this.ports.chain.importBlocks(
+              blocks.map((b) => b.raw),
+              blocks.map((b) => b.verified),
+            );
+            if (this.syncing) this.onProgress(imported[imported.length - 1].index, st.height);
           },
         );
       } finally {

@@ -40,8 +40,8 @@ export class AlertOutbox {
   private readonly sender: AlertSender;
   private abort = new AbortController();
   private running = false;
-  /** Observers of finished attempts (tests, metrics). */
-  onAttempt: ((row: OutboxRow, result: AttemptResult) => void) | null = null;
+  /** Observers of finished attempts (tests, metrics): the row, its result, the attempt's seconds and channel. */
+  onAttempt: ((row: OutboxRow, result: AttemptResult, seconds: number, channel: 'webhook' | 'email') => void) | null = null;
 
   constructor(db: OutboxStorage, subOf: (id: string) => SubRecord | undefined, opts: AlertOptions) {
     this.db = db;
@@ -177,7 +177,9 @@ export class AlertOutbox {
       subject: row.subject,
       text: row.text,
     };
+    const started = performance.now();
     const result = await this.sender.send(a, this.opts.clock(), this.abort.signal);
+    const seconds = (performance.now() - started) / 1000;
     // Stopping mid-attempt, or a reorganisation took the row away: nothing is recorded.
     if (!this.running || this.rows.get(row.id) !== row) return;
     const end = this.opts.clock();
@@ -210,7 +212,7 @@ export class AlertOutbox {
         this.opts.log.warn('alert delivery dropped', { deliveryId: row.id, subId: sub.id, attempts: row.attempts, error: result.error });
       }
     } finally {
-      this.onAttempt?.(row, result);
+      this.onAttempt?.(row, result, seconds, sub.channel);
     }
   }
 

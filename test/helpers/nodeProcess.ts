@@ -32,7 +32,8 @@ export async function startNodeProcess(args: string[], env: NodeJS.ProcessEnv = 
     }, timeoutMs);
     child.stderr!.on('data', (d: Buffer) => {
       log += d.toString();
-      const m = /node serving url=(\S+)/.exec(log);
+      // Pretty (`node serving url=...`) or JSON (`"msg":"node serving","url":"..."`) lines.
+      const m = /node serving url=(\S+)/.exec(log) ?? /"msg":"node serving","url":"([^"]+)"/.exec(log);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]);

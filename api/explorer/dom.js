@@ -1,0 +1,76 @@
+// DOM and formatting helpers of the explorer. Chain data only ever reaches the page as text
+// nodes and attribute values set through the DOM, never as HTML.
+
+/** An element with attributes and children; strings and numbers become text. */
+export function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    else e.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) e.append(c instanceof Node ? c : String(c));
+  return e;
+}
+
+/** A link to an explorer page. */
+export const link = (href, text) => el('a', { href: `#/${href}` }, text);
+/** The first and last characters of a long id. */
+export const short = (s, n = 10) => (typeof s === 'string' && s.length > 2 * n + 1 ? `${s.slice(0, n)}…${s.slice(-6)}` : String(s));
+export const blockLink = (i) => link(`block/${i}`, `#${i}`);
+export const txLink = (h) => el('a', { href: `#/tx/${h}`, class: 'mono', title: h }, short(h));
+export const addrLink = (a) => (a ? el('a', { href: `#/address/${a}`, class: 'mono', title: a }, short(a, 8)) : '');
+
+/** Micro-units (a decimal string) as OMBRA with up to 6 decimals. */
+export function ombra(micro) {
+  if (typeof micro !== 'string' || !/^[0-9]+$/.test(micro)) return String(micro ?? '');
+  const v = BigInt(micro);
+  const whole = v / 1000000n;
+  const frac = (v % 1000000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return `${whole.toLocaleString('en-US')}${frac ? `.${frac}` : ''} OMBRA`;
+}
+
+/** "4 s ago", "3 min ago", ... */
+export function ago(ms, now = Date.now()) {
+  const s = Math.max(0, Math.round((now - ms) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}
+
+/** A time as ISO text with its age. */
+export const when = (ms) =>
+  el('span', { title: new Date(ms).toISOString() }, `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} (${ago(ms)})`);
+
+/** A table of rows (arrays of cells) under a header row. */
+export function table(head, rows, empty = 'nothing yet') {
+  if (!rows.length) return el('p', { class: 'muted' }, empty);
+  return el(
+    'table',
+    {},
+    el('tr', {}, ...head.map((h) => el('th', {}, h))),
+    ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c)))),
+  );
+}
+
+/** A key/value table. */
+export function kv(pairs) {
+  return el(
+    'table',
+    { class: 'kv' },
+    ...pairs.filter(Boolean).map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', {}, v ?? el('span', { class: 'muted' }, '—')))),
+  );
+}
+
+/** A titled card. */
+export const card = (title, ...body) => el('section', { class: 'card' }, el('h2', {}, title), ...body);
+
+/** A value of a transaction field as text: objects as JSON, amounts with their unit. */
+export function fieldValue(name, v) {
+  if (typeof v === 'string' && /^ox[0-9a-f]{40}$/.test(v)) return addrLink(v);
+  if (['amount', 'fee', 'maxFee'].includes(name) && typeof v === 'string') return `${ombra(v)} (${v} micro)`;
+  if (typeof v === 'object' && v !== null) return el('pre', {}, JSON.stringify(v, null, 2));
+  if (typeof v === 'string' && v.length > 200) return el('pre', {}, v);
+  return el('span', { class: typeof v === 'string' && /^[0-9a-f]{32,}$/.test(v) ? 'mono' : undefined }, String(v));
+}

@@ -1,0 +1,233 @@
+/**
+ * The node's Prometheus metrics (prom-client, text exposition at GET /metrics). Our own are
+ * named `ombra_*` in base units (seconds, bytes) with `_total` counters; the default process
+ * and Node.js metrics keep their standard `process_*` / `nodejs_*` names, which stock
+ * dashboards expect. Gauges that mirror node state are read at scrape time (`collect`), so
+ * nothing polls between scrapes; counters and histograms are fed by the event feed and by the
+ * narrow callbacks below.
+ */
+import type { MiddlewareHandler } from 'hono';
+import type { Observable } from 'rxjs';
+import { matchedRoutes } from 'hono/route';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { ChainError } from '../../core/errors.ts';
+import type { ChainEvent } from '../../projections/events.ts';
+
+/** What the metrics read at scrape time (narrow, read-only views of the node's parts). */
+export interface MetricSources {
+  events$: Observable<ChainEvent>;
+  head(): { index: number; timestamp: number };
+  /** Pending transactions (counted and sized at scrape time). */
+  pending(): readonly unknown[];
+  peerCount(): number;
+  syncing(): boolean;
+  /** Live subscribers of SSE and WebSocket together, and WebSocket sessions alone. */
+  subscribers?(): { total: number; ws: number };
+  /** Deliveries waiting in the alert outbox. */
+  outbox?(): number;
+  /** Height each read model has folded. */
+  projectionHeights?(): Record<string, number>;
+  clock?(): number;
+}
+
+/** Histogram buckets (seconds) of block work: from a millisecond to ten seconds. */
+const BLOCK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Histogram buckets (seconds) of HTTP answers. */
+const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+/** Histogram buckets (seconds) of webhook and e-mail attempts (the deadline is 5 s). */
+const DELIVERY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/** The route label of a request nothing routes. */
+export const UNMATCHED = 'unmatched';
+
+/** Every metric of one node, on its own registry. */
+export class NodeMetrics {
+  readonly registry = new Registry();
+  /** Where scrape-time gauges read (set by `observeNode`). */
+  src: MetricSources | null = null;
+  readonly height = this.gauge('ombra_chain_height', 'Height of the head block', (s) => s.head().index);
+  readonly headAge = this.gauge('ombra_chain_head_age_seconds', "Seconds since the head block's timestamp", (s) =>
+    Math.max(0, ((s.clock ?? Date.now)() - s.head().timestamp) / 1000),
+  );
+  readonly blocksProduced = this.counter('ombra_blocks_produced_total', 'Blocks this node produced and appended');
+  readonly blocksImported = this.counter(
+    'ombra_blocks_imported_total',
+    'Blocks from peers validated and appended (reorganisations included)',
+  );
+  readonly blocksRejected = new Counter({
+    name: 'ombra_blocks_rejected_total',
+    help: 'Blocks from elsewhere that failed validation, by error code',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+  readonly importSeconds = this.histogram(
+    'ombra_block_import_duration_seconds',
+    'Time to validate and append a block from a peer',
+    BLOCK_BUCKETS,
+  );
+  readonly produceSeconds = this.histogram(
+    'ombra_block_production_duration_seconds',
+    'Time to build, sign and append a block',
+    BLOCK_BUCKETS,
+  );
+  readonly txsAccepted = new Counter({
+    name: 'ombra_transactions_accepted_total',
+    help: 'Transactions admitted to the mempool, by origin (api or gossip)',
+    labelNames: ['origin'] as const,
+    registers: [this.registry],
+  });
+  readonly txsConfirmed = this.counter('ombra_transactions_confirmed_total', 'Transactions in appended blocks');
+  readonly mempoolTxs = this.gauge('ombra_mempool_transactions', 'Transactions waiting in the mempool', (s) => s.pending().length);
+  readonly mempoolBytes = this.gauge('ombra_mempool_bytes', 'Size of the pending transactions as JSON, in bytes', (s) => {
+    let bytes = 0;
+    for (const tx of s.pending()) bytes += Buffer.byteLength(JSON.stringify(tx));
+    return bytes;
+  });
+  readonly peers = this.gauge('ombra_peers', 'Connected p2p peers', (s) => s.peerCount());
+  readonly syncing = this.gauge('ombra_syncing', '1 while the node imports a better chain more than one block ahead, else 0', (s) =>
+    s.syncing() ? 1 : 0,
+  );
+  readonly reorgs = this.counter('ombra_reorgs_total', 'Switches to a better branch');
+  readonly reorgDepth = this.histogram(
+    'ombra_reorg_depth_blocks',
+    'Blocks abandoned by a reorganisation',
+    [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024],
+  );
+  readonly httpRequests = new Counter({
+    name: 'ombra_http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpSeconds = new Histogram({
+    name: 'ombra_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request (to the first byte of a stream), by method and route template',
+    labelNames: ['method', 'route'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly subscribers = new Gauge({
+    name: 'ombra_stream_subscribers',
+    help: 'Live subscribers attached to the event feed, by kind (sse or ws)',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const s = this.src?.subscribers?.() ?? { total: 0, ws: 0 };
+      this.subscribers.set({ kind: 'ws' }, s.ws);
+      this.subscribers.set({ kind: 'sse' }, Math.max(0, s.total - s.ws));
+    },
+  });
+  readonly outbox = this.gauge('ombra_alert_outbox_deliveries', 'Alert deliveries waiting in the durable outbox', (s) => s.outbox?.() ?? 0);
+  readonly deliveries = new Counter({
+    name: 'ombra_alert_delivery_attempts_total',
+    help: 'Alert delivery attempts, by channel and result (success or failure)',
+    labelNames: ['channel', 'result'] as const,
+    registers: [this.registry],
+  });
+  readonly deliverySeconds = new Histogram({
+    name: 'ombra_alert_delivery_duration_seconds',
+    help: 'Time of one alert delivery attempt (a webhook POST or an e-mail), by channel',
+    labelNames: ['channel'] as const,
+    buckets: DELIVERY_BUCKETS,
+    registers: [this.registry],
+  });
+  readonly projectionLag = new Gauge({
+    name: 'ombra_projection_lag_blocks',
+    help: 'Blocks between the head and what each read model has folded',
+    labelNames: ['projection'] as const,
+    registers: [this.registry],
+    collect: () => {
+      if (!this.src) return;
+      const head = this.src.head().index;
+      for (const [name, h] of Object.entries(this.src.projectionHeights?.() ?? {}))
+        this.projectionLag.set({ projection: name }, Math.max(0, head - h));
+    },
+  });
+
+  constructor(opts: { processMetrics?: boolean } = {}) {
+    if (opts.processMetrics !== false) {
+      collectDefaultMetrics({ register: this.registry });
+      // prom-client's nodejs_active_*_total are gauges, which the exposition rules (promtool) refuse
+      // to name `_total`; the per-type nodejs_active_* gauges carry the same numbers.
+      for (const metric of this.registry.getMetricsAsArray())
+        if (metric.name.endsWith('_total') && !(metric instanceof Counter)) this.registry.removeSingleMetric(metric.name);
+    }
+  }
+
+  /** A gauge read from the sources at scrape time (left unset until sources are attached). */
+  private gauge(name: string, help: string, read: (s: MetricSources) => number): Gauge {
+    const metrics = this;
+    return new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        if (metrics.src) this.set(read(metrics.src));
+      },
+    });
+  }
+
+  private counter(name: string, help: string): Counter {
+    return new Counter({ name, help, registers: [this.registry] });
+  }
+
+  private histogram(name: string, help: string, buckets: number[]): Histogram {
+    return new Histogram({ name, help, buckets, registers: [this.registry] });
+  }
+
+  /** The node's block-work callback: a timing per import or production, and rejections. */
+  readonly blockWork = (kind: 'import' | 'produce', seconds: number, error?: unknown): void => {
+    if (error !== undefined) {
+      if (kind === 'import') this.blocksRejected.inc({ code: error instanceof ChainError ? error.code : 'INTERNAL' });
+      return;
+    }
+    (kind === 'import' ? this.importSeconds : this.produceSeconds).observe(seconds);
+  };
+
+  /** Middleware counting and timing every answer by its route template (not the raw path). */
+  http(): MiddlewareHandler {
+    // Labelled children are looked up once per (method, route[, status]), not hashed per request.
+    const counters = new Map<string, { inc(): void }>();
+    const timers = new Map<string, { observe(v: number): void }>();
+    return async (c, next) => {
+      const started = performance.now();
+      try {
+        await next();
+      } finally {
+        const method = c.req.method;
+        const route = routeTemplate(c);
+        const status = String(c.res.status);
+        const ck = `${method} ${route} ${status}`;
+        let counter = counters.get(ck);
+        if (!counter) {
+          counter = this.httpRequests.labels(method, route, status);
+          counters.set(ck, counter);
+        }
+        counter.inc();
+        const tk = `${method} ${route}`;
+        let timer = timers.get(tk);
+        if (!timer) {
+          timer = this.httpSeconds.labels(method, route);
+          timers.set(tk, timer);
+        }
+        timer.observe((performance.now() - started) / 1000);
+      }
+    };
+  }
+
+  /** The exposition text and its content type. */
+  async exposition(): Promise<{ body: string; contentType: string }> {
+    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}
+
+/**
+ * The template of the route that answered (`/api/chain/block/:index`): the handler that ran,
+ * or, when middleware answered first (a rate limit, a fork gate), the route it stood in front of.
+ */
+export function routeTemplate(c: Parameters<MiddlewareHandler>[0]): string {
+  const routes = matchedRoutes(c);
+  const ran = routes[c.req.routeIndex];
+  if (ran && ran.method !== 'ALL') return ran.path;
+  return routes.find((r) => r.method !== 'ALL')?.path ?? UNMATCHED;
+}

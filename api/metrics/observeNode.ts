@@ -1,0 +1,58 @@
+/**
+ * Feeds `NodeMetrics` from the node's event feed and attaches the read-only sources its gauges
+ * read at scrape time: nothing here reaches into the node's internals or polls.
+ */
+import type { OmbraNode } from '../../node/node.ts';
+import type { AlertService } from '../../services/alerts.ts';
+import type { NetworkView } from '../context.ts';
+import type { StreamHub } from '../streams/streamHub.ts';
+import type { MetricSources, NodeMetrics } from './nodeMetrics.ts';
+
+/** Starts feeding `m` from `src`; the returned function stops it. */
+export function observeNode(m: NodeMetrics, src: MetricSources): () => void {
+  m.src = src;
+  const sub = src.events$.subscribe((e) => {
+    if (e.type === 'block' && !e.replay) {
+      (e.source === 'local' ? m.blocksProduced : m.blocksImported).inc();
+      m.txsConfirmed.inc(e.block.transactions.length);
+    } else if (e.type === 'tx') m.txsAccepted.inc({ origin: e.source ?? 'api' });
+    else if (e.type === 'reorg') {
+      m.reorgs.inc();
+      m.reorgDepth.observe(e.oldHead.index - e.fromHeight + 1);
+    }
+  });
+  return () => {
+    sub.unsubscribe();
+    m.src = null;
+  };
+}
+
+/** Records one finished alert delivery attempt. */
+export function observeDelivery(m: NodeMetrics, channel: string, ok: boolean, seconds: number): void {
+  m.deliveries.inc({ channel, result: ok ? 'success' : 'failure' });
+  m.deliverySeconds.observe({ channel }, seconds);
+}
+
+/** The parts of a running node that metrics observe (what `launch` wires). */
+export interface ObservedNode {
+  node: OmbraNode;
+  network: NetworkView;
+  streams: StreamHub;
+  sockets: { sessions: { size: number } };
+  alerts: AlertService;
+}
+
+/** Observes a launched node: its feed, head, mempool, network, streams, outbox, read models and alert attempts. */
+export function observeLaunched(m: NodeMetrics, n: ObservedNode): () => void {
+  n.alerts.onAttempt = (_row, result, seconds, channel) => observeDelivery(m, channel, result.ok, seconds);
+  return observeNode(m, {
+    events$: n.node.events$,
+    head: () => n.node.head(),
+    pending: () => n.node.mempool.list(),
+    peerCount: () => n.network.peerCount(),
+    syncing: () => n.network.syncing(),
+    subscribers: () => ({ total: n.streams.subscriberCount, ws: n.sockets.sessions.size }),
+    outbox: () => n.alerts.pendingCount(),
+    projectionHeights: () => n.node.runner.heights(),
+  });
+}

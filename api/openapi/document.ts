@@ -1,0 +1,112 @@
+/**
+ * The OpenAPI 3.1 document of an app, built from its own routes: every method and path the
+ * Hono app registered (walked at request time, so routes added by anyone appear), each with
+ * its path parameters, the catalog's summary, query, headers, body and answers, and the
+ * `{error, code}` shape for every error status. A route the catalog does not describe still
+ * appears, marked `x-undocumented` (a test fails on it), rather than silently missing.
+ */
+import { ACCESS_ROUTES } from './accessRouteDocs.ts';
+import { CHAIN_ROUTES } from './chainRouteDocs.ts';
+import { componentSchemas } from './components.ts';
+import { ECONOMY_ROUTES } from './economyRouteDocs.ts';
+import { OPERATOR_ROUTES } from './operatorRouteDocs.ts';
+import type { ParamDoc, RouteCatalog, RouteDoc } from './routeDoc.ts';
+import type { JsonSchema } from './txSchemas.ts';
+
+/** Every route the node documents. */
+export const ROUTE_CATALOG: RouteCatalog = { ...CHAIN_ROUTES, ...ECONOMY_ROUTES, ...ACCESS_ROUTES, ...OPERATOR_ROUTES };
+
+/** A registered route. */
+export interface RouteRef {
+  method: string;
+  path: string;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'bad input (INVALID_PARAMS, INVALID_JSON, HASH_MISMATCH, INSUFFICIENT_BALANCE, ...)',
+  401: 'missing or unknown key or token (UNAUTHORIZED)',
+  403: 'fork not active or IP banned (FORK_NOT_ACTIVE, IP_BANNED)',
+  404: 'not found (NOT_FOUND)',
+  409: 'duplicate or stale (DUPLICATE_TX, STALE_NONCE)',
+  413: 'body too large (PAYLOAD_TOO_LARGE)',
+  422: 'refused by the rules (VALIDATION_FAILED, INVALID_SIGNATURE, NONCE_GAP)',
+  429: 'rate limited (RATE_LIMITED; see Retry-After)',
+  500: 'internal error (INTERNAL)',
+  503: 'syncing or mempool full (SYNCING, MEMPOOL_FULL)',
+};
+
+/** `/api/chain/block/:index` as OpenAPI writes it: `/api/chain/block/{index}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+/** The key of a route in the catalog. */
+export const routeKey = (r: RouteRef) => `${r.method} ${r.path}`;
+
+function param(name: string, where: 'path' | 'query' | 'header', p: ParamDoc): JsonSchema {
+  return { name, in: where, required: where === 'path' ? true : (p.required ?? false), description: p.description, schema: p.schema };
+}
+
+function operation(r: RouteRef, doc: RouteDoc | undefined): JsonSchema {
+  const names = [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+  const parameters = [
+    ...names.map((n) => param(n, 'path', doc?.params?.[n] ?? { schema: { type: 'string' }, description: n })),
+    ...Object.entries(doc?.query ?? {}).map(([n, p]) => param(n, 'query', p)),
+    ...Object.entries(doc?.headers ?? {}).map(([n, p]) => param(n, 'header', p)),
+  ];
+  const ok = doc?.ok ?? {};
+  const contentType = ok.contentType ?? 'application/json';
+  const okContent = ok.schema
+    ? { schema: ok.schema }
+    : contentType === 'application/json'
+      ? { schema: {} }
+      : { schema: { type: 'string' } };
+  const responses: Record<string, JsonSchema> = {
+    [String(ok.status ?? 200)]: { description: ok.description ?? doc?.summary ?? 'the answer', content: { [contentType]: okContent } },
+  };
+  for (const status of new Set([400, 429, ...(doc?.errors ?? [])]).values())
+    responses[String(status)] = {
+      description: STATUS_TEXT[status] ?? 'error',
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  return {
+    operationId: `${r.method.toLowerCase()}${r.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    summary: doc?.summary ?? `${r.method} ${r.path}`,
+    ...(doc?.description ? { description: doc.description } : {}),
+    tags: [doc?.tag ?? 'undocumented'],
+    ...(parameters.length ? { parameters } : {}),
+    ...(doc?.body
+      ? { requestBody: { required: true, description: doc.body.description, content: { 'application/json': { schema: doc.body.schema } } } }
+      : {}),
+    responses,
+    ...(doc ? {} : { 'x-undocumented': true }),
+  };
+}
+
+/** The document for these routes (middleware, method ALL, is not a route). */
+export function buildOpenApi(routes: readonly RouteRef[], info: { version: string; serverUrl?: string }): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const seen = new Set<string>();
+  for (const r of routes) {
+    if (r.method === 'ALL' || seen.has(routeKey(r))) continue;
+    seen.add(routeKey(r));
+    const p = openApiPath(r.path);
+    paths[p] ??= {};
+    paths[p][r.method.toLowerCase()] = operation(r, ROUTE_CATALOG[routeKey(r)]);
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'Ombra node API',
+      version: info.version,
+      description:
+        'The HTTP API of an Ombra node. JSON everywhere; big integers are decimal strings of micro-units (1 OMBRA = 1,000,000); every error is `{error, code}`. Transaction schemas (`Tx_*`) come from the protocol code: properties in canonical order, with `x-field-order` the order the hash covers.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
+    tags: [...new Set(Object.values(ROUTE_CATALOG).map((d) => d.tag))].map((name) => ({ name })),
+    paths,
+    components: { schemas: componentSchemas() },
+  };
+}

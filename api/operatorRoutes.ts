@@ -1,0 +1,20 @@
+/**
+ * What operators and people open in a browser, mounted after every API route: GET /metrics
+ * (with metrics), the OpenAPI document of the app's routes, /docs and the live explorer.
+ */
+import type { Hono } from 'hono';
+import type { ApiDeps } from './context.ts';
+import { docsRoutes } from './routes/docs.ts';
+import { explorerRoutes } from './routes/explorer.ts';
+import { metricsRoutes } from './routes/metrics.ts';
+
+/** Mounts the operator routes on `app` (call it after every other route). */
+export function mountOperatorRoutes(app: Hono, deps: ApiDeps): void {
+  if (deps.metrics) app.route('/metrics', metricsRoutes(deps.metrics));
+  // The document reads app.routes when first asked, so it lists every route, these included.
+  app.route(
+    '/',
+    docsRoutes(() => app.routes),
+  );
+  app.route('/', explorerRoutes());
+}

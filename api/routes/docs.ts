@@ -1,0 +1,32 @@
+/**
+ * GET /api/openapi.json (the OpenAPI 3.1 document of `app`'s own routes, built on first request
+ * and kept) and GET /docs (a page the node serves itself that renders it; no CDN).
+ */
+import { readFileSync } from 'node:fs';
+import { Hono } from 'hono';
+import { notFound } from '../errors.ts';
+import { buildOpenApi, type RouteRef } from '../openapi/document.ts';
+import { assetHeaders, pageHeaders, staticDir } from '../staticFiles.ts';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const files = staticDir(new URL('../docs/', import.meta.url));
+
+/** Docs routes over the routes of the app they describe. */
+export function docsRoutes(routes: () => readonly RouteRef[]): Hono {
+  let doc: string | null = null;
+  const app = new Hono();
+  app.get('/api/openapi.json', (c) => {
+    doc ??= JSON.stringify(buildOpenApi(routes(), { version: VERSION }));
+    return c.body(doc, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+  });
+  app.get('/docs', (c) => {
+    const page = files('index.html')!;
+    return c.body(page.body, 200, pageHeaders(page.body));
+  });
+  app.get('/docs/:file', (c) => {
+    const name = c.req.param('file');
+    const f = name === 'index.html' ? undefined : files(name);
+    return f ? c.body(f.body, 200, assetHeaders(f.type)) : notFound(`docs file ${name.slice(0, 60)}`);
+  });
+  return app;
+}

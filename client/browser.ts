@@ -1,0 +1,9 @@
+/**
+ * The browser-safe part of the client (reads, submission of signed transactions, live
+ * subscriptions). The node serves these modules to the explorer with their types stripped
+ * (GET /explorer/client/<file>.ts); `eventsource-parser` comes from the page's import map.
+ */
+export { HttpTransport, OmbraApiError, OmbraUnreachable, type ClientOptions, type Query } from './http.ts';
+export { OmbraClient, type Page } from './reads.ts';
+export { backoffMs, subscribe, type SubscribeEnd, type SubscribeOptions } from './subscribe.ts';
+export type * from './types.ts';

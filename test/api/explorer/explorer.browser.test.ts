@@ -1,0 +1,131 @@
+/**
+ * The explorer in headless Chromium (Debian's chromium; .ci/run installs it, and under CI its
+ * absence is a failure) against a live node with chain data: no console errors, the height
+ * updates without a reload, search reaches a transaction page, and block, address, task and
+ * NFT pages render (an art NFT's SVG loads; an unknown image NFT says so). Screenshots go to
+ * test-artifacts/ (gitignored).
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { liveSimulatedNode, type LiveNode } from '../../helpers/liveNode.ts';
+import { REPO_ROOT } from '../../helpers/cliRun.ts';
+import { tempDir } from '../../helpers/testChain.ts';
+
+// Functions passed to page.evaluate run in the page; the project's type check has no DOM library.
+declare const document: any;
+
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
+const t = suite('the explorer in Chromium');
+let live: LiveNode;
+let browser: BrowserContext | null = null;
+let page: Page;
+let profile: { dir: string; cleanup: () => void };
+const errors: string[] = [];
+
+t.before(async () => {
+  live = await liveSimulatedNode();
+  if (!existsSync(CHROMIUM)) {
+    assert.not.ok(process.env.CI, "chromium is missing: .ci/run installs Debian's chromium package");
+    console.warn('explorer test: /usr/bin/chromium not installed here; run `apt-get install -y chromium` to run it');
+    return;
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  profile = tempDir('ombra-chromium-');
+  browser = await chromium.launchPersistentContext(profile.dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  page = browser.pages()[0] ?? (await browser.newPage());
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
+  });
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+});
+
+t.after(async () => {
+  await browser?.close();
+  profile?.cleanup();
+  await live.stop();
+});
+
+const height = () => page.evaluate(() => Number(document.getElementById('height')!.textContent));
+
+t('the home page loads with no console errors and its height follows the chain without a reload', async () => {
+  if (!browser) return;
+  await page.goto(`${live.url}/`);
+  await page.waitForFunction(() => /^\d+$/.test(document.getElementById('height')!.textContent ?? ''));
+  await page.waitForSelector('text=Latest blocks');
+  await page.waitForSelector('#live.on');
+  const first = await height();
+  const navigations: string[] = [];
+  page.on('framenavigated', (f) => navigations.push(f.url()));
+  await page.waitForFunction((h) => Number(document.getElementById('height')!.textContent) >= h + 3, first, { timeout: 20_000 });
+  // The latest-blocks table took the new blocks from the stream.
+  const top = await page.evaluate(() => document.querySelector('section.card table tr:nth-child(2) td a')?.textContent);
+  assert.ok(Number(top?.replace('#', '')) > first, `top row ${top}`);
+  assert.equal(navigations, [], 'no reload');
+  for (const title of ['Latest transactions', 'Mempool', 'Tasks', 'Agent runs'])
+    assert.ok(await page.isVisible(`h2:has-text("${title}")`), title);
+  await page.screenshot({ path: join(ARTIFACTS, 'explorer-home.png'), fullPage: true });
+  assert.equal(errors, []);
+});
+
+t('search by a transaction hash reaches its page', async () => {
+  if (!browser) return;
+  const tx = live.blocks.flatMap((b) => b.transactions).find((x) => x.type === 'TASK_RESPONSE')!;
+  await page.fill('#q', tx.hash);
+  await page.press('#q', 'Enter');
+  await page.waitForSelector('h1:has-text("Transaction")');
+  assert.ok(await page.isVisible(`h1:has-text("${tx.hash}")`));
+  assert.ok(await page.isVisible('text=TASK_RESPONSE'));
+  assert.match(page.url(), new RegExp(`#/tx/${tx.hash}$`));
+  await page.screenshot({ path: join(ARTIFACTS, 'explorer-tx.png'), fullPage: true });
+  assert.equal(errors, []);
+});
+
+t('block, address, task and art NFT pages render; the NFT SVG loads', async () => {
+  if (!browser) return;
+  const s = live.node.node.state().records;
+  const [tokenId, nft] = [...s.nfts.entries()][0];
+  const taskId = [...s.tasks.keys()][0];
+  for (const [hash, heading] of [
+    ['#/block/3', 'Block #3'],
+    [`#/address/${nft.owner}`, 'Address'],
+    [`#/task/${taskId}`, `Task ${taskId}`],
+    [`#/nft/${tokenId}`, 'Art NFT'],
+  ]) {
+    await page.goto(`${live.url}/${hash}`);
+    await page.waitForSelector(`h1:has-text("${heading}")`);
+  }
+  await page.waitForFunction(() => document.querySelector('.media img')?.naturalWidth > 0);
+  await page.screenshot({ path: join(ARTIFACTS, 'explorer-nft.png'), fullPage: true });
+  assert.equal(errors, []);
+});
+
+t('an image NFT the node does not know is reported on the page, not as a script error', async () => {
+  if (!browser) return;
+  errors.length = 0;
+  await page.goto(`${live.url}/#/image/${'ab'.repeat(32)}`);
+  await page.waitForSelector('h1:has-text("Not found")');
+  // The browser itself logs the 404 of the lookup; nothing else may be on the console.
+  assert.equal(
+    errors.filter((e) => !/Failed to load resource: the server responded with a status of 404/.test(e)),
+    [],
+  );
+});
+
+t.run();

@@ -1,0 +1,155 @@
+/**
+ * Every operation of the OpenAPI document against a live node holding chain data (tasks, runs,
+ * an NFT, chat): each answer's status must be one the document declares for it, and its body
+ * must match that answer's schema (JSON) or content type (pages, SVG, streams). Every path
+ * parameter is also tried with junk, whose error answer must match the document too. An
+ * operation this test cannot fill in fails it, so a new route needs a sample here.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { buildTx, OmbraClient, Wallet } from '../../../client/index.ts';
+import { liveSimulatedNode, type LiveNode } from '../../helpers/liveNode.ts';
+import { schemaChecker } from '../../helpers/openapiCheck.ts';
+import { DEV_KEYS } from '../../helpers/testChain.ts';
+
+const t = suite('every documented route against a live node');
+let live: LiveNode;
+let doc: any;
+let check: ReturnType<typeof schemaChecker>;
+
+t.before(async () => {
+  live = await liveSimulatedNode();
+  doc = await (await fetch(`${live.url}/api/openapi.json`)).json();
+  check = schemaChecker(doc);
+});
+
+t.after(() => live.stop());
+
+/** Path parameter samples from the chain: by `METHOD path` and name, else by name. */
+function samples(): Record<string, string> {
+  const s = live.node.node.state().records;
+  const txs = live.blocks.flatMap((b) => b.transactions);
+  const first = <T>(m: Map<string, T>) => [...m.keys()][0];
+  const chat = txs.find((x) => x.type === 'CHAT_TURN');
+  const miner = [...s.miners.values()][0];
+  return {
+    index: '1',
+    hash: live.blocks[1].hash,
+    'GET /api/chain/tx/:hash': txs[0].hash,
+    address: miner.address,
+    addr: DEV_KEYS[1].address,
+    q: txs[0].hash,
+    'GET /api/chain/task/:id': first(s.tasks),
+    'GET /api/tasks/:id': first(s.tasks),
+    'GET /api/miners/:id': miner.id,
+    tokenId: first(s.nfts),
+    agentRunId: first(s.runs),
+    conversationId: chat!.conversationId as string,
+    status: 'completed',
+    'GET /docs/:file': 'docs.js',
+    'GET /explorer/:file': 'app.js',
+    'GET /explorer/client/:file': 'browser.ts',
+    'GET /explorer/vendor/:file': 'eventsource-parser.js',
+  };
+}
+
+const QUERY: Record<string, string> = { 'GET /api/chain/blocks-full': '?from=0&to=3' };
+
+/** Checks one answer against the operation's declared responses; returns the parsed body. */
+async function verify(what: string, op: any, res: Response): Promise<unknown> {
+  const declared = op.responses[String(res.status)];
+  const text = res.status === 200 && res.headers.get('content-type')?.startsWith('text/event-stream') ? '' : await res.text();
+  assert.ok(declared, `${what}: status ${res.status} is not declared (${Object.keys(op.responses)}): ${text.slice(0, 300)}`);
+  const [type, media] = Object.entries<any>(declared.content)[0];
+  const got = res.headers.get('content-type') ?? '';
+  if (type === 'application/json') {
+    assert.match(got, /^application\/json/, `${what}: content type ${got}`);
+    const body = JSON.parse(text);
+    const why = check(media.schema, body);
+    assert.is(why, null, `${what} answered ${res.status} ${text.slice(0, 400)}\n${why}`);
+    return body;
+  }
+  const [major, minor] = type.split('/');
+  assert.ok(got.startsWith(minor === '*' ? `${major}/` : type), `${what}: content type ${got}, declared ${type}`);
+  return text;
+}
+
+/** One request, its answer checked; SSE streams are read up to their first event. */
+async function call(method: string, path: string, op: any, init: RequestInit = {}): Promise<any> {
+  const ctl = new AbortController();
+  const res = await fetch(`${live.url}${path}`, { ...init, method, signal: ctl.signal });
+  if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    const reader = res.body!.getReader();
+    const { value } = await reader.read();
+    assert.match(new TextDecoder().decode(value), /^(retry|event|id|data):/m, `${path}: an SSE frame`);
+    ctl.abort();
+  }
+  return verify(`${method} ${path}`, op, res);
+}
+
+t('every operation answers as documented, and so do its path parameters given junk', async () => {
+  const sample = samples();
+  const client = new OmbraClient(live.url);
+  const ops: [string, string, any][] = [];
+  for (const [p, item] of Object.entries<any>(doc.paths))
+    for (const [m, op] of Object.entries<any>(item)) ops.push([m.toUpperCase(), p, op]);
+  // Writes first, so the reads of keys and alerts have something to read.
+  const json = (body: unknown, headers: Record<string, string> = {}) => ({
+    body: JSON.stringify(body),
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+  const opOf = (m: string, p: string) => doc.paths[p][m.toLowerCase()];
+  const wallet = new Wallet(client, DEV_KEYS[7]);
+  await call(
+    'POST',
+    '/api/chain/tx',
+    opOf('POST', '/api/chain/tx'),
+    json(await wallet.sign('TRANSFER', { to: DEV_KEYS[8].address, amount: '5', fee: '1000' })),
+  );
+  const nonce = (await client.account(DEV_KEYS[8].address)).nextNonce;
+  const task = buildTx('TASK_SUBMIT', { taskType: 'chat', prompt: 'hello', fee: '20000' }, DEV_KEYS[8], { nonce });
+  const submitted = await call('POST', '/api/tasks/submit', opOf('POST', '/api/tasks/submit'), json(task));
+  assert.is(submitted.hash, task.hash);
+  const key = await call('POST', '/api/keys/register', opOf('POST', '/api/keys/register'), json({ tier: 1, label: 'walk' }));
+  const alert = await call(
+    'POST',
+    '/api/alerts/subscribe',
+    opOf('POST', '/api/alerts/subscribe'),
+    json({ trigger: 'miner_block', params: {}, channel: 'webhook', target: 'http://127.0.0.1:9/hook' }),
+  );
+  const headers: Record<string, Record<string, string>> = {
+    '/api/keys/me': { 'X-API-Key': key.key },
+    '/api/alerts': { 'X-Alert-Token': alert.token },
+  };
+  sample['DELETE /api/keys/{id}'] = key.id;
+  sample['DELETE /api/alerts/{id}'] = alert.id;
+  headers['/api/keys/{id}'] = { 'X-API-Key': key.key };
+  headers['/api/alerts/{id}'] = { 'X-Alert-Token': alert.token };
+  let walked = 0;
+  for (const [method, path, op] of [...ops.filter(([m]) => m === 'GET'), ...ops.filter(([m]) => m === 'DELETE')]) {
+    const key = `${method} ${path.replace(/\{([^}]+)\}/g, ':$1')}`;
+    const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+    const fill = (pick: (n: string) => string) => path.replace(/\{([^}]+)\}/g, (_m, n: string) => encodeURIComponent(pick(n)));
+    const url = fill((n) => {
+      const v = sample[`${method} ${path}`] ?? sample[key] ?? sample[n];
+      assert.ok(v !== undefined, `no sample value for ${n} of ${key}: add one to this test`);
+      return v;
+    });
+    const init = { headers: headers[path] ?? {} };
+    if (method === 'GET')
+      for (const n of names)
+        await call(
+          method,
+          fill((x) => (x === n ? 'zz-junk' : (sample[key] ?? sample[x]))),
+          op,
+          init,
+        );
+    await call(method, `${url}${QUERY[key] ?? ''}`, op, init);
+    walked++;
+  }
+  assert.ok(walked + 4 >= ops.length, `${walked} of ${ops.length} operations walked`);
+  // The other branch of GET /api/chain/blocks: a range of full blocks.
+  await call('GET', '/api/chain/blocks?from=0&to=2', opOf('GET', '/api/chain/blocks'));
+});
+
+t.run();

@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createLogger } from '../../node/log.ts';
+import { defaultLogFormat, escapeControl, jsonLine, prettyLine } from '../../node/logFormat.ts';
+
+const t = suite('log lines');
+const RAW_CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const when = new Date('2026-01-02T03:04:05.678Z');
+const anyText = fc.string({ unit: 'binary', maxLength: 40 });
+const fieldsArb = fc.dictionary(fc.string({ unit: 'binary', maxLength: 8 }), fc.oneof(anyText, fc.integer(), fc.boolean(), fc.bigInt()), {
+  maxKeys: 5,
+});
+
+t('a JSON line is one object with time, level, msg and the fields, and no raw control character', () => {
+  fc.assert(
+    fc.property(anyText, fieldsArb, (msg, fields) => {
+      const line = jsonLine(when, 'info', msg, fields);
+      assert.ok(line.endsWith('\n'));
+      assert.not.ok(RAW_CONTROL.test(line.slice(0, -1)), JSON.stringify(line));
+      const obj = JSON.parse(line);
+      assert.is(obj.time, when.toISOString());
+      assert.is(obj.level, 'info');
+      assert.is(obj.msg, msg);
+      for (const [k, v] of Object.entries(fields)) {
+        const key = ['time', 'level', 'msg'].includes(k) ? `field.${k}` : k;
+        assert.equal(obj[key], typeof v === 'bigint' ? v.toString() : v);
+      }
+    }),
+  );
+});
+
+t('a pretty line is one line with no raw control character, whatever the message and fields hold', () => {
+  fc.assert(
+    fc.property(anyText, fieldsArb, (msg, fields) => {
+      const line = prettyLine(when, 'warn', msg, fields);
+      assert.ok(line.startsWith(`${when.toISOString()} WARN  `));
+      assert.ok(line.endsWith('\n'));
+      assert.not.ok(RAW_CONTROL.test(line.slice(0, -1)), JSON.stringify(line));
+    }),
+  );
+});
+
+t('pretty values: plain words bare, text with spaces or quotes quoted, objects as JSON', () => {
+  const line = prettyLine(when, 'info', 'node serving', { url: 'http://127.0.0.1:7777', why: 'a b', n: 3n, o: { a: 1 } });
+  assert.is(line, `${when.toISOString()} INFO  node serving url=http://127.0.0.1:7777 why="a b" n="3" o={"a":1}\n`);
+  assert.is(escapeControl('a\nb\u001b[2J\u009b'), 'a\\nb\\u001b[2J\\u009b');
+});
+
+t('the logger writes the chosen format and drops levels below its own', () => {
+  const lines: string[] = [];
+  const log = createLogger('info', (l) => lines.push(l), 'json');
+  log.debug('hidden');
+  log.error('boom', { error: new Error('bad\nthing') });
+  assert.is(lines.length, 1);
+  assert.equal(JSON.parse(lines[0]).error, { name: 'Error', message: 'bad\nthing' });
+  assert.is(defaultLogFormat({ isTTY: true }), 'pretty');
+  assert.is(defaultLogFormat({ isTTY: false }), 'json');
+});
+
+t.run();
