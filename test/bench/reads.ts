@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Hono } from 'hono';
 import { createApp } from '../../api/app.ts';
+import { NodeMetrics } from '../../api/metrics/nodeMetrics.ts';
 import { openTestChain, testApiDeps } from '../helpers/testChain.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
@@ -39,7 +40,8 @@ export async function readsBench(): Promise<void> {
   try {
     await chain.node.submitTx(chain.transfer(1, chain.genesis.authorities[0], '1'));
     await chain.produce(2);
-    const node = await listen(createApp(testApiDeps(chain.node)).fetch);
+    // The app as `ombra start` serves it: with the Prometheus HTTP timings (no rate limits, as under --dev).
+    const node = await listen(createApp(testApiDeps(chain.node, { metrics: new NodeMetrics() })).fetch);
     // The bare server answers the very bytes the node answers.
     const bodies: Record<string, string> = {};
     for (const path of ['/api/chain/block/1', '/api/health']) bodies[path] = await (await fetch(`${node.url}${path}`)).text();
