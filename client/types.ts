@@ -4,42 +4,23 @@
  * micro-units; heights, nonces and times (epoch ms) are numbers.
  */
 
+// The server's own record types: one definition, shared (type-only, so the browser modules
+// served type-stripped import nothing of the server at run time).
+import type { SignedTx } from '../core/tx/handler.ts';
+import type { Attestation, Block } from '../core/block.ts';
+import type { ArtNft } from '../core/tx/art.ts';
+import type { TaskPipeline, TaskSummary } from '../queries/taskQueries.ts';
+import type { RunRecord } from '../queries/agentQueries.ts';
+
+export type { Attestation, ArtNft, Block, RunRecord, TaskPipeline, TaskSummary };
+
 /** A signed transaction of any type: its schema's fields, then publicKey, hash, signature. */
-export interface WireTx {
-  type: string;
-  from: string;
-  nonce: number;
-  timestamp: number;
-  publicKey: string;
-  hash: string;
-  signature: string;
-  [field: string]: unknown;
-}
+export type WireTx = SignedTx;
 
 /** A transaction as GET /api/chain/tx/:hash answers it. */
 export type TxRecord =
   | (WireTx & { status: 'confirmed'; blockIndex: number; blockHash: string; position: number })
   | (WireTx & { status: 'pending' });
-
-export interface Attestation {
-  validatorAddress: string;
-  signature: string;
-  publicKey: string;
-}
-
-export interface Block {
-  index: number;
-  hash: string;
-  previousHash: string;
-  timestamp: number;
-  proposer: string;
-  txRoot: string;
-  stateRoot: string;
-  tokensBurned: string;
-  tokensConsumed: string;
-  transactions: WireTx[];
-  attestations: Attestation[];
-}
 
 export interface BlockSummary {
   index: number;
@@ -88,67 +69,6 @@ export type SearchHit =
 export interface MempoolPage {
   total: number;
   pending: { type: string; from: string; to?: string; amount?: string; fee?: string; nonce: number; hash: string }[];
-}
-
-export interface TaskSummary {
-  taskId: string;
-  status: string;
-  taskType: string;
-  responseCount: number;
-  hasValidation: boolean;
-  hasReward: boolean;
-  submitter: string;
-  fee: string;
-  timeoutMs: number;
-  submittedAt: number;
-  bestMinerId: string | null;
-  prompt: string;
-}
-
-export interface TaskPipeline extends TaskSummary {
-  submit: { txHash: string; blockIndex: number; deadline: number; settleBy: number; [k: string]: unknown };
-  responses: {
-    txHash: string;
-    blockIndex: number;
-    minerId: string;
-    miner: string;
-    content: string;
-    model: string | null;
-    timestamp: number;
-  }[];
-  validation: { txHash: string; validator: string; bestMinerId: string; scores: { minerId: string; score: number }[] } | null;
-  reward: { txHash: string; rewards: { address: string; amount: string; reason: string }[] } | null;
-  timeout: { at: number; refunded: string } | null;
-  nft: string | null;
-}
-
-export interface RunRecord {
-  agentRunId: string;
-  conversationId: string;
-  submitter: string;
-  prompt: string;
-  status: string;
-  minerAddress: string | null;
-  stepCount: number;
-  maxSteps: number;
-  maxFee: string;
-  minerReward: string;
-  userRefund: string;
-  networkFee: string;
-  finalAnswerInline: string | null;
-  submittedAt: number;
-  finishedAt: number | null;
-  blockIndex: number;
-  [k: string]: unknown;
-}
-
-export interface ArtNft {
-  tokenId: string;
-  owner: string;
-  taskId: string;
-  minerId: string;
-  mintedAt: number;
-  blockIndex: number;
 }
 
 /** An image or audio NFT record (fields beyond these depend on the kind). */

@@ -122,7 +122,8 @@ export function checkAttestations(b: Block, signatureVerified = false): void {
   }
 }
 
-const BLOCK_KEYS = [
+/** Every field of a block as stored, served and gossiped (the protocol reference prints this list). */
+export const BLOCK_FIELDS = [
   'index',
   'hash',
   'previousHash',
@@ -134,7 +135,7 @@ const BLOCK_KEYS = [
   'tokensConsumed',
   'transactions',
   'attestations',
-];
+] as const;
 
 /** Structural check of a block from the network or a file (transactions are checked on apply). */
 export function checkBlockShape(raw: unknown): Block {
@@ -143,7 +144,7 @@ export function checkBlockShape(raw: unknown): Block {
   };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('not an object');
   const b = raw as Record<string, unknown>;
-  for (const k of Object.keys(b)) if (!BLOCK_KEYS.includes(k)) bad(`unknown field ${k}`);
+  for (const k of Object.keys(b)) if (!(BLOCK_FIELDS as readonly string[]).includes(k)) bad(`unknown field ${k}`);
   if (!isUint(b.index)) bad('index');
   for (const k of ['hash', 'previousHash', 'txRoot', 'stateRoot']) if (!isHex(b[k], 64)) bad(k);
   if (!isUint(b.timestamp)) bad('timestamp');

@@ -2,6 +2,7 @@
  * The protocol reference (docs/protocol.md), generated from the transaction schemas and the
  * chain constants so it cannot drift from the code. Pure: returns Markdown, touches no files.
  */
+import { BLOCK_FIELDS } from './block.ts';
 import { TREASURY_ADDRESS, ZERO_ADDRESS } from './address.ts';
 import { MAX_BIGINT_DIGITS, MICRO } from './encoding.ts';
 import { MAX_BLOCK_TXS, MAX_TX_FUTURE_MS, STORAGE_QUOTA_PER_BLOCK } from './genesis.ts';
@@ -22,20 +23,6 @@ export const BLOCK_HASH_FIELDS = [
   'stateRoot',
   'tokensBurned',
   'tokensConsumed',
-] as const;
-/** Every field of a block as stored, served and gossiped. */
-export const BLOCK_FIELDS = [
-  'index',
-  'hash',
-  'previousHash',
-  'timestamp',
-  'proposer',
-  'txRoot',
-  'stateRoot',
-  'tokensBurned',
-  'tokensConsumed',
-  'transactions',
-  'attestations',
 ] as const;
 
 const fmt = (n: bigint | number): string => n.toLocaleString('en-US');

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 const t = suite('architecture');
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** Bottom to top. */
-const LAYERS = ['core', 'client', 'projections', 'node', 'queries', 'services', 'p2p', 'api', 'cli'] as const;
+const LAYERS = ['core', 'projections', 'node', 'queries', 'services', 'p2p', 'api', 'client', 'cli'] as const;
 const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
 
 function files(dir: string): string[] {
