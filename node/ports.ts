@@ -6,6 +6,7 @@
 import type { Observable } from 'rxjs';
 import type { Block } from '../core/block.ts';
 import type { Genesis } from '../core/genesis.ts';
+import type { KeyPair } from '../core/keys.ts';
 import type { ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { PendingRun } from '../core/validateTx.ts';
@@ -119,6 +120,16 @@ export interface AlertPorts {
   blocks(from: number, to: number): AsyncIterable<Block>;
   /** The head's height. */
   height(): number;
+}
+
+/** What block production needs of the node: the head, the clock, and the one way to append a block. */
+export interface ProducerPorts {
+  readonly genesis: Genesis;
+  readonly log: Logger;
+  clock(): number;
+  head(): Block;
+  /** Builds, signs and appends a block from the mempool at `timestamp`. */
+  produce(key: KeyPair, timestamp: number): Promise<Block>;
 }
 
 /** A component with a lifecycle; one place starts them in order and stops them in reverse. */

@@ -4,7 +4,7 @@
  */
 import { slotOf, slotOwner } from '../core/block.ts';
 import type { KeyPair } from '../core/keys.ts';
-import type { OmbraNode } from './node.ts';
+import type { ProducerPorts } from './ports.ts';
 
 /** Producer settings. */
 export interface ProducerOptions {
@@ -17,14 +17,14 @@ export interface ProducerOptions {
 
 /** Drives block production on a timer aligned to slot boundaries. */
 export class Producer {
-  private readonly node: OmbraNode;
+  private readonly node: ProducerPorts;
   private readonly opts: ProducerOptions;
   private timer: NodeJS.Timeout | null = null;
   private running = false;
   private lastSlot = -1;
   private inFlight: Promise<unknown> = Promise.resolve();
 
-  constructor(node: OmbraNode, opts: ProducerOptions) {
+  constructor(node: ProducerPorts, opts: ProducerOptions) {
     this.node = node;
     this.opts = opts;
   }

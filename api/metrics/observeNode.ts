@@ -2,7 +2,7 @@
  * Feeds `NodeMetrics` from the node's event feed and attaches the read-only sources its gauges
  * read at scrape time: nothing here reaches into the node's internals or polls.
  */
-import type { OmbraNode } from '../../node/node.ts';
+import type { ChainFeed, HeadReader, MempoolView } from '../../node/ports.ts';
 import type { AlertService } from '../../services/alerts.ts';
 import type { NetworkView } from '../context.ts';
 import type { StreamHub } from '../streams/streamHub.ts';
@@ -35,7 +35,7 @@ export function observeDelivery(m: NodeMetrics, channel: string, ok: boolean, se
 
 /** The parts of a running node that metrics observe (what `launch` wires). */
 export interface ObservedNode {
-  node: OmbraNode;
+  node: ChainFeed & Pick<HeadReader, 'head'> & { mempool: Pick<MempoolView, 'list'>; runner: { heights(): Record<string, number> } };
   network: NetworkView;
   streams: StreamHub;
   sockets: { sessions: { size: number } };
