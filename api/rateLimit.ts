@@ -363,6 +363,9 @@ function holdWhileOpen(c: Context, release: () => void): void {
     }
     socket.once('close', release);
   }
+  // A stream written straight onto Node's response ends with it (the connection may live on).
+  const outgoing = (c.env as { outgoing?: { once?(ev: string, f: () => void): void } } | undefined)?.outgoing;
+  if (outgoing && typeof outgoing.once === 'function') outgoing.once('close', release);
   const body = c.res.body;
   if (!body) {
     if (!socket) release();

@@ -2,6 +2,7 @@
  * The SSE endpoints: GET /api/chain/events (hello, block, tx, ping, reorg; resumable with
  * Last-Event-ID or ?fromHeight) and GET /api/mempool/events (hello, snapshot).
  */
+import type { ServerResponse } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
@@ -33,9 +34,15 @@ function socketOf(c: Context): Destroyable | undefined {
   return (c.env as { incoming?: { socket?: Destroyable } } | undefined)?.incoming?.socket;
 }
 
-/** Detaches the stream when the client aborts, then answers with it. */
-function serveStream(c: Context, stream: SseStream): Response {
-  c.req.raw.signal.addEventListener('abort', () => stream.close(), { once: true });
+/** Node's response, when served by @hono/node-server: frames are then written straight onto it. */
+function responseOf(c: Context): ServerResponse | undefined {
+  const out = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  return out && typeof out.writeHead === 'function' ? out : undefined;
+}
+
+/** Answers with the stream; one fed through a WHATWG stream detaches when the client aborts. */
+function serveStream(c: Context, stream: SseStream, direct: boolean): Response {
+  if (!direct) c.req.raw.signal.addEventListener('abort', () => stream.close(), { once: true });
   return stream.response();
 }
 
@@ -52,7 +59,8 @@ export function chainEventRoutes({ streams }: StreamDeps): Hono {
         `resume point ${from} is more than ${max} blocks behind the head (${head}); read them with GET /api/chain/blocks-full first`,
       );
     }
-    return serveStream(c, new ChainEventStream(streams, from, socketOf(c)));
+    const res = responseOf(c);
+    return serveStream(c, new ChainEventStream(streams, from, socketOf(c), res), res !== undefined);
   });
 }
 
@@ -60,6 +68,7 @@ export function chainEventRoutes({ streams }: StreamDeps): Hono {
 export function mempoolEventRoutes({ streams }: StreamDeps): Hono {
   return new Hono().get('/events', (c) => {
     streams.checkCapacity();
-    return serveStream(c, new MempoolEventStream(streams, socketOf(c)));
+    const res = responseOf(c);
+    return serveStream(c, new MempoolEventStream(streams, socketOf(c), res), res !== undefined);
   });
 }

@@ -7,6 +7,7 @@
  * already sent. A block appended after the subscription is always on the live feed (the node
  * moves its head and emits in the same tick), so log + buffer cover every height exactly once.
  */
+import type { ServerResponse } from 'node:http';
 import type { ChainEvent, ReorgEvent } from '../../projections/events.ts';
 import { blockFrame, reorgFrame, sseFrame, txData } from './sseFrames.ts';
 import type { StreamHub } from './streamHub.ts';
@@ -23,8 +24,8 @@ export class ChainEventStream extends SseStream {
    * `from` is the first height the client is missing (Last-Event-ID + 1 or ?fromHeight), or
    * null for a live-only stream. A `from` past the head resumes at the head.
    */
-  constructor(hub: StreamHub, from: number | null, socket?: Destroyable) {
-    super(hub, socket);
+  constructor(hub: StreamHub, from: number | null, socket?: Destroyable, res?: ServerResponse) {
+    super(hub, socket, res);
     const { chain } = hub.ports;
     this.detach = hub.subscribe({
       event: (e) => this.onEvent(e),

@@ -10,8 +10,24 @@ export interface OutboxLimits {
   maxBytes: number;
 }
 
+/** Where a subscriber's encoded messages go, bounded: `push` refuses when a limit would be passed. */
+export interface SseSink {
+  /** Messages waiting. */
+  readonly length: number;
+  /** Bytes waiting. */
+  readonly bytes: number;
+  /** Queues a message; false (and nothing queued) when it would exceed a limit or the sink is ending. */
+  push(chunk: Uint8Array): boolean;
+  /** Resolves when the sink is at most half full (paces replay from the log to the consumer). */
+  room(): Promise<void>;
+  /** Sends `last` (if given) and then ends the body. */
+  end(last?: Uint8Array): void;
+  /** Ends the body at once (the connection is dropped). */
+  abort(reason?: Error): void;
+}
+
 /** A bounded queue of encoded messages exposed as a ReadableStream. */
-export class Outbox {
+export class Outbox implements SseSink {
   readonly stream: ReadableStream<Uint8Array>;
   private readonly limits: OutboxLimits;
   private queue: Uint8Array[] = [];
@@ -77,7 +93,7 @@ export class Outbox {
   }
 
   /** Ends the body at once with an error (the HTTP layer destroys the response). */
-  abort(reason: Error): void {
+  abort(reason: Error = new Error('aborted')): void {
     if (this.finished) return;
     this.finish();
     try {

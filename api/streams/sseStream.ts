@@ -2,7 +2,10 @@
  * One SSE subscriber: its bounded outbox, its detach function, and the slow-consumer rule
  * (a final `event: error` with code SLOW_CONSUMER, then the connection is closed).
  */
-import { Outbox } from './outbox.ts';
+import type { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { Outbox, type SseSink } from './outbox.ts';
+import { SocketOutbox } from './socketOutbox.ts';
 import { sseFrame, sseRetry } from './sseFrames.ts';
 import type { StreamHub } from './streamHub.ts';
 
@@ -22,23 +25,30 @@ export const SSE_HEADERS: Record<string, string> = {
 /** Base of the chain and mempool event streams. */
 export class SseStream {
   readonly hub: StreamHub;
-  readonly outbox: Outbox;
+  readonly outbox: SseSink;
   protected detach: (() => void) | null = null;
   private readonly socket: Destroyable | undefined;
   private graceTimer: NodeJS.Timeout | null = null;
   closed = false;
 
-  constructor(hub: StreamHub, socket?: Destroyable) {
+  /**
+   * With Node's response (`res`, when served by @hono/node-server) frames go straight onto it:
+   * a subscriber then costs its socket buffer and little else. Without it (in-process requests)
+   * they go through a WHATWG stream.
+   */
+  constructor(hub: StreamHub, socket?: Destroyable, res?: ServerResponse) {
     this.hub = hub;
     this.socket = socket;
     const o = hub.options;
-    this.outbox = new Outbox({ maxMessages: o.maxBufferedMessages, maxBytes: o.maxBufferedBytes }, () => this.close());
+    const limits = { maxMessages: o.maxBufferedMessages, maxBytes: o.maxBufferedBytes };
+    this.outbox = res ? new SocketOutbox(res, SSE_HEADERS, limits, () => this.close()) : new Outbox(limits, () => this.close());
     this.outbox.push(sseRetry(o.sseRetryMs));
   }
 
-  /** The HTTP response streaming this subscriber's outbox. */
+  /** The HTTP response streaming this subscriber's outbox (already under way when written straight to the socket). */
   response(): Response {
-    return new Response(this.outbox.stream, { status: 200, headers: SSE_HEADERS });
+    if (this.outbox instanceof Outbox) return new Response(this.outbox.stream, { status: 200, headers: SSE_HEADERS });
+    return RESPONSE_ALREADY_SENT;
   }
 
   /** Queues a message; a full outbox disconnects the subscriber. False once it is gone. */
