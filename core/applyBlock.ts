@@ -16,7 +16,8 @@ import {
   type Block,
 } from './block.ts';
 import { ChainError } from './errors.ts';
-import { blockRewardAt, genesisIdentity, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
+import { blockRewardAt, genesisIdentity, MAX_BLOCK_TX_BYTES, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
+import { utf8Length } from './encoding.ts';
 import type { KeyPair } from './keys.ts';
 import { commitDiff, emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
@@ -77,6 +78,13 @@ function applyTx(tx: SignedTx, s: StateOverlay, ctx: TxContext): void {
 
 export { tokensConsumedBy };
 
+/** The bytes transactions take in a block: the UTF-8 length of each one's JSON, summed (consensus). */
+export function txBytes(txs: readonly unknown[]): number {
+  let n = 0;
+  for (const tx of txs) n += utf8Length(JSON.stringify(tx));
+  return n;
+}
+
 /** Block-level effects after the transactions: pre-fork-2 reward and storage quota. */
 function finishBlock(
   s: StateOverlay,
@@ -113,6 +121,8 @@ export function applyBlock(
   if (slotOwner(g, slot) !== b.proposer) bad(`slot ${slot} belongs to ${slotOwner(g, slot)}, not ${b.proposer}`);
   if (opts.now !== undefined && b.timestamp > opts.now + g.blockTimeMs) bad('timestamp is more than one slot ahead of the local clock');
   if (b.transactions.length > MAX_BLOCK_TXS) bad(`more than ${MAX_BLOCK_TXS} transactions`);
+  const bytes = txBytes(b.transactions);
+  if (bytes > MAX_BLOCK_TX_BYTES) bad(`transactions take ${bytes} bytes, more than ${MAX_BLOCK_TX_BYTES}`);
   if (blockHash(b) !== b.hash) bad('hash does not match the header');
   checkAttestations(b, opts.signaturesVerified);
   if (txRootOf(b.transactions) !== b.txRoot) bad('txRoot does not match the transactions');
@@ -159,14 +169,20 @@ export function buildBlock(
   const dropped: { tx: SignedTx; error: ChainError }[] = [];
   const burnedBefore = s.supply.burned;
   beginBlock(s, ctx);
+  let bytes = 0;
   for (const tx of candidates) {
     if (included.length >= MAX_BLOCK_TXS) break;
+    const canonical = canonicalTx(tx);
+    const size = txBytes([canonical]);
+    // Full: the rest waits for the next block (skipping would break senders' nonce runs).
+    if (bytes + size > MAX_BLOCK_TX_BYTES) break;
     // Try on a nested overlay so a failing candidate leaves no trace.
     const trial = new StateOverlay(s);
     try {
       applyTx(tx, trial, ctx);
       trial.mergeIntoParent();
-      included.push(canonicalTx(tx));
+      included.push(canonical);
+      bytes += size;
     } catch (e) {
       if (e instanceof ChainError) dropped.push({ tx, error: e });
       else throw e;

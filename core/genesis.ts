@@ -25,6 +25,11 @@ export interface Genesis {
 export const STORAGE_QUOTA_PER_BLOCK = 4096n;
 /** Most transactions one block may carry. */
 export const MAX_BLOCK_TXS = 2000;
+/**
+ * Most bytes a block's transactions may take: the UTF-8 length of each one's JSON, summed. A
+ * block must fit one gossip message (4 MiB + 64 KiB) with its header and attestation.
+ */
+export const MAX_BLOCK_TX_BYTES = 3 * 1024 * 1024;
 /** How far a transaction's timestamp may run ahead of its block (ms). */
 export const MAX_TX_FUTURE_MS = 120_000;
 

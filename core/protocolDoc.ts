@@ -5,7 +5,7 @@
 import { BLOCK_FIELDS } from './block.ts';
 import { TREASURY_ADDRESS, ZERO_ADDRESS } from './address.ts';
 import { MAX_BIGINT_DIGITS, MICRO } from './encoding.ts';
-import { MAX_BLOCK_TXS, MAX_TX_FUTURE_MS, STORAGE_QUOTA_PER_BLOCK } from './genesis.ts';
+import { MAX_BLOCK_TX_BYTES, MAX_BLOCK_TXS, MAX_TX_FUTURE_MS, STORAGE_QUOTA_PER_BLOCK } from './genesis.ts';
 import { ZERO_HASH } from './hash.ts';
 import { DEV_MNEMONIC, keyPairFromMnemonic } from './keys.ts';
 import type { TxSchema } from './schema.ts';
@@ -136,7 +136,7 @@ function chainSections(executed: TxSchema[]): string[] {
   return [
     '## Blocks',
     '',
-    `A block is \`{${BLOCK_FIELDS.join(', ')}}\`. At most ${fmt(MAX_BLOCK_TXS)} transactions.`,
+    `A block is \`{${BLOCK_FIELDS.join(', ')}}\`. At most ${fmt(MAX_BLOCK_TXS)} transactions, taking at most ${fmt(MAX_BLOCK_TX_BYTES)} bytes (the UTF-8 length of each transaction's JSON, summed); a proposer closes a block at the first candidate that would not fit.`,
     '',
     `- \`hash\` = hex SHA-256 of \`JSON.stringify({${BLOCK_HASH_FIELDS.join(', ')}})\`, in that order.`,
     `- \`txRoot\` = binary Merkle root over the 32-byte transaction hashes in block order: a pair hashes to SHA-256 of the concatenated raw bytes, an odd last node pairs with itself, one hash is its own root, no transactions give ${ZERO_HASH.length} zeros.`,
