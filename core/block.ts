@@ -105,6 +105,25 @@ export function slotOwner(g: Genesis, slot: number): string {
   return g.authorities[slot % g.authorities.length];
 }
 
+/**
+ * True when `a` and `b` prove their proposer equivocated: two different blocks for one slot,
+ * each with a header that hashes to its `hash` and an attestation by that proposer over it.
+ */
+export function equivocation(a: unknown, b: unknown, blockTimeMs: number): boolean {
+  const x = a as Block;
+  const y = b as Block;
+  try {
+    for (const blk of [x, y]) {
+      checkBlockShape(blk);
+      if (blockHash(blk) !== blk.hash) return false;
+      checkAttestations(blk);
+    }
+  } catch {
+    return false;
+  }
+  return x.hash !== y.hash && x.proposer === y.proposer && slotOf(x.timestamp, blockTimeMs) === slotOf(y.timestamp, blockTimeMs);
+}
+
 /** The proposer's attestation of a block hash. */
 export function attest(hash: string, key: KeyPair): Attestation {
   return { validatorAddress: key.address, signature: signMessage(hash, key.privateKey), publicKey: key.publicKey };

@@ -4,7 +4,7 @@
  */
 import { Subject } from 'rxjs';
 import { applyBlock, buildBlock, genesisState, type Applied, type ParentRef } from '../core/applyBlock.ts';
-import type { Block } from '../core/block.ts';
+import { equivocation, slotOf, type Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
 import { withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
@@ -20,6 +20,7 @@ import { Mempool, type MempoolOptions } from './mempool.ts';
 import { genesisMismatch } from './genesisCheck.ts';
 import { VerifyPool } from './verifyPool.ts';
 import { PendingLog } from './pendingLog.ts';
+import { EvidenceStore } from './evidence.ts';
 import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockPipeline.ts';
 import { betterTip, validateBranch } from './reorg.ts';
 import { accountsProjection } from '../projections/accounts.ts';
@@ -63,6 +64,8 @@ export class OmbraNode {
   lastCatchUp = { from: 0, to: 0, blocks: 0 };
   /** Node-local copy of the mempool (not chain state), so acknowledged transactions survive restarts. */
   private readonly pendingLog: PendingLog;
+  /** Equivocations seen (node-local): the second block of a slot is never built upon. */
+  readonly evidence: EvidenceStore;
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private reorgs = 0;
@@ -79,6 +82,7 @@ export class OmbraNode {
     this.mempool = new Mempool(opts.mempool);
     this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth);
     this.pendingLog = new PendingLog(store.sublevel('local:mempool'));
+    this.evidence = new EvidenceStore(store.sublevel('local:evidence'));
     this.onCatchUp = opts.onCatchUp;
     this.onBlockWork = opts.onBlockWork;
   }
@@ -122,6 +126,7 @@ export class OmbraNode {
 
   /** Lifecycle: catches every projection up to the head, follows the feed, restores the mempool. */
   async start(): Promise<void> {
+    await this.evidence.load();
     await this.catchUp(this.onCatchUp);
     this.runner.attach(this.events$);
     await this.restorePending();
@@ -189,7 +194,7 @@ export class OmbraNode {
 
   /** The read side's ports over this node: what query objects are built from. */
   readPorts(): ReadPorts {
-    return { chain: this, blocks: this.store, models: this.runner, mempool: this.mempool };
+    return { chain: this, blocks: this.store, models: this.runner, mempool: this.mempool, evidence: this.evidence };
   }
 
   /** The ports of the live-stream hub. */
@@ -294,6 +299,9 @@ export class OmbraNode {
       }
       if (!Number.isSafeInteger(ancestor) || ancestor < 0 || ancestor >= oldTip.index + 1)
         throw new ChainError('INVALID_BLOCK', `no common ancestor at ${ancestor}`);
+      // Blocks of the branch that equivocate against ours are recorded. The branch still wins when
+      // it is better: refusing it would split the network by who saw which block first.
+      for (const b of branch) if (b.index <= oldTip.index) await this.noteCompetingBlock(b);
       // Read models (the consensus state among them) step back to the ancestor through the undo
       // log; only a reorganisation deeper than the log rebuilds them from genesis.
       if (!(await this.runner.rollbackTo(ancestor))) {
@@ -353,6 +361,27 @@ export class OmbraNode {
       });
       this.events$.next({ type: 'mempool', total: this.mempool.size });
     });
+  }
+
+  /**
+   * Looks at a block for a height this node already has: when it and ours are two blocks for one
+   * slot attested by its authority, the pair is recorded as evidence (true). Never throws.
+   */
+  async noteCompetingBlock(raw: unknown): Promise<boolean> {
+    const index = (raw as { index?: unknown } | null)?.index;
+    if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 1 || index > this.tip.index) return false;
+    const ours = await this.store.block(index);
+    if (!ours || !equivocation(ours, raw, this.genesis.blockTimeMs)) return false;
+    const theirs = raw as Block;
+    const fresh = await this.evidence.record(ours, theirs, slotOf(ours.timestamp, this.genesis.blockTimeMs), this.clock());
+    if (fresh)
+      this.log.warn('equivocation: two blocks for one slot', {
+        proposer: ours.proposer,
+        height: index,
+        ours: ours.hash,
+        theirs: theirs.hash,
+      });
+    return true;
   }
 
   /** Validates a block from elsewhere (a peer, a snapshot) as the child of the head and appends it. */

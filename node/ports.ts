@@ -14,6 +14,7 @@ import type { ChainEvent, ChainInfo } from '../projections/events.ts';
 import type { Projection } from '../projections/projection.ts';
 import type { ProjectionStore, Rows } from '../projections/store.ts';
 import type { Reactor } from '../projections/reactor.ts';
+import type { Evidence } from './evidence.ts';
 import type { Logger } from './log.ts';
 
 /** The head of the chain and the chain's identity. */
@@ -68,8 +69,15 @@ export interface BlockImporter {
   importBlock(raw: unknown, source?: 'peer' | 'local', opts?: { signaturesVerified?: boolean }): Promise<Block>;
   /** Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's signatures were checked. */
   importBlocks(raws: readonly unknown[], verified?: readonly boolean[]): Promise<Block[]>;
+  /** Records a block for a height already held as equivocation evidence when it is one (true). */
+  noteCompetingBlock(raw: unknown): Promise<boolean>;
   /** Switches to a better branch after block `ancestor`. */
   reorg(ancestor: number, branch: Block[]): Promise<void>;
+}
+
+/** Equivocations this node has seen. */
+export interface EvidenceReader {
+  list(): Evidence[];
 }
 
 /** The read side's ports, bundled: what query objects are built from. */
@@ -78,6 +86,7 @@ export interface ReadPorts {
   blocks: BlockReader;
   models: ReadModels;
   mempool: MempoolView;
+  evidence: EvidenceReader;
 }
 
 /** What the live-stream hub reads: the feed, the head and stored blocks (for resume), the mempool's size. */

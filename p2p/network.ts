@@ -156,11 +156,16 @@ export class P2pNetwork implements NetworkView {
         await this.ports.chain.importBlock(b);
         return TopicValidatorResult.Accept;
       } catch (e) {
-        // Raced with another import of the same height: nothing wrong with the sender.
-        if (this.ports.chain.head().index >= b.index) return TopicValidatorResult.Ignore;
+        // Raced with another import of the same height: nothing wrong with the sender, unless it
+        // is the same authority's second block for that slot.
+        if (this.ports.chain.head().index >= b.index) {
+          return (await this.ports.chain.noteCompetingBlock(b)) ? this.reject('block', 'equivocation') : TopicValidatorResult.Ignore;
+        }
         return this.reject('block', e instanceof Error ? e.message : 'invalid');
       }
     }
+    // A second block for a slot we hold, attested by its authority: evidence, never built upon.
+    if (b.index <= head.index && (await this.ports.chain.noteCompetingBlock(b))) return this.reject('block', 'equivocation');
     if (
       b.index > head.index ||
       (b.index === head.index && b.hash !== head.hash && betterTip(b, head, this.ports.chain.genesis.blockTimeMs))

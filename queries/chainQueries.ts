@@ -52,6 +52,12 @@ export class ChainQueries {
     return this.ports.chain.nextHeight();
   }
 
+  /** Equivocations this node has seen, newest slot first. */
+  evidence(): { count: number; evidence: ReturnType<ReadPorts['evidence']['list']> } {
+    const evidence = this.ports.evidence.list();
+    return { count: evidence.length, evidence };
+  }
+
   /** A transaction waiting in the mempool. */
   pendingTx(hash: string): SignedTx | undefined {
     return this.ports.mempool.get(hash);

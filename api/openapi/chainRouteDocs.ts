@@ -82,6 +82,25 @@ export const CHAIN_ROUTES: RouteCatalog = {
     summary: 'Connected peers',
     ok: { schema: obj({ peerId: nullable(str), count: uint, peers: arr(obj({ peerId: str, addresses: arr(str) })) }) },
   },
+  'GET /api/chain/evidence': {
+    tag: 'network',
+    summary: 'Equivocation evidence: two blocks for one slot, both attested by its authority (the second is never built upon)',
+    ok: {
+      schema: obj({
+        count: uint,
+        evidence: arr(
+          obj({
+            proposer: address,
+            slot: uint,
+            height: uint,
+            first: obj({ index: uint, hash, previousHash: hash, timestamp: ms, proposer: address }),
+            second: obj({ index: uint, hash, previousHash: hash, timestamp: ms, proposer: address }),
+            seenAt: ms,
+          }),
+        ),
+      }),
+    },
+  },
   'GET /api/chain/search/:q': {
     tag: 'chain',
     summary: 'Search by height, block or transaction hash, or (partial) address',

@@ -34,6 +34,8 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
     });
   });
 
+  app.get('/evidence', (c) => c.json(queries.chain.evidence()));
+
   app.get('/network', (c) => c.json({ peerId: network.peerId(), addresses: network.addresses() }));
 
   app.get('/peers', (c) => {

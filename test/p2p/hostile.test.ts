@@ -68,12 +68,17 @@ t('junk, oversized, wrong-proposer, future-slot, duplicate and equivocating bloc
     await send(buildBlock(a.node.state(), refOf(head), [], DEV_KEYS[owner], slot * g.blockTimeMs + 2, g).block);
     await send(head);
     await waitFor(async () => (a.p2p!.rejected.length >= 3 ? true : undefined));
+    await waitFor(async () => (a.p2p!.rejected.some((r) => r.reason === 'equivocation') ? true : undefined));
     // Above the inbound limit gossipsub drops the message before any parsing.
     await send('x'.repeat(5 * 1024 * 1024)).catch(() => undefined);
     const reasons: string = a.p2p!.rejected.map((r) => r.reason).join('\n');
     assert.match(reasons, /malformed/);
     assert.match(reasons, /belongs to/);
     assert.match(reasons, /ahead of the local clock/);
+    assert.match(reasons, /equivocation/);
+    const ev = (await (await fetch(`${a.url}/api/chain/evidence`)).json()) as { count: number; evidence: { proposer: string }[] };
+    assert.ok(ev.count >= 1, 'the two blocks for one slot are recorded as evidence');
+    assert.is(ev.evidence[0].proposer, DEV_KEYS[owner].address);
     // The node keeps producing with its honest peer and they agree.
     const h = a.node.head().index;
     await heightsReach(net, h + 3);
