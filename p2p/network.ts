@@ -148,6 +148,7 @@ export class P2pNetwork implements NetworkView {
   }
 
   private async onBlock(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
+    if (this.syncer.isBanned(peer)) return this.reject('block', 'sender is banned');
     const b = decode(data, this.opts.maxBlockBytes) as Block | undefined;
     if (!b || typeof b !== 'object' || typeof b.index !== 'number') return this.reject('block', 'malformed or oversized');
     const head = this.ports.chain.head();

@@ -12,6 +12,13 @@ import type { P2pOptions } from './options.ts';
 import { decode, encode, readAll } from './wire.ts';
 import { batchesOf, blockItems, runPipeline } from '../node/blockPipeline.ts';
 import { VerifyPool } from '../node/verifyPool.ts';
+import { ChainError } from '../core/errors.ts';
+import { finalityDepthOf } from '../core/genesis.ts';
+
+/** How long a peer that served invalid blocks stays banned. */
+const BAN_MS = 10 * 60_000;
+/** Most peers banned at once. */
+const MAX_BANNED = 1024;
 
 /** Catch-ups of at least this many blocks verify signatures in worker threads. */
 const SYNC_WORKERS_FROM = 64;
@@ -38,6 +45,7 @@ export class Syncer {
   private readonly opts: P2pOptions;
   private readonly protocols: ReturnType<typeof syncProtocols>;
   private running: Promise<void> | null = null;
+  private readonly banned = new Map<string, number>();
   /** True while importing a better chain that is more than one block ahead. */
   syncing = false;
   /** Called with multiaddrs a peer told us about. */
@@ -102,10 +110,35 @@ export class Syncer {
     return r.blocks;
   }
 
-  /** Syncs with `peer` unless a sync is already running. */
+  /** True while `peer` is banned for serving invalid blocks. */
+  isBanned(peer: PeerId): boolean {
+    const until = this.banned.get(peer.toString());
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.banned.delete(peer.toString());
+    return false;
+  }
+
+  /** Bans a peer that served an invalid block or branch, and hangs up. */
+  private async ban(peer: PeerId, why: string): Promise<void> {
+    // Bounded: the oldest ban goes first when the book is full.
+    if (this.banned.size >= MAX_BANNED) this.banned.delete(this.banned.keys().next().value as string);
+    this.banned.set(peer.toString(), Date.now() + BAN_MS);
+    this.ports.log.warn('peer banned: it served invalid blocks', { peer: peer.toString(), why, minutes: BAN_MS / 60_000 });
+    await this.p2p.hangUp(peer).catch(() => undefined);
+  }
+
+  /** Syncs with `peer` unless a sync is already running or the peer is banned. */
   poke(peer: PeerId): Promise<void> {
+    if (this.isBanned(peer)) {
+      void this.p2p.hangUp(peer).catch(() => undefined);
+      return Promise.resolve();
+    }
     this.running ??= this.syncWith(peer)
-      .catch((e: unknown) => this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message }))
+      .catch(async (e: unknown) => {
+        if (e instanceof ChainError && e.code === 'INVALID_BLOCK') await this.ban(peer, e.message);
+        else this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message });
+      })
       .finally(() => {
         this.running = null;
         this.syncing = false;
@@ -159,9 +192,19 @@ export class Syncer {
       }
       return;
     }
+    // A competing branch: never below finality, and only as long as it takes to beat ours (one
+    // block past our head, at most finality + 1 blocks in memory); the rest follows as a plain
+    // catch-up. The node validates it on a copy of the ancestor's state before anything moves.
+    const finality = finalityDepthOf(this.ports.chain.genesis);
+    if (head.index - ancestor > finality) {
+      throw new ChainError('INVALID_BLOCK', `offers a branch from ${ancestor}, more than ${finality} blocks below our head ${head.index}`);
+    }
+    const target = Math.min(st.height, head.index + 1);
     const branch: Block[] = [];
-    for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch)
-      branch.push(...(await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))));
+    for await (const b of this.fetchRange(peer, ancestor + 1, target)) branch.push(b);
+    if (branch.length !== target - ancestor)
+      throw new ChainError('INVALID_BLOCK', `claimed height ${st.height} but served ${branch.length} blocks`);
+    // The rest of a longer chain comes as a plain catch-up on the next sync round.
     await this.ports.chain.reorg(ancestor, branch);
   }
 
