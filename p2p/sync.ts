@@ -17,7 +17,9 @@ import { finalityDepthOf } from '../core/genesis.ts';
 
 /** How long a peer that served invalid blocks stays banned. */
 const BAN_MS = 10 * 60_000;
-/** Most peers banned at once. */
+/** Sync requests a peer may make per second (burst: twice as many). */
+const SYNC_REQUESTS_PER_SECOND = 20;
+/** Most peers banned at once (also the most request buckets kept). */
 const MAX_BANNED = 1024;
 
 /** Catch-ups of at least this many blocks verify signatures in worker threads. */
@@ -46,6 +48,7 @@ export class Syncer {
   private readonly protocols: ReturnType<typeof syncProtocols>;
   private running: Promise<void> | null = null;
   private readonly banned = new Map<string, number>();
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
   /** True while importing a better chain that is more than one block ahead. */
   syncing = false;
   /** Called with multiaddrs a peer told us about. */
@@ -73,8 +76,12 @@ export class Syncer {
       };
       await stream.sink([encode(status)]).catch(() => undefined);
     });
-    await this.p2p.handle(this.protocols.blocks, async ({ stream }) => {
+    await this.p2p.handle(this.protocols.blocks, async ({ stream, connection }) => {
       try {
+        if (!this.admitRequest(connection.remotePeer.toString())) {
+          await stream.sink([encode({ error: 'too many sync requests; slow down' })]);
+          return;
+        }
         const req = decode(await readAll(stream, 1024), 1024) as { from?: unknown; to?: unknown } | undefined;
         const from = Number(req?.from);
         const to = Number(req?.to);
@@ -82,7 +89,16 @@ export class Syncer {
           await stream.sink([encode({ error: `ranges are from..to, at most ${this.opts.syncBatch} blocks` })]);
           return;
         }
-        await stream.sink([encode({ blocks: await this.ports.blocks.blocksIn(from, to) })]);
+        // Bounded by bytes too: a prefix of the range, at least one block (the asker continues).
+        const blocks = await this.ports.blocks.blocksIn(from, to);
+        let bytes = 0;
+        let n = 0;
+        while (n < blocks.length) {
+          bytes += JSON.stringify(blocks[n]).length;
+          if (n > 0 && bytes > this.opts.maxSyncResponseBytes - 65_536) break;
+          n++;
+        }
+        await stream.sink([encode({ blocks: n === blocks.length ? blocks : blocks.slice(0, n) })]);
       } catch {
         stream.abort(new Error('bad sync request'));
       }
@@ -107,7 +123,31 @@ export class Syncer {
       | { blocks?: Block[] }
       | undefined;
     if (!r || !Array.isArray(r.blocks)) throw new Error(`peer ${peer} answered no blocks for ${from}..${to}`);
-    return r.blocks;
+    // A prefix of the range, in order (a server may stop early to bound its answer's bytes).
+    const blocks = r.blocks;
+    if (blocks.length === 0 && from <= to) throw new ChainError('INVALID_BLOCK', `answered an empty range for ${from}..${to}`);
+    if (blocks.length > to - from + 1) throw new ChainError('INVALID_BLOCK', `answered ${blocks.length} blocks for ${from}..${to}`);
+    blocks.forEach((b, i) => {
+      if (typeof b !== 'object' || b === null || b.index !== from + i)
+        throw new ChainError('INVALID_BLOCK', `answered a block out of order for ${from + i}`);
+    });
+    return blocks;
+  }
+
+  /** A token bucket per asking peer: SYNC_REQUESTS_PER_SECOND, with a burst of twice that. */
+  private admitRequest(peer: string): boolean {
+    const now = Date.now();
+    let b = this.buckets.get(peer);
+    if (!b) {
+      if (this.buckets.size >= MAX_BANNED) this.buckets.delete(this.buckets.keys().next().value as string);
+      b = { tokens: 2 * SYNC_REQUESTS_PER_SECOND, at: now };
+      this.buckets.set(peer, b);
+    }
+    b.tokens = Math.min(2 * SYNC_REQUESTS_PER_SECOND, b.tokens + ((now - b.at) / 1000) * SYNC_REQUESTS_PER_SECOND);
+    b.at = now;
+    if (b.tokens < 1) return false;
+    b.tokens--;
+    return true;
   }
 
   /** True while `peer` is banned for serving invalid blocks. */
@@ -210,19 +250,25 @@ export class Syncer {
 
   /** A peer's blocks from..to, fetched batch by batch as they are consumed. */
   private async *fetchRange(peer: PeerId, from: number, to: number): AsyncGenerator<Block> {
-    for (let lo = from; lo <= to; lo += this.opts.syncBatch) yield* await this.fetch(peer, lo, Math.min(to, lo + this.opts.syncBatch - 1));
+    for (let lo = from; lo <= to; ) {
+      const blocks = await this.fetch(peer, lo, Math.min(to, lo + this.opts.syncBatch - 1));
+      yield* blocks;
+      lo += blocks.length;
+    }
   }
 
-  /** The highest height at which our chain and the peer's agree. */
+  /** The highest height at which our chain and the peer's agree, looked for no deeper than finality. */
   private async commonAncestor(peer: PeerId, top: number): Promise<number> {
-    for (let hi = top; hi >= 0; hi -= this.opts.syncBatch) {
-      const lo = Math.max(0, hi - this.opts.syncBatch + 1);
+    const floor = Math.max(0, this.ports.chain.head().index - finalityDepthOf(this.ports.chain.genesis));
+    for (let hi = top; hi >= floor; ) {
+      const lo = Math.max(floor, hi - this.opts.syncBatch + 1);
       const theirs = await this.fetch(peer, lo, hi);
       for (let i = theirs.length - 1; i >= 0; i--) {
         const ours = await this.ports.blocks.block(theirs[i].index);
         if (ours && ours.hash === theirs[i].hash) return ours.index;
       }
+      hi = lo - 1;
     }
-    return 0;
+    throw new ChainError('INVALID_BLOCK', `shares no block with us within the finality depth (down to ${floor})`);
   }
 }
