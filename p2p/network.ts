@@ -22,6 +22,7 @@ import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { Syncer } from './sync.ts';
 import { decode, encode } from './wire.ts';
 import { PeerBook } from './peerBook.ts';
+import { createPeerScoreParams, createPeerScoreThresholds, createTopicScoreParams } from '@chainsafe/libp2p-gossipsub/score';
 
 /** Codes that mean "already known or out of date", not misbehaviour. */
 const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
@@ -65,6 +66,23 @@ export class P2pNetwork implements NetworkView {
           allowPublishToZeroTopicPeers: true,
           emitSelf: false,
           maxInboundDataLength: this.opts.maxBlockBytes + 64 * 1024,
+          // Every rejected message costs its sender (squared, decaying): a peer that keeps sending
+          // invalid blocks or transactions stops being gossiped to, then is graylisted.
+          scoreParams: createPeerScoreParams({
+            topics: {
+              [this.topics.block]: createTopicScoreParams({
+                topicWeight: 1,
+                invalidMessageDeliveriesWeight: -100,
+                invalidMessageDeliveriesDecay: 0.9,
+              }),
+              [this.topics.tx]: createTopicScoreParams({
+                topicWeight: 1,
+                invalidMessageDeliveriesWeight: -20,
+                invalidMessageDeliveriesDecay: 0.9,
+              }),
+            },
+          }),
+          scoreThresholds: createPeerScoreThresholds({ gossipThreshold: -100, publishThreshold: -200, graylistThreshold: -400 }),
         }),
       },
     });
