@@ -7,6 +7,7 @@ import { launch } from './launch.ts';
 import { LOG_FLAGS, loggerFromFlags } from './logSetup.ts';
 import { burstProgress, type ProgressReport } from './progress.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
+import { trustedProxies } from '../api/clientIp.ts';
 import type { AlertOptions } from '../services/alerts.ts';
 import type { ServerLimits } from '../api/serverLimits.ts';
 
@@ -56,10 +57,16 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     multiple: true,
     help: 'banned IP or CIDR, answered 403 IP_BANNED (repeatable; env: comma-separated; also DATA_DIR/banned-ips.txt)',
   },
+  'trusted-proxy': {
+    type: 'string',
+    env: 'OMBRA_TRUSTED_PROXIES',
+    multiple: true,
+    help: 'a reverse proxy (IP or CIDR) whose X-Forwarded-For is believed: the client IP is the rightmost hop not inside a trusted proxy (repeatable; env: comma-separated)',
+  },
   'trust-proxy': {
     type: 'boolean',
     env: 'OMBRA_TRUST_PROXY',
-    help: 'take the client IP from X-Forwarded-For (only behind your own reverse proxy)',
+    help: 'deprecated: trust every hop (the same as --trusted-proxy 0.0.0.0/0 --trusted-proxy ::/0); only behind your own proxy',
   },
   'smtp-url': {
     type: 'string',
@@ -116,7 +123,16 @@ export async function startCommand(argv: string[]): Promise<number> {
     } catch (e) {
       throw new UsageError(`--ban-ip: ${(e as Error).message}`);
     }
-    rateLimits = { banned, trustProxy: flags['trust-proxy'] === true };
+    const proxies = [
+      ...((flags['trusted-proxy'] as string[] | undefined) ?? []),
+      ...(flags['trust-proxy'] === true ? ['0.0.0.0/0', '::/0'] : []),
+    ];
+    try {
+      trustedProxies(proxies);
+    } catch (e) {
+      throw new UsageError(`--trusted-proxy: ${(e as Error).message}`);
+    }
+    rateLimits = { banned, trustedProxies: proxies };
   }
   const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
