@@ -272,8 +272,10 @@ export class RateLimiter {
       record = check.record;
       this.keys.touch(record);
     }
-    const limit = this.tierOf(record);
-    const b = this.bucket(record ? `key:${record.id}` : `ip:${ip}`, limit, now);
+    // Keys registered with a key draw from the quota of the key at the top of their chain.
+    const payer = record && this.keys.rootOf(record);
+    const limit = this.tierOf(payer);
+    const b = this.bucket(payer ? `key:${payer.id}` : `ip:${ip}`, limit, now);
     const who = record ? 'this API key' : 'anonymous callers from this IP';
     if (b.count >= limit.perMinute)
       return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);

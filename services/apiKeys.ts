@@ -13,6 +13,7 @@
 import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { ChainStore } from '../node/chainStore.ts';
+import { ChainError } from '../core/errors.ts';
 
 /** The recognisable prefix of a live key. */
 export const KEY_PREFIX = 'ombra_live_';
@@ -46,12 +47,22 @@ export interface ApiKeyView {
 export interface ApiKeyOptions {
   /** How often buffered lastUsedAt values are written (ms). */
   flushMs: number;
-  /** Active keys one client IP may have registered. */
+  /** Active keys one client IP may have registered (without presenting a key). */
   maxKeysPerIp: number;
+  /** Active keys one key may have registered (derived keys). */
+  maxKeysPerOwner: number;
+  /** Active keys in all. */
+  maxKeys: number;
   clock: () => number;
 }
 
-export const defaultApiKeyOptions: ApiKeyOptions = { flushMs: 10_000, maxKeysPerIp: 20, clock: Date.now };
+export const defaultApiKeyOptions: ApiKeyOptions = {
+  flushMs: 10_000,
+  maxKeysPerIp: 20,
+  maxKeysPerOwner: 20,
+  maxKeys: 100_000,
+  clock: Date.now,
+};
 
 /** The checksum part of a key body. */
 function checksum(body: string): string {
@@ -127,6 +138,13 @@ export class ApiKeyStore {
     createdBy: string;
   }): Promise<{ record: ApiKeyRecord; key: string }> {
     await this.load();
+    // Caps are quotas: 429 RATE_LIMITED, not a malformed request.
+    if (this.byId.size >= this.opts.maxKeys) throw new ChainError('RATE_LIMITED', `this node holds ${this.opts.maxKeys} keys, its most`);
+    if (input.ownerId && this.countOwnedBy(input.ownerId) >= this.opts.maxKeysPerOwner)
+      throw new ChainError(
+        'RATE_LIMITED',
+        `this key already registered ${this.opts.maxKeysPerOwner} active keys, the most one key may; revoke one first`,
+      );
     const key = generateKey();
     const record: ApiKeyRecord = {
       id: `key_${randomBytes(8).toString('hex')}`,
@@ -142,6 +160,25 @@ export class ApiKeyStore {
     this.byHash.set(record.hash, record);
     this.byId.set(record.id, record);
     return { record, key };
+  }
+
+  /** Active keys registered while presenting key `ownerId`. */
+  countOwnedBy(ownerId: string): number {
+    let n = 0;
+    for (const r of this.byId.values()) if (r.ownerId === ownerId) n++;
+    return n;
+  }
+
+  /** The key a derived key's quota comes from: up its chain of owners to the first one. */
+  rootOf(record: ApiKeyRecord): ApiKeyRecord {
+    let r = record;
+    // Bounded: owners are older keys, so the chain ends; the bound guards a damaged store.
+    for (let i = 0; i < 64 && r.ownerId; i++) {
+      const up = this.byId.get(r.ownerId);
+      if (!up) break;
+      r = up;
+    }
+    return r;
   }
 
   /** Active keys registered from `ip`. */
@@ -212,18 +249,26 @@ export class ApiKeyStore {
     return target.id === caller.id || target.ownerId === caller.id;
   }
 
-  /** Revokes a key: it stops working at once and leaves every listing. */
-  async revoke(id: string): Promise<boolean> {
+  /**
+   * Revokes a key and every key registered with it (and with those, down the chain): they stop
+   * working at once and leave every listing. Answers how many keys went (0: unknown id).
+   */
+  async revoke(id: string): Promise<number> {
     const r = this.byId.get(id);
-    if (!r) return false;
-    this.byId.delete(id);
-    this.byHash.delete(r.hash);
-    for (const [k, v] of this.seen) if (v.record === r) this.seen.delete(k);
-    this.dirty.delete(id);
+    if (!r) return 0;
+    const gone = [r];
+    for (let i = 0; i < gone.length; i++)
+      for (const k of this.byId.values()) if (k.ownerId === gone[i].id && !gone.includes(k)) gone.push(k);
+    for (const k of gone) {
+      this.byId.delete(k.id);
+      this.byHash.delete(k.hash);
+      this.dirty.delete(k.id);
+    }
+    for (const [key, v] of this.seen) if (gone.includes(v.record)) this.seen.delete(key);
     // A lastUsedAt batch in flight must not land after the delete.
     await this.flushing.catch(() => undefined);
-    await this.rows.del(id);
-    return true;
+    await this.rows.batch(gone.map((k) => ({ type: 'del' as const, key: k.id })));
+    return gone.length;
   }
 
   /** Every active key (operator views, tests). */

@@ -24,10 +24,10 @@ export const ACCESS_ROUTES: RouteCatalog = {
   },
   'DELETE /api/keys/:id': {
     tag: 'keys',
-    summary: 'Revoke a key (itself or one it registered)',
+    summary: 'Revoke a key (itself or one it registered) and every key registered with it, down the chain',
     headers: { 'X-API-Key': API_KEY },
     params: { id: { schema: str, description: 'key id' } },
-    ok: { schema: okWith('revoked') },
+    ok: { schema: obj({ ok: { const: true }, id: str, revoked: { const: true }, keysRevoked: uint }) },
     errors: [401, 404],
   },
   'POST /api/alerts/subscribe': {

@@ -49,7 +49,7 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
     const ip = clientIp(c, deps.limiter?.proxies ?? null);
     if (!owner && keys.countByIp(ip) >= maxKeysPerIp)
       throw new ChainError(
-        'INVALID_PARAMS',
+        'RATE_LIMITED',
         `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`,
       );
     const { record, key } = await keys.create({ tier: 1, label: input.label, ownerId: owner?.id ?? null, createdBy: ip });
@@ -67,8 +67,8 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
     const target = keys.get(id);
     if (!target || !keys.mayRevoke(me, target))
       throw new ChainError('NOT_FOUND', `key ${id.slice(0, 40)} not found among the keys this key may revoke`);
-    await keys.revoke(id);
-    return c.json({ ok: true, id, revoked: true });
+    const revoked = await keys.revoke(id);
+    return c.json({ ok: true, id, revoked: true, keysRevoked: revoked });
   });
   return app;
 }

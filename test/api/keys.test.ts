@@ -110,7 +110,7 @@ t('a caller sees and revokes itself and the keys it registered, nothing else; a 
     assertError(await call(c, `/api/keys/${b.id}`, { method: 'DELETE', headers: { 'X-API-Key': a.key } }), 404, 'NOT_FOUND');
     assertError(await call(c, `/api/keys/${child.id}`, { method: 'DELETE', headers: { 'X-API-Key': b.key } }), 404, 'NOT_FOUND');
     const del = await call(c, `/api/keys/${child.id}`, { method: 'DELETE', headers: { 'X-API-Key': a.key } });
-    assert.equal({ status: del.status, body: del.body }, { status: 200, body: { ok: true, id: child.id, revoked: true } });
+    assert.equal({ status: del.status, body: del.body }, { status: 200, body: { ok: true, id: child.id, revoked: true, keysRevoked: 1 } });
     assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': child.key } }), 401, 'UNAUTHORIZED');
     assert.equal(
       (await call(c, '/api/keys/me', { headers: { 'X-API-Key': a.key } })).body.keys.map((k: any) => k.label),
@@ -177,6 +177,55 @@ t('property: generated keys are well formed; any single-character change breaks 
     { numRuns: 500 },
   );
   fc.assert(fc.property(fc.string({ maxLength: 80 }), (s) => !wellFormedKey(s) || s.startsWith(KEY_PREFIX)));
+});
+
+t('derived keys: at most 20 per key (429), one shared quota with their owner, and revoking a key revokes its whole chain', async () => {
+  const { openTestChain, testApiDeps } = await import('../helpers/testChain.ts');
+  const { createApp } = await import('../../api/app.ts');
+  const { RateLimiter } = await import('../../api/rateLimit.ts');
+  const chain = await openTestChain();
+  const keys = await new ApiKeyStore(chain.node.store).load();
+  const clock = { now: 1_700_000_000_000 };
+  const limiter = new RateLimiter(keys, {
+    now: () => clock.now,
+    tiers: { anonymous: { perMinute: 1000, concurrent: 50, streams: 5 }, '1': { perMinute: 102, concurrent: 50, streams: 5 } },
+  });
+  await limiter.start();
+  const app = createApp(testApiDeps(chain.node, { keys, limiter }));
+  const req = (path: string, init: RequestInit = {}) =>
+    app.request(path, init, { incoming: { socket: { remoteAddress: '198.51.100.9' } } });
+  try {
+    const root = (await (await req('/api/keys/register', post({ label: 'root' }))).json()) as any;
+    // 100 attempts at derived keys: 20 are issued, the rest refused 429 (a quota, not a bad request).
+    const derived: any[] = [];
+    const refused: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const r = await req('/api/keys/register', post({ label: `d${i}` }, { 'X-API-Key': root.key }));
+      if (r.status === 201) derived.push(await r.json());
+      else refused.push(r.status);
+    }
+    assert.is(derived.length, 20);
+    assert.ok(refused.every((s) => s === 429));
+    const grandchild = (await (await req('/api/keys/register', post({ label: 'g' }, { 'X-API-Key': derived[0].key }))).json()) as any;
+    assert.ok(grandchild.key, JSON.stringify(grandchild));
+    // One quota of 102 a minute for the whole chain: 100 + 1 register calls used 101 of it, the
+    // root takes the last one, and keys that never made a request of their own are out too.
+    const statuses: number[] = [];
+    for (const k of [root, derived[5], grandchild]) statuses.push((await req('/api/health', { headers: { 'X-API-Key': k.key } })).status);
+    assert.equal(statuses, [200, 429, 429]);
+    // A minute later the chain has its quota back. Revoking the root revokes every key
+    // registered with it, down the chain.
+    clock.now += 61_000;
+    const del = (await (await req(`/api/keys/${root.id}`, { method: 'DELETE', headers: { 'X-API-Key': root.key } })).json()) as any;
+    assert.is(del.keysRevoked, 22);
+    for (const k of [root, derived[19], grandchild])
+      assert.is((await req('/api/keys/me', { headers: { 'X-API-Key': k.key } })).status, 401);
+    assert.is(keys.all().length, 0);
+  } finally {
+    limiter.close();
+    await keys.close();
+    await chain.destroy();
+  }
 });
 
 t.run();
