@@ -20,6 +20,7 @@ import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { AlertService, type AlertOptions } from '../services/alerts.ts';
 import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
+import type { MempoolOptions } from '../node/mempool.ts';
 import { NodeMetrics } from '../api/metrics/nodeMetrics.ts';
 import { observeLaunched } from '../api/metrics/observeNode.ts';
 
@@ -28,6 +29,8 @@ export interface LaunchConfig {
   dataDir: string;
   genesis?: Genesis;
   forkOverrides?: Partial<ForkHeights>;
+  /** Mempool limits and fee floors (defaults in node/mempool.ts). */
+  mempool?: Partial<MempoolOptions>;
   /** Producing key; the node produces only if it is an authority. */
   key?: KeyPair;
   dev: boolean;
@@ -83,6 +86,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       dbDir: dbDirOf(cfg.dataDir),
       genesis: cfg.genesis,
       forkOverrides: cfg.forkOverrides,
+      mempool: cfg.mempool,
       log,
       onCatchUp: cfg.onCatchUp,
       onBlockWork: metrics.blockWork,

@@ -4,6 +4,7 @@ import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args
 import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
 import { launch } from './launch.ts';
+import { parseMinFees } from './minFees.ts';
 import { LOG_FLAGS, loggerFromFlags } from './logSetup.ts';
 import { burstProgress, type ProgressReport } from './progress.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
@@ -33,6 +34,12 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_BAN_IPS',
     multiple: true,
     help: 'banned IP or CIDR, answered 403 IP_BANNED (repeatable; env: comma-separated; also DATA_DIR/banned-ips.txt)',
+  },
+  'min-fee': {
+    type: 'string',
+    env: 'OMBRA_MIN_FEES',
+    multiple: true,
+    help: 'mempool fee floor TYPE=MICRO, e.g. TRANSFER=1000 (repeatable; env: comma-separated; default no floor)',
   },
   'trust-proxy': {
     type: 'boolean',
@@ -96,6 +103,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     }
     rateLimits = { banned, trustProxy: flags['trust-proxy'] === true };
   }
+  const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
   const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
   if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
@@ -124,6 +132,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     rateLimits,
     alerts,
     p2p,
+    mempool: { minFee },
   });
   log.info('started', {
     dataDir,

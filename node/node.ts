@@ -238,9 +238,12 @@ export class OmbraNode {
   /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */
   submitTx(raw: unknown, source: 'api' | 'gossip' = 'api'): Promise<SignedTx> {
     return this.exclusive(async () => {
-      const tx = this.admit(raw);
-      // Durable before acknowledged: a restart re-admits it.
-      await this.pendingLog.put(tx);
+      const { tx, left } = this.admit(raw);
+      // Durable before acknowledged (a restart re-admits it); replaced and evicted ones leave in the same batch.
+      await this.pendingLog.put(
+        tx,
+        left.map((t) => t.hash),
+      );
       this.events$.next({ type: 'tx', tx, source });
       this.events$.next({ type: 'mempool', total: this.mempool.size });
       return tx;
@@ -254,19 +257,24 @@ export class OmbraNode {
     });
   }
 
-  /** Validates a transaction against the head and the mempool and adds it (no I/O). */
-  private admit(raw: unknown): SignedTx {
+  /**
+   * Validates a transaction against the head and the mempool and adds it (no I/O). Returns it
+   * with the transactions that left the pool for it (replaced by fee, or evicted).
+   */
+  private admit(raw: unknown): { tx: SignedTx; left: SignedTx[] } {
+    // A replacement is validated against the sender's run before its nonce.
+    const nonce = (raw as { nonce?: unknown } | null)?.nonce;
+    const before = typeof nonce === 'number' ? nonce : Number.POSITIVE_INFINITY;
     const tx = validateTx(raw, {
       height: this.nextHeight(),
       timestamp: this.clock(),
       genesis: this.genesis,
       // A read-only view: validation never writes, the overlay stays empty.
       state: new StateOverlay(this.state()),
-      pending: (a) => this.mempool.pending(a),
+      pending: (a) => this.mempool.pending(a, before),
       inMempool: (h) => this.mempool.has(h),
     });
-    this.mempool.add(tx);
-    return tx;
+    return { tx, left: this.mempool.add(tx) };
   }
 
   /** Builds, signs and appends a block from the mempool at `timestamp`. */
