@@ -25,7 +25,8 @@ import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockP
 import { betterTip, validateBranch } from './reorg.ts';
 import { accountsProjection } from '../projections/accounts.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
-import type { AlertPorts, NetworkPorts, ReadPorts, StreamPorts } from './ports.ts';
+import type { AlertPorts, HealthView, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
+import { HealthMonitor, type HealthOptions } from './healthMonitor.ts';
 
 /** Blocks per verification batch during catch-up. */
 const CATCH_UP_CHUNK = 50;
@@ -39,6 +40,8 @@ export interface NodeOptions {
   /** Operator fork-height overrides (OMBRA_FORK_HEIGHT...). */
   forkOverrides?: Partial<ForkHeights>;
   mempool?: Partial<MempoolOptions>;
+  /** When block work counts as failing (defaults in node/healthMonitor.ts). */
+  health?: Partial<HealthOptions>;
   clock?: () => number;
   log?: Logger;
   /** Blocks back from the head whose undo records are kept for reorganisations (default 128). */
@@ -50,10 +53,12 @@ export interface NodeOptions {
 }
 
 /** The running node's core: log, state, mempool, projections and the event feed. */
-export class OmbraNode {
+export class OmbraNode implements HealthView {
   readonly store: ChainStore;
   readonly runner: ProjectionRunner;
   readonly mempool: Mempool;
+  /** Outcomes of block production and import, for health. */
+  readonly healthMonitor: HealthMonitor;
   readonly genesis: Genesis;
   readonly info: ChainInfo;
   readonly events$ = new Subject<ChainEvent>();
@@ -80,6 +85,7 @@ export class OmbraNode {
     this.log = opts.log ?? silentLogger;
     this.clock = opts.clock ?? Date.now;
     this.mempool = new Mempool(opts.mempool);
+    this.healthMonitor = new HealthMonitor(this.clock, opts.health);
     this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth);
     this.pendingLog = new PendingLog(store.sublevel('local:mempool'));
     this.evidence = new EvidenceStore(store.sublevel('local:evidence'));
@@ -472,18 +478,24 @@ export class OmbraNode {
     };
   }
 
-  /** Runs write-side work one at a time; block work is timed for `onBlockWork` (the wait for its turn is not counted). */
+  /**
+   * Runs write-side work one at a time; block work is timed for `onBlockWork` (the wait for its
+   * turn is not counted) and its outcome recorded for health.
+   */
   private exclusive<T>(fn: () => Promise<T>, work?: 'import' | 'produce'): Promise<T> {
-    const observe = work && this.onBlockWork;
-    const timed = observe
+    const observe = this.onBlockWork;
+    const timed = work
       ? async () => {
           const started = performance.now();
+          const kind = work === 'produce' ? 'production' : 'import';
           try {
             const out = await fn();
-            observe(work, (performance.now() - started) / 1000);
+            observe?.(work, (performance.now() - started) / 1000);
+            this.healthMonitor.record(kind);
             return out;
           } catch (e) {
-            observe(work, (performance.now() - started) / 1000, e);
+            observe?.(work, (performance.now() - started) / 1000, e);
+            this.healthMonitor.record(kind, e);
             throw e;
           }
         }
@@ -491,6 +503,11 @@ export class OmbraNode {
     const run = this.queue.then(timed, timed);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** `ok`, or `degraded` while block production or import keeps failing. */
+  health(): NodeHealth {
+    return this.healthMonitor.health();
   }
 
   /** Flushes projections and closes the database. */
