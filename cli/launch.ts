@@ -31,6 +31,8 @@ export interface LaunchConfig {
   forkOverrides?: Partial<ForkHeights>;
   /** Mempool limits and fee floors (defaults in node/mempool.ts). */
   mempool?: Partial<MempoolOptions>;
+  /** Blocks back from the head whose hash chain is checked on open (node/logIntegrity.ts; Infinity = all). */
+  verifyDepth?: number;
   /** Producing key; the node produces only if it is an authority. */
   key?: KeyPair;
   dev: boolean;
@@ -87,6 +89,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       genesis: cfg.genesis,
       forkOverrides: cfg.forkOverrides,
       mempool: cfg.mempool,
+      verifyDepth: cfg.verifyDepth,
       log,
       onCatchUp: cfg.onCatchUp,
       onBlockWork: metrics.blockWork,

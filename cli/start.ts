@@ -35,6 +35,11 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     multiple: true,
     help: 'banned IP or CIDR, answered 403 IP_BANNED (repeatable; env: comma-separated; also DATA_DIR/banned-ips.txt)',
   },
+  'verify-all': {
+    type: 'boolean',
+    env: 'OMBRA_VERIFY_ALL',
+    help: 'check the hash chain of the whole block log on open (default: the last 1,000 blocks)',
+  },
   'min-fee': {
     type: 'string',
     env: 'OMBRA_MIN_FEES',
@@ -133,6 +138,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     alerts,
     p2p,
     mempool: { minFee },
+    verifyDepth: flags['verify-all'] === true ? Number.POSITIVE_INFINITY : undefined,
   });
   log.info('started', {
     dataDir,

@@ -26,6 +26,8 @@ import { betterTip, validateBranch } from './reorg.ts';
 import { accountsProjection } from '../projections/accounts.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
 import type { AlertPorts, HealthView, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
+import { DEFAULT_VERIFY_DEPTH, verifyLog, type LogFault } from './logIntegrity.ts';
+import { dirname, resolve } from 'node:path';
 import { HealthMonitor, type HealthOptions } from './healthMonitor.ts';
 
 /** Blocks per verification batch during catch-up. */
@@ -40,6 +42,8 @@ export interface NodeOptions {
   /** Operator fork-height overrides (OMBRA_FORK_HEIGHT...). */
   forkOverrides?: Partial<ForkHeights>;
   mempool?: Partial<MempoolOptions>;
+  /** Blocks back from the head whose hash chain is checked on open (default 1,000; Infinity = all). */
+  verifyDepth?: number;
   /** When block work counts as failing (defaults in node/healthMonitor.ts). */
   health?: Partial<HealthOptions>;
   clock?: () => number;
@@ -121,6 +125,8 @@ export class OmbraNode implements HealthView {
       if (!stored) await store.init(raw, block);
       const block0 = await store.block(0);
       if (!block0 || block0.hash !== block.hash) throw new Error('stored genesis block does not match the genesis file');
+      const fault = await verifyLog(store, opts.verifyDepth ?? DEFAULT_VERIFY_DEPTH);
+      if (fault) throw new LogIntegrityError(fault, dirname(resolve(opts.dbDir)));
       const head = store.head()!;
       const tip = (await store.block(head.index))!;
       return new OmbraNode(store, genesis, { genesis, genesisBlock: block, genesisState: state }, tip, opts);
@@ -519,6 +525,19 @@ export class OmbraNode implements HealthView {
     this.events$.complete();
     await this.runner.stop();
     await this.store.close();
+  }
+}
+
+/** A damaged block log found on open: the node refuses to start and names the repair. */
+export class LogIntegrityError extends Error {
+  readonly height: number;
+  constructor(fault: LogFault, dataDir: string) {
+    super(
+      `the block log is damaged at height ${fault.height}: ${fault.message}. ` +
+        `Stop here and run \`ombra repair --data-dir ${dataDir}\` (it truncates the log to the last verified block and rebuilds the read models)`,
+    );
+    this.name = 'LogIntegrityError';
+    this.height = fault.height;
   }
 }
 
