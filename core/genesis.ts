@@ -19,6 +19,19 @@ export interface Genesis {
   /** Micro-units minted to each block's proposer before fork 2. */
   blockReward: string;
   forks: ForkHeights;
+  /**
+   * How deep a reorganisation may reach (blocks below the head); a block this deep is final.
+   * Optional: DEFAULT_FINALITY_DEPTH when absent.
+   */
+  finalityDepth?: number;
+}
+
+/** The finality depth of a genesis that names none. */
+export const DEFAULT_FINALITY_DEPTH = 128;
+
+/** How deep a reorganisation of this chain may reach. */
+export function finalityDepthOf(g: Genesis): number {
+  return g.finalityDepth ?? DEFAULT_FINALITY_DEPTH;
 }
 
 /** Storage bytes credited to a block's proposer (STORAGE_QUOTA_PER_BLOCK). */
@@ -45,7 +58,7 @@ export function parseGenesis(raw: unknown): Genesis {
   };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('must be a JSON object');
   const g = raw as Record<string, unknown>;
-  const known = ['chainId', 'timestamp', 'blockTimeMs', 'authorities', 'allocations', 'blockReward', 'forks'];
+  const known = ['chainId', 'timestamp', 'blockTimeMs', 'authorities', 'allocations', 'blockReward', 'forks', 'finalityDepth'];
   for (const k of Object.keys(g)) if (!known.includes(k)) bad(`unknown field ${k}`);
   if (typeof g.chainId !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(g.chainId)) bad('chainId must be 1-64 of [A-Za-z0-9_.-]');
   if (!isUint(g.timestamp)) bad('timestamp must be epoch ms');
@@ -70,6 +83,11 @@ export function parseGenesis(raw: unknown): Genesis {
     out[id] = h as number;
   }
   for (const k of Object.keys(forks)) if (!['2', '3', '4', '5', '6'].includes(k)) bad(`forks.${k} is not a fork`);
+  if (
+    g.finalityDepth !== undefined &&
+    (!isUint(g.finalityDepth) || (g.finalityDepth as number) < 1 || (g.finalityDepth as number) > 100_000)
+  )
+    bad('finalityDepth must be 1..100000 blocks');
   return {
     chainId: g.chainId as string,
     timestamp: g.timestamp as number,
@@ -78,6 +96,7 @@ export function parseGenesis(raw: unknown): Genesis {
     allocations: { ...(alloc as Record<string, string>) },
     blockReward: g.blockReward as string,
     forks: out,
+    ...(g.finalityDepth !== undefined ? { finalityDepth: g.finalityDepth as number } : {}),
   };
 }
 
@@ -94,6 +113,8 @@ export function genesisIdentity(g: Genesis): string {
       blockTimeMs: g.blockTimeMs,
       authorities: g.authorities,
       blockReward: g.blockReward,
+      // Absent on chains that take the default, so their identity is unchanged.
+      ...(g.finalityDepth !== undefined ? { finalityDepth: g.finalityDepth } : {}),
     }),
   );
 }

@@ -19,5 +19,6 @@ function canonical(g: Genesis): unknown {
     sortObj(g.allocations),
     g.blockReward,
     sortObj(g.forks as unknown as Record<string, unknown>),
+    g.finalityDepth ?? null,
   ];
 }

@@ -6,7 +6,7 @@ import { Subject } from 'rxjs';
 import { applyBlock, buildBlock, genesisState, type Applied, type ParentRef } from '../core/applyBlock.ts';
 import { equivocation, slotOf, type Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
-import { withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
+import { finalityDepthOf, withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
 import { cloneState, StateOverlay, type ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
@@ -23,7 +23,7 @@ import { PendingLog } from './pendingLog.ts';
 import { EvidenceStore } from './evidence.ts';
 import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockPipeline.ts';
 import { betterTip, validateBranch } from './reorg.ts';
-import { accountsProjection } from '../projections/accounts.ts';
+import { accountsProjection, stateWithRows } from '../projections/accounts.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
 import type { AlertPorts, HealthView, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
 import { DEFAULT_VERIFY_DEPTH, verifyLog, type LogFault } from './logIntegrity.ts';
@@ -90,7 +90,8 @@ export class OmbraNode implements HealthView {
     this.clock = opts.clock ?? Date.now;
     this.mempool = new Mempool(opts.mempool);
     this.healthMonitor = new HealthMonitor(this.clock, opts.health);
-    this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth);
+    // Undo reaches as deep as a reorganisation may (the finality depth) unless told otherwise.
+    this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth ?? finalityDepthOf(genesis));
     this.pendingLog = new PendingLog(store.sublevel('local:mempool'));
     this.evidence = new EvidenceStore(store.sublevel('local:evidence'));
     this.onCatchUp = opts.onCatchUp;
@@ -232,6 +233,16 @@ export class OmbraNode implements HealthView {
     return { store: this.store, runner: this.runner, blocks: (from, to) => this.store.range(from, to), height: () => this.tip.index };
   }
 
+  /**
+   * A copy of the consensus state as it was at block `ancestor`, from the undo log, without
+   * moving any read model; null when the log does not reach that far.
+   */
+  private async consensusStateAt(ancestor: number): Promise<ChainState | null> {
+    if (ancestor === 0) return cloneState(this.info.genesisState);
+    const rows = await this.runner.rowsAt(accountsProjection, ancestor);
+    return rows && stateWithRows(this.state(), rows);
+  }
+
   /** The head block. */
   head(): Block {
     return this.tip;
@@ -319,9 +330,21 @@ export class OmbraNode implements HealthView {
       }
       if (!Number.isSafeInteger(ancestor) || ancestor < 0 || ancestor >= oldTip.index + 1)
         throw new ChainError('INVALID_BLOCK', `no common ancestor at ${ancestor}`);
+      // Final blocks are never reorganised away.
+      const finality = finalityDepthOf(this.genesis);
+      if (oldTip.index - ancestor > finality)
+        throw new ChainError(
+          'INVALID_BLOCK',
+          `the branch leaves the chain at ${ancestor}, more than ${finality} blocks below the head (final)`,
+        );
       // Blocks of the branch that equivocate against ours are recorded. The branch still wins when
       // it is better: refusing it would split the network by who saw which block first.
       for (const b of branch) if (b.index <= oldTip.index) await this.noteCompetingBlock(b);
+      const ancestorBlock = (await this.store.block(ancestor))!;
+      // The branch is validated on a copy of the ancestor's state first: an invalid branch moves
+      // no read model, so the API never serves the ancestor's state for it.
+      const before = await this.consensusStateAt(ancestor);
+      if (before) validateBranch(before, ancestorBlock, this.genesis, branch, this.clock());
       // Read models (the consensus state among them) step back to the ancestor through the undo
       // log; only a reorganisation deeper than the log rebuilds them from genesis.
       if (!(await this.runner.rollbackTo(ancestor))) {
@@ -330,13 +353,14 @@ export class OmbraNode implements HealthView {
         await this.runner.rewindReactors(ancestor);
         await this.catchUp(undefined, { to: ancestor });
       }
-      const ancestorBlock = (await this.store.block(ancestor))!;
-      try {
-        validateBranch(cloneState(this.state()), ancestorBlock, this.genesis, branch, this.clock());
-      } catch (e) {
-        // An invalid branch changes nothing: fold the old blocks back from the log.
-        await this.catchUp();
-        throw e;
+      if (!before) {
+        try {
+          validateBranch(cloneState(this.state()), ancestorBlock, this.genesis, branch, this.clock());
+        } catch (e) {
+          // An invalid branch changes nothing: fold the old blocks back from the log.
+          await this.catchUp();
+          throw e;
+        }
       }
       const dropped = await this.store.blocksIn(ancestor + 1, oldTip.index);
       await this.store.replaceSuffix(ancestor, branch);

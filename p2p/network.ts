@@ -22,6 +22,8 @@ import { betterTip } from '../node/reorg.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { Syncer } from './sync.ts';
 import { decode, encode } from './wire.ts';
+import { PeerBook } from './peerBook.ts';
+import { createPeerScoreParams, createPeerScoreThresholds, createTopicScoreParams } from '@chainsafe/libp2p-gossipsub/score';
 
 /** Codes that mean "already known or out of date", not misbehaviour. */
 const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
@@ -33,7 +35,7 @@ export class P2pNetwork implements NetworkView {
   private readonly opts: P2pOptions;
   private p2p!: Libp2p<{ pubsub: PubSub<GossipsubEvents> }>;
   private syncer!: Syncer;
-  private readonly known = new Set<string>();
+  private readonly book = new PeerBook();
   private readonly timers: NodeJS.Timeout[] = [];
   private sub: Subscription | null = null;
   private topics = { block: '', tx: '' };
@@ -65,6 +67,23 @@ export class P2pNetwork implements NetworkView {
           allowPublishToZeroTopicPeers: true,
           emitSelf: false,
           maxInboundDataLength: this.opts.maxBlockBytes + 64 * 1024,
+          // Every rejected message costs its sender (squared, decaying): a peer that keeps sending
+          // invalid blocks or transactions stops being gossiped to, then is graylisted.
+          scoreParams: createPeerScoreParams({
+            topics: {
+              [this.topics.block]: createTopicScoreParams({
+                topicWeight: 1,
+                invalidMessageDeliveriesWeight: -100,
+                invalidMessageDeliveriesDecay: 0.9,
+              }),
+              [this.topics.tx]: createTopicScoreParams({
+                topicWeight: 1,
+                invalidMessageDeliveriesWeight: -20,
+                invalidMessageDeliveriesDecay: 0.9,
+              }),
+            },
+          }),
+          scoreThresholds: createPeerScoreThresholds({ gossipThreshold: -100, publishThreshold: -200, graylistThreshold: -400 }),
         }),
       },
     });
@@ -88,7 +107,7 @@ export class P2pNetwork implements NetworkView {
     this.p2p.addEventListener('peer:discovery', (e) => {
       for (const a of e.detail.multiaddrs) this.remember(`${a.toString()}/p2p/${e.detail.id}`);
     });
-    for (const a of this.opts.peers) this.remember(a);
+    for (const a of this.opts.peers) this.remember(a, true);
     this.timers.push(setInterval(() => this.redial(), this.opts.redialIntervalMs));
     this.timers.push(setInterval(() => this.syncRound(), this.opts.syncIntervalMs));
     this.redial();
@@ -96,26 +115,37 @@ export class P2pNetwork implements NetworkView {
 
   /** Adds a peer to keep connected to, and dials it now. */
   connect(addr: string): void {
-    this.remember(addr);
+    this.remember(addr, true);
     this.redial();
   }
 
-  private remember(addr: string): void {
+  /** Keeps an address in the bounded peer book (`pinned`: given by the operator). */
+  private remember(addr: string, pinned = false): void {
     if (!addr.includes('/p2p/') || addr.endsWith(`/p2p/${this.p2p.peerId}`)) return;
-    this.known.add(addr);
+    this.book.add(addr, pinned, Date.now());
   }
 
+  /** Dials the few addresses that are due (bounded per round, with backoff after failures). */
   private redial(): void {
     const connected = new Set(this.p2p.getPeers().map((p) => p.toString()));
-    for (const a of this.known) {
-      const id = a.slice(a.lastIndexOf('/p2p/') + 5);
-      if (connected.has(id)) continue;
+    for (const a of this.book.due(Date.now(), connected)) {
+      let ma: ReturnType<typeof multiaddr>;
       try {
-        void this.p2p.dial(multiaddr(a), { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
+        ma = multiaddr(a);
       } catch {
-        this.known.delete(a);
+        this.book.dialed(a, false, Date.now());
+        continue;
       }
+      this.p2p.dial(ma, { signal: AbortSignal.timeout(3000) }).then(
+        () => this.book.dialed(a, true, Date.now()),
+        () => this.book.dialed(a, false, Date.now()),
+      );
     }
+  }
+
+  /** Addresses in the peer book (operators and tests). */
+  knownPeerCount(): number {
+    return this.book.size;
   }
 
   private syncRound(): void {
@@ -149,6 +179,7 @@ export class P2pNetwork implements NetworkView {
   }
 
   private async onBlock(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
+    if (this.syncer.isBanned(peer)) return this.reject('block', 'sender is banned');
     const b = decode(data, this.opts.maxBlockBytes) as Block | undefined;
     if (!b || typeof b !== 'object' || typeof b.index !== 'number') return this.reject('block', 'malformed or oversized');
     const head = this.ports.chain.head();

@@ -13,7 +13,7 @@ export interface P2pOptions {
   maxTxBytes: number;
   /** Most blocks per sync request (the protocol's bound). */
   syncBatch: number;
-  /** Largest sync response (bytes). */
+  /** Largest sync response (bytes): servers answer a prefix of a range to stay under it, askers accept up to it plus one block. */
   maxSyncResponseBytes: number;
   /** How often peers are asked for their head. */
   syncIntervalMs: number;
@@ -31,7 +31,7 @@ export const defaultP2pOptions: P2pOptions = {
   maxBlockBytes: 4 * 1024 * 1024,
   maxTxBytes: 1024 * 1024 + 4096,
   syncBatch: 500,
-  maxSyncResponseBytes: 256 * 1024 * 1024,
+  maxSyncResponseBytes: 16 * 1024 * 1024,
   syncIntervalMs: 1000,
   redialIntervalMs: 2000,
   mdns: false,

@@ -12,6 +12,15 @@ import type { P2pOptions } from './options.ts';
 import { decode, encode, readAll } from './wire.ts';
 import { batchesOf, blockItems, runPipeline } from '../node/blockPipeline.ts';
 import { VerifyPool } from '../node/verifyPool.ts';
+import { ChainError } from '../core/errors.ts';
+import { finalityDepthOf } from '../core/genesis.ts';
+
+/** How long a peer that served invalid blocks stays banned. */
+const BAN_MS = 10 * 60_000;
+/** Sync requests a peer may make per second (burst: twice as many). */
+const SYNC_REQUESTS_PER_SECOND = 20;
+/** Most peers banned at once (also the most request buckets kept). */
+const MAX_BANNED = 1024;
 
 /** Catch-ups of at least this many blocks verify signatures in worker threads. */
 const SYNC_WORKERS_FROM = 64;
@@ -38,6 +47,8 @@ export class Syncer {
   private readonly opts: P2pOptions;
   private readonly protocols: ReturnType<typeof syncProtocols>;
   private running: Promise<void> | null = null;
+  private readonly banned = new Map<string, number>();
+  private readonly buckets = new Map<string, { tokens: number; at: number }>();
   /** True while importing a better chain that is more than one block ahead. */
   syncing = false;
   /** Called with multiaddrs a peer told us about. */
@@ -65,8 +76,12 @@ export class Syncer {
       };
       await stream.sink([encode(status)]).catch(() => undefined);
     });
-    await this.p2p.handle(this.protocols.blocks, async ({ stream }) => {
+    await this.p2p.handle(this.protocols.blocks, async ({ stream, connection }) => {
       try {
+        if (!this.admitRequest(connection.remotePeer.toString())) {
+          await stream.sink([encode({ error: 'too many sync requests; slow down' })]);
+          return;
+        }
         const req = decode(await readAll(stream, 1024), 1024) as { from?: unknown; to?: unknown } | undefined;
         const from = Number(req?.from);
         const to = Number(req?.to);
@@ -74,7 +89,16 @@ export class Syncer {
           await stream.sink([encode({ error: `ranges are from..to, at most ${this.opts.syncBatch} blocks` })]);
           return;
         }
-        await stream.sink([encode({ blocks: await this.ports.blocks.blocksIn(from, to) })]);
+        // Bounded by bytes too: a prefix of the range, at least one block (the asker continues).
+        const blocks = await this.ports.blocks.blocksIn(from, to);
+        let bytes = 0;
+        let n = 0;
+        while (n < blocks.length) {
+          bytes += JSON.stringify(blocks[n]).length;
+          if (n > 0 && bytes > this.opts.maxSyncResponseBytes - 65_536) break;
+          n++;
+        }
+        await stream.sink([encode({ blocks: n === blocks.length ? blocks : blocks.slice(0, n) })]);
       } catch {
         stream.abort(new Error('bad sync request'));
       }
@@ -99,13 +123,62 @@ export class Syncer {
       | { blocks?: Block[] }
       | undefined;
     if (!r || !Array.isArray(r.blocks)) throw new Error(`peer ${peer} answered no blocks for ${from}..${to}`);
-    return r.blocks;
+    // A prefix of the range, in order (a server may stop early to bound its answer's bytes).
+    const blocks = r.blocks;
+    if (blocks.length === 0 && from <= to) throw new ChainError('INVALID_BLOCK', `answered an empty range for ${from}..${to}`);
+    if (blocks.length > to - from + 1) throw new ChainError('INVALID_BLOCK', `answered ${blocks.length} blocks for ${from}..${to}`);
+    blocks.forEach((b, i) => {
+      if (typeof b !== 'object' || b === null || b.index !== from + i)
+        throw new ChainError('INVALID_BLOCK', `answered a block out of order for ${from + i}`);
+    });
+    return blocks;
   }
 
-  /** Syncs with `peer` unless a sync is already running. */
+  /** A token bucket per asking peer: SYNC_REQUESTS_PER_SECOND, with a burst of twice that. */
+  private admitRequest(peer: string): boolean {
+    const now = Date.now();
+    let b = this.buckets.get(peer);
+    if (!b) {
+      if (this.buckets.size >= MAX_BANNED) this.buckets.delete(this.buckets.keys().next().value as string);
+      b = { tokens: 2 * SYNC_REQUESTS_PER_SECOND, at: now };
+      this.buckets.set(peer, b);
+    }
+    b.tokens = Math.min(2 * SYNC_REQUESTS_PER_SECOND, b.tokens + ((now - b.at) / 1000) * SYNC_REQUESTS_PER_SECOND);
+    b.at = now;
+    if (b.tokens < 1) return false;
+    b.tokens--;
+    return true;
+  }
+
+  /** True while `peer` is banned for serving invalid blocks. */
+  isBanned(peer: PeerId): boolean {
+    const until = this.banned.get(peer.toString());
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.banned.delete(peer.toString());
+    return false;
+  }
+
+  /** Bans a peer that served an invalid block or branch, and hangs up. */
+  private async ban(peer: PeerId, why: string): Promise<void> {
+    // Bounded: the oldest ban goes first when the book is full.
+    if (this.banned.size >= MAX_BANNED) this.banned.delete(this.banned.keys().next().value as string);
+    this.banned.set(peer.toString(), Date.now() + BAN_MS);
+    this.ports.log.warn('peer banned: it served invalid blocks', { peer: peer.toString(), why, minutes: BAN_MS / 60_000 });
+    await this.p2p.hangUp(peer).catch(() => undefined);
+  }
+
+  /** Syncs with `peer` unless a sync is already running or the peer is banned. */
   poke(peer: PeerId): Promise<void> {
+    if (this.isBanned(peer)) {
+      void this.p2p.hangUp(peer).catch(() => undefined);
+      return Promise.resolve();
+    }
     this.running ??= this.syncWith(peer)
-      .catch((e: unknown) => this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message }))
+      .catch(async (e: unknown) => {
+        if (e instanceof ChainError && e.code === 'INVALID_BLOCK') await this.ban(peer, e.message);
+        else this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message });
+      })
       .finally(() => {
         this.running = null;
         this.syncing = false;
@@ -159,27 +232,43 @@ export class Syncer {
       }
       return;
     }
+    // A competing branch: never below finality, and only as long as it takes to beat ours (one
+    // block past our head, at most finality + 1 blocks in memory); the rest follows as a plain
+    // catch-up. The node validates it on a copy of the ancestor's state before anything moves.
+    const finality = finalityDepthOf(this.ports.chain.genesis);
+    if (head.index - ancestor > finality) {
+      throw new ChainError('INVALID_BLOCK', `offers a branch from ${ancestor}, more than ${finality} blocks below our head ${head.index}`);
+    }
+    const target = Math.min(st.height, head.index + 1);
     const branch: Block[] = [];
-    for (let from = ancestor + 1; from <= st.height; from += this.opts.syncBatch)
-      branch.push(...(await this.fetch(peer, from, Math.min(st.height, from + this.opts.syncBatch - 1))));
+    for await (const b of this.fetchRange(peer, ancestor + 1, target)) branch.push(b);
+    if (branch.length !== target - ancestor)
+      throw new ChainError('INVALID_BLOCK', `claimed height ${st.height} but served ${branch.length} blocks`);
+    // The rest of a longer chain comes as a plain catch-up on the next sync round.
     await this.ports.chain.reorg(ancestor, branch);
   }
 
   /** A peer's blocks from..to, fetched batch by batch as they are consumed. */
   private async *fetchRange(peer: PeerId, from: number, to: number): AsyncGenerator<Block> {
-    for (let lo = from; lo <= to; lo += this.opts.syncBatch) yield* await this.fetch(peer, lo, Math.min(to, lo + this.opts.syncBatch - 1));
+    for (let lo = from; lo <= to; ) {
+      const blocks = await this.fetch(peer, lo, Math.min(to, lo + this.opts.syncBatch - 1));
+      yield* blocks;
+      lo += blocks.length;
+    }
   }
 
-  /** The highest height at which our chain and the peer's agree. */
+  /** The highest height at which our chain and the peer's agree, looked for no deeper than finality. */
   private async commonAncestor(peer: PeerId, top: number): Promise<number> {
-    for (let hi = top; hi >= 0; hi -= this.opts.syncBatch) {
-      const lo = Math.max(0, hi - this.opts.syncBatch + 1);
+    const floor = Math.max(0, this.ports.chain.head().index - finalityDepthOf(this.ports.chain.genesis));
+    for (let hi = top; hi >= floor; ) {
+      const lo = Math.max(floor, hi - this.opts.syncBatch + 1);
       const theirs = await this.fetch(peer, lo, hi);
       for (let i = theirs.length - 1; i >= 0; i--) {
         const ours = await this.ports.blocks.block(theirs[i].index);
         if (ours && ours.hash === theirs[i].hash) return ours.index;
       }
+      hi = lo - 1;
     }
-    return 0;
+    throw new ChainError('INVALID_BLOCK', `shares no block with us within the finality depth (down to ${floor})`);
   }
 }

@@ -56,6 +56,29 @@ export function stateRows(s: ChainState): KvOp[] {
   return ops;
 }
 
+/** Writes one stored row into a state (undefined: the row is absent, so the entry goes). */
+function applyRow(state: ChainState, key: string, value: unknown): void {
+  if (key.startsWith('a:')) {
+    if (value === undefined) state.accounts.delete(key.slice(2));
+    else state.accounts.set(key.slice(2), decodeAccount(value));
+  } else if (key === 's') {
+    if (value !== undefined) state.supply = decodeSupply(value);
+  } else {
+    const kind = KIND_OF_PREFIX[key.slice(0, key.indexOf(':'))];
+    if (!kind) return;
+    const map = state.records[kind] as Map<string, unknown>;
+    if (value === undefined) map.delete(key.slice(key.indexOf(':') + 1));
+    else map.set(key.slice(key.indexOf(':') + 1), value);
+  }
+}
+
+/** A copy of `state` with stored rows (their values at an earlier height) written over it. */
+export function stateWithRows(state: ChainState, rows: ReadonlyMap<string, unknown>): ChainState {
+  const out = cloneState(state);
+  for (const [key, value] of rows) applyRow(out, key, value);
+  return indexOpen(out);
+}
+
 /** Accounts, records (miners, tasks, agent runs, NFTs) and supply. */
 export const accountsProjection: Projection<ChainState> = {
   name: 'accounts',
@@ -77,12 +100,7 @@ export const accountsProjection: Projection<ChainState> = {
     let any = false;
     for await (const [key, value] of rows) {
       any = true;
-      if (key.startsWith('a:')) state.accounts.set(key.slice(2), decodeAccount(value));
-      else if (key === 's') state.supply = decodeSupply(value);
-      else {
-        const kind = KIND_OF_PREFIX[key.slice(0, key.indexOf(':'))];
-        if (kind) (state.records[kind] as Map<string, unknown>).set(key.slice(key.indexOf(':') + 1), value);
-      }
+      applyRow(state, key, value);
     }
     return any ? indexOpen(state) : cloneState(info.genesisState);
   },

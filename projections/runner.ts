@@ -308,6 +308,17 @@ export class ProjectionRunner {
     return true;
   }
 
+  /**
+   * The rows of `p` changed since `ancestor`, with their values at `ancestor` (undefined: absent),
+   * read from the undo log without moving anything; null when the log does not reach that far.
+   */
+  async rowsAt<S>(p: Projection<S>, ancestor: number): Promise<Map<string, unknown> | null> {
+    await this.flush();
+    const slot = this.slotOf(p);
+    if (ancestor >= slot.height) return new Map();
+    return this.undo.rowsAt(p.name, ancestor, slot.height);
+  }
+
   /** Resolves once everything folded so far is on disk. */
   async flush(): Promise<void> {
     while (this.inFlight || this.dirty.size > 0) {

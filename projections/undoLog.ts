@@ -114,6 +114,21 @@ export class UndoLog {
     return { ops, saved };
   }
 
+  /**
+   * One projection's rows as they were at `ancestor`, for the rows changed since (undefined: the
+   * row did not exist); null when the log does not reach that far. Reads only: nothing moves.
+   */
+  async rowsAt(name: string, ancestor: number, top: number): Promise<Map<string, unknown> | null> {
+    const rows = new Map<string, unknown>();
+    for (let h = top; h > ancestor; h--) {
+      const record = (await this.sub.get(heightKey(h))) as Record<string, UndoEntry> | undefined;
+      if (!record) return null;
+      // Going down, a later (lower) block's value overwrites: the last one is the value at the ancestor.
+      for (const entry of record[name]?.kv ?? []) rows.set(entry[0], entry.length === 2 ? entry[1] : undefined);
+    }
+    return rows;
+  }
+
   /** Drops every record (the rows they describe are being rebuilt). */
   async clear(): Promise<void> {
     this.noted = new Map();

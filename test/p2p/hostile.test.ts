@@ -76,6 +76,9 @@ t('junk, oversized, wrong-proposer, future-slot, duplicate and equivocating bloc
     assert.match(reasons, /belongs to/);
     assert.match(reasons, /ahead of the local clock/);
     assert.match(reasons, /equivocation/);
+    // Rejected messages cost their sender in gossipsub's peer score.
+    const pubsub = (a.p2p as unknown as { p2p: { services: { pubsub: { getScore(id: string): number } } } }).p2p.services.pubsub;
+    await waitFor(async () => (pubsub.getScore(evil.peerId.toString()) < 0 ? true : undefined));
     const ev = (await (await fetch(`${a.url}/api/chain/evidence`)).json()) as { count: number; evidence: { proposer: string }[] };
     assert.ok(ev.count >= 1, 'the two blocks for one slot are recorded as evidence');
     assert.is(ev.evidence[0].proposer, DEV_KEYS[owner].address);

@@ -256,6 +256,8 @@ t('e-mail goes through a real SMTP server: the subject names the trigger, the bo
       const unfolded = m.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
       assert.ok(unfolded.includes(`http://node.test/api/chain/tx/${hash}`), 'links the transaction');
       assert.match(m.raw, /X-Chain-Trigger: address_tx/);
+      // The relay has the mail a moment before the sender hears its 250 and records the delivery.
+      await until(() => c.alerts.pendingCount() === 0, 5000, 'delivery recorded');
       const [s] = await listing(c, sub.body.token);
       assert.is(s.delivered, 1);
     });

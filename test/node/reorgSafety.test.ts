@@ -1,0 +1,59 @@
+/** Reorganisations never trust a branch: validated on a copy before any read model moves, and never below finality. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { fixtureGenesis, openTestChain } from '../helpers/testChain.ts';
+
+const t = suite('reorganisation safety');
+
+t('an invalid branch is refused without stepping any read model back', async () => {
+  const a = await openTestChain();
+  const b = await openTestChain();
+  try {
+    await a.produce(3);
+    b.advance(b.genesis.blockTimeMs * 5);
+    await b.produce(5);
+    a.advance(Math.max(0, b.now() - a.now()));
+    const branch = await b.node.store.blocksIn(1, 5);
+    branch[2] = { ...branch[2], stateRoot: '00'.repeat(32) };
+    let rollbacks = 0;
+    const runner = a.node.runner as unknown as { rollbackTo(n: number): Promise<boolean> };
+    const real = runner.rollbackTo.bind(runner);
+    runner.rollbackTo = (n: number) => {
+      rollbacks++;
+      return real(n);
+    };
+    const before = await a.node.runner.dump();
+    const err = await a.node.reorg(0, branch).catch((e: Error) => e);
+    assert.match(String(err), /block 3/);
+    assert.is(rollbacks, 0, 'no read model moved');
+    assert.equal(await a.node.runner.dump(), before);
+    // The same branch, valid, is taken.
+    await a.node.reorg(0, await b.node.store.blocksIn(1, 5));
+    assert.is(rollbacks, 1);
+    assert.is(a.node.head().hash, b.node.head().hash);
+    assert.equal(await a.node.runner.dump(), await b.node.runner.dump());
+  } finally {
+    await a.destroy();
+    await b.destroy();
+  }
+});
+
+t('a branch leaving the chain deeper than the finality depth is refused, whatever its length', async () => {
+  const genesis = { ...fixtureGenesis(), finalityDepth: 3 };
+  const a = await openTestChain({ genesis });
+  const b = await openTestChain({ genesis });
+  try {
+    await a.produce(5);
+    b.advance(b.genesis.blockTimeMs * 10);
+    await b.produce(8);
+    a.advance(Math.max(0, b.now() - a.now()));
+    const err = await a.node.reorg(0, await b.node.store.blocksIn(1, 8)).catch((e: Error) => e);
+    assert.match(String(err), /more than 3 blocks below the head/);
+    assert.is(a.node.head().index, 5);
+  } finally {
+    await a.destroy();
+    await b.destroy();
+  }
+});
+
+t.run();

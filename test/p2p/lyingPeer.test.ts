@@ -1,0 +1,112 @@
+/** A peer that lies about its head and serves junk cannot make a node roll back, rebuild or hoard memory. */
+import { noise } from '@chainsafe/libp2p-noise';
+import { yamux } from '@chainsafe/libp2p-yamux';
+import { identify } from '@libp2p/identify';
+import { tcp } from '@libp2p/tcp';
+import { multiaddr } from '@multiformats/multiaddr';
+import { createLibp2p } from 'libp2p';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { signTx } from '../../core/txCodec.ts';
+import { syncProtocols } from '../../p2p/sync.ts';
+import { decode, encode, readAll } from '../../p2p/wire.ts';
+import type { ChainEvent } from '../../projections/events.ts';
+import { waitFor } from '../helpers/nodeProcess.ts';
+import { DEV_KEYS } from '../helpers/testChain.ts';
+import { heightsReach, testNet } from '../helpers/testnet.ts';
+
+const t = suite('lying peer');
+
+t('a peer claiming head + 30,000 with junk blocks is banned and dropped: no rollback, no lower height, blocks keep coming', async () => {
+  const net = testNet(2, 1000);
+  const evil = await createLibp2p({
+    addresses: { listen: ['/ip4/127.0.0.1/tcp/0'] },
+    transports: [tcp()],
+    connectionEncrypters: [noise()],
+    streamMuxers: [yamux()],
+    services: { identify: identify() },
+  });
+  try {
+    const a = await net.start(0, []);
+    await net.start(1, [0]);
+    await heightsReach(net, 3);
+    // An account whose balance differs from genesis: a rollback would show the old one.
+    const funded = DEV_KEYS[1].address;
+    const genesisBalance = a.queries.chain.account(funded).balance;
+    await a.node.submitTx(
+      signTx(
+        { type: 'TRANSFER', from: funded, to: DEV_KEYS[2].address, amount: '7', fee: '1000', nonce: 0, timestamp: Date.now() },
+        DEV_KEYS[1],
+      ),
+    );
+    await waitFor(async () => (a.queries.chain.account(funded).nonce === 1 ? true : undefined), 10_000);
+    assert.is.not(a.queries.chain.account(funded).balance, genesisBalance);
+    const protocols = syncProtocols(a.node.info.genesisBlock.hash);
+    let served = 0;
+    // Status: a head 30,000 blocks ahead; blocks: well-formed JSON that is no valid block.
+    await evil.handle(protocols.status, async ({ stream }) => {
+      const head = a.node.head();
+      await stream.sink([
+        encode({
+          genesisHash: a.node.info.genesisBlock.hash,
+          height: head.index + 30_000,
+          headHash: 'ee'.repeat(32),
+          headTimestamp: Date.now(),
+          peers: [],
+        }),
+      ]);
+    });
+    await evil.handle(protocols.blocks, async ({ stream }) => {
+      const req = decode(await readAll(stream, 1024), 1024) as { from: number; to: number };
+      const blocks = [];
+      for (let i = req.from; i <= req.to; i++) {
+        blocks.push({
+          index: i,
+          hash: 'ab'.repeat(32),
+          previousHash: 'cd'.repeat(32),
+          timestamp: Date.now(),
+          proposer: DEV_KEYS[0].address,
+          txRoot: '0'.repeat(64),
+          stateRoot: '0'.repeat(64),
+          tokensBurned: '0',
+          tokensConsumed: '0',
+          transactions: [],
+          attestations: [],
+        });
+      }
+      served += blocks.length;
+      await stream.sink([encode({ blocks })]);
+    });
+    const events: ChainEvent[] = [];
+    const sub = a.node.events$.subscribe((e) => events.push(e));
+    const seen = { height: a.node.head().index, balance: a.queries.chain.account(funded).balance };
+    const rssBefore = process.memoryUsage().rss;
+    const watch = setInterval(() => {
+      // What the API serves never goes back.
+      const h = a.node.head().index;
+      assert.ok(h >= seen.height, `height went back from ${seen.height} to ${h}`);
+      seen.height = h;
+      assert.is(a.queries.chain.account(funded).balance, seen.balance);
+    }, 20);
+    try {
+      await evil.dial(multiaddr(net.addr(0)));
+      const syncer = (a.p2p as unknown as { syncer: { isBanned(p: unknown): boolean } }).syncer;
+      await waitFor(async () => (syncer.isBanned(evil.peerId) ? true : undefined), 15_000);
+      await waitFor(async () => (a.p2p!.peers().some((p) => p.peerId === evil.peerId.toString()) ? undefined : true), 10_000);
+      const h = a.node.head().index;
+      await heightsReach(net, h + 2);
+    } finally {
+      clearInterval(watch);
+      sub.unsubscribe();
+    }
+    assert.ok(served > 0, 'the node asked the liar for blocks');
+    assert.is(events.filter((e) => e.type === 'reorg').length, 0, 'no reorganisation');
+    const growth = (process.memoryUsage().rss - rssBefore) / 2 ** 20;
+    assert.ok(growth < 100, `rss grew ${growth.toFixed(0)} MiB`);
+  } finally {
+    await evil.stop();
+    await net.stop();
+  }
+});
+
+t.run();
