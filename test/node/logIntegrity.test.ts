@@ -12,6 +12,7 @@ import { ChainStore } from '../../node/chainStore.ts';
 import { LogIntegrityError, OmbraNode } from '../../node/node.ts';
 import { DEV_KEYS, fixtureGenesis, openTestChain, tempDir } from '../helpers/testChain.ts';
 import { get } from '../api/support.ts';
+import { runCli } from '../helpers/cliRun.ts';
 
 const t = suite('block log integrity');
 const A = (i: number) => DEV_KEYS[i].address;
@@ -83,6 +84,11 @@ t('a tampered transaction value: startup refuses at its height; repair truncates
     await s.blocks.put(heightKey(5), b);
   });
   await refusesAt(c8.dir, 5);
+  // The operator sees one line naming the height and the repair, no stack, and exit code 1.
+  const run = await runCli(['start', '--data-dir', c8.dir, '--http-port', '0', '--p2p-port', '0']);
+  assert.is(run.code, 1);
+  assert.match(run.stderr, /^ombra start: the block log is damaged at height 5: .*run `ombra repair --data-dir \/.+`/);
+  assert.not.match(run.stderr, /\n\s+at /);
   await repairsTo(c8, 4);
 });
 
