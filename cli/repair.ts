@@ -58,9 +58,9 @@ export async function repairCommand(argv: string[]): Promise<number> {
       const head = node.head();
       const bar = progress('repair', head.index, { unit: 'blocks' });
       try {
-        // The replay path: every read model from genesis; reactors (alerts) rewind to the new head.
+        // The replay path: every read model from genesis. Reactors (alerts) are not attached here;
+        // the next start attaches them at min(their checkpoint, the new head).
         await node.runner.resetAll();
-        await node.runner.rewindReactors(head.index);
         await node.catchUp((height, top) => bar.update(height, top), { verifySignatures: true });
       } finally {
         bar.stop();
