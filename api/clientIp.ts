@@ -1,9 +1,11 @@
 /**
  * The one client-IP rule, for HTTP requests and WebSocket upgrades alike: the socket's remote
- * address, or the first X-Forwarded-For hop when the operator trusts the proxy in front.
+ * address, unless that address is a trusted proxy (`--trusted-proxy CIDR`); then the rightmost
+ * X-Forwarded-For hop that is not itself a trusted proxy (hops to its left are whatever the
+ * client wrote, so they cannot be believed).
  */
 import type { IncomingMessage } from 'node:http';
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 import type { Context } from 'hono';
 
 /** `::ffff:1.2.3.4` is 1.2.3.4. */
@@ -11,24 +13,59 @@ export function normalizeIp(ip: string): string {
   return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
 }
 
-/** The client IP from a forwarded-for header and the socket's remote address. */
-export function clientIpFrom(forwardedFor: string | string[] | undefined, remote: string | undefined, trustProxy: boolean): string {
-  if (trustProxy) {
-    const first = (Array.isArray(forwardedFor) ? forwardedFor[0] : forwardedFor)?.split(',')[0]?.trim();
-    if (first && isIP(first)) return normalizeIp(first);
+/** The trusted proxies: CIDRs (or single addresses) whose X-Forwarded-For is believed. */
+export type TrustedProxies = BlockList | null;
+
+/** Parses `--trusted-proxy` values; throws naming the first bad one. */
+export function trustedProxies(cidrs: readonly string[]): TrustedProxies {
+  if (cidrs.length === 0) return null;
+  const list = new BlockList();
+  for (const raw of cidrs) {
+    const [addr, bits, extra] = raw.trim().split('/');
+    const family = isIP(addr);
+    if (family === 0 || extra !== undefined) throw new Error(`trusted proxy ${raw.slice(0, 80)} is not an IP address or CIDR`);
+    const type = family === 4 ? 'ipv4' : 'ipv6';
+    if (bits === undefined) {
+      list.addAddress(addr, type);
+      continue;
+    }
+    const n = /^[0-9]{1,3}$/.test(bits) ? Number(bits) : -1;
+    if (n < 0 || n > (family === 4 ? 32 : 128)) throw new Error(`trusted proxy ${raw.slice(0, 80)} has a bad prefix length`);
+    list.addSubnet(addr, n, type);
   }
-  return normalizeIp(remote ?? 'unknown');
+  return list;
 }
 
-/** The client IP of a Hono request served by @hono/node-server (X-Forwarded-For only when trusted). */
-export function clientIp(c: Context, trustProxy = false): string {
+function trusted(proxies: BlockList, ip: string): boolean {
+  const family = isIP(ip);
+  return family !== 0 && proxies.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** The client IP from a forwarded-for header and the socket's remote address. */
+export function clientIpFrom(forwardedFor: string | string[] | undefined, remote: string | undefined, proxies: TrustedProxies): string {
+  const peer = normalizeIp(remote || 'unknown');
+  if (!proxies || !trusted(proxies, peer)) return peer;
+  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '')).split(',');
+  let leftmost = peer;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = normalizeIp(hops[i].trim());
+    // A malformed hop ends what can be believed: the last good one stands.
+    if (isIP(hop) === 0) return leftmost;
+    if (!trusted(proxies, hop)) return hop;
+    leftmost = hop;
+  }
+  return leftmost;
+}
+
+/** The client IP of a Hono request served by @hono/node-server. */
+export function clientIp(c: Context, proxies: TrustedProxies = null): string {
   const incoming = (c.env as { incoming?: Partial<IncomingMessage> } | undefined)?.incoming;
   // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
   const xff = incoming?.headers ? incoming.headers['x-forwarded-for'] : c.req.header('x-forwarded-for');
-  return clientIpFrom(xff, incoming?.socket?.remoteAddress, trustProxy);
+  return clientIpFrom(xff, incoming?.socket?.remoteAddress, proxies);
 }
 
 /** The client IP of an HTTP upgrade request. */
-export function upgradeIp(req: IncomingMessage, trustProxy: boolean): string {
-  return clientIpFrom(req.headers['x-forwarded-for'], req.socket.remoteAddress, trustProxy);
+export function upgradeIp(req: IncomingMessage, proxies: TrustedProxies): string {
+  return clientIpFrom(req.headers['x-forwarded-for'], req.socket.remoteAddress, proxies);
 }

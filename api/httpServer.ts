@@ -10,12 +10,14 @@ import type { Hono } from 'hono';
 import type { RateLimiter } from './rateLimit.ts';
 import type { StreamHub } from './streams/streamHub.ts';
 import { attachWebSockets, type WebSockets } from './streams/wsServer.ts';
+import { capConnections, defaultServerLimits, serverOptionsOf, type ServerLimits } from './serverLimits.ts';
 
-/** Where to listen. */
+/** Where to listen, and the server's limits. */
 export interface HttpServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
+  limits?: Partial<ServerLimits>;
 }
 
 /** The API server. */
@@ -36,8 +38,13 @@ export class HttpServer {
 
   /** Listens and attaches the WebSocket endpoints. */
   async start(): Promise<void> {
+    const limits = { ...defaultServerLimits, ...this.opts.limits };
     const server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve({ fetch: this.app.fetch, hostname: this.opts.host, port: this.opts.port }, () => resolve(s));
+      const s = serve(
+        { fetch: this.app.fetch, hostname: this.opts.host, port: this.opts.port, serverOptions: serverOptionsOf(limits) },
+        () => resolve(s),
+      );
+      capConnections(s as Server, limits);
       s.once('error', reject);
     });
     this.server = server;

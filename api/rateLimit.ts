@@ -15,7 +15,7 @@
  * forgives everyone) and idle callers are swept once per window.
  */
 import { BlockList, isIP } from 'node:net';
-import { clientIp } from './clientIp.ts';
+import { clientIp, trustedProxies, type TrustedProxies } from './clientIp.ts';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiKeyRecord, ApiKeyStore } from '../services/apiKeys.ts';
@@ -47,8 +47,8 @@ export interface RateLimitOptions {
   badKeyLimit: number;
   /** How long such an IP is answered 429. */
   badKeyBlockMs: number;
-  /** Take the client IP from the first X-Forwarded-For entry (only behind a trusted proxy). */
-  trustProxy: boolean;
+  /** Proxies (CIDRs) whose X-Forwarded-For is believed: see api/clientIp.ts. */
+  trustedProxies: string[];
   now: () => number;
 }
 
@@ -64,7 +64,7 @@ export const defaultRateLimitOptions: RateLimitOptions = {
   banFilePollMs: 2000,
   badKeyLimit: 10,
   badKeyBlockMs: 5 * 60_000,
-  trustProxy: false,
+  trustedProxies: [],
   now: Date.now,
 };
 
@@ -138,11 +138,14 @@ export class RateLimiter {
   /** Entries on both lists (0 skips the check on the hot path). */
   private banEntries = 0;
   private fileBanEntries = 0;
+  /** The trusted proxies the one client-IP rule believes. */
+  readonly proxies: TrustedProxies;
   private lastSweep = 0;
 
   constructor(keys: ApiKeyStore, options: Partial<RateLimitOptions> = {}) {
     this.keys = keys;
     this.opts = { ...defaultRateLimitOptions, ...options, tiers: { ...defaultRateLimitOptions.tiers, ...options.tiers } };
+    this.proxies = trustedProxies(this.opts.trustedProxies);
     this.banned = parseBanList(this.opts.banned);
     this.banEntries = this.opts.banned.filter((e) => e.trim() && !e.trim().startsWith('#')).length;
     this.reloadBanFile();
@@ -320,7 +323,7 @@ export class RateLimiter {
       // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
       const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming?.headers;
       const h = incoming ? incoming['x-api-key'] : c.req.header('x-api-key');
-      const d = this.admit(clientIp(c, o.trustProxy), Array.isArray(h) ? h[0] : h, c.req.path, now);
+      const d = this.admit(clientIp(c, this.proxies), Array.isArray(h) ? h[0] : h, c.req.path, now);
       if (!d.ok) return refuse(c, d.status, d.code, d.error, d.bucket, d.limit, now, d.retryAfterMs);
       const { bucket: b, limit, stream, release } = d;
       // Set on the context before the handler runs: every response it builds (errors, 404s,

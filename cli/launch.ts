@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { noNetwork, type NetworkView } from '../api/context.ts';
 import { createApp } from '../api/app.ts';
 import { HttpServer } from '../api/httpServer.ts';
+import type { ServerLimits } from '../api/serverLimits.ts';
 import { StreamHub } from '../api/streams/streamHub.ts';
 import type { StreamOptions } from '../api/streams/streamOptions.ts';
 import type { WebSockets } from '../api/streams/wsServer.ts';
@@ -49,6 +50,8 @@ export interface LaunchConfig {
   rateLimits?: Partial<RateLimitOptions> | null;
   /** Alert options (mail relay, private targets, public URL for links). */
   alerts?: Partial<AlertOptions>;
+  /** HTTP server limits (timeouts, connection caps); defaults in api/serverLimits.ts. */
+  httpLimits?: Partial<ServerLimits>;
   /** Progress of folding the log into the read models at startup: height, head. */
   onCatchUp?: (height: number, head: number) => void;
   /** Progress of a sync from peers more than one block behind: height, target. */
@@ -121,7 +124,10 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const streams = new StreamHub(node.streamPorts(), cfg.streams);
   const queries = createQueries(node.readPorts());
   const app = createApp({ queries, chain: node, network, streams, keys, alerts, limiter: limiter ?? undefined, metrics, log });
-  const http = await life.start('http', new HttpServer(app, streams, limiter, { host: cfg.httpHost, port: cfg.httpPort }));
+  const http = await life.start(
+    'http',
+    new HttpServer(app, streams, limiter, { host: cfg.httpHost, port: cfg.httpPort, limits: cfg.httpLimits }),
+  );
   let stopMetrics = () => {};
   await life.start('metrics', {
     start: async () => {

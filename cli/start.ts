@@ -8,7 +8,9 @@ import { parseMinFees } from './minFees.ts';
 import { LOG_FLAGS, loggerFromFlags } from './logSetup.ts';
 import { burstProgress, type ProgressReport } from './progress.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
+import { trustedProxies } from '../api/clientIp.ts';
 import type { AlertOptions } from '../services/alerts.ts';
+import type { ServerLimits } from '../api/serverLimits.ts';
 
 /** Flags of `ombra start`, each with its environment twin. */
 export const START_FLAGS: Record<string, FlagSpec> = {
@@ -28,6 +30,27 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
   mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
   ...LOG_FLAGS,
+  'http-headers-timeout-ms': {
+    type: 'string',
+    env: 'OMBRA_HTTP_HEADERS_TIMEOUT_MS',
+    help: 'a client must send its complete headers within this time (default 10000)',
+  },
+  'http-request-timeout-ms': {
+    type: 'string',
+    env: 'OMBRA_HTTP_REQUEST_TIMEOUT_MS',
+    help: 'a client must send its complete request within this time (default 30000)',
+  },
+  'http-keepalive-timeout-ms': {
+    type: 'string',
+    env: 'OMBRA_HTTP_KEEPALIVE_TIMEOUT_MS',
+    help: 'idle keep-alive connections close after this long (default 5000)',
+  },
+  'http-max-connections': { type: 'string', env: 'OMBRA_HTTP_MAX_CONNECTIONS', help: 'most open HTTP connections in all (default 20000)' },
+  'http-max-connections-per-ip': {
+    type: 'string',
+    env: 'OMBRA_HTTP_MAX_CONNECTIONS_PER_IP',
+    help: 'most open HTTP connections from one IP, loopback exempt (default 256; 0 = no cap)',
+  },
   'rate-limits': { type: 'string', env: 'OMBRA_RATE_LIMITS', help: 'on | off (default on; off under --dev)' },
   'ban-ip': {
     type: 'string',
@@ -46,10 +69,16 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     multiple: true,
     help: 'mempool fee floor TYPE=MICRO, e.g. TRANSFER=1000 (repeatable; env: comma-separated; default no floor)',
   },
+  'trusted-proxy': {
+    type: 'string',
+    env: 'OMBRA_TRUSTED_PROXIES',
+    multiple: true,
+    help: 'a reverse proxy (IP or CIDR) whose X-Forwarded-For is believed: the client IP is the rightmost hop not inside a trusted proxy (repeatable; env: comma-separated)',
+  },
   'trust-proxy': {
     type: 'boolean',
     env: 'OMBRA_TRUST_PROXY',
-    help: 'take the client IP from X-Forwarded-For (only behind your own reverse proxy)',
+    help: 'deprecated: trust every hop (the same as --trusted-proxy 0.0.0.0/0 --trusted-proxy ::/0); only behind your own proxy',
   },
   'smtp-url': {
     type: 'string',
@@ -106,7 +135,16 @@ export async function startCommand(argv: string[]): Promise<number> {
     } catch (e) {
       throw new UsageError(`--ban-ip: ${(e as Error).message}`);
     }
-    rateLimits = { banned, trustProxy: flags['trust-proxy'] === true };
+    const proxies = [
+      ...((flags['trusted-proxy'] as string[] | undefined) ?? []),
+      ...(flags['trust-proxy'] === true ? ['0.0.0.0/0', '::/0'] : []),
+    ];
+    try {
+      trustedProxies(proxies);
+    } catch (e) {
+      throw new UsageError(`--trusted-proxy: ${(e as Error).message}`);
+    }
+    rateLimits = { banned, trustedProxies: proxies };
   }
   const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
   const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
@@ -123,7 +161,18 @@ export async function startCommand(argv: string[]): Promise<number> {
       rate: Math.round(r.rate),
       etaSeconds: r.etaSeconds && Math.round(r.etaSeconds),
     });
+  const httpLimits: Partial<ServerLimits> = {};
+  const limit = (flag: string, key: keyof ServerLimits, min: number, max: number) => {
+    const v = intFlag(flags, flag, min, max);
+    if (v !== undefined) httpLimits[key] = v;
+  };
+  limit('http-headers-timeout-ms', 'headersTimeoutMs', 100, 600_000);
+  limit('http-request-timeout-ms', 'requestTimeoutMs', 100, 3_600_000);
+  limit('http-keepalive-timeout-ms', 'keepAliveTimeoutMs', 100, 600_000);
+  limit('http-max-connections', 'maxConnections', 1, 1_000_000);
+  limit('http-max-connections-per-ip', 'maxConnectionsPerIp', 0, 1_000_000);
   const node = await launch({
+    httpLimits,
     onCatchUp: burstProgress('catch-up', { unit: 'blocks', report }),
     onSyncProgress: burstProgress('sync', { unit: 'blocks', report }),
     dataDir,

@@ -1,8 +1,8 @@
 /**
  * SSRF guard for webhook targets: which IP addresses a node may connect to on a subscriber's
  * behalf. Loopback, private (RFC 1918), CGNAT, ULA, link-local, cloud metadata, multicast,
- * unspecified, documentation and other reserved ranges are refused; IPv4-mapped and NAT64
- * IPv6 addresses are judged by the IPv4 address they carry.
+ * unspecified, documentation and other reserved ranges are refused; IPv6 addresses that carry
+ * an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4, Teredo) are judged by it too.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
@@ -29,6 +29,7 @@ const V6: [string, number, string][] = [
   ['::1', 128, 'loopback'],
   ['::ffff:0:0', 96, 'IPv4-mapped (non-canonical)'],
   ['64:ff9b::', 96, 'NAT64 (non-canonical)'],
+  ['64:ff9b:1::', 48, 'NAT64 local use'],
   ['100::', 64, 'discard'],
   ['2001:db8::', 32, 'documentation'],
   ['fc00::', 7, 'unique local (private)'],
@@ -48,14 +49,45 @@ function one(a: string, n: number, t: 'ipv4' | 'ipv6'): { check(ip: string): boo
   return { check: (ip) => b.check(ip, t) };
 }
 
-/** The IPv4 address an IPv6 address embeds (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`), if any. */
-function embeddedV4(ip: string): string | null {
-  const m = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(ip);
-  if (!m) return null;
-  if (m[1]) return m[1];
-  const hi = parseInt(m[2], 16);
-  const lo = parseInt(m[3], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+/** The 16 bytes of a valid IPv6 address (any textual form, a dotted IPv4 tail included). */
+function ipv6Bytes(ip: string): number[] {
+  let s = ip.toLowerCase();
+  const zone = s.indexOf('%');
+  if (zone >= 0) s = s.slice(0, zone);
+  const words: number[] = [];
+  const push = (part: string) => {
+    if (part.includes('.')) {
+      const o = part.split('.').map(Number);
+      words.push((o[0] << 8) | o[1], (o[2] << 8) | o[3]);
+    } else words.push(parseInt(part, 16));
+  };
+  const [head, tail] = s.split('::');
+  const left: number[] = [];
+  const right: number[] = [];
+  for (const p of head ? head.split(':') : []) push(p);
+  left.push(...words.splice(0));
+  if (tail !== undefined) for (const p of tail ? tail.split(':') : []) push(p);
+  right.push(...words.splice(0));
+  const all = [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
+  return all.flatMap((w) => [w >> 8, w & 255]);
+}
+
+const v4At = (b: number[], i: number, xor = 0) => [b[i] ^ xor, b[i + 1] ^ xor, b[i + 2] ^ xor, b[i + 3] ^ xor].join('.');
+
+/**
+ * The IPv4 addresses an IPv6 address carries: IPv4-mapped `::ffff:0:0/96`, IPv4-compatible
+ * `::/96`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`, and Teredo `2001::/32` (its server, and its
+ * client, stored inverted).
+ */
+export function embeddedV4(ip: string): string[] {
+  const b = ipv6Bytes(ip);
+  const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return [v4At(b, 12)];
+  if (zeros(0, 12) && !zeros(12, 16) && !(zeros(12, 15) && b[15] === 1)) return [v4At(b, 12)];
+  if (b[0] === 0x00 && b[1] === 0x64 && b[2] === 0xff && b[3] === 0x9b && zeros(4, 12)) return [v4At(b, 12)];
+  if (b[0] === 0x20 && b[1] === 0x02) return [v4At(b, 2)];
+  if (b[0] === 0x20 && b[1] === 0x01 && b[2] === 0 && b[3] === 0) return [v4At(b, 4), v4At(b, 12, 0xff)];
+  return [];
 }
 
 /** Why `ip` must not be a webhook target, or null when it is a public unicast address. */
@@ -63,8 +95,13 @@ export function forbiddenAddress(ip: string): string | null {
   const family = isIP(ip);
   if (family === 0) return 'not an IP address';
   if (family === 6) {
-    const v4 = embeddedV4(ip.toLowerCase());
-    if (v4) return forbiddenAddress(v4);
+    // An address that carries IPv4 is judged by what it carries (that is where it leads).
+    const carried = embeddedV4(ip);
+    for (const v4 of carried) {
+      const why = forbiddenAddress(v4);
+      if (why) return `${why} (carried in ${ip})`;
+    }
+    if (carried.length) return null;
   }
   const t = family === 4 ? 'ipv4' : 'ipv6';
   for (const l of lists) if (l.t === t && l.list.check(ip)) return l.why;

@@ -28,7 +28,7 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
     const body = await readOptionalJson(c);
     if (body === undefined) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object {trigger, params, channel, target}');
     const input = parseSubscribe(body);
-    const created = await alerts.subscribe(input, clientIp(c, deps.limiter?.opts.trustProxy ?? false), token(c, false));
+    const created = await alerts.subscribe(input, clientIp(c, deps.limiter?.proxies ?? null), token(c, false));
     return c.json(created, 201);
   });
 

@@ -46,7 +46,7 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
         `tier ${input.tier} keys are issued by the node operator only (ombra keys create --tier ${input.tier}); register issues tier 1 keys`,
       );
     const owner = caller(c, keys, false);
-    const ip = clientIp(c, deps.limiter?.opts.trustProxy ?? false);
+    const ip = clientIp(c, deps.limiter?.proxies ?? null);
     if (!owner && keys.countByIp(ip) >= maxKeysPerIp)
       throw new ChainError(
         'INVALID_PARAMS',

@@ -53,7 +53,7 @@ export function attachWebSockets(server: Server, hub: StreamHub, limiter?: RateL
     let release: () => void = () => {};
     if (limiter) {
       const key = req.headers['x-api-key'];
-      const d = limiter.admit(upgradeIp(req, limiter.opts.trustProxy), Array.isArray(key) ? key[0] : key, path);
+      const d = limiter.admit(upgradeIp(req, limiter.proxies), Array.isArray(key) ? key[0] : key, path);
       if (!d.ok) return refuse(socket, new ChainError(d.code as ErrorCode, d.error));
       release = d.release;
       socket.once('close', release);

@@ -237,17 +237,40 @@ t('the limiter is opt-in: createApp without one sets no headers', async () => {
   }
 });
 
-t('client IP: the socket address; X-Forwarded-For only with trustProxy', async () => {
+t('client IP: the socket address; X-Forwarded-For only from a trusted proxy', async () => {
   assert.is(normalizeIp('::ffff:1.2.3.4'), '1.2.3.4');
   assert.is(normalizeIp('::1'), '::1');
   assert.throws(() => parseBanList(['1.2.3.4/33']), /prefix length/);
   assert.throws(() => parseBanList(['example.com']), /not an IP/);
   for (const trustProxy of [false, true]) {
-    await withLimits({ trustProxy, banned: ['192.0.2.66'] }, async (k) => {
+    // Trusting every hop (the deprecated --trust-proxy) believes the whole chain.
+    await withLimits({ trustedProxies: trustProxy ? ['0.0.0.0/0', '::/0'] : [], banned: ['192.0.2.66'] }, async (k) => {
       const r = await k.req('/api/health', { ip: '198.51.100.3', init: { headers: { 'X-Forwarded-For': '192.0.2.66, 10.0.0.1' } } });
       assert.is(r.status, trustProxy ? 403 : 200);
     });
   }
+});
+
+t('behind a trusted proxy, a spoofed leftmost X-Forwarded-For does not escape the per-IP limit', async () => {
+  await withLimits({ trustedProxies: ['10.0.0.0/8'], tiers: { anonymous: { perMinute: 5, concurrent: 10, streams: 10 } } }, async (k) => {
+    // The proxy (10.0.0.5) appends the real client (203.0.113.9); the client wrote a new fake hop each time.
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const r = await k.req('/api/health', { ip: '10.0.0.5', init: { headers: { 'X-Forwarded-For': `198.18.${i}.1, 203.0.113.9` } } });
+      statuses.push(r.status);
+    }
+    assert.equal(statuses.slice(0, 5), [200, 200, 200, 200, 200]);
+    assert.ok(
+      statuses.slice(5).every((s) => s === 429),
+      String(statuses),
+    );
+    // Another client behind the same proxy has its own bucket.
+    const other = await k.req('/api/health', { ip: '10.0.0.5', init: { headers: { 'X-Forwarded-For': '203.0.113.10' } } });
+    assert.is(other.status, 200);
+    // A direct client that is no proxy cannot choose its IP at all.
+    const direct = await k.req('/api/health', { ip: '198.51.100.77', init: { headers: { 'X-Forwarded-For': '203.0.113.10' } } });
+    assert.is(direct.status, 200);
+  });
 });
 
 t.run();

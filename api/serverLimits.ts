@@ -1,0 +1,67 @@
+/**
+ * Limits of the public HTTP server: how long a client may take to send its headers and its whole
+ * request, how long an idle keep-alive connection stays open, how many connections the server
+ * holds, and how many one IP may hold. Applied to the Node server before it listens.
+ */
+import type { Server, ServerOptions } from 'node:http';
+import type { Socket } from 'node:net';
+import { normalizeIp } from './clientIp.ts';
+
+/** Server limits (flags in cli/start.ts; every one has a default). */
+export interface ServerLimits {
+  /** A client must send its complete headers within this time (slowloris), ms. */
+  headersTimeoutMs: number;
+  /** A client must send its complete request (headers and body) within this time, ms. */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this long, ms. */
+  keepAliveTimeoutMs: number;
+  /** Most open connections in all. */
+  maxConnections: number;
+  /**
+   * Most open connections from one IP address (0: no per-IP cap). Loopback is exempt: a reverse
+   * proxy on the same host, and local tools, speak for many clients.
+   */
+  maxConnectionsPerIp: number;
+}
+
+/** Defaults for a node on the public internet. */
+export const defaultServerLimits: ServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 20_000,
+  maxConnectionsPerIp: 256,
+};
+
+/** The Node server options that carry the time limits (given when the server is created). */
+export function serverOptionsOf(limits: ServerLimits): ServerOptions {
+  return {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node checks header and request deadlines on this period: a fraction of the shortest one.
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4))),
+  };
+}
+
+/** Caps the server's connections, in all and per IP; connections over a cap are closed at once. */
+export function capConnections(server: Server, limits: ServerLimits): void {
+  server.maxConnections = limits.maxConnections;
+  if (limits.maxConnectionsPerIp <= 0) return;
+  const perIp = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const ip = normalizeIp(socket.remoteAddress ?? 'unknown');
+    if (ip === '127.0.0.1' || ip === '::1') return;
+    const n = (perIp.get(ip) ?? 0) + 1;
+    if (n > limits.maxConnectionsPerIp) {
+      socket.destroy();
+      return;
+    }
+    perIp.set(ip, n);
+    socket.once('close', () => {
+      const left = (perIp.get(ip) ?? 1) - 1;
+      if (left <= 0) perIp.delete(ip);
+      else perIp.set(ip, left);
+    });
+  });
+}
