@@ -1,6 +1,6 @@
 /** What routes may use: the node's queries, write entry point and the network's view. */
 import type { Logger } from '../node/log.ts';
-import type { HeadReader, NetworkView, TxSubmitter } from '../node/ports.ts';
+import type { HeadReader, HealthView, NetworkView, TxSubmitter } from '../node/ports.ts';
 
 export type { NetworkView } from '../node/ports.ts';
 import type { Queries } from '../queries/index.ts';
@@ -23,8 +23,8 @@ export const noNetwork: NetworkView = {
 export interface ApiDeps {
   /** The query objects every read route calls. */
   queries: Queries;
-  /** The write entry point, and the head for fork gates. */
-  chain: TxSubmitter & Pick<HeadReader, 'genesis' | 'nextHeight'>;
+  /** The write entry point, the head for fork gates, and whether block work succeeds (health). */
+  chain: TxSubmitter & Pick<HeadReader, 'genesis' | 'nextHeight'> & HealthView;
   network: NetworkView;
   /** The live-stream hub shared with the WebSocket server. */
   streams: StreamHub;

@@ -19,7 +19,9 @@ import type { Block } from '../core/block.ts';
 import { parseGenesis, withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
 import { commitDiff, type ChainState } from '../core/state.ts';
 import { batchesOf, runPipeline, type PipelineItem } from '../node/blockPipeline.ts';
+import type { ChainStore } from '../node/chainStore.ts';
 import { VerifyPool } from '../node/verifyPool.ts';
+import { openExistingStore, withDataDir } from './dataDir.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
@@ -60,6 +62,63 @@ interface LineMeta {
 /** A batch (verified ahead while the previous one is applied) ends at this many blocks or transactions. */
 const BATCH = { maxBlocks: 256, maxTxs: 4096 };
 
+/** Where the audit stands: the genesis once known, the state and parent block, the count of transactions. */
+interface AuditCursor {
+  genesis: Genesis | null;
+  state: ChainState | null;
+  parent: Block | null;
+  transactions: number;
+}
+
+/**
+ * Runs `items` (block 0 first) through the catch-up pipeline and the consensus code, advancing
+ * `cur`; throws a Fault at the first block that is not the valid next one.
+ */
+async function auditItems(items: AsyncIterable<PipelineItem<LineMeta>>, cur: AuditCursor, pool: VerifyPool | null): Promise<void> {
+  /** The height the next block must hold. */
+  const expectedHeight = () => (cur.parent ? cur.parent.index + 1 : 0);
+
+  const onBlockZero = (item: PipelineItem<LineMeta>) => {
+    const { state: s, block } = genesisState(cur.genesis!);
+    const got = item.block as Partial<Block> | null;
+    if (typeof got !== 'object' || got === null || got.hash !== block.hash) {
+      throw new Fault(
+        0,
+        item.meta.line,
+        `block 0 is not the genesis block of the genesis line: hash ${String((got as Partial<Block> | null)?.hash).slice(0, 80)}, expected ${block.hash}`,
+      );
+    }
+    if (!isDeepStrictEqual(got, block))
+      throw new Fault(0, item.meta.line, 'block 0 has the genesis hash but differs from the genesis block');
+    cur.state = s;
+    cur.parent = block;
+  };
+
+  const onBlock = (item: PipelineItem<LineMeta>, verified: boolean) => {
+    try {
+      const p = cur.parent!;
+      const applied = applyBlock(
+        cur.state!,
+        { index: p.index, hash: p.hash, timestamp: p.timestamp, stateRoot: p.stateRoot },
+        item.block,
+        cur.genesis!,
+        { signaturesVerified: verified },
+      );
+      commitDiff(cur.state!, applied.diff);
+    } catch (e) {
+      throw new Fault(expectedHeight(), item.meta.line, (e as Error).message);
+    }
+    cur.parent = item.block as Block;
+    cur.transactions += cur.parent.transactions.length;
+  };
+
+  await runPipeline(batchesOf(items, BATCH), pool, (item, verified) => {
+    if (item.meta.fault) throw new Fault(cur.genesis ? expectedHeight() : 0, item.meta.line, item.meta.fault);
+    if (cur.parent) onBlock(item, verified);
+    else onBlockZero(item);
+  });
+}
+
 /** Verifies a snapshot file from genesis; never throws for faults in the file. */
 export async function auditSnapshot(path: string, opts: AuditOptions = {}): Promise<AuditResult> {
   const total = (await stat(path)).size;
@@ -68,13 +127,7 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
   const pool = opts.workers && opts.workers > 0 ? new VerifyPool({ workers: opts.workers }) : null;
 
   let lineNo = 0;
-  let genesis: Genesis | null = null;
-  let state: ChainState | null = null;
-  let parent: Block | null = null;
-  let transactions = 0;
-
-  /** The height the next block line must hold. */
-  const expectedHeight = () => (parent ? parent.index + 1 : 0);
+  const cur: AuditCursor = { genesis: null, state: null, parent: null, transactions: 0 };
 
   const onGenesisLine = (text: string, line: number) => {
     let raw: unknown;
@@ -87,44 +140,10 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
       throw new Fault(0, line, 'the first line must be {"genesis": {...}}');
     }
     try {
-      genesis = withForkOverrides(parseGenesis((raw as { genesis: unknown }).genesis), opts.forkOverrides ?? {});
+      cur.genesis = withForkOverrides(parseGenesis((raw as { genesis: unknown }).genesis), opts.forkOverrides ?? {});
     } catch (e) {
       throw new Fault(0, line, (e as Error).message);
     }
-  };
-
-  const onBlockZero = (item: PipelineItem<LineMeta>) => {
-    const { state: s, block } = genesisState(genesis!);
-    const got = item.block as Partial<Block> | null;
-    if (typeof got !== 'object' || got === null || got.hash !== block.hash) {
-      throw new Fault(
-        0,
-        item.meta.line,
-        `block 0 is not the genesis block of the genesis line: hash ${String((got as Partial<Block> | null)?.hash).slice(0, 80)}, expected ${block.hash}`,
-      );
-    }
-    if (!isDeepStrictEqual(got, block))
-      throw new Fault(0, item.meta.line, 'block 0 has the genesis hash but differs from the genesis block');
-    state = s;
-    parent = block;
-  };
-
-  const onBlock = (item: PipelineItem<LineMeta>, verified: boolean) => {
-    try {
-      const p = parent!;
-      const applied = applyBlock(
-        state!,
-        { index: p.index, hash: p.hash, timestamp: p.timestamp, stateRoot: p.stateRoot },
-        item.block,
-        genesis!,
-        { signaturesVerified: verified },
-      );
-      commitDiff(state!, applied.diff);
-    } catch (e) {
-      throw new Fault(expectedHeight(), item.meta.line, (e as Error).message);
-    }
-    parent = item.block as Block;
-    transactions += parent.transactions.length;
   };
 
   /** The file's block lines; a line that cannot be a block is yielded with its fault, and ends the file. */
@@ -164,16 +183,12 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
   }
 
   try {
-    await runPipeline(batchesOf(lines(), BATCH), pool, (item, verified) => {
-      if (item.meta.fault) throw new Fault(genesis ? expectedHeight() : 0, item.meta.line, item.meta.fault);
-      if (parent) onBlock(item, verified);
-      else onBlockZero(item);
-    });
-    if (lineNo === 0 || !genesis) throw new Fault(0, 1, 'the file is empty: no genesis line');
+    await auditItems(lines(), cur, pool);
+    if (lineNo === 0 || !cur.genesis) throw new Fault(0, 1, 'the file is empty: no genesis line');
     opts.onProgress?.(total, total);
-    if (!parent) throw new Fault(0, lineNo + 1, 'the file has no block 0 after the genesis line');
-    const head = parent as Block;
-    return { ok: true, blocks: head.index + 1, transactions, head: head.hash };
+    if (!cur.parent) throw new Fault(0, lineNo + 1, 'the file has no block 0 after the genesis line');
+    const head = cur.parent as Block;
+    return { ok: true, blocks: head.index + 1, transactions: cur.transactions, head: head.hash };
   } catch (e) {
     if (e instanceof Fault) return { ok: false, height: e.height, line: e.line, message: e.message };
     throw e;
@@ -184,9 +199,55 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
   }
 }
 
+/**
+ * Verifies a stopped node's own block log from genesis as a snapshot is verified (the same
+ * pipeline and consensus code), then that its head pointer names the last block; `line` is the
+ * height. Never throws for faults in the log.
+ */
+export async function auditStore(store: ChainStore, opts: AuditOptions = {}): Promise<AuditResult> {
+  const head = store.head()!;
+  const pool = opts.workers && opts.workers > 0 ? new VerifyPool({ workers: opts.workers }) : null;
+  const cur: AuditCursor = { genesis: null, state: null, parent: null, transactions: 0 };
+  async function* blocks(): AsyncGenerator<PipelineItem<LineMeta>> {
+    for await (const [key, block] of store.blocks.iterator()) {
+      const height = Number(key);
+      yield { block, meta: { line: height } };
+      if (opts.onProgress && height % 1000 === 0) opts.onProgress(Math.min(height, head.index), head.index);
+    }
+  }
+  try {
+    try {
+      cur.genesis = withForkOverrides(parseGenesis(await store.genesis()), opts.forkOverrides ?? {});
+    } catch (e) {
+      throw new Fault(0, 0, `the stored genesis is not valid: ${(e as Error).message}`);
+    }
+    await auditItems(blocks(), cur, pool);
+    const last = cur.parent;
+    if (!last) throw new Fault(0, 0, 'the log has no block 0');
+    if (last.index !== head.index || last.hash !== head.hash)
+      throw new Fault(
+        Math.min(last.index, head.index) + 1,
+        last.index + 1,
+        `the head pointer says block ${head.index} (${head.hash.slice(0, 16)}…) but the log ends at block ${last.index}`,
+      );
+    opts.onProgress?.(head.index, head.index);
+    return { ok: true, blocks: last.index + 1, transactions: cur.transactions, head: last.hash };
+  } catch (e) {
+    if (e instanceof Fault) return { ok: false, height: e.height, line: e.line, message: e.message };
+    throw e;
+  } finally {
+    await pool?.close();
+  }
+}
+
 // ---- the command ------------------------------------------------------------------------------
 
 const AUDIT_FLAGS: Record<string, FlagSpec> = {
+  'data-dir': {
+    type: 'string',
+    env: 'OMBRA_AUDIT_DATA_DIR',
+    help: "audit a stopped node's own block log instead of a FILE (and that its head pointer names the last block)",
+  },
   workers: {
     type: 'string',
     env: 'OMBRA_AUDIT_WORKERS',
@@ -195,9 +256,9 @@ const AUDIT_FLAGS: Record<string, FlagSpec> = {
   },
 };
 
-const USAGE = 'ombra audit FILE [--workers N|auto]';
+const USAGE = 'ombra audit FILE | --data-dir DIR [--workers N|auto]';
 const SUMMARY =
-  'Re-verifies a snapshot (`ombra snapshot export`) from genesis with the consensus rules:\n' +
+  "Re-verifies a snapshot (`ombra snapshot export`), or a stopped node's own log, from genesis with the consensus rules:\n" +
   'prints `OK: N blocks, M transactions, head <hash>` and exits 0, or `FAULT at height H: <why>` and exits 1.\n' +
   'Fork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V6 when set.';
 
@@ -207,10 +268,24 @@ export const auditHelp = () => helpText(USAGE, SUMMARY, AUDIT_FLAGS);
 /** Files from this size up get signature workers under `--workers auto`. */
 const AUTO_WORKERS_FROM_BYTES = 8 << 20;
 
-/** Runs `ombra audit FILE`. */
+/** Runs `ombra audit FILE` or `ombra audit --data-dir DIR`. */
 export async function auditCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, AUDIT_FLAGS);
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? `unexpected argument ${positionals[1]}` : 'FILE is required');
+  const dataDir = flags['data-dir'] as string | undefined;
+  if (dataDir !== undefined) {
+    if (positionals.length) throw new UsageError('give either FILE or --data-dir DIR, not both');
+    return withDataDir(
+      'audit',
+      () => openExistingStore(dataDir),
+      async (store) =>
+        report(
+          await auditStore(store, { forkOverrides: forkOverridesFromEnv(), workers: workersFlag(flags, store.head()!.index >= 10_000) }),
+          false,
+        ),
+    );
+  }
+  if (positionals.length !== 1)
+    throw new UsageError(positionals.length ? `unexpected argument ${positionals[1]}` : 'FILE or --data-dir DIR is required');
   const file = positionals[0];
   const overrides = forkOverridesFromEnv();
   let size: number;
@@ -220,12 +295,7 @@ export async function auditCommand(argv: string[]): Promise<number> {
     process.stderr.write(`ombra audit: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
     return 1;
   }
-  const w = flags.workers as string;
-  let workers: number;
-  if (w === 'auto') workers = size >= AUTO_WORKERS_FROM_BYTES && availableParallelism() > 1 ? Math.min(8, availableParallelism()) : 0;
-  else if (/^[0-9]{1,2}$/.test(w) && Number(w) <= 64) workers = Number(w);
-  else throw new UsageError('--workers must be auto or an integer 0..64');
-
+  const workers = workersFlag(flags, size >= AUTO_WORKERS_FROM_BYTES);
   const started = Date.now();
   const bar = progress('audit', size, { unit: 'bytes' });
   let result: AuditResult;
@@ -235,11 +305,26 @@ export async function auditCommand(argv: string[]): Promise<number> {
     bar.stop();
   }
   const seconds = (Date.now() - started) / 1000;
+  const code = report(result, true);
+  if (code === 0)
+    process.stderr.write(`audited ${size} bytes in ${seconds.toFixed(1)} s${workers ? ` with ${workers} signature workers` : ''}\n`);
+  return code;
+}
+
+/** `--workers`: a number, or auto (one per core up to 8 when the input is `big`). */
+function workersFlag(flags: Record<string, unknown>, big: boolean): number {
+  const w = flags.workers as string;
+  if (w === 'auto') return big && availableParallelism() > 1 ? Math.min(8, availableParallelism()) : 0;
+  if (/^[0-9]{1,2}$/.test(w) && Number(w) <= 64) return Number(w);
+  throw new UsageError('--workers must be auto or an integer 0..64');
+}
+
+/** Prints the verdict: `OK: ...` (exit 0) or `FAULT at height H: ...` (exit 1; a file's line named). */
+function report(result: AuditResult, fromFile: boolean): number {
   if (!result.ok) {
-    process.stdout.write(`FAULT at height ${result.height}: ${result.message} (line ${result.line})\n`);
+    process.stdout.write(`FAULT at height ${result.height}: ${result.message}${fromFile ? ` (line ${result.line})` : ''}\n`);
     return 1;
   }
   process.stdout.write(`OK: ${result.blocks} blocks, ${result.transactions} transactions, head ${result.head}\n`);
-  process.stderr.write(`audited ${size} bytes in ${seconds.toFixed(1)} s${workers ? ` with ${workers} signature workers` : ''}\n`);
   return 0;
 }

@@ -1,6 +1,7 @@
 /** The command table of `ombra`. */
 import { auditCommand, auditHelp } from './audit.ts';
 import { replayCommand, replayHelp } from './replay.ts';
+import { repairCommand, repairHelp } from './repair.ts';
 import { snapshotCommand, snapshotHelp } from './snapshot.ts';
 import { simulateCommand, simulateHelp } from './simulate.ts';
 import { startCommand, startHelp } from './start.ts';
@@ -21,6 +22,11 @@ export const COMMANDS: Record<string, Command> = {
   start: { summary: 'run a node (dev or network)', help: startHelp, run: startCommand },
   testnet: { summary: 'write a genesis with N authorities and their key files', help: testnetHelp, run: testnetCommand },
   replay: { summary: 'rebuild every read model from genesis, with progress', help: replayHelp, run: replayCommand },
+  repair: {
+    summary: 'truncate a damaged block log to its last verified block and rebuild the read models',
+    help: repairHelp,
+    run: repairCommand,
+  },
   snapshot: { summary: 'export the block log as NDJSON (snapshot export)', help: snapshotHelp, run: snapshotCommand },
   audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },
   wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },

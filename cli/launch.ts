@@ -21,6 +21,7 @@ import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { AlertService, type AlertOptions } from '../services/alerts.ts';
 import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
+import type { MempoolOptions } from '../node/mempool.ts';
 import { NodeMetrics } from '../api/metrics/nodeMetrics.ts';
 import { observeLaunched } from '../api/metrics/observeNode.ts';
 
@@ -29,6 +30,10 @@ export interface LaunchConfig {
   dataDir: string;
   genesis?: Genesis;
   forkOverrides?: Partial<ForkHeights>;
+  /** Mempool limits and fee floors (defaults in node/mempool.ts). */
+  mempool?: Partial<MempoolOptions>;
+  /** Blocks back from the head whose hash chain is checked on open (node/logIntegrity.ts; Infinity = all). */
+  verifyDepth?: number;
   /** Producing key; the node produces only if it is an authority. */
   key?: KeyPair;
   dev: boolean;
@@ -86,6 +91,8 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       dbDir: dbDirOf(cfg.dataDir),
       genesis: cfg.genesis,
       forkOverrides: cfg.forkOverrides,
+      mempool: cfg.mempool,
+      verifyDepth: cfg.verifyDepth,
       log,
       onCatchUp: cfg.onCatchUp,
       onBlockWork: metrics.blockWork,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** The `ombra` command: dispatches to one module per command. */
 import { ChainError } from '../core/errors.ts';
+import { LogIntegrityError } from '../node/node.ts';
 import { UsageError } from './args.ts';
 import { COMMANDS } from './commands.ts';
 
@@ -35,6 +36,11 @@ async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError) {
       process.stderr.write(`ombra ${name}: ${e.message}\n\n${cmd.help(rest)}`);
       return 2;
+    }
+    // A damaged block log: the message names the height and the repair command; no stack.
+    if (e instanceof LogIntegrityError) {
+      process.stderr.write(`ombra ${name}: ${e.message}\n`);
+      return 1;
     }
     if (e instanceof ChainError) {
       process.stderr.write(`ombra ${name}: ${e.message} (${e.code})\n`);

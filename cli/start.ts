@@ -4,6 +4,7 @@ import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args
 import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
 import { launch } from './launch.ts';
+import { parseMinFees } from './minFees.ts';
 import { LOG_FLAGS, loggerFromFlags } from './logSetup.ts';
 import { burstProgress, type ProgressReport } from './progress.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
@@ -56,6 +57,17 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_BAN_IPS',
     multiple: true,
     help: 'banned IP or CIDR, answered 403 IP_BANNED (repeatable; env: comma-separated; also DATA_DIR/banned-ips.txt)',
+  },
+  'verify-all': {
+    type: 'boolean',
+    env: 'OMBRA_VERIFY_ALL',
+    help: 'check the hash chain of the whole block log on open (default: the last 1,000 blocks)',
+  },
+  'min-fee': {
+    type: 'string',
+    env: 'OMBRA_MIN_FEES',
+    multiple: true,
+    help: 'mempool fee floor TYPE=MICRO, e.g. TRANSFER=1000 (repeatable; env: comma-separated; default no floor)',
   },
   'trusted-proxy': {
     type: 'string',
@@ -134,6 +146,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     }
     rateLimits = { banned, trustedProxies: proxies };
   }
+  const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
   const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
   if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
@@ -173,6 +186,8 @@ export async function startCommand(argv: string[]): Promise<number> {
     rateLimits,
     alerts,
     p2p,
+    mempool: { minFee },
+    verifyDepth: flags['verify-all'] === true ? Number.POSITIVE_INFINITY : undefined,
   });
   log.info('started', {
     dataDir,

@@ -118,6 +118,20 @@ export class ChainStore {
     this.headCache = next;
   }
 
+  /**
+   * Cuts the log back to `last` (a repair): every stored block above it, the head pointer's
+   * target or not, goes in one synced batch with the head moving to `last`.
+   */
+  async truncateTo(last: Block): Promise<number> {
+    const ops: unknown[] = [];
+    for await (const key of this.blocks.keys({ gt: heightKey(last.index) })) ops.push({ type: 'del', sublevel: this.blocks, key });
+    const head: Head = { index: last.index, hash: last.hash };
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: head });
+    await this.db.batch(ops as never, { sync: true });
+    this.headCache = head;
+    return ops.length - 1;
+  }
+
   /** One block by height. */
   async block(index: number): Promise<Block | undefined> {
     if (!Number.isSafeInteger(index) || index < 0 || !this.headCache || index > this.headCache.index) return undefined;

@@ -25,7 +25,10 @@ import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockP
 import { betterTip, validateBranch } from './reorg.ts';
 import { accountsProjection, stateWithRows } from '../projections/accounts.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
-import type { AlertPorts, NetworkPorts, ReadPorts, StreamPorts } from './ports.ts';
+import type { AlertPorts, HealthView, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
+import { DEFAULT_VERIFY_DEPTH, verifyLog, type LogFault } from './logIntegrity.ts';
+import { dirname, resolve } from 'node:path';
+import { HealthMonitor, type HealthOptions } from './healthMonitor.ts';
 
 /** Blocks per verification batch during catch-up. */
 const CATCH_UP_CHUNK = 50;
@@ -39,6 +42,10 @@ export interface NodeOptions {
   /** Operator fork-height overrides (OMBRA_FORK_HEIGHT...). */
   forkOverrides?: Partial<ForkHeights>;
   mempool?: Partial<MempoolOptions>;
+  /** Blocks back from the head whose hash chain is checked on open (default 1,000; Infinity = all). */
+  verifyDepth?: number;
+  /** When block work counts as failing (defaults in node/healthMonitor.ts). */
+  health?: Partial<HealthOptions>;
   clock?: () => number;
   log?: Logger;
   /** Blocks back from the head whose undo records are kept for reorganisations (default 128). */
@@ -50,10 +57,12 @@ export interface NodeOptions {
 }
 
 /** The running node's core: log, state, mempool, projections and the event feed. */
-export class OmbraNode {
+export class OmbraNode implements HealthView {
   readonly store: ChainStore;
   readonly runner: ProjectionRunner;
   readonly mempool: Mempool;
+  /** Outcomes of block production and import, for health. */
+  readonly healthMonitor: HealthMonitor;
   readonly genesis: Genesis;
   readonly info: ChainInfo;
   readonly events$ = new Subject<ChainEvent>();
@@ -80,6 +89,7 @@ export class OmbraNode {
     this.log = opts.log ?? silentLogger;
     this.clock = opts.clock ?? Date.now;
     this.mempool = new Mempool(opts.mempool);
+    this.healthMonitor = new HealthMonitor(this.clock, opts.health);
     // Undo reaches as deep as a reorganisation may (the finality depth) unless told otherwise.
     this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth ?? finalityDepthOf(genesis));
     this.pendingLog = new PendingLog(store.sublevel('local:mempool'));
@@ -116,6 +126,8 @@ export class OmbraNode {
       if (!stored) await store.init(raw, block);
       const block0 = await store.block(0);
       if (!block0 || block0.hash !== block.hash) throw new Error('stored genesis block does not match the genesis file');
+      const fault = await verifyLog(store, opts.verifyDepth ?? DEFAULT_VERIFY_DEPTH);
+      if (fault) throw new LogIntegrityError(fault, dirname(resolve(opts.dbDir)));
       const head = store.head()!;
       const tip = (await store.block(head.index))!;
       return new OmbraNode(store, genesis, { genesis, genesisBlock: block, genesisState: state }, tip, opts);
@@ -249,9 +261,12 @@ export class OmbraNode {
   /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */
   submitTx(raw: unknown, source: 'api' | 'gossip' = 'api'): Promise<SignedTx> {
     return this.exclusive(async () => {
-      const tx = this.admit(raw);
-      // Durable before acknowledged: a restart re-admits it.
-      await this.pendingLog.put(tx);
+      const { tx, left } = this.admit(raw);
+      // Durable before acknowledged (a restart re-admits it); replaced and evicted ones leave in the same batch.
+      await this.pendingLog.put(
+        tx,
+        left.map((t) => t.hash),
+      );
       this.events$.next({ type: 'tx', tx, source });
       this.events$.next({ type: 'mempool', total: this.mempool.size });
       return tx;
@@ -265,19 +280,24 @@ export class OmbraNode {
     });
   }
 
-  /** Validates a transaction against the head and the mempool and adds it (no I/O). */
-  private admit(raw: unknown): SignedTx {
+  /**
+   * Validates a transaction against the head and the mempool and adds it (no I/O). Returns it
+   * with the transactions that left the pool for it (replaced by fee, or evicted).
+   */
+  private admit(raw: unknown): { tx: SignedTx; left: SignedTx[] } {
+    // A replacement is validated against the sender's run before its nonce.
+    const nonce = (raw as { nonce?: unknown } | null)?.nonce;
+    const before = typeof nonce === 'number' ? nonce : Number.POSITIVE_INFINITY;
     const tx = validateTx(raw, {
       height: this.nextHeight(),
       timestamp: this.clock(),
       genesis: this.genesis,
       // A read-only view: validation never writes, the overlay stays empty.
       state: new StateOverlay(this.state()),
-      pending: (a) => this.mempool.pending(a),
+      pending: (a) => this.mempool.pending(a, before),
       inMempool: (h) => this.mempool.has(h),
     });
-    this.mempool.add(tx);
-    return tx;
+    return { tx, left: this.mempool.add(tx) };
   }
 
   /** Builds, signs and appends a block from the mempool at `timestamp`. */
@@ -488,18 +508,24 @@ export class OmbraNode {
     };
   }
 
-  /** Runs write-side work one at a time; block work is timed for `onBlockWork` (the wait for its turn is not counted). */
+  /**
+   * Runs write-side work one at a time; block work is timed for `onBlockWork` (the wait for its
+   * turn is not counted) and its outcome recorded for health.
+   */
   private exclusive<T>(fn: () => Promise<T>, work?: 'import' | 'produce'): Promise<T> {
-    const observe = work && this.onBlockWork;
-    const timed = observe
+    const observe = this.onBlockWork;
+    const timed = work
       ? async () => {
           const started = performance.now();
+          const kind = work === 'produce' ? 'production' : 'import';
           try {
             const out = await fn();
-            observe(work, (performance.now() - started) / 1000);
+            observe?.(work, (performance.now() - started) / 1000);
+            this.healthMonitor.record(kind);
             return out;
           } catch (e) {
-            observe(work, (performance.now() - started) / 1000, e);
+            observe?.(work, (performance.now() - started) / 1000, e);
+            this.healthMonitor.record(kind, e);
             throw e;
           }
         }
@@ -507,6 +533,11 @@ export class OmbraNode {
     const run = this.queue.then(timed, timed);
     this.queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** `ok`, or `degraded` while block production or import keeps failing. */
+  health(): NodeHealth {
+    return this.healthMonitor.health();
   }
 
   /** Flushes projections and closes the database. */
@@ -518,6 +549,19 @@ export class OmbraNode {
     this.events$.complete();
     await this.runner.stop();
     await this.store.close();
+  }
+}
+
+/** A damaged block log found on open: the node refuses to start and names the repair. */
+export class LogIntegrityError extends Error {
+  readonly height: number;
+  constructor(fault: LogFault, dataDir: string) {
+    super(
+      `the block log is damaged at height ${fault.height}: ${fault.message}. ` +
+        `Stop here and run \`ombra repair --data-dir ${dataDir}\` (it truncates the log to the last verified block and rebuilds the read models)`,
+    );
+    this.name = 'LogIntegrityError';
+    this.height = fault.height;
   }
 }
 

@@ -28,9 +28,12 @@ export class PendingLog {
     return rows.map((r) => r.tx);
   }
 
-  /** Records an admitted transaction (before it is acknowledged). */
-  async put(tx: SignedTx): Promise<void> {
-    await this.rows.put(tx.hash, { seq: this.seq++, tx } satisfies Row);
+  /** Records an admitted transaction (before it is acknowledged), forgetting `drop` in the same batch. */
+  async put(tx: SignedTx, drop: readonly string[] = []): Promise<void> {
+    await this.rows.batch([
+      ...drop.map((key) => ({ type: 'del' as const, key })),
+      { type: 'put' as const, key: tx.hash, value: { seq: this.seq++, tx } satisfies Row },
+    ]);
   }
 
   /** Forgets transactions that left the mempool. */

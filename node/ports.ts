@@ -59,6 +59,14 @@ export interface ChainFeed {
   readonly events$: Observable<ChainEvent>;
 }
 
+/** `ok`, or `degraded` with the reason (block production or import keeps failing). */
+export type NodeHealth = { status: 'ok' } | { status: 'degraded'; reason: string };
+
+/** Whether the node's block work is succeeding (GET /api/health). */
+export interface HealthView {
+  health(): NodeHealth;
+}
+
 /** The write entry point for transactions (the API's and gossip's). */
 export interface TxSubmitter {
   submitTx(raw: unknown, source?: 'api' | 'gossip'): Promise<SignedTx>;

@@ -16,6 +16,7 @@ import { createLibp2p } from 'libp2p';
 import type { Subscription } from 'rxjs';
 import type { Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
+import { MempoolPolicyError } from '../node/mempool.ts';
 import type { NetworkPorts, NetworkView } from '../node/ports.ts';
 import { betterTip } from '../node/reorg.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
@@ -172,7 +173,7 @@ export class P2pNetwork implements NetworkView {
       await this.ports.chain.submitTx(raw, 'gossip');
       return TopicValidatorResult.Accept;
     } catch (e) {
-      if (e instanceof ChainError && IGNORABLE.has(e.code)) return TopicValidatorResult.Ignore;
+      if (e instanceof MempoolPolicyError || (e instanceof ChainError && IGNORABLE.has(e.code))) return TopicValidatorResult.Ignore;
       return this.reject('tx', e instanceof ChainError ? `${e.code}: ${e.message}` : 'invalid');
     }
   }

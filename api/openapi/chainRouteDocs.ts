@@ -17,6 +17,7 @@ export const CHAIN_ROUTES: RouteCatalog = {
   'GET /api/health': {
     tag: 'chain',
     summary: 'Liveness: status, height, peers, syncing',
+    description: 'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row).',
     ok: { schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool }) },
   },
   'GET /api/chain/stats': {

@@ -2,6 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { noNetwork } from '../../api/context.ts';
+import { openTestChain } from '../helpers/testChain.ts';
 import { assertKeys, get, withChain } from './support.ts';
 
 const t = suite('GET /api/health');
@@ -34,5 +35,65 @@ t('peers and syncing come from the network view', () =>
     { network: { ...noNetwork, peerCount: () => 4, syncing: () => true } },
   ),
 );
+
+/** Makes the node's block log refuse writes (a full or failing disk) until the returned undo is called. */
+function failWrites(c: { node: { store: { appendMany: (...a: never[]) => Promise<unknown> } } }): () => void {
+  const store = c.node.store;
+  const real = store.appendMany;
+  store.appendMany = async () => {
+    throw new Error('simulated write failure: no space left on device');
+  };
+  return () => {
+    store.appendMany = real;
+  };
+}
+
+t('production failing 3 times in a row answers 503 {status: "degraded", reason} until a block lands', () =>
+  withChain(async (c) => {
+    await c.produce(1);
+    const undo = failWrites(c);
+    for (let i = 1; i <= 3; i++) {
+      await c.produce(1).then(
+        () => assert.unreachable('production should fail'),
+        () => undefined,
+      );
+      const res = await get(c, '/api/health');
+      if (i < 3) assert.is(res.status, 200, `after ${i} failure(s)`);
+      else {
+        assert.is(res.status, 503);
+        assertKeys(res.body, ['status', 'reason']);
+        assert.is(res.body.status, 'degraded');
+        assert.match(res.body.reason, /^block production failed 3 times in a row \(last success \d{4}-.*\): simulated write failure/);
+      }
+    }
+    undo();
+    await c.produce(1);
+    const res = await get(c, '/api/health');
+    assert.is(res.status, 200);
+    assert.is(res.body.height, 2);
+  }),
+);
+
+t('import failing on the node’s own storage degrades health; blocks refused on their merits do not', async () => {
+  const source = await openTestChain();
+  const c = await openTestChain();
+  try {
+    await source.produce(1);
+    const block = await source.node.readPorts().blocks.block(1);
+    for (let i = 0; i < 5; i++) await c.node.importBlock({ junk: i }).catch(() => undefined);
+    assert.is((await get(c, '/api/health')).status, 200, 'invalid peer blocks are the peer’s fault');
+    const undo = failWrites(c);
+    for (let i = 0; i < 3; i++) await c.node.importBlock(block).catch(() => undefined);
+    const res = await get(c, '/api/health');
+    assert.is(res.status, 503);
+    assert.match(res.body.reason, /^block import failed 3 times in a row \(no success since start\)/);
+    undo();
+    await c.node.importBlock(block);
+    assert.is((await get(c, '/api/health')).status, 200);
+  } finally {
+    await source.destroy();
+    await c.destroy();
+  }
+});
 
 t.run();

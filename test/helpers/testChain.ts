@@ -2,6 +2,7 @@
  * A real node on a temporary LevelDB for tests: dev genesis (or another), the dev keys, and
  * deterministic block production (`produce`) instead of the wall-clock timer.
  */
+import type { MempoolOptions } from '../../node/mempool.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,12 +71,18 @@ export function testApiDeps(node: OmbraNode, parts: Partial<ApiDeps> = {}): ApiD
 
 /** Opens a node on a fresh (or given) directory. */
 export async function openTestChain(
-  opts: { genesis?: Genesis; dir?: string; network?: NetworkView; undoDepth?: number } = {},
+  opts: { genesis?: Genesis; dir?: string; network?: NetworkView; undoDepth?: number; mempool?: Partial<MempoolOptions> } = {},
 ): Promise<TestChain> {
   const genesis = opts.genesis ?? fixtureGenesis();
   const tmp = opts.dir ? { dir: opts.dir, cleanup: () => rmSync(opts.dir!, { recursive: true, force: true }) } : tempDir();
   let clock = Math.max(Date.now(), genesis.timestamp + genesis.blockTimeMs);
-  const node = await OmbraNode.open({ dbDir: join(tmp.dir, 'db'), genesis, clock: () => clock, undoDepth: opts.undoDepth });
+  const node = await OmbraNode.open({
+    dbDir: join(tmp.dir, 'db'),
+    genesis,
+    clock: () => clock,
+    undoDepth: opts.undoDepth,
+    mempool: opts.mempool,
+  });
   const deps = testApiDeps(node, { network: opts.network ?? noNetwork });
   const queries = deps.queries.chain;
   const app = createApp(deps);
