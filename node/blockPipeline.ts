@@ -5,6 +5,7 @@
  * is applied with `signaturesVerified`; any other block is applied with inline verification, so
  * a fault is reported exactly as a single-threaded pass reports it.
  */
+import { txBytes } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { SignedItem, VerifyPool } from './verifyPool.ts';
@@ -15,29 +16,37 @@ export interface PipelineItem<M> {
   meta: M;
 }
 
-/** Ends a batch at this many blocks or bytes of transactions, whichever comes first. */
+/** Ends a batch at this many blocks, transactions or bytes of transactions, whichever comes first. */
 export interface BatchLimits {
   maxBlocks: number;
   maxTxs: number;
+  /** Bytes of transaction JSON (two batches are held at once: the one applied, the one verified). */
+  maxBytes: number;
 }
 
 /** Defaults: batches small enough to keep both threads busy, big enough to amortise hand-off. */
-export const defaultBatchLimits: BatchLimits = { maxBlocks: 256, maxTxs: 4096 };
+export const defaultBatchLimits: BatchLimits = { maxBlocks: 256, maxTxs: 4096, maxBytes: 32 * 1024 * 1024 };
 
 /** Groups items into batches by block count and transaction count. */
 export async function* batchesOf<M>(
   items: AsyncIterable<PipelineItem<M>>,
-  limits: BatchLimits = defaultBatchLimits,
+  given: Partial<BatchLimits> = {},
 ): AsyncGenerator<PipelineItem<M>[]> {
+  const limits = { ...defaultBatchLimits, ...given };
   let batch: PipelineItem<M>[] = [];
   let txs = 0;
+  let bytes = 0;
   for await (const item of items) {
     batch.push(item);
-    txs += txsOf(item.block)?.length ?? 0;
-    if (batch.length >= limits.maxBlocks || txs >= limits.maxTxs) {
+    const list = txsOf(item.block);
+    txs += list?.length ?? 0;
+    // Only what is big is measured: a block of few transactions cannot be large (byte limit).
+    if (list && list.length > 16) bytes += txBytes(list);
+    if (batch.length >= limits.maxBlocks || txs >= limits.maxTxs || bytes >= limits.maxBytes) {
       yield batch;
       batch = [];
       txs = 0;
+      bytes = 0;
     }
   }
   if (batch.length) yield batch;
