@@ -44,6 +44,11 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_HTTP_KEEPALIVE_TIMEOUT_MS',
     help: 'idle keep-alive connections close after this long (default 5000)',
   },
+  'http-idle-timeout-ms': {
+    type: 'string',
+    env: 'OMBRA_HTTP_IDLE_TIMEOUT_MS',
+    help: 'a connection with no traffic either way for this long is closed (default 60000; 0 = never)',
+  },
   'http-max-connections': { type: 'string', env: 'OMBRA_HTTP_MAX_CONNECTIONS', help: 'most open HTTP connections in all (default 20000)' },
   'http-max-connections-per-ip': {
     type: 'string',
@@ -156,6 +161,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   limit('http-headers-timeout-ms', 'headersTimeoutMs', 100, 600_000);
   limit('http-request-timeout-ms', 'requestTimeoutMs', 100, 3_600_000);
   limit('http-keepalive-timeout-ms', 'keepAliveTimeoutMs', 100, 600_000);
+  limit('http-idle-timeout-ms', 'idleTimeoutMs', 0, 3_600_000);
   limit('http-max-connections', 'maxConnections', 1, 1_000_000);
   limit('http-max-connections-per-ip', 'maxConnectionsPerIp', 0, 1_000_000);
   const node = await launch({
