@@ -10,6 +10,7 @@
  * Ownership: a key registered while presenting another key (X-API-Key) is owned by that key. A
  * caller sees and may revoke itself and the keys it owns; nothing else.
  */
+import { ChainError } from '../core/errors.ts';
 import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { ChainStore } from '../node/chainStore.ts';
@@ -48,10 +49,20 @@ export interface ApiKeyOptions {
   flushMs: number;
   /** Active keys one client IP may have registered. */
   maxKeysPerIp: number;
+  /** Active keys registered while presenting one key (its derived keys). */
+  maxKeysPerOwner: number;
+  /** Active keys in all. */
+  maxKeys: number;
   clock: () => number;
 }
 
-export const defaultApiKeyOptions: ApiKeyOptions = { flushMs: 10_000, maxKeysPerIp: 20, clock: Date.now };
+export const defaultApiKeyOptions: ApiKeyOptions = {
+  flushMs: 10_000,
+  maxKeysPerIp: 20,
+  maxKeysPerOwner: 100,
+  maxKeys: 100_000,
+  clock: Date.now,
+};
 
 /** The checksum part of a key body. */
 function checksum(body: string): string {
@@ -127,6 +138,15 @@ export class ApiKeyStore {
     createdBy: string;
   }): Promise<{ record: ApiKeyRecord; key: string }> {
     await this.load();
+    // Caps answer 429: they bound how fast keys can be minted, not what a request may say.
+    if (this.byId.size >= this.opts.maxKeys)
+      throw new ChainError('RATE_LIMITED', `this node holds ${this.opts.maxKeys} active keys, the most it issues; try again later`);
+    const owner = input.ownerId ?? null;
+    if (owner !== null && this.countByOwner(owner) >= this.opts.maxKeysPerOwner)
+      throw new ChainError(
+        'RATE_LIMITED',
+        `this key already registered ${this.opts.maxKeysPerOwner} active keys, the most one key may hold; revoke one first`,
+      );
     const key = generateKey();
     const record: ApiKeyRecord = {
       id: `key_${randomBytes(8).toString('hex')}`,
@@ -142,6 +162,13 @@ export class ApiKeyStore {
     this.byHash.set(record.hash, record);
     this.byId.set(record.id, record);
     return { record, key };
+  }
+
+  /** Active keys registered while presenting key `ownerId`. */
+  countByOwner(ownerId: string): number {
+    let n = 0;
+    for (const r of this.byId.values()) if (r.ownerId === ownerId) n++;
+    return n;
   }
 
   /** Active keys registered from `ip`. */
@@ -212,17 +239,34 @@ export class ApiKeyStore {
     return target.id === caller.id || target.ownerId === caller.id;
   }
 
-  /** Revokes a key: it stops working at once and leaves every listing. */
+  /**
+   * Revokes a key and, in cascade, every key registered with it (and theirs): they stop working
+   * at once and leave every listing. Answers false when `id` is not an active key.
+   */
   async revoke(id: string): Promise<boolean> {
-    const r = this.byId.get(id);
-    if (!r) return false;
-    this.byId.delete(id);
-    this.byHash.delete(r.hash);
-    for (const [k, v] of this.seen) if (v.record === r) this.seen.delete(k);
-    this.dirty.delete(id);
+    const root = this.byId.get(id);
+    if (!root) return false;
+    const doomed = new Set([root]);
+    const ids = new Set([root.id]);
+    // Each pass over the keys adds the next generation; a pass that adds none ends it.
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const r of this.byId.values())
+        if (r.ownerId !== null && ids.has(r.ownerId) && !ids.has(r.id)) {
+          doomed.add(r);
+          ids.add(r.id);
+          grew = true;
+        }
+    }
+    for (const r of doomed) {
+      this.byId.delete(r.id);
+      this.byHash.delete(r.hash);
+      this.dirty.delete(r.id);
+    }
+    for (const [k, v] of this.seen) if (doomed.has(v.record)) this.seen.delete(k);
     // A lastUsedAt batch in flight must not land after the delete.
     await this.flushing.catch(() => undefined);
-    await this.rows.del(id);
+    await this.rows.batch([...doomed].map((r) => ({ type: 'del' as const, key: r.id })));
     return true;
   }
 

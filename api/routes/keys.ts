@@ -49,7 +49,7 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
     const ip = clientIp(c, deps.limiter?.proxies ?? null);
     if (!owner && keys.countByIp(ip) >= maxKeysPerIp)
       throw new ChainError(
-        'INVALID_PARAMS',
+        'RATE_LIMITED',
         `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`,
       );
     const { record, key } = await keys.create({ tier: 1, label: input.label, ownerId: owner?.id ?? null, createdBy: ip });

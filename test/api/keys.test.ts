@@ -179,4 +179,44 @@ t('property: generated keys are well formed; any single-character change breaks 
   fc.assert(fc.property(fc.string({ maxLength: 80 }), (s) => !wellFormedKey(s) || s.startsWith(KEY_PREFIX)));
 });
 
+t('a key registers at most 100 keys (the 101st is 429 RATE_LIMITED); revoking it revokes all 100, and theirs, in cascade', () =>
+  withChain(async (c) => {
+    const root = (await call(c, '/api/keys/register', post({ tier: 1, label: 'root' }))).body;
+    const other = (await call(c, '/api/keys/register', post({ tier: 1, label: 'other' }))).body;
+    const derived: { id: string; key: string }[] = [];
+    for (let i = 0; i < 100; i++) {
+      const r = await call(c, '/api/keys/register', post({ tier: 1, label: `d${i}` }, { 'X-API-Key': root.key }));
+      assert.is(r.status, 201);
+      derived.push(r.body);
+    }
+    assertError(
+      await call(c, '/api/keys/register', post({ tier: 1 }, { 'X-API-Key': root.key })),
+      429,
+      'RATE_LIMITED',
+      /already registered 100 active keys/,
+    );
+    const grandchild = (await call(c, '/api/keys/register', post({ tier: 1, label: 'g' }, { 'X-API-Key': derived[7].key }))).body;
+    assert.is((await call(c, `/api/keys/${root.id}`, { method: 'DELETE', headers: { 'X-API-Key': root.key } })).status, 200);
+    for (const k of [root, ...derived, grandchild])
+      assertError(await call(c, '/api/keys/me', { headers: { 'X-API-Key': k.key } }), 401, 'UNAUTHORIZED');
+    assert.is((await call(c, '/api/keys/me', { headers: { 'X-API-Key': other.key } })).status, 200, 'unrelated keys live on');
+    const rows: unknown[] = [];
+    for await (const v of c.node.store.sublevel('local:keys').values()) rows.push(v);
+    assert.is(rows.length, 1, 'the cascade is gone from disk too');
+  }),
+);
+
+t('the per-IP and total caps answer 429 RATE_LIMITED and store nothing', () =>
+  withChain(async (c) => {
+    for (let i = 0; i < 20; i++) assert.is((await call(c, '/api/keys/register', post({ tier: 1 }))).status, 201);
+    assertError(await call(c, '/api/keys/register', post({ tier: 1 })), 429, 'RATE_LIMITED', /most one IP may hold/);
+    const keys = await new ApiKeyStore(c.node.store, { maxKeys: 20 }).load();
+    let err: { code?: string } = {};
+    await keys.create({ tier: 1, label: '', createdBy: '192.0.2.1' }).catch((e) => (err = e));
+    assert.is(err.code, 'RATE_LIMITED');
+    assert.is(keys.all().length, 20);
+    await keys.close();
+  }),
+);
+
 t.run();
