@@ -164,6 +164,21 @@ export class ApiKeyStore {
     return { record, key };
   }
 
+  /**
+   * The key whose rate-limit bucket `record` draws from: the root of its owner chain, so keys
+   * registered with a key (and theirs) share its quota instead of multiplying it.
+   */
+  rootOf(record: ApiKeyRecord): ApiKeyRecord {
+    let r = record;
+    // Owners are created before the keys they own, so a chain cannot loop; the bound is a guard.
+    for (let hops = 0; r.ownerId !== null && hops < 1000; hops++) {
+      const owner = this.byId.get(r.ownerId);
+      if (!owner) break;
+      r = owner;
+    }
+    return r;
+  }
+
   /** Active keys registered while presenting key `ownerId`. */
   countByOwner(ownerId: string): number {
     let n = 0;
