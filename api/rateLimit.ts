@@ -1,7 +1,6 @@
 /**
  * Rate limits (spec part 8): a per-minute quota and a concurrency cap per caller, where the
- * caller is the API key (X-API-Key; a key registered with another key counts as that key's root
- * owner) or else the client IP. Every response carries
+ * caller is the API key (X-API-Key) or else the client IP. Every response carries
  * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds, end of the
  * current window); past the quota or the concurrency cap the answer is 429 RATE_LIMITED with
  * Retry-After. Streaming connections (SSE, WebSocket) count toward concurrency for as long as
@@ -270,12 +269,13 @@ export class RateLimiter {
           anon,
         );
       }
-      this.keys.touch(check.record);
-      // Derived keys draw from (and are limited as) the key they were registered with.
-      record = this.keys.rootOf(check.record);
+      record = check.record;
+      this.keys.touch(record);
     }
-    const limit = this.tierOf(record);
-    const b = this.bucket(record ? `key:${record.id}` : `ip:${ip}`, limit, now);
+    // Keys registered with a key draw from the quota of the key at the top of their chain.
+    const payer = record && this.keys.rootOf(record);
+    const limit = this.tierOf(payer);
+    const b = this.bucket(payer ? `key:${payer.id}` : `ip:${ip}`, limit, now);
     const who = record ? 'this API key' : 'anonymous callers from this IP';
     if (b.count >= limit.perMinute)
       return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);

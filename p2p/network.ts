@@ -73,12 +73,12 @@ export class P2pNetwork implements NetworkView {
               [this.topics.block]: createTopicScoreParams({
                 topicWeight: 1,
                 invalidMessageDeliveriesWeight: -100,
-                invalidMessageDeliveriesDecay: 0.9,
+                invalidMessageDeliveriesDecay: 0.99,
               }),
               [this.topics.tx]: createTopicScoreParams({
                 topicWeight: 1,
                 invalidMessageDeliveriesWeight: -20,
-                invalidMessageDeliveriesDecay: 0.9,
+                invalidMessageDeliveriesDecay: 0.99,
               }),
             },
           }),

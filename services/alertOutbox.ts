@@ -33,10 +33,12 @@ export class AlertOutbox {
   private readonly db: OutboxStorage;
   private readonly subOf: (id: string) => SubRecord | undefined;
   private readonly rows = new Map<string, OutboxRow>();
+  private readonly bySub = new Map<string, number>();
   private readonly sentIds = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly waiting: OutboxRow[] = [];
   private readonly inflight = new Set<Promise<void>>();
+  private readonly perTarget = new Map<string, number>();
   private readonly sender: AlertSender;
   private abort = new AbortController();
   private running = false;
@@ -66,6 +68,21 @@ export class AlertOutbox {
     return this.rows.size;
   }
 
+  /** Rows waiting: in all, or for one subscription. */
+  pendingFor(subId?: string): number {
+    return subId === undefined ? this.rows.size : (this.bySub.get(subId) ?? 0);
+  }
+
+  /** Drops a row from memory, keeping the per-subscription counts. */
+  private forgetRow(id: string): void {
+    const row = this.rows.get(id);
+    if (!row) return;
+    this.rows.delete(id);
+    const n = (this.bySub.get(row.subId) ?? 1) - 1;
+    if (n <= 0) this.bySub.delete(row.subId);
+    else this.bySub.set(row.subId, n);
+  }
+
   /** Rows waiting, per subscription. */
   pendingBySub(): Map<string, number> {
     const out = new Map<string, number>();
@@ -88,7 +105,7 @@ export class AlertOutbox {
     const keep = new Set(rows.map((r) => r.id));
     for (const id of [...this.rows.keys()]) {
       if (keep.has(id)) continue;
-      this.rows.delete(id);
+      this.forgetRow(id);
       this.unschedule(id);
     }
     for (const r of rows) if (!this.rows.has(r.id)) this.add(r);
@@ -96,6 +113,7 @@ export class AlertOutbox {
 
   /** New durable rows. */
   add(row: OutboxRow): void {
+    if (!this.rows.has(row.id)) this.bySub.set(row.subId, (this.bySub.get(row.subId) ?? 0) + 1);
     this.rows.set(row.id, row);
     this.schedule(row);
   }
@@ -105,7 +123,7 @@ export class AlertOutbox {
     const ops: { type: 'del'; key: string; sublevel: Rows }[] = [];
     for (const row of [...this.rows.values()]) {
       if (row.subId !== subId) continue;
-      this.rows.delete(row.id);
+      this.forgetRow(row.id);
       this.unschedule(row.id);
       ops.push({ type: 'del', key: OUTBOX_PREFIX + row.id, sublevel: this.db.rows });
     }
@@ -149,16 +167,39 @@ export class AlertOutbox {
     this.timers.delete(id);
   }
 
+  /** Where a row goes: the webhook's host or the e-mail's domain (concurrency is bounded per target). */
+  private targetOf(row: OutboxRow): string {
+    const t = this.subOf(row.subId)?.target ?? '';
+    const at = t.lastIndexOf('@');
+    if (at >= 0) return t.slice(at + 1).toLowerCase();
+    try {
+      return new URL(t).host;
+    } catch {
+      return t;
+    }
+  }
+
   private begin(row: OutboxRow): void {
     if (!this.running) return;
-    if (this.inflight.size >= this.opts.maxConcurrent) {
+    const target = this.targetOf(row);
+    if (this.inflight.size >= this.opts.maxConcurrent || (this.perTarget.get(target) ?? 0) >= this.opts.maxConcurrentPerTarget) {
       this.waiting.push(row);
       return;
     }
+    this.perTarget.set(target, (this.perTarget.get(target) ?? 0) + 1);
     const p = this.attempt(row).finally(() => {
       this.inflight.delete(p);
-      const next = this.waiting.shift();
-      if (next) this.begin(next);
+      const left = (this.perTarget.get(target) ?? 1) - 1;
+      if (left <= 0) this.perTarget.delete(target);
+      else this.perTarget.set(target, left);
+      // The first waiting row whose target has room goes next.
+      for (let i = 0; i < this.waiting.length; i++) {
+        const t = this.targetOf(this.waiting[i]);
+        if ((this.perTarget.get(t) ?? 0) < this.opts.maxConcurrentPerTarget) {
+          this.begin(this.waiting.splice(i, 1)[0]);
+          break;
+        }
+      }
     });
     this.inflight.add(p);
   }
@@ -186,7 +227,7 @@ export class AlertOutbox {
     row.attempts++;
     try {
       if (result.ok) {
-        this.rows.delete(row.id);
+        this.forgetRow(row.id);
         sub.delivered++;
         sub.lastDeliveredAt = end;
         this.sentIds.set(row.id, row.blockIndex);
@@ -202,7 +243,7 @@ export class AlertOutbox {
         await this.db.rows.put(OUTBOX_PREFIX + row.id, row);
         this.schedule(row);
       } else {
-        this.rows.delete(row.id);
+        this.forgetRow(row.id);
         sub.failed++;
         sub.lastFailure = { deliveryId: row.id, at: end, attempts: row.attempts, error: result.error ?? 'failed' };
         await this.db.store.write([

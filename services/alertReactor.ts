@@ -30,6 +30,11 @@ export interface AlertReactorDeps {
   subs: SubIndex & { get(id: string): SubRecord | undefined };
   /** True when a delivery id was already made (delivered, or waiting in the outbox). */
   known(id: string): boolean;
+  /** Deliveries waiting: in all, and for one subscription. */
+  pending(subId?: string): number;
+  /** Most deliveries waiting, in all and per subscription. */
+  maxOutbox: number;
+  maxPendingPerSub: number;
   /** Rows loaded from disk (start, or after a reorganisation stepped them back). */
   restored(rows: OutboxRow[]): void;
   /** Rows of folded blocks, now durable: schedule them. */
@@ -86,14 +91,23 @@ export function matchRows(deps: AlertReactorDeps, runs: Map<string, string>, blo
   const now = deps.clock();
   const rows: OutboxRow[] = [];
   const perSub = new Map<string, number>();
+  let total = deps.pending();
+  let overflow = 0;
   for (const m of matchBlock(block, deps.subs, requesters)) {
     const n = (perSub.get(m.subId) ?? 0) + 1;
     perSub.set(m.subId, n);
     const id = deliveryId(m);
     if (n > deps.maxPerBlockPerSub || deps.known(id) || rows.some((r) => r.id === id)) continue;
+    // A bounded outbox: targets that never answer cannot grow it without end.
+    if (total >= deps.maxOutbox || deps.pending(m.subId) + n > deps.maxPendingPerSub) {
+      overflow++;
+      continue;
+    }
+    total++;
     const sub = deps.subs.get(m.subId);
     if (sub) rows.push(rowOf(m, id, sub, block, now, deps.publicUrl()));
   }
+  if (overflow) deps.log.warn('alert outbox full: deliveries dropped', { block: block.index, dropped: overflow });
   for (const [subId, n] of perSub) {
     if (n > deps.maxPerBlockPerSub)
       deps.log.warn('alert deliveries capped for one block', { subId, block: block.index, fired: n, kept: deps.maxPerBlockPerSub });

@@ -19,6 +19,12 @@ export interface AlertOptions {
   maxSubsPerIp: number;
   /** Attempts in flight at once. */
   maxConcurrent: number;
+  /** Attempts in flight at once to one target host (one slow target cannot hold every slot). */
+  maxConcurrentPerTarget: number;
+  /** Deliveries waiting in the outbox, in all; a block's deliveries beyond it are dropped and logged. */
+  maxOutbox: number;
+  /** Deliveries waiting for one subscription; beyond it its new deliveries are dropped and logged. */
+  maxPendingPerSub: number;
   /** Deliveries one block may fire for one subscription (the rest are dropped and logged). */
   maxPerBlockPerSub: number;
   clock: () => number;
@@ -34,6 +40,9 @@ export const defaultAlertOptions: AlertOptions = {
   maxSubsPerToken: 20,
   maxSubsPerIp: 50,
   maxConcurrent: 16,
+  maxConcurrentPerTarget: 2,
+  maxOutbox: 10_000,
+  maxPendingPerSub: 100,
   maxPerBlockPerSub: 100,
   clock: Date.now,
   log: silentLogger,

@@ -51,6 +51,9 @@ export class AlertService {
     this.reactorDeps = {
       subs: { lookup: (t, a) => index.lookup(t, a), get: (id) => subs.get(id) },
       known: (id) => this.outbox.knows(id),
+      pending: (subId) => this.outbox.pendingFor(subId),
+      maxOutbox: this.opts.maxOutbox,
+      maxPendingPerSub: this.opts.maxPendingPerSub,
       restored: (rows) => this.outbox.replace(rows),
       written: (rows) => {
         for (const r of rows) this.outbox.add(r);

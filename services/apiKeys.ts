@@ -10,10 +10,10 @@
  * Ownership: a key registered while presenting another key (X-API-Key) is owned by that key. A
  * caller sees and may revoke itself and the keys it owns; nothing else.
  */
-import { ChainError } from '../core/errors.ts';
 import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import type { ChainStore } from '../node/chainStore.ts';
+import { ChainError } from '../core/errors.ts';
 
 /** The recognisable prefix of a live key. */
 export const KEY_PREFIX = 'ombra_live_';
@@ -47,9 +47,9 @@ export interface ApiKeyView {
 export interface ApiKeyOptions {
   /** How often buffered lastUsedAt values are written (ms). */
   flushMs: number;
-  /** Active keys one client IP may have registered. */
+  /** Active keys one client IP may have registered (without presenting a key). */
   maxKeysPerIp: number;
-  /** Active keys registered while presenting one key (its derived keys). */
+  /** Active keys one key may have registered (derived keys). */
   maxKeysPerOwner: number;
   /** Active keys in all. */
   maxKeys: number;
@@ -59,7 +59,7 @@ export interface ApiKeyOptions {
 export const defaultApiKeyOptions: ApiKeyOptions = {
   flushMs: 10_000,
   maxKeysPerIp: 20,
-  maxKeysPerOwner: 100,
+  maxKeysPerOwner: 20,
   maxKeys: 100_000,
   clock: Date.now,
 };
@@ -138,14 +138,12 @@ export class ApiKeyStore {
     createdBy: string;
   }): Promise<{ record: ApiKeyRecord; key: string }> {
     await this.load();
-    // Caps answer 429: they bound how fast keys can be minted, not what a request may say.
-    if (this.byId.size >= this.opts.maxKeys)
-      throw new ChainError('RATE_LIMITED', `this node holds ${this.opts.maxKeys} active keys, the most it issues; try again later`);
-    const owner = input.ownerId ?? null;
-    if (owner !== null && this.countByOwner(owner) >= this.opts.maxKeysPerOwner)
+    // Caps are quotas: 429 RATE_LIMITED, not a malformed request.
+    if (this.byId.size >= this.opts.maxKeys) throw new ChainError('RATE_LIMITED', `this node holds ${this.opts.maxKeys} keys, its most`);
+    if (input.ownerId && this.countOwnedBy(input.ownerId) >= this.opts.maxKeysPerOwner)
       throw new ChainError(
         'RATE_LIMITED',
-        `this key already registered ${this.opts.maxKeysPerOwner} active keys, the most one key may hold; revoke one first`,
+        `this key already registered ${this.opts.maxKeysPerOwner} active keys, the most one key may; revoke one first`,
       );
     const key = generateKey();
     const record: ApiKeyRecord = {
@@ -164,26 +162,23 @@ export class ApiKeyStore {
     return { record, key };
   }
 
-  /**
-   * The key whose rate-limit bucket `record` draws from: the root of its owner chain, so keys
-   * registered with a key (and theirs) share its quota instead of multiplying it.
-   */
-  rootOf(record: ApiKeyRecord): ApiKeyRecord {
-    let r = record;
-    // Owners are created before the keys they own, so a chain cannot loop; the bound is a guard.
-    for (let hops = 0; r.ownerId !== null && hops < 1000; hops++) {
-      const owner = this.byId.get(r.ownerId);
-      if (!owner) break;
-      r = owner;
-    }
-    return r;
-  }
-
   /** Active keys registered while presenting key `ownerId`. */
-  countByOwner(ownerId: string): number {
+  countOwnedBy(ownerId: string): number {
     let n = 0;
     for (const r of this.byId.values()) if (r.ownerId === ownerId) n++;
     return n;
+  }
+
+  /** The key a derived key's quota comes from: up its chain of owners to the first one. */
+  rootOf(record: ApiKeyRecord): ApiKeyRecord {
+    let r = record;
+    // Bounded: owners are older keys, so the chain ends; the bound guards a damaged store.
+    for (let i = 0; i < 64 && r.ownerId; i++) {
+      const up = this.byId.get(r.ownerId);
+      if (!up) break;
+      r = up;
+    }
+    return r;
   }
 
   /** Active keys registered from `ip`. */
@@ -255,34 +250,25 @@ export class ApiKeyStore {
   }
 
   /**
-   * Revokes a key and, in cascade, every key registered with it (and theirs): they stop working
-   * at once and leave every listing. Answers false when `id` is not an active key.
+   * Revokes a key and every key registered with it (and with those, down the chain): they stop
+   * working at once and leave every listing. Answers how many keys went (0: unknown id).
    */
-  async revoke(id: string): Promise<boolean> {
-    const root = this.byId.get(id);
-    if (!root) return false;
-    const doomed = new Set([root]);
-    const ids = new Set([root.id]);
-    // Each pass over the keys adds the next generation; a pass that adds none ends it.
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const r of this.byId.values())
-        if (r.ownerId !== null && ids.has(r.ownerId) && !ids.has(r.id)) {
-          doomed.add(r);
-          ids.add(r.id);
-          grew = true;
-        }
+  async revoke(id: string): Promise<number> {
+    const r = this.byId.get(id);
+    if (!r) return 0;
+    const gone = [r];
+    for (let i = 0; i < gone.length; i++)
+      for (const k of this.byId.values()) if (k.ownerId === gone[i].id && !gone.includes(k)) gone.push(k);
+    for (const k of gone) {
+      this.byId.delete(k.id);
+      this.byHash.delete(k.hash);
+      this.dirty.delete(k.id);
     }
-    for (const r of doomed) {
-      this.byId.delete(r.id);
-      this.byHash.delete(r.hash);
-      this.dirty.delete(r.id);
-    }
-    for (const [k, v] of this.seen) if (doomed.has(v.record)) this.seen.delete(k);
+    for (const [key, v] of this.seen) if (gone.includes(v.record)) this.seen.delete(key);
     // A lastUsedAt batch in flight must not land after the delete.
     await this.flushing.catch(() => undefined);
-    await this.rows.batch([...doomed].map((r) => ({ type: 'del' as const, key: r.id })));
-    return true;
+    await this.rows.batch(gone.map((k) => ({ type: 'del' as const, key: k.id })));
+    return gone.length;
   }
 
   /** Every active key (operator views, tests). */

@@ -13,7 +13,7 @@ export const ACCESS_ROUTES: RouteCatalog = {
     headers: { 'X-API-Key': { ...API_KEY, required: false, description: 'optional: the new key is owned by this one' } },
     body: { schema: obj({ tier: { const: 1 }, label: str }, ['label']), description: '`{tier: 1, label}`' },
     ok: { status: 201, schema: obj({ id: str, key: str, tier: uint, label: str, createdAt: ms }) },
-    errors: [401, 413, 429],
+    errors: [401, 413],
   },
   'GET /api/keys/me': {
     tag: 'keys',
@@ -24,10 +24,10 @@ export const ACCESS_ROUTES: RouteCatalog = {
   },
   'DELETE /api/keys/:id': {
     tag: 'keys',
-    summary: 'Revoke a key (itself or one it registered), and in cascade the keys registered with it',
+    summary: 'Revoke a key (itself or one it registered) and every key registered with it, down the chain',
     headers: { 'X-API-Key': API_KEY },
     params: { id: { schema: str, description: 'key id' } },
-    ok: { schema: okWith('revoked') },
+    ok: { schema: obj({ ok: { const: true }, id: str, revoked: { const: true }, keysRevoked: uint }) },
     errors: [401, 404],
   },
   'POST /api/alerts/subscribe': {

@@ -67,8 +67,8 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
     const target = keys.get(id);
     if (!target || !keys.mayRevoke(me, target))
       throw new ChainError('NOT_FOUND', `key ${id.slice(0, 40)} not found among the keys this key may revoke`);
-    await keys.revoke(id);
-    return c.json({ ok: true, id, revoked: true });
+    const revoked = await keys.revoke(id);
+    return c.json({ ok: true, id, revoked: true, keysRevoked: revoked });
   });
   return app;
 }

@@ -209,23 +209,6 @@ t('a banned IP or CIDR gets 403 IP_BANNED, from the option and from the ban file
   }
 });
 
-t('keys registered with a key draw from its bucket: minting keys does not multiply the quota', () =>
-  withLimits({ tiers: { '1': { perMinute: 50, concurrent: 10, streams: 10 } } }, async (k) => {
-    const root = await k.keys.create({ tier: 1, label: '', createdBy: 'x' });
-    const other = await k.keys.create({ tier: 1, label: '', createdBy: 'x' });
-    const derived = [];
-    for (let i = 0; i < 10; i++) derived.push(await k.keys.create({ tier: 1, label: '', ownerId: root.record.id, createdBy: 'x' }));
-    const grandchild = await k.keys.create({ tier: 1, label: '', ownerId: derived[0].record.id, createdBy: 'x' });
-    const family = [root, ...derived, grandchild];
-    for (let i = 0; i < 50; i++) {
-      const r = await k.req('/api/health', { key: family[i % family.length].key });
-      if (r.status !== 200) assert.unreachable(`request ${i} answered ${r.status}`);
-    }
-    for (const member of family) assert.is((await k.req('/api/health', { key: member.key })).status, 429);
-    assert.is((await k.req('/api/health', { key: other.key })).status, 200, 'an unrelated key keeps its own bucket');
-  }),
-);
-
 t('invalid keys are 401; after 10 in a minute the IP gets 429 for the block period, even with a good key', () =>
   withLimits({ badKeyBlockMs: 120_000 }, async (k) => {
     const good = (await k.keys.create({ tier: 1, label: '', createdBy: 'x' })).key;

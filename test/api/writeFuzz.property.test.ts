@@ -1,0 +1,69 @@
+/**
+ * A fuzz of every write endpoint: 10,000 hostile bodies each (junk JSON, JSON of every shape,
+ * near-valid objects). Every answer is a typed `{error, code}` 4xx (or a legitimate success),
+ * never a 5xx, and a refusal stores nothing.
+ */
+import fc from 'fast-check';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { openAlertChain, type AlertChain } from '../helpers/alertKit.ts';
+import { snapshot } from './support.ts';
+
+const t = suite('write endpoints under fuzz');
+const RUNS = 10_000;
+
+/** Bodies: raw strings, arbitrary JSON, and objects built from each endpoint's own field names. */
+function bodies(fields: string[]): fc.Arbitrary<string> {
+  const near = fc
+    .dictionary(fc.constantFrom(...fields, 'extra', '__proto__'), fc.jsonValue(), { maxKeys: 8 })
+    .map((o) => JSON.stringify(o));
+  return fc.oneof(fc.string({ maxLength: 200 }), fc.json({ maxDepth: 3 }), near);
+}
+
+const ENDPOINTS: { path: string; fields: string[]; success: number }[] = [
+  {
+    path: '/api/chain/tx',
+    fields: ['type', 'from', 'to', 'amount', 'fee', 'nonce', 'timestamp', 'publicKey', 'hash', 'signature', 'tx'],
+    success: 200,
+  },
+  {
+    path: '/api/tasks/submit',
+    fields: ['type', 'from', 'taskType', 'prompt', 'fee', 'timeoutMs', 'nonce', 'timestamp', 'publicKey', 'hash', 'signature'],
+    success: 200,
+  },
+  { path: '/api/keys/register', fields: ['tier', 'label'], success: 201 },
+  { path: '/api/alerts/subscribe', fields: ['trigger', 'params', 'channel', 'target'], success: 201 },
+];
+
+t(`${RUNS} hostile bodies at each write endpoint: typed 4xx errors only, no 5xx, nothing stored from a refusal`, async () => {
+  const c: AlertChain = await openAlertChain({ maxSubsPerToken: RUNS, maxSubsPerIp: RUNS });
+  try {
+    for (const e of ENDPOINTS) {
+      await fc.assert(
+        fc.asyncProperty(bodies(e.fields), async (body) => {
+          const before = { chain: snapshot(c), keys: c.keys.all().length, alerts: c.alerts.pendingCount() };
+          const res = await c.app.request(e.path, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+          const text = await res.text();
+          if (res.status === e.success) return true;
+          if (res.status >= 500 || res.status < 400) return false;
+          const json = JSON.parse(text) as { error?: unknown; code?: unknown };
+          if (typeof json.error !== 'string' || typeof json.code !== 'string' || Object.keys(json).length !== 2) return false;
+          const after = { chain: snapshot(c), keys: c.keys.all().length, alerts: c.alerts.pendingCount() };
+          assert.equal(after, before, `${e.path} stored something on ${res.status} ${text.slice(0, 120)}`);
+          return true;
+        }),
+        { numRuns: RUNS },
+      );
+    }
+    for (const method of ['DELETE']) {
+      for (const path of ['/api/keys/x', '/api/alerts/x']) {
+        const res = await c.app.request(path, { method, headers: { 'X-API-Key': 'junk', 'X-Alert-Token': 'junk' } });
+        assert.ok(res.status >= 400 && res.status < 500, `${method} ${path} answered ${res.status}`);
+      }
+    }
+  } finally {
+    await c.destroy();
+  }
+});
+
+t.run();
