@@ -5,8 +5,9 @@
  * client wrote, so they cannot be believed).
  */
 import type { IncomingMessage } from 'node:http';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
 import type { Context } from 'hono';
+import { CidrSet } from './cidr.ts';
 
 /** `::ffff:1.2.3.4` is 1.2.3.4. */
 export function normalizeIp(ip: string): string {
@@ -14,44 +15,24 @@ export function normalizeIp(ip: string): string {
 }
 
 /** The trusted proxies: CIDRs (or single addresses) whose X-Forwarded-For is believed. */
-export type TrustedProxies = BlockList | null;
+export type TrustedProxies = CidrSet | null;
 
 /** Parses `--trusted-proxy` values; throws naming the first bad one. */
 export function trustedProxies(cidrs: readonly string[]): TrustedProxies {
-  if (cidrs.length === 0) return null;
-  const list = new BlockList();
-  for (const raw of cidrs) {
-    const [addr, bits, extra] = raw.trim().split('/');
-    const family = isIP(addr);
-    if (family === 0 || extra !== undefined) throw new Error(`trusted proxy ${raw.slice(0, 80)} is not an IP address or CIDR`);
-    const type = family === 4 ? 'ipv4' : 'ipv6';
-    if (bits === undefined) {
-      list.addAddress(addr, type);
-      continue;
-    }
-    const n = /^[0-9]{1,3}$/.test(bits) ? Number(bits) : -1;
-    if (n < 0 || n > (family === 4 ? 32 : 128)) throw new Error(`trusted proxy ${raw.slice(0, 80)} has a bad prefix length`);
-    list.addSubnet(addr, n, type);
-  }
-  return list;
-}
-
-function trusted(proxies: BlockList, ip: string): boolean {
-  const family = isIP(ip);
-  return family !== 0 && proxies.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  return cidrs.length === 0 ? null : new CidrSet(cidrs);
 }
 
 /** The client IP from a forwarded-for header and the socket's remote address. */
 export function clientIpFrom(forwardedFor: string | string[] | undefined, remote: string | undefined, proxies: TrustedProxies): string {
   const peer = normalizeIp(remote || 'unknown');
-  if (!proxies || !trusted(proxies, peer)) return peer;
+  if (!proxies?.has(peer)) return peer;
   const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '')).split(',');
   let leftmost = peer;
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = normalizeIp(hops[i].trim());
     // A malformed hop ends what can be believed: the last good one stands.
     if (isIP(hop) === 0) return leftmost;
-    if (!trusted(proxies, hop)) return hop;
+    if (!proxies.has(hop)) return hop;
     leftmost = hop;
   }
   return leftmost;

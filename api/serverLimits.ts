@@ -15,6 +15,12 @@ export interface ServerLimits {
   requestTimeoutMs: number;
   /** An idle keep-alive connection is closed after this long, ms. */
   keepAliveTimeoutMs: number;
+  /**
+   * A connection on which nothing moves either way for this long is closed, ms (0: never): it
+   * catches a client that stops reading a response. Above the SSE heartbeat (2 s), so live event
+   * streams stay open; WebSockets leave the HTTP server on upgrade and keep their own pings.
+   */
+  idleTimeoutMs: number;
   /** Most open connections in all. */
   maxConnections: number;
   /**
@@ -29,6 +35,7 @@ export const defaultServerLimits: ServerLimits = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  idleTimeoutMs: 60_000,
   maxConnections: 20_000,
   maxConnectionsPerIp: 256,
 };
@@ -44,8 +51,13 @@ export function serverOptionsOf(limits: ServerLimits): ServerOptions {
   };
 }
 
-/** Caps the server's connections, in all and per IP; connections over a cap are closed at once. */
+/**
+ * Caps the server's connections, in all and per IP (connections over a cap are closed at once),
+ * and sets the idle socket timeout.
+ */
 export function capConnections(server: Server, limits: ServerLimits): void {
+  // Node destroys a socket idle this long when no 'timeout' listener is on the server.
+  server.timeout = limits.idleTimeoutMs;
   server.maxConnections = limits.maxConnections;
   if (limits.maxConnectionsPerIp <= 0) return;
   const perIp = new Map<string, number>();

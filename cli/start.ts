@@ -45,6 +45,11 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_HTTP_KEEPALIVE_TIMEOUT_MS',
     help: 'idle keep-alive connections close after this long (default 5000)',
   },
+  'http-idle-timeout-ms': {
+    type: 'string',
+    env: 'OMBRA_HTTP_IDLE_TIMEOUT_MS',
+    help: 'a connection with no traffic either way for this long is closed (default 60000; 0 = never)',
+  },
   'http-max-connections': { type: 'string', env: 'OMBRA_HTTP_MAX_CONNECTIONS', help: 'most open HTTP connections in all (default 20000)' },
   'http-max-connections-per-ip': {
     type: 'string',
@@ -78,7 +83,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'trust-proxy': {
     type: 'boolean',
     env: 'OMBRA_TRUST_PROXY',
-    help: 'deprecated: trust every hop (the same as --trusted-proxy 0.0.0.0/0 --trusted-proxy ::/0); only behind your own proxy',
+    help: 'deprecated alias: only with --trusted-proxy, which names the proxies (alone it refuses to start: trusting every hop lets any client forge its IP)',
   },
   'smtp-url': {
     type: 'string',
@@ -127,6 +132,11 @@ export async function startCommand(argv: string[]): Promise<number> {
   const smtpUrl = flags['smtp-url'] as string | undefined;
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s/]+(:[0-9]{1,5})?\/?$/.test(smtpUrl.replace(/\/\/[^@/]*@/, '//')))
     throw new UsageError('--smtp-url must look like smtp://HOST:PORT (or smtps://USER:PASS@HOST:PORT)');
+  const named = (flags['trusted-proxy'] as string[] | undefined) ?? [];
+  // Trusting every hop would let any client that reaches the port name its own IP in
+  // X-Forwarded-For and escape bans and rate limits: the old flag now needs the proxies named.
+  if (flags['trust-proxy'] === true && named.length === 0)
+    throw new UsageError('--trust-proxy no longer trusts every hop: name your reverse proxies with --trusted-proxy CIDR');
   let rateLimits: Partial<RateLimitOptions> | null = null;
   if (limitsFlag === 'on') {
     const banned = (flags['ban-ip'] as string[] | undefined) ?? [];
@@ -135,10 +145,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     } catch (e) {
       throw new UsageError(`--ban-ip: ${(e as Error).message}`);
     }
-    const proxies = [
-      ...((flags['trusted-proxy'] as string[] | undefined) ?? []),
-      ...(flags['trust-proxy'] === true ? ['0.0.0.0/0', '::/0'] : []),
-    ];
+    const proxies = named;
     try {
       trustedProxies(proxies);
     } catch (e) {
@@ -169,6 +176,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   limit('http-headers-timeout-ms', 'headersTimeoutMs', 100, 600_000);
   limit('http-request-timeout-ms', 'requestTimeoutMs', 100, 3_600_000);
   limit('http-keepalive-timeout-ms', 'keepAliveTimeoutMs', 100, 600_000);
+  limit('http-idle-timeout-ms', 'idleTimeoutMs', 0, 3_600_000);
   limit('http-max-connections', 'maxConnections', 1, 1_000_000);
   limit('http-max-connections-per-ip', 'maxConnectionsPerIp', 0, 1_000_000);
   const node = await launch({

@@ -243,7 +243,7 @@ t('client IP: the socket address; X-Forwarded-For only from a trusted proxy', as
   assert.throws(() => parseBanList(['1.2.3.4/33']), /prefix length/);
   assert.throws(() => parseBanList(['example.com']), /not an IP/);
   for (const trustProxy of [false, true]) {
-    // Trusting every hop (the deprecated --trust-proxy) believes the whole chain.
+    // Trusting every address as a proxy (--trusted-proxy 0.0.0.0/0) believes the whole chain.
     await withLimits({ trustedProxies: trustProxy ? ['0.0.0.0/0', '::/0'] : [], banned: ['192.0.2.66'] }, async (k) => {
       const r = await k.req('/api/health', { ip: '198.51.100.3', init: { headers: { 'X-Forwarded-For': '192.0.2.66, 10.0.0.1' } } });
       assert.is(r.status, trustProxy ? 403 : 200);

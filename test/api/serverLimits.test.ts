@@ -4,15 +4,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApp } from '../../api/app.ts';
 import { HttpServer } from '../../api/httpServer.ts';
+import type { ServerLimits } from '../../api/serverLimits.ts';
 import { openTestChain, testApiDeps, type TestChain } from '../helpers/testChain.ts';
 
 const t = suite('server limits');
 const LIMITS = { headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 300, maxConnectionsPerIp: 3 };
 
-async function withServer(fn: (port: number, chain: TestChain) => Promise<void>): Promise<void> {
+async function withServer(fn: (port: number, chain: TestChain) => Promise<void>, limits: Partial<ServerLimits> = LIMITS): Promise<void> {
   const chain = await openTestChain();
   const deps = testApiDeps(chain.node);
-  const http = new HttpServer(createApp(deps), deps.streams, null, { host: '127.0.0.1', port: 0, limits: LIMITS });
+  const http = new HttpServer(createApp(deps), deps.streams, null, { host: '127.0.0.1', port: 0, limits });
   await http.start();
   try {
     await fn(Number(new URL(http.url).port), chain);
@@ -94,6 +95,35 @@ t('an idle keep-alive connection is closed after the keep-alive timeout', async 
     s.write('GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n');
     assert.ok((await closedWithin(s, 5000)) >= 200);
   });
+});
+
+t('a connection with no traffic is cut by the idle timeout even when the header deadline is far off', async () => {
+  await withServer(
+    async (port) => {
+      const quiet = await open(port);
+      assert.ok((await closedWithin(quiet, 5000)) < 5000);
+      assert.is(await healthy(port), 200);
+    },
+    { headersTimeoutMs: 60_000, requestTimeoutMs: 120_000, idleTimeoutMs: 300 },
+  );
+});
+
+t('connections over the total cap are closed at once, and a slot frees when one closes', async () => {
+  await withServer(
+    async (port) => {
+      const held = [await open(port), await open(port)];
+      try {
+        const third = await open(port);
+        assert.ok((await closedWithin(third, 2000)) < 2000);
+        held[0].destroy();
+        await new Promise((r) => setTimeout(r, 100));
+        assert.is(await healthy(port), 200);
+      } finally {
+        for (const s of held) s.destroy();
+      }
+    },
+    { maxConnections: 2, maxConnectionsPerIp: 0 },
+  );
 });
 
 t.run();
