@@ -4,6 +4,7 @@ import * as assert from 'uvu/assert';
 import type { Block } from '../../core/block.ts';
 import {
   answer,
+  confirmByMail,
   openAlertChain,
   sleep,
   startReceiver,
@@ -47,41 +48,46 @@ async function listing(c: AlertChain, token: string): Promise<any[]> {
   return ((await res.json()) as { alerts: any[] }).alerts;
 }
 
-t('a 2xx answer delivers once: spec headers, spec body, a signature the receiver verifies with its token', async () => {
-  const r = await startReceiver(answer(200));
-  await withKit(
-    { retryDelaysMs: FAST },
-    async (c) => {
-      const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      assert.is(sub.status, 201);
-      const hash = await payStranger(c);
-      await until(() => r.got.length === 1, 5000, 'delivery');
-      const got = r.got[0];
-      assert.is(got.headers['x-chain-trigger'], 'address_tx');
-      assert.is(got.headers['x-chain-subscription'], sub.body.id);
-      assert.is(got.headers['content-type'], 'application/json');
-      assert.match(String(got.headers['webhook-id']), /^msg_[0-9a-f]{32}$/);
-      assert.match(String(got.headers['webhook-timestamp']), /^[0-9]{10}$/);
-      assert.ok(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000) < 5, 'webhook-timestamp is now');
-      assert.ok(verifySignature(sub.body.token, got), 'signature verifies with the subscription token');
-      assert.not.ok(verifySignature('ombra_alert_wrong', got), 'and not with another token');
-      const body = JSON.parse(got.body);
-      assert.is(body.trigger, 'address_tx');
-      assert.is(body.blockIndex, 1);
-      assert.is(body.timestamp, c.node.head().timestamp);
-      assert.equal(
-        { type: body.tx.type, from: body.tx.from, to: body.tx.to, amount: body.tx.amount, hash: body.tx.hash },
-        { type: 'TRANSFER', from: DEV_KEYS[1].address, to: STRANGER, amount: '5', hash },
-      );
-      await sleep(200);
-      assert.is(r.got.length, 1, 'no second delivery');
-      const [s] = await listing(c, sub.body.token);
-      assert.equal({ delivered: s.delivered, failed: s.failed, pending: s.pending }, { delivered: 1, failed: 0, pending: 0 });
-      assert.is(c.alerts.pendingCount(), 0);
-    },
-    r,
-  );
-});
+t(
+  'a 2xx answer delivers once: spec headers, spec body, a signature the receiver verifies with its signing secret, not its token',
+  async () => {
+    const r = await startReceiver(answer(200));
+    await withKit(
+      { retryDelaysMs: FAST },
+      async (c) => {
+        const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
+        assert.is(sub.status, 201);
+        const hash = await payStranger(c);
+        await until(() => r.got.length === 1, 5000, 'delivery');
+        const got = r.got[0];
+        assert.is(got.headers['x-chain-trigger'], 'address_tx');
+        assert.is(got.headers['x-chain-subscription'], sub.body.id);
+        assert.is(got.headers['content-type'], 'application/json');
+        assert.match(String(got.headers['webhook-id']), /^msg_[0-9a-f]{32}$/);
+        assert.match(String(got.headers['webhook-timestamp']), /^[0-9]{10}$/);
+        assert.ok(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000) < 5, 'webhook-timestamp is now');
+        assert.match(sub.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+        assert.ok(verifySignature(sub.body.secret, got), 'signature verifies with the signing secret');
+        assert.not.ok(verifySignature(sub.body.token, got), 'and not with the management token');
+        assert.not.ok(String(got.headers['webhook-signature']).includes(' '), 'one signature while no rotation is in grace');
+        const body = JSON.parse(got.body);
+        assert.is(body.trigger, 'address_tx');
+        assert.is(body.blockIndex, 1);
+        assert.is(body.timestamp, c.node.head().timestamp);
+        assert.equal(
+          { type: body.tx.type, from: body.tx.from, to: body.tx.to, amount: body.tx.amount, hash: body.tx.hash },
+          { type: 'TRANSFER', from: DEV_KEYS[1].address, to: STRANGER, amount: '5', hash },
+        );
+        await sleep(200);
+        assert.is(r.got.length, 1, 'no second delivery');
+        const [s] = await listing(c, sub.body.token);
+        assert.equal({ delivered: s.delivered, failed: s.failed, pending: s.pending }, { delivered: 1, failed: 0, pending: 0 });
+        assert.is(c.alerts.pendingCount(), 0);
+      },
+      r,
+    );
+  },
+);
 
 t('a 500 is retried 3 times with the same webhook-id after the given waits, then dropped and recorded', async () => {
   const r = await startReceiver(answer(500));
@@ -99,7 +105,7 @@ t('a 500 is retried 3 times with the same webhook-id after the given waits, then
           `retry ${i} came ${gap.toFixed(0)} ms after the previous attempt (wait ${FAST[i - 1]} ms)`,
         );
       }
-      for (const g of r.got) assert.ok(verifySignature(sub.body.token, g), 'every attempt is signed');
+      for (const g of r.got) assert.ok(verifySignature(sub.body.secret, g), 'every attempt is signed');
       await sleep(300);
       assert.is(r.got.length, 4, 'dropped: no fifth attempt');
       const [s] = await listing(c, sub.body.token);
@@ -247,9 +253,10 @@ t('e-mail goes through a real SMTP server: the subject names the trigger, the bo
         target: 'Someone@Example.COM',
       });
       assert.is(sub.status, 201);
+      await confirmByMail(c, smtp.mails);
       const hash = await payStranger(c);
-      await until(() => smtp.mails.length === 1, 8000, 'mail');
-      const m = smtp.mails[0];
+      await until(() => smtp.mails.length === 2, 8000, 'mail');
+      const m = smtp.mails[1];
       assert.equal(m.to, ['Someone@example.com']);
       assert.is(m.from, 'alerts@node.test');
       assert.match(m.raw, /^Subject: \[Ombra\] address_tx: TRANSFER/m);
