@@ -137,7 +137,7 @@ export class AlertBook {
   async confirm(linkToken: string) {
     const id = /^[0-9a-f]{64}$/.test(linkToken) ? this.byConfirm.get(sha(linkToken)) : undefined;
     const rec = id === undefined ? undefined : this.subs.get(id);
-    if (!rec || rec.status !== 'unconfirmed' || (rec.confirmExpiresAt ?? 0) <= this.deps.opts.clock())
+    if (rec?.status !== 'unconfirmed' || (rec.confirmExpiresAt ?? 0) <= this.deps.opts.clock())
       throw new ChainError('NOT_FOUND', 'unknown or expired confirmation link');
     this.byConfirm.delete(rec.confirmHash as string);
     Object.assign(rec, { status: 'active', confirmHash: null, confirmExpiresAt: null, consecutiveFailures: 0 });
