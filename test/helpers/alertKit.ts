@@ -198,3 +198,17 @@ export async function confirmByMail(chain: AlertChain, mails: Mail[], index = ma
   if (res.status !== 200) throw new Error(`confirmation answered ${res.status}: ${await res.text()}`);
   return res.json();
 }
+
+/** Sends 5 micro-units from dev account 1 to `address` and commits the block; answers the tx hash. */
+export async function payAndCommit(chain: AlertChain, address: string): Promise<string> {
+  const tx = chain.transfer(1, address, '5');
+  await chain.node.submitTx(tx);
+  await chain.produce();
+  return tx.hash as string;
+}
+
+/** The subscriptions of a token, as GET /api/alerts/ lists them. */
+export async function listAlerts(chain: AlertChain, token: string): Promise<any[]> {
+  const res = await chain.app.request('/api/alerts/', { headers: { 'X-Alert-Token': token } });
+  return ((await res.json()) as { alerts: any[] }).alerts;
+}

@@ -5,6 +5,8 @@ import type { Block } from '../../core/block.ts';
 import {
   answer,
   confirmByMail,
+  listAlerts,
+  payAndCommit,
   openAlertChain,
   sleep,
   startReceiver,
@@ -35,19 +37,6 @@ async function withKit(
   }
 }
 
-/** Sends 5 micro-units to STRANGER and commits the block; answers the tx hash. */
-async function payStranger(c: AlertChain): Promise<string> {
-  const tx = c.transfer(1, STRANGER, '5');
-  await c.node.submitTx(tx);
-  await c.produce();
-  return tx.hash as string;
-}
-
-async function listing(c: AlertChain, token: string): Promise<any[]> {
-  const res = await c.app.request('/api/alerts/', { headers: { 'X-Alert-Token': token } });
-  return ((await res.json()) as { alerts: any[] }).alerts;
-}
-
 t(
   'a 2xx answer delivers once: spec headers, spec body, a signature the receiver verifies with its signing secret, not its token',
   async () => {
@@ -57,7 +46,7 @@ t(
       async (c) => {
         const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
         assert.is(sub.status, 201);
-        const hash = await payStranger(c);
+        const hash = await payAndCommit(c, STRANGER);
         await until(() => r.got.length === 1, 5000, 'delivery');
         const got = r.got[0];
         assert.is(got.headers['x-chain-trigger'], 'address_tx');
@@ -80,7 +69,7 @@ t(
         );
         await sleep(200);
         assert.is(r.got.length, 1, 'no second delivery');
-        const [s] = await listing(c, sub.body.token);
+        const [s] = await listAlerts(c, sub.body.token);
         assert.equal({ delivered: s.delivered, failed: s.failed, pending: s.pending }, { delivered: 1, failed: 0, pending: 0 });
         assert.is(c.alerts.pendingCount(), 0);
       },
@@ -95,7 +84,7 @@ t('a 500 is retried 3 times with the same webhook-id after the given waits, then
     { retryDelaysMs: FAST },
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => c.alerts.pendingCount() === 0 && r.got.length === 4, 5000, 'four attempts');
       assert.is(new Set(r.got.map((g) => g.headers['webhook-id'])).size, 1, 'one webhook-id across retries');
       for (let i = 1; i < 4; i++) {
@@ -108,7 +97,7 @@ t('a 500 is retried 3 times with the same webhook-id after the given waits, then
       for (const g of r.got) assert.ok(verifySignature(sub.body.secret, g), 'every attempt is signed');
       await sleep(300);
       assert.is(r.got.length, 4, 'dropped: no fifth attempt');
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.is(s.failed, 1);
       assert.is(s.delivered, 0);
       assert.equal(
@@ -129,9 +118,9 @@ t('an answer later than the deadline is a failure and is retried', async () => {
     { retryDelaysMs: FAST, timeoutMs: 250 },
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => r.got.length === 2 && c.alerts.pendingCount() === 0, 5000, 'retry after timeout');
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.equal({ delivered: s.delivered, failed: s.failed }, { delivered: 1, failed: 0 });
     },
     r,
@@ -149,7 +138,7 @@ t('a connection reset is a failure and is retried', async () => {
     async (c) => {
       c.alerts.onAttempt = (_row, result) => seen.push(result.ok ? 'ok' : String(result.error));
       await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => seen.length === 2, 5000, 'two attempts');
       assert.is(seen[1], 'ok');
       assert.match(seen[0], /socket|ECONNRESET|closed/i);
@@ -165,10 +154,10 @@ t('a 3xx is a failure and the redirect is not followed', async () => {
     { retryDelaysMs: FAST },
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => c.alerts.pendingCount() === 0 && r.got.length === 4, 5000, 'four attempts');
       assert.is(elsewhere.got.length, 0, 'the redirect target was never called');
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.is(s.lastFailure.error, 'HTTP 302 (redirects are not followed)');
     },
     r,
@@ -182,7 +171,7 @@ t('the real schedule: retries start 2, 4 and 8 s after each failed attempt ends'
     {},
     async (c) => {
       await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => r.got.length === 4 && c.alerts.pendingCount() === 0, 18_000, 'four attempts on the real schedule');
       const gaps = [1, 2, 3].map((i) => r.got[i].at - r.got[i - 1].at);
       [2000, 4000, 8000].forEach((d, i) =>
@@ -199,7 +188,7 @@ t('restart in the middle of retries: the delivery completes exactly once, with t
     { retryDelaysMs: [400, 400, 400] },
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => r.got.length === 1, 5000, 'first attempt');
       await sleep(50);
       await c.alerts.stop();
@@ -210,7 +199,7 @@ t('restart in the middle of retries: the delivery completes exactly once, with t
       await sleep(600);
       assert.is(r.got.length, 2);
       assert.is(r.got[1].headers['webhook-id'], r.got[0].headers['webhook-id']);
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.equal({ delivered: s.delivered, failed: s.failed }, { delivered: 1, failed: 0 });
     },
     r,
@@ -224,8 +213,8 @@ t('blocks committed while the consumer is down fire once after it restarts, and 
     async (c) => {
       await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
       await c.alerts.stop();
-      await payStranger(c);
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
+      await payAndCommit(c, STRANGER);
       assert.is(r.got.length, 0);
       await c.reopenAlerts();
       assert.is(c.alerts.height(), 2, 'caught up from its checkpoint');
@@ -254,7 +243,7 @@ t('e-mail goes through a real SMTP server: the subject names the trigger, the bo
       });
       assert.is(sub.status, 201);
       await confirmByMail(c, smtp.mails);
-      const hash = await payStranger(c);
+      const hash = await payAndCommit(c, STRANGER);
       await until(() => smtp.mails.length === 2, 8000, 'mail');
       const m = smtp.mails[1];
       assert.equal(m.to, ['Someone@example.com']);
@@ -265,7 +254,7 @@ t('e-mail goes through a real SMTP server: the subject names the trigger, the bo
       assert.match(m.raw, /X-Chain-Trigger: address_tx/);
       // The relay has the mail a moment before the sender hears its 250 and records the delivery.
       await until(() => c.alerts.pendingCount() === 0, 5000, 'delivery recorded');
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.is(s.delivered, 1);
     });
   } finally {
@@ -400,10 +389,10 @@ t('connect-time SSRF guard: a loopback target is refused once private targets ar
       c.alerts.onAttempt = (row) => {
         if (row.attempts === 4) done++;
       };
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => done === 2, 5000, 'both dropped');
       assert.is(r.got.length, 0, 'the receiver was never reached');
-      const subs = await listing(c, byName.body.token);
+      const subs = await listAlerts(c, byName.body.token);
       for (const s of subs) {
         assert.is(s.failed, 1);
         assert.match(s.lastFailure.error, /loopback/);

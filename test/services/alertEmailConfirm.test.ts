@@ -1,20 +1,11 @@
 /** E-mail targets are confirmed by a link before anything else is mailed to them: a real SMTP server. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { confirmPath, openAlertChain, sleep, startSmtp, subscribe, until, type AlertChain } from '../helpers/alertKit.ts';
+import { confirmPath, openAlertChain, sleep, startSmtp, subscribe, until, listAlerts, payAndCommit } from '../helpers/alertKit.ts';
 
 const t = suite('e-mail confirmation');
 const STRANGER = `ox${'ef'.repeat(20)}`;
 const FAST = [20, 20, 20];
-
-/** Sends 5 micro-units to STRANGER and commits the block. */
-async function payStranger(c: AlertChain): Promise<void> {
-  await c.node.submitTx(c.transfer(1, STRANGER, '5'));
-  await c.produce();
-}
-
-const listing = async (c: AlertChain, token: string) =>
-  ((await (await c.app.request('/api/alerts/', { headers: { 'X-Alert-Token': token } })).json()) as { alerts: any[] }).alerts;
 
 t('an e-mail subscription is mailed its confirmation link and nothing else until the link is followed', async () => {
   const smtp = await startSmtp();
@@ -37,11 +28,11 @@ t('an e-mail subscription is mailed its confirmation link and nothing else until
     assert.ok(path, 'the mail carries a link');
     assert.ok(mail.raw.replace(/=\r?\n/g, '').includes(`http://node.test${path}`), 'the link is on the node public URL');
     // Blocks that would fire the alert: nothing is mailed, nothing waits.
-    for (let i = 0; i < 3; i++) await payStranger(c);
+    for (let i = 0; i < 3; i++) await payAndCommit(c, STRANGER);
     await sleep(300);
     assert.is(smtp.mails.length, 1, 'only the confirmation mail');
     assert.is(c.alerts.pendingCount(), 0);
-    let [s] = await listing(c, sub.body.token);
+    let [s] = await listAlerts(c, sub.body.token);
     assert.equal({ status: s.status, pending: s.pending, delivered: s.delivered }, { status: 'unconfirmed', pending: 0, delivered: 0 });
     // The owner cannot skip the link, and a guessed link confirms nothing.
     const en = await c.app.request(`/api/alerts/${sub.body.id}/enable`, { method: 'POST', headers: { 'X-Alert-Token': sub.body.token } });
@@ -51,16 +42,16 @@ t('an e-mail subscription is mailed its confirmation link and nothing else until
     assert.is(ok.status, 200);
     assert.equal(await ok.json(), { ok: true, id: sub.body.id, confirmed: true });
     assert.is((await c.app.request(path as string)).status, 404, 'a link confirms once');
-    [s] = await listing(c, sub.body.token);
+    [s] = await listAlerts(c, sub.body.token);
     assert.is(s.status, 'active');
     // From now on alerts are mailed, for blocks after the confirmation only.
-    await payStranger(c);
+    await payAndCommit(c, STRANGER);
     await until(() => smtp.mails.length === 2, 8000, 'alert mail');
     assert.match(smtp.mails[1].raw, /^Subject: \[Ombra\] address_tx: TRANSFER/m);
     await until(() => c.alerts.pendingCount() === 0, 5000, 'delivery recorded');
     await sleep(200);
     assert.is(smtp.mails.length, 2, 'the blocks before the confirmation fired nothing');
-    [s] = await listing(c, sub.body.token);
+    [s] = await listAlerts(c, sub.body.token);
     assert.is(s.delivered, 1);
   } finally {
     await c.destroy();
