@@ -7,10 +7,8 @@
  * moment loses no delivery; one whose success was not yet recorded is sent again with the same
  * webhook-id (at-least-once; receivers dedupe by webhook-id).
  *
- * Every failed attempt counts against its subscription; a run of `disableAfterFailures` failed
- * attempts with no success between disables it (its waiting rows go, it fires no more until its
- * owner re-enables it). Confirmation mails of e-mail subscriptions wait here too, in their own
- * key space (they belong to no block, so a reorganisation never steps them back).
+ * A run of `disableAfterFailures` failed attempts disables a subscription (alertOutcome.ts).
+ * Confirmation mails wait here too, in their own key space: they belong to no block.
  */
 import type { ProjectionStore, Rows } from '../projections/store.ts';
 import { AlertSender, type Attempt, type AttemptResult } from './alertDelivery.ts';
@@ -85,11 +83,6 @@ export class AlertOutbox {
   /** True when e-mail can be sent. */
   get mailEnabled(): boolean {
     return this.sender.mailEnabled;
-  }
-
-  /** Deliveries waiting. */
-  get size(): number {
-    return this.rows.size;
   }
 
   /** Rows waiting: in all, or for one subscription. */

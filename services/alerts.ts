@@ -109,7 +109,7 @@ export class AlertService {
 
   /** Deliveries waiting in the outbox. */
   pendingCount(): number {
-    return this.outbox.size;
+    return this.outbox.pendingFor();
   }
 
   /** True when e-mail can be sent. */
