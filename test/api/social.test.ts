@@ -22,7 +22,7 @@ async function send(c: TestChain, key: KeyPair, fields: Record<string, unknown> 
   return { res, body: (await res.json()) as Record<string, unknown>, hash: tx.hash };
 }
 
-async function get(c: TestChain, path: string) {
+async function get(c: TestChain, path: string): Promise<{ res: Response; body: any }> {
   const res = await c.app.request(path);
   return { res, body: res.headers.get('content-type')?.startsWith('application/json') ? await res.json() : await res.arrayBuffer() };
 }
