@@ -4,6 +4,7 @@ import { AgentQueries } from './agentQueries.ts';
 import { ChainQueries } from './chainQueries.ts';
 import { ContentQueries } from './contentQueries.ts';
 import { NftQueries } from './nftQueries.ts';
+import { SocialQueries } from './socialQueries.ts';
 import { StatsQueries } from './statsQueries.ts';
 import { TaskQueries } from './taskQueries.ts';
 
@@ -15,6 +16,7 @@ export interface Queries {
   nfts: NftQueries;
   stats: StatsQueries;
   content: ContentQueries;
+  social: SocialQueries;
 }
 
 /** Builds the query objects over one node's read-side ports. */
@@ -27,5 +29,6 @@ export function createQueries(ports: ReadPorts): Queries {
     nfts: new NftQueries(chain),
     stats: new StatsQueries(ports.models),
     content: new ContentQueries(ports),
+    social: new SocialQueries(ports),
   };
 }

@@ -39,9 +39,29 @@ const task = (over: Partial<Task>): Task => ({
   ...over,
 });
 
-t('the record kinds keep their state-root prefixes (miners m, tasks t, runs r, nfts n, blobs b, bc, bp)', () => {
-  assert.equal({ ...RECORD_PREFIX }, { tasks: 't', miners: 'm', runs: 'r', nfts: 'n', blobs: 'b', blobChunks: 'bc', blobPending: 'bp' });
-  assert.equal([...RECORD_KINDS].sort(), ['blobChunks', 'blobPending', 'blobs', 'miners', 'nfts', 'runs', 'tasks']);
+t('the record kinds keep their state-root prefixes', () => {
+  assert.equal(
+    { ...RECORD_PREFIX },
+    {
+      tasks: 't',
+      miners: 'm',
+      runs: 'r',
+      blobs: 'b',
+      blobChunks: 'bc',
+      blobPending: 'bp',
+      posts: 'p',
+      likers: 'pl',
+      dmIds: 'dm',
+      follows: 'fo',
+      intents: 'li',
+      likePairs: 'lp',
+      likeQueues: 'lq',
+      likeDaily: 'ld',
+      likeOrder: 'lo',
+      likeClock: 'lc',
+      nfts: 'n',
+    },
+  );
   assert.is(new Set(RECORDS.map((r) => r.prefix)).size, RECORDS.length);
   for (const r of RECORDS) assert.not.ok(['a', 's'].includes(r.prefix), r.kind);
 });
