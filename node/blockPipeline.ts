@@ -36,18 +36,24 @@ export async function* batchesOf<M>(
   let batch: PipelineItem<M>[] = [];
   let txs = 0;
   let bytes = 0;
-  for await (const item of items) {
-    batch.push(item);
-    const list = txsOf(item.block);
-    txs += list?.length ?? 0;
-    // Only what is big is measured: a block of few transactions cannot be large (byte limit).
-    if (list && list.length > 16) bytes += txBytes(list);
-    if (batch.length >= limits.maxBlocks || txs >= limits.maxTxs || bytes >= limits.maxBytes) {
-      yield batch;
-      batch = [];
-      txs = 0;
-      bytes = 0;
+  try {
+    for await (const item of items) {
+      batch.push(item);
+      const list = txsOf(item.block);
+      txs += list?.length ?? 0;
+      // Only what is big is measured: a block of few transactions cannot be large (byte limit).
+      if (list && list.length > 16) bytes += txBytes(list);
+      if (batch.length >= limits.maxBlocks || txs >= limits.maxTxs || bytes >= limits.maxBytes) {
+        yield batch;
+        batch = [];
+        txs = 0;
+        bytes = 0;
+      }
     }
+  } catch (e) {
+    // A source that fails midway (a peer hanging up) still has what it delivered applied first.
+    if (batch.length) yield batch;
+    throw e;
   }
   if (batch.length) yield batch;
 }

@@ -102,9 +102,10 @@ export class ChainStore {
 
   /**
    * Replaces every block after `ancestor` with `blocks` (a reorganisation), atomically: the old
-   * suffix, the new blocks and the head move in one synced batch.
+   * suffix, the new blocks, the head and `also` (writes elsewhere that must move with them) in one
+   * synced batch.
    */
-  async replaceSuffix(ancestor: number, blocks: Block[]): Promise<void> {
+  async replaceSuffix(ancestor: number, blocks: Block[], also: readonly unknown[] = []): Promise<void> {
     const head = this.headCache;
     if (!head || ancestor > head.index || blocks.length === 0 || blocks[0].index !== ancestor + 1)
       throw new Error('replaceSuffix: blocks must follow the ancestor');
@@ -113,7 +114,7 @@ export class ChainStore {
     for (const b of blocks) ops.push({ type: 'put', sublevel: this.blocks, key: heightKey(b.index), value: b });
     const tip = blocks[blocks.length - 1];
     const next: Head = { index: tip.index, hash: tip.hash };
-    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: next });
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: next }, ...also);
     await this.db.batch(ops as never, { sync: true });
     this.headCache = next;
   }

@@ -366,7 +366,12 @@ export class OmbraNode implements HealthView {
         }
       }
       const dropped = await this.store.blocksIn(ancestor + 1, oldTip.index);
-      await this.store.replaceSuffix(ancestor, branch);
+      const kept = new Set(branch.flatMap((b) => b.transactions.map((t) => t.hash)));
+      const orphans = dropped.flatMap((b) => b.transactions).filter((t) => !kept.has(t.hash));
+      const pending = [...orphans, ...this.mempool.list()];
+      // The dropped blocks' transactions enter the pending log in the batch that drops the blocks:
+      // a kill -9 at any moment finds each in a block or pending (a restart re-validates them).
+      await this.store.replaceSuffix(ancestor, branch, await this.pendingLog.rewriteOps(pending));
       // The log holds the new branch and the head moves before the announcement (the streams'
       // contract), then the branch's blocks follow as ordinary block events.
       this.tip = branch[branch.length - 1];
@@ -384,9 +389,6 @@ export class OmbraNode implements HealthView {
         this.events$.next({ ...this.blockEvent(b, applied, false), source: 'peer' });
         parent = b;
       }
-      const kept = new Set(branch.flatMap((b) => b.transactions.map((t) => t.hash)));
-      const orphans = dropped.flatMap((b) => b.transactions).filter((t) => !kept.has(t.hash));
-      const pending = [...orphans, ...this.mempool.list()];
       this.mempool.clear();
       let returned = 0;
       for (const tx of pending) {
@@ -397,7 +399,7 @@ export class OmbraNode implements HealthView {
           // No longer valid on the new chain (spent, or already included): dropped.
         }
       }
-      // Cleared and rewritten in one batch: a kill -9 here loses no acknowledged transaction.
+      // Those no longer valid on the new chain leave the log, again in one batch.
       await this.pendingLog.rewrite(this.mempool.list());
       this.log.warn('reorganised to a better chain', {
         ancestor,

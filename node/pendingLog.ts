@@ -3,7 +3,7 @@
  * its submission is acknowledged, so a restart re-admits every acknowledged transaction.
  */
 import type { SignedTx } from '../core/tx/handler.ts';
-import type { Rows } from '../projections/store.ts';
+import type { RowOp, Rows } from '../projections/store.ts';
 
 interface Row {
   seq: number;
@@ -43,13 +43,20 @@ export class PendingLog {
 
   /** Replaces the whole log with `txs`, in one batch: no moment holds neither the old nor the new set. */
   async rewrite(txs: readonly SignedTx[]): Promise<void> {
+    await this.rows.batch((await this.rewriteOps(txs)).map(({ sublevel: _, ...op }) => op));
+  }
+
+  /**
+   * The writes that replace the whole log with `txs`, for a caller's own batch (a reorganisation
+   * writes them with the log's new suffix, so the dropped blocks' transactions are never nowhere).
+   */
+  async rewriteOps(txs: readonly SignedTx[]): Promise<RowOp[]> {
     const keep = new Set(txs.map((t) => t.hash));
-    const stale: string[] = [];
-    for await (const key of this.rows.keys()) if (!keep.has(key as string)) stale.push(key as string);
+    const ops: RowOp[] = [];
+    for await (const key of this.rows.keys())
+      if (!keep.has(key as string)) ops.push({ type: 'del', sublevel: this.rows, key: key as string });
     this.seq = 0;
-    await this.rows.batch([
-      ...stale.map((key) => ({ type: 'del' as const, key })),
-      ...txs.map((tx) => ({ type: 'put' as const, key: tx.hash, value: { seq: this.seq++, tx } satisfies Row })),
-    ]);
+    for (const tx of txs) ops.push({ type: 'put', sublevel: this.rows, key: tx.hash, value: { seq: this.seq++, tx } satisfies Row });
+    return ops;
   }
 }

@@ -14,11 +14,10 @@ import { batchesOf, blockItems, runPipeline } from '../node/blockPipeline.ts';
 import { VerifyPool } from '../node/verifyPool.ts';
 import { ChainError } from '../core/errors.ts';
 import { finalityDepthOf } from '../core/genesis.ts';
+import { RequestBuckets, SYNC_REQUESTS_PER_SECOND } from './requestBuckets.ts';
 
 /** How long a peer that served invalid blocks stays banned. */
 const BAN_MS = 10 * 60_000;
-/** Sync requests a peer may make per second (burst: twice as many). */
-const SYNC_REQUESTS_PER_SECOND = 20;
 /** Most peers banned at once (also the most request buckets kept). */
 const MAX_BANNED = 1024;
 
@@ -48,7 +47,10 @@ export class Syncer {
   private readonly protocols: ReturnType<typeof syncProtocols>;
   private running: Promise<void> | null = null;
   private readonly banned = new Map<string, number>();
-  private readonly buckets = new Map<string, { tokens: number; at: number }>();
+  /** Requests each asking peer may still make (server side). */
+  private readonly asked = new RequestBuckets(SYNC_REQUESTS_PER_SECOND, MAX_BANNED);
+  /** Requests this node may still make of each peer (client side: it paces itself the same way). */
+  private readonly asking = new RequestBuckets(SYNC_REQUESTS_PER_SECOND, MAX_BANNED);
   /** True while importing a better chain that is more than one block ahead. */
   syncing = false;
   /** Called with multiaddrs a peer told us about. */
@@ -78,7 +80,7 @@ export class Syncer {
     });
     await this.p2p.handle(this.protocols.blocks, async ({ stream, connection }) => {
       try {
-        if (!this.admitRequest(connection.remotePeer.toString())) {
+        if (this.asked.take(connection.remotePeer.toString(), Date.now()) > 0) {
           await stream.sink([encode({ error: 'too many sync requests; slow down' })]);
           return;
         }
@@ -119,6 +121,7 @@ export class Syncer {
 
   /** A range of a peer's blocks (at most syncBatch). */
   async fetch(peer: PeerId, from: number, to: number): Promise<Block[]> {
+    await this.asking.wait(peer.toString());
     const r = (await this.ask(peer, this.protocols.blocks, { from, to }, this.opts.maxSyncResponseBytes)) as
       | { blocks?: Block[] }
       | undefined;
@@ -132,22 +135,6 @@ export class Syncer {
         throw new ChainError('INVALID_BLOCK', `answered a block out of order for ${from + i}`);
     });
     return blocks;
-  }
-
-  /** A token bucket per asking peer: SYNC_REQUESTS_PER_SECOND, with a burst of twice that. */
-  private admitRequest(peer: string): boolean {
-    const now = Date.now();
-    let b = this.buckets.get(peer);
-    if (!b) {
-      if (this.buckets.size >= MAX_BANNED) this.buckets.delete(this.buckets.keys().next().value as string);
-      b = { tokens: 2 * SYNC_REQUESTS_PER_SECOND, at: now };
-      this.buckets.set(peer, b);
-    }
-    b.tokens = Math.min(2 * SYNC_REQUESTS_PER_SECOND, b.tokens + ((now - b.at) / 1000) * SYNC_REQUESTS_PER_SECOND);
-    b.at = now;
-    if (b.tokens < 1) return false;
-    b.tokens--;
-    return true;
   }
 
   /** True while `peer` is banned for serving invalid blocks. */

@@ -79,8 +79,10 @@ export class ProjectionRunner {
 
   /** Drops a projection's rows and checkpoint; it restarts from genesis. */
   private async reset(slot: Slot): Promise<void> {
-    await slot.sub.clear();
+    // The checkpoint goes first: a kill -9 between the two leaves rows without a checkpoint,
+    // which the next start clears again, never a checkpoint over missing rows.
     await this.checkpoints.del(slot.p.name);
+    await slot.sub.clear();
     slot.state = slot.p.init(this.info);
     slot.height = 0;
   }
@@ -253,7 +255,10 @@ export class ProjectionRunner {
     const ops = this.pending;
     for (const slot of this.dirty) {
       const cp: Checkpoint = { height: slot.height, version: slot.p.version };
-      if (slot.p.save) cp.saved = slot.p.save(slot.state);
+      // A copy taken now: the batch is encoded only after the undo drain, and reducers may update
+      // their state in place meanwhile; a live reference would store a later block's state under
+      // this height, and a kill -9 would then count the blocks in between twice.
+      if (slot.p.save) cp.saved = structuredClone(slot.p.save(slot.state));
       ops.push({ type: 'put', sublevel: this.checkpoints, key: slot.p.name, value: cp });
     }
     const reactors = [...this.dirty].filter((slot) => slot.reactor?.written);

@@ -20,9 +20,13 @@ export interface CliRunOptions {
   env?: Record<string, string | undefined>;
   /** Kill the process after this long (default 30 s). */
   timeoutMs?: number;
+  /** Node's own arguments, before the script (e.g. `--import` of a test hook). */
+  nodeArgs?: string[];
+  /** The script to run instead of the CLI (a test's child process). */
+  script?: string;
 }
 
-/** Spawns `node cli/main.ts ...args` in the repo and collects its exit code and output. */
+/** Spawns `node cli/main.ts ...args` (or another script) in the repo and collects its exit code and output. */
 export function runCli(args: string[], opts: CliRunOptions = {}): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Keep the subprocess independent of an operator's shell settings.
@@ -32,7 +36,11 @@ export function runCli(args: string[], opts: CliRunOptions = {}): Promise<CliRes
     else env[k] = v;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['cli/main.ts', ...args], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script ?? 'cli/main.ts', ...args], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -71,11 +71,19 @@ export function testApiDeps(node: OmbraNode, parts: Partial<ApiDeps> = {}): ApiD
 
 /** Opens a node on a fresh (or given) directory. */
 export async function openTestChain(
-  opts: { genesis?: Genesis; dir?: string; network?: NetworkView; undoDepth?: number; mempool?: Partial<MempoolOptions> } = {},
+  opts: {
+    genesis?: Genesis;
+    dir?: string;
+    network?: NetworkView;
+    undoDepth?: number;
+    mempool?: Partial<MempoolOptions>;
+    /** The clock's start (default now): a past start produces blocks a real-time node accepts. */
+    clock?: number;
+  } = {},
 ): Promise<TestChain> {
   const genesis = opts.genesis ?? fixtureGenesis();
   const tmp = opts.dir ? { dir: opts.dir, cleanup: () => rmSync(opts.dir!, { recursive: true, force: true }) } : tempDir();
-  let clock = Math.max(Date.now(), genesis.timestamp + genesis.blockTimeMs);
+  let clock = Math.max(opts.clock ?? Date.now(), genesis.timestamp + genesis.blockTimeMs);
   const node = await OmbraNode.open({
     dbDir: join(tmp.dir, 'db'),
     genesis,

@@ -65,4 +65,26 @@ t('an apply that throws stops the pipeline with that error, after the blocks bef
   }
 });
 
+t('a source failing midway still has every block it delivered applied and committed, then the fault rethrown', async () => {
+  async function* source() {
+    for (let i = 1; i <= 5; i++) yield { index: i } as unknown as Block;
+    throw new Error('peer hung up');
+  }
+  const applied: number[] = [];
+  const commits: number[] = [];
+  const err = await runPipeline(
+    batchesOf(blockItems(source()), { maxBlocks: 256 }),
+    null,
+    ({ block }) => {
+      applied.push((block as Block).index);
+    },
+    async () => {
+      commits.push(applied.length);
+    },
+  ).catch((e: Error) => e);
+  assert.match(String(err), /peer hung up/);
+  assert.equal(applied, [1, 2, 3, 4, 5]);
+  assert.equal(commits, [5]);
+});
+
 t.run();

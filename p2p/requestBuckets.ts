@@ -1,0 +1,45 @@
+/**
+ * Token buckets per peer for sync requests: the server refuses a request when its asker's bucket
+ * is empty, and a client waits for a token in its own copy of the same bucket before asking, so
+ * an honest node never trips a server's limit however small the server's answers are.
+ */
+
+/** Sync requests a peer may make per second (burst: twice as many). */
+export const SYNC_REQUESTS_PER_SECOND = 20;
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+/** Buckets for at most `maxPeers` peers (the oldest is forgotten first). */
+export class RequestBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly perSecond: number;
+  private readonly maxPeers: number;
+
+  constructor(perSecond = SYNC_REQUESTS_PER_SECOND, maxPeers = 1024) {
+    this.perSecond = perSecond;
+    this.maxPeers = maxPeers;
+  }
+
+  /** Milliseconds until `peer` has a token (0: now); takes it when there is one. */
+  take(peer: string, now: number): number {
+    let b = this.buckets.get(peer);
+    if (!b) {
+      if (this.buckets.size >= this.maxPeers) this.buckets.delete(this.buckets.keys().next().value as string);
+      b = { tokens: 2 * this.perSecond, at: now };
+      this.buckets.set(peer, b);
+    }
+    b.tokens = Math.min(2 * this.perSecond, b.tokens + ((now - b.at) / 1000) * this.perSecond);
+    b.at = now;
+    if (b.tokens < 1) return Math.ceil(((1 - b.tokens) * 1000) / this.perSecond);
+    b.tokens--;
+    return 0;
+  }
+
+  /** Waits until `peer` has a token and takes it (a client pacing itself). */
+  async wait(peer: string): Promise<void> {
+    for (let ms = this.take(peer, Date.now()); ms > 0; ms = this.take(peer, Date.now())) await new Promise((r) => setTimeout(r, ms));
+  }
+}
