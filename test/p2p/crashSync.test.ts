@@ -15,7 +15,6 @@ import { testnetGenesis } from '../../cli/testnet.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { runCli } from '../helpers/cliRun.ts';
 import { assertReadModelsEqualReplay, CRASH_HOOK } from '../helpers/crashCheck.ts';
-import { waitFor } from '../helpers/nodeProcess.ts';
 import { DEV_KEYS, openTestChain, tempDir } from '../helpers/testChain.ts';
 
 const t = suite('crash matrix: sync');
