@@ -1,8 +1,8 @@
-/** Storage capacity and the web drive: STORAGE_TRANSFER and the WEB_* types. */
-import { ChainError } from '../errors.ts';
+/**
+ * Storage capacity and the web drive: the schemas of STORAGE_TRANSFER and the WEB_* types. Their
+ * rules live in core/tx/drive.ts (the family), webSites.ts and webFiles.ts.
+ */
 import { f, defineTx } from '../schema.ts';
-import { defineFamily } from './family.ts';
-import { feeOf, notExecuted, payFee, txHandler } from './handler.ts';
 
 const siteId = () => f.id(64, 3);
 const filePath = () => f.pattern(/^\/[\x21-\x7e]{0,511}$/, 'a path `/...` of printable ASCII, at most 512 characters');
@@ -23,6 +23,7 @@ export const WEB_SITE_REGISTER = defineTx({
   fork: 1,
   doc: 'Creates a web drive owned by the sender, once per `siteId`.',
   fields: { from: f.address(), siteId: siteId(), name: f.text(128, 1), ...common },
+  moneyFlow: '`fee` moves from `from` to the block proposer; the site is recorded, owned by `from`.',
 });
 
 export const WEB_FILE_INIT = defineTx({
@@ -77,6 +78,7 @@ export const WEB_RELEASE_PUBLISH = defineTx({
     merkleRoot: f.hex(64),
     ...common,
   },
+  moneyFlow: '`fee` moves from `from` to the block proposer; no storage moves (the files hold it).',
 });
 
 export const WEB_RELEASE_ACTIVATE = defineTx({
@@ -85,6 +87,7 @@ export const WEB_RELEASE_ACTIVATE = defineTx({
   fork: 1,
   doc: 'Points the site at one of its releases (an older one is a rollback).',
   fields: { from: f.address(), siteId: siteId(), releaseId: f.id(64, 1), ...common },
+  moneyFlow: '`fee` moves from `from` to the block proposer.',
 });
 
 export const WEB_FILE_DELETE = defineTx({
@@ -93,6 +96,7 @@ export const WEB_FILE_DELETE = defineTx({
   fork: 1,
   doc: 'Deletes a file and frees its bytes.',
   fields: { from: f.address(), fileId: f.hex(64), ...common },
+  moneyFlow: "`fee` moves from `from` to the block proposer; the file's `totalBytes` leave `from`'s `storageUsed`.",
 });
 
 export const WEB_ALIAS_SET = defineTx({
@@ -106,32 +110,5 @@ export const WEB_ALIAS_SET = defineTx({
     alias: f.pattern(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'a DNS label of 3-63 characters'),
     ...common,
   },
+  moneyFlow: '`fee` moves from `from` to the block proposer.',
 });
-
-const storageTransfer = txHandler(STORAGE_TRANSFER, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: BigInt(tx.bytes) }),
-  check(tx) {
-    if (BigInt(tx.bytes) === 0n) throw new ChainError('VALIDATION_FAILED', 'bytes must be positive');
-  },
-  apply(tx, s, ctx) {
-    const bytes = BigInt(tx.bytes);
-    s.account(tx.from).storageCapacity -= bytes;
-    s.account(tx.to).storageCapacity += bytes;
-    payFee(s, tx.from, feeOf(tx), ctx);
-  },
-});
-
-/** Web drive types: schemas fixed here, effects arrive with the web drive work (issue 11). */
-const web = [
-  WEB_SITE_REGISTER,
-  WEB_FILE_INIT,
-  WEB_FILE_CHUNK,
-  WEB_FILE_FINALIZE,
-  WEB_RELEASE_PUBLISH,
-  WEB_RELEASE_ACTIVATE,
-  WEB_FILE_DELETE,
-  WEB_ALIAS_SET,
-].map(notExecuted);
-
-/** Storage capacity and the web drive (the spec lists STORAGE_TRANSFER after the WEB_* types). */
-export const storageFamily = defineFamily({ name: 'storage', handlers: [...web, storageTransfer] });

@@ -39,9 +39,12 @@ const task = (over: Partial<Task>): Task => ({
   ...over,
 });
 
-t('the record kinds keep their state-root prefixes (miners m, tasks t, runs r, nfts n)', () => {
-  assert.equal({ ...RECORD_PREFIX }, { tasks: 't', miners: 'm', runs: 'r', nfts: 'n' });
-  assert.equal([...RECORD_KINDS].sort(), ['miners', 'nfts', 'runs', 'tasks']);
+t('the record kinds keep their state-root prefixes (miners m, tasks t, runs r, nfts n, web drive ws wf wr wa)', () => {
+  assert.equal(
+    { ...RECORD_PREFIX },
+    { tasks: 't', miners: 'm', runs: 'r', webSites: 'ws', webFiles: 'wf', webReleases: 'wr', webAliases: 'wa', nfts: 'n' },
+  );
+  assert.equal([...RECORD_KINDS].sort(), ['miners', 'nfts', 'runs', 'tasks', 'webAliases', 'webFiles', 'webReleases', 'webSites']);
   assert.is(new Set(RECORDS.map((r) => r.prefix)).size, RECORDS.length);
   for (const r of RECORDS) assert.not.ok(['a', 's'].includes(r.prefix), r.kind);
 });
