@@ -72,7 +72,9 @@ export function localFiles(dir: string, siteId: string): { files: LocalFile[]; s
       if (st.isDirectory()) walk(full);
       if (!st.isFile()) continue;
       const path = `/${relative(dir, full).split(sep).join('/')}`;
-      const problem = /^\/[\x21-\x7e]{0,511}$/.test(path) ? webPathProblem(path) : 'must be printable ASCII without spaces, at most 512 characters';
+      const problem = /^\/[\x21-\x7e]{0,511}$/.test(path)
+        ? webPathProblem(path)
+        : 'must be printable ASCII without spaces, at most 512 characters';
       if (problem) throw new UsageError(`cannot upload ${path}: a drive path ${problem}`);
       const bytes = readFileSync(full);
       if (bytes.length === 0) {
