@@ -4,9 +4,9 @@
  */
 import { STORAGE_QUOTA_PER_BLOCK } from '../genesis.ts';
 import { defineFamily } from './family.ts';
-import { feeOf, notExecuted, payFee, refuse, txHandler } from './handler.ts';
-import { STORAGE_TRANSFER, WEB_FILE_CHUNK, WEB_FILE_FINALIZE, WEB_FILE_INIT } from './storage.ts';
-import { fileDelete } from './webFiles.ts';
+import { feeOf, payFee, refuse, txHandler } from './handler.ts';
+import { STORAGE_TRANSFER } from './storage.ts';
+import { expireFiles, fileHandlers, FILES } from './webFiles.ts';
 import { WEB_ALIASES, WEB_FILES, WEB_RELEASES, WEB_SITES } from './webRecords.ts';
 import { aliasSet, releaseActivate, releasePublish, siteRegister } from './webSites.ts';
 
@@ -28,16 +28,21 @@ export const storageFamily = defineFamily({
   name: 'storage',
   handlers: [
     siteRegister,
-    notExecuted(WEB_FILE_INIT),
-    notExecuted(WEB_FILE_CHUNK),
-    notExecuted(WEB_FILE_FINALIZE),
+    fileHandlers.fileInit,
+    fileHandlers.fileChunk,
+    fileHandlers.fileFinalize,
     releasePublish,
     releaseActivate,
-    fileDelete,
+    fileHandlers.fileDelete,
     aliasSet,
     storageTransfer,
   ],
-  records: [WEB_SITES, WEB_FILES, WEB_RELEASES, WEB_ALIASES],
+  records: [WEB_SITES, WEB_FILES, WEB_RELEASES, WEB_ALIASES, ...FILES.records],
+  chunkStores: [FILES],
+  beginBlock: {
+    doc: 'A drive file upload still unfinished a day after its WEB_FILE_INIT expires: its chunks leave the state and its `totalBytes` leave the owner\'s `storageUsed`.',
+    run: expireFiles,
+  },
   docSections: () => [
     '### Storage and the web drive',
     '',

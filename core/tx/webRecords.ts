@@ -20,25 +20,14 @@ export interface WebSite {
   blockIndex: number;
 }
 
-/** Where a file's upload stands. */
-export type WebFileStatus = 'uploading' | 'complete' | 'deleted';
-
-/** A file of a site: its reservation, its header and its status. */
+/**
+ * A file of a site: where it lives. Its header, status and bytes are its upload's in the file
+ * store (core/tx/webFiles.ts); this record is written by its first WEB_FILE_INIT and never changes.
+ */
 export interface WebFile {
   fileId: string;
   siteId: string;
-  /** The account whose storage it reserves (the site's owner). */
-  owner: string;
   path: string;
-  contentType: string;
-  totalBytes: number;
-  totalChunks: number;
-  contentHash: string;
-  status: WebFileStatus;
-  /** Block of the WEB_FILE_INIT that reserved it. */
-  blockIndex: number;
-  /** Block that completed it (absent while uploading). */
-  completedBlock?: number;
 }
 
 /** One manifest entry of a release. */
@@ -71,7 +60,7 @@ export interface WebAlias {
 
 /** Site records, `ws:<siteId>`. */
 export const WEB_SITES = defineRecord<WebSite>()('webSites', { prefix: 'ws', id: 'siteId', doc: 'web site' });
-/** File records, `wf:<fileId>` (a deleted file keeps its record with status `deleted`). */
+/** File records, `wf:<fileId>`. */
 export const WEB_FILES = defineRecord<WebFile>()('webFiles', { prefix: 'wf', id: 'fileId', doc: 'web file' });
 /** Release records, `wr:<releaseId>`. */
 export const WEB_RELEASES = defineRecord<WebRelease>()('webReleases', { prefix: 'wr', id: 'releaseId', doc: 'web release' });

@@ -4,7 +4,8 @@
  */
 import { WEB_ALIAS_SET, WEB_RELEASE_ACTIVATE, WEB_RELEASE_PUBLISH, WEB_SITE_REGISTER } from './storage.ts';
 import { feeOf, payFee, refuse, txHandler } from './handler.ts';
-import { manifestProblem, manifestRoot, ownedSite, WEB_ALIASES, WEB_FILES, WEB_RELEASES, WEB_SITES } from './webRecords.ts';
+import { driveFile } from './webFiles.ts';
+import { manifestProblem, manifestRoot, ownedSite, WEB_ALIASES, WEB_RELEASES, WEB_SITES } from './webRecords.ts';
 
 const feeOnly = (tx: { fee: string }) => ({ balance: feeOf(tx), storage: 0n });
 
@@ -36,7 +37,7 @@ export const releasePublish = txHandler(WEB_RELEASE_PUBLISH, {
     const problem = manifestProblem(tx.manifest);
     if (problem) refuse(problem);
     for (const e of tx.manifest) {
-      const file = state.get(WEB_FILES, e.fileId);
+      const file = driveFile(state, e.fileId);
       if (!file || file.siteId !== tx.siteId) refuse(`manifest ${e.path}: file ${e.fileId} is not a file of site ${tx.siteId}`);
       if (file.path !== e.path) refuse(`manifest ${e.path}: file ${e.fileId} was uploaded as ${file.path}`);
       if (file.status !== 'complete') refuse(`manifest ${e.path}: file ${e.fileId} is ${file.status}, not complete`);
@@ -70,7 +71,7 @@ export const releaseActivate = txHandler(WEB_RELEASE_ACTIVATE, {
     if (!release || release.siteId !== tx.siteId) refuse(`release ${tx.releaseId} is not a release of site ${tx.siteId}`);
     for (const e of release.manifest) {
       // A rollback to a release whose file was deleted since could not be served whole.
-      if (state.get(WEB_FILES, e.fileId)?.status !== 'complete') refuse(`release ${tx.releaseId}: file ${e.path} was deleted`);
+      if (driveFile(state, e.fileId)?.status !== 'complete') refuse(`release ${tx.releaseId}: file ${e.path} was deleted`);
     }
   },
   apply(tx, s, ctx) {
