@@ -62,7 +62,17 @@ export async function driveCommand(argv: string[]): Promise<number> {
   const client = new OmbraClient({ url });
   const say = (line: string) => process.stderr.write(`${line}\n`);
   try {
-    const r = await drivePush({ client, wallet: new Wallet(client, key), siteId, name, files, alias, fee, timeoutMs: timeoutS * 1000, say });
+    const r = await drivePush({
+      client,
+      wallet: new Wallet(client, key),
+      siteId,
+      name,
+      files,
+      alias,
+      fee,
+      timeoutMs: timeoutS * 1000,
+      say,
+    });
     const page = alias ? client.webPageUrl(alias) : null;
     if (flags.json) process.stdout.write(`${JSON.stringify({ siteId, ...r, url: page })}\n`);
     else {
@@ -74,7 +84,8 @@ export async function driveCommand(argv: string[]): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof OmbraApiError) process.stderr.write(`error ${e.code}: ${e.message}\n`);
-    else if (e instanceof OmbraUnreachable || (e instanceof Error && /^(not confirmed|site )/.test(e.message))) process.stderr.write(`${e.message}\n`);
+    else if (e instanceof OmbraUnreachable || (e instanceof Error && /^(not confirmed|site )/.test(e.message)))
+      process.stderr.write(`${e.message}\n`);
     else throw e;
     return 1;
   }

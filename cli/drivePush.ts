@@ -11,6 +11,7 @@
 import { OmbraApiError, type OmbraClient, type Wallet } from '../client/index.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { WEB_FILE_LIMITS } from '../core/tx/storage.ts';
+import { base64Length, chunkContent } from '../core/upload.ts';
 import { manifestOf, releaseIdOf, type LocalFile } from './driveFiles.ts';
 import { progress } from './progress.ts';
 
@@ -48,16 +49,14 @@ const BATCH_BYTES = 2_500_000;
 /** Most transactions sent before waiting (below the mempool's per-sender cap). */
 const BATCH_TXS = 48;
 
-/** The pieces a file is uploaded in: `totalChunks` nearly equal parts of at most 400,000 bytes. */
-export function piecesOf(bytes: Buffer, totalChunks = Math.max(1, Math.ceil(bytes.length / WEB_FILE_LIMITS.maxChunkBytes))): Buffer[] {
-  const size = Math.ceil(bytes.length / totalChunks);
-  return Array.from({ length: totalChunks }, (_, i) => bytes.subarray(i * size, Math.min(bytes.length, (i + 1) * size)));
-}
+/** A file cut into the chunks it is uploaded in (400,000 bytes each, the last one shorter). */
+const chunksOf = (file: LocalFile) => chunkContent(file.bytes, WEB_FILE_LIMITS.maxChunkBytes).chunks;
 
 /** Pushes `files` as one release of the site and activates it. */
 export async function drivePush(o: PushOptions): Promise<PushResult> {
   const { client, wallet, siteId } = o;
-  const send = async (type: string, body: Record<string, unknown>): Promise<SignedTx> => (await wallet.send(type, { ...body, fee: o.fee })).tx;
+  const send = async (type: string, body: Record<string, unknown>): Promise<SignedTx> =>
+    (await wallet.send(type, { ...body, fee: o.fee })).tx;
   const landed = (tx: SignedTx | undefined) => (tx ? client.waitForConfirmation(tx.hash, o.timeoutMs) : undefined);
 
   let site = await client.webSite(siteId);
@@ -70,7 +69,7 @@ export async function drivePush(o: PushOptions): Promise<PushResult> {
   if (site.owner !== wallet.address) throw new Error(`site ${siteId} belongs to ${site.owner}, not ${wallet.address}`);
 
   // What the drive holds of each file decides what is sent.
-  const uploads: { file: LocalFile; totalChunks: number }[] = [];
+  const uploads: { file: LocalFile; chunks: string[] }[] = [];
   const unchanged: string[] = [];
   let last: SignedTx | undefined;
   for (const file of o.files) {
@@ -79,15 +78,25 @@ export async function drivePush(o: PushOptions): Promise<PushResult> {
       unchanged.push(file.path);
       continue;
     }
+    const chunks = chunksOf(file);
     if (info?.status === 'pending') {
-      uploads.push({ file, totalChunks: info.totalChunks });
+      // An upload this command started before: its remaining chunks are sent.
+      if (info.totalChunks !== chunks.length)
+        throw new Error(`file ${file.path} is being uploaded in other chunks: delete ${file.fileId} first`);
+      uploads.push({ file, chunks });
       continue;
     }
-    const totalChunks = piecesOf(file.bytes).length;
-    const init = { siteId, path: file.path, contentType: file.contentType, totalBytes: file.bytes.length, totalChunks, contentHash: file.contentHash };
+    const init = {
+      siteId,
+      path: file.path,
+      contentType: file.contentType,
+      totalBytes: file.bytes.length,
+      totalChunks: chunks.length,
+      contentHash: file.contentHash,
+    };
     // Writing files costs capacity, not funds: INIT goes with fee 0.
     last = (await wallet.send('WEB_FILE_INIT', { ...init, fee: '0' })).tx;
-    uploads.push({ file, totalChunks });
+    uploads.push({ file, chunks });
   }
   await landed(last);
 
@@ -100,17 +109,16 @@ export async function drivePush(o: PushOptions): Promise<PushResult> {
     let batchTxs = 0;
     let inBatch = 0;
     last = undefined;
-    for (const { file, totalChunks } of uploads) {
-      const pieces = piecesOf(file.bytes, totalChunks);
-      for (let chunkIndex = 0; chunkIndex < pieces.length; chunkIndex++) {
-        const dataBase64 = pieces[chunkIndex].toString('base64');
+    for (const { file, chunks } of uploads) {
+      for (let chunkIndex = 0; chunkIndex < chunks.length; chunkIndex++) {
+        const dataBase64 = chunks[chunkIndex];
         try {
           last = await send('WEB_FILE_CHUNK', { fileId: file.fileId, chunkIndex, dataBase64 });
         } catch (e) {
           // A resumed upload: the chunks that landed before are refused as such, and are fine.
           if (!(e instanceof OmbraApiError && /already landed/.test(e.message))) throw e;
         }
-        inBatch += pieces[chunkIndex].length;
+        inBatch += base64Length(dataBase64);
         batchBytes += dataBase64.length + 400;
         if (++batchTxs >= BATCH_TXS || batchBytes >= BATCH_BYTES) {
           await landed(last);

@@ -16,7 +16,12 @@ export const MNEMONIC_FLAG: FlagSpec = {
   help: 'BIP-39 mnemonic (default: the dev mnemonic; prefer the env twin, argv is visible to other users)',
 };
 /** --index, shared by commands that sign. */
-export const INDEX_FLAG: FlagSpec = { type: 'string', env: 'OMBRA_WALLET_INDEX', default: '0', help: "account index N of m/44'/7777'/0'/0/N" };
+export const INDEX_FLAG: FlagSpec = {
+  type: 'string',
+  env: 'OMBRA_WALLET_INDEX',
+  default: '0',
+  help: "account index N of m/44'/7777'/0'/0/N",
+};
 const JSON_FLAG: FlagSpec = { type: 'boolean', help: 'print JSON' };
 
 const NEW_FLAGS: Record<string, FlagSpec> = { json: JSON_FLAG };

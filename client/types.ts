@@ -13,7 +13,19 @@ import type { TaskPipeline, TaskSummary } from '../queries/taskQueries.ts';
 import type { RunRecord } from '../queries/agentQueries.ts';
 import type { Bundle, BundleFile, FileInfo, ReleaseSummary, SiteReleases } from '../queries/webQueries.ts';
 
-export type { Attestation, ArtNft, Block, Bundle, BundleFile, FileInfo, ReleaseSummary, RunRecord, SiteReleases, TaskPipeline, TaskSummary };
+export type {
+  Attestation,
+  ArtNft,
+  Block,
+  Bundle,
+  BundleFile,
+  FileInfo,
+  ReleaseSummary,
+  RunRecord,
+  SiteReleases,
+  TaskPipeline,
+  TaskSummary,
+};
 
 /** A signed transaction of any type: its schema's fields, then publicKey, hash, signature. */
 export type WireTx = SignedTx;

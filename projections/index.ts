@@ -5,6 +5,7 @@ import { analyticsProjection } from './analytics.ts';
 import { addressHistoryProjection, blockHashProjection, txIndexProjection } from './chainIndex.ts';
 import { chainStatsProjection } from './chainStats.ts';
 import { chatProjection } from './chat.ts';
+import { contentProjection } from './content.ts';
 import { feeEstimateProjection } from './feeEstimate.ts';
 import { holdersProjection } from './holders.ts';
 import { minerStatsProjection } from './minerStats.ts';
@@ -13,6 +14,7 @@ import { supplyProjection } from './supply.ts';
 import { validatorsProjection } from './validators.ts';
 import { tasksProjection } from './tasks.ts';
 import { tpsProjection } from './tps.ts';
+import { webDriveProjection } from './webDrive.ts';
 
 /** The node's projections. */
 // biome-ignore lint/suspicious/noExplicitAny: a list of projections of different state types
@@ -28,6 +30,8 @@ export const PROJECTIONS: Projection<any>[] = [
   tasksProjection,
   agentRunsProjection,
   chatProjection,
+  contentProjection,
+  webDriveProjection,
   feeEstimateProjection,
   analyticsProjection,
   tpsProjection,

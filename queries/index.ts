@@ -2,9 +2,11 @@
 import type { ReadPorts } from '../node/ports.ts';
 import { AgentQueries } from './agentQueries.ts';
 import { ChainQueries } from './chainQueries.ts';
+import { ContentQueries } from './contentQueries.ts';
 import { NftQueries } from './nftQueries.ts';
 import { StatsQueries } from './statsQueries.ts';
 import { TaskQueries } from './taskQueries.ts';
+import { WebQueries } from './webQueries.ts';
 
 /** The query objects, by resource. */
 export interface Queries {
@@ -13,16 +15,21 @@ export interface Queries {
   agents: AgentQueries;
   nfts: NftQueries;
   stats: StatsQueries;
+  content: ContentQueries;
+  web: WebQueries;
 }
 
 /** Builds the query objects over one node's read-side ports. */
 export function createQueries(ports: ReadPorts): Queries {
   const chain = new ChainQueries(ports);
+  const content = new ContentQueries(ports);
   return {
     chain,
     tasks: new TaskQueries(ports),
     agents: new AgentQueries(ports),
     nfts: new NftQueries(chain),
     stats: new StatsQueries(ports.models),
+    content,
+    web: new WebQueries(ports, content),
   };
 }

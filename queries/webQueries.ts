@@ -100,7 +100,13 @@ export class WebQueries {
       if (i++ < offset) continue;
       const r = this.release(id as string);
       if (r)
-        releases.push({ releaseId: r.releaseId, merkleRoot: r.merkleRoot, files: r.manifest.length, publishedAt: r.publishedAt, blockIndex: r.blockIndex });
+        releases.push({
+          releaseId: r.releaseId,
+          merkleRoot: r.merkleRoot,
+          files: r.manifest.length,
+          publishedAt: r.publishedAt,
+          blockIndex: r.blockIndex,
+        });
     }
     return {
       siteId: site.siteId,

@@ -20,7 +20,8 @@ const bad = (msg: string): never => {
 };
 const parseSiteId = (s: string) => (/^[A-Za-z0-9_-]{3,64}$/.test(s) ? s : bad('siteId must match [A-Za-z0-9_-]{3,64}'));
 const parseReleaseId = (s: string) => (/^[A-Za-z0-9_-]{1,64}$/.test(s) ? s : bad('releaseId must match [A-Za-z0-9_-]{1,64}'));
-const parseAlias = (s: string) => (/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/.test(s) ? s : bad('alias must be a DNS label of 3-63 characters'));
+const parseAlias = (s: string) =>
+  /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/.test(s) ? s : bad('alias must be a DNS label of 3-63 characters');
 
 /** Text types are served as UTF-8 (a drive's content type has no parameters). */
 function servedType(contentType: string): string {

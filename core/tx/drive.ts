@@ -40,7 +40,7 @@ export const storageFamily = defineFamily({
   records: [WEB_SITES, WEB_FILES, WEB_RELEASES, WEB_ALIASES, ...FILES.records],
   chunkStores: [FILES],
   beginBlock: {
-    doc: 'A drive file upload still unfinished a day after its WEB_FILE_INIT expires: its chunks leave the state and its `totalBytes` leave the owner\'s `storageUsed`.',
+    doc: "A drive file upload still unfinished a day after its WEB_FILE_INIT expires: its chunks leave the state and its `totalBytes` leave the owner's `storageUsed`.",
     run: expireFiles,
   },
   docSections: () => [

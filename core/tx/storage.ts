@@ -52,7 +52,8 @@ export const WEB_FILE_INIT = defineTx({
     contentHash: f.hex(64),
     ...common,
   },
-  moneyFlow: "`fee` (0 allowed) moves from `from` to the block proposer; `totalBytes` join `from`'s `storageUsed` (nothing when the identical file is uploading or complete).",
+  moneyFlow:
+    "`fee` (0 allowed) moves from `from` to the block proposer; `totalBytes` join `from`'s `storageUsed` (nothing when the identical file is uploading or complete).",
 });
 
 export const WEB_FILE_CHUNK = defineTx({

@@ -45,7 +45,10 @@ export function driveFile(state: StateReader, fileId: string): DriveFile | undef
   return { ...file, ...upload };
 }
 
-const headerOf = (tx: { contentType: string; totalBytes: number; totalChunks: number; contentHash: string }, fileId: string): UploadHeader => ({
+const headerOf = (
+  tx: { contentType: string; totalBytes: number; totalChunks: number; contentHash: string },
+  fileId: string,
+): UploadHeader => ({
   id: fileId,
   contentType: tx.contentType,
   totalBytes: tx.totalBytes,
