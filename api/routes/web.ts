@@ -128,15 +128,18 @@ export function drivePathOf(rest: string): string | undefined {
 export function webSiteRoutes({ queries }: ApiDeps): Hono {
   const { web } = queries;
   const app = new Hono();
-  // Without the trailing slash, a page's relative links would resolve against /web/.
-  app.get('/:alias', (c) => c.redirect(`/web/${parseAlias(c.req.param('alias'))}/`, 301));
-  app.get('/:alias/*', (c) => {
-    const alias = parseAlias(c.req.param('alias'));
+  const page = (c: Context) => {
+    const alias = parseAlias(c.req.param('alias') ?? '');
     // The URL parser already resolved dot segments (encoded ones too); the rest is still encoded.
     const pathname = new URL(c.req.url).pathname;
-    const path = drivePathOf(pathname.slice(`/web/${alias}`.length)) ?? notFound(`${pathname.slice(0, 200)}`);
+    const rest = pathname.slice(`/web/${alias}`.length);
+    // Without the trailing slash, a page's relative links would resolve against /web/.
+    if (rest === '') return c.redirect(`/web/${alias}/`, 301);
+    const path = drivePathOf(rest) ?? notFound(pathname.slice(0, 200));
     const fileId = web.resolve(alias, path) ?? notFound(`${path.slice(0, 200)} in the active release of ${alias}`);
     return serveFile(c, web, fileId, SITE_HEADERS);
-  });
+  };
+  app.get('/:alias', page);
+  app.get('/:alias/*', page);
   return app;
 }

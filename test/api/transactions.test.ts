@@ -409,21 +409,11 @@ submit('a STORAGE_TRANSFER above the free capacity is 400 INSUFFICIENT_STORAGE, 
   }),
 );
 
-submit('a known type this node does not execute (WEB_FILE_INIT) is 422 VALIDATION_FAILED, after the balance check', () =>
+submit('a known type this node does not execute (SOCIAL_LIKE_INTENT) is 422 VALIDATION_FAILED, after the balance check', () =>
   withChain(async (c) => {
-    const site = (fee: string) =>
-      signed(c, 1, {
-        type: 'WEB_FILE_INIT',
-        siteId: 'my-site',
-        path: '/index.html',
-        contentType: 'text/html',
-        totalBytes: 0,
-        totalChunks: 1,
-        contentHash: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-        fee,
-      });
-    await refused(c, site('10000'), 422, 'VALIDATION_FAILED', /not executed/);
-    await refused(c, site((DEV_ALLOCATION + 1n).toString()), 400, 'INSUFFICIENT_BALANCE');
+    const like = (fee: string) => signed(c, 1, { type: 'SOCIAL_LIKE_INTENT', author: A(2), postId: 'post-1', tokens: 10, fee });
+    await refused(c, like('10000'), 422, 'VALIDATION_FAILED', /not executed/);
+    await refused(c, like((DEV_ALLOCATION + 1n).toString()), 400, 'INSUFFICIENT_BALANCE');
   }),
 );
 

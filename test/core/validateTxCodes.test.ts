@@ -44,11 +44,11 @@ t('with every fork at 0, the same AGENT_REQUEST passes the fork check and reache
   );
 });
 
-t('a non-executable type such as WEB_FILE_INIT is VALIDATION_FAILED saying it is not executed', () => {
-  const tx = exampleTx('WEB_FILE_INIT', K1);
+t('a non-executable type such as SOCIAL_LIKE_INTENT is VALIDATION_FAILED saying it is not executed', () => {
+  const tx = exampleTx('SOCIAL_LIKE_INTENT', K1);
   assert.equal(
     refusal(() => validateTx(tx, envOf())),
-    { code: 'VALIDATION_FAILED', message: 'WEB_FILE_INIT transactions are not executed by this node version yet' },
+    { code: 'VALIDATION_FAILED', message: 'SOCIAL_LIKE_INTENT transactions are not executed by this node version yet' },
   );
 });
 
