@@ -46,6 +46,11 @@ function samples(): Record<string, string> {
     agentRunId: first(s.runs),
     conversationId: chat!.conversationId as string,
     status: 'completed',
+    // The simulated chain holds no drive: these are answered 404 as documented (test/api/web.test.ts reads real ones).
+    siteId: 'no-site',
+    releaseId: 'no-release',
+    alias: 'no-alias',
+    fileId: 'ab'.repeat(32),
     'GET /docs/:file': 'docs.js',
     'GET /explorer/:file': 'app.js',
     'GET /explorer/client/:file': 'browser.ts',
