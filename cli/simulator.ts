@@ -1,14 +1,15 @@
 /**
  * `ombra simulate`'s traffic: a seeded, realistic mix driving every executed transaction type
  * through a running node: transfers, miners answering tasks with deterministic outputs, the
- * authority validating and rewarding, art mints, agent runs with steps, chat, and a web drive
- * (site, chunked page, release, activation, alias, deletion, storage transfer).
+ * authority validating and rewarding, art mints, agent runs with steps, chat, social traffic
+ * (cli/socialSim.ts) and a web drive (cli/driveSim.ts).
  * Each pipeline waits for its previous transaction to confirm before taking the next step.
  */
 import { ZERO_ADDRESS } from '../core/address.ts';
 import { sha256Hex } from '../core/hash.ts';
-import { fileIdOf, manifestRoot } from '../core/tx/webRecords.ts';
 import { Refused, type SimClient } from './simClient.ts';
+import { DriveTraffic } from './driveSim.ts';
+import { SocialTraffic } from './socialSim.ts';
 
 /** Chain parameters as /api/chain/params serves them. */
 interface Params {
@@ -59,13 +60,15 @@ export class Simulator {
   private openTasks = 0;
   private openRuns = 0;
   private conversation = '';
-  /** The drive pipeline: busy while a round is in flight; rounds done; the file the live release serves. */
-  private drive = { busy: false, rounds: 0, site: '', served: '' };
   readonly log: string[] = [];
+  private readonly social: SocialTraffic;
+  private readonly drive: DriveTraffic;
 
   constructor(client: SimClient, seed: number) {
     this.c = client;
     this.rnd = seededRandom(seed);
+    this.social = new SocialTraffic((i, fields, then) => this.send(i, fields, then), this.rnd);
+    this.drive = new DriveTraffic((i, fields, then) => this.send(i, fields, then), this.rnd, client.keys);
   }
 
   private pick<T>(xs: readonly T[]): T {
@@ -151,8 +154,9 @@ export class Simulator {
       });
     }
     if (this.minerIds.size === MINERS.length && this.openTasks < 6 && this.rnd() < 0.5) await this.submitTask();
+    await this.social.tick();
     if (this.active(6) && this.minerIds.size === MINERS.length && this.openRuns < 3 && this.rnd() < 0.3) await this.requestRun();
-    if (!this.drive.busy && this.rnd() < 0.3) await this.driveRound();
+    await this.drive.tick();
     if (this.active(6) && this.rnd() < 0.4) {
       await this.send(6, {
         type: 'CHAT_TURN',
@@ -162,76 +166,6 @@ export class Simulator {
         fee: '1000',
       });
     }
-  }
-
-  /**
-   * One round of the web drive from dev key 0 (the authority earns the storage): the site once,
-   * then a page uploaded in two chunks sent last-first, finalized, published, activated, the
-   * alias set, the previous page deleted; a little free storage goes to key 9.
-   */
-  private async driveRound(): Promise<void> {
-    const d = this.drive;
-    d.busy = true;
-    const done = async () => void (d.busy = false);
-    if (!d.site) {
-      const siteId = `sim-${sha256Hex(`${this.c.keys[0].address}${Math.floor(this.rnd() * 1e9)}`).slice(0, 12)}`;
-      if (
-        !(await this.send(
-          0,
-          { type: 'WEB_SITE_REGISTER', siteId, name: 'simulated site', fee: '1000' },
-          async () => void (d.site = siteId),
-        ))
-      )
-        d.busy = false;
-      else await this.send(0, { type: 'STORAGE_TRANSFER', to: this.c.keys[9].address, bytes: '64', fee: '1000' }, done);
-      return;
-    }
-    const round = ++d.rounds;
-    const bytes = Buffer.from(`<!doctype html><h1>round ${round}</h1><p>${sha256Hex(String(this.rnd()))}</p>`);
-    const path = '/index.html';
-    const contentHash = sha256Hex(bytes);
-    const fileId = fileIdOf(d.site, path, contentHash);
-    const half = Math.ceil(bytes.length / 2);
-    const chunks = [bytes.subarray(0, half), bytes.subarray(half)].map((b) => b.toString('base64'));
-    const init = {
-      type: 'WEB_FILE_INIT',
-      siteId: d.site,
-      path,
-      contentType: 'text/html',
-      totalBytes: bytes.length,
-      totalChunks: 2,
-      contentHash,
-      fee: '0',
-    };
-    const chunk = (i: number, then: () => Promise<void>) =>
-      this.send(0, { type: 'WEB_FILE_CHUNK', fileId, chunkIndex: i, dataBase64: chunks[i], fee: '0' }, then);
-    const releaseId = `${d.site}-r${round}`;
-    const manifest = [{ path, fileId }];
-    const sent = await this.send(0, init, async () => {
-      await chunk(1, async () => {
-        await chunk(0, async () => {
-          await this.send(0, { type: 'WEB_FILE_FINALIZE', fileId, fee: '0' }, async () => {
-            const publish = {
-              type: 'WEB_RELEASE_PUBLISH',
-              siteId: d.site,
-              releaseId,
-              manifest,
-              merkleRoot: manifestRoot(manifest),
-              fee: '1000',
-            };
-            await this.send(0, publish, async () => {
-              await this.send(0, { type: 'WEB_RELEASE_ACTIVATE', siteId: d.site, releaseId, fee: '1000' }, async () => {
-                const previous = d.served;
-                d.served = fileId;
-                if (round === 1) await this.send(0, { type: 'WEB_ALIAS_SET', siteId: d.site, alias: d.site, fee: '1000' }, done);
-                else await this.send(0, { type: 'WEB_FILE_DELETE', fileId: previous, fee: '1000' }, done);
-              });
-            });
-          });
-        });
-      });
-    });
-    if (!sent) d.busy = false;
   }
 
   private async submitTask(): Promise<void> {
