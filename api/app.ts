@@ -19,6 +19,7 @@ import { chainTaskRoutes, taskRoutes } from './routes/tasks.ts';
 import { tokenomicsRoutes } from './routes/tokenomics.ts';
 import { transactionRoutes } from './routes/transactions.ts';
 import { walletRoutes } from './routes/wallet.ts';
+import { webApiRoutes, webSiteRoutes } from './routes/web.ts';
 import { chainEventRoutes, mempoolEventRoutes } from './routes/events.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { keyRoutes } from './routes/keys.ts';
@@ -59,6 +60,8 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.route('/api/agent/v6', agentRoutes(deps));
   app.route('/api/analytics', analyticsRoutes(deps));
   app.route('/api/keys', keyRoutes(deps));
+  app.route('/api/web', webApiRoutes(deps));
+  app.route('/web', webSiteRoutes(deps));
   if (deps.alerts) app.route('/api/alerts', alertRoutes({ ...deps, alerts: deps.alerts }));
   // Last: /metrics, the OpenAPI document (it describes every route mounted before it), /docs, the explorer.
   mountOperatorRoutes(app, deps);

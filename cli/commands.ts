@@ -1,5 +1,6 @@
 /** The command table of `ombra`. */
 import { auditCommand, auditHelp } from './audit.ts';
+import { driveCommand, driveHelp } from './drive.ts';
 import { replayCommand, replayHelp } from './replay.ts';
 import { repairCommand, repairHelp } from './repair.ts';
 import { snapshotCommand, snapshotHelp } from './snapshot.ts';
@@ -30,6 +31,7 @@ export const COMMANDS: Record<string, Command> = {
   snapshot: { summary: 'export the block log as NDJSON (snapshot export)', help: snapshotHelp, run: snapshotCommand },
   audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },
   wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },
+  drive: { summary: 'publish a folder to an on-chain web drive (drive push)', help: driveHelp, run: driveCommand },
   tail: { summary: 'print live chain events (SSE), reconnecting and resuming', help: tailHelp, run: tailCommand },
   simulate: { summary: 'drive a running node with realistic traffic of every transaction type', help: simulateHelp, run: simulateCommand },
   keys: { summary: "issue an API key into a stopped node's data dir (keys create --tier 2)", help: keysHelp, run: keysCommand },

@@ -1,13 +1,14 @@
 /**
  * `ombra simulate`'s traffic: a seeded, realistic mix driving every executed transaction type
  * through a running node: transfers, miners answering tasks with deterministic outputs, the
- * authority validating and rewarding, art mints, agent runs with steps, chat, and social traffic
- * (cli/socialSim.ts).
+ * authority validating and rewarding, art mints, agent runs with steps, chat, social traffic
+ * (cli/socialSim.ts) and a web drive (cli/driveSim.ts).
  * Each pipeline waits for its previous transaction to confirm before taking the next step.
  */
 import { ZERO_ADDRESS } from '../core/address.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { Refused, type SimClient } from './simClient.ts';
+import { DriveTraffic } from './driveSim.ts';
 import { SocialTraffic } from './socialSim.ts';
 
 /** Chain parameters as /api/chain/params serves them. */
@@ -61,6 +62,7 @@ export class Simulator {
   private conversation = '';
   readonly log: string[] = [];
   private readonly social: SocialTraffic;
+  private readonly drive: DriveTraffic;
 
   constructor(client: SimClient, seed: number) {
     this.c = client;
@@ -70,6 +72,7 @@ export class Simulator {
       this.rnd,
       client.keys.map((k) => k.address),
     );
+    this.drive = new DriveTraffic((i, fields, then) => this.send(i, fields, then), this.rnd, client.keys);
   }
 
   private pick<T>(xs: readonly T[]): T {
@@ -157,6 +160,7 @@ export class Simulator {
     if (this.minerIds.size === MINERS.length && this.openTasks < 6 && this.rnd() < 0.5) await this.submitTask();
     await this.social.tick();
     if (this.active(6) && this.minerIds.size === MINERS.length && this.openRuns < 3 && this.rnd() < 0.3) await this.requestRun();
+    await this.drive.tick();
     if (this.active(6) && this.rnd() < 0.4) {
       await this.send(6, {
         type: 'CHAT_TURN',

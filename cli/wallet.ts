@@ -9,12 +9,19 @@ import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, new
 import { TRANSFER } from '../core/tx/transfer.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags } from './args.ts';
 
-const MNEMONIC_FLAG: FlagSpec = {
+/** --mnemonic, shared by commands that sign. */
+export const MNEMONIC_FLAG: FlagSpec = {
   type: 'string',
   env: 'OMBRA_MNEMONIC',
   help: 'BIP-39 mnemonic (default: the dev mnemonic; prefer the env twin, argv is visible to other users)',
 };
-const INDEX_FLAG: FlagSpec = { type: 'string', env: 'OMBRA_WALLET_INDEX', default: '0', help: "account index N of m/44'/7777'/0'/0/N" };
+/** --index, shared by commands that sign. */
+export const INDEX_FLAG: FlagSpec = {
+  type: 'string',
+  env: 'OMBRA_WALLET_INDEX',
+  default: '0',
+  help: "account index N of m/44'/7777'/0'/0/N",
+};
 const JSON_FLAG: FlagSpec = { type: 'boolean', help: 'print JSON' };
 
 const NEW_FLAGS: Record<string, FlagSpec> = { json: JSON_FLAG };
@@ -99,7 +106,7 @@ function walletNew(flags: Flags): number {
 }
 
 /** The wallet key from --index and --mnemonic / OMBRA_MNEMONIC / the dev mnemonic. */
-function walletKey(flags: Flags): { key: KeyPair; index: number } {
+export function walletKey(flags: Flags): { key: KeyPair; index: number } {
   const index = intFlag(flags, 'index', 0, 2 ** 31 - 1)!;
   let mnemonic = flags.mnemonic as string | undefined;
   if (mnemonic === undefined) {
@@ -133,13 +140,8 @@ function microFlag(flags: Flags, name: string, allowZero: boolean): string {
   return n.toString();
 }
 
-async function walletSend(flags: Flags): Promise<number> {
-  if (flags.to === undefined) throw new UsageError('--to is required');
-  const to = normalizeAddress(String(flags.to));
-  if (!to) throw new UsageError(`--to must be an address: ox + 40 hex characters, got ${String(flags.to).slice(0, 80)}`);
-  const amount = microFlag(flags, 'amount', false);
-  const fee = microFlag(flags, 'fee', true);
-  const timeoutS = intFlag(flags, 'timeout-s', 1, 86_400)!;
+/** --url as an http(s) URL. */
+export function parseUrlFlag(flags: Flags): string {
   const base = String(flags.url);
   try {
     const u = new URL(base);
@@ -147,6 +149,17 @@ async function walletSend(flags: Flags): Promise<number> {
   } catch {
     throw new UsageError(`--url must be an http(s) URL, got ${base.slice(0, 200)}`);
   }
+  return base;
+}
+
+async function walletSend(flags: Flags): Promise<number> {
+  if (flags.to === undefined) throw new UsageError('--to is required');
+  const to = normalizeAddress(String(flags.to));
+  if (!to) throw new UsageError(`--to must be an address: ox + 40 hex characters, got ${String(flags.to).slice(0, 80)}`);
+  const amount = microFlag(flags, 'amount', false);
+  const fee = microFlag(flags, 'fee', true);
+  const timeoutS = intFlag(flags, 'timeout-s', 1, 86_400)!;
+  const base = parseUrlFlag(flags);
   const { key } = walletKey(flags);
   const json = flags.json === true;
   const client = new OmbraClient({ url: base });

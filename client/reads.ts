@@ -10,6 +10,9 @@ import type {
   ArtNft,
   Block,
   BlockSummary,
+  Bundle,
+  FileInfo,
+  SiteReleases,
   ChainParams,
   Health,
   HeightAnswer,
@@ -78,6 +81,20 @@ export class OmbraClient {
   mediaNft = (kind: 'image' | 'audio', tokenId: string) => this.http.find<MediaNft>(`/api/${kind}/${tokenId}`);
   /** The URL of an image or audio NFT's file. */
   mediaFileUrl = (kind: 'image' | 'audio', tokenId: string) => this.url(`/api/${kind}/${tokenId}/file`);
+
+  // ---- the web drive ----------------------------------------------------------------------
+
+  /** A site with its releases, newest first; null when unknown. */
+  webSite = (siteId: string, p: Page = {}) =>
+    this.http.find<SiteReleases>(`/api/web/site/${encodeURIComponent(siteId)}/releases`, { ...p });
+  /** A drive file's header and upload status; null when no INIT named it. */
+  webFile = (fileId: string) => this.http.find<FileInfo>(`/api/web/file/${fileId}`);
+  /** A release with its files' chunks; null when unknown. */
+  webBundle = (releaseId: string) => this.http.find<Bundle>(`/api/web/release/${encodeURIComponent(releaseId)}/bundle`);
+  /** The active release of an alias with its files' chunks; null when unknown or not active. */
+  webAliasBundle = (alias: string) => this.http.find<Bundle>(`/api/web/alias/${encodeURIComponent(alias)}/bundle`);
+  /** The URL of a drive's page: the alias's active release at `path`. */
+  webPageUrl = (alias: string, path = '/') => this.url(`/web/${alias}${path}`);
 
   // ---- writes and streams ------------------------------------------------------------------
 

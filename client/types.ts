@@ -11,8 +11,21 @@ import type { Attestation, Block } from '../core/block.ts';
 import type { ArtNft } from '../core/tx/art.ts';
 import type { TaskPipeline, TaskSummary } from '../queries/taskQueries.ts';
 import type { RunRecord } from '../queries/agentQueries.ts';
+import type { Bundle, BundleFile, FileInfo, ReleaseSummary, SiteReleases } from '../queries/webQueries.ts';
 
-export type { Attestation, ArtNft, Block, RunRecord, TaskPipeline, TaskSummary };
+export type {
+  Attestation,
+  ArtNft,
+  Block,
+  Bundle,
+  BundleFile,
+  FileInfo,
+  ReleaseSummary,
+  RunRecord,
+  SiteReleases,
+  TaskPipeline,
+  TaskSummary,
+};
 
 /** A signed transaction of any type: its schema's fields, then publicKey, hash, signature. */
 export type WireTx = SignedTx;

@@ -4,7 +4,8 @@
  *
  * State per namespace (three record kinds, declared by the family that owns the namespace):
  * - an upload header (`<uploads>` kind): what the uploader declared (content type, total bytes,
- *   total chunks, SHA-256) and how far it got; it stays forever, closed as `complete` or `expired`;
+ *   total chunks, SHA-256) and how far it got; it stays forever, closed as `complete`, `expired`
+ *   or `deleted` (`discard`: the bytes go, a later `start` may reopen the id);
  * - one record per landed chunk (`<chunks>` kind, id `<uploadId>:<index>`, the chunk's base64)
  *   while the upload is pending: completion needs every byte to check the hash, chunks come in any
  *   order, so they wait in state, each as its own entry (a chunk never re-serialises the others).
@@ -93,8 +94,16 @@ export interface ChunkStore<U extends string = string, C extends string = string
   checkComplete(state: StateReader, upload: Readonly<Upload>, last?: ChunkRef): void;
   /** Closes a checked upload as complete and drops its chunks from state. */
   complete(s: StateOverlay, id: string, ctx: TxContext): void;
-  /** Begin-block hook: expires pending uploads past `createdAt + expiryMs`, dropping their chunks. */
-  expire(s: StateOverlay, ctx: TxContext): void;
+  /** Refuses when `from`'s pending uploads could not also declare `bytes` (a restart of a closed upload). */
+  checkPendingRoom(state: StateReader, from: string, bytes: number): void;
+  /**
+   * Deletes an upload, pending or complete: its pending chunks leave the state, its pending bytes
+   * are released, it closes as `deleted` and the content store drops its bytes. A later `start`
+   * may reopen its id.
+   */
+  discard(s: StateOverlay, id: string, ctx: TxContext): void;
+  /** Begin-block hook: expires pending uploads past `createdAt + expiryMs`, dropping their chunks; answers them. */
+  expire(s: StateOverlay, ctx: TxContext): Upload[];
 }
 
 /** Declares a namespace of chunked uploads (see the module comment). */
@@ -145,10 +154,14 @@ export function defineChunkStore<const U extends string, const C extends string,
         if (existing.owner !== from) refuse(`${noun} ${h.id} belongs to ${existing.owner}`);
         return existing;
       }
-      const pending = state.get(PENDING, from)?.bytes ?? 0;
-      if (pending + h.totalBytes > limits.maxPendingBytes)
-        refuse(`pending uploads would declare ${pending + h.totalBytes} bytes, more than ${limits.maxPendingBytes}`);
+      this.checkPendingRoom(state, from, h.totalBytes);
       return undefined;
+    },
+
+    checkPendingRoom(state, from, bytes) {
+      const pending = state.get(PENDING, from)?.bytes ?? 0;
+      if (pending + bytes > limits.maxPendingBytes)
+        refuse(`pending uploads would declare ${pending + bytes} bytes, more than ${limits.maxPendingBytes}`);
     },
 
     start(s, from, h, ctx, txHash) {
@@ -210,14 +223,27 @@ export function defineChunkStore<const U extends string, const C extends string,
       reserve(s, u.owner, -u.totalBytes);
     },
 
+    discard(s, id, ctx) {
+      const u = s.get(UPLOADS, id)!;
+      if (u.status === 'pending') {
+        dropChunks(s, u);
+        reserve(s, u.owner, -u.totalBytes);
+      }
+      s.put(UPLOADS, id, { ...u, status: 'deleted', closedAt: ctx.timestamp });
+    },
+
     expire(s, ctx) {
+      const expired: Upload[] = [];
       for (const id of [...s.openIds(UPLOADS)].sort()) {
         const u = s.get(UPLOADS, id);
         if (u?.status !== 'pending' || u.createdAt + limits.expiryMs > ctx.timestamp) continue;
         dropChunks(s, u);
-        s.put(UPLOADS, id, { ...u, status: 'expired', closedAt: ctx.timestamp });
+        const closed: Upload = { ...u, status: 'expired', closedAt: ctx.timestamp };
+        s.put(UPLOADS, id, closed);
         reserve(s, u.owner, -u.totalBytes);
+        expired.push(closed);
       }
+      return expired;
     },
   };
 }

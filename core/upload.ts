@@ -13,14 +13,15 @@ export interface UploadHeader {
 /** An upload's header record. */
 export interface Upload extends UploadHeader {
   owner: string;
-  status: 'pending' | 'complete' | 'expired';
+  /** `deleted`: discarded by its owner's namespace (a drive file's WEB_FILE_DELETE). */
+  status: 'pending' | 'complete' | 'expired' | 'deleted';
   /** Chunks and decoded bytes landed so far. */
   received: number;
   receivedBytes: number;
   createdAt: number;
   blockIndex: number;
   txHash: string;
-  /** The block time it completed or expired at. */
+  /** The block time it completed, expired or was deleted at. */
   closedAt?: number;
 }
 

@@ -63,7 +63,7 @@ export function checkTxState(tx: SignedTx, env: ValidationEnv): void {
   const expected = account.nonce + pending.count;
   if (tx.nonce < expected) throw new ChainError('DUPLICATE_TX', `a pending transaction already uses nonce ${tx.nonce}`);
   if (tx.nonce > expected) throw new ChainError('NONCE_GAP', `nonce gap: tx=${tx.nonce}, expected=${expected}`);
-  const cost = handler.cost(tx);
+  const cost = handler.cost(tx, env.state);
   if (account.balance - pending.balance < cost.balance) {
     throw new ChainError(
       'INSUFFICIENT_BALANCE',

@@ -240,7 +240,7 @@ export class Mempool {
         }
         try {
           checkTxState(e.tx, { ...ctx, state: overlay, signatureVerified: true });
-          const c = TX_HANDLERS.get(e.tx.type)!.cost(e.tx);
+          const c = TX_HANDLERS.get(e.tx.type)!.cost(e.tx, overlay);
           const a = overlay.account(sender);
           a.balance -= c.balance;
           a.storageUsed += c.storage;

@@ -2,7 +2,7 @@
  * The content store: the bytes of chunked uploads (social blobs, drive files), one row per chunk
  * as it landed in a block, `<namespace>:<id>:<index, 6 digits>` -> the chunk's base64. Built from
  * the chunk transactions of every namespace in core/tx/registry.ts's CHUNK_STORES, so `replay`
- * rebuilds it; an upload that expires has its rows deleted. A refused transaction never reaches a
+ * rebuilds it; an upload that expires or is deleted has its rows deleted. A refused transaction never reaches a
  * block, so nothing of it is stored. Readers serve an upload only once its header (consensus
  * state) says `complete` (queries/contentQueries.ts).
  */
@@ -38,7 +38,7 @@ export function contentProjectionOf(stores: readonly ChunkStore[]): Projection<n
       }
       for (const store of stores) {
         for (const u of recordMap(ev.diff.records, store.UPLOADS).values()) {
-          if (u.status !== 'expired') continue;
+          if (u.status !== 'expired' && u.status !== 'deleted') continue;
           for (let i = 0; i < u.totalChunks; i++) ops.push({ type: 'del', key: contentKey(store.namespace, u.id, i) });
         }
       }

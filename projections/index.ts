@@ -15,6 +15,7 @@ import { supplyProjection } from './supply.ts';
 import { validatorsProjection } from './validators.ts';
 import { tasksProjection } from './tasks.ts';
 import { tpsProjection } from './tps.ts';
+import { webDriveProjection } from './webDrive.ts';
 
 /** The node's projections. */
 // biome-ignore lint/suspicious/noExplicitAny: a list of projections of different state types
@@ -32,6 +33,7 @@ export const PROJECTIONS: Projection<any>[] = [
   chatProjection,
   contentProjection,
   socialProjection,
+  webDriveProjection,
   feeEstimateProjection,
   analyticsProjection,
   tpsProjection,

@@ -6,7 +6,7 @@
 import type { ChunkStore, Upload } from '../core/chunks.ts';
 import { recordMap } from '../core/state.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { contentProjection, contentRange } from '../projections/content.ts';
+import { contentKey, contentProjection } from '../projections/content.ts';
 
 /** Query facade over the content store. */
 export class ContentQueries {
@@ -27,10 +27,16 @@ export class ContentQueries {
     return u?.status === 'complete' ? u : undefined;
   }
 
-  /** The bytes of a complete upload, chunk by chunk in order (its rows are read lazily). */
+  /**
+   * The bytes of a complete upload, chunk by chunk in order (its rows are read lazily). Only its
+   * header's chunks are read: an id reopened after a discard may have left rows beyond them.
+   */
   async *bytes(store: ChunkStore, id: string): AsyncGenerator<Uint8Array> {
+    const u = this.complete(store, id);
+    if (!u) return;
     const rows = await this.ports.models.readable(contentProjection);
-    for await (const data of rows.values(contentRange(store.namespace, id))) yield Buffer.from(data as string, 'base64');
+    const range = { gte: contentKey(store.namespace, id, 0), lte: contentKey(store.namespace, id, u.totalChunks - 1) };
+    for await (const data of rows.values(range)) yield Buffer.from(data as string, 'base64');
   }
 
   /** The bytes of a complete upload as one buffer (for parsers and small files). */

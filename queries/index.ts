@@ -7,6 +7,7 @@ import { NftQueries } from './nftQueries.ts';
 import { SocialQueries } from './socialQueries.ts';
 import { StatsQueries } from './statsQueries.ts';
 import { TaskQueries } from './taskQueries.ts';
+import { WebQueries } from './webQueries.ts';
 
 /** The query objects, by resource. */
 export interface Queries {
@@ -17,18 +18,21 @@ export interface Queries {
   stats: StatsQueries;
   content: ContentQueries;
   social: SocialQueries;
+  web: WebQueries;
 }
 
 /** Builds the query objects over one node's read-side ports. */
 export function createQueries(ports: ReadPorts): Queries {
   const chain = new ChainQueries(ports);
+  const content = new ContentQueries(ports);
   return {
     chain,
     tasks: new TaskQueries(ports),
     agents: new AgentQueries(ports),
     nfts: new NftQueries(chain),
     stats: new StatsQueries(ports.models),
-    content: new ContentQueries(ports),
+    content,
     social: new SocialQueries(ports),
+    web: new WebQueries(ports, content),
   };
 }

@@ -68,7 +68,11 @@ export type SignedTxOf<S> = PayloadOf<S> & { publicKey: string; hash: string; si
 
 /** The rules of one type, over its typed payload. */
 export interface TxRules<S extends TxSchema> {
-  cost(tx: SignedTxOf<S>): TxCost;
+  /**
+   * What it takes from the sender. `state` is given when validating against a state (admission,
+   * block application); without it (the mempool's pending sums) the cost must not be lower.
+   */
+  cost(tx: SignedTxOf<S>, state?: StateReader): TxCost;
   /** Type-specific checks against state; throws ChainError VALIDATION_FAILED (or a sharper code). */
   check?(tx: SignedTxOf<S>, state: StateReader, ctx: TxContext): void;
   /** Effects beyond the nonce bump; runs only after `check` passed on the same overlay. */
@@ -82,7 +86,7 @@ export interface TxHandler {
   schema: TxSchema;
   /** False while this node does not execute the type's effects: it is refused, never ignored. */
   executable: boolean;
-  cost(tx: SignedTx): TxCost;
+  cost(tx: SignedTx, state?: StateReader): TxCost;
   check?(tx: SignedTx, state: StateReader, ctx: TxContext): void;
   apply(tx: SignedTx, s: StateOverlay, ctx: TxContext): void;
   tokensConsumed?(tx: SignedTx): bigint;

@@ -13,7 +13,7 @@ import type { TxFamily } from './family.ts';
 import type { SignedTx, TxContext, TxHandler } from './handler.ts';
 import { minerFamily } from './miner.ts';
 import { socialFamily } from './social.ts';
-import { storageFamily } from './storage.ts';
+import { storageFamily } from './drive.ts';
 import { taskFamily } from './task.ts';
 import { transferFamily } from './transfer.ts';
 

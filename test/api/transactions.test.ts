@@ -409,11 +409,11 @@ submit('a STORAGE_TRANSFER above the free capacity is 400 INSUFFICIENT_STORAGE, 
   }),
 );
 
-submit('a known type this node does not execute (WEB_SITE_REGISTER) is 422 VALIDATION_FAILED, after the balance check', () =>
+submit('a type rule (a funded like above the per-like cap) is 422 VALIDATION_FAILED, after the balance check', () =>
   withChain(async (c) => {
-    const site = (fee: string) => signed(c, 1, { type: 'WEB_SITE_REGISTER', siteId: 'my-site', name: 'My site', fee });
-    await refused(c, site('10000'), 422, 'VALIDATION_FAILED', /not executed/);
-    await refused(c, site((DEV_ALLOCATION + 1n).toString()), 400, 'INSUFFICIENT_BALANCE');
+    const like = (fee: string) => signed(c, 1, { type: 'SOCIAL_LIKE_INTENT', author: A(2), postId: 'post-1', tokens: 10_001, fee });
+    await refused(c, like('10000'), 422, 'VALIDATION_FAILED', /10,?000/);
+    await refused(c, like((DEV_ALLOCATION + 1n).toString()), 400, 'INSUFFICIENT_BALANCE');
   }),
 );
 

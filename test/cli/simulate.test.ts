@@ -63,7 +63,18 @@ t('a short simulation drives a live dev node through every pipeline without a re
     const client = new SimClient(node.url, DEV_KEYS);
     const sim = new Simulator(client, 1);
     await sim.run(Date.now() + 6000, 100);
-    for (const type of ['MINER_REGISTER', 'TRANSFER', 'TASK_SUBMIT', 'TASK_RESPONSE', 'TASK_VALIDATE', 'CHAT_TURN', 'AGENT_REQUEST']) {
+    for (const type of [
+      'MINER_REGISTER',
+      'TRANSFER',
+      'TASK_SUBMIT',
+      'TASK_RESPONSE',
+      'TASK_VALIDATE',
+      'CHAT_TURN',
+      'AGENT_REQUEST',
+      'WEB_SITE_REGISTER',
+      'WEB_FILE_CHUNK',
+      'WEB_RELEASE_ACTIVATE',
+    ]) {
       assert.ok((client.counts.sent[type] ?? 0) > 0, `sent no ${type}`);
     }
     assert.equal(client.counts.refused, {});

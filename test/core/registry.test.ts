@@ -59,9 +59,17 @@ t('the record kinds keep their state-root prefixes', () => {
       likeDaily: 'ld',
       likeOrder: 'lo',
       likeClock: 'lc',
+      webSites: 'ws',
+      webFiles: 'wf',
+      webReleases: 'wr',
+      webAliases: 'wa',
+      webUploads: 'fu',
+      webChunks: 'fc',
+      webPending: 'fp',
       nfts: 'n',
     },
   );
+  assert.equal([...RECORD_KINDS].sort(), Object.keys(RECORD_PREFIX).sort());
   assert.is(new Set(RECORDS.map((r) => r.prefix)).size, RECORDS.length);
   for (const r of RECORDS) assert.not.ok(['a', 's'].includes(r.prefix), r.kind);
 });
@@ -95,7 +103,7 @@ t('the state holds one map per registered record kind and an open set per kind t
       .map((r) => r.kind)
       .sort(),
   );
-  assert.equal(Object.keys(s.open).sort(), ['blobs', 'runs', 'tasks']);
+  assert.equal(Object.keys(s.open).sort(), ['blobs', 'runs', 'tasks', 'webUploads']);
 });
 
 t('records are read and written through their definitions, and committing tracks the open ones', () => {
@@ -174,10 +182,10 @@ t('the agent channel events come from the agent definitions, fields in their ann
   assert.is(txEvents('nothing').size, 0);
 });
 
-t('begin-block hooks run family by family: tasks, then agent runs, then social expiries', () => {
+t('begin-block hooks run family by family: tasks, then agent runs, then social and drive upload expiries', () => {
   assert.equal(
     FAMILIES.filter((fam) => fam.beginBlock).map((fam) => fam.name),
-    ['task', 'agent', 'social'],
+    ['task', 'agent', 'social', 'storage'],
   );
   assert.ok(RUNS.isOpen && TASKS.isOpen);
 });

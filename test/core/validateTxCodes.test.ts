@@ -44,14 +44,6 @@ t('with every fork at 0, the same AGENT_REQUEST passes the fork check and reache
   );
 });
 
-t('a non-executable type such as WEB_SITE_REGISTER is VALIDATION_FAILED saying it is not executed', () => {
-  const tx = exampleTx('WEB_SITE_REGISTER', K1);
-  assert.equal(
-    refusal(() => validateTx(tx, envOf())),
-    { code: 'VALIDATION_FAILED', message: 'WEB_SITE_REGISTER transactions are not executed by this node version yet' },
-  );
-});
-
 t('a nonce below the account nonce is STALE_NONCE: nonce stale: tx=X, state=Y', () => {
   const env = envOf();
   env.state.account(K1.address).nonce = 3;

@@ -5,60 +5,32 @@
  * NFT pages render (an art NFT's SVG loads; an unknown image NFT says so). Screenshots go to
  * test-artifacts/ (gitignored).
  */
-import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ARTIFACTS, launchChromium, type Chromium } from '../../helpers/chromium.ts';
 import { liveSimulatedNode, type LiveNode } from '../../helpers/liveNode.ts';
-import { REPO_ROOT } from '../../helpers/cliRun.ts';
-import { tempDir } from '../../helpers/testChain.ts';
 
 // Functions passed to page.evaluate run in the page; the project's type check has no DOM library.
 declare const document: any;
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
 const t = suite('the explorer in Chromium');
 let live: LiveNode;
+let chromium: Chromium | null = null;
 let browser: BrowserContext | null = null;
 let page: Page;
-let profile: { dir: string; cleanup: () => void };
-const errors: string[] = [];
+let errors: string[] = [];
 
 t.before(async () => {
   live = await liveSimulatedNode();
-  if (!existsSync(CHROMIUM)) {
-    assert.not.ok(process.env.CI, "chromium is missing: .ci/run installs Debian's chromium package");
-    console.warn('explorer test: /usr/bin/chromium not installed here; run `apt-get install -y chromium` to run it');
-    return;
-  }
-  mkdirSync(ARTIFACTS, { recursive: true });
-  profile = tempDir('ombra-chromium-');
-  browser = await chromium.launchPersistentContext(profile.dir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-    viewport: { width: 1280, height: 900 },
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
-  });
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  chromium = await launchChromium('explorer test');
+  if (!chromium) return;
+  ({ browser, page, errors } = chromium);
 });
 
 t.after(async () => {
-  await browser?.close();
-  profile?.cleanup();
+  await chromium?.close();
   await live.stop();
 });
 

@@ -51,6 +51,11 @@ function samples(): Record<string, string> {
     blobId: [...s.blobs.values()].find((b) => b.status === 'complete')!.id,
     subscriber: DEV_KEYS[7].address,
     author: DEV_KEYS[8].address,
+    // The simulated chain holds no drive: these are answered 404 as documented (test/api/web.test.ts reads real ones).
+    siteId: 'no-site',
+    releaseId: 'no-release',
+    alias: 'no-alias',
+    fileId: 'ab'.repeat(32),
     'GET /docs/:file': 'docs.js',
     'GET /explorer/:file': 'app.js',
     'GET /explorer/client/:file': 'browser.ts',

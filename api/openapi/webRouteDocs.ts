@@ -1,0 +1,102 @@
+/** The catalog of the web drive routes: /api/web/* and the static sites at /web/:alias/*. */
+import { hashParam, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
+import { address, arr, hash, ms, nullable, obj, oneOf, str, uint } from './shapes.ts';
+
+const siteId: ParamDoc = { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{3,64}$' }, description: 'site id' };
+const releaseId: ParamDoc = { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' }, description: 'release id' };
+const alias: ParamDoc = { schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$' }, description: 'alias (a DNS label)' };
+const bundle = obj({
+  releaseId: str,
+  siteId: str,
+  merkleRoot: hash,
+  files: arr(obj({ path: str, fileId: hash, contentType: str, size: uint, chunks: arr({ type: 'string', contentEncoding: 'base64' }) })),
+});
+const BUNDLE_NOTE = "Files deleted since the release was published are left out; `chunks` are the file's bytes in upload order, base64.";
+
+/** Web drive routes. */
+export const WEB_ROUTES: RouteCatalog = {
+  'GET /api/web/site/:siteId/releases': {
+    tag: 'web',
+    summary: "A site and its releases, newest first (`files`: how many files a release's manifest names)",
+    params: { siteId },
+    query: paging(100),
+    ok: {
+      schema: obj({
+        siteId: str,
+        owner: address,
+        name: str,
+        activeReleaseId: nullable(str),
+        total: uint,
+        releases: arr(obj({ releaseId: str, merkleRoot: hash, files: uint, publishedAt: ms, blockIndex: uint })),
+      }),
+    },
+    errors: [404],
+  },
+  'GET /api/web/release/:releaseId/bundle': {
+    tag: 'web',
+    summary: 'A release with the contents of its files',
+    description: BUNDLE_NOTE,
+    params: { releaseId },
+    ok: { schema: bundle },
+    errors: [404],
+  },
+  'GET /api/web/alias/:alias/bundle': {
+    tag: 'web',
+    summary: 'The active release of the site an alias points at, with the contents of its files',
+    description: BUNDLE_NOTE,
+    params: { alias },
+    ok: { schema: bundle },
+    errors: [404],
+  },
+  'GET /api/web/file/:fileId/content': {
+    tag: 'web',
+    summary:
+      "A complete file's raw bytes, with its content type, `ETag` (its SHA-256) and an immutable cache; 304 for a matching If-None-Match",
+    params: { fileId: hashParam('file id: SHA-256(siteId + path + contentHash)') },
+    ok: { contentType: 'application/octet-stream', description: "the file's bytes under its own content type" },
+    errors: [404],
+  },
+  'GET /api/web/file/:fileId': {
+    tag: 'web',
+    summary: "A drive file's header and upload status (beyond the spec: what an uploader resumes from)",
+    params: { fileId: hashParam('file id') },
+    ok: {
+      schema: obj(
+        {
+          fileId: hash,
+          siteId: str,
+          path: str,
+          contentType: str,
+          totalBytes: uint,
+          totalChunks: uint,
+          contentHash: hash,
+          owner: address,
+          status: oneOf('pending', 'complete', 'expired', 'deleted'),
+          received: uint,
+          receivedBytes: uint,
+          createdAt: ms,
+          blockIndex: uint,
+          closedAt: ms,
+        },
+        ['closedAt'],
+      ),
+    },
+    errors: [404],
+  },
+  'GET /web/:alias': {
+    tag: 'web',
+    summary: 'Redirects (301) to /web/:alias/, so relative links of the site resolve inside it',
+    params: { alias },
+    ok: { status: 301, contentType: 'text/plain', description: 'a redirect' },
+    // A client that follows the redirect gets the site's answer.
+    errors: [404],
+  },
+  'GET /web/:alias/*': {
+    tag: 'web',
+    summary:
+      "The site an alias points at, served from its active release: a path ending in `/` is its `index.html`; each file's content type, `ETag` and `Cache-Control: no-cache`; 304 for a matching If-None-Match; sandboxed (CSP)",
+    params: { alias },
+    ok: { contentType: 'text/html', description: 'the file at the path (any content type)' },
+    errors: [404],
+  },
+};

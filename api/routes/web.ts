@@ -1,0 +1,145 @@
+/**
+ * The web drive. /api/web (the spec's four reads, plus a file's metadata): `site/:siteId/releases`
+ * `{siteId, owner, name, activeReleaseId, total, releases}` newest first (limit default 30, at
+ * most 100, offset); `release/:releaseId/bundle` and `alias/:alias/bundle` (the active release)
+ * `{releaseId, siteId, merkleRoot, files: [{path, fileId, contentType, size, chunks}]}`;
+ * `file/:fileId/content` the raw bytes (content-addressed: immutable cache); `file/:fileId` the
+ * file's header and upload status. /web/:alias/<path> serves the alias's active release as a
+ * static site (see `serveFile`).
+ */
+import { Hono, type Context } from 'hono';
+import { ChainError } from '../../core/errors.ts';
+import { webPathProblem } from '../../core/tx/webRecords.ts';
+import type { WebQueries } from '../../queries/webQueries.ts';
+import type { ApiDeps } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { parseHash, parseLimit, parseOffset } from '../params.ts';
+
+const bad = (msg: string): never => {
+  throw new ChainError('INVALID_PARAMS', msg);
+};
+const parseSiteId = (s: string) => (/^[A-Za-z0-9_-]{3,64}$/.test(s) ? s : bad('siteId must match [A-Za-z0-9_-]{3,64}'));
+const parseReleaseId = (s: string) => (/^[A-Za-z0-9_-]{1,64}$/.test(s) ? s : bad('releaseId must match [A-Za-z0-9_-]{1,64}'));
+const parseAlias = (s: string) =>
+  /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/.test(s) ? s : bad('alias must be a DNS label of 3-63 characters');
+
+/** Text types are served as UTF-8 (a drive's content type has no parameters). */
+function servedType(contentType: string): string {
+  return /^text\/|^application\/(json|javascript|xml)$|\+xml$/.test(contentType) ? `${contentType}; charset=utf-8` : contentType;
+}
+
+/** True when an If-None-Match header names `etag` (or `*`). */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
+/**
+ * A complete file's bytes with its content type and ETag (its SHA-256), 304 for a matching
+ * If-None-Match; `headers` add caching and policy. Streams the chunks from the content store.
+ */
+async function serveFile(c: Context, web: WebQueries, fileId: string, headers: Record<string, string>): Promise<Response> {
+  const f = web.completeFile(fileId) ?? notFound(`file ${fileId}`);
+  const etag = `"${f.contentHash}"`;
+  if (matches(c.req.header('If-None-Match'), etag)) return c.body(null, 304, { ETag: etag, ...headers });
+  const chunks = web.bytes(fileId);
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await chunks.return(undefined);
+    },
+  });
+  return c.body(body, 200, {
+    'Content-Type': servedType(f.contentType),
+    'Content-Length': String(f.totalBytes),
+    ETag: etag,
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  });
+}
+
+/** /api/web. */
+export function webApiRoutes({ queries }: ApiDeps): Hono {
+  const { web } = queries;
+  const app = new Hono();
+
+  app.get('/site/:siteId/releases', async (c) => {
+    const siteId = parseSiteId(c.req.param('siteId'));
+    const limit = parseLimit(c.req.query('limit'));
+    const offset = parseOffset(c.req.query('offset'));
+    const site = web.site(siteId) ?? notFound(`site ${siteId}`);
+    return c.json(await web.siteReleases(site, limit, offset));
+  });
+
+  app.get('/release/:releaseId/bundle', async (c) => {
+    const releaseId = parseReleaseId(c.req.param('releaseId'));
+    const r = web.release(releaseId) ?? notFound(`release ${releaseId}`);
+    return c.json(await web.bundle(r));
+  });
+
+  app.get('/alias/:alias/bundle', async (c) => {
+    const alias = parseAlias(c.req.param('alias'));
+    const site = web.aliasSite(alias) ?? notFound(`alias ${alias}`);
+    const r = (site.activeReleaseId && web.release(site.activeReleaseId)) || notFound(`an active release of alias ${alias}`);
+    return c.json(await web.bundle(r));
+  });
+
+  app.get('/file/:fileId/content', (c) =>
+    serveFile(c, web, parseHash(c.req.param('fileId'), 'fileId'), { 'Cache-Control': 'public, max-age=31536000, immutable' }),
+  );
+
+  app.get('/file/:fileId', (c) => {
+    const fileId = parseHash(c.req.param('fileId'), 'fileId');
+    return c.json(web.file(fileId) ?? notFound(`file ${fileId}`));
+  });
+
+  return app;
+}
+
+/**
+ * A drive's pages are the drive owner's code: they are served sandboxed (an opaque origin), so a
+ * page cannot act as this node's explorer or read what the node's origin stores.
+ */
+const SITE_HEADERS = {
+  'Cache-Control': 'no-cache',
+  'Content-Security-Policy': 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads',
+};
+
+/** The drive path a request path asks for: percent-decoded, `/` and folders ending `/` mean their index.html. */
+export function drivePathOf(rest: string): string | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(rest === '' ? '/' : rest);
+  } catch {
+    return undefined;
+  }
+  if (path.endsWith('/')) path += 'index.html';
+  return /^\/[\x21-\x7e]{0,511}$/.test(path) && webPathProblem(path) === null ? path : undefined;
+}
+
+/** /web/:alias/<path>: the active release of an alias as a static site. */
+export function webSiteRoutes({ queries }: ApiDeps): Hono {
+  const { web } = queries;
+  const app = new Hono();
+  const page = (c: Context) => {
+    const alias = parseAlias(c.req.param('alias') ?? '');
+    // The URL parser already resolved dot segments (encoded ones too); the rest is still encoded.
+    const pathname = new URL(c.req.url).pathname;
+    const rest = pathname.slice(`/web/${alias}`.length);
+    // Without the trailing slash, a page's relative links would resolve against /web/.
+    if (rest === '') return c.redirect(`/web/${alias}/`, 301);
+    const path = drivePathOf(rest) ?? notFound(pathname.slice(0, 200));
+    const fileId = web.resolve(alias, path) ?? notFound(`${path.slice(0, 200)} in the active release of ${alias}`);
+    return serveFile(c, web, fileId, SITE_HEADERS);
+  };
+  app.get('/:alias', page);
+  app.get('/:alias/*', page);
+  return app;
+}

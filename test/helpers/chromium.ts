@@ -1,0 +1,67 @@
+/**
+ * Headless Chromium for browser tests (Debian's chromium at /usr/bin/chromium; .ci/run installs
+ * it, and under CI its absence is a failure): a persistent context on a temporary profile with
+ * the console errors and uncaught page errors collected. Screenshots go to test-artifacts/.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import * as assert from 'uvu/assert';
+import { REPO_ROOT } from './cliRun.ts';
+import { tempDir } from './testChain.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** Where browser tests put screenshots (gitignored). */
+export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
+
+/** A running browser with one page. */
+export interface Chromium {
+  browser: BrowserContext;
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far (`text @ url`). */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Launches headless Chromium, or answers null (with a warning) when it is not installed outside
+ * CI; `what` names the test in that warning.
+ */
+export async function launchChromium(what: string): Promise<Chromium | null> {
+  if (!existsSync(CHROMIUM)) {
+    assert.not.ok(process.env.CI, "chromium is missing: .ci/run installs Debian's chromium package");
+    console.warn(`${what}: /usr/bin/chromium not installed here; run \`apt-get install -y chromium\` to run it`);
+    return null;
+  }
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const profile = tempDir('ombra-chromium-');
+  const browser = await chromium.launchPersistentContext(profile.dir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+    viewport: { width: 1280, height: 900 },
+  });
+  const page = browser.pages()[0] ?? (await browser.newPage());
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
+  });
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  return {
+    browser,
+    page,
+    errors,
+    async close() {
+      await browser.close();
+      profile.cleanup();
+    },
+  };
+}
