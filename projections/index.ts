@@ -5,6 +5,7 @@ import { analyticsProjection } from './analytics.ts';
 import { addressHistoryProjection, blockHashProjection, txIndexProjection } from './chainIndex.ts';
 import { chainStatsProjection } from './chainStats.ts';
 import { chatProjection } from './chat.ts';
+import { contentProjection } from './content.ts';
 import { feeEstimateProjection } from './feeEstimate.ts';
 import { holdersProjection } from './holders.ts';
 import { minerStatsProjection } from './minerStats.ts';
@@ -28,6 +29,7 @@ export const PROJECTIONS: Projection<any>[] = [
   tasksProjection,
   agentRunsProjection,
   chatProjection,
+  contentProjection,
   feeEstimateProjection,
   analyticsProjection,
   tpsProjection,

@@ -2,6 +2,7 @@
 import type { ReadPorts } from '../node/ports.ts';
 import { AgentQueries } from './agentQueries.ts';
 import { ChainQueries } from './chainQueries.ts';
+import { ContentQueries } from './contentQueries.ts';
 import { NftQueries } from './nftQueries.ts';
 import { StatsQueries } from './statsQueries.ts';
 import { TaskQueries } from './taskQueries.ts';
@@ -13,6 +14,7 @@ export interface Queries {
   agents: AgentQueries;
   nfts: NftQueries;
   stats: StatsQueries;
+  content: ContentQueries;
 }
 
 /** Builds the query objects over one node's read-side ports. */
@@ -24,5 +26,6 @@ export function createQueries(ports: ReadPorts): Queries {
     agents: new AgentQueries(ports),
     nfts: new NftQueries(chain),
     stats: new StatsQueries(ports.models),
+    content: new ContentQueries(ports),
   };
 }

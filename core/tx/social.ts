@@ -1,7 +1,13 @@
-/** Social types named by the spec: SOCIAL_LIKE_INTENT and SOCIAL_BLOB (schemas). */
+/**
+ * The social family: blobs (core/tx/socialBlob.ts) and funded likes. SOCIAL_BLOB and
+ * SOCIAL_LIKE_INTENT are the spec's; the others are the live network's documented types.
+ */
 import { f, defineTx } from '../schema.ts';
 import { defineFamily } from './family.ts';
 import { notExecuted } from './handler.ts';
+import { BLOBS, blobHandlers } from './socialBlob.ts';
+
+export { BLOBS, SOCIAL_BLOB, SOCIAL_BLOB_CHUNK, SOCIAL_BLOB_FINALIZE, SOCIAL_BLOB_INIT } from './socialBlob.ts';
 
 export const SOCIAL_LIKE_INTENT = defineTx({
   type: 'SOCIAL_LIKE_INTENT',
@@ -19,25 +25,14 @@ export const SOCIAL_LIKE_INTENT = defineTx({
   },
 });
 
-export const SOCIAL_BLOB = defineTx({
-  type: 'SOCIAL_BLOB',
-  family: 'social',
-  fork: 1,
-  doc: 'One chunk of a content-addressed blob; the blob is complete when all chunks landed and SHA-256 matches contentHash.',
-  fields: {
-    from: f.address(),
-    blobId: f.hex(64),
-    contentType: f.pattern(/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/, 'a MIME type'),
-    totalBytes: f.uint(50_000_000, 1),
-    totalChunks: f.uint(1_000, 1),
-    chunkIndex: f.uint(999),
-    contentHash: f.hex(64),
-    chunkDataBase64: f.pattern(/^[A-Za-z0-9+/]{0,533336}={0,2}$/, 'base64 of at most 400,000 bytes'),
-    fee: f.amount(),
-    nonce: f.uint(),
-    timestamp: f.uint(),
+/** Social types, the spec's two first, then the blob store's three-step form. */
+export const socialFamily = defineFamily({
+  name: 'social',
+  handlers: [notExecuted(SOCIAL_LIKE_INTENT), blobHandlers.blob, blobHandlers.init, blobHandlers.chunk, blobHandlers.finalize],
+  records: [...BLOBS.records],
+  chunkStores: [BLOBS],
+  beginBlock: {
+    doc: 'A blob still incomplete a day after its first transaction expires: its pending chunks leave the state.',
+    run: (s, ctx) => BLOBS.expire(s, ctx),
   },
 });
-
-/** Social types: schemas fixed here, effects arrive with the social work (issue 10). */
-export const socialFamily = defineFamily({ name: 'social', handlers: [SOCIAL_LIKE_INTENT, SOCIAL_BLOB].map(notExecuted) });
