@@ -1,12 +1,14 @@
 /**
  * `ombra simulate`'s traffic: a seeded, realistic mix driving every executed transaction type
- * through a running node: transfers, miners answering tasks with deterministic outputs, the
- * authority validating and rewarding, art mints, agent runs with steps, and chat.
+ * through a running node: transfers, miners answering tasks with deterministic outputs (image
+ * and audio answers are real sample files uploaded as blobs), the authority validating and
+ * rewarding, art, image and audio mints, agent runs with steps, and chat.
  * Each pipeline waits for its previous transaction to confirm before taking the next step.
  */
 import { ZERO_ADDRESS } from '../core/address.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { Refused, type SimClient } from './simClient.ts';
+import { blobUpload, mediaMint, minerMedia } from './simMedia.ts';
 
 /** Chain parameters as /api/chain/params serves them. */
 interface Params {
@@ -44,7 +46,10 @@ export function minerAnswer(taskType: string, prompt: string, minerId: string): 
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#${h.slice(56, 62)}"/>${shapes.join('')}</svg>`;
 }
 
-const TASK_TYPES = ['chat', 'code_simple', 'embedding', 'nft_svg'];
+const TASK_TYPES = ['chat', 'code_simple', 'embedding', 'nft_svg', 'image', 'audio'];
+/** The fork a task type needs to be worth submitting here (its mint's fork). */
+const TASK_FORK: Record<string, number> = { nft_svg: 3, image: 4, audio: 5 };
+const isMedia = (taskType: string): taskType is 'image' | 'audio' => taskType === 'image' || taskType === 'audio';
 const MINERS = [2, 3, 4];
 
 /** The simulation. Dev key 0 must be a genesis authority (it validates and rewards). */
@@ -104,7 +109,7 @@ export class Simulator {
         const tx = await this.send(m, {
           type: 'MINER_REGISTER',
           name: `sim-miner-${m}`,
-          capabilities: ['chat', 'code_simple', 'embedding', 'nft_svg', 'agent'],
+          capabilities: ['chat', 'code_simple', 'embedding', 'nft_svg', 'image', 'audio', 'agent'],
           fee: '1000',
         });
         if (tx) this.minerIds.set(m, sha256Hex(tx.hash));
@@ -160,7 +165,7 @@ export class Simulator {
   }
 
   private async submitTask(): Promise<void> {
-    const taskType = this.pick(TASK_TYPES.filter((t) => t !== 'nft_svg' || this.active(3)));
+    const taskType = this.pick(TASK_TYPES.filter((t) => this.active(TASK_FORK[t] ?? 1)));
     const prompt = `${taskType} request #${Math.floor(this.rnd() * 1e6)}`;
     const fee = 10_000 + Math.floor(this.rnd() * 50) * 1000;
     let taskId = '';
@@ -169,7 +174,12 @@ export class Simulator {
       let left = responders.length;
       for (const m of responders) {
         const minerId = this.minerIds.get(m)!;
-        const content = minerAnswer(taskType, prompt, minerId);
+        let content = minerAnswer(taskType, prompt, minerId);
+        if (isMedia(taskType)) {
+          const media = minerMedia(taskType, prompt, minerId);
+          for (const chunk of blobUpload(media)) await this.send(m, chunk);
+          content = media.blobId;
+        }
         const sent = await this.send(
           m,
           {
@@ -216,6 +226,7 @@ export class Simulator {
       const reward = await this.send(0, { type: 'TASK_REWARD', taskId, rewards, fee: '1000' }, async () => {
         this.openTasks--;
         if (taskType === 'nft_svg' && this.active(3)) await this.mint(taskId, prompt, best.minerId, reward!.hash);
+        if (isMedia(taskType)) await this.mintMedia(taskType, taskId, prompt, best.minerId, reward!.hash);
       });
       if (!reward) this.openTasks--;
     });
@@ -234,6 +245,12 @@ export class Simulator {
       model: 'sim-llm-1',
       fee: '1000',
     });
+  }
+
+  private async mintMedia(taskType: 'image' | 'audio', taskId: string, prompt: string, minerId: string, rewardHash: string): Promise<void> {
+    const seedHash = sha256Hex(prompt + minerId + rewardHash);
+    const owner = this.c.keys[1].address;
+    await this.send(1, mediaMint(minerMedia(taskType, prompt, minerId), { taskId, minerId, seedHash, owner, model: 'sim-media-1' }));
   }
 
   private async requestRun(): Promise<void> {

@@ -3,6 +3,7 @@ import type { ReadPorts } from '../node/ports.ts';
 import { AgentQueries } from './agentQueries.ts';
 import { ChainQueries } from './chainQueries.ts';
 import { ContentQueries } from './contentQueries.ts';
+import { MediaNftQueries } from './mediaNftQueries.ts';
 import { NftQueries } from './nftQueries.ts';
 import { StatsQueries } from './statsQueries.ts';
 import { TaskQueries } from './taskQueries.ts';
@@ -13,6 +14,8 @@ export interface Queries {
   tasks: TaskQueries;
   agents: AgentQueries;
   nfts: NftQueries;
+  /** Image and audio NFTs. */
+  media: MediaNftQueries;
   stats: StatsQueries;
   content: ContentQueries;
 }
@@ -20,12 +23,14 @@ export interface Queries {
 /** Builds the query objects over one node's read-side ports. */
 export function createQueries(ports: ReadPorts): Queries {
   const chain = new ChainQueries(ports);
+  const content = new ContentQueries(ports);
   return {
     chain,
     tasks: new TaskQueries(ports),
     agents: new AgentQueries(ports),
     nfts: new NftQueries(chain),
+    media: new MediaNftQueries(chain, content),
     stats: new StatsQueries(ports.models),
-    content: new ContentQueries(ports),
+    content,
   };
 }

@@ -17,25 +17,28 @@ const nftList = obj({ total: uint, items: arr(ref('ArtNft')) });
 function media(kind: 'image' | 'audio', fork: number): RouteCatalog {
   const tag = 'nft';
   const gate = `before fork ${fork}: 403 FORK_NOT_ACTIVE`;
+  const record = ref(kind === 'image' ? 'ImageNft' : 'AudioNft');
+  const types = kind === 'image' ? 'image/png, image/jpeg or image/webp' : 'audio/wav, audio/mpeg or audio/ogg';
   return {
     [`GET /api/${kind}`]: {
       tag,
       summary: `${kind} NFTs, newest first (${gate})`,
       query: paging(100),
-      ok: { schema: obj({ total: uint, items: arr(ref('MediaNft')) }) },
+      ok: { schema: obj({ total: uint, items: arr(record) }) },
       errors: [403],
     },
     [`GET /api/${kind}/owner/:address`]: {
       tag,
-      summary: `An owner's ${kind} NFTs`,
+      summary: `An owner's ${kind} NFTs, newest first (count: all of them)`,
       params: { address: addressParam },
-      query: limitOnly(100),
-      ok: { schema: keyedList('owner', address, 'items', ref('MediaNft')) },
+      query: paging(100),
+      ok: { schema: keyedList('owner', address, 'items', record) },
       errors: [403],
     },
     [`GET /api/${kind}/:tokenId/file`]: {
       tag,
-      summary: `The ${kind} file of an NFT, with its content type and immutable cache headers`,
+      summary: `The ${kind} file of an NFT, byte for byte the blob it was minted from`,
+      description: `Content-Type ${types} (from the NFT's format); Cache-Control "public, max-age=31536000, immutable"; ETag = the blob's SHA-256 in quotes; If-None-Match with it answers 304 without a body.`,
       params: { tokenId: hashParam('token id') },
       ok: { contentType: kind === 'image' ? 'image/*' : 'audio/*', description: 'the media bytes' },
       errors: [403, 404],
@@ -44,7 +47,7 @@ function media(kind: 'image' | 'audio', fork: number): RouteCatalog {
       tag,
       summary: `A ${kind} NFT`,
       params: { tokenId: hashParam('token id') },
-      ok: { schema: ref('MediaNft') },
+      ok: { schema: record },
       errors: [403, 404],
     },
   };

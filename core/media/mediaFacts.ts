@@ -3,7 +3,7 @@
  * dimensions (images) or sample rate and duration (audio). Pure and synchronous, because it
  * decides consensus: IMAGE_MINT / AUDIO_MINT claims are checked against these facts.
  */
-import { Bytes, refuseMedia } from './bytes.ts';
+import { Bytes, MediaError, refuseMedia } from './bytes.ts';
 import { isJpeg, isPng, isRiff, jpegSize, pngSize, webpSize } from './imageFacts.ts';
 import { mpegFrameAt, mpegTiming } from './mpeg.ts';
 import { oggTiming } from './ogg.ts';
@@ -76,5 +76,19 @@ export function mediaFacts(bytes: Uint8Array): MediaFacts {
     }
     default:
       return refuseMedia('not a PNG, JPEG, WebP, WAV, MPEG audio or Ogg file');
+  }
+}
+
+/**
+ * What a completed blob's bytes are, for its consensus record: `{media}` when they parse,
+ * `{mediaProblem}` when they start like a media file but do not parse, `{}` for anything else.
+ */
+export function describeMedia(bytes: Uint8Array): { media?: MediaFacts; mediaProblem?: string } {
+  if (!sniffFormat(bytes)) return {};
+  try {
+    return { media: mediaFacts(bytes) };
+  } catch (e) {
+    if (e instanceof MediaError) return { mediaProblem: e.message };
+    throw e;
   }
 }

@@ -39,12 +39,28 @@ const task = (over: Partial<Task>): Task => ({
   ...over,
 });
 
-t('the record kinds keep their state-root prefixes (miners m, tasks t, runs r, nfts n, blobs b, bc, bp)', () => {
-  assert.equal({ ...RECORD_PREFIX }, { tasks: 't', miners: 'm', runs: 'r', nfts: 'n', blobs: 'b', blobChunks: 'bc', blobPending: 'bp' });
-  assert.equal([...RECORD_KINDS].sort(), ['blobChunks', 'blobPending', 'blobs', 'miners', 'nfts', 'runs', 'tasks']);
-  assert.is(new Set(RECORDS.map((r) => r.prefix)).size, RECORDS.length);
-  for (const r of RECORDS) assert.not.ok(['a', 's'].includes(r.prefix), r.kind);
-});
+t(
+  'the record kinds keep their state-root prefixes (miners m, tasks t, runs r, nfts n, blobs b, bc, bp, image and audio NFTs ni, na)',
+  () => {
+    assert.equal(
+      { ...RECORD_PREFIX },
+      { tasks: 't', miners: 'm', runs: 'r', nfts: 'n', blobs: 'b', blobChunks: 'bc', blobPending: 'bp', imageNfts: 'ni', audioNfts: 'na' },
+    );
+    assert.equal([...RECORD_KINDS].sort(), [
+      'audioNfts',
+      'blobChunks',
+      'blobPending',
+      'blobs',
+      'imageNfts',
+      'miners',
+      'nfts',
+      'runs',
+      'tasks',
+    ]);
+    assert.is(new Set(RECORDS.map((r) => r.prefix)).size, RECORDS.length);
+    for (const r of RECORDS) assert.not.ok(['a', 's'].includes(r.prefix), r.kind);
+  },
+);
 
 t('every type belongs to exactly one family, the one its schema names', () => {
   const names = FAMILIES.map((fam) => fam.name);

@@ -27,6 +27,8 @@ const CANDIDATES: unknown[] = [
   'user',
   'image',
   'miner',
+  'image:png',
+  'audio:wav',
   true,
   [],
 ];

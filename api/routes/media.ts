@@ -1,0 +1,66 @@
+/**
+ * Image NFTs (/api/image, fourth fork) and audio NFTs (/api/audio, fifth fork). Before its fork
+ * every route of a kind answers 403 FORK_NOT_ACTIVE. `/` `{total, items}` newest first (limit
+ * default 30, at most 100, offset), `/owner/:address` `{owner, count, items}` (count = the owner's
+ * total), `/:tokenId` the record, `/:tokenId/file` the minted file from the blob store with its
+ * content type, `ETag` (the blob's SHA-256) and an immutable cache header; a matching
+ * `If-None-Match` answers 304.
+ */
+import { Hono } from 'hono';
+import type { ForkId } from '../../core/schema.ts';
+import type { ApiDeps } from '../context.ts';
+import { notFound } from '../errors.ts';
+import { forkGate } from '../forkGate.ts';
+import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
+import { servedToken } from '../../queries/tokenQueries.ts';
+
+/** Cache-Control of a minted file: its bytes can never change. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** /api/image or /api/audio. */
+export function mediaRoutes({ chain, queries }: ApiDeps, kind: 'image' | 'audio', fork: ForkId): Hono {
+  const tokens = queries.media[kind];
+  const app = new Hono();
+  app.use('*', forkGate(chain, fork, `${kind} NFTs`));
+
+  app.get('/', (c) => {
+    const limit = parseLimit(c.req.query('limit'));
+    const offset = parseOffset(c.req.query('offset'));
+    const all = tokens.all();
+    return c.json({ total: all.length, items: all.slice(offset, offset + limit).map(servedToken) });
+  });
+
+  app.get('/owner/:address', (c) => {
+    const owner = parseAddress(c.req.param('address'));
+    const limit = parseLimit(c.req.query('limit'));
+    const offset = parseOffset(c.req.query('offset'));
+    const mine = tokens.owned(owner);
+    return c.json({ owner, count: mine.length, items: mine.slice(offset, offset + limit).map(servedToken) });
+  });
+
+  app.get('/:tokenId/file', (c) => {
+    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
+    const n = tokens.get(tokenId) ?? notFound(`${kind} NFT ${tokenId}`);
+    const file = queries.media.file(n) ?? notFound(`the file of ${kind} NFT ${tokenId}`);
+    const headers = {
+      'Content-Type': file.contentType,
+      'Cache-Control': IMMUTABLE,
+      ETag: `"${file.contentHash}"`,
+      'X-Content-Type-Options': 'nosniff',
+    };
+    const match = c.req.header('If-None-Match');
+    if (match && (match.trim() === '*' || match.split(',').some((t) => t.trim().replace(/^W\//, '') === headers.ETag))) {
+      void file.bytes.return(undefined);
+      return c.body(null, 304, headers);
+    }
+    return c.body(ReadableStream.from(file.bytes), 200, { ...headers, 'Content-Length': String(file.size) });
+  });
+
+  app.get('/:tokenId', (c) => {
+    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
+    const n = tokens.get(tokenId);
+    return n ? c.json(servedToken(n)) : notFound(`${kind} NFT ${tokenId}`);
+  });
+
+  return app;
+}
