@@ -1,6 +1,6 @@
 /**
  * The simulated miners' image and audio output: each answer is one of the real sample files of
- * fixtures/media, uploaded as a blob (SOCIAL_BLOB chunks, last chunk first) whose id is the
+ * fixtures/media, uploaded as a blob (chunks, last chunk first) whose id is the
  * answer's content; the submitter then mints it with the facts the node will read from it.
  */
 import { readFileSync } from 'node:fs';
@@ -28,28 +28,40 @@ export function minerMedia(taskType: 'image' | 'audio', prompt: string, minerId:
   return { blobId: sha256Hex(`sim-blob:${h}`), bytes, facts: mediaFacts(bytes) };
 }
 
-/** The SOCIAL_BLOB transactions (fields) that upload an answer, in chunks of a third of it, last chunk first. */
-export function blobUpload(a: MediaAnswer): (Record<string, unknown> & { type: string })[] {
+type Fields = Record<string, unknown> & { type: string };
+
+/**
+ * The transactions (fields) that upload an answer in chunks of a third of it, last chunk first, in
+ * steps that each wait for the previous one to confirm: self-describing SOCIAL_BLOB chunks (one
+ * step), or for half of the blob ids the live network's SOCIAL_BLOB_INIT, then its
+ * SOCIAL_BLOB_CHUNKs, then SOCIAL_BLOB_FINALIZE (a chunk needs its upload started, and FINALIZE
+ * its chunks landed, in confirmed state).
+ */
+export function blobUpload(a: MediaAnswer): Fields[][] {
   const c = chunkContent(a.bytes, Math.ceil(a.bytes.length / 3));
   const order = [c.totalChunks - 1, ...c.chunks.keys()].slice(0, c.totalChunks);
-  return order.map((chunkIndex) => ({
-    type: 'SOCIAL_BLOB',
-    blobId: a.blobId,
-    contentType: contentTypeOf(a.facts.format),
-    totalBytes: c.totalBytes,
-    totalChunks: c.totalChunks,
-    chunkIndex,
-    contentHash: c.contentHash,
-    chunkDataBase64: c.chunks[chunkIndex],
-    fee: '100',
-  }));
+  const header = { blobId: a.blobId, contentType: contentTypeOf(a.facts.format), totalBytes: c.totalBytes, totalChunks: c.totalChunks };
+  const fee = '100';
+  if (parseInt(a.blobId.slice(-1), 16) % 2 === 0)
+    return [
+      order.map((chunkIndex) => ({
+        type: 'SOCIAL_BLOB',
+        ...header,
+        chunkIndex,
+        contentHash: c.contentHash,
+        chunkDataBase64: c.chunks[chunkIndex],
+        fee,
+      })),
+    ];
+  return [
+    [{ type: 'SOCIAL_BLOB_INIT', ...header, contentHash: c.contentHash, fee }],
+    order.map((chunkIndex) => ({ type: 'SOCIAL_BLOB_CHUNK', blobId: a.blobId, chunkIndex, chunkDataBase64: c.chunks[chunkIndex], fee })),
+    [{ type: 'SOCIAL_BLOB_FINALIZE', blobId: a.blobId, fee }],
+  ];
 }
 
 /** The IMAGE_MINT / AUDIO_MINT of the winning answer. */
-export function mediaMint(
-  a: MediaAnswer,
-  m: { taskId: string; minerId: string; seedHash: string; owner: string; model: string },
-): Record<string, unknown> & { type: string } {
+export function mediaMint(a: MediaAnswer, m: { taskId: string; minerId: string; seedHash: string; owner: string; model: string }): Fields {
   const { facts, blobId } = a;
   const head = { tokenId: mediaTokenId(m.taskId, blobId, facts), blobId };
   const task = { owner: m.owner, taskId: m.taskId, minerId: m.minerId, seedHash: m.seedHash, model: m.model, fee: '1000' };

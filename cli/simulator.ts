@@ -172,35 +172,38 @@ export class Simulator {
     const submitted = await this.send(1, { type: 'TASK_SUBMIT', taskType, prompt, fee: String(fee) }, async () => {
       const responders = [...MINERS].sort(() => this.rnd() - 0.5).slice(0, 2);
       let left = responders.length;
+      const gone = () => {
+        if (--left === 0) this.openTasks--;
+      };
       for (const m of responders) {
         const minerId = this.minerIds.get(m)!;
-        let content = minerAnswer(taskType, prompt, minerId);
+        const answer = async (content: string) => {
+          const sent = await this.send(
+            m,
+            {
+              type: 'TASK_RESPONSE',
+              taskId,
+              minerId,
+              contentHash: sha256Hex(content),
+              content,
+              model: 'sim-llm-1',
+              tokensIn: prompt.length,
+              tokensOut: 20 + Math.floor(this.rnd() * 500),
+              durationMs: 50 + Math.floor(this.rnd() * 900),
+              fee: '1000',
+            },
+            async () => {
+              if (--left === 0) await this.validate(taskId, taskType, prompt, fee, responders);
+            },
+          );
+          if (!sent) gone();
+        };
+        // An image or audio answer is a file: the miner uploads it, then answers with its blob id.
         if (isMedia(taskType)) {
           const media = minerMedia(taskType, prompt, minerId);
-          for (const chunk of blobUpload(media)) await this.send(m, chunk);
-          content = media.blobId;
-        }
-        const sent = await this.send(
-          m,
-          {
-            type: 'TASK_RESPONSE',
-            taskId,
-            minerId,
-            contentHash: sha256Hex(content),
-            content,
-            model: 'sim-llm-1',
-            tokensIn: prompt.length,
-            tokensOut: 20 + Math.floor(this.rnd() * 500),
-            durationMs: 50 + Math.floor(this.rnd() * 900),
-            fee: '1000',
-          },
-          async () => {
-            if (--left === 0) await this.validate(taskId, taskType, prompt, fee, responders);
-          },
-        );
-        if (!sent) left--;
+          await this.sendSteps(m, blobUpload(media), () => answer(media.blobId), gone);
+        } else await answer(minerAnswer(taskType, prompt, minerId));
       }
-      if (left === 0) this.openTasks--;
     });
     if (submitted) {
       taskId = submitted.hash.slice(0, 32);
@@ -245,6 +248,21 @@ export class Simulator {
       model: 'sim-llm-1',
       fee: '1000',
     });
+  }
+
+  /** Sends each step's transactions, the next step once the last of the previous one confirmed, then `done`; `failed` on a refusal. */
+  private async sendSteps(
+    i: number,
+    steps: (Record<string, unknown> & { type: string })[][],
+    done: () => Promise<void>,
+    failed: () => void,
+  ): Promise<void> {
+    const [step, ...rest] = steps;
+    if (!step) return done();
+    for (const [k, fields] of step.entries()) {
+      const next = k === step.length - 1 ? () => this.sendSteps(i, rest, done, failed) : undefined;
+      if (!(await this.send(i, fields, next))) return failed();
+    }
   }
 
   private async mintMedia(taskType: 'image' | 'audio', taskId: string, prompt: string, minerId: string, rewardHash: string): Promise<void> {
