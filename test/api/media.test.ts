@@ -10,6 +10,7 @@ import { type AudioFacts, contentTypeOf, type MediaFacts } from '../../core/medi
 import { bytesOf } from '../core/blobKit.ts';
 import { EXPECTED, FIXTURES, fixture } from '../core/media/mediaFixtures.ts';
 import { schemaChecker } from '../helpers/openapiCheck.ts';
+import { SseClient, WsClient, withServedChain } from '../helpers/streamClients.ts';
 import { DEV_KEYS, fixtureGenesis, type TestChain } from '../helpers/testChain.ts';
 import { registerMiner, send } from './economy.ts';
 import { mediaTask, mintFields, signedMint, uploadBlob } from './mediaKit.ts';
@@ -128,6 +129,35 @@ t('unknown tokens 404, a bad id or address 400', () =>
       assertError(await get(c, `/api/${kind}/xyz`), 400, 'INVALID_PARAMS');
       assertError(await get(c, `/api/${kind}/owner/nobody`), 400, 'INVALID_PARAMS');
       assertError(await get(c, `/api/${kind}/?limit=-1`), 400, 'INVALID_PARAMS');
+    }
+  }),
+);
+
+t('mints travel the live streams like every transaction: SSE tx and block events, the WebSocket txs channel', () =>
+  withServedChain(async ({ chain: c, url, wsUrl }) => {
+    await miners(c);
+    const sse = await SseClient.open(`${url}/api/chain/events`);
+    const ws = await WsClient.open(`${wsUrl}/api/ws`);
+    try {
+      await ws.request({ action: 'subscribe', channel: 'txs' });
+      for (const name of ['image-lossy.webp', 'audio-vorbis.ogg']) {
+        const facts = EXPECTED[name];
+        const blobId = await uploadBlob(c, 2, fixture(name), contentTypeOf(facts.format));
+        const m = mintFields(await mediaTask(c, kindOf(facts), blobId), blobId, facts, A(5));
+        const tx = await send(c, 1, m.type, m.fields);
+        await c.produce();
+        assert.equal((await sse.waitFor((e) => e.event === 'tx' && e.data.hash === tx.hash)).data, {
+          type: 'tx',
+          txType: m.type,
+          hash: tx.hash,
+        });
+        await sse.waitFor((e) => e.event === 'block' && e.data.transactions.some((x: { hash: string }) => x.hash === tx.hash));
+        const w = await ws.waitFor((x) => x.type === 'tx' && x.data.hash === tx.hash);
+        assert.equal([w.data.type, w.data.from, w.data.fee], [m.type, A(1), '1000']);
+      }
+    } finally {
+      ws.close();
+      await sse.close();
     }
   }),
 );
