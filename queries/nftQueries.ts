@@ -4,13 +4,7 @@
  */
 import type { ArtNft } from '../core/state.ts';
 import type { ChainQueries } from './chainQueries.ts';
-import { servedToken, TokenQueries } from './tokenQueries.ts';
-
-/** The spec's Art NFT record: the consensus record without its transaction hash. */
-export type ArtNftRecord = Omit<ArtNft, 'txHash'>;
-
-/** The served record of a consensus NFT. */
-export const artRecord: (n: ArtNft) => ArtNftRecord = servedToken;
+import { TokenQueries } from './tokenQueries.ts';
 
 /** Art NFT query facade over the chain queries. */
 export class NftQueries extends TokenQueries<'nfts'> {

@@ -20,6 +20,9 @@ const taskSummary = {
   prompt: str,
 };
 
+/** What image and audio NFT records share (their media facts follow). */
+const mediaNft = { tokenId: hash, blobId: hash, owner: address, taskId: str, minerId: hash, mintedAt: ms, blockIndex: uint };
+
 const minerRecord = { id: hash, name: str, address, reputationScore: num, capabilities: arr(str), tasksCompleted: uint };
 
 /** Every component schema of the document. */
@@ -141,25 +144,13 @@ export function componentSchemas(): Record<string, JsonSchema> {
     }),
     ArtNft: obj({ tokenId: hash, owner: address, taskId: str, minerId: hash, mintedAt: ms, blockIndex: uint }),
     ImageNft: obj({
-      tokenId: hash,
-      blobId: hash,
-      owner: address,
-      taskId: str,
-      minerId: hash,
-      mintedAt: ms,
-      blockIndex: uint,
+      ...mediaNft,
       format: oneOf('image:png', 'image:jpeg', 'image:webp'),
       width: { type: 'integer', minimum: 1 },
       height: { type: 'integer', minimum: 1 },
     }),
     AudioNft: obj({
-      tokenId: hash,
-      blobId: hash,
-      owner: address,
-      taskId: str,
-      minerId: hash,
-      mintedAt: ms,
-      blockIndex: uint,
+      ...mediaNft,
       format: oneOf('audio:wav', 'audio:mpeg', 'audio:ogg'),
       durationMs: uint,
       sampleRate: { type: 'integer', minimum: 1 },

@@ -11,8 +11,8 @@ import type { ForkId } from '../../core/schema.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
-import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
-import { servedToken } from '../../queries/tokenQueries.ts';
+import { parseHash } from '../params.ts';
+import { mountTokenRoutes } from './tokenRoutes.ts';
 
 /** Cache-Control of a minted file: its bytes can never change. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -23,20 +23,7 @@ export function mediaRoutes({ chain, queries }: ApiDeps, kind: 'image' | 'audio'
   const app = new Hono();
   app.use('*', forkGate(chain, fork, `${kind} NFTs`));
 
-  app.get('/', (c) => {
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
-    const all = tokens.all();
-    return c.json({ total: all.length, items: all.slice(offset, offset + limit).map(servedToken) });
-  });
-
-  app.get('/owner/:address', (c) => {
-    const owner = parseAddress(c.req.param('address'));
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
-    const mine = tokens.owned(owner);
-    return c.json({ owner, count: mine.length, items: mine.slice(offset, offset + limit).map(servedToken) });
-  });
+  mountTokenRoutes(app, tokens, `${kind} NFT`);
 
   app.get('/:tokenId/file', (c) => {
     const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
@@ -54,12 +41,6 @@ export function mediaRoutes({ chain, queries }: ApiDeps, kind: 'image' | 'audio'
       return c.body(null, 304, headers);
     }
     return c.body(ReadableStream.from(file.bytes), 200, { ...headers, 'Content-Length': String(file.size) });
-  });
-
-  app.get('/:tokenId', (c) => {
-    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
-    const n = tokens.get(tokenId);
-    return n ? c.json(servedToken(n)) : notFound(`${kind} NFT ${tokenId}`);
   });
 
   return app;

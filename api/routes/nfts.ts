@@ -6,11 +6,11 @@
  * items}` (count = the owner's total). Image and audio NFTs: api/routes/media.ts.
  */
 import { Hono } from 'hono';
-import { artRecord } from '../../queries/nftQueries.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
-import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
+import { parseHash } from '../params.ts';
+import { mountTokenRoutes } from './tokenRoutes.ts';
 
 /** Headers of the SVG body. */
 export const SVG_HEADERS = {
@@ -26,32 +26,13 @@ export function nftRoutes({ chain, queries }: ApiDeps): Hono {
   const app = new Hono();
   app.use('*', forkGate(chain, 3, 'art NFTs'));
 
-  app.get('/', (c) => {
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
-    const all = nfts.all();
-    return c.json({ total: all.length, items: all.slice(offset, offset + limit).map(artRecord) });
-  });
-
-  app.get('/owner/:address', (c) => {
-    const owner = parseAddress(c.req.param('address'));
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
-    const mine = nfts.owned(owner);
-    return c.json({ owner, count: mine.length, items: mine.slice(offset, offset + limit).map(artRecord) });
-  });
+  mountTokenRoutes(app, nfts, 'NFT');
 
   app.get('/:tokenId/svg', async (c) => {
     const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
     const n = nfts.get(tokenId) ?? notFound(`NFT ${tokenId}`);
     const svg = (await nfts.svg(n)) ?? notFound(`SVG of NFT ${tokenId}`);
     return c.body(svg, 200, SVG_HEADERS);
-  });
-
-  app.get('/:tokenId', (c) => {
-    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
-    const n = nfts.get(tokenId);
-    return n ? c.json(artRecord(n)) : notFound(`NFT ${tokenId}`);
   });
 
   return app;

@@ -9,21 +9,15 @@ import type { AudioFacts, ImageFacts, MediaFacts } from '../media/mediaFacts.ts'
 import { AUDIO_FORMATS, IMAGE_FORMATS } from '../media/mediaFacts.ts';
 import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
+import type { ArtNft } from './art.ts';
 import { defineFamily } from './family.ts';
 import { feeOf, payFee, refuse, type StateReader, txHandler } from './handler.ts';
 import { BLOBS } from './socialBlob.ts';
 import { checkSeedHash, checkTaskMint, markTaskMinted } from './taskMint.ts';
 
-/** What every media NFT records besides its media facts. */
-interface MediaNftBase {
-  tokenId: string;
+/** What every media NFT records besides its media facts: an art NFT's fields and its blob. */
+interface MediaNftBase extends ArtNft {
   blobId: string;
-  owner: string;
-  taskId: string;
-  minerId: string;
-  mintedAt: number;
-  blockIndex: number;
-  txHash: string;
 }
 /** An image NFT. */
 export type ImageNft = MediaNftBase & ImageFacts;
@@ -92,10 +86,10 @@ export function durationMatches(claimedMs: number, fileMs: number): boolean {
   return d <= 50 || d * 100 <= fileMs;
 }
 
-/** The media facts of the complete blob the task's best response named. */
+/** The media facts of the complete blob the task's best response named, refused unless of the claimed format. */
 function mintedMedia(
   state: StateReader,
-  tx: { type: string; from: string; taskId: string; minerId: string; seedHash: string; blobId: string },
+  tx: { type: string; from: string; taskId: string; minerId: string; seedHash: string; blobId: string; format: string },
   taskType: string,
 ): MediaFacts {
   const { task, best } = checkTaskMint(state, tx, taskType);
@@ -106,6 +100,7 @@ function mintedMedia(
   if (blob.status !== 'complete') refuse(`blob ${tx.blobId} is ${blob.status}, not complete`);
   if (!blob.media)
     refuse(`blob ${tx.blobId} is not an image or audio file this chain reads${blob.mediaProblem ? `: ${blob.mediaProblem}` : ''}`);
+  if (blob.media.format !== tx.format) refuse(`format ${tx.format} does not match the blob's bytes (${blob.media.format})`);
   return blob.media;
 }
 
@@ -128,7 +123,6 @@ const imageMint = txHandler(IMAGE_MINT, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const media = mintedMedia(state, tx, 'image');
-    if (media.format !== tx.format) refuse(`format ${tx.format} does not match the blob's bytes (${media.format})`);
     if (!('width' in media)) return refuse('the blob is not an image');
     if (media.width !== tx.width || media.height !== tx.height)
       refuse(`the image is ${media.width}x${media.height}, not ${tx.width}x${tx.height}`);
@@ -147,7 +141,6 @@ const audioMint = txHandler(AUDIO_MINT, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const media = mintedMedia(state, tx, 'audio');
-    if (media.format !== tx.format) refuse(`format ${tx.format} does not match the blob's bytes (${media.format})`);
     if (!('sampleRate' in media)) return refuse('the blob is not audio');
     if (media.sampleRate !== tx.sampleRate) refuse(`the audio's sample rate is ${media.sampleRate} Hz, not ${tx.sampleRate}`);
     if (!durationMatches(tx.durationMs, media.durationMs))

@@ -6,9 +6,9 @@ import { sha256Hex } from '../../core/hash.ts';
 import type { MediaFacts } from '../../core/media/mediaFacts.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { signTx } from '../../core/txCodec.ts';
-import { testBlob } from '../core/blobKit.ts';
+import { blobChunkTx, testBlob } from '../core/blobKit.ts';
 import { DEV_KEYS, type TestChain } from '../helpers/testChain.ts';
-import { fullTask, send } from './economy.ts';
+import { fullTask } from './economy.ts';
 import { nextNonce } from './support.ts';
 
 /**
@@ -19,17 +19,7 @@ export async function uploadBlob(c: TestChain, i: number, bytes: Uint8Array, con
   const b = testBlob(bytes, Math.ceil(bytes.length / 3), contentType, sha256Hex(`blob:${sha256Hex(bytes)}:${i}:${leave.join()}`));
   const order = [b.totalChunks - 1, ...Array.from({ length: b.totalChunks - 1 }, (_, k) => k).reverse()].filter((k) => !leave.includes(k));
   for (const [n, index] of order.entries()) {
-    const { blobId, totalBytes, totalChunks, contentHash } = b;
-    await send(c, i, 'SOCIAL_BLOB', {
-      blobId,
-      contentType,
-      totalBytes,
-      totalChunks,
-      chunkIndex: index,
-      contentHash,
-      chunkDataBase64: b.chunks[index],
-      fee: '10',
-    });
+    await c.node.submitTx(blobChunkTx(DEV_KEYS[i], b, index, nextNonce(c, i)));
     if (n === 0) await c.produce();
   }
   await c.produce();
