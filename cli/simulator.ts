@@ -1,14 +1,16 @@
 /**
  * `ombra simulate`'s traffic: a seeded, realistic mix driving every executed transaction type
  * through a running node: transfers, miners answering tasks with deterministic outputs (image
- * and audio answers are real sample files uploaded as blobs), the authority validating and
- * rewarding, art, image and audio mints, agent runs with steps, and chat.
+ * and audio answers are real sample files uploaded as blobs, cli/simMedia.ts), the authority
+ * validating and rewarding, art, image and audio mints, agent runs with steps, chat, and social
+ * traffic (cli/socialSim.ts).
  * Each pipeline waits for its previous transaction to confirm before taking the next step.
  */
 import { ZERO_ADDRESS } from '../core/address.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { Refused, type SimClient } from './simClient.ts';
 import { blobUpload, mediaMint, minerMedia } from './simMedia.ts';
+import { SocialTraffic } from './socialSim.ts';
 
 /** Chain parameters as /api/chain/params serves them. */
 interface Params {
@@ -60,13 +62,16 @@ export class Simulator {
   private params!: Params;
   private readonly minerIds = new Map<number, string>();
   private openTasks = 0;
+  private tasksSubmitted = 0;
   private openRuns = 0;
   private conversation = '';
   readonly log: string[] = [];
+  private readonly social: SocialTraffic;
 
   constructor(client: SimClient, seed: number) {
     this.c = client;
     this.rnd = seededRandom(seed);
+    this.social = new SocialTraffic((i, fields, then) => this.send(i, fields, then), this.rnd);
   }
 
   private pick<T>(xs: readonly T[]): T {
@@ -152,6 +157,7 @@ export class Simulator {
       });
     }
     if (this.minerIds.size === MINERS.length && this.openTasks < 6 && this.rnd() < 0.5) await this.submitTask();
+    await this.social.tick();
     if (this.active(6) && this.minerIds.size === MINERS.length && this.openRuns < 3 && this.rnd() < 0.3) await this.requestRun();
     if (this.active(6) && this.rnd() < 0.4) {
       await this.send(6, {
@@ -165,7 +171,9 @@ export class Simulator {
   }
 
   private async submitTask(): Promise<void> {
-    const taskType = this.pick(TASK_TYPES.filter((t) => this.active(TASK_FORK[t] ?? 1)));
+    // Task types take turns, so even a short run reaches every pipeline (mints included).
+    const types = TASK_TYPES.filter((t) => this.active(TASK_FORK[t] ?? 1));
+    const taskType = types[this.tasksSubmitted++ % types.length];
     const prompt = `${taskType} request #${Math.floor(this.rnd() * 1e6)}`;
     const fee = 10_000 + Math.floor(this.rnd() * 50) * 1000;
     let taskId = '';
