@@ -71,7 +71,11 @@ export class Simulator {
   constructor(client: SimClient, seed: number) {
     this.c = client;
     this.rnd = seededRandom(seed);
-    this.social = new SocialTraffic((i, fields, then) => this.send(i, fields, then), this.rnd);
+    this.social = new SocialTraffic(
+      (i, fields, then) => this.send(i, fields, then),
+      this.rnd,
+      client.keys.map((k) => k.address),
+    );
   }
 
   private pick<T>(xs: readonly T[]): T {

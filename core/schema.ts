@@ -54,6 +54,12 @@ export const f = {
         ? null
         : `must be a string of ${minBytes}..${maxBytes} UTF-8 bytes`,
     ),
+  /** Free text limited in characters (Unicode code points), as profile names are. */
+  chars: (maxChars: number, minChars = 0) =>
+    spec<string>('text', `string of ${minChars}..${maxChars} characters`, (v) => {
+      const n = typeof v === 'string' ? [...v].length : -1;
+      return n >= minChars && n <= maxChars ? null : `must be a string of ${minChars}..${maxChars} characters`;
+    }),
   /** An identifier: letters, digits, `_` and `-`. */
   id: (maxChars = 64, minChars = 1) =>
     spec<string>('id', `identifier [A-Za-z0-9_-]{${minChars},${maxChars}}`, (v) =>

@@ -10,6 +10,7 @@ import { feeEstimateProjection } from './feeEstimate.ts';
 import { holdersProjection } from './holders.ts';
 import { minerStatsProjection } from './minerStats.ts';
 import type { Projection } from './projection.ts';
+import { socialProjection } from './social.ts';
 import { supplyProjection } from './supply.ts';
 import { validatorsProjection } from './validators.ts';
 import { tasksProjection } from './tasks.ts';
@@ -30,6 +31,7 @@ export const PROJECTIONS: Projection<any>[] = [
   agentRunsProjection,
   chatProjection,
   contentProjection,
+  socialProjection,
   feeEstimateProjection,
   analyticsProjection,
   tpsProjection,

@@ -5,6 +5,7 @@ import { ChainQueries } from './chainQueries.ts';
 import { ContentQueries } from './contentQueries.ts';
 import { MediaNftQueries } from './mediaNftQueries.ts';
 import { NftQueries } from './nftQueries.ts';
+import { SocialQueries } from './socialQueries.ts';
 import { StatsQueries } from './statsQueries.ts';
 import { TaskQueries } from './taskQueries.ts';
 
@@ -18,6 +19,7 @@ export interface Queries {
   media: MediaNftQueries;
   stats: StatsQueries;
   content: ContentQueries;
+  social: SocialQueries;
 }
 
 /** Builds the query objects over one node's read-side ports. */
@@ -32,5 +34,6 @@ export function createQueries(ports: ReadPorts): Queries {
     media: new MediaNftQueries(chain, content),
     stats: new StatsQueries(ports.models),
     content,
+    social: new SocialQueries(ports),
   };
 }

@@ -45,6 +45,10 @@ export class Bytes {
     this.need(at, 2);
     return this.b[at] | (this.b[at + 1] << 8);
   }
+  u24be(at: number): number {
+    this.need(at, 3);
+    return (this.b[at] << 16) | (this.b[at + 1] << 8) | this.b[at + 2];
+  }
   u24le(at: number): number {
     this.need(at, 3);
     return this.b[at] | (this.b[at + 1] << 8) | (this.b[at + 2] << 16);

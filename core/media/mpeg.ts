@@ -2,7 +2,8 @@
  * MPEG audio (MP3 and its Layer I/II siblings) sample rate and duration. Skips ID3v2 tags, finds
  * the first frame (confirmed by the frame that follows it), then takes the frame count from a
  * Xing/Info or VBRI header when the encoder wrote one, or counts the frames one by one.
- * Duration = frames x samples per frame / sample rate (no encoder delay or padding trimmed).
+ * Duration = (frames x samples per frame - the LAME tag's encoder delay and padding) / sample
+ * rate: the samples a gapless player (ffmpeg's decoder, browsers) plays.
  */
 import { Bytes, durationMsOf, refuseMedia } from './bytes.ts';
 import type { AudioTiming } from './wav.ts';
@@ -83,17 +84,27 @@ function firstFrame(r: Bytes, from: number): { at: number; frame: MpegFrame } | 
   return null;
 }
 
-/** The frame count a Xing/Info or VBRI header in the first frame states, and whether that frame is such a header. */
-function statedFrames(r: Bytes, at: number, f: MpegFrame): { frames: number | null; tagFrame: boolean } {
+/**
+ * What a Xing/Info or VBRI header in the first frame states: the frame count (null when it has
+ * none), whether that frame is such a header (not audio), and the samples a LAME tag after the
+ * Xing fields says the encoder added (encoder delay + end padding), which players trim.
+ */
+function stated(r: Bytes, at: number, f: MpegFrame): { frames: number | null; tagFrame: boolean; trim: number } {
+  const end = at + f.length;
   if (f.layer === 3) {
     const xing = at + 4 + (f.version === 1 ? (f.mono ? 17 : 32) : f.mono ? 9 : 17);
     if (r.startsWith('Xing', xing) || r.startsWith('Info', xing)) {
-      const hasFrames = xing + 12 <= at + f.length && (r.u32be(xing + 4) & 1) === 1;
-      return { frames: hasFrames ? r.u32be(xing + 8) : null, tagFrame: true };
+      const flags = xing + 8 <= end ? r.u32be(xing + 4) : 0;
+      const frames = flags & 1 && xing + 12 <= end ? r.u32be(xing + 8) : null;
+      // The fields present follow the flags: frames 4, bytes 4, TOC 100, quality 4 bytes.
+      const lame = xing + 8 + (flags & 1 ? 4 : 0) + (flags & 2 ? 4 : 0) + (flags & 4 ? 100 : 0) + (flags & 8 ? 4 : 0);
+      const tagged = ['LAME', 'Lavf', 'Lavc'].some((v) => r.startsWith(v, lame)) && lame + 24 <= end;
+      const gap = tagged ? r.u24be(lame + 21) : 0;
+      return { frames, tagFrame: true, trim: (gap >>> 12) + (gap & 0xfff) };
     }
-    if (r.startsWith('VBRI', at + 36) && at + 36 + 18 <= at + f.length) return { frames: r.u32be(at + 36 + 14), tagFrame: true };
+    if (r.startsWith('VBRI', at + 36) && at + 36 + 18 <= end) return { frames: r.u32be(at + 36 + 14), tagFrame: true, trim: 0 };
   }
-  return { frames: null, tagFrame: false };
+  return { frames: null, tagFrame: false, trim: 0 };
 }
 
 /** The MPEG audio file's timing (see the module comment). */
@@ -102,19 +113,18 @@ export function mpegTiming(bytes: Uint8Array): AudioTiming {
   const start = firstFrame(r, id3v2End(r));
   if (!start) refuseMedia('no MPEG audio frame found');
   const { at, frame } = start;
-  const stated = statedFrames(r, at, frame);
-  let frames = stated.frames;
+  const tag = stated(r, at, frame);
+  let frames = tag.frames;
   if (frames === null) {
     frames = 0;
-    let pos = stated.tagFrame ? at + frame.length : at;
+    let pos = tag.tagFrame ? at + frame.length : at;
     for (let f = mpegFrameAt(r, pos); f && sameStream(f, frame) && pos + f.length <= r.length; f = mpegFrameAt(r, pos)) {
       frames++;
       pos += f.length;
     }
   }
   if (frames === 0) refuseMedia('the MPEG audio has no audio frames');
-  return {
-    sampleRate: frame.sampleRate,
-    durationMs: durationMsOf(BigInt(frames) * BigInt(frame.samplesPerFrame), BigInt(frame.sampleRate)),
-  };
+  const samples = BigInt(frames) * BigInt(frame.samplesPerFrame) - BigInt(tag.trim);
+  if (samples < 0n) refuseMedia('the LAME tag trims more samples than the frames hold');
+  return { sampleRate: frame.sampleRate, durationMs: durationMsOf(samples, BigInt(frame.sampleRate)) };
 }

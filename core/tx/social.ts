@@ -1,38 +1,41 @@
 /**
- * The social family: blobs (core/tx/socialBlob.ts) and funded likes. SOCIAL_BLOB and
- * SOCIAL_LIKE_INTENT are the spec's; the others are the live network's documented types.
+ * The social family: blobs (socialBlob.ts), posts, profiles, reactions and direct messages
+ * (socialPost.ts), follows and funded likes (socialLike.ts). SOCIAL_LIKE_INTENT and SOCIAL_BLOB
+ * are the spec's; the others are the live network's documented types, in its order.
  */
-import { f, defineTx } from '../schema.ts';
+import type { StateOverlay } from '../state.ts';
 import { defineFamily } from './family.ts';
-import { notExecuted } from './handler.ts';
+import type { TxContext } from './handler.ts';
+import { likeParts } from './socialLike.ts';
 import { BLOBS, blobHandlers } from './socialBlob.ts';
+import { DM_IDS, LIKERS, POSTS, postHandlers } from './socialPost.ts';
 
 export { BLOBS, SOCIAL_BLOB, SOCIAL_BLOB_CHUNK, SOCIAL_BLOB_FINALIZE, SOCIAL_BLOB_INIT } from './socialBlob.ts';
+export { LIKE_CAPS, SOCIAL_FOLLOW_SET, SOCIAL_LIKE_INTENT } from './socialLike.ts';
+export { SOCIAL_DM_SEND, SOCIAL_POST_CREATE, SOCIAL_PROFILE_SET, SOCIAL_REACTION_SET } from './socialPost.ts';
 
-export const SOCIAL_LIKE_INTENT = defineTx({
-  type: 'SOCIAL_LIKE_INTENT',
-  family: 'social',
-  fork: 1,
-  doc: 'Queues a funded like of a post for its author; expires after likeExpiryMs (86,400,000).',
-  fields: {
-    from: f.address(),
-    author: f.address(),
-    postId: f.id(64, 1),
-    tokens: f.uint(10_000, 1),
-    fee: f.amount(),
-    nonce: f.uint(),
-    timestamp: f.uint(),
-  },
-});
-
-/** Social types, the spec's two first, then the blob store's three-step form. */
+/** Social types, the spec's two first. */
 export const socialFamily = defineFamily({
   name: 'social',
-  handlers: [notExecuted(SOCIAL_LIKE_INTENT), blobHandlers.blob, blobHandlers.init, blobHandlers.chunk, blobHandlers.finalize],
-  records: [...BLOBS.records],
+  handlers: [
+    likeParts.like,
+    blobHandlers.blob,
+    postHandlers.profile,
+    likeParts.follow,
+    postHandlers.post,
+    postHandlers.reaction,
+    postHandlers.dm,
+    blobHandlers.init,
+    blobHandlers.chunk,
+    blobHandlers.finalize,
+  ],
+  records: [...BLOBS.records, POSTS, LIKERS, DM_IDS, ...likeParts.records],
   chunkStores: [BLOBS],
   beginBlock: {
-    doc: 'A blob still incomplete a day after its first transaction expires: its pending chunks leave the state.',
-    run: (s, ctx) => BLOBS.expire(s, ctx),
+    doc: 'Pending like intents whose expiresAt has come are refunded from escrow to their liker, oldest first; a blob still incomplete a day after its first transaction expires and its pending chunks leave the state.',
+    run(s: StateOverlay, ctx: TxContext) {
+      likeParts.expire(s, ctx);
+      BLOBS.expire(s, ctx);
+    },
   },
 });

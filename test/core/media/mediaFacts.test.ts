@@ -104,7 +104,19 @@ t('a VBRI header (Fraunhofer) states the frame count, and its own frame is not a
 t('a Xing header states the frame count even when the file holds fewer frames', () => {
   const b = fixture('audio-vbr.mp3').slice();
   new DataView(b.buffer).setUint32(13 + 8, 100); // frames field of the Xing tag at 4 + 9
-  assert.equal(mediaFacts(b), { format: 'audio:mpeg', sampleRate: 16000, durationMs: 3600 });
+  // 100 frames x 576 samples, less the LAME tag's delay 576 and padding 832.
+  assert.equal(mediaFacts(b), { format: 'audio:mpeg', sampleRate: 16000, durationMs: 3512 });
+});
+
+t('the LAME tag trims the encoder delay and padding; a tag that trims more than the frames hold is refused', () => {
+  const b = fixture('audio-vbr.mp3').slice();
+  // The LAME tag follows the Xing fields (flags 15: frames, bytes, TOC, quality) at 13 + 120.
+  assert.is(Buffer.from(b.subarray(133, 142)).toString(), 'LAME3.100');
+  b.set([0, 0, 0], 133 + 21);
+  assert.equal(mediaFacts(b), { format: 'audio:mpeg', sampleRate: 16000, durationMs: 2088 }, 'no gap: every frame plays');
+  b.set([0xff, 0xff, 0xff], 133 + 21);
+  new DataView(b.buffer).setUint32(13 + 8, 1); // one frame of 576 samples, 8190 trimmed
+  assert.throws(() => mediaFacts(b), /trims more samples than the frames hold/);
 });
 
 t('an Ogg stream that is neither Vorbis nor Opus is refused', () => {
