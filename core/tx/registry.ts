@@ -11,6 +11,7 @@ import { artFamily } from './art.ts';
 import { chatFamily } from './chat.ts';
 import type { TxFamily } from './family.ts';
 import type { SignedTx, TxContext, TxHandler } from './handler.ts';
+import { mediaFamily } from './media.ts';
 import { minerFamily } from './miner.ts';
 import { socialFamily } from './social.ts';
 import { storageFamily } from './drive.ts';
@@ -18,8 +19,19 @@ import { taskFamily } from './task.ts';
 import { transferFamily } from './transfer.ts';
 
 // Order matters: it is the order of the types in the reference (the spec's list, then the live
-// network's CHAT_TURN and ART_MINT) and the order begin-block hooks run in (tasks before runs).
-const families = [transferFamily, taskFamily, minerFamily, agentFamily, socialFamily, storageFamily, chatFamily, artFamily] as const;
+// network's CHAT_TURN, ART_MINT, IMAGE_MINT and AUDIO_MINT) and the order begin-block hooks run in
+// (tasks before runs).
+const families = [
+  transferFamily,
+  taskFamily,
+  minerFamily,
+  agentFamily,
+  socialFamily,
+  storageFamily,
+  chatFamily,
+  artFamily,
+  mediaFamily,
+] as const;
 
 /** The families, in registry order. */
 export const FAMILIES: readonly TxFamily[] = families;

@@ -6,7 +6,7 @@ import { f, defineTx } from '../../core/schema.ts';
 import { cloneState, commitDiff, emptyState, StateOverlay } from '../../core/state.ts';
 import { RUNS } from '../../core/tx/agent.ts';
 import { defineFamily, expireDue } from '../../core/tx/family.ts';
-import { notExecuted, type SignedTx } from '../../core/tx/handler.ts';
+import { type SignedTx, txHandler } from '../../core/tx/handler.ts';
 import { MINERS } from '../../core/tx/miner.ts';
 import {
   FAMILIES,
@@ -67,6 +67,8 @@ t('the record kinds keep their state-root prefixes', () => {
       webChunks: 'fc',
       webPending: 'fp',
       nfts: 'n',
+      imageNfts: 'ni',
+      audioNfts: 'na',
     },
   );
   assert.equal([...RECORD_KINDS].sort(), Object.keys(RECORD_PREFIX).sort());
@@ -91,7 +93,10 @@ t('defineFamily refuses a handler whose schema names another family', () => {
     doc: 'test',
     fields: { from: f.address(), nonce: f.uint(), timestamp: f.uint() },
   });
-  assert.throws(() => defineFamily({ name: 'mine', handlers: [notExecuted(OTHER)] }), /X_OTHER is of family other, not mine/);
+  assert.throws(
+    () => defineFamily({ name: 'mine', handlers: [txHandler(OTHER, { cost: () => ({ balance: 0n, storage: 0n }), apply() {} })] }),
+    /X_OTHER is of family other, not mine/,
+  );
 });
 
 t('the state holds one map per registered record kind and an open set per kind that declares isOpen', () => {
