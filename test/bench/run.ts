@@ -11,7 +11,8 @@
  *        [--rounds 3] [--subscribers 5000]
  *        npm run bench -- --scale 1000000   (replay rate and RSS at 1M transactions and accounts)
  */
-import { bareFanout, nodeFanout } from './fanout.ts';
+import { fork } from 'node:child_process';
+import type { FanoutResult } from './fanout.ts';
 import { memoryBench, replayBench } from './replay.ts';
 import { addRow, machine, printTable } from './table.ts';
 
@@ -32,8 +33,16 @@ const wants = (section: string) => (SCALE ? false : ONLY === undefined || ONLY =
  */
 async function fanoutSection(): Promise<void> {
   console.log(`fanout: ${SUBSCRIBERS} SSE subscribers (raw sockets in a child process)`);
-  const node = await nodeFanout(SUBSCRIBERS, 7);
-  const bare = await bareFanout(SUBSCRIBERS, 7, node.sample!);
+  // Each side in a fresh process: measured in one process, the second side's figure would be
+  // taken over the first one's freed heap.
+  const side = (args: string[]) =>
+    new Promise<FanoutResult>((resolve, reject) => {
+      const child = fork(new URL('./fanoutSide.ts', import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      child.once('message', (m) => resolve((m as { result: FanoutResult }).result));
+      child.once('exit', (code) => (code ? reject(new Error(`fanout side exited with ${code}`)) : undefined));
+    });
+  const node = await side(['node', String(SUBSCRIBERS), '7']);
+  const bare = await side(['bare', String(SUBSCRIBERS), '7', JSON.stringify(node.sample)]);
   const show = (name: string, r: typeof node) =>
     console.log(
       `  ${name.padEnd(34)} last ${r.lastMs.toFixed(1)} ms (first ${r.firstMs.toFixed(1)} ms; rounds ${r.rounds.map((x) => x.toFixed(0)).join(' ')}), frame ${r.frameBytes} B, memory +${r.rssMiB.toFixed(1)} MiB RSS / +${r.heapMiB.toFixed(1)} MiB heap`,
