@@ -35,9 +35,7 @@ export const range = (a: readonly number[], digits = 0): string =>
   a.length > 1 ? `${Math.min(...a).toFixed(digits)}-${Math.max(...a).toFixed(digits)}` : (a[0]?.toFixed(digits) ?? '');
 
 /** Adds a row; `atLeast`/`atMost` is the goal on the ratio. */
-export function addRow(
-  row: Omit<BenchRow, 'met' | 'goal'> & { atLeast?: number; atMost?: number; goal?: string; met?: boolean },
-): void {
+export function addRow(row: Omit<BenchRow, 'met' | 'goal'> & { atLeast?: number; atMost?: number; goal?: string; met?: boolean }): void {
   const { atLeast, atMost, ...rest } = row;
   const goal = row.goal ?? (atLeast !== undefined ? `>= ${atLeast}` : atMost !== undefined ? `<= ${atMost}x` : '-');
   const met =
