@@ -13,6 +13,7 @@ import { healthRoutes } from './routes/health.ts';
 import { mempoolRoutes } from './routes/mempool.ts';
 import { minerRoutes } from './routes/miners.ts';
 import { mediaRoutes, nftRoutes } from './routes/nfts.ts';
+import { socialRoutes } from './routes/social.ts';
 import { statsRoutes } from './routes/stats.ts';
 import { chainTaskRoutes, taskRoutes } from './routes/tasks.ts';
 import { tokenomicsRoutes } from './routes/tokenomics.ts';
@@ -54,6 +55,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.route('/api/nft', nftRoutes(deps));
   app.route('/api/image', mediaRoutes(deps, 'image', 4));
   app.route('/api/audio', mediaRoutes(deps, 'audio', 5));
+  app.route('/api/social', socialRoutes(deps));
   app.route('/api/agent/v6', agentRoutes(deps));
   app.route('/api/analytics', analyticsRoutes(deps));
   app.route('/api/keys', keyRoutes(deps));

@@ -32,6 +32,13 @@ export function parseLimit(s: string | undefined, max = 100, def = 30): number {
   return Math.min(Number(s), max);
 }
 
+/** `cursor`: a `nextCursor` an earlier page answered (a non-negative integer), or absent. */
+export function parseCursor(s: string | undefined): number | undefined {
+  if (s === undefined || s === '') return undefined;
+  if (!/^[0-9]{1,15}$/.test(s)) bad('cursor must be a nextCursor from an earlier page');
+  return Number(s);
+}
+
 /** `offset`: default 0. */
 export function parseOffset(s: string | undefined): number {
   if (s === undefined || s === '') return 0;

@@ -1,12 +1,14 @@
 /**
  * `ombra simulate`'s traffic: a seeded, realistic mix driving every executed transaction type
  * through a running node: transfers, miners answering tasks with deterministic outputs, the
- * authority validating and rewarding, art mints, agent runs with steps, and chat.
+ * authority validating and rewarding, art mints, agent runs with steps, chat, and social traffic
+ * (cli/socialSim.ts).
  * Each pipeline waits for its previous transaction to confirm before taking the next step.
  */
 import { ZERO_ADDRESS } from '../core/address.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { Refused, type SimClient } from './simClient.ts';
+import { SocialTraffic } from './socialSim.ts';
 
 /** Chain parameters as /api/chain/params serves them. */
 interface Params {
@@ -58,10 +60,16 @@ export class Simulator {
   private openRuns = 0;
   private conversation = '';
   readonly log: string[] = [];
+  private readonly social: SocialTraffic;
 
   constructor(client: SimClient, seed: number) {
     this.c = client;
     this.rnd = seededRandom(seed);
+    this.social = new SocialTraffic(
+      (i, fields, then) => this.send(i, fields, then),
+      this.rnd,
+      client.keys.map((k) => k.address),
+    );
   }
 
   private pick<T>(xs: readonly T[]): T {
@@ -147,6 +155,7 @@ export class Simulator {
       });
     }
     if (this.minerIds.size === MINERS.length && this.openTasks < 6 && this.rnd() < 0.5) await this.submitTask();
+    await this.social.tick();
     if (this.active(6) && this.minerIds.size === MINERS.length && this.openRuns < 3 && this.rnd() < 0.3) await this.requestRun();
     if (this.active(6) && this.rnd() < 0.4) {
       await this.send(6, {

@@ -92,6 +92,21 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   },
   'smtp-from': { type: 'string', env: 'OMBRA_SMTP_FROM', help: 'From: of alert e-mails (default "Ombra node <alerts@ombra.invalid>")' },
   'public-url': { type: 'string', env: 'OMBRA_PUBLIC_URL', help: "base URL alert e-mails link to (default the node's own HTTP URL)" },
+  'alert-disable-after': {
+    type: 'string',
+    env: 'OMBRA_ALERT_DISABLE_AFTER',
+    help: 'consecutive failed delivery attempts after which an alert subscription is disabled until its owner re-enables it (default 20)',
+  },
+  'alert-max-outbox': {
+    type: 'string',
+    env: 'OMBRA_ALERT_MAX_OUTBOX',
+    help: 'alert deliveries waiting, in all (default 10000; 100 per subscription)',
+  },
+  'alert-max-per-target': {
+    type: 'string',
+    env: 'OMBRA_ALERT_MAX_PER_TARGET',
+    help: 'alert delivery attempts in flight at once to one target host or mail domain (default 2)',
+  },
   'webhook-allow-private': {
     type: 'boolean',
     env: 'OMBRA_WEBHOOK_ALLOW_PRIVATE',
@@ -157,6 +172,13 @@ export async function startCommand(argv: string[]): Promise<number> {
   const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
   if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
+  const alertLimit = (flag: string, key: 'disableAfterFailures' | 'maxOutbox' | 'maxConcurrentPerTarget', max: number) => {
+    const v = intFlag(flags, flag, 1, max);
+    if (v !== undefined) alerts[key] = v;
+  };
+  alertLimit('alert-disable-after', 'disableAfterFailures', 1_000_000);
+  alertLimit('alert-max-outbox', 'maxOutbox', 10_000_000);
+  alertLimit('alert-max-per-target', 'maxConcurrentPerTarget', 1000);
 
   // Catching up and syncing at startup: a bar on a terminal, log records otherwise.
   const report = (_text: string, r: ProgressReport) =>

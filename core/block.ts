@@ -74,7 +74,7 @@ export function sortedJson(v: unknown): string {
  * The state root after a block: SHA-256(previous root hex + SHA-256(changes)), where changes is
  * the compact JSON of every entry the block touched, sorted by key, as [key, value] pairs:
  * `a:<address>` -> [balance, nonce, storageCapacity, storageUsed, minerId or ""],
- * `m:<minerId>`, `t:<taskId>`, `r:<agentRunId>`, `n:<tokenId>` -> the record as key-sorted JSON,
+ * `<prefix>:<id>` of every record kind -> the record as key-sorted JSON (a removed record: null),
  * `s` -> [emitted, burned, escrow, feesPaid]. O(changes) per block; it commits to the whole state
  * because it chains every change since genesis.
  */
@@ -88,6 +88,8 @@ export function nextStateRoot(previous: string, diff: StateDiff): string {
   }
   for (const kind of RECORD_KINDS) {
     for (const [id, r] of diff.records[kind]) entries.push([`${RECORD_PREFIX[kind]}:${id}`, sortedJson(r)]);
+    // A removed record is a leaf whose value is null.
+    for (const id of diff.removed?.[kind] ?? []) entries.push([`${RECORD_PREFIX[kind]}:${id}`, 'null']);
   }
   const s = diff.supply;
   entries.push(['s', JSON.stringify([s.emitted.toString(), s.burned.toString(), s.escrow.toString(), s.feesPaid.toString()])]);

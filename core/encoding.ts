@@ -21,6 +21,26 @@ export function isUint(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
 }
 
+const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Decoded length of base64 text of `chars` characters with `pad` padding characters. */
+function base64Bytes(chars: number, pad: number): number {
+  return (chars / 4) * 3 - pad;
+}
+
+/**
+ * True when `s` is canonical padded base64 (the one text that encodes its bytes: a multiple of 4
+ * characters, unused bits zero) of minBytes..maxBytes decoded bytes. Two texts for one payload
+ * would give one chunk two transaction hashes.
+ */
+export function isCanonicalBase64(s: string, minBytes: number, maxBytes: number): boolean {
+  if (s.length % 4 !== 0) return false;
+  const pad = s.endsWith('==') ? 2 : s.endsWith('=') ? 1 : 0;
+  const n = base64Bytes(s.length, pad);
+  if (n < minBytes || n > maxBytes || !BASE64_RE.test(s)) return false;
+  return Buffer.from(s, 'base64').toString('base64') === s;
+}
+
 /** Bytes to lowercase hex. */
 export function toHex(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');

@@ -149,6 +149,7 @@ function chainSections(executed: TxSchema[]): string[] {
     '',
     '- `a:<address>` -> `[balance, nonce, storageCapacity, storageUsed, minerId or ""]` (big integers as strings, nonce as a number);',
     `- ${RECORDS.map((r) => `\`${r.prefix}:<${r.id}>\``).join(', ')} -> the ${orList(RECORDS.map((r) => r.doc))} record as JSON with keys sorted at every level (big integers inside records are strings);`,
+    '- a record the block removed (upload chunks dropped once their upload completes or expires) -> `null`;',
     '- `s` -> `[emitted, burned, escrow, feesPaid]` (always present).',
     '',
     `It costs O(changes) per block and commits to the whole state because it chains every change since genesis. The genesis block's \`stateRoot\` chains on the chain identity, SHA-256 of the compact JSON \`{chainId, timestamp, blockTimeMs, authorities, blockReward}\`, with the allocations as its changes.`,

@@ -3,7 +3,7 @@
  * (object key order), validation, TypeScript type and the generated protocol reference.
  */
 import { isAddress } from './address.ts';
-import { isBigIntString, isHex, isUint, utf8Length } from './encoding.ts';
+import { isBigIntString, isCanonicalBase64, isHex, isUint, utf8Length } from './encoding.ts';
 
 /** One field's rule. `T` is the field's TypeScript type; `O` marks it optional. */
 export interface FieldSpec<T = unknown, O extends boolean = boolean> {
@@ -54,6 +54,12 @@ export const f = {
         ? null
         : `must be a string of ${minBytes}..${maxBytes} UTF-8 bytes`,
     ),
+  /** Free text limited in characters (Unicode code points), as profile names are. */
+  chars: (maxChars: number, minChars = 0) =>
+    spec<string>('text', `string of ${minChars}..${maxChars} characters`, (v) => {
+      const n = typeof v === 'string' ? [...v].length : -1;
+      return n >= minChars && n <= maxChars ? null : `must be a string of ${minChars}..${maxChars} characters`;
+    }),
   /** An identifier: letters, digits, `_` and `-`. */
   id: (maxChars = 64, minChars = 1) =>
     spec<string>('id', `identifier [A-Za-z0-9_-]{${minChars},${maxChars}}`, (v) =>
@@ -63,6 +69,13 @@ export const f = {
     ),
   pattern: (re: RegExp, doc: string) =>
     spec<string>('pattern', doc, (v) => (typeof v === 'string' && re.test(v) ? null : `must be ${doc}`)),
+  /** Canonical base64 (padded, no stray bits: it re-encodes to itself) of minBytes..maxBytes decoded bytes. */
+  base64: (maxBytes: number, minBytes = 0) =>
+    spec<string>('base64', `canonical base64 of ${minBytes}..${maxBytes} bytes`, (v) =>
+      typeof v === 'string' && isCanonicalBase64(v, minBytes, maxBytes)
+        ? null
+        : `must be canonical base64 (padded) of ${minBytes}..${maxBytes} bytes`,
+    ),
   oneOf: <const V extends readonly string[]>(values: V) =>
     spec<V[number]>('enum', `one of ${values.map((x) => `\`${x}\``).join(', ')}`, (v) =>
       typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`,

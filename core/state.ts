@@ -52,20 +52,52 @@ export interface ChainState {
 /** Ids of open records, by kind (only kinds that declare `isOpen`). */
 export type OpenSets = Partial<Record<RecordKind, Set<string>>>;
 
-/** The changes one block made: every touched entry's value after the block. */
+/** Ids of removed records, by kind (a kind appears only once something of it was removed). */
+export type Removals = Partial<Record<RecordKind, Set<string>>>;
+
+/** The changes one block made: every touched entry's value after the block, and removed records. */
 export interface StateDiff {
   accounts: Map<string, Account>;
   records: Records;
   supply: Supply;
+  /** Records the block removed (e.g. upload chunks dropped at completion); absent when none. */
+  removed?: Removals;
 }
 
 // The registry is read inside functions only, never at module load: families may import this
 // module, and ESM evaluates a cycle's modules one after the other.
-/** The map of one kind (the one place a kind's name meets its value type). */
+/** The map of one kind (the one place a kind's name meets its value type): `recordMap(diff.records, UPLOADS)`. */
+export function recordMap<T>(records: Records, rec: RecordDef<string, T>): Map<string, T> {
+  return mapOf(records, rec);
+}
 function mapOf<T>(records: Records, rec: RecordDef<string, T>): Map<string, T> {
   return (records as unknown as Record<string, Map<string, T>>)[rec.kind];
 }
 const openSet = (open: OpenSets, rec: RecordDef): Set<string> | undefined => (open as Record<string, Set<string>>)[rec.kind];
+const removedOf = (removed: Removals | undefined, kind: string): Set<string> | undefined =>
+  removed && (removed as Record<string, Set<string>>)[kind];
+
+/** The ids of `rec` a diff removed (empty when none). */
+export function removedIds(diff: StateDiff, rec: RecordDef): ReadonlySet<string> {
+  return removedOf(diff.removed, rec.kind) ?? new Set();
+}
+
+/** Writes `from`'s removals into `to`'s records map and removal sets (`removed` absent: plain maps). */
+function copyRemovals(from: Removals | undefined, records: Records, removed?: Removals): void {
+  if (!from) return;
+  for (const [kind, ids] of Object.entries(from) as [string, Set<string>][]) {
+    const map = (records as unknown as Record<string, Map<string, unknown>>)[kind];
+    let into = removed ? removedOf(removed, kind) : undefined;
+    if (removed && !into) {
+      into = new Set();
+      (removed as Record<string, Set<string>>)[kind] = into;
+    }
+    for (const id of ids) {
+      map.delete(id);
+      into?.add(id);
+    }
+  }
+}
 
 /** A fresh account. */
 export function emptyAccount(): Account {
@@ -104,6 +136,8 @@ export class StateOverlay {
   readonly parent: ChainState | StateOverlay;
   readonly accounts = new Map<string, Account>();
   readonly records: Records = emptyRecords();
+  /** Records removed in this overlay (an id is in `records` or here, never both). */
+  readonly removed: Removals = {};
   supply: Supply;
 
   constructor(parent: ChainState | StateOverlay) {
@@ -133,6 +167,7 @@ export class StateOverlay {
   get<T>(rec: RecordDef<string, T>, id: string): Readonly<T> | undefined {
     const own = mapOf(this.records, rec).get(id);
     if (own) return own;
+    if (removedOf(this.removed, rec.kind)?.has(id)) return undefined;
     const p = this.parent;
     return p instanceof StateOverlay ? p.get(rec, id) : mapOf(p.records, rec).get(id);
   }
@@ -140,6 +175,17 @@ export class StateOverlay {
   /** Records a new or changed record (a fresh object: stored values are never mutated). */
   put<T>(rec: RecordDef<string, T>, id: string, value: T): void {
     mapOf(this.records, rec).set(id, value);
+    removedOf(this.removed, rec.kind)?.delete(id);
+  }
+
+  /**
+   * Removes a record: it leaves the state, its row and the state root's leaf (the state root hashes
+   * a removal as the key with value `null`). For data that must not stay in memory once used,
+   * such as upload chunks; most records are kept forever and closed by a status instead.
+   */
+  remove(rec: RecordDef, id: string): void {
+    mapOf(this.records, rec).delete(id);
+    copyRemovals({ [rec.kind]: new Set([id]) } as Removals, this.records, this.removed);
   }
 
   /** Ids of the open records of a kind as of the base state plus this overlay's changes. */
@@ -147,6 +193,7 @@ export class StateOverlay {
     const p = this.parent;
     const ids = new Set(p instanceof StateOverlay ? p.openIds(rec) : openSet(p.open, rec));
     for (const id of mapOf(this.records, rec).keys()) ids.add(id);
+    for (const id of removedOf(this.removed, rec.kind) ?? []) ids.delete(id);
     return ids;
   }
 
@@ -155,20 +202,27 @@ export class StateOverlay {
     const p = this.parent;
     if (!(p instanceof StateOverlay)) throw new Error('mergeIntoParent needs an overlay parent');
     for (const [k, v] of this.accounts) p.accounts.set(k, v);
+    copyRemovals(this.removed, p.records, p.removed);
     copyRecords(this.records, p.records);
+    for (const [kind, ids] of Object.entries(p.removed) as [string, Set<string>][])
+      for (const id of mapOf(this.records, { kind } as RecordDef).keys()) ids.delete(id);
     p.supply = this.supply;
   }
 
   /** Takes in a later block's changes (blocks applied one after another before any is committed). */
   absorb(diff: StateDiff): void {
     for (const [k, v] of diff.accounts) this.accounts.set(k, v);
+    copyRemovals(diff.removed, this.records, this.removed);
     copyRecords(diff.records, this.records);
+    for (const [kind, ids] of Object.entries(this.removed) as [string, Set<string>][])
+      for (const id of mapOf(diff.records, { kind } as RecordDef).keys()) ids.delete(id);
     this.supply = diff.supply;
   }
 
   /** The block's changes. */
   diff(): StateDiff {
-    return { accounts: this.accounts, records: this.records, supply: this.supply };
+    const removed = Object.values(this.removed).some((ids) => ids.size > 0) ? this.removed : undefined;
+    return { accounts: this.accounts, records: this.records, supply: this.supply, ...(removed ? { removed } : {}) };
   }
 }
 
@@ -184,8 +238,11 @@ function trackOpen(open: OpenSets, records: Records): void {
 /** Writes a diff into a state (the one place state mutates) and keeps the open sets current. */
 export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
   for (const [k, v] of diff.accounts) state.accounts.set(k, v);
+  copyRemovals(diff.removed, state.records);
   copyRecords(diff.records, state.records);
   trackOpen(state.open, diff.records);
+  for (const [kind, ids] of Object.entries(diff.removed ?? {}) as [string, Set<string>][])
+    for (const id of ids) (state.open as Record<string, Set<string>>)[kind]?.delete(id);
   state.supply = diff.supply;
   return state;
 }

@@ -32,13 +32,20 @@ export function escapeControl(s: string): string {
   });
 }
 
-/** JSON.stringify that writes bigints as decimal strings and errors as `{name, message}`. */
+// What JSON.stringify leaves raw inside strings: DEL, C1 controls, U+2028/9.
+const JSON_RAW = /[\u007f-\u009f\u2028\u2029]/g;
+
+/**
+ * JSON.stringify that writes bigints as decimal strings and errors as `{name, message}`, and
+ * escapes what JSON leaves raw (it only occurs inside strings, where `\uXXXX` means the same).
+ */
 function toJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x) => {
+  const json = JSON.stringify(v, (_k, x) => {
     if (typeof x === 'bigint') return x.toString();
     if (x instanceof Error) return { name: x.name, message: x.message };
     return x;
   });
+  return json?.replace(JSON_RAW, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The fields of a line, with reserved names moved aside and undefined values dropped. */
@@ -49,23 +56,31 @@ function entries(fields: Record<string, unknown> | undefined): [string, unknown]
     .map(([k, v]) => [RESERVED.has(k) ? `field.${k}` : k, v]);
 }
 
-/** One JSON line. JSON.stringify escapes C0 controls; DEL, C1 and U+2028/9 are escaped here (they only occur inside strings). */
+/** One JSON line: no raw control character anywhere (JSON escapes C0, toJson the rest). */
 export function jsonLine(time: Date, level: string, msg: string, fields?: Record<string, unknown>): string {
   const obj: Record<string, unknown> = { time: time.toISOString(), level, msg };
   for (const [k, v] of entries(fields)) obj[k] = v;
-  return `${toJson(obj).replace(/[\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}\n`;
+  return `${toJson(obj)}\n`;
 }
+
+/** Plain words: what a pretty line writes bare (no space, quote, `=` or backslash; controls are escaped). */
+const BARE = /^[^\s"=\\]+$/;
 
 /** A value as pretty text: plain words stay bare, anything with spaces, quotes or `=` is quoted. */
 function prettyValue(v: unknown): string {
-  if (typeof v === 'string') return /^[^\s"=\\]*$/.test(v) && v !== '' ? escapeControl(v) : toJson(v);
+  if (typeof v === 'string') return BARE.test(v) ? escapeControl(v) : toJson(v);
   return escapeControl(toJson(v) ?? String(v));
+}
+
+/** A field name as pretty text: bare when plain, quoted otherwise (a key from outside cannot fake `a=b`). */
+function prettyKey(k: string): string {
+  return BARE.test(k) ? escapeControl(k) : toJson(k);
 }
 
 /** One pretty line: `time LEVEL msg key=value ...`. */
 export function prettyLine(time: Date, level: string, msg: string, fields?: Record<string, unknown>): string {
   const extra = entries(fields)
-    .map(([k, v]) => ` ${escapeControl(k)}=${prettyValue(v)}`)
+    .map(([k, v]) => ` ${prettyKey(k)}=${prettyValue(v)}`)
     .join('');
   return `${time.toISOString()} ${level.toUpperCase().padEnd(5)} ${escapeControl(msg)}${extra}\n`;
 }

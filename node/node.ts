@@ -22,7 +22,7 @@ import { VerifyPool } from './verifyPool.ts';
 import { PendingLog } from './pendingLog.ts';
 import { EvidenceStore } from './evidence.ts';
 import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockPipeline.ts';
-import { betterTip, validateBranch } from './reorg.ts';
+import { betterTip, HeadMovedError, validateBranch } from './reorg.ts';
 import { accountsProjection, stateWithRows } from '../projections/accounts.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
 import type { AlertPorts, HealthView, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
@@ -322,9 +322,12 @@ export class OmbraNode implements HealthView {
    * replaces the log's suffix in one batch, rebuilds the read models, returns the dropped blocks'
    * transactions to the mempool, and announces it on the feed (a reorg event, then the blocks).
    */
-  reorg(ancestor: number, branch: Block[]): Promise<void> {
+  reorg(ancestor: number, branch: Block[], expectedHead?: string): Promise<void> {
     return this.exclusive(async () => {
       const oldTip = this.tip;
+      // The caller judged the branch against a head that has since moved: its verdict is stale.
+      if (expectedHead !== undefined && oldTip.hash !== expectedHead)
+        throw new HeadMovedError(`the head moved to ${oldTip.index} while the branch was fetched`);
       if (branch.length === 0 || !betterTip(branch[branch.length - 1], oldTip, this.genesis.blockTimeMs)) {
         throw new ChainError('INVALID_BLOCK', 'the branch is not better than the current chain');
       }
@@ -448,11 +451,17 @@ export class OmbraNode implements HealthView {
    */
   importBlocks(raws: readonly unknown[], verified: readonly boolean[] = []): Promise<Block[]> {
     return this.exclusive(async () => {
+      // Blocks gossip brought in while these were fetched are ours already: skipped, not invalid.
+      let first = 0;
+      while (first < raws.length && (await this.holds(raws[first]))) first++;
+      const next = (raws[first] as { index?: unknown } | undefined)?.index;
+      if (typeof next === 'number' && next <= this.tip.index)
+        throw new HeadMovedError(`the chain holds another block at ${next} (head ${this.tip.index}) than the one fetched`);
       const pending = new StateOverlay(this.state());
       const done: { block: Block; applied: Applied }[] = [];
       let parent = this.tip;
       let failure: unknown = null;
-      for (let i = 0; i < raws.length; i++) {
+      for (let i = first; i < raws.length; i++) {
         try {
           const applied = applyBlock(pending, refOf(parent), raws[i], this.genesis, { now: this.clock(), signaturesVerified: verified[i] });
           pending.absorb(applied.diff);
@@ -467,6 +476,13 @@ export class OmbraNode implements HealthView {
       if (failure) throw failure;
       return done.map((d) => d.block);
     }, 'import');
+  }
+
+  /** True when `raw` is the block this chain already holds at its height. */
+  private async holds(raw: unknown): Promise<boolean> {
+    const b = raw as { index?: unknown; hash?: unknown } | null;
+    if (typeof b?.index !== 'number' || b.index > this.tip.index || typeof b.hash !== 'string') return false;
+    return (await this.store.block(b.index))?.hash === b.hash;
   }
 
   private async append(blocks: readonly { block: Block; applied: Applied }[], source: 'local' | 'peer'): Promise<void> {

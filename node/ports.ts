@@ -79,8 +79,11 @@ export interface BlockImporter {
   importBlocks(raws: readonly unknown[], verified?: readonly boolean[]): Promise<Block[]>;
   /** Records a block for a height already held as equivocation evidence when it is one (true). */
   noteCompetingBlock(raw: unknown): Promise<boolean>;
-  /** Switches to a better branch after block `ancestor`. */
-  reorg(ancestor: number, branch: Block[]): Promise<void>;
+  /**
+   * Switches to a better branch after block `ancestor`; with `expectedHead`, only while the head
+   * is still that block (else a HeadMovedError: the branch was judged against an older head).
+   */
+  reorg(ancestor: number, branch: Block[], expectedHead?: string): Promise<void>;
 }
 
 /** Equivocations this node has seen. */

@@ -32,3 +32,15 @@ export function validateBranch(state: ChainState, parent: Block, g: Genesis, bra
     parent = b;
   }
 }
+
+/**
+ * The head moved while a peer's blocks were fetched (gossip imported a block meanwhile): the
+ * blocks no longer fit our chain, through no fault of the peer. Not a ChainError, so the sender is
+ * never banned for it; the next sync round looks again.
+ */
+export class HeadMovedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HeadMovedError';
+  }
+}

@@ -244,8 +244,9 @@ export class Syncer {
     for await (const b of this.fetchRange(peer, ancestor + 1, target)) branch.push(b);
     if (branch.length !== target - ancestor)
       throw new ChainError('INVALID_BLOCK', `claimed height ${st.height} but served ${branch.length} blocks`);
-    // The rest of a longer chain comes as a plain catch-up on the next sync round.
-    await this.ports.chain.reorg(ancestor, branch);
+    // The rest of a longer chain comes as a plain catch-up on the next sync round. The branch was
+    // judged against `head`: if gossip moved it meanwhile, the node refuses without blaming the peer.
+    await this.ports.chain.reorg(ancestor, branch, head.hash);
   }
 
   /** A peer's blocks from..to, fetched batch by batch as they are consumed. */
@@ -257,18 +258,27 @@ export class Syncer {
     }
   }
 
-  /** The highest height at which our chain and the peer's agree, looked for no deeper than finality. */
+  /**
+   * The highest height at which our chain and the peer's agree, looked for no deeper than finality.
+   * Answers may be prefixes of what was asked (bounded by bytes), so a window is read to its end
+   * before its highest match counts; the usual case, a peer ahead on our chain, costs one block.
+   */
   private async commonAncestor(peer: PeerId, top: number): Promise<number> {
     const floor = Math.max(0, this.ports.chain.head().index - finalityDepthOf(this.ports.chain.genesis));
-    for (let hi = top; hi >= floor; ) {
+    if (top >= floor && (await this.agrees((await this.fetch(peer, top, top))[0]))) return top;
+    for (let hi = top - 1; hi >= floor; ) {
       const lo = Math.max(floor, hi - this.opts.syncBatch + 1);
-      const theirs = await this.fetch(peer, lo, hi);
-      for (let i = theirs.length - 1; i >= 0; i--) {
-        const ours = await this.ports.blocks.block(theirs[i].index);
-        if (ours && ours.hash === theirs[i].hash) return ours.index;
-      }
+      let match = -1;
+      for await (const b of this.fetchRange(peer, lo, hi)) if (await this.agrees(b)) match = b.index;
+      if (match >= 0) return match;
       hi = lo - 1;
     }
     throw new ChainError('INVALID_BLOCK', `shares no block with us within the finality depth (down to ${floor})`);
+  }
+
+  /** True when a peer's block is the one we hold at its height. */
+  private async agrees(theirs: Block): Promise<boolean> {
+    const ours = await this.ports.blocks.block(theirs.index);
+    return ours !== undefined && ours.hash === theirs.hash;
   }
 }

@@ -90,8 +90,10 @@ export const accountsProjection: Projection<ChainState> = {
     if (ev.block.index === 1) ops.push(...stateRows(state));
     commitDiff(state, ev.diff);
     for (const [k, a] of ev.diff.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
-    for (const kind of RECORD_KINDS)
+    for (const kind of RECORD_KINDS) {
       for (const [k, v] of ev.diff.records[kind]) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
+      for (const k of ev.diff.removed?.[kind] ?? []) ops.push({ type: 'del', key: `${RECORD_PREFIX[kind]}:${k}` });
+    }
     ops.push({ type: 'put', key: 's', value: encodeSupply(ev.diff.supply) });
     return { state, ops };
   },

@@ -12,9 +12,17 @@ export interface TxLocation {
   position: number;
 }
 
-/** Row key of an address history entry: newest last in key order. */
-export function historyKey(address: string, blockIndex: number, position: number): string {
-  return `${address}!${heightKey(blockIndex)}!${position.toString().padStart(5, '0')}`;
+/** Row key of an address's transaction count. */
+export const countKey = (address: string): string => `c!${address}`;
+
+/** Row key of an address's `seq`-th transaction (0 = its first; newest last in key order). */
+export function historyKey(address: string, seq: number): string {
+  return `h!${address}!${heightKey(seq)}`;
+}
+
+/** An address history row: the transaction and where it sits (no second lookup to serve it). */
+export interface HistoryRow extends TxLocation {
+  hash: string;
 }
 
 /** Block hash -> height. */
@@ -42,19 +50,40 @@ export const txIndexProjection: Projection<null> = {
   }),
 };
 
-/** Every address's transactions (as sender or recipient), ordered by height. */
-export const addressHistoryProjection: Projection<null> = {
+/**
+ * Every address's transactions (as sender or recipient), numbered per address in chain order,
+ * with the address's count: the page at any offset is a range read (`count - 1 - offset`
+ * downwards), so deep pages cost what shallow ones do. The state is the counts, restored from
+ * their rows (which sort before the history rows).
+ */
+export const addressHistoryProjection: Projection<Map<string, number>> = {
   name: 'addressHistory',
-  version: 1,
-  init: () => null,
+  version: 2,
+  init: () => new Map(),
   apply(state, ev: BlockEvent) {
     const ops: KvOp[] = [];
+    const touched = new Set<string>();
+    const add = (address: string, row: HistoryRow) => {
+      const n = state.get(address) ?? 0;
+      ops.push({ type: 'put', key: historyKey(address, n), value: row });
+      state.set(address, n + 1);
+      touched.add(address);
+    };
     ev.block.transactions.forEach((tx, position) => {
-      const value = tx.hash;
-      ops.push({ type: 'put', key: historyKey(tx.from, ev.block.index, position), value });
+      const row: HistoryRow = { hash: tx.hash, blockIndex: ev.block.index, position };
+      add(tx.from, row);
       const to = tx.to;
-      if (typeof to === 'string' && to !== tx.from) ops.push({ type: 'put', key: historyKey(to, ev.block.index, position), value });
+      if (typeof to === 'string' && to !== tx.from) add(to, row);
     });
+    for (const a of touched) ops.push({ type: 'put', key: countKey(a), value: state.get(a) });
     return { state, ops };
+  },
+  async restore(rows) {
+    const state = new Map<string, number>();
+    for await (const [key, value] of rows) {
+      if (!key.startsWith('c!')) break;
+      state.set(key.slice(2), value as number);
+    }
+    return state;
   },
 };

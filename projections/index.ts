@@ -5,10 +5,12 @@ import { analyticsProjection } from './analytics.ts';
 import { addressHistoryProjection, blockHashProjection, txIndexProjection } from './chainIndex.ts';
 import { chainStatsProjection } from './chainStats.ts';
 import { chatProjection } from './chat.ts';
+import { contentProjection } from './content.ts';
 import { feeEstimateProjection } from './feeEstimate.ts';
 import { holdersProjection } from './holders.ts';
 import { minerStatsProjection } from './minerStats.ts';
 import type { Projection } from './projection.ts';
+import { socialProjection } from './social.ts';
 import { supplyProjection } from './supply.ts';
 import { validatorsProjection } from './validators.ts';
 import { tasksProjection } from './tasks.ts';
@@ -28,6 +30,8 @@ export const PROJECTIONS: Projection<any>[] = [
   tasksProjection,
   agentRunsProjection,
   chatProjection,
+  contentProjection,
+  socialProjection,
   feeEstimateProjection,
   analyticsProjection,
   tpsProjection,

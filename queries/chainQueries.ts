@@ -8,12 +8,12 @@ import { minerFigures, minerStatsProjection } from '../projections/minerStats.ts
 /** A miner as served: consensus record plus read-model figures. */
 export type MinerRecord = Miner & { reputationScore: number; tasksCompleted: number };
 import type { SignedTx } from '../core/tx/handler.ts';
-import type { TxLocation } from '../projections/chainIndex.ts';
+import type { HistoryRow, TxLocation } from '../projections/chainIndex.ts';
 import { statsRecord, chainStatsProjection } from '../projections/chainStats.ts';
 import { bucketLabels, topHolders, holdersProjection } from '../projections/holders.ts';
 import { circulating, supplyProjection } from '../projections/supply.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { addressHistoryProjection, blockHashProjection, txIndexProjection } from '../projections/chainIndex.ts';
+import { addressHistoryProjection, blockHashProjection, countKey, historyKey, txIndexProjection } from '../projections/chainIndex.ts';
 
 /** A confirmed transaction as served: the signed tx plus where and when it landed. */
 export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };
@@ -113,22 +113,35 @@ export class ChainQueries {
     return { ...tx, blockIndex: b.index, blockHash: b.hash, position: loc.position, timestamp: tx.timestamp };
   }
 
-  /** An address's transactions, newest first. */
-  async addressTxs(address: string, limit: number, offset = 0): Promise<ConfirmedTx[]> {
+  /**
+   * An address's transactions, newest first: `limit` of them after skipping `offset`, or from
+   * `cursor` (a `nextCursor` an earlier page answered: pages that do not shift as new
+   * transactions arrive). O(page) at any depth: the page is a range of the history rows, and
+   * each block it touches is read once.
+   */
+  async addressTxs(
+    address: string,
+    limit: number,
+    offset = 0,
+    cursor?: number,
+  ): Promise<{ txs: ConfirmedTx[]; nextCursor: string | null }> {
     const rows = await this.ports.models.readable(addressHistoryProjection);
-    const hashes: string[] = [];
-    let skipped = 0;
-    for await (const h of rows.values({ gte: `${address}!`, lt: `${address}!~`, reverse: true })) {
-      if (skipped++ < offset) continue;
-      hashes.push(h as string);
-      if (hashes.length >= limit) break;
+    const count = ((await rows.get(countKey(address))) as number | undefined) ?? 0;
+    const top = Math.min(count - 1, cursor ?? count - 1) - offset;
+    if (top < 0 || limit === 0) return { txs: [], nextCursor: top < 0 ? null : String(top) };
+    const page: HistoryRow[] = [];
+    for await (const v of rows.values({ gte: historyKey(address, 0), lte: historyKey(address, top), reverse: true, limit }))
+      page.push(v as HistoryRow);
+    const blocks = new Map<number, Block | undefined>();
+    const txs: ConfirmedTx[] = [];
+    for (const r of page) {
+      if (!blocks.has(r.blockIndex)) blocks.set(r.blockIndex, await this.block(r.blockIndex));
+      const b = blocks.get(r.blockIndex);
+      const tx = b?.transactions[r.position];
+      if (b && tx) txs.push({ ...tx, blockIndex: b.index, blockHash: b.hash, position: r.position, timestamp: tx.timestamp });
     }
-    const out: ConfirmedTx[] = [];
-    for (const h of hashes) {
-      const t = await this.tx(h);
-      if (t) out.push(t);
-    }
-    return out;
+    const last = top - page.length + 1;
+    return { txs, nextCursor: last > 0 ? String(last - 1) : null };
   }
 
   /** Address keys with this prefix that have history (partial-address search). */
@@ -174,7 +187,7 @@ export class ChainQueries {
       nextNonce: a.nonce + this.ports.mempool.pending(address).count,
       isMiner: miner !== undefined,
       ...(miner ? { miner } : {}),
-      recentTxs: await this.addressTxs(address, 50),
+      recentTxs: (await this.addressTxs(address, 50)).txs,
     };
   }
 

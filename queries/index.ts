@@ -2,7 +2,9 @@
 import type { ReadPorts } from '../node/ports.ts';
 import { AgentQueries } from './agentQueries.ts';
 import { ChainQueries } from './chainQueries.ts';
+import { ContentQueries } from './contentQueries.ts';
 import { NftQueries } from './nftQueries.ts';
+import { SocialQueries } from './socialQueries.ts';
 import { StatsQueries } from './statsQueries.ts';
 import { TaskQueries } from './taskQueries.ts';
 
@@ -13,6 +15,8 @@ export interface Queries {
   agents: AgentQueries;
   nfts: NftQueries;
   stats: StatsQueries;
+  content: ContentQueries;
+  social: SocialQueries;
 }
 
 /** Builds the query objects over one node's read-side ports. */
@@ -24,5 +28,7 @@ export function createQueries(ports: ReadPorts): Queries {
     agents: new AgentQueries(ports),
     nfts: new NftQueries(chain),
     stats: new StatsQueries(ports.models),
+    content: new ContentQueries(ports),
+    social: new SocialQueries(ports),
   };
 }

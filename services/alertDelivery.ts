@@ -4,14 +4,15 @@
  *
  * Webhooks follow Standard Webhooks besides the spec's X-Chain-* headers: `webhook-id` (the
  * delivery id, stable across retries), `webhook-timestamp` (Unix seconds of this attempt) and
- * `webhook-signature: v1,<base64 HMAC-SHA256 keyed with the subscription token over
- * "<id>.<timestamp>.<body>">`. Only a 2xx within the deadline succeeds; a 3xx is a failure and
+ * `webhook-signature: v1,<base64 HMAC-SHA256 keyed with the subscription's signing secret over
+ * "<id>.<timestamp>.<body>">` (services/alertSecrets.ts; two signatures while a rotated secret is
+ * in its grace period). Only a 2xx within the deadline succeeds; a 3xx is a failure and
  * is not followed. The connection goes to an address our own DNS lookup checked (SSRF guard).
  */
-import { createHmac } from 'node:crypto';
 import { isIP } from 'node:net';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Agent, request } from 'undici';
+import { signWebhook } from './alertSecrets.ts';
 import { forbiddenAddress, guardedLookup } from './netGuard.ts';
 
 /** What an attempt sends. */
@@ -23,8 +24,8 @@ export interface Attempt {
   target: string;
   /** The exact JSON body. */
   body: string;
-  /** Subscription token: the webhook signing key. */
-  token: string;
+  /** The signing secrets in force (the newest first); never the management token. */
+  secrets: string[];
   subject: string;
   text: string;
 }
@@ -44,11 +45,6 @@ export interface SenderOptions {
   smtpUrl?: string;
   mailFrom: string;
   userAgent: string;
-}
-
-/** The Standard Webhooks signature of a body. */
-export function signWebhook(token: string, id: string, timestamp: number, body: string): string {
-  return `v1,${createHmac('sha256', token).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
 /** Sends attempts over HTTP and SMTP. */
@@ -109,7 +105,7 @@ export class AlertSender {
         'x-chain-subscription': a.subId,
         'webhook-id': a.deliveryId,
         'webhook-timestamp': String(ts),
-        'webhook-signature': signWebhook(a.token, a.deliveryId, ts, a.body),
+        'webhook-signature': signWebhook(a.secrets, a.deliveryId, ts, a.body),
       },
       body: a.body,
     });

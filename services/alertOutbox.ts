@@ -6,11 +6,16 @@
  * again), and after the last failure deleted and recorded on its subscription. `kill -9` at any
  * moment loses no delivery; one whose success was not yet recorded is sent again with the same
  * webhook-id (at-least-once; receivers dedupe by webhook-id).
+ *
+ * A run of `disableAfterFailures` failed attempts disables a subscription (alertOutcome.ts).
+ * Confirmation mails wait here too, in their own key space: they belong to no block.
  */
-import type { Rows } from '../projections/store.ts';
-import type { ProjectionStore } from '../projections/store.ts';
+import type { ProjectionStore, Rows } from '../projections/store.ts';
 import { AlertSender, type Attempt, type AttemptResult } from './alertDelivery.ts';
 import { OUTBOX_PREFIX } from './alertReactor.ts';
+import { secretsInForce } from './alertSecrets.ts';
+import { TargetGate, targetHost } from './targetGate.ts';
+import { settleAttempt } from './alertOutcome.ts';
 import type { AlertOptions, OutboxRow, SubRecord } from './alertTypes.ts';
 
 /** Blocks a sent id is remembered for: deeper than any reorganisation the undo log serves. */
@@ -25,7 +30,12 @@ export interface OutboxStorage {
   sent: Rows;
   /** Subscriptions (their counters change with each outcome). */
   subsDb: Rows;
+  /** Confirmation mails waiting (rows of kind `confirm`). */
+  confirm: Rows;
 }
+
+/** A row write or delete somewhere in the alert key spaces. */
+type Op = { type: 'put'; key: string; value: unknown; sublevel: Rows } | { type: 'del'; key: string; sublevel: Rows };
 
 /** Schedules, attempts and retries the outbox's rows. */
 export class AlertOutbox {
@@ -36,19 +46,31 @@ export class AlertOutbox {
   private readonly bySub = new Map<string, number>();
   private readonly sentIds = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly waiting: OutboxRow[] = [];
-  private readonly inflight = new Set<Promise<void>>();
-  private readonly perTarget = new Map<string, number>();
+  private readonly gate: TargetGate<OutboxRow>;
   private readonly sender: AlertSender;
   private abort = new AbortController();
   private running = false;
   /** Observers of finished attempts (tests, metrics): the row, its result, the attempt's seconds and channel. */
   onAttempt: ((row: OutboxRow, result: AttemptResult, seconds: number, channel: 'webhook' | 'email') => void) | null = null;
+  /** Told when a run of failures disabled a subscription (it leaves the match index). */
+  private readonly onDisabled: (sub: SubRecord) => void;
 
-  constructor(db: OutboxStorage, subOf: (id: string) => SubRecord | undefined, opts: AlertOptions) {
+  constructor(
+    db: OutboxStorage,
+    subOf: (id: string) => SubRecord | undefined,
+    opts: AlertOptions,
+    onDisabled: (sub: SubRecord) => void = () => undefined,
+  ) {
     this.db = db;
     this.subOf = subOf;
     this.opts = opts;
+    this.onDisabled = onDisabled;
+    this.gate = new TargetGate({
+      max: opts.maxConcurrent,
+      maxPerTarget: opts.maxConcurrentPerTarget,
+      targetOf: (row) => targetHost(this.subOf(row.subId)?.target ?? ''),
+      run: (row) => this.attempt(row),
+    });
     this.sender = new AlertSender({
       allowPrivate: opts.allowPrivate,
       timeoutMs: opts.timeoutMs,
@@ -61,11 +83,6 @@ export class AlertOutbox {
   /** True when e-mail can be sent. */
   get mailEnabled(): boolean {
     return this.sender.mailEnabled;
-  }
-
-  /** Deliveries waiting. */
-  get size(): number {
-    return this.rows.size;
   }
 
   /** Rows waiting: in all, or for one subscription. */
@@ -84,15 +101,24 @@ export class AlertOutbox {
   }
 
   /** Rows waiting, per subscription. */
-  pendingBySub(): Map<string, number> {
-    const out = new Map<string, number>();
-    for (const r of this.rows.values()) out.set(r.subId, (out.get(r.subId) ?? 0) + 1);
-    return out;
+  pendingBySub(): ReadonlyMap<string, number> {
+    return this.bySub;
   }
 
-  /** Loads the ids already sent (before the reactor folds anything). */
-  async loadSent(): Promise<void> {
+  /** Loads the ids already sent (before the reactor folds anything) and the confirmation mails waiting. */
+  async load(): Promise<void> {
     for await (const [id, h] of this.db.sent.iterator()) this.sentIds.set(id as string, h as number);
+    for await (const row of this.db.confirm.values()) this.add(row as OutboxRow);
+  }
+
+  /** Where a row is kept. */
+  private locate(row: OutboxRow): { key: string; sublevel: Rows } {
+    return row.kind === 'confirm' ? { key: row.id, sublevel: this.db.confirm } : { key: OUTBOX_PREFIX + row.id, sublevel: this.db.rows };
+  }
+
+  /** The write that stores a confirmation mail (the caller writes it with its subscription, then calls `add`). */
+  confirmPut(row: OutboxRow): Op {
+    return { type: 'put', ...this.locate(row), value: row };
   }
 
   /** True when a delivery id is waiting or was sent. */
@@ -100,11 +126,11 @@ export class AlertOutbox {
     return this.rows.has(id) || this.sentIds.has(id);
   }
 
-  /** Replaces the rows with what is on disk (start, or after a reorganisation stepped them back). */
+  /** Replaces the reactor's rows with what is on disk (start, or after a reorganisation stepped them back). */
   replace(rows: OutboxRow[]): void {
     const keep = new Set(rows.map((r) => r.id));
-    for (const id of [...this.rows.keys()]) {
-      if (keep.has(id)) continue;
+    for (const [id, row] of [...this.rows]) {
+      if (keep.has(id) || row.kind === 'confirm') continue;
       this.forgetRow(id);
       this.unschedule(id);
     }
@@ -119,13 +145,13 @@ export class AlertOutbox {
   }
 
   /** Drops a subscription's rows (it was removed); answers the writes that delete them. */
-  dropFor(subId: string): { type: 'del'; key: string; sublevel: Rows }[] {
-    const ops: { type: 'del'; key: string; sublevel: Rows }[] = [];
+  dropFor(subId: string): Op[] {
+    const ops: Op[] = [];
     for (const row of [...this.rows.values()]) {
       if (row.subId !== subId) continue;
       this.forgetRow(row.id);
       this.unschedule(row.id);
-      ops.push({ type: 'del', key: OUTBOX_PREFIX + row.id, sublevel: this.db.rows });
+      ops.push({ type: 'del', ...this.locate(row) });
     }
     return ops;
   }
@@ -142,9 +168,8 @@ export class AlertOutbox {
     this.running = false;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
-    this.waiting.length = 0;
     this.abort.abort();
-    await Promise.allSettled([...this.inflight]);
+    await this.gate.drain();
     await this.sender.close();
   }
 
@@ -154,7 +179,7 @@ export class AlertOutbox {
     const t = setTimeout(
       () => {
         this.timers.delete(row.id);
-        this.begin(row);
+        if (this.running) this.gate.offer(row);
       },
       Math.max(0, row.nextAt - this.opts.clock()),
     );
@@ -167,43 +192,6 @@ export class AlertOutbox {
     this.timers.delete(id);
   }
 
-  /** Where a row goes: the webhook's host or the e-mail's domain (concurrency is bounded per target). */
-  private targetOf(row: OutboxRow): string {
-    const t = this.subOf(row.subId)?.target ?? '';
-    const at = t.lastIndexOf('@');
-    if (at >= 0) return t.slice(at + 1).toLowerCase();
-    try {
-      return new URL(t).host;
-    } catch {
-      return t;
-    }
-  }
-
-  private begin(row: OutboxRow): void {
-    if (!this.running) return;
-    const target = this.targetOf(row);
-    if (this.inflight.size >= this.opts.maxConcurrent || (this.perTarget.get(target) ?? 0) >= this.opts.maxConcurrentPerTarget) {
-      this.waiting.push(row);
-      return;
-    }
-    this.perTarget.set(target, (this.perTarget.get(target) ?? 0) + 1);
-    const p = this.attempt(row).finally(() => {
-      this.inflight.delete(p);
-      const left = (this.perTarget.get(target) ?? 1) - 1;
-      if (left <= 0) this.perTarget.delete(target);
-      else this.perTarget.set(target, left);
-      // The first waiting row whose target has room goes next.
-      for (let i = 0; i < this.waiting.length; i++) {
-        const t = this.targetOf(this.waiting[i]);
-        if ((this.perTarget.get(t) ?? 0) < this.opts.maxConcurrentPerTarget) {
-          this.begin(this.waiting.splice(i, 1)[0]);
-          break;
-        }
-      }
-    });
-    this.inflight.add(p);
-  }
-
   private async attempt(row: OutboxRow): Promise<void> {
     const sub = this.subOf(row.subId);
     if (!sub || this.rows.get(row.id) !== row) return;
@@ -214,7 +202,7 @@ export class AlertOutbox {
       channel: sub.channel,
       target: sub.target,
       body: row.body,
-      token: sub.token,
+      secrets: secretsInForce(sub, this.opts.clock()),
       subject: row.subject,
       text: row.text,
     };
@@ -223,43 +211,43 @@ export class AlertOutbox {
     const seconds = (performance.now() - started) / 1000;
     // Stopping mid-attempt, or a reorganisation took the row away: nothing is recorded.
     if (!this.running || this.rows.get(row.id) !== row) return;
-    const end = this.opts.clock();
     row.attempts++;
     try {
-      if (result.ok) {
-        this.forgetRow(row.id);
-        sub.delivered++;
-        sub.lastDeliveredAt = end;
-        this.sentIds.set(row.id, row.blockIndex);
-        await this.db.store.write([
-          { type: 'del', key: OUTBOX_PREFIX + row.id, sublevel: this.db.rows },
-          { type: 'put', key: row.id, value: row.blockIndex, sublevel: this.db.sent },
-          { type: 'put', key: sub.id, value: sub, sublevel: this.db.subsDb },
-          ...this.forget(row.blockIndex),
-        ]);
-      } else if (row.attempts <= this.opts.retryDelaysMs.length) {
-        row.nextAt = end + this.opts.retryDelaysMs[row.attempts - 1];
-        row.lastError = result.error ?? 'failed';
-        await this.db.rows.put(OUTBOX_PREFIX + row.id, row);
-        this.schedule(row);
-      } else {
-        this.forgetRow(row.id);
-        sub.failed++;
-        sub.lastFailure = { deliveryId: row.id, at: end, attempts: row.attempts, error: result.error ?? 'failed' };
-        await this.db.store.write([
-          { type: 'del', key: OUTBOX_PREFIX + row.id, sublevel: this.db.rows },
-          { type: 'put', key: sub.id, value: sub, sublevel: this.db.subsDb },
-        ]);
-        this.opts.log.warn('alert delivery dropped', { deliveryId: row.id, subId: sub.id, attempts: row.attempts, error: result.error });
-      }
+      await this.record(row, sub, result);
     } finally {
       this.onAttempt?.(row, result, seconds, sub.channel);
     }
   }
 
+  /** Records an attempt's outcome: the row, the subscription's counters, and a disabling run. */
+  private async record(row: OutboxRow, sub: SubRecord, result: AttemptResult): Promise<void> {
+    const out = settleAttempt(row, sub, result, this.opts.clock(), this.opts);
+    const here = this.locate(row);
+    const ops: Op[] = [];
+    if (out.row === 'retry') ops.push({ type: 'put', ...here, value: row });
+    else {
+      this.forgetRow(row.id);
+      ops.push({ type: 'del', ...here });
+    }
+    if (out.row === 'delivered' && row.kind !== 'confirm') {
+      this.sentIds.set(row.id, row.blockIndex);
+      ops.push({ type: 'put', key: row.id, value: row.blockIndex, sublevel: this.db.sent }, ...this.forget(row.blockIndex));
+    }
+    if (out.row === 'dropped')
+      this.opts.log.warn('alert delivery dropped', { deliveryId: row.id, subId: sub.id, attempts: row.attempts, error: out.error });
+    // After this row's own write, so a retried row is deleted rather than rewritten.
+    if (out.disabled) ops.push(...this.dropFor(sub.id));
+    ops.push({ type: 'put', key: sub.id, value: sub, sublevel: this.db.subsDb });
+    await this.db.store.write(ops);
+    if (out.disabled) {
+      this.onDisabled(sub);
+      this.opts.log.warn('alert subscription disabled', { subId: sub.id, failures: sub.consecutiveFailures, error: out.error });
+    } else if (out.row === 'retry' && this.rows.get(row.id) === row) this.schedule(row);
+  }
+
   /** Sent ids too old for any reorganisation to bring back: forgotten, with the writes that drop them. */
-  private forget(height: number): { type: 'del'; key: string; sublevel: Rows }[] {
-    const ops: { type: 'del'; key: string; sublevel: Rows }[] = [];
+  private forget(height: number): Op[] {
+    const ops: Op[] = [];
     for (const [id, h] of this.sentIds) {
       if (h >= height - SENT_MEMORY_BLOCKS) continue;
       this.sentIds.delete(id);

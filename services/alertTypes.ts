@@ -27,6 +27,14 @@ export interface AlertOptions {
   maxPendingPerSub: number;
   /** Deliveries one block may fire for one subscription (the rest are dropped and logged). */
   maxPerBlockPerSub: number;
+  /** Consecutive failed attempts (retries included, no success between) after which a subscription is disabled. */
+  disableAfterFailures: number;
+  /** How long an e-mail subscription waits for its confirmation link before it is removed. */
+  confirmTtlMs: number;
+  /** Unconfirmed e-mail subscriptions one address may have at once (each sent one confirmation mail). */
+  maxUnconfirmedPerEmail: number;
+  /** How long the secret a rotation replaced still signs, beside the new one. */
+  secretGraceMs: number;
   clock: () => number;
   log: Logger;
 }
@@ -44,15 +52,40 @@ export const defaultAlertOptions: AlertOptions = {
   maxOutbox: 10_000,
   maxPendingPerSub: 100,
   maxPerBlockPerSub: 100,
+  disableAfterFailures: 20,
+  confirmTtlMs: 24 * 3600_000,
+  maxUnconfirmedPerEmail: 3,
+  secretGraceMs: 24 * 3600_000,
   clock: Date.now,
   log: silentLogger,
 };
 
-/** A stored subscription. The token is kept because the node signs webhooks with it. */
+/**
+ * Where a subscription stands: `active` fires; `unconfirmed` (an e-mail target that has not
+ * followed its confirmation link) and `disabled` (after a run of failed attempts) do not.
+ */
+export type SubStatus = 'active' | 'unconfirmed' | 'disabled';
+
+/**
+ * A stored subscription. Only the management token's hash is kept; the signing secret is kept in
+ * clear because the node signs every webhook with it.
+ */
 export interface SubRecord {
   id: string;
-  token: string;
   tokenHash: string;
+  /** Webhook signing secret, `whsec_<base64>` (records from before secrets: the old token, see alertSecrets.ts). */
+  secret: string;
+  /** The secret a rotation replaced, still signing beside the new one until `previousSecretUntil`. */
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
+  status: SubStatus;
+  /** SHA-256 of the confirmation link's token (e-mail, until confirmed). */
+  confirmHash: string | null;
+  /** When an unconfirmed subscription is removed. */
+  confirmExpiresAt: number | null;
+  consecutiveFailures: number;
+  disabledAt: number | null;
+  disabledReason: string | null;
   trigger: Trigger;
   params: { address?: string };
   channel: 'webhook' | 'email';
@@ -71,6 +104,8 @@ export interface OutboxRow {
   id: string;
   subId: string;
   trigger: Trigger;
+  /** A subscription's confirmation mail (not an alert: kept apart from the reactor's rows). */
+  kind?: 'confirm';
   blockIndex: number;
   body: string;
   subject: string;
@@ -91,11 +126,15 @@ export function subView(s: SubRecord, pending: number) {
     params: s.params,
     channel: s.channel,
     target: s.target,
+    status: s.status,
     createdAt: s.createdAt,
     delivered: s.delivered,
     failed: s.failed,
     pending,
     lastDeliveredAt: s.lastDeliveredAt,
     lastFailure: s.lastFailure,
+    consecutiveFailures: s.consecutiveFailures,
+    disabledAt: s.disabledAt,
+    disabledReason: s.disabledReason,
   };
 }

@@ -1,35 +1,32 @@
 /**
  * Alert subscriptions and their delivery: node-local data, never chain state. Three parts:
- * the subscriptions (here, in `local:alerts:subs`), the alert reactor that the projection runner
+ * the subscriptions (services/alertBook.ts, in `local:alerts:subs`), the alert reactor that the projection runner
  * folds every committed block through (services/alertReactor.ts: checkpoints, catch-up and the
  * undo log come from the runner, so alerts follow reorganisations), and the delivery worker that
  * drains the reactor's outbox (services/alertOutbox.ts).
  */
-import { hash, randomBytes } from 'node:crypto';
 import type { Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
-import { SubscriptionIndex, type Trigger } from '../projections/alertMatch.ts';
+import type { Trigger } from '../projections/alertMatch.ts';
 import type { Reactor } from '../projections/reactor.ts';
 import type { Rows } from '../projections/store.ts';
 import type { AlertPorts } from '../node/ports.ts';
 import { AlertOutbox } from './alertOutbox.ts';
 import { alertReactor, matchRows, type AlertReactorDeps, type AlertReactorState } from './alertReactor.ts';
-import { defaultAlertOptions, subView, type AlertOptions, type SubRecord } from './alertTypes.ts';
+import { confirmRow } from './alertConfirm.ts';
+import { AlertBook, newSubRecord } from './alertBook.ts';
+import { newConfirmToken, newToken, sha } from './alertSecrets.ts';
+import { defaultAlertOptions, type AlertOptions } from './alertTypes.ts';
 import { ForbiddenTarget, resolvePublic } from './netGuard.ts';
 
 export { defaultAlertOptions, subView, type AlertOptions, type OutboxRow, type SubRecord } from './alertTypes.ts';
-
-/** Hex SHA-256. */
-const sha = (s: string) => hash('sha256', s);
 
 /** Alert subscriptions, the reactor that fires them and the worker that delivers them. */
 export class AlertService {
   readonly opts: AlertOptions;
   private readonly ports: AlertPorts;
   private readonly subsDb: Rows;
-  private readonly subs = new Map<string, SubRecord>();
-  private readonly byToken = new Map<string, Set<string>>();
-  private readonly index = new SubscriptionIndex();
+  private readonly book: AlertBook;
   private readonly outbox: AlertOutbox;
   private readonly reactor: Reactor<AlertReactorState>;
   private readonly reactorDeps: AlertReactorDeps;
@@ -41,15 +38,28 @@ export class AlertService {
     this.opts = { ...defaultAlertOptions, ...options };
     this.subsDb = ports.store.sublevel('local:alerts:subs');
     const rows = ports.store.sublevel('p:alerts');
+    this.book = new AlertBook({
+      store: ports.store,
+      subsDb: this.subsDb,
+      outbox: () => this.outbox,
+      height: () => ports.height(),
+      opts: this.opts,
+    });
+    const book = this.book;
     this.outbox = new AlertOutbox(
-      { store: ports.store, rows, sent: ports.store.sublevel('local:alerts:sent'), subsDb: this.subsDb },
-      (id) => this.subs.get(id),
+      {
+        store: ports.store,
+        rows,
+        sent: ports.store.sublevel('local:alerts:sent'),
+        subsDb: this.subsDb,
+        confirm: ports.store.sublevel('local:alerts:confirm'),
+      },
+      (id) => book.get(id),
       this.opts,
+      (sub) => book.index.remove(sub),
     );
-    const index = this.index;
-    const subs = this.subs;
     this.reactorDeps = {
-      subs: { lookup: (t, a) => index.lookup(t, a), get: (id) => subs.get(id) },
+      subs: { lookup: (t, a) => book.index.lookup(t, a), get: (id) => book.get(id) },
       known: (id) => this.outbox.knows(id),
       pending: (subId) => this.outbox.pendingFor(subId),
       maxOutbox: this.opts.maxOutbox,
@@ -76,8 +86,9 @@ export class AlertService {
 
   /** Lifecycle: loads subscriptions, joins the runner (caught up from its checkpoint), starts delivering. */
   async start(): Promise<void> {
-    for await (const v of this.subsDb.values()) this.addSub(v as SubRecord);
-    await this.outbox.loadSent();
+    await this.book.load();
+    await this.outbox.load();
+    await this.book.sweepUnconfirmed();
     await this.ports.runner.attachReactor(this.reactor, (from, to) => this.ports.blocks(from, to));
     this.outbox.start();
     this.started = true;
@@ -98,7 +109,7 @@ export class AlertService {
 
   /** Deliveries waiting in the outbox. */
   pendingCount(): number {
-    return this.outbox.size;
+    return this.outbox.pendingFor();
   }
 
   /** True when e-mail can be sent. */
@@ -126,17 +137,6 @@ export class AlertService {
     for (const r of rows) this.outbox.add(r);
   }
 
-  private addSub(r: SubRecord): void {
-    this.subs.set(r.id, r);
-    let set = this.byToken.get(r.tokenHash);
-    if (!set) {
-      set = new Set();
-      this.byToken.set(r.tokenHash, set);
-    }
-    set.add(r.id);
-    this.index.add(r);
-  }
-
   // ---- subscriptions ----------------------------------------------------------------------
 
   /** Refuses a webhook URL whose host resolves to a forbidden address (unless allowed). */
@@ -155,19 +155,15 @@ export class AlertService {
     }
   }
 
-  /** The subscriptions of a token (by the token's hash). */
-  private idsOf(token: string): Set<string> | undefined {
-    return this.byToken.get(sha(token));
-  }
-
   /** True when `token` is a known alert token. */
   knowsToken(token: string): boolean {
-    return (this.idsOf(token)?.size ?? 0) > 0;
+    return this.book.knowsToken(token);
   }
 
   /**
    * Creates a subscription. With `token` (a known X-Alert-Token) it joins that token's
-   * subscriptions; otherwise a new token is issued.
+   * subscriptions; otherwise a new token is issued. A webhook gets its signing secret (shown only
+   * here); an e-mail target is mailed a confirmation link and gets nothing else until it is followed.
    */
   async subscribe(
     input: { trigger: Trigger; params: { address?: string }; channel: 'webhook' | 'email'; target: string },
@@ -177,60 +173,61 @@ export class AlertService {
     await this.checkTarget(input.channel, input.target);
     if (token !== undefined && !this.knowsToken(token))
       throw new ChainError('UNAUTHORIZED', 'unknown X-Alert-Token: omit it to get a new token');
-    const tok = token ?? `ombra_alert_${randomBytes(24).toString('hex')}`;
+    const tok = token ?? newToken();
     const tokenHash = sha(tok);
-    if ((this.byToken.get(tokenHash)?.size ?? 0) >= this.opts.maxSubsPerToken)
+    if (this.book.countOf(tokenHash) >= this.opts.maxSubsPerToken)
       throw new ChainError(
         'INVALID_PARAMS',
         `this token already has ${this.opts.maxSubsPerToken} subscriptions, the most one token may hold`,
       );
+    await this.book.sweepUnconfirmed();
     let fromIp = 0;
-    for (const s of this.subs.values()) if (s.ip === ip) fromIp++;
+    let waiting = 0;
+    for (const s of this.book.all()) {
+      if (s.ip === ip) fromIp++;
+      if (s.status === 'unconfirmed' && s.target === input.target) waiting++;
+    }
     if (fromIp >= this.opts.maxSubsPerIp)
       throw new ChainError('INVALID_PARAMS', `this IP already has ${this.opts.maxSubsPerIp} subscriptions, the most one IP may hold`);
-    const rec: SubRecord = {
-      id: `sub_${randomBytes(8).toString('hex')}`,
-      token: tok,
-      tokenHash,
-      trigger: input.trigger,
-      params: input.params,
-      channel: input.channel,
-      target: input.target,
-      createdAt: this.opts.clock(),
-      // Fires for blocks committed after this moment.
-      fromHeight: this.ports.height(),
-      ip,
-      delivered: 0,
-      failed: 0,
-      lastDeliveredAt: null,
-      lastFailure: null,
-    };
-    await this.subsDb.put(rec.id, rec);
-    this.addSub(rec);
-    return { id: rec.id, token: tok, trigger: rec.trigger, createdAt: rec.createdAt };
+    if (input.channel === 'email' && waiting >= this.opts.maxUnconfirmedPerEmail)
+      throw new ChainError('RATE_LIMITED', `this address already has ${waiting} subscriptions waiting for confirmation`);
+    const now = this.opts.clock();
+    const email = input.channel === 'email';
+    const confirmToken = email ? newConfirmToken() : null;
+    const rec = newSubRecord(input, { tokenHash, ip, now, height: this.ports.height(), confirmToken, ttlMs: this.opts.confirmTtlMs });
+    const mail = confirmToken ? confirmRow(rec, confirmToken, this.opts.publicUrl, now, this.opts.confirmTtlMs) : null;
+    await this.ports.store.write([
+      { type: 'put', key: rec.id, value: rec, sublevel: this.subsDb },
+      ...(mail ? [this.outbox.confirmPut(mail)] : []),
+    ]);
+    this.book.add(rec);
+    if (mail) this.outbox.add(mail);
+    const created = { id: rec.id, token: tok, trigger: rec.trigger, createdAt: rec.createdAt, status: rec.status };
+    return email ? created : { ...created, secret: rec.secret };
+  }
+
+  /** Confirms an e-mail subscription by its link's token. */
+  confirm(linkToken: string) {
+    return this.book.confirm(linkToken);
+  }
+
+  /** Re-enables a disabled subscription of `token`. */
+  enable(id: string, token: string) {
+    return this.book.enable(id, token);
+  }
+
+  /** Rotates the signing secret of a webhook subscription of `token`. */
+  rotateSecret(id: string, token: string) {
+    return this.book.rotateSecret(id, token);
   }
 
   /** The subscriptions of a token; UNAUTHORIZED for an unknown one. */
   list(token: string) {
-    const ids = this.idsOf(token);
-    if (!ids || ids.size === 0) throw new ChainError('UNAUTHORIZED', 'missing or unknown X-Alert-Token');
-    const pending = this.outbox.pendingBySub();
-    return [...ids]
-      .map((id) => this.subs.get(id)!)
-      .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
-      .map((s) => subView(s, pending.get(s.id) ?? 0));
+    return this.book.list(token);
   }
 
   /** Removes a subscription of `token`, with its pending deliveries. */
   async remove(id: string, token: string): Promise<void> {
-    const ids = this.idsOf(token);
-    if (!ids || ids.size === 0) throw new ChainError('UNAUTHORIZED', 'missing or unknown X-Alert-Token');
-    const rec = this.subs.get(id);
-    if (!rec || !ids.has(id)) throw new ChainError('NOT_FOUND', `subscription ${id.slice(0, 40)} not found for this token`);
-    await this.ports.store.write([{ type: 'del', key: id, sublevel: this.subsDb }, ...this.outbox.dropFor(id)]);
-    this.subs.delete(id);
-    ids.delete(id);
-    if (ids.size === 0) this.byToken.delete(rec.tokenHash);
-    this.index.remove(rec);
+    await this.book.drop(this.book.owned(id, token));
   }
 }

@@ -33,6 +33,10 @@ export const ACCESS_ROUTES: RouteCatalog = {
   'POST /api/alerts/subscribe': {
     tag: 'alerts',
     summary: 'Subscribe a webhook or e-mail to a trigger',
+    description:
+      'Answers the management token (`X-Alert-Token`) and, for a webhook, its signing secret `whsec_...` (the Standard Webhooks ' +
+      'HMAC key): both are shown only here. An e-mail target is mailed a confirmation link and receives nothing else until it is ' +
+      'followed (`status: unconfirmed`); at most 3 unconfirmed subscriptions per address (429 beyond).',
     headers: { 'X-Alert-Token': { ...ALERT_TOKEN, required: false, description: 'optional: join this token' } },
     body: {
       schema: obj({
@@ -43,8 +47,39 @@ export const ACCESS_ROUTES: RouteCatalog = {
       }),
       description: '`{trigger, params, channel, target}`',
     },
-    ok: { status: 201, schema: obj({ id: str, token: str, trigger: str, createdAt: ms }) },
+    ok: {
+      status: 201,
+      schema: obj({ id: str, token: str, secret: str, trigger: str, createdAt: ms, status: oneOf('active', 'unconfirmed') }, ['secret']),
+    },
     errors: [401, 413],
+  },
+  'GET /api/alerts/confirm/:token': {
+    tag: 'alerts',
+    summary: 'Confirm an e-mail subscription (the link mailed to its target)',
+    description: 'The subscription fires for blocks committed after this. Unconfirmed subscriptions are removed after 24 h.',
+    params: { token: { schema: str, description: 'the 64-hex token of the confirmation link' } },
+    ok: { schema: okWith('confirmed') },
+    errors: [404],
+  },
+  'POST /api/alerts/:id/enable': {
+    tag: 'alerts',
+    summary: 'Re-enable a subscription disabled after a run of failed deliveries',
+    description: 'It fires for blocks committed after this; an active one answers the same. An unconfirmed e-mail subscription is 400.',
+    headers: { 'X-Alert-Token': ALERT_TOKEN },
+    params: { id: { schema: str, description: 'subscription id' } },
+    ok: { schema: okWith('enabled') },
+    errors: [401, 404],
+  },
+  'POST /api/alerts/:id/secret': {
+    tag: 'alerts',
+    summary: "Rotate a webhook's signing secret (the new one is shown once)",
+    description:
+      'Deliveries are signed with the new secret and, until `previousSecretValidUntil` (24 h), also with the one it replaces ' +
+      '(two `v1,` signatures in `webhook-signature`), so a receiver can switch without losing deliveries.',
+    headers: { 'X-Alert-Token': ALERT_TOKEN },
+    params: { id: { schema: str, description: 'subscription id' } },
+    ok: { schema: obj({ id: str, secret: str, previousSecretValidUntil: ms }) },
+    errors: [401, 404],
   },
   'GET /api/alerts': {
     tag: 'alerts',

@@ -1,5 +1,5 @@
 /** The catalog of the chain, transaction, mempool, wallet, supply and stream routes. */
-import { addressParam, hashParam, keyedList, limitOnly, paging, type RouteCatalog } from './routeDoc.ts';
+import { addressParam, hashParam, limitOnly, paging, type RouteCatalog } from './routeDoc.ts';
 import { address, arr, big, bool, hash, ms, nullable, num, obj, oneOf, ref, str, txWith, uint } from './shapes.ts';
 
 const TX_FORMS = {
@@ -228,9 +228,23 @@ export const CHAIN_ROUTES: RouteCatalog = {
   'GET /api/address/:addr/txs': {
     tag: 'wallet',
     summary: "An address's transactions, newest first (older route)",
+    description:
+      'Any page costs the same, however deep: `offset` counts from the newest transaction, or `cursor` (not both) continues ' +
+      'from the `nextCursor` an earlier page answered, which does not shift as new transactions arrive. `nextCursor` is null ' +
+      'after the oldest transaction.',
     params: { addr: addressParam },
-    query: paging(100),
-    ok: { schema: keyedList('address', address, 'txs', ref('ConfirmedTx')) },
+    query: {
+      ...paging(100),
+      cursor: { schema: { type: 'string', pattern: '^[0-9]{1,15}$' }, description: 'the `nextCursor` of the previous page' },
+    },
+    ok: {
+      schema: obj({
+        address,
+        count: uint,
+        txs: arr(ref('ConfirmedTx')),
+        nextCursor: nullable({ type: 'string', pattern: '^[0-9]+$' }),
+      }),
+    },
   },
   'GET /api/stats/tps': {
     tag: 'supply',

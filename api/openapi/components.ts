@@ -157,12 +157,16 @@ export function componentSchemas(): Record<string, JsonSchema> {
       params: obj({ address }, ['address']),
       channel: oneOf('webhook', 'email'),
       target: str,
+      status: oneOf('active', 'unconfirmed', 'disabled'),
       createdAt: ms,
       delivered: uint,
       failed: uint,
       pending: uint,
       lastDeliveredAt: nullable(ms),
       lastFailure: nullable(obj({ deliveryId: str, at: ms, attempts: uint, error: str })),
+      consecutiveFailures: uint,
+      disabledAt: nullable(ms),
+      disabledReason: nullable(str),
     }),
   };
 }

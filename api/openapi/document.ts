@@ -10,11 +10,12 @@ import { CHAIN_ROUTES } from './chainRouteDocs.ts';
 import { componentSchemas } from './components.ts';
 import { ECONOMY_ROUTES } from './economyRouteDocs.ts';
 import { OPERATOR_ROUTES } from './operatorRouteDocs.ts';
+import { SOCIAL_ROUTES } from './socialRouteDocs.ts';
 import type { ParamDoc, RouteCatalog, RouteDoc } from './routeDoc.ts';
 import type { JsonSchema } from './txSchemas.ts';
 
 /** Every route the node documents. */
-export const ROUTE_CATALOG: RouteCatalog = { ...CHAIN_ROUTES, ...ECONOMY_ROUTES, ...ACCESS_ROUTES, ...OPERATOR_ROUTES };
+export const ROUTE_CATALOG: RouteCatalog = { ...CHAIN_ROUTES, ...ECONOMY_ROUTES, ...SOCIAL_ROUTES, ...ACCESS_ROUTES, ...OPERATOR_ROUTES };
 
 /** A registered route. */
 export interface RouteRef {

@@ -47,6 +47,11 @@ export function fieldSchema(spec: FieldSpec): JsonSchema {
     case 'pattern':
       // The builder's RegExp is not kept in the spec: the doc says what the node checks.
       return described({ type: 'string' });
+    case 'base64': {
+      // n bytes take 4 * ceil(n / 3) characters of padded base64.
+      const chars = (n: number) => 4 * Math.ceil(n / 3);
+      return described({ type: 'string', pattern: '^[A-Za-z0-9+/]*={0,2}$', minLength: chars(b?.[0] ?? 0), maxLength: chars(b?.[1] ?? 0) });
+    }
     case 'bool':
       return described({ type: 'boolean' });
     case 'strings':

@@ -1,7 +1,8 @@
 /** The older address routes: /api/address/:addr, /balance, /txs. */
 import { Hono } from 'hono';
 import type { ApiDeps } from '../context.ts';
-import { parseAddress, parseLimit, parseOffset } from '../params.ts';
+import { ChainError } from '../../core/errors.ts';
+import { parseAddress, parseCursor, parseLimit, parseOffset } from '../params.ts';
 
 /** Address routes. */
 export function addressRoutes({ queries }: ApiDeps): Hono {
@@ -17,8 +18,11 @@ export function addressRoutes({ queries }: ApiDeps): Hono {
   });
   app.get('/:addr/txs', async (c) => {
     const address = parseAddress(c.req.param('addr'));
-    const txs = await queries.chain.addressTxs(address, parseLimit(c.req.query('limit'), 100), parseOffset(c.req.query('offset')));
-    return c.json({ address, count: txs.length, txs });
+    const offset = parseOffset(c.req.query('offset'));
+    const cursor = parseCursor(c.req.query('cursor'));
+    if (cursor !== undefined && offset > 0) throw new ChainError('INVALID_PARAMS', 'give offset or cursor, not both');
+    const page = await queries.chain.addressTxs(address, parseLimit(c.req.query('limit'), 100), offset, cursor);
+    return c.json({ address, count: page.txs.length, txs: page.txs, nextCursor: page.nextCursor });
   });
   return app;
 }

@@ -1,4 +1,7 @@
-/** Alert subscriptions under /api/alerts: subscribe, list and remove with X-Alert-Token. */
+/**
+ * Alert subscriptions under /api/alerts: subscribe, then with X-Alert-Token list, remove,
+ * re-enable and rotate the signing secret; e-mail targets confirm by the link they were mailed.
+ */
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import type { AlertService } from '../../services/alerts.ts';
@@ -33,6 +36,13 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
   });
 
   app.get('/', (c) => c.json({ alerts: alerts.list(token(c, true)) }));
+
+  // The link mailed to an e-mail target: following it is the consent to receive alerts.
+  app.get('/confirm/:token', async (c) => c.json(await alerts.confirm(c.req.param('token'))));
+
+  app.post('/:id/enable', async (c) => c.json(await alerts.enable(c.req.param('id'), token(c, true))));
+
+  app.post('/:id/secret', async (c) => c.json(await alerts.rotateSecret(c.req.param('id'), token(c, true))));
 
   app.delete('/:id', async (c) => {
     const id = c.req.param('id');

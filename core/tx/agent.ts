@@ -1,12 +1,11 @@
 /** Agent runs (sixth fork): AGENT_REQUEST, AGENT_CLAIM, AGENT_STEP, AGENT_FINISH, the run records and their timeouts. */
 import { AGENT_NETWORK_FEE_PER_STEP, AGENT_REWARD_PER_TOKEN } from '../economics.ts';
-import { ChainError } from '../errors.ts';
 import { sha256Hex } from '../hash.ts';
 import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
-import { agentMachineDoc, checkAgentTransition, runDeadline, settleRun } from './agentMachine.ts';
+import { agentMachineDoc, checkAgentTransition, checkRunTransition, runDeadline, settleRun } from './agentMachine.ts';
 import { defineFamily, expireDue } from './family.ts';
-import { feeOf, payFee, txHandler } from './handler.ts';
+import { feeOf, payFee, refuse, txHandler } from './handler.ts';
 
 /** The eight run statuses (see agentMachine.ts for the transitions). */
 export const AGENT_RUN_STATUSES = [
@@ -137,10 +136,6 @@ export const AGENT_FINISH = defineTx({
   event: { channel: 'agent', event: 'finished', fields: ['outcome', 'totalTokensOut', 'finalAnswerInline'] },
 });
 
-const refuse = (msg: string): never => {
-  throw new ChainError('VALIDATION_FAILED', msg);
-};
-
 /** agentRunId = hex SHA-256 of the UTF-8 bytes of from + nonce + prompt.slice(0, 256). */
 export function agentRunIdOf(from: string, nonce: number, prompt: string): string {
   return sha256Hex(from + nonce + prompt.slice(0, 256));
@@ -182,7 +177,7 @@ const claim = txHandler(AGENT_CLAIM, {
     const run = state.get(RUNS, tx.agentRunId);
     if (run && run.status !== 'pending' && run.minerAddress)
       refuse(`AGENT_CLAIM is not allowed: run ${run.agentRunId} is ${run.status}, claimed by ${run.minerAddress}`);
-    checkAgentTransition(run, 'AGENT_CLAIM');
+    checkRunTransition(run, 'AGENT_CLAIM');
     if (!state.peek(tx.from).minerId) refuse('only a registered miner may claim a run (send MINER_REGISTER first)');
   },
   apply(tx, s, ctx) {
@@ -203,10 +198,10 @@ const step = txHandler(AGENT_STEP, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const run = state.get(RUNS, tx.agentRunId);
-    checkAgentTransition(run, 'AGENT_STEP');
-    if (tx.from !== run!.minerAddress) refuse(`only the claiming miner ${run!.minerAddress} may add steps`);
-    if (tx.stepIndex !== run!.stepCount) refuse(`stepIndex must be ${run!.stepCount}`);
-    if (run!.stepCount >= run!.maxSteps) refuse(`run ${run!.agentRunId} already took its ${run!.maxSteps} steps`);
+    checkRunTransition(run, 'AGENT_STEP');
+    if (tx.from !== run.minerAddress) refuse(`only the claiming miner ${run.minerAddress} may add steps`);
+    if (tx.stepIndex !== run.stepCount) refuse(`stepIndex must be ${run.stepCount}`);
+    if (run.stepCount >= run.maxSteps) refuse(`run ${run.agentRunId} already took its ${run.maxSteps} steps`);
   },
   apply(tx, s, ctx) {
     const run = s.get(RUNS, tx.agentRunId)!;
@@ -234,13 +229,13 @@ const finish = txHandler(AGENT_FINISH, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const run = state.get(RUNS, tx.agentRunId);
-    checkAgentTransition(run, `AGENT_FINISH ${tx.outcome}`);
+    checkRunTransition(run, `AGENT_FINISH ${tx.outcome}`);
     if (tx.outcome === 'cancelled') {
-      if (tx.from !== run!.submitter) refuse(`only the submitter ${run!.submitter} may cancel a run`);
+      if (tx.from !== run.submitter) refuse(`only the submitter ${run.submitter} may cancel a run`);
       if (tx.totalTokensOut !== 0) refuse('a cancellation carries totalTokensOut 0: the miner is paid for its steps');
     } else {
-      if (tx.from !== run!.minerAddress) refuse(`only the claiming miner ${run!.minerAddress} may finish a run`);
-      if (tx.totalTokensOut < run!.stepTokensOut) refuse(`totalTokensOut must be at least the steps' ${run!.stepTokensOut}`);
+      if (tx.from !== run.minerAddress) refuse(`only the claiming miner ${run.minerAddress} may finish a run`);
+      if (tx.totalTokensOut < run.stepTokensOut) refuse(`totalTokensOut must be at least the steps' ${run.stepTokensOut}`);
     }
   },
   apply(tx, s, ctx) {

@@ -5,6 +5,7 @@
 import { TREASURY_ADDRESS } from '../address.ts';
 import { AGENT_CLAIM_TIMEOUT_MS, AGENT_RUN_TIMEOUT_MS } from '../economics.ts';
 import type { StateOverlay } from '../state.ts';
+import { refuse } from './handler.ts';
 import { RUNS, type AgentRun, type AgentRunStatus } from './agent.ts';
 import { transitionRow, transitionTable, type Transition } from './machine.ts';
 
@@ -60,6 +61,12 @@ export const AGENT_TRANSITIONS: readonly AgentTransition[] = [
 export function checkAgentTransition(run: AgentRun | undefined, on: AgentTrigger, to?: AgentRunStatus): void {
   const what = run ? `run ${run.agentRunId} is ${run.status}` : 'the run does not exist';
   transitionRow(AGENT_TRANSITIONS, run?.status ?? null, on, what, to);
+}
+
+/** Refuses `on` unless `run` exists and its status has a row for it; narrows `run` for the caller. */
+export function checkRunTransition(run: AgentRun | undefined, on: AgentTrigger): asserts run is AgentRun {
+  checkAgentTransition(run, on);
+  if (!run) refuse(`${on} is not allowed: the run does not exist`);
 }
 
 /** When an open run times out (ms). */

@@ -3,6 +3,7 @@
  * and its extra protocol reference sections, declared together in core/tx/<family>.ts and listed
  * once in core/tx/registry.ts. See core/tx/handler.ts for how to add a type or a family.
  */
+import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef } from '../record.ts';
 import type { StateOverlay } from '../state.ts';
 import type { TxContext, TxHandler } from './handler.ts';
@@ -22,6 +23,8 @@ export interface TxFamily<R extends readonly RecordDef[] = readonly RecordDef[]>
   /** The record kinds it owns (each kind belongs to exactly one family). */
   readonly records?: R;
   readonly beginBlock?: BeginBlockHook;
+  /** Its namespaces of chunked uploads (core/chunks.ts), whose bytes the `content` projection stores. */
+  readonly chunkStores?: readonly ChunkStore[];
   /** Markdown lines appended to the protocol reference (e.g. its state machine's table). */
   readonly docSections?: () => string[];
 }

@@ -22,6 +22,7 @@
  * transactions, family by family in registry order; `expireDue(s, RECORD, ctx.timestamp,
  * deadline, expire)` visits the open records whose deadline passed.
  */
+import { ChainError } from '../errors.ts';
 import type { Genesis } from '../genesis.ts';
 import type { RecordDef } from '../record.ts';
 import type { PayloadOf, TxSchema } from '../schema.ts';
@@ -100,6 +101,14 @@ export function txHandler<S extends TxSchema>(schema: S, rules: TxRules<S>): TxH
  */
 export function isTx<S extends TxSchema>(tx: SignedTx, schema: S): tx is SignedTx & SignedTxOf<S> {
   return tx.type === schema.type;
+}
+
+/**
+ * Refuses a transaction with VALIDATION_FAILED. A declared `never` function (not an arrow in a
+ * const) so that TypeScript narrows after it: `if (!task) refuse('...'); task.status` needs no `!`.
+ */
+export function refuse(message: string): never {
+  throw new ChainError('VALIDATION_FAILED', message);
 }
 
 /** Moves a fee from the sender to the block's proposer (the live network's rule). */

@@ -2,6 +2,7 @@
  * Every transaction family this chain knows, and what derives from them: handlers by type, the
  * record kinds of the state, begin-block hooks and tokens consumed. A new family is one line here.
  */
+import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef, RecordValue } from '../record.ts';
 import type { StateOverlay } from '../state.ts';
 import type { TxEvent } from '../schema.ts';
@@ -49,6 +50,9 @@ for (const r of RECORDS) {
 export const RECORD_KINDS: readonly RecordKind[] = RECORDS.map((r) => r.kind);
 /** Every record kind with its state-root key prefix. */
 export const RECORD_PREFIX = Object.fromEntries(RECORDS.map((r) => [r.kind, r.prefix])) as Record<RecordKind, string>;
+
+/** Every namespace of chunked uploads (social blobs, drive files), in registry order. */
+export const CHUNK_STORES: readonly ChunkStore[] = FAMILIES.flatMap((f) => f.chunkStores ?? []);
 
 /** Runs every family's begin-block hook, in registry order (before the block's transactions). */
 export function beginBlock(s: StateOverlay, ctx: TxContext): void {

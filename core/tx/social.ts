@@ -1,43 +1,41 @@
-/** Social types named by the spec: SOCIAL_LIKE_INTENT and SOCIAL_BLOB (schemas). */
-import { f, defineTx } from '../schema.ts';
+/**
+ * The social family: blobs (socialBlob.ts), posts, profiles, reactions and direct messages
+ * (socialPost.ts), follows and funded likes (socialLike.ts). SOCIAL_LIKE_INTENT and SOCIAL_BLOB
+ * are the spec's; the others are the live network's documented types, in its order.
+ */
+import type { StateOverlay } from '../state.ts';
 import { defineFamily } from './family.ts';
-import { notExecuted } from './handler.ts';
+import type { TxContext } from './handler.ts';
+import { likeParts } from './socialLike.ts';
+import { BLOBS, blobHandlers } from './socialBlob.ts';
+import { DM_IDS, LIKERS, POSTS, postHandlers } from './socialPost.ts';
 
-export const SOCIAL_LIKE_INTENT = defineTx({
-  type: 'SOCIAL_LIKE_INTENT',
-  family: 'social',
-  fork: 1,
-  doc: 'Queues a funded like of a post for its author; expires after likeExpiryMs (86,400,000).',
-  fields: {
-    from: f.address(),
-    author: f.address(),
-    postId: f.id(64, 1),
-    tokens: f.uint(10_000, 1),
-    fee: f.amount(),
-    nonce: f.uint(),
-    timestamp: f.uint(),
+export { BLOBS, SOCIAL_BLOB, SOCIAL_BLOB_CHUNK, SOCIAL_BLOB_FINALIZE, SOCIAL_BLOB_INIT } from './socialBlob.ts';
+export { LIKE_CAPS, SOCIAL_FOLLOW_SET, SOCIAL_LIKE_INTENT } from './socialLike.ts';
+export { SOCIAL_DM_SEND, SOCIAL_POST_CREATE, SOCIAL_PROFILE_SET, SOCIAL_REACTION_SET } from './socialPost.ts';
+
+/** Social types, the spec's two first. */
+export const socialFamily = defineFamily({
+  name: 'social',
+  handlers: [
+    likeParts.like,
+    blobHandlers.blob,
+    postHandlers.profile,
+    likeParts.follow,
+    postHandlers.post,
+    postHandlers.reaction,
+    postHandlers.dm,
+    blobHandlers.init,
+    blobHandlers.chunk,
+    blobHandlers.finalize,
+  ],
+  records: [...BLOBS.records, POSTS, LIKERS, DM_IDS, ...likeParts.records],
+  chunkStores: [BLOBS],
+  beginBlock: {
+    doc: 'Pending like intents whose expiresAt has come are refunded from escrow to their liker, oldest first; a blob still incomplete a day after its first transaction expires and its pending chunks leave the state.',
+    run(s: StateOverlay, ctx: TxContext) {
+      likeParts.expire(s, ctx);
+      BLOBS.expire(s, ctx);
+    },
   },
 });
-
-export const SOCIAL_BLOB = defineTx({
-  type: 'SOCIAL_BLOB',
-  family: 'social',
-  fork: 1,
-  doc: 'One chunk of a content-addressed blob; the blob is complete when all chunks landed and SHA-256 matches contentHash.',
-  fields: {
-    from: f.address(),
-    blobId: f.hex(64),
-    contentType: f.pattern(/^[a-z0-9.+-]+\/[a-z0-9.+-]+$/, 'a MIME type'),
-    totalBytes: f.uint(50_000_000, 1),
-    totalChunks: f.uint(1_000, 1),
-    chunkIndex: f.uint(999),
-    contentHash: f.hex(64),
-    chunkDataBase64: f.pattern(/^[A-Za-z0-9+/]{0,533336}={0,2}$/, 'base64 of at most 400,000 bytes'),
-    fee: f.amount(),
-    nonce: f.uint(),
-    timestamp: f.uint(),
-  },
-});
-
-/** Social types: schemas fixed here, effects arrive with the social work (issue 10). */
-export const socialFamily = defineFamily({ name: 'social', handlers: [SOCIAL_LIKE_INTENT, SOCIAL_BLOB].map(notExecuted) });

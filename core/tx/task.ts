@@ -1,12 +1,11 @@
 /** The task pipeline: TASK_SUBMIT, TASK_RESPONSE, TASK_VALIDATE, TASK_REWARD, the task records and their timeouts. */
 import { MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../economics.ts';
-import { ChainError } from '../errors.ts';
 import { sha256Hex } from '../hash.ts';
 import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
 import { defineFamily, expireDue } from './family.ts';
-import { feeOf, payFee, txHandler } from './handler.ts';
-import { expectedRewards, nextTaskStatus, taskDeadline, taskMachineDoc } from './taskMachine.ts';
+import { feeOf, payFee, refuse, txHandler } from './handler.ts';
+import { checkTaskTransition, expectedRewards, nextTaskStatus, taskDeadline, taskMachineDoc } from './taskMachine.ts';
 
 export { expectedRewards };
 
@@ -140,10 +139,6 @@ export const TASK_REWARD = defineTx({
     "the task's escrow is released: before fork 2 all of it to the best miner; from fork 2 70% to the best miner, 5% to the validator and the remainder (25%) to `burned`. `fee` moves from the validator to the block proposer.",
 });
 
-const refuse = (msg: string): never => {
-  throw new ChainError('VALIDATION_FAILED', msg);
-};
-
 /** The id of the task a TASK_SUBMIT creates: its taskId, or the first 32 hex of its hash. */
 export function taskIdOf(tx: { readonly taskId?: unknown; readonly hash: string }): string {
   return typeof tx.taskId === 'string' ? tx.taskId : tx.hash.slice(0, 32);
@@ -182,15 +177,15 @@ const response = txHandler(TASK_RESPONSE, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
     const task = state.get(TASKS, tx.taskId);
-    nextTaskStatus(task, 'TASK_RESPONSE');
+    checkTaskTransition(task, 'TASK_RESPONSE');
     const minerId = state.peek(tx.from).minerId;
     if (!minerId) refuse('only a registered miner may respond (send MINER_REGISTER first)');
     if (tx.minerId !== minerId) refuse(`minerId must be the sender's miner id ${minerId}`);
     if (sha256Hex(tx.content) !== tx.contentHash) refuse('contentHash is not SHA-256 of content');
-    if (ctx.timestamp > task!.submittedAt + task!.timeoutMs)
-      refuse(`task ${task!.taskId} stopped taking responses at ${task!.submittedAt + task!.timeoutMs}`);
-    if (task!.responses.some((r) => r.minerId === minerId)) refuse(`miner ${minerId} already responded to task ${task!.taskId}`);
-    if (task!.responses.length >= MAX_TASK_RESPONSES) refuse(`task ${task!.taskId} already has ${MAX_TASK_RESPONSES} responses`);
+    if (ctx.timestamp > task.submittedAt + task.timeoutMs)
+      refuse(`task ${task.taskId} stopped taking responses at ${task.submittedAt + task.timeoutMs}`);
+    if (task.responses.some((r) => r.minerId === minerId)) refuse(`miner ${minerId} already responded to task ${task.taskId}`);
+    if (task.responses.length >= MAX_TASK_RESPONSES) refuse(`task ${task.taskId} already has ${MAX_TASK_RESPONSES} responses`);
   },
   apply(tx, s, ctx) {
     const task = s.get(TASKS, tx.taskId)!;
@@ -206,10 +201,10 @@ const validate = txHandler(TASK_VALIDATE, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
     const task = state.get(TASKS, tx.taskId);
-    nextTaskStatus(task, 'TASK_VALIDATE');
+    checkTaskTransition(task, 'TASK_VALIDATE');
     if (!ctx.genesis.authorities.includes(tx.from)) refuse('only a genesis authority may validate tasks');
-    const responders = new Set(task!.responses.map((r) => r.minerId));
-    if (!responders.has(tx.bestMinerId)) refuse(`bestMinerId ${tx.bestMinerId} did not respond to task ${task!.taskId}`);
+    const responders = new Set(task.responses.map((r) => r.minerId));
+    if (!responders.has(tx.bestMinerId)) refuse(`bestMinerId ${tx.bestMinerId} did not respond to task ${task.taskId}`);
     const scored = new Set<string>();
     for (const { minerId } of tx.scores) {
       if (!responders.has(minerId)) refuse(`scores name ${minerId}, which did not respond`);
@@ -235,8 +230,8 @@ const reward = txHandler(TASK_REWARD, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
     const task = state.get(TASKS, tx.taskId);
-    nextTaskStatus(task, 'TASK_REWARD');
-    if (tx.from !== task!.validator) refuse(`only the task's validator ${task!.validator} may reward it`);
+    checkTaskTransition(task, 'TASK_REWARD');
+    if (tx.from !== task.validator) refuse(`only the task's validator ${task.validator} may reward it`);
     const expected = expectedRewards(task!, ctx.height, ctx);
     const got = tx.rewards.map((r) => [r.address, r.amount, r.reason].join('|'));
     if (got.join(',') !== expected.map((r) => [r.address, r.amount, r.reason].join('|')).join(','))

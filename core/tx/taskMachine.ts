@@ -5,7 +5,7 @@
 import { ZERO_ADDRESS } from '../address.ts';
 import { FEE_SPLIT_V2, TASK_SETTLEMENT_WINDOW_MS } from '../economics.ts';
 import { forkActive } from '../genesis.ts';
-import type { TxContext } from './handler.ts';
+import { refuse, type TxContext } from './handler.ts';
 import { transitionRow, transitionTable, type Transition } from './machine.ts';
 import type { Task, TaskStatus } from './task.ts';
 
@@ -56,6 +56,12 @@ export const TASK_TRANSITIONS: readonly TaskTransition[] = [
 export function nextTaskStatus(task: Task | undefined, on: TaskTrigger): TaskStatus {
   const what = task ? `task ${task.taskId} is ${task.status}` : 'the task does not exist';
   return transitionRow(TASK_TRANSITIONS, task?.status ?? null, on, what).to;
+}
+
+/** Refuses `on` unless `task` exists and its status has a row for it; narrows `task` for the caller. */
+export function checkTaskTransition(task: Task | undefined, on: TaskTrigger): asserts task is Task {
+  nextTaskStatus(task, on);
+  if (!task) refuse(`${on} is not allowed: the task does not exist`);
 }
 
 /** When an open task times out (ms), given its status. */

@@ -43,13 +43,18 @@ addr('answers balance and nonce, balance alone, and the history newest first', (
       [hashes[4], hashes[3]],
     );
     assert.is(two.body.count, 2);
+    assert.is(two.body.nextCursor, '2', 'the next page starts at the third newest');
+    assert.equal(
+      (await get(c, `/api/address/${A(1)}/txs?limit=2&cursor=${two.body.nextCursor}`)).body.txs.map((t: any) => t.hash),
+      [hashes[2], hashes[1]],
+    );
     const off = await get(c, `/api/address/${A(1)}/txs?limit=2&offset=3`);
     assert.equal(
       off.body.txs.map((t: any) => t.hash),
       [hashes[1], hashes[0]],
     );
     assert.is((await get(c, `/api/address/${A(2)}/txs`)).body.count, 5);
-    assert.equal((await get(c, `/api/address/${A(3)}/txs`)).body, { address: A(3), count: 0, txs: [] });
+    assert.equal((await get(c, `/api/address/${A(3)}/txs`)).body, { address: A(3), count: 0, txs: [], nextCursor: null });
   }),
 );
 

@@ -25,7 +25,7 @@ const raw = async (c: AlertChain, path: string, init?: RequestInit, env?: object
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 };
 
-t('subscribe answers 201 {id, token, trigger, createdAt}; the token lists and deletes', () =>
+t('subscribe answers 201 {id, token, trigger, createdAt} with the status and a separate signing secret; the token lists and deletes', () =>
   withAlerts({}, async (c) => {
     const res = await subscribe(c, {
       trigger: 'address_tx',
@@ -34,8 +34,10 @@ t('subscribe answers 201 {id, token, trigger, createdAt}; the token lists and de
       target: HOOK,
     });
     assert.is(res.status, 201);
-    assert.equal(Object.keys(res.body).sort(), ['createdAt', 'id', 'token', 'trigger']);
+    assert.equal(Object.keys(res.body).sort(), ['createdAt', 'id', 'secret', 'status', 'token', 'trigger']);
     assert.match(res.body.token, /^ombra_alert_[0-9a-f]{48}$/);
+    assert.match(res.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+    assert.is(res.body.status, 'active');
     const list = await raw(c, '/api/alerts/', { headers: { 'X-Alert-Token': res.body.token } });
     assert.is(list.status, 200);
     assert.equal(list.body.alerts, [
@@ -45,15 +47,20 @@ t('subscribe answers 201 {id, token, trigger, createdAt}; the token lists and de
         params: { address: ADDR },
         channel: 'webhook',
         target: HOOK,
+        status: 'active',
         createdAt: res.body.createdAt,
         delivered: 0,
         failed: 0,
         pending: 0,
         lastDeliveredAt: null,
         lastFailure: null,
+        consecutiveFailures: 0,
+        disabledAt: null,
+        disabledReason: null,
       },
     ]);
     assert.not.ok(JSON.stringify(list.body).includes(res.body.token), 'the token is not echoed');
+    assert.not.ok(JSON.stringify(list.body).includes(res.body.secret.slice(6)), 'nor the secret');
     const other = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target: HOOK });
     assertError(
       await raw(c, `/api/alerts/${other.body.id}`, { method: 'DELETE', headers: { 'X-Alert-Token': res.body.token } }),
@@ -207,6 +214,45 @@ t('subscriptions survive a restart of the node', async () => {
     await again.destroy();
   }
 });
+
+t('the signing secret rotates with the token only, shown once; the secret manages nothing', () =>
+  withAlerts({}, async (c) => {
+    const sub = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target: HOOK });
+    const other = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target: HOOK });
+    const rotate = (id: string, headers: Record<string, string>) => raw(c, `/api/alerts/${id}/secret`, { method: 'POST', headers });
+    assertError(await rotate(sub.body.id, {}), 401, 'UNAUTHORIZED');
+    assertError(await rotate(sub.body.id, { 'X-Alert-Token': sub.body.secret }), 401, 'UNAUTHORIZED');
+    assertError(await rotate(other.body.id, { 'X-Alert-Token': sub.body.token }), 404, 'NOT_FOUND');
+    assertError(await raw(c, '/api/alerts/', { headers: { 'X-Alert-Token': sub.body.secret } }), 401, 'UNAUTHORIZED');
+    const r = await rotate(sub.body.id, { 'X-Alert-Token': sub.body.token });
+    assert.is(r.status, 200);
+    assert.equal(Object.keys(r.body).sort(), ['id', 'previousSecretValidUntil', 'secret']);
+    assert.match(r.body.secret, /^whsec_/);
+    assert.is.not(r.body.secret, sub.body.secret);
+    assert.ok(r.body.previousSecretValidUntil > Date.now() + 23 * 3600_000, 'the old secret signs for 24 h more');
+    const again = await rotate(sub.body.id, { 'X-Alert-Token': sub.body.token });
+    assert.is.not(again.body.secret, r.body.secret);
+  }),
+);
+
+t('enable: 401 without the token, 404 for another token, idempotent on an active subscription', () =>
+  withAlerts({}, async (c) => {
+    const sub = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target: HOOK });
+    const other = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target: HOOK });
+    const enable = (id: string, headers: Record<string, string>) => raw(c, `/api/alerts/${id}/enable`, { method: 'POST', headers });
+    assertError(await enable(sub.body.id, {}), 401, 'UNAUTHORIZED');
+    assertError(await enable(other.body.id, { 'X-Alert-Token': sub.body.token }), 404, 'NOT_FOUND');
+    const ok = await enable(sub.body.id, { 'X-Alert-Token': sub.body.token });
+    assert.equal({ status: ok.status, body: ok.body }, { status: 200, body: { ok: true, id: sub.body.id, enabled: true } });
+  }),
+);
+
+t('confirmation links: anything but a pending link is 404 NOT_FOUND', () =>
+  withAlerts({}, async (c) => {
+    for (const tok of ['ab'.repeat(32), 'zz', 'AB'.repeat(32), '0'.repeat(65)])
+      assertError(await raw(c, `/api/alerts/confirm/${tok}`), 404, 'NOT_FOUND', /unknown or expired confirmation link/);
+  }),
+);
 
 const refusal = (f: () => unknown): string | null => {
   try {

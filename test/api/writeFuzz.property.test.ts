@@ -66,4 +66,38 @@ t(`${RUNS} hostile bodies at each write endpoint: typed 4xx errors only, no 5xx,
   }
 });
 
+t(
+  'the bodiless alert writes (enable, secret rotation, confirmation) under hostile ids and tokens: typed 4xx, nothing changes',
+  async () => {
+    const c: AlertChain = await openAlertChain({});
+    try {
+      const sub = await c.app.request('/api/alerts/subscribe', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ trigger: 'miner_block', params: {}, channel: 'webhook', target: 'http://127.0.0.1:9/h' }),
+      });
+      const { id, token } = (await sub.json()) as { id: string; token: string };
+      const listing = async () => (await c.app.request('/api/alerts/', { headers: { 'X-Alert-Token': token } })).text();
+      const before = await listing();
+      const segment = fc.oneof(fc.string({ maxLength: 80 }), fc.constant(id), fc.stringMatching(/^[0-9a-f]{64}$/));
+      const header = fc.oneof(fc.string({ maxLength: 200 }), fc.constant(''), fc.constant(`${token}x`));
+      await fc.assert(
+        fc.asyncProperty(fc.constantFrom('enable', 'secret', 'confirm'), segment, header, async (route, seg, tok) => {
+          const path =
+            route === 'confirm' ? `/api/alerts/confirm/${encodeURIComponent(seg)}` : `/api/alerts/${encodeURIComponent(seg)}/${route}`;
+          // Header values must be valid ByteStrings to be sent at all.
+          const headers = /^[\x20-\x7e]*$/.test(tok) ? { 'X-Alert-Token': tok } : {};
+          const res = await c.app.request(path, { method: route === 'confirm' ? 'GET' : 'POST', headers });
+          const json = (await res.json()) as { error?: unknown; code?: unknown };
+          return res.status >= 400 && res.status < 500 && typeof json.error === 'string' && typeof json.code === 'string';
+        }),
+        { numRuns: RUNS / 5 },
+      );
+      assert.is(await listing(), before, 'the subscription is as it was');
+    } finally {
+      await c.destroy();
+    }
+  },
+);
+
 t.run();

@@ -23,4 +23,16 @@ t('a bad --trusted-proxy is a usage error naming it', async () => {
   assert.match(r.stderr, /--trusted-proxy: trusted proxy 10\.0\.0\.0\/33 has a bad prefix length/);
 });
 
+t('alert limits are integers within bounds: anything else is a usage error naming the flag', async () => {
+  for (const [flag, value] of [
+    ['--alert-disable-after', '0'],
+    ['--alert-max-outbox', 'lots'],
+    ['--alert-max-per-target', '-1'],
+  ]) {
+    const r = await runCli(['start', '--dev', flag, value]);
+    assert.is(r.code, 2, flag);
+    assert.match(r.stderr, new RegExp(`${flag} must be an integer`));
+  }
+});
+
 t.run();

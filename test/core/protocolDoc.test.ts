@@ -29,9 +29,9 @@ t('the reference is deterministic and ends with exactly one newline', () => {
   assert.ok(DOC.endsWith('\n') && !DOC.endsWith('\n\n'));
 });
 
-t("each of the 24 types (the spec's 22, CHAT_TURN and ART_MINT) has a section with family, activation, execution and its doc", () => {
-  assert.is(TX_HANDLERS.size, 24);
-  assert.ok(DOC.includes('## Transaction types (24)'));
+t("each type (the spec's 22, then the live network's) has a section with family, activation, execution and its doc", () => {
+  assert.ok(TX_HANDLERS.size >= 22);
+  assert.ok(DOC.includes(`## Transaction types (${TX_HANDLERS.size})`));
   for (const h of TX_HANDLERS.values()) {
     const s = section(h.schema.type);
     assert.ok(s.includes(`- Family: \`${h.schema.family}\``), h.schema.type);

@@ -39,9 +39,29 @@ const task = (over: Partial<Task>): Task => ({
   ...over,
 });
 
-t('the record kinds keep their state-root prefixes (miners m, tasks t, runs r, nfts n)', () => {
-  assert.equal({ ...RECORD_PREFIX }, { tasks: 't', miners: 'm', runs: 'r', nfts: 'n' });
-  assert.equal([...RECORD_KINDS].sort(), ['miners', 'nfts', 'runs', 'tasks']);
+t('the record kinds keep their state-root prefixes', () => {
+  assert.equal(
+    { ...RECORD_PREFIX },
+    {
+      tasks: 't',
+      miners: 'm',
+      runs: 'r',
+      blobs: 'b',
+      blobChunks: 'bc',
+      blobPending: 'bp',
+      posts: 'p',
+      likers: 'pl',
+      dmIds: 'dm',
+      follows: 'fo',
+      intents: 'li',
+      likePairs: 'lp',
+      likeQueues: 'lq',
+      likeDaily: 'ld',
+      likeOrder: 'lo',
+      likeClock: 'lc',
+      nfts: 'n',
+    },
+  );
   assert.is(new Set(RECORDS.map((r) => r.prefix)).size, RECORDS.length);
   for (const r of RECORDS) assert.not.ok(['a', 's'].includes(r.prefix), r.kind);
 });
@@ -75,7 +95,7 @@ t('the state holds one map per registered record kind and an open set per kind t
       .map((r) => r.kind)
       .sort(),
   );
-  assert.equal(Object.keys(s.open).sort(), ['runs', 'tasks']);
+  assert.equal(Object.keys(s.open).sort(), ['blobs', 'runs', 'tasks']);
 });
 
 t('records are read and written through their definitions, and committing tracks the open ones', () => {
@@ -154,10 +174,10 @@ t('the agent channel events come from the agent definitions, fields in their ann
   assert.is(txEvents('nothing').size, 0);
 });
 
-t('begin-block hooks run family by family: tasks, then agent runs', () => {
+t('begin-block hooks run family by family: tasks, then agent runs, then social expiries', () => {
   assert.equal(
     FAMILIES.filter((fam) => fam.beginBlock).map((fam) => fam.name),
-    ['task', 'agent'],
+    ['task', 'agent', 'social'],
   );
   assert.ok(RUNS.isOpen && TASKS.isOpen);
 });

@@ -96,9 +96,8 @@ export class TwoNodeChain {
     this.head = a.block;
   }
 
-  /** Builds the next block in the next slot of `key`, applies it on both states, returns it. */
-  next(candidates: readonly SignedTx[], key: KeyPair = DEV_KEYS[0]) {
-    const timestamp = this.head.timestamp + this.g.blockTimeMs;
+  /** Builds the next block in the next slot of `key` (or at `timestamp`), applies it on both states, returns it. */
+  next(candidates: readonly SignedTx[], key: KeyPair = DEV_KEYS[0], timestamp = this.head.timestamp + this.g.blockTimeMs) {
     const built = buildBlock(this.proposer, refOf(this.head), candidates, key, timestamp, this.g);
     const wire = JSON.parse(JSON.stringify(built.block)) as unknown;
     const applied = applyBlock(this.receiver, refOf(this.head), wire, this.g, { now: timestamp });

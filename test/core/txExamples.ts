@@ -16,6 +16,7 @@ const CANDIDATES: unknown[] = [
   60_000,
   'ab'.repeat(32),
   'ab'.repeat(20),
+  'ab'.repeat(24),
   'task0001',
   'hello',
   'text/plain',
@@ -27,6 +28,7 @@ const CANDIDATES: unknown[] = [
   'user',
   'image',
   'miner',
+  'like',
   true,
   [],
 ];

@@ -86,8 +86,8 @@ function withKey(o: object, key: string, value: unknown): Record<string, unknown
   return out;
 }
 
-t('every one of the 24 types has a schema-valid, correctly signed example', () => {
-  assert.is(EXAMPLES.length, 24);
+t('every type has a schema-valid, correctly signed example', () => {
+  assert.is(EXAMPLES.length, TX_TYPES.length);
   for (const tx of EXAMPLES) assert.is(checkTxShape(tx), tx, tx.type);
 });
 

@@ -100,11 +100,15 @@ export async function startSmtp(): Promise<{ url: string; mails: Mail[]; close()
   return { url: `smtp://127.0.0.1:${port}`, mails, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-/** Verifies a Standard Webhooks signature with the subscription token, as a receiver would. */
-export function verifySignature(token: string, r: Received): boolean {
+/**
+ * Verifies a Standard Webhooks signature with a signing secret, as a receiver's Standard Webhooks
+ * library would: the key is the base64 after `whsec_` (any other string: its UTF-8 bytes).
+ */
+export function verifySignature(secret: string, r: Received): boolean {
   const id = String(r.headers['webhook-id']);
   const ts = String(r.headers['webhook-timestamp']);
-  const expected = createHmac('sha256', token).update(`${id}.${ts}.${r.body}`).digest('base64');
+  const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice(6), 'base64') : Buffer.from(secret);
+  const expected = createHmac('sha256', key).update(`${id}.${ts}.${r.body}`).digest('base64');
   return String(r.headers['webhook-signature'])
     .split(' ')
     .some((s) => s === `v1,${expected}`);
@@ -178,3 +182,33 @@ export async function until(cond: () => boolean, timeoutMs = 10_000, what = 'con
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The confirmation link path in a mail (quoted-printable unfolded), if any. */
+export function confirmPath(m: Mail): string | undefined {
+  const text = m.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+  return /https?:\/\/[^\s/]+(\/api\/alerts\/confirm\/[0-9a-f]{64})/.exec(text)?.[1];
+}
+
+/** Waits for the next mail, which must be a confirmation, and follows its link; answers the confirmation. */
+export async function confirmByMail(chain: AlertChain, mails: Mail[], index = mails.length): Promise<any> {
+  await until(() => mails.length > index, 8000, 'confirmation mail');
+  const path = confirmPath(mails[index]);
+  if (!path) throw new Error(`mail ${index} holds no confirmation link:\n${mails[index].raw}`);
+  const res = await chain.app.request(path);
+  if (res.status !== 200) throw new Error(`confirmation answered ${res.status}: ${await res.text()}`);
+  return res.json();
+}
+
+/** Sends 5 micro-units from dev account 1 to `address` and commits the block; answers the tx hash. */
+export async function payAndCommit(chain: AlertChain, address: string): Promise<string> {
+  const tx = chain.transfer(1, address, '5');
+  await chain.node.submitTx(tx);
+  await chain.produce();
+  return tx.hash as string;
+}
+
+/** The subscriptions of a token, as GET /api/alerts/ lists them. */
+export async function listAlerts(chain: AlertChain, token: string): Promise<any[]> {
+  const res = await chain.app.request('/api/alerts/', { headers: { 'X-Alert-Token': token } });
+  return ((await res.json()) as { alerts: any[] }).alerts;
+}

@@ -41,6 +41,43 @@ t('a pretty line is one line with no raw control character, whatever the message
   );
 });
 
+// Text made of what breaks log lines: separators, quotes, escapes, line breaks, C1, DEL, U+2028/9.
+const hostile = fc
+  .array(
+    fc.constantFrom(' ', '=', '"', '\\', '\n', '\r', '\t', '\u2028', '\u2029', '\u009b', '\u0085', '\u007f', '\u001b', 'a', 'é', '😀'),
+    {
+      maxLength: 12,
+    },
+  )
+  .map((a) => a.join(''));
+
+t('hostile text in the message, a field name or a value never yields a raw control character, in either format', () => {
+  fc.assert(
+    fc.property(hostile, hostile, hostile, (msg, key, value) => {
+      for (const line of [prettyLine(when, 'info', msg, { [key]: value, v: value }), jsonLine(when, 'info', msg, { [key]: value })]) {
+        assert.ok(line.endsWith('\n'));
+        assert.not.ok(RAW_CONTROL.test(line.slice(0, -1)), JSON.stringify(line));
+      }
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+t('a pretty value reads back as the text it was: quoted values are JSON strings, bare ones escaped words', () => {
+  fc.assert(
+    fc.property(hostile, (value) => {
+      const line = prettyLine(when, 'info', 'm', { f: value });
+      const written = line.slice(line.indexOf(' f=') + 3, -1);
+      if (written.startsWith('"')) assert.is(JSON.parse(written), value);
+      else {
+        assert.not.match(written, /[\s"=]/);
+        assert.is(JSON.parse(`"${written}"`), value);
+      }
+    }),
+    { numRuns: 2000 },
+  );
+});
+
 t('pretty values: plain words bare, text with spaces or quotes quoted, objects as JSON', () => {
   const line = prettyLine(when, 'info', 'node serving', { url: 'http://127.0.0.1:7777', why: 'a b', n: 3n, o: { a: 1 } });
   assert.is(line, `${when.toISOString()} INFO  node serving url=http://127.0.0.1:7777 why="a b" n="3" o={"a":1}\n`);

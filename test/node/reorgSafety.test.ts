@@ -1,6 +1,8 @@
 /** Reorganisations never trust a branch: validated on a copy before any read model moves, and never below finality. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { ChainError } from '../../core/errors.ts';
+import { HeadMovedError } from '../../node/reorg.ts';
 import { fixtureGenesis, openTestChain } from '../helpers/testChain.ts';
 
 const t = suite('reorganisation safety');
@@ -50,6 +52,72 @@ t('a branch leaving the chain deeper than the finality depth is refused, whateve
     const err = await a.node.reorg(0, await b.node.store.blocksIn(1, 8)).catch((e: Error) => e);
     assert.match(String(err), /more than 3 blocks below the head/);
     assert.is(a.node.head().index, 5);
+  } finally {
+    await a.destroy();
+    await b.destroy();
+  }
+});
+
+t('blocks that gossip imported while a catch-up fetched them are skipped, not refused as invalid', async () => {
+  const a = await openTestChain();
+  const b = await openTestChain();
+  try {
+    await b.produce(4);
+    a.advance(Math.max(0, b.now() - a.now()));
+    const fetched = await b.node.store.blocksIn(1, 4);
+    // Gossip brought blocks 1 and 2 in before the fetched batch was imported.
+    await a.node.importBlock(fetched[0]);
+    await a.node.importBlock(fetched[1]);
+    const imported = await a.node.importBlocks(fetched);
+    assert.equal(
+      imported.map((x) => x.index),
+      [3, 4],
+    );
+    assert.is(a.node.head().hash, b.node.head().hash);
+    // Every block already held: nothing to do, nothing refused.
+    assert.equal(await a.node.importBlocks(fetched), []);
+  } finally {
+    await a.destroy();
+    await b.destroy();
+  }
+});
+
+t('blocks that no longer fit because the head moved to another block are refused without blaming the sender', async () => {
+  const a = await openTestChain();
+  const b = await openTestChain();
+  try {
+    await a.produce(2);
+    b.advance(b.genesis.blockTimeMs * 5);
+    await b.produce(3);
+    a.advance(Math.max(0, b.now() - a.now()));
+    // b's blocks 1..3 were fetched when a held only genesis; a's own blocks 1..2 came meanwhile.
+    const err = await a.node.importBlocks(await b.node.store.blocksIn(1, 3)).catch((e: Error) => e);
+    assert.instance(err, HeadMovedError);
+    assert.not.instance(err, ChainError, 'not an invalid block: the sender is not banned for it');
+    assert.is(a.node.head().index, 2);
+  } finally {
+    await a.destroy();
+    await b.destroy();
+  }
+});
+
+t('a branch judged against an older head is refused without blaming the sender, and taken against the current one', async () => {
+  const a = await openTestChain();
+  const b = await openTestChain();
+  try {
+    await a.produce(2);
+    const judgedAgainst = a.node.head().hash;
+    await a.produce(1);
+    b.advance(b.genesis.blockTimeMs * 5);
+    await b.produce(4);
+    a.advance(Math.max(0, b.now() - a.now()));
+    const branch = await b.node.store.blocksIn(1, 4);
+    const err = await a.node.reorg(0, branch, judgedAgainst).catch((e: Error) => e);
+    assert.instance(err, HeadMovedError);
+    assert.is(a.node.head().index, 3);
+    assert.is(a.node.epoch(), 0, 'no reorganisation');
+    await a.node.reorg(0, branch, a.node.head().hash);
+    assert.is(a.node.head().hash, b.node.head().hash);
   } finally {
     await a.destroy();
     await b.destroy();

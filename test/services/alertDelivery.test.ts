@@ -4,6 +4,9 @@ import * as assert from 'uvu/assert';
 import type { Block } from '../../core/block.ts';
 import {
   answer,
+  confirmByMail,
+  listAlerts,
+  payAndCommit,
   openAlertChain,
   sleep,
   startReceiver,
@@ -34,54 +37,46 @@ async function withKit(
   }
 }
 
-/** Sends 5 micro-units to STRANGER and commits the block; answers the tx hash. */
-async function payStranger(c: AlertChain): Promise<string> {
-  const tx = c.transfer(1, STRANGER, '5');
-  await c.node.submitTx(tx);
-  await c.produce();
-  return tx.hash as string;
-}
-
-async function listing(c: AlertChain, token: string): Promise<any[]> {
-  const res = await c.app.request('/api/alerts/', { headers: { 'X-Alert-Token': token } });
-  return ((await res.json()) as { alerts: any[] }).alerts;
-}
-
-t('a 2xx answer delivers once: spec headers, spec body, a signature the receiver verifies with its token', async () => {
-  const r = await startReceiver(answer(200));
-  await withKit(
-    { retryDelaysMs: FAST },
-    async (c) => {
-      const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      assert.is(sub.status, 201);
-      const hash = await payStranger(c);
-      await until(() => r.got.length === 1, 5000, 'delivery');
-      const got = r.got[0];
-      assert.is(got.headers['x-chain-trigger'], 'address_tx');
-      assert.is(got.headers['x-chain-subscription'], sub.body.id);
-      assert.is(got.headers['content-type'], 'application/json');
-      assert.match(String(got.headers['webhook-id']), /^msg_[0-9a-f]{32}$/);
-      assert.match(String(got.headers['webhook-timestamp']), /^[0-9]{10}$/);
-      assert.ok(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000) < 5, 'webhook-timestamp is now');
-      assert.ok(verifySignature(sub.body.token, got), 'signature verifies with the subscription token');
-      assert.not.ok(verifySignature('ombra_alert_wrong', got), 'and not with another token');
-      const body = JSON.parse(got.body);
-      assert.is(body.trigger, 'address_tx');
-      assert.is(body.blockIndex, 1);
-      assert.is(body.timestamp, c.node.head().timestamp);
-      assert.equal(
-        { type: body.tx.type, from: body.tx.from, to: body.tx.to, amount: body.tx.amount, hash: body.tx.hash },
-        { type: 'TRANSFER', from: DEV_KEYS[1].address, to: STRANGER, amount: '5', hash },
-      );
-      await sleep(200);
-      assert.is(r.got.length, 1, 'no second delivery');
-      const [s] = await listing(c, sub.body.token);
-      assert.equal({ delivered: s.delivered, failed: s.failed, pending: s.pending }, { delivered: 1, failed: 0, pending: 0 });
-      assert.is(c.alerts.pendingCount(), 0);
-    },
-    r,
-  );
-});
+t(
+  'a 2xx answer delivers once: spec headers, spec body, a signature the receiver verifies with its signing secret, not its token',
+  async () => {
+    const r = await startReceiver(answer(200));
+    await withKit(
+      { retryDelaysMs: FAST },
+      async (c) => {
+        const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
+        assert.is(sub.status, 201);
+        const hash = await payAndCommit(c, STRANGER);
+        await until(() => r.got.length === 1, 5000, 'delivery');
+        const got = r.got[0];
+        assert.is(got.headers['x-chain-trigger'], 'address_tx');
+        assert.is(got.headers['x-chain-subscription'], sub.body.id);
+        assert.is(got.headers['content-type'], 'application/json');
+        assert.match(String(got.headers['webhook-id']), /^msg_[0-9a-f]{32}$/);
+        assert.match(String(got.headers['webhook-timestamp']), /^[0-9]{10}$/);
+        assert.ok(Math.abs(Number(got.headers['webhook-timestamp']) - Date.now() / 1000) < 5, 'webhook-timestamp is now');
+        assert.match(sub.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+        assert.ok(verifySignature(sub.body.secret, got), 'signature verifies with the signing secret');
+        assert.not.ok(verifySignature(sub.body.token, got), 'and not with the management token');
+        assert.not.ok(String(got.headers['webhook-signature']).includes(' '), 'one signature while no rotation is in grace');
+        const body = JSON.parse(got.body);
+        assert.is(body.trigger, 'address_tx');
+        assert.is(body.blockIndex, 1);
+        assert.is(body.timestamp, c.node.head().timestamp);
+        assert.equal(
+          { type: body.tx.type, from: body.tx.from, to: body.tx.to, amount: body.tx.amount, hash: body.tx.hash },
+          { type: 'TRANSFER', from: DEV_KEYS[1].address, to: STRANGER, amount: '5', hash },
+        );
+        await sleep(200);
+        assert.is(r.got.length, 1, 'no second delivery');
+        const [s] = await listAlerts(c, sub.body.token);
+        assert.equal({ delivered: s.delivered, failed: s.failed, pending: s.pending }, { delivered: 1, failed: 0, pending: 0 });
+        assert.is(c.alerts.pendingCount(), 0);
+      },
+      r,
+    );
+  },
+);
 
 t('a 500 is retried 3 times with the same webhook-id after the given waits, then dropped and recorded', async () => {
   const r = await startReceiver(answer(500));
@@ -89,7 +84,7 @@ t('a 500 is retried 3 times with the same webhook-id after the given waits, then
     { retryDelaysMs: FAST },
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => c.alerts.pendingCount() === 0 && r.got.length === 4, 5000, 'four attempts');
       assert.is(new Set(r.got.map((g) => g.headers['webhook-id'])).size, 1, 'one webhook-id across retries');
       for (let i = 1; i < 4; i++) {
@@ -99,10 +94,10 @@ t('a 500 is retried 3 times with the same webhook-id after the given waits, then
           `retry ${i} came ${gap.toFixed(0)} ms after the previous attempt (wait ${FAST[i - 1]} ms)`,
         );
       }
-      for (const g of r.got) assert.ok(verifySignature(sub.body.token, g), 'every attempt is signed');
+      for (const g of r.got) assert.ok(verifySignature(sub.body.secret, g), 'every attempt is signed');
       await sleep(300);
       assert.is(r.got.length, 4, 'dropped: no fifth attempt');
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.is(s.failed, 1);
       assert.is(s.delivered, 0);
       assert.equal(
@@ -123,9 +118,9 @@ t('an answer later than the deadline is a failure and is retried', async () => {
     { retryDelaysMs: FAST, timeoutMs: 250 },
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => r.got.length === 2 && c.alerts.pendingCount() === 0, 5000, 'retry after timeout');
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.equal({ delivered: s.delivered, failed: s.failed }, { delivered: 1, failed: 0 });
     },
     r,
@@ -143,7 +138,7 @@ t('a connection reset is a failure and is retried', async () => {
     async (c) => {
       c.alerts.onAttempt = (_row, result) => seen.push(result.ok ? 'ok' : String(result.error));
       await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => seen.length === 2, 5000, 'two attempts');
       assert.is(seen[1], 'ok');
       assert.match(seen[0], /socket|ECONNRESET|closed/i);
@@ -159,10 +154,10 @@ t('a 3xx is a failure and the redirect is not followed', async () => {
     { retryDelaysMs: FAST },
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => c.alerts.pendingCount() === 0 && r.got.length === 4, 5000, 'four attempts');
       assert.is(elsewhere.got.length, 0, 'the redirect target was never called');
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.is(s.lastFailure.error, 'HTTP 302 (redirects are not followed)');
     },
     r,
@@ -176,7 +171,7 @@ t('the real schedule: retries start 2, 4 and 8 s after each failed attempt ends'
     {},
     async (c) => {
       await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => r.got.length === 4 && c.alerts.pendingCount() === 0, 18_000, 'four attempts on the real schedule');
       const gaps = [1, 2, 3].map((i) => r.got[i].at - r.got[i - 1].at);
       [2000, 4000, 8000].forEach((d, i) =>
@@ -193,7 +188,7 @@ t('restart in the middle of retries: the delivery completes exactly once, with t
     { retryDelaysMs: [400, 400, 400] },
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => r.got.length === 1, 5000, 'first attempt');
       await sleep(50);
       await c.alerts.stop();
@@ -204,7 +199,7 @@ t('restart in the middle of retries: the delivery completes exactly once, with t
       await sleep(600);
       assert.is(r.got.length, 2);
       assert.is(r.got[1].headers['webhook-id'], r.got[0].headers['webhook-id']);
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.equal({ delivered: s.delivered, failed: s.failed }, { delivered: 1, failed: 0 });
     },
     r,
@@ -218,8 +213,8 @@ t('blocks committed while the consumer is down fire once after it restarts, and 
     async (c) => {
       await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
       await c.alerts.stop();
-      await payStranger(c);
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
+      await payAndCommit(c, STRANGER);
       assert.is(r.got.length, 0);
       await c.reopenAlerts();
       assert.is(c.alerts.height(), 2, 'caught up from its checkpoint');
@@ -247,9 +242,10 @@ t('e-mail goes through a real SMTP server: the subject names the trigger, the bo
         target: 'Someone@Example.COM',
       });
       assert.is(sub.status, 201);
-      const hash = await payStranger(c);
-      await until(() => smtp.mails.length === 1, 8000, 'mail');
-      const m = smtp.mails[0];
+      await confirmByMail(c, smtp.mails);
+      const hash = await payAndCommit(c, STRANGER);
+      await until(() => smtp.mails.length === 2, 8000, 'mail');
+      const m = smtp.mails[1];
       assert.equal(m.to, ['Someone@example.com']);
       assert.is(m.from, 'alerts@node.test');
       assert.match(m.raw, /^Subject: \[Ombra\] address_tx: TRANSFER/m);
@@ -258,7 +254,7 @@ t('e-mail goes through a real SMTP server: the subject names the trigger, the bo
       assert.match(m.raw, /X-Chain-Trigger: address_tx/);
       // The relay has the mail a moment before the sender hears its 250 and records the delivery.
       await until(() => c.alerts.pendingCount() === 0, 5000, 'delivery recorded');
-      const [s] = await listing(c, sub.body.token);
+      const [s] = await listAlerts(c, sub.body.token);
       assert.is(s.delivered, 1);
     });
   } finally {
@@ -393,10 +389,10 @@ t('connect-time SSRF guard: a loopback target is refused once private targets ar
       c.alerts.onAttempt = (row) => {
         if (row.attempts === 4) done++;
       };
-      await payStranger(c);
+      await payAndCommit(c, STRANGER);
       await until(() => done === 2, 5000, 'both dropped');
       assert.is(r.got.length, 0, 'the receiver was never reached');
-      const subs = await listing(c, byName.body.token);
+      const subs = await listAlerts(c, byName.body.token);
       for (const s of subs) {
         assert.is(s.failed, 1);
         assert.match(s.lastFailure.error, /loopback/);

@@ -1,0 +1,223 @@
+/**
+ * Chunked uploads, generic over a namespace: the consensus bookkeeping of content that arrives in
+ * chunks, in any order and in any blocks (social blobs, web drive files).
+ *
+ * State per namespace (three record kinds, declared by the family that owns the namespace):
+ * - an upload header (`<uploads>` kind): what the uploader declared (content type, total bytes,
+ *   total chunks, SHA-256) and how far it got; it stays forever, closed as `complete` or `expired`;
+ * - one record per landed chunk (`<chunks>` kind, id `<uploadId>:<index>`, the chunk's base64)
+ *   while the upload is pending: completion needs every byte to check the hash, chunks come in any
+ *   order, so they wait in state, each as its own entry (a chunk never re-serialises the others).
+ *   They are removed from state (StateOverlay.remove) when the upload completes or expires;
+ * - per uploader, the bytes its pending uploads declared (`<pending>` kind), capped by
+ *   `maxPendingBytes`: the consensus state never holds more than that of one account's chunks,
+ *   and an upload that does not complete within `expiryMs` of its start expires (chunks dropped).
+ * The bytes themselves are served from the content store the `content` projection builds from the
+ * chunk transactions in blocks (projections/content.ts), so `replay` rebuilds it.
+ *
+ * How a family uses it (see core/tx/socialBlob.ts):
+ *   1. `export const FILES = defineChunkStore({namespace: 'file', uploads: 'files', chunks:
+ *      'fileChunks', pending: 'filePending', prefixes: {...}, noun: 'file', limits: {...},
+ *      chunkOf: (tx) => isTx(tx, WEB_FILE_CHUNK) ? {id: tx.fileId, index: tx.chunkIndex, data: tx.dataBase64} : undefined})`;
+ *   2. list `...FILES.records` in the family's `records` and `FILES` in its `chunkStores`, and call
+ *      `FILES.expire(s, ctx)` from its beginBlock hook;
+ *   3. in the type handlers: `checkStart`/`start` for the header (INIT), `checkChunk`/`putChunk`
+ *      for a chunk, `checkComplete`/`complete` when all chunks landed (FINALIZE, or the last chunk);
+ *   4. read the bytes with ContentQueries (queries/contentQueries.ts); uploaders cut content with
+ *      chunkContent (core/upload.ts).
+ * Every check throws ChainError VALIDATION_FAILED and changes nothing; every effect runs only after
+ * its check passed on the same overlay.
+ */
+import { ChainError } from './errors.ts';
+import {
+  base64Length,
+  type ChunkLimits,
+  type ChunkRef,
+  type PendingBytes,
+  type PendingChunk,
+  type Upload,
+  type UploadHeader,
+} from './upload.ts';
+import { sha256Hex } from './hash.ts';
+import { defineRecord, type RecordDef } from './record.ts';
+import type { StateOverlay } from './state.ts';
+import type { SignedTx, StateReader, TxContext } from './tx/handler.ts';
+
+export type { ChunkLimits, ChunkRef, PendingBytes, PendingChunk, Upload, UploadHeader } from './upload.ts';
+
+/** How a namespace is declared. */
+export interface ChunkStoreOptions<U extends string, C extends string, P extends string> {
+  /** The content store's key space for it, e.g. `blob`. */
+  namespace: string;
+  uploads: U;
+  chunks: C;
+  pending: P;
+  prefixes: { uploads: string; chunks: string; pending: string };
+  /** What an upload is called in messages and docs: `blob`, `file`. */
+  noun: string;
+  /** The upload's id field, for the protocol reference: `blobId`. */
+  idField: string;
+  limits: ChunkLimits;
+  /** The chunk a transaction of a block carries, if it carries one of this namespace. */
+  chunkOf(tx: SignedTx): ChunkRef | undefined;
+}
+
+const refuse = (msg: string): never => {
+  throw new ChainError('VALIDATION_FAILED', msg);
+};
+
+/** The state id of chunk `index` of upload `id`. */
+export function chunkKey(id: string, index: number): string {
+  return `${id}:${index}`;
+}
+
+/** A namespace of chunked uploads: its record kinds and the rules over them. */
+export interface ChunkStore<U extends string = string, C extends string = string, P extends string = string> {
+  readonly namespace: string;
+  readonly noun: string;
+  readonly limits: ChunkLimits;
+  readonly UPLOADS: RecordDef<U, Upload>;
+  readonly CHUNKS: RecordDef<C, PendingChunk>;
+  readonly PENDING: RecordDef<P, PendingBytes>;
+  readonly records: readonly [RecordDef<U, Upload>, RecordDef<C, PendingChunk>, RecordDef<P, PendingBytes>];
+  chunkOf(tx: SignedTx): ChunkRef | undefined;
+  /** Refuses a header that breaks the limits, names an id another account took, or exceeds the pending cap. Returns the existing upload of `from`, if any. */
+  checkStart(state: StateReader, from: string, h: UploadHeader): Readonly<Upload> | undefined;
+  /** Records a new pending upload and reserves its bytes against the owner's pending cap. */
+  start(s: StateOverlay, from: string, h: UploadHeader, ctx: TxContext, txHash: string): void;
+  /** Refuses a chunk that is not the next piece of a pending upload of `from`; `upload` stands in for one not stored yet. */
+  checkChunk(state: StateReader, from: string, c: ChunkRef, upload?: Readonly<Upload>): void;
+  /** Stores a checked chunk; returns the upload as it now is. */
+  putChunk(s: StateOverlay, c: ChunkRef): Upload;
+  /** Refuses completion unless every chunk landed (or `last` is the missing one) and the bytes match length and hash. */
+  checkComplete(state: StateReader, upload: Readonly<Upload>, last?: ChunkRef): void;
+  /** Closes a checked upload as complete and drops its chunks from state. */
+  complete(s: StateOverlay, id: string, ctx: TxContext): void;
+  /** Begin-block hook: expires pending uploads past `createdAt + expiryMs`, dropping their chunks. */
+  expire(s: StateOverlay, ctx: TxContext): void;
+}
+
+/** Declares a namespace of chunked uploads (see the module comment). */
+export function defineChunkStore<const U extends string, const C extends string, const P extends string>(
+  o: ChunkStoreOptions<U, C, P>,
+): ChunkStore<U, C, P> {
+  const { noun, limits } = o;
+  const UPLOADS = defineRecord<Upload>()(o.uploads, {
+    prefix: o.prefixes.uploads,
+    id: o.idField,
+    doc: `${noun} upload`,
+    isOpen: (u) => u.status === 'pending',
+  });
+  const CHUNKS = defineRecord<PendingChunk>()(o.chunks, {
+    prefix: o.prefixes.chunks,
+    id: `${o.idField}:chunkIndex`,
+    doc: `pending ${noun} chunk`,
+  });
+  const PENDING = defineRecord<PendingBytes>()(o.pending, { prefix: o.prefixes.pending, id: 'address', doc: `pending ${noun} bytes` });
+
+  const reserve = (s: StateOverlay, owner: string, delta: number): void => {
+    const bytes = (s.get(PENDING, owner)?.bytes ?? 0) + delta;
+    if (bytes === 0) s.remove(PENDING, owner);
+    else s.put(PENDING, owner, { address: owner, bytes });
+  };
+  const dropChunks = (s: StateOverlay, u: Readonly<Upload>): void => {
+    for (let i = 0; i < u.totalChunks; i++) if (s.get(CHUNKS, chunkKey(u.id, i))) s.remove(CHUNKS, chunkKey(u.id, i));
+  };
+
+  return {
+    namespace: o.namespace,
+    noun,
+    limits,
+    UPLOADS,
+    CHUNKS,
+    PENDING,
+    records: [UPLOADS, CHUNKS, PENDING],
+    chunkOf: o.chunkOf,
+
+    checkStart(state, from, h) {
+      if (h.totalBytes < 1 || h.totalBytes > limits.maxTotalBytes) refuse(`totalBytes must be 1..${limits.maxTotalBytes}`);
+      if (h.totalChunks < 1 || h.totalChunks > limits.maxChunks) refuse(`totalChunks must be 1..${limits.maxChunks}`);
+      if (h.totalChunks > h.totalBytes) refuse(`totalChunks ${h.totalChunks} exceeds totalBytes ${h.totalBytes} (chunks are never empty)`);
+      if (h.totalBytes > h.totalChunks * limits.maxChunkBytes)
+        refuse(`${h.totalChunks} chunks of at most ${limits.maxChunkBytes} bytes cannot hold ${h.totalBytes} bytes`);
+      const existing = state.get(UPLOADS, h.id);
+      if (existing) {
+        if (existing.owner !== from) refuse(`${noun} ${h.id} belongs to ${existing.owner}`);
+        return existing;
+      }
+      const pending = state.get(PENDING, from)?.bytes ?? 0;
+      if (pending + h.totalBytes > limits.maxPendingBytes)
+        refuse(`pending uploads would declare ${pending + h.totalBytes} bytes, more than ${limits.maxPendingBytes}`);
+      return undefined;
+    },
+
+    start(s, from, h, ctx, txHash) {
+      const { id, contentType, totalBytes, totalChunks, contentHash } = h;
+      s.put(UPLOADS, id, {
+        id,
+        contentType,
+        totalBytes,
+        totalChunks,
+        contentHash,
+        owner: from,
+        status: 'pending',
+        received: 0,
+        receivedBytes: 0,
+        createdAt: ctx.timestamp,
+        blockIndex: ctx.height,
+        txHash,
+      });
+      reserve(s, from, totalBytes);
+    },
+
+    checkChunk(state, from, c, upload = state.get(UPLOADS, c.id)) {
+      if (!upload) return refuse(`${noun} ${c.id} was not started`);
+      if (upload.owner !== from) refuse(`${noun} ${c.id} belongs to ${upload.owner}`);
+      if (upload.status !== 'pending') refuse(`${noun} ${c.id} is ${upload.status}`);
+      if (c.index >= upload.totalChunks) refuse(`chunkIndex ${c.index} is beyond totalChunks ${upload.totalChunks}`);
+      if (state.get(CHUNKS, chunkKey(c.id, c.index))) refuse(`chunk ${c.index} of ${noun} ${c.id} already landed`);
+      const n = base64Length(c.data);
+      if (n < 1 || n > limits.maxChunkBytes) refuse(`a chunk holds 1..${limits.maxChunkBytes} bytes, not ${n}`);
+      if (upload.receivedBytes + n > upload.totalBytes)
+        refuse(`chunk ${c.index} would bring ${noun} ${c.id} to ${upload.receivedBytes + n} bytes, beyond totalBytes ${upload.totalBytes}`);
+    },
+
+    putChunk(s, c) {
+      const u = s.get(UPLOADS, c.id)!;
+      s.put(CHUNKS, chunkKey(c.id, c.index), { data: c.data });
+      const next = { ...u, received: u.received + 1, receivedBytes: u.receivedBytes + base64Length(c.data) };
+      s.put(UPLOADS, c.id, next);
+      return next;
+    },
+
+    checkComplete(state, u, last) {
+      if (u.status !== 'pending') refuse(`${noun} ${u.id} is ${u.status}`);
+      const parts: Buffer[] = [];
+      for (let i = 0; i < u.totalChunks; i++) {
+        const data = last?.index === i ? last.data : state.get(CHUNKS, chunkKey(u.id, i))?.data;
+        if (data === undefined) return refuse(`${noun} ${u.id} is missing chunk ${i} of ${u.totalChunks}`);
+        parts.push(Buffer.from(data, 'base64'));
+      }
+      const bytes = Buffer.concat(parts);
+      if (bytes.length !== u.totalBytes) refuse(`${noun} ${u.id} holds ${bytes.length} bytes, not totalBytes ${u.totalBytes}`);
+      if (sha256Hex(bytes) !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);
+    },
+
+    complete(s, id, ctx) {
+      const u = s.get(UPLOADS, id)!;
+      dropChunks(s, u);
+      s.put(UPLOADS, id, { ...u, status: 'complete', closedAt: ctx.timestamp });
+      reserve(s, u.owner, -u.totalBytes);
+    },
+
+    expire(s, ctx) {
+      for (const id of [...s.openIds(UPLOADS)].sort()) {
+        const u = s.get(UPLOADS, id);
+        if (u?.status !== 'pending' || u.createdAt + limits.expiryMs > ctx.timestamp) continue;
+        dropChunks(s, u);
+        s.put(UPLOADS, id, { ...u, status: 'expired', closedAt: ctx.timestamp });
+        reserve(s, u.owner, -u.totalBytes);
+      }
+    },
+  };
+}
