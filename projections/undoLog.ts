@@ -23,6 +23,9 @@ interface Noted {
   hasSaved: boolean;
 }
 
+/** Marks an absent row in the drain's working copy. */
+const ABSENT: unique symbol = Symbol('absent');
+
 /** Collects undo information as blocks are folded and writes it with their rows. */
 export class UndoLog {
   private readonly sub: Sublevel;
@@ -51,30 +54,41 @@ export class UndoLog {
     const noted = this.noted;
     this.noted = new Map();
     const heights = [...noted.keys()].sort((a, b) => a - b);
+    // Each projection's distinct keys, first seen first: one read of each.
     const keys = new Map<string, Set<string>>();
     for (const h of heights)
-      for (const [name, e] of noted.get(h)!) for (const op of e.ops) (keys.get(name) ?? keys.set(name, new Set()).get(name)!).add(op.key);
-    // The rows as they are before this batch, then as each noted block leaves them.
-    const current = new Map<string, Map<string, [] | [unknown]>>();
+      for (const [name, e] of noted.get(h)!) {
+        if (e.ops.length === 0) continue;
+        let set = keys.get(name);
+        if (!set) keys.set(name, (set = new Set()));
+        for (const op of e.ops) set.add(op.key);
+      }
+    // The rows as they are before this batch, then as each noted block leaves them. ABSENT marks
+    // a row that does not exist (undefined is never a stored value).
+    const current = new Map<string, Map<string, unknown>>();
     for (const [name, set] of keys) {
       const list = [...set];
       const values = await rowsOf(name).getMany(list);
-      current.set(name, new Map(list.map((k, i) => [k, values[i] === undefined ? [] : [values[i]]])));
+      const cur = new Map<string, unknown>();
+      for (let i = 0; i < list.length; i++) cur.set(list[i], values[i] === undefined ? ABSENT : values[i]);
+      current.set(name, cur);
     }
     const out: BatchOp[] = [];
     for (const h of heights) {
       const record: Record<string, UndoEntry> = {};
       for (const [name, e] of noted.get(h)!) {
         const cur = current.get(name);
-        const seen = new Set<string>();
         const kv: UndoEntry['kv'] = [];
+        // A key's first op in the block records its value before the block; later ops of the
+        // same key only move `current` (most blocks write each key once: no set needed then).
+        const seen = e.ops.length > 1 ? new Set<string>() : null;
         for (const op of e.ops) {
-          if (!seen.has(op.key)) {
-            seen.add(op.key);
-            const prev = cur!.get(op.key)!;
-            kv.push(prev.length ? [op.key, prev[0]] : [op.key]);
+          if (!seen || !seen.has(op.key)) {
+            seen?.add(op.key);
+            const prev = cur!.get(op.key);
+            kv.push(prev === ABSENT ? [op.key] : [op.key, prev]);
           }
-          cur!.set(op.key, op.type === 'put' ? [op.value] : []);
+          cur!.set(op.key, op.type === 'put' ? op.value : ABSENT);
         }
         record[name] = { kv, hasSaved: e.hasSaved, ...(e.hasSaved ? { saved: e.saved } : {}) };
       }
