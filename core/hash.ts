@@ -20,15 +20,17 @@ export const ZERO_HASH = '0'.repeat(64);
  */
 export function merkleRoot(hashes: readonly string[]): string {
   if (hashes.length === 0) return ZERO_HASH;
-  let level: Buffer[] = hashes.map((h) => Buffer.from(h, 'hex'));
-  while (level.length > 1) {
-    const next: Buffer[] = [];
-    for (let i = 0; i < level.length; i += 2) {
-      const left = level[i];
-      const right = i + 1 < level.length ? level[i + 1] : left;
-      next.push(hash('sha256', Buffer.concat([left, right]), 'buffer') as Buffer);
-    }
-    level = next;
+  // Every level lives in one buffer: node i of a level at bytes 32i..32i+32, a parent written
+  // over the pair it replaces (never ahead of what is still to be read). No per-node buffers.
+  let n = hashes.length;
+  const buf = Buffer.allocUnsafe(32 * (n + 1));
+  for (let i = 0; i < n; i++) buf.write(hashes[i], 32 * i, 32, 'hex');
+  while (n > 1) {
+    // An odd last node pairs with itself: its copy goes in the spare slot after it.
+    if (n % 2 === 1) buf.copy(buf, 32 * n, 32 * (n - 1), 32 * n);
+    const pairs = (n + 1) >> 1;
+    for (let i = 0; i < pairs; i++) (hash('sha256', buf.subarray(64 * i, 64 * i + 64), 'buffer') as Buffer).copy(buf, 32 * i);
+    n = pairs;
   }
-  return level[0].toString('hex');
+  return buf.toString('hex', 0, 32);
 }
