@@ -11,8 +11,18 @@ export const ZERO_ADDRESS = `ox${'0'.repeat(40)}`;
 
 /** Address of a 32-byte Ed25519 public key given as lowercase hex. */
 export function addressFromPublicKey(publicKeyHex: string): string {
-  return `ox${sha256Hex(fromHex(publicKeyHex)).slice(0, 40)}`;
+  const hit = derived.get(publicKeyHex);
+  if (hit !== undefined) return hit;
+  const address = `ox${sha256Hex(fromHex(publicKeyHex)).slice(0, 40)}`;
+  // Senders repeat: every transaction's `from` is checked against its key (replay, sync, mempool).
+  if (derived.size >= DERIVED_MAX) derived.delete(derived.keys().next().value as string);
+  derived.set(publicKeyHex, address);
+  return address;
 }
+
+/** Recently derived addresses by public key (oldest evicted first). */
+const derived = new Map<string, string>();
+const DERIVED_MAX = 4096;
 
 /** True for a canonical (lowercase) address. */
 export function isAddress(s: unknown): s is string {
