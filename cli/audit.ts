@@ -102,7 +102,7 @@ async function auditItems(items: AsyncIterable<PipelineItem<LineMeta>>, cur: Aud
         { index: p.index, hash: p.hash, timestamp: p.timestamp, stateRoot: p.stateRoot },
         item.block,
         cur.genesis!,
-        { signaturesVerified: verified },
+        { signaturesVerified: verified, txBytes: item.txBytes },
       );
       commitDiff(cur.state!, applied.diff);
     } catch (e) {

@@ -43,6 +43,11 @@ export interface ApplyOptions {
    * Everything else is still checked, the claimed hash against the header included.
    */
   signaturesVerified?: boolean;
+  /**
+   * `txBytes(block.transactions)`, when the caller measured it already (the catch-up pipeline
+   * measures every block to size its batches); omitted, it is measured here.
+   */
+  txBytes?: number;
 }
 
 /** A block's outcome. */
@@ -121,7 +126,7 @@ export function applyBlock(
   if (slotOwner(g, slot) !== b.proposer) bad(`slot ${slot} belongs to ${slotOwner(g, slot)}, not ${b.proposer}`);
   if (opts.now !== undefined && b.timestamp > opts.now + g.blockTimeMs) bad('timestamp is more than one slot ahead of the local clock');
   if (b.transactions.length > MAX_BLOCK_TXS) bad(`more than ${MAX_BLOCK_TXS} transactions`);
-  const bytes = txBytes(b.transactions);
+  const bytes = opts.txBytes ?? txBytes(b.transactions);
   if (bytes > MAX_BLOCK_TX_BYTES) bad(`transactions take ${bytes} bytes, more than ${MAX_BLOCK_TX_BYTES}`);
   if (blockHash(b) !== b.hash) bad('hash does not match the header');
   checkAttestations(b, opts.signaturesVerified);

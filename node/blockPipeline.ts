@@ -14,6 +14,8 @@ import type { SignedItem, VerifyPool } from './verifyPool.ts';
 export interface PipelineItem<M> {
   block: unknown;
   meta: M;
+  /** `txBytes` of the block's transactions, when the batching measured it (pass it to applyBlock). */
+  txBytes?: number;
 }
 
 /** Ends a batch at this many blocks, transactions or bytes of transactions, whichever comes first. */
@@ -41,8 +43,11 @@ export async function* batchesOf<M>(
       batch.push(item);
       const list = txsOf(item.block);
       txs += list?.length ?? 0;
-      // Only what is big is measured: a block of few transactions cannot be large (byte limit).
-      if (list && list.length > 16) bytes += txBytes(list);
+      // Measured once: applyBlock is handed the figure instead of serialising every transaction again.
+      if (list) {
+        item.txBytes = txBytes(list);
+        bytes += item.txBytes;
+      }
       if (batch.length >= limits.maxBlocks || txs >= limits.maxTxs || bytes >= limits.maxBytes) {
         yield batch;
         batch = [];

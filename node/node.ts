@@ -167,9 +167,12 @@ export class OmbraNode implements HealthView {
     const pool = opts.verifySignatures ? new VerifyPool() : null;
     try {
       const batches = batchesOf(blockItems(this.store.range(from + 1, head)), { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
-      await runPipeline(batches, pool, async ({ block: raw }, verified) => {
+      await runPipeline(batches, pool, async ({ block: raw, txBytes }, verified) => {
         const block = raw as Block;
-        const applied = applyBlock(this.state(), refOf(parent), block, this.genesis, { signaturesVerified: pool ? verified : true });
+        const applied = applyBlock(this.state(), refOf(parent), block, this.genesis, {
+          signaturesVerified: pool ? verified : true,
+          txBytes,
+        });
         this.runner.fold(this.blockEvent(block, applied, true));
         parent = block;
         if (block.index % 1000 === 0) await this.runner.flush();
