@@ -45,7 +45,13 @@ export const txIndexProjection: Projection<null> = {
   apply: (state, ev: BlockEvent) => ({
     state,
     ops: ev.block.transactions.map(
-      (tx, position): KvOp => ({ type: 'put', key: tx.hash, value: { blockIndex: ev.block.index, position } satisfies TxLocation }),
+      // A transaction is in the chain once (its nonce), so its row is always new.
+      (tx, position): KvOp => ({
+        type: 'put',
+        key: tx.hash,
+        value: { blockIndex: ev.block.index, position } satisfies TxLocation,
+        fresh: true,
+      }),
     ),
   }),
 };
@@ -65,7 +71,8 @@ export const addressHistoryProjection: Projection<Map<string, number>> = {
     const touched = new Set<string>();
     const add = (address: string, row: HistoryRow) => {
       const n = state.get(address) ?? 0;
-      ops.push({ type: 'put', key: historyKey(address, n), value: row });
+      // Entry n of an address exists only once its count passed n.
+      ops.push({ type: 'put', key: historyKey(address, n), value: row, fresh: true });
       state.set(address, n + 1);
       touched.add(address);
     };

@@ -2,7 +2,18 @@
 import type { BlockEvent, ChainInfo } from './events.ts';
 
 /** A row written into the projection's own key space. */
-export type KvOp = { type: 'put'; key: string; value: unknown } | { type: 'del'; key: string };
+export type KvOp =
+  | {
+      type: 'put';
+      key: string;
+      value: unknown;
+      /**
+       * The row cannot exist before this put (an address's next history entry, a transaction's
+       * index row): the undo log records it as absent without reading it back.
+       */
+      fresh?: true;
+    }
+  | { type: 'del'; key: string };
 
 /** One reducer step: the next state, plus rows to write for large read models. */
 export interface Step<S> {

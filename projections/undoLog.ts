@@ -60,15 +60,19 @@ export class UndoLog {
       for (const [name, e] of noted.get(h)!) {
         if (e.ops.length === 0) continue;
         let set = keys.get(name);
-        if (!set) keys.set(name, (set = new Set()));
-        for (const op of e.ops) set.add(op.key);
+        if (!set) {
+          set = new Set();
+          keys.set(name, set);
+        }
+        for (const op of e.ops) if (op.type === 'del' || !op.fresh) set.add(op.key);
       }
     // The rows as they are before this batch, then as each noted block leaves them. ABSENT marks
-    // a row that does not exist (undefined is never a stored value).
+    // a row that does not exist (undefined is never a stored value); a key missing from the map
+    // was only ever written fresh, so it did not exist either.
     const current = new Map<string, Map<string, unknown>>();
     for (const [name, set] of keys) {
       const list = [...set];
-      const values = await rowsOf(name).getMany(list);
+      const values = list.length ? await rowsOf(name).getMany(list) : [];
       const cur = new Map<string, unknown>();
       for (let i = 0; i < list.length; i++) cur.set(list[i], values[i] === undefined ? ABSENT : values[i]);
       current.set(name, cur);
@@ -83,12 +87,12 @@ export class UndoLog {
         // same key only move `current` (most blocks write each key once: no set needed then).
         const seen = e.ops.length > 1 ? new Set<string>() : null;
         for (const op of e.ops) {
-          if (!seen || !seen.has(op.key)) {
+          if (!seen?.has(op.key)) {
             seen?.add(op.key);
-            const prev = cur!.get(op.key);
-            kv.push(prev === ABSENT ? [op.key] : [op.key, prev]);
+            const prev = cur?.get(op.key);
+            kv.push(prev === ABSENT || prev === undefined ? [op.key] : [op.key, prev]);
           }
-          cur!.set(op.key, op.type === 'put' ? op.value : ABSENT);
+          if (cur) cur.set(op.key, op.type === 'put' ? op.value : ABSENT);
         }
         record[name] = { kv, hasSaved: e.hasSaved, ...(e.hasSaved ? { saved: e.saved } : {}) };
       }
