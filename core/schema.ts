@@ -105,6 +105,17 @@ export const f = {
   optional: <T>(s: FieldSpec<T, false>): FieldSpec<T, true> => ({ ...s, optional: true }),
 };
 
+/** Field sets are built once per schema: their entries are listed once, not per checked object. */
+const entryLists = new WeakMap<AnyFields, [string, AnyFields[string]][]>();
+function entriesOf(fields: AnyFields): [string, AnyFields[string]][] {
+  let list = entryLists.get(fields);
+  if (!list) {
+    list = Object.entries(fields);
+    entryLists.set(fields, list);
+  }
+  return list;
+}
+
 /** Checks a plain object against ordered fields; null when valid, otherwise `.field why`. */
 export function checkObject(v: unknown, fields: AnyFields, extraAllowed: readonly string[] = []): string | null {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'must be an object';
@@ -112,7 +123,7 @@ export function checkObject(v: unknown, fields: AnyFields, extraAllowed: readonl
   for (const key of Object.keys(obj)) {
     if (!Object.hasOwn(fields, key) && !extraAllowed.includes(key)) return `.${key} is not a known field`;
   }
-  for (const [name, s] of Object.entries(fields)) {
+  for (const [name, s] of entriesOf(fields)) {
     const value = obj[name];
     if (value === undefined) {
       if (!s.optional) return `.${name} is required`;
