@@ -5,8 +5,9 @@
  * rows on disk (`<prefix>:<id>` in the accounts read model). A read of an id the cache cannot
  * answer is noted as a miss by the overlay reading it; `applyBlock`, `buildBlock` and admission
  * then throw `RecordsNotLoaded`, the node reads the rows and runs the same pure step again.
- * Absent and evicted differ by one read: an id found absent is remembered in `absent` until the
- * next commit, so the retry answers "absent" without a miss.
+ * Absent and evicted differ by one read: an id found absent is remembered in `absent` (exact: a
+ * commit that creates it takes it out, one that removes it puts it in), so the retry, and later
+ * blocks, answer "absent" without a miss; at most `cap` such ids a kind are kept.
  */
 import type { RecordDef } from './record.ts';
 import type { ChainState, Records } from './state.ts';
@@ -19,7 +20,7 @@ export const DEFAULT_RECORD_CACHE = 4096;
 export interface RecordCache {
   /** Finished records kept per kind; Infinity never evicts. */
   readonly cap: number;
-  /** Ids read from disk and found absent, by kind: answered without a miss until the next commit. */
+  /** Ids known to be absent (read and not found, or removed), by kind: answered without a miss. */
   readonly absent: Map<string, Set<string>>;
   /**
    * A copy at an earlier height over rows of a later one (reorg validation): it never evicts and
@@ -112,6 +113,12 @@ export function trimRecords(state: ChainState): void {
     const map = (state.records as unknown as Record<string, Map<string, unknown>>)[rec.kind];
     const open = (state.open as Record<string, Set<string>>)[rec.kind];
     const pinned = open?.size ?? 0;
+    const absent = c.absent.get(rec.kind);
+    if (absent && absent.size > c.cap)
+      for (const id of absent) {
+        if (absent.size <= c.cap) break;
+        absent.delete(id);
+      }
     // Amortised: a large cache is trimmed once it is an eighth over, so a pass over the oldest
     // entries (open ones among them are skipped) is paid once per many inserts.
     const slack = c.cap >= 1024 ? c.cap >> 3 : 0;

@@ -268,8 +268,6 @@ function trackOpen(open: OpenSets, records: Records): void {
 /** Writes a diff into a state (the one place state mutates) and keeps the open sets current. */
 export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
   for (const [k, v] of diff.accounts) state.accounts.set(k, v);
-  // Ids found absent were answers for the step just committed; the next one asks again.
-  if (state.cache && !state.cache.sticky) state.cache.absent.clear();
   copyRemovals(diff.removed, state.records);
   if (state.cache) {
     for (const rec of RECORDS)

@@ -1,14 +1,11 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyBlock, buildBlock, genesisState, type ParentRef } from '../../core/applyBlock.ts';
-import type { Block } from '../../core/block.ts';
-import { commitDiff, sumBalances, type AgentRun, type ChainState, type Task } from '../../core/state.ts';
+import { sumBalances, type AgentRun, type ChainState, type Task } from '../../core/state.ts';
 import { AGENT_TRANSITIONS } from '../../core/tx/agentMachine.ts';
-import type { SignedTx } from '../../core/tx/handler.ts';
 import { TASK_TRANSITIONS } from '../../core/tx/taskMachine.ts';
-import { act, TaskTraffic } from '../helpers/taskTraffic.ts';
-import { DEV_GENESIS, DEV_KEYS } from './support.ts';
+import { act, pureTraffic } from '../helpers/taskTraffic.ts';
+import { DEV_GENESIS } from './support.ts';
 
 const t = suite('economy properties');
 t('random task and agent traffic keeps supply, settles runs once, and moves only along the tables', () => {
@@ -17,37 +14,19 @@ t('random task and agent traffic keeps supply, settles runs once, and moves only
   fc.assert(
     fc.property(fc.array(act, { minLength: 10, maxLength: 80 }), (generated) => {
       const acts = [...generated];
-      const { state, block } = genesisState(DEV_GENESIS);
-      let parent: ParentRef = block;
-      let clock = DEV_GENESIS.timestamp;
-      let pending: SignedTx[] = [];
       const settled = new Set<string>();
-      const traffic = new TaskTraffic({
-        state,
-        genesis: DEV_GENESIS,
-        clock: () => clock,
-        advance: (ms) => {
-          clock += ms;
+      let before = new Map<string, string>();
+      const { state } = pureTraffic(DEV_GENESIS, acts, {
+        onBlock: (_b, s) => {
+          before = snapshotStatuses(s);
         },
-        height: () => parent.index + 1,
-        add: (tx) => pending.push(tx),
-        produce: () => {
-          clock += DEV_GENESIS.blockTimeMs;
-          const before = snapshotStatuses(state);
-          const { block: b } = buildBlock(state, parent, pending, DEV_KEYS[0], clock, DEV_GENESIS);
-          const applied = applyBlock(state, parent, JSON.parse(JSON.stringify(b)) as Block, DEV_GENESIS);
-          commitDiff(state, applied.diff);
-          checkTransitions(before, applied.diff.records.tasks, applied.diff.records.runs, settled);
-          for (const x of applied.diff.records.tasks.values()) seen.add(`task ${x.status}`);
-          for (const x of applied.diff.records.runs.values()) seen.add(`run ${x.status}`);
-          assert.is(sumBalances(state) + state.supply.escrow + state.supply.burned, state.supply.emitted);
-          parent = b;
-          pending = [];
+        afterBlock: ({ diff }, s) => {
+          checkTransitions(before, diff.records.tasks, diff.records.runs, settled);
+          for (const x of diff.records.tasks.values()) seen.add(`task ${x.status}`);
+          for (const x of diff.records.runs.values()) seen.add(`run ${x.status}`);
+          assert.is(sumBalances(s) + s.supply.escrow + s.supply.burned, s.supply.emitted);
         },
       });
-      traffic.registerMiners();
-      for (const a of acts) traffic.perform(a);
-      traffic.seal();
       for (const r of state.records.runs.values()) {
         if (settled.has(r.agentRunId))
           assert.is(

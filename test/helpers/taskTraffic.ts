@@ -8,7 +8,9 @@ import fc from 'fast-check';
 import { sha256Hex } from '../../core/hash.ts';
 import type { Genesis } from '../../core/genesis.ts';
 import type { KeyPair } from '../../core/keys.ts';
-import type { AgentRun, ChainState, Task } from '../../core/state.ts';
+import { applyBlock, buildBlock, genesisState, type ParentRef } from '../../core/applyBlock.ts';
+import type { Block } from '../../core/block.ts';
+import { commitDiff, type AgentRun, type ChainState, type StateDiff, type Task } from '../../core/state.ts';
 import { agentRunIdOf } from '../../core/tx/agent.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { expectedRewards } from '../../core/tx/task.ts';
@@ -253,4 +255,53 @@ export class TaskTraffic {
       });
     }
   }
+}
+
+/** What a block of pure traffic did: the block, its transactions offered, its diff. */
+export interface PureBlock {
+  block: Block;
+  offered: SignedTx[];
+  diff: StateDiff;
+}
+
+/**
+ * Runs `acts` on a complete in-memory chain from `genesis` (blocks built and applied by core
+ * alone, dev key 0 proposing): miners registered first, a last block sealed at the end.
+ * `onBlock` sees each block before its diff is committed to `state`, `afterBlock` after.
+ */
+export function pureTraffic(
+  genesis: Genesis,
+  acts: readonly Act[],
+  hooks: { onBlock?: (b: PureBlock, state: ChainState) => void; afterBlock?: (b: PureBlock, state: ChainState) => void } = {},
+): { state: ChainState; blocks: PureBlock[] } {
+  const { state, block } = genesisState(genesis);
+  let parent: ParentRef = block;
+  let clock = genesis.timestamp;
+  let pending: SignedTx[] = [];
+  const blocks: PureBlock[] = [];
+  const traffic = new TaskTraffic({
+    state,
+    genesis,
+    clock: () => clock,
+    advance: (ms) => {
+      clock += ms;
+    },
+    height: () => parent.index + 1,
+    add: (tx) => pending.push(tx),
+    produce: () => {
+      clock += genesis.blockTimeMs;
+      const { block: b } = buildBlock(state, parent, pending, DEV_KEYS[0], clock, genesis);
+      const out = { block: b, offered: pending, diff: applyBlock(state, parent, JSON.parse(JSON.stringify(b)) as Block, genesis).diff };
+      hooks.onBlock?.(out, state);
+      commitDiff(state, out.diff);
+      hooks.afterBlock?.(out, state);
+      blocks.push(out);
+      parent = b;
+      pending = [];
+    },
+  });
+  traffic.registerMiners();
+  for (const a of acts) traffic.perform(a);
+  traffic.seal();
+  return { state, blocks };
 }

@@ -8,13 +8,12 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { applyBlock, buildBlock, genesisState, type ParentRef } from '../../core/applyBlock.ts';
 import type { Block } from '../../core/block.ts';
 import { parseGenesis, type Genesis } from '../../core/genesis.ts';
-import { commitDiff, RECORD_KINDS, type ChainState } from '../../core/state.ts';
+import { RECORD_KINDS, type ChainState } from '../../core/state.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { DEV_GENESIS, DEV_KEYS } from '../core/support.ts';
-import { act, TaskTraffic } from '../helpers/taskTraffic.ts';
+import { act, pureTraffic, TaskTraffic, type Act } from '../helpers/taskTraffic.ts';
 import { openTestChain, type TestChain } from '../helpers/testChain.ts';
 
 const t = suite('record cache');
@@ -117,37 +116,10 @@ t('the simulated chain (every transaction type) with a cache of 0-3 records a ki
   }
 });
 
-/** Blocks of random task and agent traffic, built on a complete in-memory state. */
-function trafficBlocks(acts: Parameters<TaskTraffic['perform']>[0][]): { blocks: Block[]; txs: SignedTx[][] } {
-  const { state, block } = genesisState(DEV_GENESIS);
-  let parent: ParentRef = block;
-  let clock = DEV_GENESIS.timestamp;
-  let pending: SignedTx[] = [];
-  const blocks: Block[] = [];
-  const txs: SignedTx[][] = [];
-  const traffic = new TaskTraffic({
-    state,
-    genesis: DEV_GENESIS,
-    clock: () => clock,
-    advance: (ms) => {
-      clock += ms;
-    },
-    height: () => parent.index + 1,
-    add: (tx) => pending.push(tx),
-    produce: () => {
-      clock += DEV_GENESIS.blockTimeMs;
-      const { block: b } = buildBlock(state, parent, pending, DEV_KEYS[0], clock, DEV_GENESIS);
-      commitDiff(state, applyBlock(state, parent, b, DEV_GENESIS).diff);
-      blocks.push(b);
-      txs.push(pending);
-      parent = b;
-      pending = [];
-    },
-  });
-  traffic.registerMiners();
-  for (const a of acts) traffic.perform(a);
-  traffic.seal();
-  return { blocks, txs };
+/** Blocks of random task and agent traffic, built on a complete in-memory state, with the transactions offered for each. */
+function trafficBlocks(acts: readonly Act[]): { blocks: Block[]; txs: SignedTx[][] } {
+  const { blocks } = pureTraffic(DEV_GENESIS, acts);
+  return { blocks: blocks.map((b) => b.block), txs: blocks.map((b) => b.offered) };
 }
 
 /** Submits `txs` to a node's mempool and produces a block at `timestamp`: the outcome of each and the block. */
