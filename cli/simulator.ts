@@ -130,9 +130,9 @@ export class Simulator {
   }
 
   /** Runs until `until` (epoch ms). */
-  async run(until: number, tickMs = 250): Promise<void> {
+  async run(until: number, tickMs = 250, done: () => boolean = () => false): Promise<void> {
     await this.setUp();
-    while (Date.now() < until) {
+    while (Date.now() < until && !done()) {
       this.params = (await this.c.get<Params>('/api/chain/params'))!;
       await this.tick();
       await this.advance();
