@@ -19,6 +19,7 @@ import { ChainError } from './errors.ts';
 import { blockRewardAt, genesisIdentity, MAX_BLOCK_TX_BYTES, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
 import { utf8Length } from './encoding.ts';
 import type { KeyPair } from './keys.ts';
+import { RecordsNotLoaded } from './recordCache.ts';
 import { commitDiff, emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
 import { beginBlock, TX_HANDLERS, tokensConsumedBy } from './tx/registry.ts';
@@ -107,7 +108,17 @@ function finishBlock(
   return { diff: s.diff(), stateRoot: '', tokensBurned: s.supply.burned - burnedBefore, tokensConsumed: tokensConsumedBy(txs) };
 }
 
-/** Validates `raw` as the child of `parent` and computes its diff. Throws ChainError INVALID_BLOCK. */
+/** Throws RecordsNotLoaded when `s` read records its base state could not answer from memory. */
+function needLoaded(s: StateOverlay): void {
+  const misses = s.missing();
+  if (misses.size > 0) throw new RecordsNotLoaded(misses);
+}
+
+/**
+ * Validates `raw` as the child of `parent` and computes its diff. Throws ChainError INVALID_BLOCK,
+ * or RecordsNotLoaded (never a fault: load the rows it names and apply again) when `state`'s
+ * record cache could not answer a read.
+ */
 export function applyBlock(
   state: ChainState | StateOverlay,
   parent: ParentRef,
@@ -132,22 +143,31 @@ export function applyBlock(
   checkAttestations(b, opts.signaturesVerified);
   if (txRootOf(b.transactions) !== b.txRoot) bad('txRoot does not match the transactions');
   const s = new StateOverlay(state);
+  s.forgetMisses();
   const ctx: TxContext = { height: b.index, timestamp: b.timestamp, proposer: b.proposer, genesis: g };
   const burnedBefore = s.supply.burned;
-  beginBlock(s, ctx);
-  const seen = new Set<string>();
-  for (const raw of b.transactions) {
-    try {
-      const tx = verifyTx(raw, { height: b.index, genesis: g, signatureVerified: opts.signaturesVerified });
-      if (seen.has(tx.hash)) bad(`transaction ${tx.hash} appears twice`);
-      seen.add(tx.hash);
-      applyTx(tx, s, ctx);
-    } catch (e) {
-      if (e instanceof ChainError && e.code !== 'INVALID_BLOCK') bad(`invalid transaction: ${e.code}: ${e.message}`);
-      throw e;
+  let out: Applied;
+  try {
+    beginBlock(s, ctx);
+    const seen = new Set<string>();
+    for (const raw of b.transactions) {
+      try {
+        const tx = verifyTx(raw, { height: b.index, genesis: g, signatureVerified: opts.signaturesVerified });
+        if (seen.has(tx.hash)) bad(`transaction ${tx.hash} appears twice`);
+        seen.add(tx.hash);
+        applyTx(tx, s, ctx);
+      } catch (e) {
+        if (e instanceof ChainError && e.code !== 'INVALID_BLOCK') bad(`invalid transaction: ${e.code}: ${e.message}`);
+        throw e;
+      }
     }
+    out = finishBlock(s, g, b.index, b.proposer, burnedBefore, b.transactions);
+  } catch (e) {
+    // Whatever went wrong after a read the cache could not answer says nothing about the block.
+    needLoaded(s);
+    throw e;
   }
-  const out = finishBlock(s, g, b.index, b.proposer, burnedBefore, b.transactions);
+  needLoaded(s);
   if (out.tokensBurned.toString() !== b.tokensBurned) bad(`tokensBurned ${b.tokensBurned}, expected ${out.tokensBurned}`);
   if (out.tokensConsumed.toString() !== b.tokensConsumed) bad(`tokensConsumed ${b.tokensConsumed}, expected ${out.tokensConsumed}`);
   out.stateRoot = nextStateRoot(parent.stateRoot, out.diff);
@@ -157,7 +177,8 @@ export function applyBlock(
 
 /**
  * Builds and signs the next block from candidate transactions (already verified, in priority
- * order). Candidates that no longer apply are skipped and returned as `dropped`.
+ * order). Candidates that no longer apply are skipped and returned as `dropped`. Throws
+ * RecordsNotLoaded like applyBlock.
  */
 export function buildBlock(
   state: ChainState,
@@ -168,12 +189,18 @@ export function buildBlock(
   g: Genesis,
 ): { block: Block; applied: Applied; dropped: { tx: SignedTx; error: ChainError }[] } {
   const s = new StateOverlay(state);
+  s.forgetMisses();
   const height = parent.index + 1;
   const ctx: TxContext = { height, timestamp, proposer: key.address, genesis: g };
   const included: SignedTx[] = [];
   const dropped: { tx: SignedTx; error: ChainError }[] = [];
   const burnedBefore = s.supply.burned;
-  beginBlock(s, ctx);
+  try {
+    beginBlock(s, ctx);
+  } catch (e) {
+    needLoaded(s);
+    throw e;
+  }
   let bytes = 0;
   for (const tx of candidates) {
     if (included.length >= MAX_BLOCK_TXS) break;
@@ -190,10 +217,15 @@ export function buildBlock(
       bytes += size;
     } catch (e) {
       if (e instanceof ChainError) dropped.push({ tx, error: e });
-      else throw e;
+      else {
+        needLoaded(s);
+        throw e;
+      }
     }
   }
   const applied = finishBlock(s, g, height, key.address, burnedBefore, included);
+  // A candidate judged on a read the cache could not answer may have been wrongly kept or dropped.
+  needLoaded(s);
   applied.stateRoot = nextStateRoot(parent.stateRoot, applied.diff);
   const header = {
     index: height,

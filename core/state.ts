@@ -6,6 +6,7 @@
  * families in core/tx/registry.ts declare: nothing here names one.
  */
 import type { RecordDef } from './record.ts';
+import { knownAbsent, markAbsent, markPresent, recordKey, stickyCopy, touch, trimRecords, type RecordCache } from './recordCache.ts';
 import { RECORDS, type RecordKind, type RecordTypes } from './tx/registry.ts';
 
 /** One account's consensus state. */
@@ -47,6 +48,8 @@ export interface ChainState {
   supply: Supply;
   /** Derived: per record kind that declares `isOpen`, the ids of its open records (rebuilt on load). */
   open: OpenSets;
+  /** Present when `records` is a bounded cache over rows on disk (core/recordCache.ts); absent: complete. */
+  cache?: RecordCache;
 }
 
 /** Ids of open records, by kind (only kinds that declare `isOpen`). */
@@ -139,6 +142,8 @@ export class StateOverlay {
   /** Records removed in this overlay (an id is in `records` or here, never both). */
   readonly removed: Removals = {};
   supply: Supply;
+  /** Row keys the base state could not answer (a bounded cache's evicted or unknown ids); root overlay only. */
+  private misses?: Set<string>;
 
   constructor(parent: ChainState | StateOverlay) {
     this.parent = parent;
@@ -169,7 +174,30 @@ export class StateOverlay {
     if (own) return own;
     if (removedOf(this.removed, rec.kind)?.has(id)) return undefined;
     const p = this.parent;
-    return p instanceof StateOverlay ? p.get(rec, id) : mapOf(p.records, rec).get(id);
+    if (p instanceof StateOverlay) return p.get(rec, id);
+    const v = mapOf(p.records, rec).get(id);
+    if (v === undefined && !knownAbsent(p, rec, id)) {
+      this.misses ??= new Set();
+      this.misses.add(recordKey(rec, id));
+    }
+    return v;
+  }
+
+  /**
+   * Row keys of records read through this overlay (or its parents) that the base state could not
+   * answer from memory. While any is noted, what was read is not the state: callers throw
+   * RecordsNotLoaded, never a refusal.
+   */
+  missing(): ReadonlySet<string> {
+    const p = this.parent;
+    return p instanceof StateOverlay ? p.missing() : (this.misses ?? NO_MISSES);
+  }
+
+  /** Forgets the misses noted so far (a new attempt after they were loaded). */
+  forgetMisses(): void {
+    const p = this.parent;
+    if (p instanceof StateOverlay) p.forgetMisses();
+    else this.misses = undefined;
   }
 
   /** Records a new or changed record (a fresh object: stored values are never mutated). */
@@ -226,6 +254,8 @@ export class StateOverlay {
   }
 }
 
+const NO_MISSES: ReadonlySet<string> = new Set();
+
 /** Adds or removes the ids of `records` in the open sets, as each record's kind judges it. */
 function trackOpen(open: OpenSets, records: Records): void {
   for (const rec of RECORDS) {
@@ -239,11 +269,21 @@ function trackOpen(open: OpenSets, records: Records): void {
 export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
   for (const [k, v] of diff.accounts) state.accounts.set(k, v);
   copyRemovals(diff.removed, state.records);
-  copyRecords(diff.records, state.records);
+  if (state.cache) {
+    for (const rec of RECORDS)
+      for (const [id, v] of mapOf(diff.records, rec)) {
+        touch(state.records, rec.kind, id, v);
+        markPresent(state, rec.kind, id);
+      }
+  } else copyRecords(diff.records, state.records);
   trackOpen(state.open, diff.records);
   for (const [kind, ids] of Object.entries(diff.removed ?? {}) as [string, Set<string>][])
-    for (const id of ids) (state.open as Record<string, Set<string>>)[kind]?.delete(id);
+    for (const id of ids) {
+      (state.open as Record<string, Set<string>>)[kind]?.delete(id);
+      markAbsent(state, kind, id);
+    }
   state.supply = diff.supply;
+  trimRecords(state);
   return state;
 }
 
@@ -254,11 +294,16 @@ export function indexOpen(state: ChainState): ChainState {
   return state;
 }
 
-/** An independent copy of a state (records are immutable values, so maps are copied, not records). */
+/**
+ * An independent copy of a state (records are immutable values, so maps are copied, not records).
+ * A bounded cache's copy is sticky (it never evicts): what it is given stays its own answer.
+ */
 export function cloneState(s: ChainState): ChainState {
   const records = emptyRecords();
   copyRecords(s.records, records);
-  return indexOpen({ accounts: new Map(s.accounts), records, supply: { ...s.supply }, open: {} });
+  const copy: ChainState = { accounts: new Map(s.accounts), records, supply: { ...s.supply }, open: {} };
+  if (s.cache) copy.cache = stickyCopy(s.cache);
+  return indexOpen(copy);
 }
 
 /** Σ balances: with escrow and burned it must equal emitted. */

@@ -220,22 +220,30 @@ export class Mempool {
 
   /**
    * After a block: drops what it mined, then re-checks every run against the new state and
-   * drops each transaction that no longer applies along with the rest of its run.
+   * drops each transaction that no longer applies along with the rest of its run. A run judged
+   * on a record the state's cache could not answer is left as it was and its row keys returned in
+   * `misses`: load them and revalidate again.
    */
-  revalidate(state: ChainState, ctx: TxContext): { removed: SignedTx[]; dropped: { tx: SignedTx; error: ChainError }[] } {
+  revalidate(
+    state: ChainState,
+    ctx: TxContext,
+  ): { removed: SignedTx[]; dropped: { tx: SignedTx; error: ChainError }[]; misses: Set<string> } {
     const removed: SignedTx[] = [];
     const dropped: { tx: SignedTx; error: ChainError }[] = [];
+    const misses = new Set<string>();
     for (const [sender, run] of this.runs) {
       const keep: Entry[] = [];
       const overlay = new StateOverlay(state);
+      const gone: SignedTx[] = [];
+      const failed: { tx: SignedTx; error: ChainError }[] = [];
       let broken = false;
       for (const e of run) {
         if (broken) {
-          dropped.push({ tx: e.tx, error: new ChainError('NONCE_GAP', 'an earlier transaction of the sender was dropped') });
+          failed.push({ tx: e.tx, error: new ChainError('NONCE_GAP', 'an earlier transaction of the sender was dropped') });
           continue;
         }
         if (e.tx.nonce < overlay.peek(sender).nonce) {
-          removed.push(e.tx);
+          gone.push(e.tx);
           continue;
         }
         try {
@@ -247,11 +255,17 @@ export class Mempool {
           a.nonce += 1;
           keep.push(e);
         } catch (err) {
-          if (!(err instanceof ChainError)) throw err;
-          dropped.push({ tx: e.tx, error: err });
+          if (!(err instanceof ChainError) && overlay.missing().size === 0) throw err;
+          failed.push({ tx: e.tx, error: err as ChainError });
           broken = true;
         }
       }
+      if (overlay.missing().size > 0) {
+        for (const k of overlay.missing()) misses.add(k);
+        continue;
+      }
+      removed.push(...gone);
+      dropped.push(...failed);
       if (keep.length === run.length) continue;
       for (const e of run) {
         if (keep.includes(e)) continue;
@@ -261,6 +275,6 @@ export class Mempool {
       if (keep.length) this.runs.set(sender, keep);
       else this.runs.delete(sender);
     }
-    return { removed, dropped };
+    return { removed, dropped, misses };
   }
 }

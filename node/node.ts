@@ -27,6 +27,8 @@ import { accountsProjection, stateWithRows } from '../projections/accounts.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
 import type { AlertPorts, HealthView, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
 import { DEFAULT_VERIFY_DEPTH, verifyLog, type LogFault } from './logIntegrity.ts';
+import { DEFAULT_RECORD_CACHE, RecordsNotLoaded } from '../core/recordCache.ts';
+import { withLoaded } from './recordLoader.ts';
 import { dirname, resolve } from 'node:path';
 import { HealthMonitor, type HealthOptions } from './healthMonitor.ts';
 
@@ -50,6 +52,11 @@ export interface NodeOptions {
   log?: Logger;
   /** Blocks back from the head whose undo records are kept for reorganisations (default 128). */
   undoDepth?: number;
+  /**
+   * Finished records (tasks, runs, NFTs, posts...) the consensus state keeps in memory per kind;
+   * the rest are read from disk when a block needs them (default 4,096; Infinity keeps all).
+   */
+  recordCache?: number;
   /** Progress callback while catching projections up from the log. */
   onCatchUp?: (height: number, head: number) => void;
   /** Observer of block work (metrics): seconds each import or production took, or its error. */
@@ -130,7 +137,8 @@ export class OmbraNode implements HealthView {
       if (fault) throw new LogIntegrityError(fault, dirname(resolve(opts.dbDir)));
       const head = store.head()!;
       const tip = (await store.block(head.index))!;
-      return new OmbraNode(store, genesis, { genesis, genesisBlock: block, genesisState: state }, tip, opts);
+      const info = { genesis, genesisBlock: block, genesisState: state, recordCache: opts.recordCache ?? DEFAULT_RECORD_CACHE };
+      return new OmbraNode(store, genesis, info, tip, opts);
     } catch (e) {
       await store.close();
       throw e;
@@ -169,10 +177,9 @@ export class OmbraNode implements HealthView {
       const batches = batchesOf(blockItems(this.store.range(from + 1, head)), { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
       await runPipeline(batches, pool, async ({ block: raw, txBytes }, verified) => {
         const block = raw as Block;
-        const applied = applyBlock(this.state(), refOf(parent), block, this.genesis, {
-          signaturesVerified: pool ? verified : true,
-          txBytes,
-        });
+        const applied = await this.loading(() =>
+          applyBlock(this.state(), refOf(parent), block, this.genesis, { signaturesVerified: pool ? verified : true, txBytes }),
+        );
         this.runner.fold(this.blockEvent(block, applied, true));
         parent = block;
         if (block.index % 1000 === 0) await this.runner.flush();
@@ -206,6 +213,14 @@ export class OmbraNode implements HealthView {
   /** The consensus state at the head. */
   state(): ChainState {
     return this.runner.state(accountsProjection);
+  }
+
+  /**
+   * Runs a pure step over `state` (the head's by default), loading the records it names when
+   * its cache could not answer (node/recordLoader.ts). Writer only: inside `exclusive` or catch-up.
+   */
+  private loading<T>(attempt: () => T, state: ChainState = this.state()): Promise<T> {
+    return withLoaded(state, () => this.runner.readable(accountsProjection), attempt);
   }
 
   /** The read side's ports over this node: what query objects are built from. */
@@ -264,7 +279,7 @@ export class OmbraNode implements HealthView {
   /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */
   submitTx(raw: unknown, source: 'api' | 'gossip' = 'api'): Promise<SignedTx> {
     return this.exclusive(async () => {
-      const { tx, left } = this.admit(raw);
+      const { tx, left } = await this.loading(() => this.admit(raw));
       // Durable before acknowledged (a restart re-admits it); replaced and evicted ones leave in the same batch.
       await this.pendingLog.put(
         tx,
@@ -291,28 +306,33 @@ export class OmbraNode implements HealthView {
     // A replacement is validated against the sender's run before its nonce.
     const nonce = (raw as { nonce?: unknown } | null)?.nonce;
     const before = typeof nonce === 'number' ? nonce : Number.POSITIVE_INFINITY;
-    const tx = validateTx(raw, {
-      height: this.nextHeight(),
-      timestamp: this.clock(),
-      genesis: this.genesis,
-      // A read-only view: validation never writes, the overlay stays empty.
-      state: new StateOverlay(this.state()),
-      pending: (a) => this.mempool.pending(a, before),
-      inMempool: (h) => this.mempool.has(h),
-    });
+    // A read-only view: validation never writes, the overlay stays empty.
+    const state = new StateOverlay(this.state());
+    let tx: SignedTx;
+    try {
+      tx = validateTx(raw, {
+        height: this.nextHeight(),
+        timestamp: this.clock(),
+        genesis: this.genesis,
+        state,
+        pending: (a) => this.mempool.pending(a, before),
+        inMempool: (h) => this.mempool.has(h),
+      });
+    } catch (e) {
+      // A refusal judged on a record the cache could not answer is no refusal: load, then judge.
+      if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
+      throw e;
+    }
+    if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
     return { tx, left: this.mempool.add(tx) };
   }
 
   /** Builds, signs and appends a block from the mempool at `timestamp`. */
   produce(key: KeyPair, timestamp: number): Promise<Block> {
     return this.exclusive(async () => {
-      const { block, applied, dropped } = buildBlock(
-        this.state(),
-        refOf(this.tip),
-        this.mempool.candidates(),
-        key,
-        timestamp,
-        this.genesis,
+      const candidates = this.mempool.candidates();
+      const { block, applied, dropped } = await this.loading(() =>
+        buildBlock(this.state(), refOf(this.tip), candidates, key, timestamp, this.genesis),
       );
       for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
       await this.append([{ block, applied }], 'local');
@@ -350,7 +370,9 @@ export class OmbraNode implements HealthView {
       // The branch is validated on a copy of the ancestor's state first: an invalid branch moves
       // no read model, so the API never serves the ancestor's state for it.
       const before = await this.consensusStateAt(ancestor);
-      if (before) validateBranch(before, ancestorBlock, this.genesis, branch, this.clock());
+      // The copy loads what its cache lacks from rows at the head: rows the branch's blocks change
+      // since the ancestor are in the copy already (from the undo log), the others are the same.
+      if (before) await validateBranch(before, ancestorBlock, this.genesis, branch, this.clock(), (step) => this.loading(step, before));
       // Read models (the consensus state among them) step back to the ancestor through the undo
       // log; only a reorganisation deeper than the log rebuilds them from genesis.
       if (!(await this.runner.rollbackTo(ancestor))) {
@@ -361,7 +383,8 @@ export class OmbraNode implements HealthView {
       }
       if (!before) {
         try {
-          validateBranch(cloneState(this.state()), ancestorBlock, this.genesis, branch, this.clock());
+          const copy = cloneState(this.state());
+          await validateBranch(copy, ancestorBlock, this.genesis, branch, this.clock(), (step) => this.loading(step, copy));
         } catch (e) {
           // An invalid branch changes nothing: fold the old blocks back from the log.
           await this.catchUp();
@@ -388,7 +411,7 @@ export class OmbraNode implements HealthView {
       });
       let parent = ancestorBlock;
       for (const b of branch) {
-        const applied = applyBlock(this.state(), refOf(parent), b, this.genesis, { signaturesVerified: true });
+        const applied = await this.loading(() => applyBlock(this.state(), refOf(parent), b, this.genesis, { signaturesVerified: true }));
         this.events$.next({ ...this.blockEvent(b, applied, false), source: 'peer' });
         parent = b;
       }
@@ -396,7 +419,7 @@ export class OmbraNode implements HealthView {
       let returned = 0;
       for (const tx of pending) {
         try {
-          this.admit(tx);
+          await this.loading(() => this.admit(tx));
           returned++;
         } catch {
           // No longer valid on the new chain (spent, or already included): dropped.
@@ -439,10 +462,12 @@ export class OmbraNode implements HealthView {
   /** Validates a block from elsewhere (a peer, a snapshot) as the child of the head and appends it. */
   importBlock(raw: unknown, source: 'peer' | 'local' = 'peer', opts: { signaturesVerified?: boolean } = {}): Promise<Block> {
     return this.exclusive(async () => {
-      const applied = applyBlock(this.state(), refOf(this.tip), raw, this.genesis, {
-        now: this.clock(),
-        signaturesVerified: opts.signaturesVerified,
-      });
+      const applied = await this.loading(() =>
+        applyBlock(this.state(), refOf(this.tip), raw, this.genesis, {
+          now: this.clock(),
+          signaturesVerified: opts.signaturesVerified,
+        }),
+      );
       const block = raw as Block;
       await this.append([{ block, applied }], source);
       return block;
@@ -468,7 +493,9 @@ export class OmbraNode implements HealthView {
       let failure: unknown = null;
       for (let i = first; i < raws.length; i++) {
         try {
-          const applied = applyBlock(pending, refOf(parent), raws[i], this.genesis, { now: this.clock(), signaturesVerified: verified[i] });
+          const applied = await this.loading(() =>
+            applyBlock(pending, refOf(parent), raws[i], this.genesis, { now: this.clock(), signaturesVerified: verified[i] }),
+          );
           pending.absorb(applied.diff);
           parent = raws[i] as Block;
           done.push({ block: parent, applied });
@@ -500,10 +527,15 @@ export class OmbraNode implements HealthView {
       this.events$.next({ ...this.blockEvent(block, applied, false), source });
     }
     const block = this.tip;
-    const { removed, dropped } = this.mempool.revalidate(this.state(), {
-      height: block.index + 1,
-      timestamp: this.clock(),
-      genesis: this.genesis,
+    const ctx = { height: block.index + 1, timestamp: this.clock(), genesis: this.genesis };
+    const removed: SignedTx[] = [];
+    const dropped: { tx: SignedTx; error: ChainError }[] = [];
+    // Runs judged on records the cache lacked stay as they were until those are loaded.
+    await this.loading(() => {
+      const r = this.mempool.revalidate(this.state(), ctx);
+      removed.push(...r.removed);
+      dropped.push(...r.dropped);
+      if (r.misses.size > 0) throw new RecordsNotLoaded(r.misses);
     });
     for (const d of dropped) this.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
     const gone = [...removed, ...dropped.map((d) => d.tx)];

@@ -23,12 +23,21 @@ export function betterTip(
 
 /**
  * Checks `branch` extends `parent` on `state` (the state after `parent`, which is consumed);
- * throws INVALID_BLOCK naming the fault.
+ * throws INVALID_BLOCK naming the fault. `loading` runs each block's application, loading the
+ * records `state`'s cache lacks (node/recordLoader.ts).
  */
-export function validateBranch(state: ChainState, parent: Block, g: Genesis, branch: Block[], now: number): void {
+export async function validateBranch(
+  state: ChainState,
+  parent: Block,
+  g: Genesis,
+  branch: Block[],
+  now: number,
+  loading: <T>(step: () => T) => Promise<T>,
+): Promise<void> {
   for (const b of branch) {
     if (typeof b !== 'object' || b === null) throw new ChainError('INVALID_BLOCK', 'branch holds a non-block');
-    commitDiff(state, applyBlock(state, parent, b, g, { now }).diff);
+    const p = parent;
+    commitDiff(state, (await loading(() => applyBlock(state, p, b, g, { now }))).diff);
     parent = b;
   }
 }

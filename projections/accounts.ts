@@ -14,6 +14,8 @@ import {
   type RecordKind,
   type Supply,
 } from '../core/state.ts';
+import { markAbsent, trimRecords, withRecordCache } from '../core/recordCache.ts';
+import { RECORDS } from '../core/tx/registry.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
@@ -67,10 +69,23 @@ function applyRow(state: ChainState, key: string, value: unknown): void {
     const kind = KIND_OF_PREFIX[key.slice(0, key.indexOf(':'))];
     if (!kind) return;
     const map = state.records[kind] as Map<string, unknown>;
-    if (value === undefined) map.delete(key.slice(key.indexOf(':') + 1));
-    else map.set(key.slice(key.indexOf(':') + 1), value);
+    const id = key.slice(key.indexOf(':') + 1);
+    if (value === undefined) {
+      map.delete(id);
+      // A bounded cache must answer "absent" itself: the row on disk may be a later height's.
+      markAbsent(state, kind, id);
+    } else map.set(id, value);
   }
 }
+
+/** The consensus state at genesis, with the node's record cache. */
+function genesisWith(info: ChainInfo): ChainState {
+  const s = cloneState(info.genesisState);
+  delete s.cache;
+  return withRecordCache(s, info.recordCache ?? Number.POSITIVE_INFINITY);
+}
+
+const OPEN_OF = new Map(RECORDS.filter((r) => r.isOpen).map((r) => [r.kind as string, r.isOpen!]));
 
 /** A copy of `state` with stored rows (their values at an earlier height) written over it. */
 export function stateWithRows(state: ChainState, rows: ReadonlyMap<string, unknown>): ChainState {
@@ -83,7 +98,7 @@ export function stateWithRows(state: ChainState, rows: ReadonlyMap<string, unkno
 export const accountsProjection: Projection<ChainState> = {
   name: 'accounts',
   version: 2,
-  init: (info: ChainInfo) => cloneState(info.genesisState),
+  init: (info: ChainInfo) => genesisWith(info),
   apply(state, ev: BlockEvent) {
     const ops: KvOp[] = [];
     // The first fold after genesis also persists the genesis allocations it started from.
@@ -98,12 +113,22 @@ export const accountsProjection: Projection<ChainState> = {
     return { state, ops };
   },
   async restore(rows, info) {
-    const state = emptyState();
+    const state = withRecordCache(emptyState(), info.recordCache ?? Number.POSITIVE_INFINITY);
     let any = false;
+    let n = 0;
     for await (const [key, value] of rows) {
       any = true;
       applyRow(state, key, value);
+      // Open records are pinned as they come; the rest are trimmed now and then, so a restore
+      // never holds the whole history at once.
+      const kind = KIND_OF_PREFIX[key.slice(0, key.indexOf(':'))];
+      const isOpen = kind && OPEN_OF.get(kind);
+      if (isOpen?.(value)) (state.open as Record<string, Set<string>>)[kind].add(key.slice(key.indexOf(':') + 1));
+      if (state.cache && ++n % 4096 === 0) trimRecords(state);
     }
-    return any ? indexOpen(state) : cloneState(info.genesisState);
+    if (!any) return genesisWith(info);
+    indexOpen(state);
+    trimRecords(state);
+    return state;
   },
 };

@@ -70,4 +70,9 @@ export interface ChainInfo {
   genesis: Genesis;
   genesisBlock: Block;
   genesisState: ChainState;
+  /**
+   * Finished records the consensus state keeps in memory per kind (core/recordCache.ts); absent:
+   * every record (tests, tools).
+   */
+  recordCache?: number;
 }

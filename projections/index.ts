@@ -9,6 +9,7 @@ import { contentProjection } from './content.ts';
 import { feeEstimateProjection } from './feeEstimate.ts';
 import { holdersProjection } from './holders.ts';
 import { minerStatsProjection } from './minerStats.ts';
+import { recordListsProjection } from './recordLists.ts';
 import type { Projection } from './projection.ts';
 import { socialProjection } from './social.ts';
 import { supplyProjection } from './supply.ts';
@@ -28,6 +29,7 @@ export const PROJECTIONS: Projection<any>[] = [
   supplyProjection,
   holdersProjection,
   minerStatsProjection,
+  recordListsProjection,
   tasksProjection,
   agentRunsProjection,
   chatProjection,

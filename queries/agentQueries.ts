@@ -7,6 +7,8 @@ import type { RequestRow, StepRow } from '../projections/agentRuns.ts';
 import { conversationRecord, type Conversation, type Turn, chatProjection } from '../projections/chat.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { agentRunsProjection } from '../projections/agentRuns.ts';
+import { RUNS } from '../core/tx/agent.ts';
+import { readRecord } from './stateReads.ts';
 
 /** The spec's agent run record. */
 export interface RunRecord {
@@ -50,13 +52,13 @@ export class AgentQueries {
   }
 
   /** True when the chain knows run `id`. */
-  hasRun(id: string): boolean {
-    return this.ports.chain.state().records.runs.has(id);
+  async hasRun(id: string): Promise<boolean> {
+    return (await readRecord(this.ports, RUNS, id)) !== undefined;
   }
 
   /** A run record, or undefined. */
   async run(id: string): Promise<RunRecord | undefined> {
-    const r = this.ports.chain.state().records.runs.get(id) as AgentRun | undefined;
+    const r: AgentRun | undefined = await readRecord(this.ports, RUNS, id);
     if (!r) return undefined;
     const req = (await (await this.runRows()).get(`q!${id}`)) as RequestRow | undefined;
     const claim = (await (await this.runRows()).get(`c!${id}`)) as { modelInfo: string; hardwareTier: string } | undefined;

@@ -14,6 +14,10 @@ import { bucketLabels, topHolders, holdersProjection } from '../projections/hold
 import { circulating, supplyProjection } from '../projections/supply.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { addressHistoryProjection, blockHashProjection, countKey, historyKey, txIndexProjection } from '../projections/chainIndex.ts';
+import type { RecordDef } from '../core/record.ts';
+import { MINERS } from '../core/tx/miner.ts';
+import { listRange, recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
+import { readRecord, readRecords } from './stateReads.ts';
 
 /** A confirmed transaction as served: the signed tx plus where and when it landed. */
 export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };
@@ -164,13 +168,45 @@ export class ChainQueries {
     return this.state().accounts.get(address) ?? { balance: 0n, nonce: 0, storageCapacity: 0n, storageUsed: 0n };
   }
 
-  /** A miner with its reputation and completed tasks. */
-  miner(id: string): MinerRecord | undefined {
-    const m = this.state().records.miners.get(id);
-    return m && { ...m, ...minerFigures(this.ports.models.state(minerStatsProjection), id) };
+  /** A consensus record by id: the state's cache, else its row (core/recordCache.ts). */
+  record<T>(rec: RecordDef<string, T>, id: string): Promise<T | undefined> {
+    return readRecord(this.ports, rec, id);
   }
 
-  minerOf(address: string): MinerRecord | undefined {
+  /** Consensus records by id, in order (undefined where there is none). */
+  records<T>(rec: RecordDef<string, T>, ids: readonly string[]): Promise<(T | undefined)[]> {
+    return readRecords(this.ports, rec, ids);
+  }
+
+  /** `limit` ids from `offset` of a record list (projections/recordLists.ts), with the list's size. */
+  async listPage(kind: ListedKind, limit: number, offset: number, owner?: string): Promise<{ total: number; ids: string[] }> {
+    const rows = await this.ports.models.readable(recordListsProjection);
+    const ids: string[] = [];
+    if (!owner) {
+      for await (const id of rows.values({ ...listRange(kind), limit: offset + limit })) ids.push(id as string);
+      return { total: this.ports.models.state(recordListsProjection)[kind], ids: ids.slice(offset) };
+    }
+    let total = 0;
+    // One owner's list is counted as it is read: owners hold few tokens.
+    for await (const id of rows.values(listRange(kind, owner))) {
+      if (total >= offset && ids.length < limit) ids.push(id as string);
+      total++;
+    }
+    return { total, ids };
+  }
+
+  /** A miner record with its reputation and completed tasks. */
+  minerFigures(m: Miner): MinerRecord {
+    return { ...m, ...minerFigures(this.ports.models.state(minerStatsProjection), m.id) };
+  }
+
+  /** A miner with its reputation and completed tasks. */
+  async miner(id: string): Promise<MinerRecord | undefined> {
+    const m = await this.record(MINERS, id);
+    return m && this.minerFigures(m);
+  }
+
+  async minerOf(address: string): Promise<MinerRecord | undefined> {
     const id = this.state().accounts.get(address)?.minerId;
     return id ? this.miner(id) : undefined;
   }
@@ -178,7 +214,7 @@ export class ChainQueries {
   /** The account record: balance, nonce, miner, the 50 most recent transactions. */
   async accountRecord(address: string) {
     const a = this.account(address);
-    const miner = this.minerOf(address);
+    const miner = await this.minerOf(address);
     return {
       address,
       balance: a.balance.toString(),
@@ -207,7 +243,7 @@ export class ChainQueries {
 
   /** The chain stats record. */
   stats(p2pPeers: number) {
-    return statsRecord(this.ports.models.state(chainStatsProjection), this.state().records.miners.size, p2pPeers);
+    return statsRecord(this.ports.models.state(chainStatsProjection), this.ports.models.state(recordListsProjection).miners, p2pPeers);
   }
 
   /** The supply record. */

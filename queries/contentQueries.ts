@@ -4,9 +4,9 @@
  * upload is never held whole in memory by one request.
  */
 import type { ChunkStore, Upload } from '../core/chunks.ts';
-import { recordMap } from '../core/state.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { contentKey, contentProjection } from '../projections/content.ts';
+import { readRecord } from './stateReads.ts';
 
 /** A complete upload as a route serves it. */
 export interface StoredContent {
@@ -27,13 +27,13 @@ export class ContentQueries {
   }
 
   /** An upload's header record (any status), or undefined. */
-  upload(store: ChunkStore, id: string): Upload | undefined {
-    return recordMap(this.ports.chain.state().records, store.UPLOADS).get(id);
+  upload(store: ChunkStore, id: string): Promise<Upload | undefined> {
+    return readRecord(this.ports, store.UPLOADS, id);
   }
 
   /** A complete upload's header, or undefined when unknown or not complete. */
-  complete(store: ChunkStore, id: string): Upload | undefined {
-    const u = this.upload(store, id);
+  async complete(store: ChunkStore, id: string): Promise<Upload | undefined> {
+    const u = await this.upload(store, id);
     return u?.status === 'complete' ? u : undefined;
   }
 
@@ -42,7 +42,7 @@ export class ContentQueries {
    * header's chunks are read: an id reopened after a discard may have left rows beyond them.
    */
   async *bytes(store: ChunkStore, id: string): AsyncGenerator<Uint8Array> {
-    const u = this.complete(store, id);
+    const u = await this.complete(store, id);
     if (!u) return;
     const rows = await this.ports.models.readable(contentProjection);
     const range = { gte: contentKey(store.namespace, id, 0), lte: contentKey(store.namespace, id, u.totalChunks - 1) };
@@ -50,14 +50,14 @@ export class ContentQueries {
   }
 
   /** A complete upload ready to serve, or undefined when unknown or not complete. */
-  served(store: ChunkStore, id: string): StoredContent | undefined {
-    const u = this.complete(store, id);
+  async served(store: ChunkStore, id: string): Promise<StoredContent | undefined> {
+    const u = await this.complete(store, id);
     return u && { contentType: u.contentType, contentHash: u.contentHash, size: u.totalBytes, bytes: this.bytes(store, id) };
   }
 
   /** The bytes of a complete upload as one buffer (for parsers and small files). */
   async read(store: ChunkStore, id: string): Promise<Buffer | undefined> {
-    const u = this.complete(store, id);
+    const u = await this.complete(store, id);
     if (!u) return undefined;
     const parts: Uint8Array[] = [];
     for await (const part of this.bytes(store, id)) parts.push(part);

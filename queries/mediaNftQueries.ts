@@ -26,8 +26,8 @@ export class MediaNftQueries {
   }
 
   /** The NFT's file, or undefined when its blob is not complete in this node's state. */
-  file(n: ImageNft | AudioNft): MediaFile | undefined {
-    const blob = this.content.served(BLOBS, n.blobId);
+  async file(n: ImageNft | AudioNft): Promise<MediaFile | undefined> {
+    const blob = await this.content.served(BLOBS, n.blobId);
     return blob && { ...blob, contentType: contentTypeOf(n.format) };
   }
 }

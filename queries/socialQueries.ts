@@ -3,8 +3,9 @@
  * intents and queues, subscriptions, direct messages and profiles. Lists page with limit/offset
  * over key-ordered rows of the `social` projection (projections/social.ts).
  */
-import type { LikeIntent } from '../core/tx/socialLike.ts';
-import type { PostRef } from '../core/tx/socialPost.ts';
+import { INTENTS, type LikeIntent } from '../core/tx/socialLike.ts';
+import { POSTS, type PostRef } from '../core/tx/socialPost.ts';
+import { readRecord, readRecords } from './stateReads.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { socialProjection, type DmRecord, type LikeRecord } from '../projections/social.ts';
 
@@ -44,10 +45,6 @@ export class SocialQueries {
     return this.ports.models.readable(socialProjection);
   }
 
-  private records() {
-    return this.ports.chain.state().records;
-  }
-
   /** Values of the rows under `prefix`, newest (last in key order) first or oldest first, with their total. */
   private async page<T>(prefix: string, limit: number, offset: number, newestFirst = true): Promise<Slice<T>> {
     const rows = await this.rows();
@@ -62,7 +59,7 @@ export class SocialQueries {
 
   /** One post, or undefined. */
   async post(postId: string): Promise<Post | undefined> {
-    const ref = this.records().posts.get(postId);
+    const ref = await readRecord(this.ports, POSTS, postId);
     if (!ref) return undefined;
     const row = (await (await this.rows()).get(`post!${postId}`)) as { body: string; blobIds: string[] } | undefined;
     const { parentPostId, ...rest } = ref;
@@ -104,13 +101,13 @@ export class SocialQueries {
   /** An author's pending intents, oldest first (queue order). */
   async queue(author: string, limit: number, offset: number): Promise<Slice<IntentRecord>> {
     const page = await this.page<string>(`queue!${author}!`, limit, offset, false);
-    const intents = this.records().intents;
-    return { count: page.count, items: page.items.map((id) => intentRecord(intents.get(id)!)) };
+    const intents = await readRecords(this.ports, INTENTS, page.items);
+    return { count: page.count, items: intents.map((i) => intentRecord(i!)) };
   }
 
   /** One intent, or undefined. */
-  intent(intentId: string): IntentRecord | undefined {
-    const i = this.records().intents.get(intentId);
+  async intent(intentId: string): Promise<IntentRecord | undefined> {
+    const i = await readRecord(this.ports, INTENTS, intentId);
     return i && intentRecord(i);
   }
 

@@ -4,7 +4,8 @@
  * projection's rows; single records join the consensus record with the rows of its transactions.
  */
 import type { Task, TaskStatus } from '../core/state.ts';
-import { TASK_TIMEOUTS, taskIdOf } from '../core/tx/task.ts';
+import { TASK_TIMEOUTS, TASKS, taskIdOf } from '../core/tx/task.ts';
+import { readRecord } from './stateReads.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
 import type { ResponseRow, RewardRow, ValidationRow } from '../projections/tasks.ts';
 import type { ReadPorts } from '../node/ports.ts';
@@ -98,7 +99,7 @@ export class TaskQueries {
 
   /** The full pipeline record of a task, or undefined. */
   async pipeline(id: string): Promise<TaskPipeline | undefined> {
-    const t = this.ports.chain.state().records.tasks.get(id);
+    const t = await readRecord(this.ports, TASKS, id);
     if (!t) return undefined;
     const responses: ResponseRow[] = [];
     for await (const r of (await this.rows()).values({ gte: `r!${id}!`, lt: `r!${id}!~` })) responses.push(r as ResponseRow);

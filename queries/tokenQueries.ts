@@ -1,8 +1,11 @@
 /**
- * Token records of one kind (art, image or audio NFTs) as the consensus state holds them: newest
- * first (by mint block, then tokenId), sorted once per height, and by owner.
+ * Token records of one kind (art, image or audio NFTs): pages of the newest first (by mint block,
+ * then tokenId) and of one owner's, listed by the recordLists projection's rows, each record read
+ * from the consensus state (its cache, else its row).
  */
+import type { RecordDef } from '../core/record.ts';
 import type { RecordKind, RecordTypes } from '../core/state.ts';
+import { RECORDS } from '../core/tx/registry.ts';
 import type { ChainQueries } from './chainQueries.ts';
 
 /** The record kinds that hold tokens. */
@@ -16,37 +19,33 @@ export function servedToken<T extends { txHash: string }>(n: T): Omit<T, 'txHash
   return record;
 }
 
+/** A page of tokens and the size of the list it is from. */
+export interface TokenPage<T> {
+  total: number;
+  items: T[];
+}
+
 /** Reads of one kind of token. */
 export class TokenQueries<K extends TokenKind> {
   readonly chain: ChainQueries;
   readonly kind: K;
-  private sorted: { height: number; all: RecordTypes[K][] } | undefined;
+  private readonly rec: RecordDef<K, RecordTypes[K]>;
 
   constructor(chain: ChainQueries, kind: K) {
     this.chain = chain;
     this.kind = kind;
+    this.rec = RECORDS.find((r) => r.kind === kind) as RecordDef<K, RecordTypes[K]>;
   }
 
-  private map(): Map<string, RecordTypes[K]> {
-    return this.chain.state().records[this.kind];
-  }
-
-  /** Every token, newest first. */
-  all(): RecordTypes[K][] {
-    const height = this.chain.height();
-    if (this.sorted?.height === height) return this.sorted.all;
-    const all = [...this.map().values()].sort((a, b) => b.blockIndex - a.blockIndex || (a.tokenId < b.tokenId ? -1 : 1));
-    this.sorted = { height, all };
-    return all;
-  }
-
-  /** One owner's tokens, newest first. */
-  owned(owner: string): RecordTypes[K][] {
-    return this.all().filter((n) => n.owner === owner);
+  /** `limit` tokens from `offset`, newest first (of one owner's when given), with the list's size. */
+  async page(limit: number, offset: number, owner?: string): Promise<TokenPage<RecordTypes[K]>> {
+    const { total, ids } = await this.chain.listPage(this.kind, limit, offset, owner);
+    const items = (await this.chain.records(this.rec, ids)).filter((t) => t !== undefined);
+    return { total, items };
   }
 
   /** One token by id. */
-  get(tokenId: string): RecordTypes[K] | undefined {
-    return this.map().get(tokenId);
+  get(tokenId: string): Promise<RecordTypes[K] | undefined> {
+    return this.chain.record(this.rec, tokenId);
   }
 }

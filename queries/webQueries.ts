@@ -4,12 +4,11 @@
  * ContentQueries), and the resolution of `alias + path` to a file for static serving.
  */
 import { driveFile, FILES, type DriveFile } from '../core/tx/webFiles.ts';
-import { manifestLookup, type WebRelease, type WebSite } from '../core/tx/webRecords.ts';
-import type { ChainState } from '../core/state.ts';
+import { manifestLookup, WEB_ALIASES, WEB_RELEASES, WEB_SITES, type WebRelease, type WebSite } from '../core/tx/webRecords.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { siteReleaseRange, webDriveProjection } from '../projections/webDrive.ts';
 import type { ContentQueries, StoredContent } from './contentQueries.ts';
-import { StateOverlay } from '../core/state.ts';
+import { readRecord, readState } from './stateReads.ts';
 
 /** One release in a site's list. */
 export interface ReleaseSummary {
@@ -63,27 +62,23 @@ export class WebQueries {
     this.content = content;
   }
 
-  private records(): ChainState['records'] {
-    return this.ports.chain.state().records;
+  site(siteId: string): Promise<WebSite | undefined> {
+    return readRecord(this.ports, WEB_SITES, siteId);
   }
 
-  site(siteId: string): WebSite | undefined {
-    return this.records().webSites.get(siteId);
-  }
-
-  release(releaseId: string): WebRelease | undefined {
-    return this.records().webReleases.get(releaseId);
+  release(releaseId: string): Promise<WebRelease | undefined> {
+    return readRecord(this.ports, WEB_RELEASES, releaseId);
   }
 
   /** The site an alias points at. */
-  aliasSite(alias: string): WebSite | undefined {
-    const a = this.records().webAliases.get(alias);
+  async aliasSite(alias: string): Promise<WebSite | undefined> {
+    const a = await readRecord(this.ports, WEB_ALIASES, alias);
     return a ? this.site(a.siteId) : undefined;
   }
 
   /** A file's metadata (any status), or undefined when no INIT named it. */
-  file(fileId: string): FileInfo | undefined {
-    const f = driveFile(new StateOverlay(this.ports.chain.state()), fileId);
+  async file(fileId: string): Promise<FileInfo | undefined> {
+    const f = await readState(this.ports, (s) => driveFile(s, fileId));
     if (!f) return undefined;
     const { txHash: _txHash, ...info } = f;
     return info;
@@ -98,7 +93,7 @@ export class WebQueries {
     let i = 0;
     for await (const id of ids) {
       if (i++ < offset) continue;
-      const r = this.release(id as string);
+      const r = await this.release(id as string);
       if (r)
         releases.push({
           releaseId: r.releaseId,
@@ -122,7 +117,7 @@ export class WebQueries {
   async bundle(r: WebRelease): Promise<Bundle> {
     const files: BundleFile[] = [];
     for (const e of r.manifest) {
-      const u = this.content.complete(FILES, e.fileId);
+      const u = await this.content.complete(FILES, e.fileId);
       if (!u) continue;
       const chunks: string[] = [];
       for await (const part of this.content.bytes(FILES, e.fileId)) chunks.push(Buffer.from(part).toString('base64'));
@@ -132,14 +127,14 @@ export class WebQueries {
   }
 
   /** A complete file ready to serve, or undefined (unknown, unfinished or deleted). */
-  served(fileId: string): StoredContent | undefined {
+  served(fileId: string): Promise<StoredContent | undefined> {
     return this.content.served(FILES, fileId);
   }
 
   /** The fileId the active release of the site behind `alias` serves at `path`, or undefined. */
-  resolve(alias: string, path: string): string | undefined {
-    const site = this.aliasSite(alias);
-    const active = site?.activeReleaseId ? this.release(site.activeReleaseId) : undefined;
+  async resolve(alias: string, path: string): Promise<string | undefined> {
+    const site = await this.aliasSite(alias);
+    const active = site?.activeReleaseId ? await this.release(site.activeReleaseId) : undefined;
     return active ? manifestLookup(active.manifest, path) : undefined;
   }
 }

@@ -21,7 +21,7 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
 
   app.get('/run/:agentRunId/steps', async (c) => {
     const id = parseHash(c.req.param('agentRunId'), 'agentRunId');
-    if (!q.hasRun(id)) notFound(`agent run ${id}`);
+    if (!(await q.hasRun(id))) notFound(`agent run ${id}`);
     const steps = await q.steps(id);
     return c.json({ agentRunId: id, count: steps.length, steps });
   });

@@ -26,10 +26,10 @@ export function mediaRoutes({ chain, queries }: ApiDeps, kind: 'image' | 'audio'
 
   mountTokenRoutes(app, tokens, `${kind} NFT`);
 
-  app.get('/:tokenId/file', (c) => {
+  app.get('/:tokenId/file', async (c) => {
     const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
-    const n = tokens.get(tokenId) ?? notFound(`${kind} NFT ${tokenId}`);
-    const file = queries.media.file(n) ?? notFound(`the file of ${kind} NFT ${tokenId}`);
+    const n = (await tokens.get(tokenId)) ?? notFound(`${kind} NFT ${tokenId}`);
+    const file = (await queries.media.file(n)) ?? notFound(`the file of ${kind} NFT ${tokenId}`);
     return contentResponse(c, file, { 'Cache-Control': IMMUTABLE });
   });
 

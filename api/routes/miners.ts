@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono';
 import type { Miner } from '../../core/state.ts';
+import { MINERS } from '../../core/tx/miner.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
@@ -11,7 +12,7 @@ import type { ChainQueries } from '../../queries/chainQueries.ts';
 
 /** The spec's Miner record. */
 export function minerRecord(queries: ChainQueries, m: Miner) {
-  const r = queries.miner(m.id)!;
+  const r = queries.minerFigures(m);
   return {
     id: r.id,
     name: r.name,
@@ -26,25 +27,24 @@ export function minerRecord(queries: ChainQueries, m: Miner) {
 export function minerRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
 
-  app.get('/', (c) => {
+  app.get('/', async (c) => {
     const limit = parseLimit(c.req.query('limit'));
     const offset = parseOffset(c.req.query('offset'));
-    const all = [...queries.chain.state().records.miners.values()].sort(
-      (a, b) => a.registeredAt - b.registeredAt || (a.id < b.id ? -1 : 1),
-    );
-    return c.json({ miners: all.slice(offset, offset + limit).map((m) => minerRecord(queries.chain, m)), total: all.length });
+    const { total, ids } = await queries.chain.listPage('miners', limit, offset);
+    const miners = (await queries.chain.records(MINERS, ids)).filter((m) => m !== undefined);
+    return c.json({ miners: miners.map((m) => minerRecord(queries.chain, m)), total });
   });
 
-  app.get('/by-address/:address', (c) => {
+  app.get('/by-address/:address', async (c) => {
     const address = parseAddress(c.req.param('address'));
     const id = queries.chain.account(address).minerId;
-    const m = id ? queries.chain.state().records.miners.get(id) : undefined;
+    const m = id ? await queries.chain.record(MINERS, id) : undefined;
     return c.json(m ? minerRecord(queries.chain, m) : null);
   });
 
-  app.get('/:id', (c) => {
+  app.get('/:id', async (c) => {
     const id = parseHash(c.req.param('id'), 'miner id');
-    const m = queries.chain.state().records.miners.get(id);
+    const m = await queries.chain.record(MINERS, id);
     return m ? c.json(minerRecord(queries.chain, m)) : notFound(`miner ${id}`);
   });
 

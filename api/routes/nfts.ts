@@ -30,7 +30,7 @@ export function nftRoutes({ chain, queries }: ApiDeps): Hono {
 
   app.get('/:tokenId/svg', async (c) => {
     const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
-    const n = nfts.get(tokenId) ?? notFound(`NFT ${tokenId}`);
+    const n = (await nfts.get(tokenId)) ?? notFound(`NFT ${tokenId}`);
     const svg = (await nfts.svg(n)) ?? notFound(`SVG of NFT ${tokenId}`);
     return c.body(svg, 200, SVG_HEADERS);
   });

@@ -68,9 +68,9 @@ export function socialRoutes({ queries }: ApiDeps): Hono {
     return c.json({ author, count, intents: items });
   });
 
-  app.get('/intents/:intentId', (c) => {
+  app.get('/intents/:intentId', async (c) => {
     const intentId = parseHash(c.req.param('intentId'), 'intentId');
-    return c.json(social.intent(intentId) ?? notFound(`like intent ${intentId}`));
+    return c.json((await social.intent(intentId)) ?? notFound(`like intent ${intentId}`));
   });
 
   app.get('/dms/:address', async (c) => {
@@ -85,9 +85,9 @@ export function socialRoutes({ queries }: ApiDeps): Hono {
     return c.json((await social.profile(address)) ?? notFound(`profile of ${address}`));
   });
 
-  app.get('/blob/:blobId', (c) => {
+  app.get('/blob/:blobId', async (c) => {
     const blobId = parseHash(c.req.param('blobId'), 'blobId');
-    return contentResponse(c, content.served(BLOBS, blobId) ?? notFound(`blob ${blobId}`), BLOB_HEADERS);
+    return contentResponse(c, (await content.served(BLOBS, blobId)) ?? notFound(`blob ${blobId}`), BLOB_HEADERS);
   });
 
   return app;

@@ -10,24 +10,24 @@ import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
 
 /** Mounts the list, owner and record routes of one kind of token on `app`. */
 export function mountTokenRoutes<K extends TokenKind>(app: Hono, tokens: TokenQueries<K>, what: string): void {
-  app.get('/', (c) => {
+  app.get('/', async (c) => {
     const limit = parseLimit(c.req.query('limit'));
     const offset = parseOffset(c.req.query('offset'));
-    const all = tokens.all();
-    return c.json({ total: all.length, items: all.slice(offset, offset + limit).map(servedToken) });
+    const { total, items } = await tokens.page(limit, offset);
+    return c.json({ total, items: items.map(servedToken) });
   });
 
-  app.get('/owner/:address', (c) => {
+  app.get('/owner/:address', async (c) => {
     const owner = parseAddress(c.req.param('address'));
     const limit = parseLimit(c.req.query('limit'));
     const offset = parseOffset(c.req.query('offset'));
-    const mine = tokens.owned(owner);
-    return c.json({ owner, count: mine.length, items: mine.slice(offset, offset + limit).map(servedToken) });
+    const mine = await tokens.page(limit, offset, owner);
+    return c.json({ owner, count: mine.total, items: mine.items.map(servedToken) });
   });
 
-  app.get('/:tokenId', (c) => {
+  app.get('/:tokenId', async (c) => {
     const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
-    const n = tokens.get(tokenId);
+    const n = await tokens.get(tokenId);
     return n ? c.json(servedToken(n)) : notFound(`${what} ${tokenId}`);
   });
 }

@@ -30,8 +30,8 @@ function servedType(contentType: string): string {
 }
 
 /** A complete file, text types as UTF-8, with `headers` for caching and policy (see api/contentResponse.ts). */
-function serveFile(c: Context, web: WebQueries, fileId: string, headers: Record<string, string>): Response {
-  const f = web.served(fileId) ?? notFound(`file ${fileId}`);
+async function serveFile(c: Context, web: WebQueries, fileId: string, headers: Record<string, string>): Promise<Response> {
+  const f = (await web.served(fileId)) ?? notFound(`file ${fileId}`);
   return contentResponse(c, { ...f, contentType: servedType(f.contentType) }, headers);
 }
 
@@ -44,20 +44,20 @@ export function webApiRoutes({ queries }: ApiDeps): Hono {
     const siteId = parseSiteId(c.req.param('siteId'));
     const limit = parseLimit(c.req.query('limit'));
     const offset = parseOffset(c.req.query('offset'));
-    const site = web.site(siteId) ?? notFound(`site ${siteId}`);
+    const site = (await web.site(siteId)) ?? notFound(`site ${siteId}`);
     return c.json(await web.siteReleases(site, limit, offset));
   });
 
   app.get('/release/:releaseId/bundle', async (c) => {
     const releaseId = parseReleaseId(c.req.param('releaseId'));
-    const r = web.release(releaseId) ?? notFound(`release ${releaseId}`);
+    const r = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
     return c.json(await web.bundle(r));
   });
 
   app.get('/alias/:alias/bundle', async (c) => {
     const alias = parseAlias(c.req.param('alias'));
-    const site = web.aliasSite(alias) ?? notFound(`alias ${alias}`);
-    const r = (site.activeReleaseId && web.release(site.activeReleaseId)) || notFound(`an active release of alias ${alias}`);
+    const site = (await web.aliasSite(alias)) ?? notFound(`alias ${alias}`);
+    const r = (site.activeReleaseId && (await web.release(site.activeReleaseId))) || notFound(`an active release of alias ${alias}`);
     return c.json(await web.bundle(r));
   });
 
@@ -65,9 +65,9 @@ export function webApiRoutes({ queries }: ApiDeps): Hono {
     serveFile(c, web, parseHash(c.req.param('fileId'), 'fileId'), { 'Cache-Control': 'public, max-age=31536000, immutable' }),
   );
 
-  app.get('/file/:fileId', (c) => {
+  app.get('/file/:fileId', async (c) => {
     const fileId = parseHash(c.req.param('fileId'), 'fileId');
-    return c.json(web.file(fileId) ?? notFound(`file ${fileId}`));
+    return c.json((await web.file(fileId)) ?? notFound(`file ${fileId}`));
   });
 
   return app;
@@ -98,7 +98,7 @@ export function drivePathOf(rest: string): string | undefined {
 export function webSiteRoutes({ queries }: ApiDeps): Hono {
   const { web } = queries;
   const app = new Hono();
-  const page = (c: Context) => {
+  const page = async (c: Context) => {
     const alias = parseAlias(c.req.param('alias') ?? '');
     // The URL parser already resolved dot segments (encoded ones too); the rest is still encoded.
     const pathname = new URL(c.req.url).pathname;
@@ -106,7 +106,7 @@ export function webSiteRoutes({ queries }: ApiDeps): Hono {
     // Without the trailing slash, a page's relative links would resolve against /web/.
     if (rest === '') return c.redirect(`/web/${alias}/`, 301);
     const path = drivePathOf(rest) ?? notFound(pathname.slice(0, 200));
-    const fileId = web.resolve(alias, path) ?? notFound(`${path.slice(0, 200)} in the active release of ${alias}`);
+    const fileId = (await web.resolve(alias, path)) ?? notFound(`${path.slice(0, 200)} in the active release of ${alias}`);
     return serveFile(c, web, fileId, SITE_HEADERS);
   };
   app.get('/:alias', page);

@@ -84,3 +84,25 @@ export function txEvents(channel: string): ReadonlyMap<string, TxEvent> {
   for (const h of all) if (h.schema.event?.channel === channel) out.set(h.schema.type, h.schema.event);
   return out;
 }
+
+// Per type, its top-level address fields besides `from` (TRANSFER's `to`, a DM's `recipient`, a
+// funded like's `author`, a mint's `owner`, ...), read off the schemas once.
+const PARTY_FIELDS: ReadonlyMap<string, readonly string[]> = new Map(
+  all.map((h) => [
+    h.schema.type,
+    Object.entries(h.schema.fields).flatMap(([name, spec]) => (name !== 'from' && spec.kind === 'address' ? [name] : [])),
+  ]),
+);
+
+/**
+ * The accounts a transaction involves: its sender, then every other address its schema names at
+ * top level, each once. What address history and `address_tx` alerts index.
+ */
+export function partiesOf(tx: SignedTx): string[] {
+  const out = [tx.from];
+  for (const name of PARTY_FIELDS.get(tx.type) ?? []) {
+    const a = tx[name];
+    if (typeof a === 'string' && !out.includes(a)) out.push(a);
+  }
+  return out;
+}

@@ -21,11 +21,16 @@ export function fastSigner(k: KeyPair): KeyObject {
   return createPrivateKey({ key: pkcs8(k.privateKey), format: 'der', type: 'pkcs8' });
 }
 
+/** Signs a transaction of any type with node:crypto. */
+export function fastTx(k: KeyPair, signer: KeyObject, fields: Record<string, unknown>, nonce: number, timestamp: number): SignedTx {
+  const payload = canonicalPayload({ ...fields, from: k.address, nonce, timestamp, publicKey: k.publicKey });
+  const hash = sha256Hex(JSON.stringify(payload));
+  return { ...payload, hash, signature: sign(null, Buffer.from(hash), signer).toString('hex') } as SignedTx;
+}
+
 /** Signs a transfer with node:crypto. */
 export function fastTransfer(k: KeyPair, signer: KeyObject, to: string, amount: string, fee: string, nonce: number, timestamp: number) {
-  const payload = canonicalPayload({ type: 'TRANSFER', from: k.address, to, amount, fee, nonce, timestamp, publicKey: k.publicKey });
-  const hash = sha256Hex(JSON.stringify(payload));
-  return { ...payload, hash, signature: sign(null, Buffer.from(hash), signer).toString('hex') };
+  return fastTx(k, signer, { type: 'TRANSFER', to, amount, fee }, nonce, timestamp);
 }
 
 /** The n-th fresh address (never a dev key's): `ox` + 40 hex digits. */
@@ -47,10 +52,35 @@ export interface ChainShape {
  * Writes `blocks` blocks of `perBlock` transfers from dev keys 1-9 into `dir/db` (the dev
  * genesis, one authority) and returns the transaction count and the genesis; the node is closed.
  */
-export async function buildTransferChain(dir: string, shape: ChainShape): Promise<{ txs: number; genesis: Genesis }> {
+export function buildTransferChain(dir: string, shape: ChainShape): Promise<{ txs: number; genesis: Genesis }> {
+  return buildChain(dir, shape, (n, i) => {
+    const from = 1 + (n % 9);
+    const to = shape.freshAccounts ? freshAddress(n) : DEV_KEYS[(from + 1 + (i % 8)) % 10].address;
+    return { from, fields: { type: 'TRANSFER', to, amount: String(1 + i), fee: '1' } };
+  });
+}
+
+/**
+ * Writes `blocks` blocks of `perBlock` TASK_SUBMITs from dev keys 1-9 that time out one second
+ * later, so each block finishes the tasks of the one before: a history of finished tasks.
+ */
+export function buildTaskChain(dir: string, shape: ChainShape): Promise<{ txs: number; genesis: Genesis }> {
+  return buildChain(dir, shape, (n) => ({
+    from: 1 + (n % 9),
+    fields: { type: 'TASK_SUBMIT', taskType: 'chat', prompt: `bench task ${n}: ${'x'.repeat(64)}`, fee: '10000', timeoutMs: 1000 },
+  }));
+}
+
+/** Writes a chain whose n-th transaction (the i-th of its block) `txOf` describes. */
+async function buildChain(
+  dir: string,
+  shape: ChainShape,
+  txOf: (n: number, i: number) => { from: number; fields: Record<string, unknown> },
+): Promise<{ txs: number; genesis: Genesis }> {
   const genesis = { ...fixtureGenesis(), timestamp: 1_700_000_000_000 };
   let clock = genesis.timestamp;
-  const node = await OmbraNode.open({ dbDir: join(dir, 'db'), genesis, clock: () => clock });
+  // Blocks are built on the node's state directly: it keeps every record (no load step here).
+  const node = await OmbraNode.open({ dbDir: join(dir, 'db'), genesis, clock: () => clock, recordCache: Number.POSITIVE_INFINITY });
   const signers = DEV_KEYS.map(fastSigner);
   const nonces = DEV_KEYS.map(() => 0);
   let txs = 0;
@@ -59,10 +89,8 @@ export async function buildTransferChain(dir: string, shape: ChainShape): Promis
       clock += genesis.blockTimeMs;
       const candidates: SignedTx[] = [];
       for (let i = 0; i < shape.perBlock; i++) {
-        const n = b * shape.perBlock + i;
-        const from = 1 + (n % 9);
-        const to = shape.freshAccounts ? freshAddress(n) : DEV_KEYS[(from + 1 + (i % 8)) % 10].address;
-        candidates.push(fastTransfer(DEV_KEYS[from], signers[from], to, String(1 + i), '1', nonces[from]++, clock) as SignedTx);
+        const { from, fields } = txOf(b * shape.perBlock + i, i);
+        candidates.push(fastTx(DEV_KEYS[from], signers[from], fields, nonces[from]++, clock));
       }
       const { block, dropped } = buildBlock(node.state(), refOf(node.head()), candidates, DEV_KEYS[0], clock, genesis);
       if (dropped.length) throw new Error(`bench chain: ${dropped[0].error.message}`);

@@ -33,8 +33,9 @@ export interface ChildReport {
 }
 
 /** Runs the child on `dir` in `mode`. */
-export async function child(dir: string, mode: 'restart' | 'full' | 'replay'): Promise<ChildReport> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', CHILD, dir, mode], { maxBuffer: 1 << 20 });
+export async function child(dir: string, mode: 'restart' | 'full' | 'replay', recordCache?: number | 'all'): Promise<ChildReport> {
+  const args = ['--expose-gc', CHILD, dir, mode, ...(recordCache === undefined ? [] : [String(recordCache)])];
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 20 });
   return JSON.parse(stdout.trim().split('\n').pop()!) as ChildReport;
 }
 
@@ -116,7 +117,7 @@ export async function replayBench(opts: { txs: number; rounds: number }): Promis
 }
 
 /** Prints what a child report says holds the memory. */
-function explain(r: ChildReport): string {
+export function explain(r: ChildReport): string {
   const held = Object.entries(r.heldByMiB)
     .map(([k, v]) => `${k} ${v} MiB`)
     .join(', ');

@@ -6,8 +6,9 @@
  *   sync:    import of near-empty blocks (sync over libp2p, local group commit) vs attestation verifies;
  *   fanout:  5,000 SSE subscribers' memory and delivery vs a bare node:http broadcast;
  *   memory:  RSS of a node restarted on 200k transfers to 200k new accounts, and what holds it;
+ *   records: RSS after a restart on 20k and 200k finished tasks, bounded record cache vs all held;
  *   ratelimit, alerts: limiter overhead and webhook delivery (not in the table).
- * Usage: npm run bench [-- --only reads|replay|sync|fanout|memory|ratelimit] [--txs 100000]
+ * Usage: npm run bench [-- --only reads|replay|sync|fanout|memory|records|ratelimit] [--txs 100000]
  *        [--rounds 3] [--subscribers 5000]
  *        npm run bench -- --scale 1000000   (replay rate and RSS at 1M transactions and accounts)
  */
@@ -82,6 +83,10 @@ if (SCALE) {
   }
   if (wants('fanout')) await fanoutSection();
   if (wants('memory')) await memoryBench({ txs: 200_000, replay: false, label: '200k' });
+  if (wants('records')) {
+    const { recordsBench } = await import('./records.ts');
+    await recordsBench([20_000, 200_000]);
+  }
   if (ONLY === 'ratelimit' || ONLY === 'alerts' || ONLY === undefined) {
     const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
     await rateLimitBench();

@@ -10,6 +10,7 @@ import { type SignedTx, txHandler } from '../../core/tx/handler.ts';
 import { MINERS } from '../../core/tx/miner.ts';
 import {
   FAMILIES,
+  partiesOf,
   RECORD_KINDS,
   RECORD_PREFIX,
   RECORDS,
@@ -74,6 +75,24 @@ t('the record kinds keep their state-root prefixes', () => {
   assert.equal([...RECORD_KINDS].sort(), Object.keys(RECORD_PREFIX).sort());
   assert.is(new Set(RECORDS.map((r) => r.prefix)).size, RECORDS.length);
   for (const r of RECORDS) assert.not.ok(['a', 's'].includes(r.prefix), r.kind);
+});
+
+t('a transaction involves its sender and every top-level address its schema names, each once', () => {
+  const [a, b] = [DEV_KEYS[1].address, DEV_KEYS[2].address];
+  const tx = (type: string, fields: Record<string, unknown>) => ({ type, from: a, ...fields }) as unknown as SignedTx;
+  assert.equal(partiesOf(tx('TRANSFER', { to: b })), [a, b]);
+  assert.equal(partiesOf(tx('TRANSFER', { to: a })), [a]);
+  assert.equal(partiesOf(tx('SOCIAL_DM_SEND', { recipient: b })), [a, b]);
+  assert.equal(partiesOf(tx('SOCIAL_LIKE_INTENT', { author: b })), [a, b]);
+  assert.equal(partiesOf(tx('SOCIAL_FOLLOW_SET', { targetAddress: b })), [a, b]);
+  assert.equal(partiesOf(tx('IMAGE_MINT', { owner: b })), [a, b]);
+  assert.equal(partiesOf(tx('TASK_SUBMIT', { to: b })), [a], 'only fields the schema types as addresses');
+  for (const type of TX_TYPES) {
+    const example = exampleTx(type, DEV_KEYS[1]);
+    const parties = partiesOf(example);
+    assert.is(parties[0], example.from, type);
+    assert.is(new Set(parties).size, parties.length, type);
+  }
 });
 
 t('every type belongs to exactly one family, the one its schema names', () => {

@@ -79,6 +79,8 @@ export async function openTestChain(
     mempool?: Partial<MempoolOptions>;
     /** The clock's start (default now): a past start produces blocks a real-time node accepts. */
     clock?: number;
+    /** Finished records the consensus state keeps in memory per kind (NodeOptions.recordCache). */
+    recordCache?: number;
   } = {},
 ): Promise<TestChain> {
   const genesis = opts.genesis ?? fixtureGenesis();
@@ -90,6 +92,7 @@ export async function openTestChain(
     clock: () => clock,
     undoDepth: opts.undoDepth,
     mempool: opts.mempool,
+    recordCache: opts.recordCache,
   });
   const deps = testApiDeps(node, { network: opts.network ?? noNetwork });
   const queries = deps.queries.chain;

@@ -51,18 +51,18 @@ t('blob bytes come back byte-identical, an expired upload leaves no rows, and re
     for (const i of [4, 1, 3]) await sendChunk(c, 1, whole, i);
     await sendChunk(c, 2, abandoned, 1);
     await c.produce();
-    assert.is(content.complete(BLOBS, whole.blobId), undefined, 'not served before it is complete');
+    assert.is(await content.complete(BLOBS, whole.blobId), undefined, 'not served before it is complete');
     assert.is(await content.read(BLOBS, whole.blobId), undefined);
     for (const i of [0, 2]) await sendChunk(c, 1, whole, i);
     await c.produce();
-    const u = content.complete(BLOBS, whole.blobId)!;
+    const u = (await content.complete(BLOBS, whole.blobId))!;
     assert.equal([u.contentType, u.totalBytes, u.contentHash], ['image/png', 250_000, whole.contentHash]);
     assert.equal(new Uint8Array((await content.read(BLOBS, whole.blobId))!), bytesOf(250_000, 'whole'));
     assert.is((await rows(c)).filter(([k]) => k.startsWith(`blob:${abandoned.blobId}:`)).length, 1);
 
     c.advance(BLOB_EXPIRY_MS);
     await c.produce();
-    assert.is(content.upload(BLOBS, abandoned.blobId)?.status, 'expired');
+    assert.is((await content.upload(BLOBS, abandoned.blobId))?.status, 'expired');
     const live = await rows(c);
     assert.is(live.filter(([k]) => k.startsWith(`blob:${abandoned.blobId}:`)).length, 0, 'expiry deletes its rows');
     assert.is(live.length, 5);

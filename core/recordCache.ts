@@ -1,0 +1,141 @@
+/**
+ * Records as a bounded cache (docs/memory.md, "Records"). A state with a `cache` holds in
+ * `records` only part of its records: every open one (pinned: begin-block hooks visit them) and at
+ * most `cap` others per kind, the least recently written or loaded evicted first. The rest are
+ * rows on disk (`<prefix>:<id>` in the accounts read model). A read of an id the cache cannot
+ * answer is noted as a miss by the overlay reading it; `applyBlock`, `buildBlock` and admission
+ * then throw `RecordsNotLoaded`, the node reads the rows and runs the same pure step again.
+ * Absent and evicted differ by one read: an id found absent is remembered in `absent` (exact: a
+ * commit that creates it takes it out, one that removes it puts it in), so the retry, and later
+ * blocks, answer "absent" without a miss; at most `cap` such ids a kind are kept.
+ */
+import type { RecordDef } from './record.ts';
+import type { ChainState, Records } from './state.ts';
+import { RECORDS } from './tx/registry.ts';
+
+/** The default cap: finished records kept in memory per kind (open ones come on top). */
+export const DEFAULT_RECORD_CACHE = 4096;
+
+/** How a state's records are cached. */
+export interface RecordCache {
+  /** Finished records kept per kind; Infinity never evicts. */
+  readonly cap: number;
+  /** Ids known to be absent (read and not found, or removed), by kind: answered without a miss. */
+  readonly absent: Map<string, Set<string>>;
+  /**
+   * A copy at an earlier height over rows of a later one (reorg validation): it never evicts and
+   * never forgets an absent id, since the rows on disk would answer for the wrong height.
+   */
+  readonly sticky: boolean;
+}
+
+/**
+ * Not a fault: the state could not answer a read from memory. The caller loads `keys` (row keys
+ * `<prefix>:<id>`) with `loadRecords` and runs the same step again.
+ */
+export class RecordsNotLoaded extends Error {
+  readonly keys: readonly string[];
+  constructor(keys: Iterable<string>) {
+    const list = [...keys];
+    super(`records not loaded: ${list.slice(0, 3).join(', ')}${list.length > 3 ? ` and ${list.length - 3} more` : ''}`);
+    this.name = 'RecordsNotLoaded';
+    this.keys = list;
+  }
+}
+
+/** The row key of a record. */
+export function recordKey(rec: RecordDef, id: string): string {
+  return `${rec.prefix}:${id}`;
+}
+
+// Read inside functions only (the registry may still be evaluating when this module loads).
+let byPrefix: Map<string, RecordDef> | undefined;
+/** The kind and id a row key names, or undefined when it names no record kind. */
+export function parseRecordKey(key: string): { rec: RecordDef; id: string } | undefined {
+  byPrefix ??= new Map(RECORDS.map((r) => [r.prefix, r]));
+  const colon = key.indexOf(':');
+  const rec = colon > 0 ? byPrefix.get(key.slice(0, colon)) : undefined;
+  return rec && { rec, id: key.slice(colon + 1) };
+}
+
+/** Makes `state`'s records a cache of at most `cap` finished records per kind (Infinity: complete). */
+export function withRecordCache(state: ChainState, cap: number): ChainState {
+  if (cap === Number.POSITIVE_INFINITY) delete state.cache;
+  else state.cache = { cap: Math.max(0, Math.floor(cap)), absent: new Map(), sticky: false };
+  trimRecords(state);
+  return state;
+}
+
+/** A copy of a cache for a copy of its state: sticky, with the same absent ids. */
+export function stickyCopy(cache: RecordCache): RecordCache {
+  return { cap: Number.POSITIVE_INFINITY, absent: new Map([...cache.absent].map(([k, ids]) => [k, new Set(ids)])), sticky: true };
+}
+
+/** True when the state can answer a read of `id` from memory with "absent". */
+export function knownAbsent(state: ChainState, rec: RecordDef, id: string): boolean {
+  return !state.cache || state.cache.absent.get(rec.kind)?.has(id) === true;
+}
+
+/** Notes that `id` is absent (removed, or read and not found). */
+export function markAbsent(state: ChainState, kind: string, id: string): void {
+  const c = state.cache;
+  if (!c) return;
+  const ids = c.absent.get(kind) ?? new Set<string>();
+  c.absent.set(kind, ids);
+  ids.add(id);
+}
+
+/** Notes that `id` exists (it was written or loaded). */
+export function markPresent(state: ChainState, kind: string, id: string): void {
+  state.cache?.absent.get(kind)?.delete(id);
+}
+
+/**
+ * Writes rows read from disk into the cache (`values[i]` for `keys[i]`; undefined: no row).
+ * Only the writer calls this, between a miss and the retry, with rows as of the state's height.
+ */
+export function loadRecords(state: ChainState, keys: readonly string[], values: readonly unknown[]): void {
+  keys.forEach((key, i) => {
+    const parsed = parseRecordKey(key);
+    if (!parsed) throw new Error(`not a record key: ${key}`);
+    const map = (state.records as unknown as Record<string, Map<string, unknown>>)[parsed.rec.kind];
+    if (map.has(parsed.id)) return;
+    if (values[i] === undefined) markAbsent(state, parsed.rec.kind, parsed.id);
+    else map.set(parsed.id, values[i]);
+  });
+}
+
+/** Evicts, kind by kind, the oldest finished records beyond the cap (open ones stay). */
+export function trimRecords(state: ChainState): void {
+  const c = state.cache;
+  if (!c || c.sticky) return;
+  for (const rec of RECORDS) {
+    const map = (state.records as unknown as Record<string, Map<string, unknown>>)[rec.kind];
+    const open = (state.open as Record<string, Set<string>>)[rec.kind];
+    const pinned = open?.size ?? 0;
+    const absent = c.absent.get(rec.kind);
+    if (absent && absent.size > c.cap)
+      for (const id of absent) {
+        if (absent.size <= c.cap) break;
+        absent.delete(id);
+      }
+    // Amortised: a large cache is trimmed once it is an eighth over, so a pass over the oldest
+    // entries (open ones among them are skipped) is paid once per many inserts.
+    const slack = c.cap >= 1024 ? c.cap >> 3 : 0;
+    if (map.size - pinned <= c.cap + slack) continue;
+    let excess = map.size - pinned - c.cap;
+    for (const id of map.keys()) {
+      if (excess <= 0) break;
+      if (open?.has(id)) continue;
+      map.delete(id);
+      excess--;
+    }
+  }
+}
+
+/** Moves `id` to the young end of its kind's map (a write or a load counts as a use). */
+export function touch(records: Records, kind: string, id: string, value: unknown): void {
+  const map = (records as unknown as Record<string, Map<string, unknown>>)[kind];
+  map.delete(id);
+  map.set(id, value);
+}

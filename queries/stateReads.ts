@@ -1,0 +1,51 @@
+/**
+ * Reads of consensus records for queries. The state's records are a bounded cache
+ * (core/recordCache.ts): what it cannot answer is read from the consensus state's rows. Rows a
+ * query reads stay in the query's own overlay; only the node's writer fills the state's cache.
+ */
+import { parseRecordKey } from '../core/recordCache.ts';
+import type { RecordDef } from '../core/record.ts';
+import { StateOverlay } from '../core/state.ts';
+import type { StateReader } from '../core/tx/handler.ts';
+import type { ReadPorts } from '../node/ports.ts';
+import { accountsProjection } from '../projections/accounts.ts';
+
+/**
+ * Runs `read` over the consensus state at the head, reading from disk the records the state's
+ * cache cannot answer and running it again with them, until it needs none it lacks.
+ */
+export async function readState<T>(ports: Pick<ReadPorts, 'chain' | 'models'>, read: (s: StateReader) => T): Promise<T> {
+  const loaded = new Map<string, unknown>();
+  for (;;) {
+    const view = new StateOverlay(ports.chain.state());
+    for (const [key, value] of loaded) {
+      const { rec, id } = parseRecordKey(key)!;
+      if (value === undefined) view.remove(rec, id);
+      else view.put(rec, id, value);
+    }
+    let out: T | undefined;
+    try {
+      out = read(view);
+    } catch (e) {
+      if (view.missing().size === 0) throw e;
+    }
+    const misses = [...view.missing()];
+    if (misses.length === 0) return out as T;
+    const values = await (await ports.models.readable(accountsProjection)).getMany(misses);
+    for (const [i, key] of misses.entries()) loaded.set(key, values[i]);
+  }
+}
+
+/** One record by id: from the state's cache, else its row (undefined when there is none). */
+export function readRecord<T>(ports: Pick<ReadPorts, 'chain' | 'models'>, rec: RecordDef<string, T>, id: string): Promise<T | undefined> {
+  return readState(ports, (s) => s.get(rec, id) as T | undefined);
+}
+
+/** Records by id, in order (undefined where there is none), with one read of the rows. */
+export async function readRecords<T>(
+  ports: Pick<ReadPorts, 'chain' | 'models'>,
+  rec: RecordDef<string, T>,
+  ids: readonly string[],
+): Promise<(T | undefined)[]> {
+  return readState(ports, (s) => ids.map((id) => s.get(rec, id) as T | undefined));
+}
