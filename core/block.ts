@@ -1,5 +1,5 @@
 /** Block format, hashing, the state root, attestations and proof-of-authority slots. */
-import { isAddress, ZERO_ADDRESS } from './address.ts';
+import { addressFromPublicKey, isAddress, ZERO_ADDRESS } from './address.ts';
 import { isBigIntString, isHex, isUint } from './encoding.ts';
 import { ChainError } from './errors.ts';
 import type { Genesis } from './genesis.ts';
@@ -138,7 +138,8 @@ export function checkAttestations(b: Block, signatureVerified = false): void {
   if (a.validatorAddress !== b.proposer) throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation is not by the proposer`);
   if (!signatureVerified && !verifySignature(a.publicKey, b.hash, a.signature))
     throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation signature invalid`);
-  if (sha256Hex(Buffer.from(a.publicKey, 'hex')).slice(0, 40) !== a.validatorAddress.slice(2)) {
+  // validatorAddress is the proposer, an `ox` address: the whole derived address is compared.
+  if (addressFromPublicKey(a.publicKey) !== a.validatorAddress) {
     throw new ChainError('INVALID_BLOCK', `block ${b.index}: attestation key does not match its address`);
   }
 }
