@@ -87,9 +87,12 @@ export function nextStateRoot(previous: string, diff: StateDiff): string {
     ]);
   }
   for (const kind of RECORD_KINDS) {
-    for (const [id, r] of diff.records[kind]) entries.push([`${RECORD_PREFIX[kind]}:${id}`, sortedJson(r)]);
+    // Most blocks touch few of the record kinds: an empty map is skipped without an iterator.
+    const changed = diff.records[kind];
+    if (changed.size > 0) for (const [id, r] of changed) entries.push([`${RECORD_PREFIX[kind]}:${id}`, sortedJson(r)]);
     // A removed record is a leaf whose value is null.
-    for (const id of diff.removed?.[kind] ?? []) entries.push([`${RECORD_PREFIX[kind]}:${id}`, 'null']);
+    const removed = diff.removed?.[kind];
+    if (removed) for (const id of removed) entries.push([`${RECORD_PREFIX[kind]}:${id}`, 'null']);
   }
   const s = diff.supply;
   entries.push(['s', JSON.stringify([s.emitted.toString(), s.burned.toString(), s.escrow.toString(), s.feesPaid.toString()])]);
