@@ -16,7 +16,11 @@ function referenceRoot(hashes: string[]): string {
     const next: Buffer[] = [];
     for (let i = 0; i < level.length; i += 2) {
       const right = level[i + 1] ?? level[i];
-      next.push(createHash('sha256').update(Buffer.concat([level[i], right])).digest());
+      next.push(
+        createHash('sha256')
+          .update(Buffer.concat([level[i], right]))
+          .digest(),
+      );
     }
     level = next;
   }
