@@ -119,11 +119,12 @@ export interface NetworkPorts {
   log: Logger;
 }
 
-/** What the node did about hostile peers: bans in force and handed out, gossip dropped unread by topic. */
+/** What the node did about hostile peers: bans in force and handed out, gossip dropped unread and rejected, by topic. */
 export interface PeerGuardStats {
   banned: number;
   bans: number;
   gossipDropped: { block: number; tx: number };
+  gossipRejected: { block: number; tx: number };
 }
 
 /** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */

@@ -47,6 +47,7 @@ export class P2pNetwork implements NetworkView {
   private readonly gates: { block: ValidationGate; tx: ValidationGate };
   /** Rejected gossip, for operators and tests. */
   readonly rejected: { topic: string; reason: string }[] = [];
+  private readonly rejectedCount = { block: 0, tx: 0 };
 
   constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}) {
     this.ports = ports;
@@ -137,6 +138,7 @@ export class P2pNetwork implements NetworkView {
       banned: this.syncer?.banned.count() ?? 0,
       bans: this.syncer?.banned.total ?? 0,
       gossipDropped: { block: this.gates.block.dropped, tx: this.gates.tx.dropped },
+      gossipRejected: { ...this.rejectedCount },
     };
   }
 
@@ -156,7 +158,8 @@ export class P2pNetwork implements NetworkView {
       .catch((e: unknown) => this.ports.log.debug('publish failed', { topic, error: (e as Error).message }));
   }
 
-  private reject(topic: string, reason: string): TopicValidatorResult {
+  private reject(topic: 'block' | 'tx', reason: string): TopicValidatorResult {
+    this.rejectedCount[topic]++;
     this.rejected.push({ topic, reason });
     if (this.rejected.length > 1000) this.rejected.shift();
     this.ports.log.warn('rejected gossip', { topic, reason });
@@ -177,11 +180,16 @@ export class P2pNetwork implements NetworkView {
 
   private async onBlock(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
     if (this.syncer.isBanned(peer)) return this.reject('block', 'sender is banned');
-    const b = decode(data, this.opts.maxBlockBytes) as Block | undefined;
-    if (!b || typeof b !== 'object' || typeof b.index !== 'number') return this.reject('block', 'malformed or oversized');
-    // Sealed by its slot's authority, or rejected before it waits for the write queue or starts a sync.
-    const fault = sealFault(b, this.ports.chain.genesis);
-    if (fault) return this.reject('block', fault);
+    // A block that is malformed or not sealed by its slot's authority is junk whatever the
+    // receiver's state: honest peers validate before they forward, so its sender is banned and hung
+    // up on before it can send more (and before the block waits for the write queue or starts a sync).
+    const raw = decode(data, this.opts.maxBlockBytes);
+    const fault = raw === undefined ? 'malformed or oversized' : sealFault(raw, this.ports.chain.genesis);
+    if (fault) {
+      void this.syncer.ban(peer, `gossiped a junk block: ${fault}`);
+      return this.reject('block', fault);
+    }
+    const b = raw as Block;
     const head = this.ports.chain.head();
     if (b.index === head.index + 1 && b.previousHash === head.hash) {
       try {

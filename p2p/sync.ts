@@ -95,7 +95,7 @@ export class Syncer {
   }
 
   /** Bans a peer that served an invalid block or branch or broke the protocol, and hangs up. */
-  private async ban(peer: PeerId, why: string): Promise<void> {
+  async ban(peer: PeerId, why: string): Promise<void> {
     this.banned.add(peer.toString());
     this.ports.log.warn('peer banned: it served invalid blocks or broke the sync protocol', {
       peer: peer.toString(),

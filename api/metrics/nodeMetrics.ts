@@ -102,24 +102,16 @@ export class NodeMetrics {
     s.guard ? s.guard().banned : 0,
   );
   readonly peerBans = this.following('ombra_peer_bans_total', 'Peers banned since start', (s) => s.guard?.().bans ?? 0);
-  readonly gossipDropped = (() => {
-    const seen = { block: 0, tx: 0 };
-    const metrics = this;
-    return new Counter({
-      name: 'ombra_gossip_dropped_total',
-      help: 'Gossip messages dropped unread because the validations in flight were at their cap, by topic',
-      labelNames: ['topic'] as const,
-      registers: [this.registry],
-      collect() {
-        const now = metrics.src?.guard?.().gossipDropped;
-        if (!now) return;
-        for (const topic of ['block', 'tx'] as const) {
-          if (now[topic] > seen[topic]) this.inc({ topic }, now[topic] - seen[topic]);
-          seen[topic] = now[topic];
-        }
-      },
-    });
-  })();
+  readonly gossipDropped = this.byTopic(
+    'ombra_gossip_dropped_total',
+    'Gossip messages dropped unread because the validations in flight were at their cap, by topic',
+    (g) => g.gossipDropped,
+  );
+  readonly gossipRejected = this.byTopic(
+    'ombra_gossip_rejected_total',
+    'Gossip messages rejected as invalid (each costs its sender in the peer score), by topic',
+    (g) => g.gossipRejected,
+  );
   readonly reorgDepth = this.histogram(
     'ombra_reorg_depth_blocks',
     'Blocks abandoned by a reorganisation',
@@ -212,6 +204,27 @@ export class NodeMetrics {
         const now = read(metrics.src);
         if (now > seen) this.inc(now - seen);
         seen = now;
+      },
+    });
+  }
+
+  /** A counter by gossip topic that follows the network's counts, brought up to date at scrape time. */
+  private byTopic(name: string, help: string, read: (g: PeerGuardStats) => { block: number; tx: number }): Counter<'topic'> {
+    const metrics = this;
+    const seen = { block: 0, tx: 0 };
+    return new Counter({
+      name,
+      help,
+      labelNames: ['topic'] as const,
+      registers: [this.registry],
+      collect() {
+        const g = metrics.src?.guard?.();
+        if (!g) return;
+        const now = read(g);
+        for (const topic of ['block', 'tx'] as const) {
+          if (now[topic] > seen[topic]) this.inc({ topic }, now[topic] - seen[topic]);
+          seen[topic] = now[topic];
+        }
       },
     });
   }

@@ -74,6 +74,7 @@ t('the exposition passes promtool check metrics', async () => {
     'ombra_peers_banned',
     'ombra_peer_bans_total',
     'ombra_gossip_dropped_total',
+    'ombra_gossip_rejected_total',
     'ombra_http_requests_total',
     'ombra_http_request_duration_seconds',
     'ombra_stream_subscribers',
