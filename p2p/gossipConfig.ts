@@ -16,7 +16,8 @@
  *
  * Scoring: every rejected message costs its sender (squared, decaying 1% a second); a peer that
  * keeps sending invalid blocks or transactions stops being gossiped to, then is graylisted (its
- * RPCs are dropped before any of their messages is looked at).
+ * RPCs are dropped before any of their messages is looked at). Gossipsub still lets up to 128
+ * messages a second through from a peer whose last computed score was not negative.
  */
 import type { GossipsubOpts } from '@chainsafe/libp2p-gossipsub';
 import { createPeerScoreParams, createPeerScoreThresholds, createTopicScoreParams } from '@chainsafe/libp2p-gossipsub/score';
@@ -42,6 +43,24 @@ export const GOSSIP_DECODE_LIMITS = {
   maxPeerInfos: 16,
 };
 
+/**
+ * What good behaviour earns, bounded so no credit outweighs one invalid block (-100) or three
+ * invalid transactions (-180). gossipsub's defaults count time in the mesh per millisecond
+ * (+3,600 at its cap) and expect 20 deliveries per decay interval from every mesh peer (a
+ * penalty for any honest peer of a chain with one block a slot), so both are set here:
+ * +0.01 a second in the mesh up to +36, +1 per first delivery up to +50, no delivery quota.
+ */
+const CREDIT = {
+  topicWeight: 1,
+  timeInMeshWeight: 0.01,
+  timeInMeshQuantum: 1000,
+  timeInMeshCap: 3600,
+  firstMessageDeliveriesWeight: 1,
+  firstMessageDeliveriesCap: 50,
+  meshMessageDeliveriesWeight: 0,
+  meshFailurePenaltyWeight: 0,
+};
+
 /** The gossipsub options for a chain's `topics`. */
 export function gossipOptions(topics: { block: string; tx: string }, opts: P2pOptions): Partial<GossipsubOpts> {
   return {
@@ -55,16 +74,8 @@ export function gossipOptions(topics: { block: string; tx: string }, opts: P2pOp
     maxOutboundBufferSize: opts.maxOutboundGossipBytes,
     scoreParams: createPeerScoreParams({
       topics: {
-        [topics.block]: createTopicScoreParams({
-          topicWeight: 1,
-          invalidMessageDeliveriesWeight: -100,
-          invalidMessageDeliveriesDecay: 0.99,
-        }),
-        [topics.tx]: createTopicScoreParams({
-          topicWeight: 1,
-          invalidMessageDeliveriesWeight: -20,
-          invalidMessageDeliveriesDecay: 0.99,
-        }),
+        [topics.block]: createTopicScoreParams({ ...CREDIT, invalidMessageDeliveriesWeight: -100, invalidMessageDeliveriesDecay: 0.99 }),
+        [topics.tx]: createTopicScoreParams({ ...CREDIT, invalidMessageDeliveriesWeight: -20, invalidMessageDeliveriesDecay: 0.99 }),
       },
     }),
     scoreThresholds: createPeerScoreThresholds({ gossipThreshold: -100, publishThreshold: -200, graylistThreshold: -400 }),
