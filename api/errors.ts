@@ -28,6 +28,8 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   // Only ever sent inside a stream (SSE `error` event, WebSocket close reason); 429 if it
   // ever reached a status line: the consumer was too slow for the rate it asked for.
   SLOW_CONSUMER: 429,
+  // A byte range outside stored content (blobs, NFT files, drive files); sent with `Content-Range: bytes */size`.
+  RANGE_NOT_SATISFIABLE: 416,
 };
 
 /** Answers a ChainError as JSON; anything else is a 500 INTERNAL that hides the details. */

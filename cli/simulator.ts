@@ -1,14 +1,16 @@
 /**
  * `ombra simulate`'s traffic: a seeded, realistic mix driving every executed transaction type
- * through a running node: transfers, miners answering tasks with deterministic outputs, the
- * authority validating and rewarding, art mints, agent runs with steps, chat, social traffic
- * (cli/socialSim.ts) and a web drive (cli/driveSim.ts).
+ * through a running node: transfers, miners answering tasks with deterministic outputs (image
+ * and audio answers are real sample files uploaded as blobs, cli/simMedia.ts), the authority
+ * validating and rewarding, art, image and audio mints, agent runs with steps, chat, social
+ * traffic (cli/socialSim.ts) and a web drive (cli/driveSim.ts).
  * Each pipeline waits for its previous transaction to confirm before taking the next step.
  */
 import { ZERO_ADDRESS } from '../core/address.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { Refused, type SimClient } from './simClient.ts';
 import { DriveTraffic } from './driveSim.ts';
+import { blobUpload, mediaMint, minerMedia } from './simMedia.ts';
 import { SocialTraffic } from './socialSim.ts';
 
 /** Chain parameters as /api/chain/params serves them. */
@@ -47,7 +49,10 @@ export function minerAnswer(taskType: string, prompt: string, minerId: string): 
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100"><rect width="100" height="100" fill="#${h.slice(56, 62)}"/>${shapes.join('')}</svg>`;
 }
 
-const TASK_TYPES = ['chat', 'code_simple', 'embedding', 'nft_svg'];
+const TASK_TYPES = ['chat', 'code_simple', 'embedding', 'nft_svg', 'image', 'audio'];
+/** The fork a task type needs to be worth submitting here (its mint's fork). */
+const TASK_FORK: Record<string, number> = { nft_svg: 3, image: 4, audio: 5 };
+const isMedia = (taskType: string): taskType is 'image' | 'audio' => taskType === 'image' || taskType === 'audio';
 const MINERS = [2, 3, 4];
 
 /** The simulation. Dev key 0 must be a genesis authority (it validates and rewards). */
@@ -58,6 +63,7 @@ export class Simulator {
   private params!: Params;
   private readonly minerIds = new Map<number, string>();
   private openTasks = 0;
+  private tasksSubmitted = 0;
   private openRuns = 0;
   private conversation = '';
   readonly log: string[] = [];
@@ -115,7 +121,7 @@ export class Simulator {
         const tx = await this.send(m, {
           type: 'MINER_REGISTER',
           name: `sim-miner-${m}`,
-          capabilities: ['chat', 'code_simple', 'embedding', 'nft_svg', 'agent'],
+          capabilities: ['chat', 'code_simple', 'embedding', 'nft_svg', 'image', 'audio', 'agent'],
           fee: '1000',
         });
         if (tx) this.minerIds.set(m, sha256Hex(tx.hash));
@@ -124,9 +130,9 @@ export class Simulator {
   }
 
   /** Runs until `until` (epoch ms). */
-  async run(until: number, tickMs = 250): Promise<void> {
+  async run(until: number, tickMs = 250, done: () => boolean = () => false): Promise<void> {
     await this.setUp();
-    while (Date.now() < until) {
+    while (Date.now() < until && !done()) {
       this.params = (await this.c.get<Params>('/api/chain/params'))!;
       await this.tick();
       await this.advance();
@@ -173,37 +179,47 @@ export class Simulator {
   }
 
   private async submitTask(): Promise<void> {
-    const taskType = this.pick(TASK_TYPES.filter((t) => t !== 'nft_svg' || this.active(3)));
+    // Task types take turns, so even a short run reaches every pipeline (mints included).
+    const types = TASK_TYPES.filter((t) => this.active(TASK_FORK[t] ?? 1));
+    const taskType = types[this.tasksSubmitted++ % types.length];
     const prompt = `${taskType} request #${Math.floor(this.rnd() * 1e6)}`;
     const fee = 10_000 + Math.floor(this.rnd() * 50) * 1000;
     let taskId = '';
     const submitted = await this.send(1, { type: 'TASK_SUBMIT', taskType, prompt, fee: String(fee) }, async () => {
       const responders = [...MINERS].sort(() => this.rnd() - 0.5).slice(0, 2);
       let left = responders.length;
+      const gone = () => {
+        if (--left === 0) this.openTasks--;
+      };
       for (const m of responders) {
         const minerId = this.minerIds.get(m)!;
-        const content = minerAnswer(taskType, prompt, minerId);
-        const sent = await this.send(
-          m,
-          {
-            type: 'TASK_RESPONSE',
-            taskId,
-            minerId,
-            contentHash: sha256Hex(content),
-            content,
-            model: 'sim-llm-1',
-            tokensIn: prompt.length,
-            tokensOut: 20 + Math.floor(this.rnd() * 500),
-            durationMs: 50 + Math.floor(this.rnd() * 900),
-            fee: '1000',
-          },
-          async () => {
-            if (--left === 0) await this.validate(taskId, taskType, prompt, fee, responders);
-          },
-        );
-        if (!sent) left--;
+        const answer = async (content: string) => {
+          const sent = await this.send(
+            m,
+            {
+              type: 'TASK_RESPONSE',
+              taskId,
+              minerId,
+              contentHash: sha256Hex(content),
+              content,
+              model: 'sim-llm-1',
+              tokensIn: prompt.length,
+              tokensOut: 20 + Math.floor(this.rnd() * 500),
+              durationMs: 50 + Math.floor(this.rnd() * 900),
+              fee: '1000',
+            },
+            async () => {
+              if (--left === 0) await this.validate(taskId, taskType, prompt, fee, responders);
+            },
+          );
+          if (!sent) gone();
+        };
+        // An image or audio answer is a file: the miner uploads it, then answers with its blob id.
+        if (isMedia(taskType)) {
+          const media = minerMedia(taskType, prompt, minerId);
+          await this.sendSteps(m, blobUpload(media), () => answer(media.blobId), gone);
+        } else await answer(minerAnswer(taskType, prompt, minerId));
       }
-      if (left === 0) this.openTasks--;
     });
     if (submitted) {
       taskId = submitted.hash.slice(0, 32);
@@ -229,6 +245,7 @@ export class Simulator {
       const reward = await this.send(0, { type: 'TASK_REWARD', taskId, rewards, fee: '1000' }, async () => {
         this.openTasks--;
         if (taskType === 'nft_svg' && this.active(3)) await this.mint(taskId, prompt, best.minerId, reward!.hash);
+        if (isMedia(taskType)) await this.mintMedia(taskType, taskId, prompt, best.minerId, reward!.hash);
       });
       if (!reward) this.openTasks--;
     });
@@ -247,6 +264,27 @@ export class Simulator {
       model: 'sim-llm-1',
       fee: '1000',
     });
+  }
+
+  /** Sends each step's transactions, the next step once the last of the previous one confirmed, then `done`; `failed` on a refusal. */
+  private async sendSteps(
+    i: number,
+    steps: (Record<string, unknown> & { type: string })[][],
+    done: () => Promise<void>,
+    failed: () => void,
+  ): Promise<void> {
+    const [step, ...rest] = steps;
+    if (!step) return done();
+    for (const [k, fields] of step.entries()) {
+      const next = k === step.length - 1 ? () => this.sendSteps(i, rest, done, failed) : undefined;
+      if (!(await this.send(i, fields, next))) return failed();
+    }
+  }
+
+  private async mintMedia(taskType: 'image' | 'audio', taskId: string, prompt: string, minerId: string, rewardHash: string): Promise<void> {
+    const seedHash = sha256Hex(prompt + minerId + rewardHash);
+    const owner = this.c.keys[1].address;
+    await this.send(1, mediaMint(minerMedia(taskType, prompt, minerId), { taskId, minerId, seedHash, owner, model: 'sim-media-1' }));
   }
 
   private async requestRun(): Promise<void> {

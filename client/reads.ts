@@ -77,6 +77,8 @@ export class OmbraClient {
   nft = (tokenId: string) => this.http.find<ArtNft>(`/api/nft/${tokenId}`);
   /** The URL of an art NFT's SVG. */
   nftSvgUrl = (tokenId: string) => this.url(`/api/nft/${tokenId}/svg`);
+  /** Image or audio NFTs, newest first. Before its fork: OmbraApiError 403. */
+  mediaNfts = (kind: 'image' | 'audio', p: Page = {}) => this.http.get<{ total: number; items: MediaNft[] }>(`/api/${kind}`, { ...p });
   /** An image or audio NFT record; null when unknown (404). Before its fork: OmbraApiError 403. */
   mediaNft = (kind: 'image' | 'audio', tokenId: string) => this.http.find<MediaNft>(`/api/${kind}/${tokenId}`);
   /** The URL of an image or audio NFT's file. */

@@ -9,6 +9,7 @@
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { Attestation, Block } from '../core/block.ts';
 import type { ArtNft } from '../core/tx/art.ts';
+import type { AudioNft, ImageNft } from '../core/tx/media.ts';
 import type { TaskPipeline, TaskSummary } from '../queries/taskQueries.ts';
 import type { RunRecord } from '../queries/agentQueries.ts';
 import type { Bundle, BundleFile, FileInfo, ReleaseSummary, SiteReleases } from '../queries/webQueries.ts';
@@ -84,14 +85,8 @@ export interface MempoolPage {
   pending: { type: string; from: string; to?: string; amount?: string; fee?: string; nonce: number; hash: string }[];
 }
 
-/** An image or audio NFT record (fields beyond these depend on the kind). */
-export interface MediaNft {
-  tokenId: string;
-  owner: string;
-  blobId?: string;
-  format?: string;
-  [k: string]: unknown;
-}
+/** An image or audio NFT record as /api/image and /api/audio serve it. */
+export type MediaNft = Omit<ImageNft, 'txHash'> | Omit<AudioNft, 'txHash'>;
 
 export interface Submitted {
   ok: true;

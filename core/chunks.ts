@@ -37,6 +37,7 @@ import {
   type PendingBytes,
   type PendingChunk,
   type Upload,
+  type UploadFacts,
   type UploadHeader,
 } from './upload.ts';
 import { sha256Hex } from './hash.ts';
@@ -44,7 +45,7 @@ import { defineRecord, type RecordDef } from './record.ts';
 import type { StateOverlay } from './state.ts';
 import type { SignedTx, StateReader, TxContext } from './tx/handler.ts';
 
-export type { ChunkLimits, ChunkRef, PendingBytes, PendingChunk, Upload, UploadHeader } from './upload.ts';
+export type { ChunkLimits, ChunkRef, PendingBytes, PendingChunk, Upload, UploadFacts, UploadHeader } from './upload.ts';
 
 /** How a namespace is declared. */
 export interface ChunkStoreOptions<U extends string, C extends string, P extends string> {
@@ -61,6 +62,11 @@ export interface ChunkStoreOptions<U extends string, C extends string, P extends
   limits: ChunkLimits;
   /** The chunk a transaction of a block carries, if it carries one of this namespace. */
   chunkOf(tx: SignedTx): ChunkRef | undefined;
+  /**
+   * Facts read from the bytes when an upload completes, kept on its header record (blobs: their
+   * media headers, so IMAGE_MINT / AUDIO_MINT check claims without the bytes, which leave the state).
+   */
+  describe?(bytes: Uint8Array): UploadFacts;
 }
 
 const refuse = (msg: string): never => {
@@ -128,6 +134,16 @@ export function defineChunkStore<const U extends string, const C extends string,
     const bytes = (s.get(PENDING, owner)?.bytes ?? 0) + delta;
     if (bytes === 0) s.remove(PENDING, owner);
     else s.put(PENDING, owner, { address: owner, bytes });
+  };
+  /** The upload's bytes from its chunks in state (`last` standing in for one not stored yet). */
+  const assemble = (state: StateReader, u: Readonly<Upload>, last?: ChunkRef): Buffer => {
+    const parts: Buffer[] = [];
+    for (let i = 0; i < u.totalChunks; i++) {
+      const data = last?.index === i ? last.data : state.get(CHUNKS, chunkKey(u.id, i))?.data;
+      if (data === undefined) return refuse(`${noun} ${u.id} is missing chunk ${i} of ${u.totalChunks}`);
+      parts.push(Buffer.from(data, 'base64'));
+    }
+    return Buffer.concat(parts);
   };
   const dropChunks = (s: StateOverlay, u: Readonly<Upload>): void => {
     for (let i = 0; i < u.totalChunks; i++) if (s.get(CHUNKS, chunkKey(u.id, i))) s.remove(CHUNKS, chunkKey(u.id, i));
@@ -205,21 +221,16 @@ export function defineChunkStore<const U extends string, const C extends string,
 
     checkComplete(state, u, last) {
       if (u.status !== 'pending') refuse(`${noun} ${u.id} is ${u.status}`);
-      const parts: Buffer[] = [];
-      for (let i = 0; i < u.totalChunks; i++) {
-        const data = last?.index === i ? last.data : state.get(CHUNKS, chunkKey(u.id, i))?.data;
-        if (data === undefined) return refuse(`${noun} ${u.id} is missing chunk ${i} of ${u.totalChunks}`);
-        parts.push(Buffer.from(data, 'base64'));
-      }
-      const bytes = Buffer.concat(parts);
+      const bytes = assemble(state, u, last);
       if (bytes.length !== u.totalBytes) refuse(`${noun} ${u.id} holds ${bytes.length} bytes, not totalBytes ${u.totalBytes}`);
       if (sha256Hex(bytes) !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);
     },
 
     complete(s, id, ctx) {
       const u = s.get(UPLOADS, id)!;
+      const facts = o.describe?.(assemble(s, u)) ?? {};
       dropChunks(s, u);
-      s.put(UPLOADS, id, { ...u, status: 'complete', closedAt: ctx.timestamp });
+      s.put(UPLOADS, id, { ...u, ...facts, status: 'complete', closedAt: ctx.timestamp });
       reserve(s, u.owner, -u.totalBytes);
     },
 

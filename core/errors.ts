@@ -22,7 +22,8 @@ export type ErrorCode =
   | 'INTERNAL'
   | 'SYNCING'
   | 'INVALID_BLOCK'
-  | 'SLOW_CONSUMER';
+  | 'SLOW_CONSUMER'
+  | 'RANGE_NOT_SATISFIABLE';
 
 /** An expected refusal with a machine-readable code and a human message. */
 export class ChainError extends Error {

@@ -35,7 +35,7 @@ function forkText(fork: number): string {
 }
 
 /** One transaction type's section. */
-function typeSection(schema: TxSchema, executable: boolean): string {
+function typeSection(schema: TxSchema): string {
   const rows = [`| 1 | \`type\` | the string \`"${schema.type}"\` | required |`];
   Object.entries(schema.fields).forEach(([name, spec], i) => {
     rows.push(`| ${i + 2} | \`${name}\` | ${cell(spec.doc)} | ${spec.optional ? 'optional (left out when absent)' : 'required'} |`);
@@ -48,7 +48,6 @@ function typeSection(schema: TxSchema, executable: boolean): string {
     '',
     `- Family: \`${schema.family}\``,
     `- Activation: ${forkText(schema.fork)}`,
-    `- Executed by this node: ${executable ? 'yes' : 'no (refused with VALIDATION_FAILED, never included in a block)'}`,
     '',
     schema.doc,
     '',
@@ -187,17 +186,17 @@ function familySections(): string[] {
 /** The whole protocol reference as Markdown, ending with one newline. */
 export function protocolReference(): string {
   const handlers = [...TX_HANDLERS.values()];
-  const executed = handlers.filter((h) => h.executable).map((h) => h.schema);
+  const schemas = handlers.map((h) => h.schema);
   const summary = [
     `## Transaction types (${handlers.length})`,
     '',
-    '| type | family | activation | executed |',
-    '|---|---|---|---|',
+    '| type | family | activation |',
+    '|---|---|---|',
     ...handlers.map(
       (h) =>
-        `| [${h.schema.type}](#${h.schema.type.toLowerCase()}) | ${h.schema.family} | ${h.schema.fork === 1 ? 'genesis' : `fork ${h.schema.fork}`} | ${h.executable ? 'yes' : 'no'} |`,
+        `| [${h.schema.type}](#${h.schema.type.toLowerCase()}) | ${h.schema.family} | ${h.schema.fork === 1 ? 'genesis' : `fork ${h.schema.fork}`} |`,
     ),
   ];
-  const sections = handlers.flatMap((h) => ['', typeSection(h.schema, h.executable)]);
-  return `${[...INTRO(), '', ...summary, ...sections, '', ...chainSections(executed), '', ...familySections()].join('\n')}\n`;
+  const sections = handlers.flatMap((h) => ['', typeSection(h.schema)]);
+  return `${[...INTRO(), '', ...summary, ...sections, '', ...chainSections(schemas), '', ...familySections()].join('\n')}\n`;
 }

@@ -1,5 +1,6 @@
 /** The records of a chunked upload (core/chunks.ts) and content cut into chunks on the uploader's side. */
 import { sha256Hex } from './hash.ts';
+import type { MediaFacts } from './media/mediaFacts.ts';
 
 /** What an uploader declares about the content before (or with) its chunks. */
 export interface UploadHeader {
@@ -23,7 +24,14 @@ export interface Upload extends UploadHeader {
   txHash: string;
   /** The block time it completed, expired or was deleted at. */
   closedAt?: number;
+  /** Set at completion in a namespace that reads media (blobs): what the bytes' own headers say. */
+  media?: MediaFacts;
+  /** Set instead of `media` when the bytes start like a media file but their headers do not parse. */
+  mediaProblem?: string;
 }
+
+/** What a namespace's `describe` reads from a completed upload's bytes. */
+export type UploadFacts = Pick<Upload, 'media' | 'mediaProblem'>;
 
 /** A landed chunk waiting for its upload to complete (base64, as in its transaction). */
 export interface PendingChunk {

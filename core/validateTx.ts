@@ -75,6 +75,5 @@ export function checkTxState(tx: SignedTx, env: ValidationEnv): void {
   if (tx.timestamp > env.timestamp + MAX_TX_FUTURE_MS) {
     throw new ChainError('VALIDATION_FAILED', `timestamp ${tx.timestamp} is more than ${MAX_TX_FUTURE_MS} ms ahead`);
   }
-  if (!handler.executable) throw new ChainError('VALIDATION_FAILED', `${tx.type} transactions are not executed by this node version yet`);
   handler.check?.(tx, env.state, env);
 }

@@ -3,7 +3,8 @@
  * Pure (no I/O, no clock): the alert consumer in node/alerts.ts feeds it blocks and persists
  * what it returns together with its checkpoint.
  *
- * - address_tx `{address}`: every transaction in the block whose `from` or `to` is the address
+ * - address_tx `{address}`: every transaction in the block that involves the address (`partiesOf`:
+ *   its sender or any address field, such as `to`, `recipient`, `author`, `owner`)
  *   (one delivery per transaction).
  * - miner_block `{address?}`: a block was produced; with `address`, only blocks proposed by it.
  * - reward `{address?}`: every TASK_REWARD; with `address`, only those paying it a share.
@@ -14,6 +15,7 @@
  */
 import type { Block } from '../core/block.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
+import { partiesOf } from '../core/tx/registry.ts';
 
 /** The triggers. */
 export const TRIGGERS = ['address_tx', 'miner_block', 'reward', 'agent_finished'] as const;
@@ -137,9 +139,8 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
     const t = tx as unknown as Record<string, unknown>;
     const hash = str(t.hash) ?? `index-${i}`;
     const link = { kind: 'tx' as const, hash };
-    // address_tx: from or to, once per transaction even when both match
-    const parties = new Set([str(t.from), str(t.to)].filter((a): a is string => a !== undefined));
-    for (const addr of parties) {
+    // address_tx: once per transaction and party, even when the address fills several fields
+    for (const addr of partiesOf(tx)) {
       for (const s of subs.lookup('address_tx', addr)) {
         if (!live(s)) continue;
         out.push({

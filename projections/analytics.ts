@@ -53,7 +53,11 @@ export const analyticsProjection: Projection<AnalyticsState> = {
   apply(s, ev: BlockEvent) {
     const { block } = ev;
     const hour = Math.floor(block.timestamp / HOUR);
-    s.buckets[hour] ??= { blocks: 0, txCount: 0, rewards: '0', burned: '0', miners: [], submitters: [], taskTypes: {} };
+    if (!s.buckets[hour]) {
+      s.buckets[hour] = { blocks: 0, txCount: 0, rewards: '0', burned: '0', miners: [], submitters: [], taskTypes: {} };
+      // Hours only grow along a chain: old buckets can fall out only when a new hour starts.
+      for (const k of Object.keys(s.buckets)) if (Number(k) <= hour - ANALYTICS_HOURS) delete s.buckets[k];
+    }
     const b = s.buckets[hour];
     let rewards = ev.emitted;
     for (const tx of block.transactions) {
@@ -75,7 +79,6 @@ export const analyticsProjection: Projection<AnalyticsState> = {
     s.latest = block.timestamp;
     const d = new Date(block.timestamp);
     s.heatmap[(d.getUTCDay() + 6) % 7][d.getUTCHours()] += block.transactions.length;
-    for (const k of Object.keys(s.buckets)) if (Number(k) <= hour - ANALYTICS_HOURS) delete s.buckets[k];
     return { state: s };
   },
   save: (s) => s,

@@ -3,6 +3,7 @@
  * and each address's history. Rows only; the blocks themselves stay in the log.
  */
 import { heightKey } from '../core/encoding.ts';
+import { partiesOf } from '../core/tx/registry.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
@@ -51,14 +52,15 @@ export const txIndexProjection: Projection<null> = {
 };
 
 /**
- * Every address's transactions (as sender or recipient), numbered per address in chain order,
+ * Every address's transactions (those it sends or is named in: `partiesOf`), numbered per address in chain order,
  * with the address's count: the page at any offset is a range read (`count - 1 - offset`
  * downwards), so deep pages cost what shallow ones do. The state is the counts, restored from
  * their rows (which sort before the history rows).
  */
 export const addressHistoryProjection: Projection<Map<string, number>> = {
   name: 'addressHistory',
-  version: 2,
+  // v3: every party of a transaction (a DM's recipient, a like's author, a mint's owner), not only `to`.
+  version: 3,
   init: () => new Map(),
   apply(state, ev: BlockEvent) {
     const ops: KvOp[] = [];
@@ -71,9 +73,7 @@ export const addressHistoryProjection: Projection<Map<string, number>> = {
     };
     ev.block.transactions.forEach((tx, position) => {
       const row: HistoryRow = { hash: tx.hash, blockIndex: ev.block.index, position };
-      add(tx.from, row);
-      const to = tx.to;
-      if (typeof to === 'string' && to !== tx.from) add(to, row);
+      for (const party of partiesOf(tx)) add(party, row);
     });
     for (const a of touched) ops.push({ type: 'put', key: countKey(a), value: state.get(a) });
     return { state, ops };

@@ -8,6 +8,16 @@ import { recordMap } from '../core/state.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { contentKey, contentProjection } from '../projections/content.ts';
 
+/** A complete upload as a route serves it. */
+export interface StoredContent {
+  contentType: string;
+  /** Hex SHA-256 of the bytes: their strong validator. */
+  contentHash: string;
+  size: number;
+  /** The bytes in order, read lazily. */
+  bytes: AsyncGenerator<Uint8Array>;
+}
+
 /** Query facade over the content store. */
 export class ContentQueries {
   private readonly ports: ReadPorts;
@@ -37,6 +47,12 @@ export class ContentQueries {
     const rows = await this.ports.models.readable(contentProjection);
     const range = { gte: contentKey(store.namespace, id, 0), lte: contentKey(store.namespace, id, u.totalChunks - 1) };
     for await (const data of rows.values(range)) yield Buffer.from(data as string, 'base64');
+  }
+
+  /** A complete upload ready to serve, or undefined when unknown or not complete. */
+  served(store: ChunkStore, id: string): StoredContent | undefined {
+    const u = this.complete(store, id);
+    return u && { contentType: u.contentType, contentHash: u.contentHash, size: u.totalBytes, bytes: this.bytes(store, id) };
   }
 
   /** The bytes of a complete upload as one buffer (for parsers and small files). */

@@ -3,6 +3,7 @@ import type { ReadPorts } from '../node/ports.ts';
 import { AgentQueries } from './agentQueries.ts';
 import { ChainQueries } from './chainQueries.ts';
 import { ContentQueries } from './contentQueries.ts';
+import { MediaNftQueries } from './mediaNftQueries.ts';
 import { NftQueries } from './nftQueries.ts';
 import { SocialQueries } from './socialQueries.ts';
 import { StatsQueries } from './statsQueries.ts';
@@ -15,6 +16,8 @@ export interface Queries {
   tasks: TaskQueries;
   agents: AgentQueries;
   nfts: NftQueries;
+  /** Image and audio NFTs. */
+  media: MediaNftQueries;
   stats: StatsQueries;
   content: ContentQueries;
   social: SocialQueries;
@@ -30,6 +33,7 @@ export function createQueries(ports: ReadPorts): Queries {
     tasks: new TaskQueries(ports),
     agents: new AgentQueries(ports),
     nfts: new NftQueries(chain),
+    media: new MediaNftQueries(chain, content),
     stats: new StatsQueries(ports.models),
     content,
     social: new SocialQueries(ports),

@@ -8,7 +8,7 @@ import { manifestLookup, type WebRelease, type WebSite } from '../core/tx/webRec
 import type { ChainState } from '../core/state.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { siteReleaseRange, webDriveProjection } from '../projections/webDrive.ts';
-import type { ContentQueries } from './contentQueries.ts';
+import type { ContentQueries, StoredContent } from './contentQueries.ts';
 import { StateOverlay } from '../core/state.ts';
 
 /** One release in a site's list. */
@@ -131,14 +131,9 @@ export class WebQueries {
     return { releaseId: r.releaseId, siteId: r.siteId, merkleRoot: r.merkleRoot, files };
   }
 
-  /** A complete file's header (content type, size, hash), or undefined (unknown, unfinished or deleted). */
-  completeFile(fileId: string): { contentType: string; totalBytes: number; contentHash: string } | undefined {
-    return this.content.complete(FILES, fileId);
-  }
-
-  /** A complete file's bytes, chunk by chunk. */
-  bytes(fileId: string): AsyncGenerator<Uint8Array> {
-    return this.content.bytes(FILES, fileId);
+  /** A complete file ready to serve, or undefined (unknown, unfinished or deleted). */
+  served(fileId: string): StoredContent | undefined {
+    return this.content.served(FILES, fileId);
   }
 
   /** The fileId the active release of the site behind `alias` serves at `path`, or undefined. */

@@ -120,7 +120,7 @@ export async function taskPage(client, id) {
         ['prompt', el('pre', {}, t.prompt)],
         ['validation', t.validation ? txLink(t.validation.txHash) : null],
         ['reward', t.reward ? txLink(t.reward.txHash) : null],
-        ['NFT', t.nft ? link(`nft/${t.nft}`, short(t.nft)) : null],
+        ['NFT', t.nft ? link(`${t.taskType === 'image' || t.taskType === 'audio' ? t.taskType : 'nft'}/${t.nft}`, short(t.nft)) : null],
       ]),
     ),
     card(
@@ -197,7 +197,15 @@ export async function mediaPage(client, kind, id) {
     {},
     el('h1', {}, `${kind === 'image' ? 'Image' : 'Audio'} NFT `, el('span', { class: 'mono' }, n.tokenId)),
     card(kind === 'image' ? 'Image' : 'Audio', holder),
-    card('Token', kv(Object.entries(n).map(([k, v]) => [k, fieldValue(k, v)]))),
+    card(
+      'Token',
+      kv(
+        Object.entries(n).map(([k, v]) => [
+          k,
+          k === 'taskId' ? link(`task/${v}`, v) : k === 'blockIndex' ? blockLink(v) : fieldValue(k, v),
+        ]),
+      ),
+    ),
   );
 }
 

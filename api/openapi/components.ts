@@ -20,6 +20,9 @@ const taskSummary = {
   prompt: str,
 };
 
+/** What image and audio NFT records share (their media facts follow). */
+const mediaNft = { tokenId: hash, blobId: hash, owner: address, taskId: str, minerId: hash, mintedAt: ms, blockIndex: uint };
+
 const minerRecord = { id: hash, name: str, address, reputationScore: num, capabilities: arr(str), tasksCompleted: uint };
 
 /** Every component schema of the document. */
@@ -140,12 +143,18 @@ export function componentSchemas(): Record<string, JsonSchema> {
       blockIndex: uint,
     }),
     ArtNft: obj({ tokenId: hash, owner: address, taskId: str, minerId: hash, mintedAt: ms, blockIndex: uint }),
-    MediaNft: {
-      type: 'object',
-      description: 'An image or audio NFT record (IMAGE_MINT / AUDIO_MINT fields, see the protocol docs)',
-      properties: { tokenId: hash, owner: address },
-      required: ['tokenId', 'owner'],
-    },
+    ImageNft: obj({
+      ...mediaNft,
+      format: oneOf('image:png', 'image:jpeg', 'image:webp'),
+      width: { type: 'integer', minimum: 1 },
+      height: { type: 'integer', minimum: 1 },
+    }),
+    AudioNft: obj({
+      ...mediaNft,
+      format: oneOf('audio:wav', 'audio:mpeg', 'audio:ogg'),
+      durationMs: uint,
+      sampleRate: { type: 'integer', minimum: 1 },
+    }),
     MempoolPage: obj({
       total: uint,
       pending: arr(obj({ type: str, from: address, to: address, amount: big, fee: big, nonce: uint, hash }, ['to', 'amount', 'fee'])),

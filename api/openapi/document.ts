@@ -32,6 +32,7 @@ export interface RouteRef {
 }
 
 const STATUS_TEXT: Record<number, string> = {
+  416: 'byte range outside the content (RANGE_NOT_SATISFIABLE), with Content-Range: bytes */size',
   400: 'bad input (INVALID_PARAMS, INVALID_JSON, HASH_MISMATCH, INSUFFICIENT_BALANCE, ...)',
   401: 'missing or unknown key or token (UNAUTHORIZED)',
   403: 'fork not active or IP banned (FORK_NOT_ACTIVE, IP_BANNED)',

@@ -1,5 +1,5 @@
 /** The catalog of the AI-economy and NFT routes. */
-import { addressParam, hashParam, keyedList, limitOnly, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
+import { addressParam, CONTENT_HEADERS, hashParam, keyedList, limitOnly, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
 import { address, arr, big, hash, ms, nullable, obj, oneOf, ref, str, uint } from './shapes.ts';
 
 const taskId: ParamDoc = { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' }, description: 'task id' };
@@ -17,34 +17,38 @@ const nftList = obj({ total: uint, items: arr(ref('ArtNft')) });
 function media(kind: 'image' | 'audio', fork: number): RouteCatalog {
   const tag = 'nft';
   const gate = `before fork ${fork}: 403 FORK_NOT_ACTIVE`;
+  const record = ref(kind === 'image' ? 'ImageNft' : 'AudioNft');
+  const types = kind === 'image' ? 'image/png, image/jpeg or image/webp' : 'audio/wav, audio/mpeg or audio/ogg';
   return {
     [`GET /api/${kind}`]: {
       tag,
       summary: `${kind} NFTs, newest first (${gate})`,
       query: paging(100),
-      ok: { schema: obj({ total: uint, items: arr(ref('MediaNft')) }) },
+      ok: { schema: obj({ total: uint, items: arr(record) }) },
       errors: [403],
     },
     [`GET /api/${kind}/owner/:address`]: {
       tag,
-      summary: `An owner's ${kind} NFTs`,
+      summary: `An owner's ${kind} NFTs, newest first (count: all of them)`,
       params: { address: addressParam },
-      query: limitOnly(100),
-      ok: { schema: keyedList('owner', address, 'items', ref('MediaNft')) },
+      query: paging(100),
+      ok: { schema: keyedList('owner', address, 'items', record) },
       errors: [403],
     },
     [`GET /api/${kind}/:tokenId/file`]: {
       tag,
-      summary: `The ${kind} file of an NFT, with its content type and immutable cache headers`,
+      summary: `The ${kind} file of an NFT, byte for byte the blob it was minted from`,
+      description: `Content-Type ${types} (from the NFT's format); Cache-Control "public, max-age=31536000, immutable"; ETag = the blob's SHA-256 in quotes; If-None-Match with it answers 304 without a body.`,
       params: { tokenId: hashParam('token id') },
+      headers: CONTENT_HEADERS,
       ok: { contentType: kind === 'image' ? 'image/*' : 'audio/*', description: 'the media bytes' },
-      errors: [403, 404],
+      errors: [403, 404, 416],
     },
     [`GET /api/${kind}/:tokenId`]: {
       tag,
       summary: `A ${kind} NFT`,
       params: { tokenId: hashParam('token id') },
-      ok: { schema: ref('MediaNft') },
+      ok: { schema: record },
       errors: [403, 404],
     },
   };

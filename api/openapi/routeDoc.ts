@@ -69,3 +69,13 @@ export const okWith = (flag: string): JsonSchema => obj({ ok: { const: true }, i
 /** A list answer keyed by its subject. */
 export const keyedList = (key: string, keySchema: JsonSchema, items: string, itemSchema: JsonSchema): JsonSchema =>
   obj({ [key]: keySchema, count: uint, [items]: { type: 'array', items: itemSchema } });
+
+/** Request headers of every route that serves stored content (see api/contentResponse.ts). */
+export const CONTENT_HEADERS: Record<string, ParamDoc> = {
+  'If-None-Match': { schema: { type: 'string' }, description: 'an ETag of a copy held: 304 without a body when it matches' },
+  Range: {
+    schema: { type: 'string' },
+    description: 'one byte range `bytes=a-b`, `bytes=a-` or `bytes=-n`: 206 with Content-Range; 416 outside the content',
+  },
+  'If-Range': { schema: { type: 'string' }, description: 'the ETag the range is for: a stale one gets the whole content (200)' },
+};

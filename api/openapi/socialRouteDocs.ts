@@ -1,5 +1,5 @@
 /** The catalog of the social routes (/api/social). */
-import { addressParam, hashParam, keyedList, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
+import { addressParam, CONTENT_HEADERS, hashParam, keyedList, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
 import { address, arr, hash, ms, obj, oneOf, str, uint } from './shapes.ts';
 
 const tag = 'social';
@@ -112,8 +112,8 @@ export const SOCIAL_ROUTES: RouteCatalog = {
     tag,
     summary: "A complete blob's bytes: its content type, ETag (quoted contentHash; If-None-Match answers 304), immutable cache",
     params: { blobId: hashParam('blob id') },
-    headers: { 'If-None-Match': { schema: str, description: 'the ETag of a copy held: 304 when it matches' } },
+    headers: CONTENT_HEADERS,
     ok: { contentType: '*/*', description: 'the blob bytes, with its content type' },
-    errors: [404],
+    errors: [404, 416],
   },
 };

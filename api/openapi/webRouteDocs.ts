@@ -1,5 +1,5 @@
 /** The catalog of the web drive routes: /api/web/* and the static sites at /web/:alias/*. */
-import { hashParam, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
+import { CONTENT_HEADERS, hashParam, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
 import { address, arr, hash, ms, nullable, obj, oneOf, str, uint } from './shapes.ts';
 
 const siteId: ParamDoc = { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{3,64}$' }, description: 'site id' };
@@ -53,8 +53,9 @@ export const WEB_ROUTES: RouteCatalog = {
     summary:
       "A complete file's raw bytes, with its content type, `ETag` (its SHA-256) and an immutable cache; 304 for a matching If-None-Match",
     params: { fileId: hashParam('file id: SHA-256(siteId + path + contentHash)') },
+    headers: CONTENT_HEADERS,
     ok: { contentType: 'application/octet-stream', description: "the file's bytes under its own content type" },
-    errors: [404],
+    errors: [404, 416],
   },
   'GET /api/web/file/:fileId': {
     tag: 'web',
@@ -96,7 +97,8 @@ export const WEB_ROUTES: RouteCatalog = {
     summary:
       "The site an alias points at, served from its active release: a path ending in `/` is its `index.html`; each file's content type, `ETag` and `Cache-Control: no-cache`; 304 for a matching If-None-Match; sandboxed (CSP)",
     params: { alias },
+    headers: CONTENT_HEADERS,
     ok: { contentType: 'text/html', description: 'the file at the path (any content type)' },
-    errors: [404],
+    errors: [404, 416],
   },
 };

@@ -3,17 +3,14 @@
  * 100, offset), `/:tokenId` metadata without the SVG, `/:tokenId/svg` the raw SVG from the
  * ART_MINT transaction (cacheable, and served under a CSP that forbids everything but inline
  * styles, as a second line behind the on-chain sanitiser), `/owner/:address` `{owner, count,
- * items}` (count = the owner's total). /api/image (fourth fork) and /api/audio (fifth fork):
- * no transaction mints them in this build yet, so after activation lists are empty and token
- * lookups answer 404; before activation every route answers 403 FORK_NOT_ACTIVE.
+ * items}` (count = the owner's total). Image and audio NFTs: api/routes/media.ts.
  */
 import { Hono } from 'hono';
-import type { ForkId } from '../../core/schema.ts';
-import { artRecord } from '../../queries/nftQueries.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
-import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
+import { parseHash } from '../params.ts';
+import { mountTokenRoutes } from './tokenRoutes.ts';
 
 /** Headers of the SVG body. */
 export const SVG_HEADERS = {
@@ -29,20 +26,7 @@ export function nftRoutes({ chain, queries }: ApiDeps): Hono {
   const app = new Hono();
   app.use('*', forkGate(chain, 3, 'art NFTs'));
 
-  app.get('/', (c) => {
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
-    const all = nfts.all();
-    return c.json({ total: all.length, items: all.slice(offset, offset + limit).map(artRecord) });
-  });
-
-  app.get('/owner/:address', (c) => {
-    const owner = parseAddress(c.req.param('address'));
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
-    const mine = nfts.all().filter((n) => n.owner === owner);
-    return c.json({ owner, count: mine.length, items: mine.slice(offset, offset + limit).map(artRecord) });
-  });
+  mountTokenRoutes(app, nfts, 'NFT');
 
   app.get('/:tokenId/svg', async (c) => {
     const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
@@ -51,30 +35,5 @@ export function nftRoutes({ chain, queries }: ApiDeps): Hono {
     return c.body(svg, 200, SVG_HEADERS);
   });
 
-  app.get('/:tokenId', (c) => {
-    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
-    const n = nfts.get(tokenId);
-    return n ? c.json(artRecord(n)) : notFound(`NFT ${tokenId}`);
-  });
-
-  return app;
-}
-
-/** /api/image or /api/audio: gated by their fork; nothing is minted in this build. */
-export function mediaRoutes({ chain }: ApiDeps, kind: 'image' | 'audio', fork: ForkId): Hono {
-  const app = new Hono();
-  app.use('*', forkGate(chain, fork, `${kind} NFTs`));
-  app.get('/', (c) => {
-    parseLimit(c.req.query('limit'));
-    parseOffset(c.req.query('offset'));
-    return c.json({ total: 0, items: [] });
-  });
-  app.get('/owner/:address', (c) => {
-    const owner = parseAddress(c.req.param('address'));
-    parseLimit(c.req.query('limit'));
-    return c.json({ owner, count: 0, items: [] });
-  });
-  app.get('/:tokenId/file', (c) => notFound(`${kind} NFT ${parseHash(c.req.param('tokenId'), 'tokenId')}`));
-  app.get('/:tokenId', (c) => notFound(`${kind} NFT ${parseHash(c.req.param('tokenId'), 'tokenId')}`));
   return app;
 }

@@ -8,14 +8,14 @@
 import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import { BLOBS, LIKE_CAPS } from '../../core/tx/social.ts';
+import { contentResponse } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
 
-/** Headers of a served blob besides its content type and ETag. */
+/** Caching and policy headers of a served blob. */
 export const BLOB_HEADERS = {
   'Cache-Control': 'public, max-age=31536000, immutable',
-  'X-Content-Type-Options': 'nosniff',
   'Content-Security-Policy': "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox",
 } as const;
 
@@ -87,22 +87,7 @@ export function socialRoutes({ queries }: ApiDeps): Hono {
 
   app.get('/blob/:blobId', (c) => {
     const blobId = parseHash(c.req.param('blobId'), 'blobId');
-    const u = content.complete(BLOBS, blobId) ?? notFound(`blob ${blobId}`);
-    const etag = `"${u.contentHash}"`;
-    const headers = { ...BLOB_HEADERS, ETag: etag, 'Content-Type': u.contentType };
-    if (c.req.header('if-none-match') === etag) return c.body(null, 304, headers);
-    const parts = content.bytes(BLOBS, blobId);
-    const body = new ReadableStream<Uint8Array>({
-      async pull(ctrl) {
-        const next = await parts.next();
-        if (next.done) ctrl.close();
-        else ctrl.enqueue(next.value);
-      },
-      async cancel() {
-        await parts.return(undefined);
-      },
-    });
-    return c.body(body, 200, { ...headers, 'Content-Length': String(u.totalBytes) });
+    return contentResponse(c, content.served(BLOBS, blobId) ?? notFound(`blob ${blobId}`), BLOB_HEADERS);
   });
 
   return app;

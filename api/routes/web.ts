@@ -11,6 +11,7 @@ import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import { webPathProblem } from '../../core/tx/webRecords.ts';
 import type { WebQueries } from '../../queries/webQueries.ts';
+import { contentResponse } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { parseHash, parseLimit, parseOffset } from '../params.ts';
@@ -28,41 +29,10 @@ function servedType(contentType: string): string {
   return /^text\/|^application\/(json|javascript|xml)$|\+xml$/.test(contentType) ? `${contentType}; charset=utf-8` : contentType;
 }
 
-/** True when an If-None-Match header names `etag` (or `*`). */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((t) => {
-    const tag = t.trim().replace(/^W\//, '');
-    return tag === '*' || tag === etag;
-  });
-}
-
-/**
- * A complete file's bytes with its content type and ETag (its SHA-256), 304 for a matching
- * If-None-Match; `headers` add caching and policy. Streams the chunks from the content store.
- */
-async function serveFile(c: Context, web: WebQueries, fileId: string, headers: Record<string, string>): Promise<Response> {
-  const f = web.completeFile(fileId) ?? notFound(`file ${fileId}`);
-  const etag = `"${f.contentHash}"`;
-  if (matches(c.req.header('If-None-Match'), etag)) return c.body(null, 304, { ETag: etag, ...headers });
-  const chunks = web.bytes(fileId);
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await chunks.return(undefined);
-    },
-  });
-  return c.body(body, 200, {
-    'Content-Type': servedType(f.contentType),
-    'Content-Length': String(f.totalBytes),
-    ETag: etag,
-    'X-Content-Type-Options': 'nosniff',
-    ...headers,
-  });
+/** A complete file, text types as UTF-8, with `headers` for caching and policy (see api/contentResponse.ts). */
+function serveFile(c: Context, web: WebQueries, fileId: string, headers: Record<string, string>): Response {
+  const f = web.served(fileId) ?? notFound(`file ${fileId}`);
+  return contentResponse(c, { ...f, contentType: servedType(f.contentType) }, headers);
 }
 
 /** /api/web. */

@@ -2,7 +2,7 @@
  * The one place live streams meet the node: a single shared subscription to `node.events$`
  * fanned out to every SSE and WebSocket subscriber, plus the shared heartbeat and mempool ticks.
  */
-import { interval, map, share, type Observable, type Subscription } from 'rxjs';
+import type { Subscription } from 'rxjs';
 import { ChainError } from '../../core/errors.ts';
 import type { StreamPorts } from '../../node/ports.ts';
 import type { ChainEvent } from '../../projections/events.ts';
@@ -25,15 +25,50 @@ export interface StreamHandlers {
   end?: () => void;
 }
 
-/** Fans the node's event feed out to live subscribers, encoding each event once for all of them. */
+/** A periodic tick shared by every subscriber that wants it: one timer, running while any does. */
+class Ticker<T> {
+  readonly listeners = new Set<(v: T) => void>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly ms: number;
+  private readonly make: () => T;
+  private readonly deliver: (fn: (v: T) => void, v: T) => void;
+  constructor(ms: number, make: () => T, deliver: (fn: (v: T) => void, v: T) => void) {
+    this.ms = ms;
+    this.make = make;
+    this.deliver = deliver;
+  }
+  add(fn: (v: T) => void): void {
+    this.listeners.add(fn);
+    if (!this.timer) {
+      this.timer = setInterval(() => {
+        const v = this.make();
+        for (const l of [...this.listeners]) this.deliver(l, v);
+      }, this.ms);
+    }
+  }
+  delete(fn: (v: T) => void): void {
+    this.listeners.delete(fn);
+    if (this.listeners.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+}
+
+/**
+ * Fans the node's event feed out to live subscribers, encoding each event once for all of them.
+ * Subscribers are plain entries in sets: one subscription to the feed and one timer per tick
+ * kind serve them all, so a subscriber costs its handlers and nothing of RxJS.
+ */
 export class StreamHub {
   readonly ports: StreamPorts;
   readonly options: StreamOptions;
   /** Subscribers disconnected for not keeping up, since start (for tests and operators). */
   slowConsumerDrops = 0;
-  private readonly feed$: Observable<ChainEvent>;
-  private readonly pings$: Observable<{ ts: number }>;
-  private readonly snapshots$: Observable<MempoolSnapshot>;
+  private readonly feedHandlers = new Set<StreamHandlers>();
+  private feedSub: Subscription | null = null;
+  private readonly pings: Ticker<{ ts: number }>;
+  private readonly snapshots: Ticker<MempoolSnapshot>;
   private count = 0;
   // Encoded forms of an event (SSE frame, WebSocket messages) computed once, shared by all.
   private readonly memos = new WeakMap<object, Map<string, unknown>>();
@@ -41,17 +76,9 @@ export class StreamHub {
   constructor(ports: StreamPorts, options: Partial<StreamOptions> = {}) {
     this.ports = ports;
     this.options = { ...defaultStreamOptions, ...options };
-    // share(): one subscription to the node's feed and one timer per tick kind, however many
-    // subscribers; each is dropped when the last subscriber leaves.
-    this.feed$ = ports.feed.events$.pipe(share());
-    this.pings$ = interval(this.options.ssePingMs).pipe(
-      map(() => ({ ts: Date.now() })),
-      share(),
-    );
-    this.snapshots$ = interval(this.options.mempoolSnapshotMs).pipe(
-      map(() => this.mempoolSnapshot()),
-      share(),
-    );
+    const call = <T>(fn: (v: T) => void, v: T) => this.safely(() => fn(v));
+    this.pings = new Ticker(this.options.ssePingMs, () => ({ ts: Date.now() }), call);
+    this.snapshots = new Ticker(this.options.mempoolSnapshotMs, () => this.mempoolSnapshot(), call);
   }
 
   /** Live subscribers (SSE and WebSocket) attached to the feed right now. */
@@ -70,35 +97,59 @@ export class StreamHub {
       throw new ChainError('RATE_LIMITED', `this node serves at most ${this.options.maxSubscribers} live subscribers`);
   }
 
+  // A throwing handler must not stop the others (or reach RxJS, which would rethrow it
+  // asynchronously and crash the process); it only ever concerns its own subscriber.
+  private safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      this.ports.log.warn('stream subscriber failed', { error: (e as Error).message });
+    }
+  }
+
+  /** The one subscription to the node's feed, taken while anyone listens to it. */
+  private followFeed(): void {
+    if (this.feedSub) return;
+    const sub = this.ports.feed.events$.subscribe({
+      // Handlers added while an event is delivered hear the next one, not this one.
+      next: (e) => {
+        for (const h of [...this.feedHandlers]) if (h.event) this.safely(() => h.event!(e));
+      },
+      complete: () => {
+        const all = [...this.feedHandlers];
+        this.feedHandlers.clear();
+        this.feedSub = null;
+        for (const h of all) if (h.end) this.safely(() => h.end!());
+      },
+    });
+    // A feed that already ended completes inside subscribe: nothing is left to follow.
+    if (this.feedHandlers.size > 0) this.feedSub = sub;
+    else sub.unsubscribe();
+  }
+
   /** Attaches a subscriber; the returned function detaches it (idempotent). */
   subscribe(h: StreamHandlers): () => void {
     this.checkCapacity();
-    const subs: Subscription[] = [];
-    // A throwing handler must not reach RxJS, which would rethrow it asynchronously and crash
-    // the process; it only ever concerns its own subscriber.
-    const safe =
-      <T>(fn: (v: T) => void) =>
-      (v: T) => {
-        try {
-          fn(v);
-        } catch (e) {
-          this.ports.log.warn('stream subscriber failed', { error: (e as Error).message });
-        }
-      };
-    if (h.event || h.end) {
-      subs.push(
-        this.feed$.subscribe({ next: h.event ? safe(h.event) : undefined, complete: h.end ? () => safe(h.end!)(undefined) : undefined }),
-      );
-    }
-    if (h.ping) subs.push(this.pings$.subscribe(safe(h.ping)));
-    if (h.snapshot) subs.push(this.snapshots$.subscribe(safe(h.snapshot)));
     this.count++;
     let done = false;
+    const ping = h.ping;
+    const snapshot = h.snapshot;
+    if (ping) this.pings.add(ping);
+    if (snapshot) this.snapshots.add(snapshot);
+    if (h.event || h.end) {
+      this.feedHandlers.add(h);
+      this.followFeed();
+    }
     return () => {
       if (done) return;
       done = true;
       this.count--;
-      for (const s of subs) s.unsubscribe();
+      if (ping) this.pings.delete(ping);
+      if (snapshot) this.snapshots.delete(snapshot);
+      if (this.feedHandlers.delete(h) && this.feedHandlers.size === 0 && this.feedSub) {
+        this.feedSub.unsubscribe();
+        this.feedSub = null;
+      }
     };
   }
 

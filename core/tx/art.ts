@@ -5,7 +5,7 @@ import { f, defineTx } from '../schema.ts';
 import { svgProblem } from '../svg.ts';
 import { defineFamily } from './family.ts';
 import { feeOf, payFee, refuse, txHandler } from './handler.ts';
-import { TASKS } from './task.ts';
+import { checkSeedHash, checkTaskMint, markTaskMinted } from './taskMint.ts';
 
 /** An art NFT minted from a rewarded SVG task. */
 export interface ArtNft {
@@ -46,34 +46,25 @@ export const ART_MINT = defineTx({
 const mint = txHandler(ART_MINT, {
   cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
-    const task = state.get(TASKS, tx.taskId);
-    if (!task) refuse(`task ${tx.taskId} does not exist`);
-    if (task.taskType !== 'nft_svg') refuse(`task ${task.taskId} is a ${task.taskType} task, not nft_svg`);
-    if (task.status !== 'rewarded') refuse(`ART_MINT is not allowed: task ${task.taskId} is ${task.status}, not rewarded`);
-    if (task.nftTokenId) refuse(`task ${task.taskId} was already minted as ${task.nftTokenId}`);
-    if (tx.from !== task.submitter) refuse(`only the task's submitter ${task.submitter} may mint it`);
-    if (tx.minerId !== task.bestMinerId) refuse(`minerId must be the task's best miner ${task.bestMinerId}`);
-    const best = task.responses.find((r) => r.minerId === task.bestMinerId)!;
+    const { task, best } = checkTaskMint(state, tx, 'nft_svg');
     if (sha256Hex(tx.svg) !== best.contentHash) refuse("svg is not the best response's content");
     const problem = svgProblem(tx.svg);
     if (problem) refuse(`svg ${problem}`);
     if (tx.tokenId !== sha256Hex(tx.taskId + tx.svg)) refuse('tokenId must be SHA-256(taskId + svg)');
-    if (tx.seedHash !== sha256Hex(task.prompt + task.bestMinerId + task.rewardTxHash))
-      refuse('seedHash must be SHA-256(prompt + minerId + reward tx hash)');
+    checkSeedHash(task, tx.seedHash);
     if (state.get(NFTS, tx.tokenId)) refuse(`token ${tx.tokenId} already exists`);
   },
   apply(tx, s, ctx) {
-    const task = s.get(TASKS, tx.taskId)!;
     s.put(NFTS, tx.tokenId, {
       tokenId: tx.tokenId,
       owner: tx.owner,
-      taskId: task.taskId,
+      taskId: tx.taskId,
       minerId: tx.minerId,
       mintedAt: ctx.timestamp,
       blockIndex: ctx.height,
       txHash: tx.hash,
     });
-    s.put(TASKS, task.taskId, { ...task, nftTokenId: tx.tokenId });
+    markTaskMinted(s, tx.taskId, tx.tokenId);
     payFee(s, tx.from, feeOf(tx), ctx);
   },
 });

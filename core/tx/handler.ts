@@ -7,8 +7,7 @@
  *      where its micro-units go (the protocol reference prints it; a test requires it of executed types).
  *   2. `const post = txHandler(POST, {cost, check, apply})`: every hook gets the typed payload
  *      (`tx.amount` is a string, an optional `tx.tokensOut` is `number | undefined`). Optional:
- *      `tokensConsumed(tx)` (counted into the block's tokensConsumed). A type whose effects are not
- *      written yet is `notExecuted(POST)`: valid shape, refused with VALIDATION_FAILED.
+ *      `tokensConsumed(tx)` (counted into the block's tokensConsumed).
  *   3. Add the handler to the family's `handlers` (their order is the order of the reference),
  *      then `npm run docs` (docs/protocol.md is generated; a test fails when it drifts).
  *   Optional on the schema: `event: {channel, event, fields}` announces it on a live channel
@@ -84,8 +83,6 @@ export interface TxRules<S extends TxSchema> {
 /** Validation and effects of one transaction type, as the dispatcher sees it (any type). */
 export interface TxHandler {
   schema: TxSchema;
-  /** False while this node does not execute the type's effects: it is refused, never ignored. */
-  executable: boolean;
   cost(tx: SignedTx, state?: StateReader): TxCost;
   check?(tx: SignedTx, state: StateReader, ctx: TxContext): void;
   apply(tx: SignedTx, s: StateOverlay, ctx: TxContext): void;
@@ -96,7 +93,7 @@ export interface TxHandler {
 export function txHandler<S extends TxSchema>(schema: S, rules: TxRules<S>): TxHandler {
   // The one place the payload type is trusted: the dispatcher calls a handler only with a
   // transaction that passed checkTxShape against this same schema.
-  return { schema, executable: true, ...(rules as unknown as TxRules<TxSchema>) } as TxHandler;
+  return { schema, ...(rules as unknown as TxRules<TxSchema>) } as TxHandler;
 }
 
 /**
@@ -126,16 +123,4 @@ export function payFee(s: StateOverlay, from: string, fee: bigint, ctx: TxContex
 /** The `fee` field of a transaction as a bigint (0 when the type has none). */
 export function feeOf(tx: Readonly<Record<string, unknown>>): bigint {
   return typeof tx.fee === 'string' ? BigInt(tx.fee) : 0n;
-}
-
-/** Handler for a type whose effects this node does not execute yet. */
-export function notExecuted(schema: TxSchema): TxHandler {
-  return {
-    schema,
-    executable: false,
-    cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
-    apply() {
-      throw new Error(`${schema.type} is not executable`);
-    },
-  };
 }

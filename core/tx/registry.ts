@@ -11,6 +11,7 @@ import { artFamily } from './art.ts';
 import { chatFamily } from './chat.ts';
 import type { TxFamily } from './family.ts';
 import type { SignedTx, TxContext, TxHandler } from './handler.ts';
+import { mediaFamily } from './media.ts';
 import { minerFamily } from './miner.ts';
 import { socialFamily } from './social.ts';
 import { storageFamily } from './drive.ts';
@@ -18,8 +19,19 @@ import { taskFamily } from './task.ts';
 import { transferFamily } from './transfer.ts';
 
 // Order matters: it is the order of the types in the reference (the spec's list, then the live
-// network's CHAT_TURN and ART_MINT) and the order begin-block hooks run in (tasks before runs).
-const families = [transferFamily, taskFamily, minerFamily, agentFamily, socialFamily, storageFamily, chatFamily, artFamily] as const;
+// network's CHAT_TURN, ART_MINT, IMAGE_MINT and AUDIO_MINT) and the order begin-block hooks run in
+// (tasks before runs).
+const families = [
+  transferFamily,
+  taskFamily,
+  minerFamily,
+  agentFamily,
+  socialFamily,
+  storageFamily,
+  chatFamily,
+  artFamily,
+  mediaFamily,
+] as const;
 
 /** The families, in registry order. */
 export const FAMILIES: readonly TxFamily[] = families;
@@ -70,5 +82,27 @@ export function tokensConsumedBy(txs: readonly SignedTx[]): bigint {
 export function txEvents(channel: string): ReadonlyMap<string, TxEvent> {
   const out = new Map<string, TxEvent>();
   for (const h of all) if (h.schema.event?.channel === channel) out.set(h.schema.type, h.schema.event);
+  return out;
+}
+
+// Per type, its top-level address fields besides `from` (TRANSFER's `to`, a DM's `recipient`, a
+// funded like's `author`, a mint's `owner`, ...), read off the schemas once.
+const PARTY_FIELDS: ReadonlyMap<string, readonly string[]> = new Map(
+  all.map((h) => [
+    h.schema.type,
+    Object.entries(h.schema.fields).flatMap(([name, spec]) => (name !== 'from' && spec.kind === 'address' ? [name] : [])),
+  ]),
+);
+
+/**
+ * The accounts a transaction involves: its sender, then every other address its schema names at
+ * top level, each once. What address history and `address_tx` alerts index.
+ */
+export function partiesOf(tx: SignedTx): string[] {
+  const out = [tx.from];
+  for (const name of PARTY_FIELDS.get(tx.type) ?? []) {
+    const a = tx[name];
+    if (typeof a === 'string' && !out.includes(a)) out.push(a);
+  }
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import { defineChunkStore, type ChunkRef, type UploadHeader } from '../chunks.ts';
 import { ChainError } from '../errors.ts';
+import { describeMedia } from '../media/mediaFacts.ts';
 import { f, defineTx } from '../schema.ts';
 import { feeOf, isTx, payFee, txHandler, type SignedTx } from './handler.ts';
 
@@ -95,6 +96,7 @@ export const BLOBS = defineChunkStore({
     expiryMs: BLOB_EXPIRY_MS,
   },
   chunkOf: blobChunkOf,
+  describe: describeMedia,
 });
 
 const headerOf = (tx: {

@@ -101,7 +101,7 @@ gates('before forks 3, 4 and 5 every route answers 403 FORK_NOT_ACTIVE, even wit
   }, LATE),
 );
 
-gates('after activation image and audio have nothing minted yet: empty lists and 404 tokens', () =>
+gates('after activation, with nothing minted, image and audio answer empty lists and 404 tokens', () =>
   withChain(async (c) => {
     for (const kind of ['image', 'audio']) {
       assert.equal((await get(c, `/api/${kind}/`)).body, { total: 0, items: [] });

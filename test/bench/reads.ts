@@ -12,6 +12,7 @@ import { Hono } from 'hono';
 import { createApp } from '../../api/app.ts';
 import { NodeMetrics } from '../../api/metrics/nodeMetrics.ts';
 import { openTestChain, testApiDeps } from '../helpers/testChain.ts';
+import { addRow, median, range } from './table.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -31,8 +32,6 @@ async function load(url: string): Promise<{ rps: number; p99: number }> {
   const { stdout } = await run(process.execPath, [LOADGEN, url, String(SECONDS), '{}', String(CONNECTIONS)]);
   return JSON.parse(stdout) as { rps: number; p99: number };
 }
-
-const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
 /** Prints each read's rate and p99 beside the bare server's, and their ratio. */
 export async function readsBench(): Promise<void> {
@@ -59,8 +58,16 @@ export async function readsBench(): Promise<void> {
           n.push(await load(`${node.url}${path}`));
         }
         const [br, nr] = [median(b.map((x) => x.rps)), median(n.map((x) => x.rps))];
+        const ratios = n.map((x, i) => x.rps / b[i].rps);
+        addRow({
+          measure: `GET ${path}, ${CONNECTIONS} connections`,
+          node: `${nr.toFixed(0)} rps (${range(n.map((x) => x.rps))}), p99 ${median(n.map((x) => x.p99))} ms`,
+          baseline: `bare Hono + node-server, same JSON: ${br.toFixed(0)} rps (${range(b.map((x) => x.rps))}), p99 ${median(b.map((x) => x.p99))} ms`,
+          ratio: median(ratios),
+          atLeast: 0.7,
+        });
         console.log(
-          `reads: GET ${path}, ${CONNECTIONS} connections: node ${nr.toFixed(0)} req/s (p99 ${median(n.map((x) => x.p99))} ms), bare Hono + node-server ${br.toFixed(0)} req/s (p99 ${median(b.map((x) => x.p99))} ms); ratio ${(nr / br).toFixed(2)} (goal >= 0.7)`,
+          `reads: GET ${path}, ${CONNECTIONS} connections: node ${nr.toFixed(0)} req/s (p99 ${median(n.map((x) => x.p99))} ms), bare Hono + node-server ${br.toFixed(0)} req/s (p99 ${median(b.map((x) => x.p99))} ms); ratio ${median(ratios).toFixed(2)} (rounds ${range(ratios, 2)}; goal >= 0.7)`,
         );
       }
     } finally {

@@ -1,120 +1,92 @@
 /**
- * `npm run bench`: each figure beside a baseline measured in the same run on the same machine.
- *   replay: transfers replayed per second (full verification) vs raw Ed25519 verifies per second.
- * Usage: npm run bench [-- --blocks 100 --per-block 100]
+ * `npm run bench`: every row of issue 14's table, each beside a baseline measured in the same run
+ * on the same machine, printed as a ratio at the end with the machine noted.
+ *   reads:   GET /api/chain/block/1 and /api/health vs a bare Hono app answering the same bytes;
+ *   replay:  500 and 100 transfers a block, full verification, vs 2 x the 1-core verify rate;
+ *   sync:    import of near-empty blocks (sync over libp2p, local group commit) vs attestation verifies;
+ *   fanout:  5,000 SSE subscribers' memory and delivery vs a bare node:http broadcast;
+ *   memory:  RSS of a node restarted on 200k transfers to 200k new accounts, and what holds it;
+ *   ratelimit, alerts: limiter overhead and webhook delivery (not in the table).
+ * Usage: npm run bench [-- --only reads|replay|sync|fanout|memory|ratelimit] [--txs 100000]
+ *        [--rounds 3] [--subscribers 5000]
+ *        npm run bench -- --scale 1000000   (replay rate and RSS at 1M transactions and accounts)
  */
-import { createPublicKey, verify } from 'node:crypto';
-import { cpus, totalmem } from 'node:os';
-import { join } from 'node:path';
-import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
-import { OmbraNode } from '../../node/node.ts';
-import { buildTransferChain, fastSigner, fastTransfer } from './fixtureChain.ts';
-import { bareFanout, nodeFanout } from './fanout.ts';
+import { fork } from 'node:child_process';
+import type { FanoutResult } from './fanout.ts';
+import { memoryBench, replayBench } from './replay.ts';
+import { addRow, machine, printTable } from './table.ts';
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
-const BLOCKS = arg('blocks', 100);
-const PER_BLOCK = arg('per-block', 100);
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
+const SCALE = arg('scale', 0);
 const SUBSCRIBERS = arg('subscribers', 5000);
-
-function machine(): string {
-  const c = cpus();
-  return `${c.length} x ${c[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`;
-}
-
-/** Raw node:crypto Ed25519 verifications per second, one core, keys imported once. */
-function verifyBaseline(n = 20_000): number {
-  const k = DEV_KEYS[1];
-  const signer = fastSigner(k);
-  const txs = Array.from({ length: 2000 }, (_, i) => fastTransfer(k, signer, DEV_KEYS[2].address, '1', '1', i, 1));
-  const key = createPublicKey({
-    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(k.publicKey, 'hex').toString('base64url') },
-    format: 'jwk',
-  });
-  const start = performance.now();
-  for (let i = 0; i < n; i++) {
-    const t = txs[i % txs.length];
-    if (!verify(null, Buffer.from(t.hash), key, Buffer.from(t.signature, 'hex'))) throw new Error('verify failed');
-  }
-  return n / ((performance.now() - start) / 1000);
-}
-
-async function replayBench(): Promise<{ txs: number; blocks: number; seconds: number }> {
-  const tmp = tempDir('ombra-bench-');
-  try {
-    const built = await buildTransferChain(tmp.dir, BLOCKS, PER_BLOCK);
-    const node = await OmbraNode.open({ dbDir: join(tmp.dir, 'db') });
-    await node.runner.resetAll();
-    const start = performance.now();
-    await node.catchUp(undefined, { verifySignatures: true });
-    const seconds = (performance.now() - start) / 1000;
-    await node.close();
-    return { txs: built.txs, blocks: BLOCKS, seconds };
-  } finally {
-    tmp.cleanup();
-  }
-}
+const ROUNDS = arg('rounds', 3);
+const TXS = arg('txs', 100_000);
+const wants = (section: string) => (SCALE ? false : ONLY === undefined || ONLY === section);
 
 /**
  * fanout: SUBSCRIBERS SSE subscribers on one node vs a bare node:http server writing the same
  * bytes to as many clients; time from append to the last subscriber, and memory per side.
  */
 async function fanoutSection(): Promise<void> {
-  console.log(`fanout: ${SUBSCRIBERS} SSE subscribers (raw sockets in a child process), ${cpus().length} cores`);
-  const node = await nodeFanout(SUBSCRIBERS, 7);
-  const bare = await bareFanout(SUBSCRIBERS, 7, node.sample!);
+  console.log(`fanout: ${SUBSCRIBERS} SSE subscribers (raw sockets in a child process)`);
+  // Each side in a fresh process: measured in one process, the second side's figure would be
+  // taken over the first one's freed heap.
+  const side = (args: string[]) =>
+    new Promise<FanoutResult>((resolve, reject) => {
+      const child = fork(new URL('./fanoutSide.ts', import.meta.url), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      child.once('message', (m) => resolve((m as { result: FanoutResult }).result));
+      child.once('exit', (code) => (code ? reject(new Error(`fanout side exited with ${code}`)) : undefined));
+    });
+  const node = await side(['node', String(SUBSCRIBERS), '7']);
+  const bare = await side(['bare', String(SUBSCRIBERS), '7', JSON.stringify(node.sample)]);
   const show = (name: string, r: typeof node) =>
     console.log(
       `  ${name.padEnd(34)} last ${r.lastMs.toFixed(1)} ms (first ${r.firstMs.toFixed(1)} ms; rounds ${r.rounds.map((x) => x.toFixed(0)).join(' ')}), frame ${r.frameBytes} B, memory +${r.rssMiB.toFixed(1)} MiB RSS / +${r.heapMiB.toFixed(1)} MiB heap`,
     );
   show('baseline: bare node:http broadcast', bare);
   show('node: GET /api/chain/events', node);
-  console.log(`ratio: node / bare delivery to the last subscriber = ${(node.lastMs / bare.lastMs).toFixed(2)} (goal <= 1.5)`);
-}
-
-if (ONLY === 'fanout') {
-  console.log(`machine: ${machine()}`);
-  await fanoutSection();
-  process.exit(0);
+  const each = (mib: number) => `${((mib * 2 ** 20) / SUBSCRIBERS / 1024).toFixed(1)} KB each`;
+  addRow({
+    measure: `${SUBSCRIBERS} SSE subscribers, memory`,
+    node: `+${node.rssMiB.toFixed(1)} MiB RSS (${each(node.rssMiB)}), heap +${node.heapMiB.toFixed(1)} MiB`,
+    baseline: `bare node:http broadcast: +${bare.rssMiB.toFixed(1)} MiB RSS (${each(bare.rssMiB)})`,
+    ratio: node.rssMiB / bare.rssMiB,
+    atMost: 4,
+  });
+  addRow({
+    measure: `${SUBSCRIBERS} SSE subscribers, append to last delivery`,
+    node: `${node.lastMs.toFixed(0)} ms`,
+    baseline: `bare node:http broadcast: ${bare.lastMs.toFixed(0)} ms`,
+    ratio: node.lastMs / bare.lastMs,
+    atMost: 1.5,
+  });
 }
 
 console.log(`machine: ${machine()}`);
-// `npm run bench -- --only ratelimit` runs the rate-limiter and alert-delivery section alone.
-const only = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
-if (only === 'sync') {
-  const { syncBench } = await import('./sync.ts');
-  await syncBench();
-  process.exit(0);
+if (SCALE) {
+  // One chain of SCALE transfers to SCALE new accounts: replay rate and RSS at that size.
+  await memoryBench({ txs: SCALE, replay: true, label: SCALE.toLocaleString('en') });
+} else {
+  if (wants('reads')) {
+    const { readsBench } = await import('./reads.ts');
+    await readsBench();
+  }
+  if (wants('replay')) await replayBench({ txs: TXS, rounds: ROUNDS });
+  if (wants('sync')) {
+    const { syncBench } = await import('./sync.ts');
+    await syncBench();
+  }
+  if (wants('fanout')) await fanoutSection();
+  if (wants('memory')) await memoryBench({ txs: 200_000, replay: false, label: '200k' });
+  if (ONLY === 'ratelimit' || ONLY === 'alerts' || ONLY === undefined) {
+    const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
+    await rateLimitBench();
+    await deliveryBench();
+  }
 }
-if (only === 'reads') {
-  const { readsBench } = await import('./reads.ts');
-  await readsBench();
-  process.exit(0);
-}
-if (only === 'ratelimit' || only === 'alerts') {
-  const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
-  await rateLimitBench();
-  await deliveryBench();
-  process.exit(0);
-}
-const v1 = verifyBaseline();
-const r = await replayBench();
-const v2 = verifyBaseline();
-const baseline = (v1 + v2) / 2;
-const tps = r.txs / r.seconds;
-console.log(`baseline: raw Ed25519 verify (node:crypto, 1 core): ${baseline.toFixed(0)} /s (runs: ${v1.toFixed(0)}, ${v2.toFixed(0)})`);
-console.log(`replay: ${r.txs} transfers in ${r.blocks} blocks, full verification: ${r.seconds.toFixed(2)} s = ${tps.toFixed(0)} tx/s`);
-console.log(`ratio: replay tx/s / raw verify/s = ${(tps / baseline).toFixed(2)}`);
-if (ONLY === undefined) await fanoutSection();
-if (!only) {
-  const { readsBench } = await import('./reads.ts');
-  await readsBench();
-  const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
-  await rateLimitBench();
-  await deliveryBench();
-  const { syncBench } = await import('./sync.ts');
-  await syncBench();
-}
+printTable();
+process.exit(0);

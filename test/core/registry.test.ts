@@ -6,10 +6,11 @@ import { f, defineTx } from '../../core/schema.ts';
 import { cloneState, commitDiff, emptyState, StateOverlay } from '../../core/state.ts';
 import { RUNS } from '../../core/tx/agent.ts';
 import { defineFamily, expireDue } from '../../core/tx/family.ts';
-import { notExecuted, type SignedTx } from '../../core/tx/handler.ts';
+import { type SignedTx, txHandler } from '../../core/tx/handler.ts';
 import { MINERS } from '../../core/tx/miner.ts';
 import {
   FAMILIES,
+  partiesOf,
   RECORD_KINDS,
   RECORD_PREFIX,
   RECORDS,
@@ -67,11 +68,31 @@ t('the record kinds keep their state-root prefixes', () => {
       webChunks: 'fc',
       webPending: 'fp',
       nfts: 'n',
+      imageNfts: 'ni',
+      audioNfts: 'na',
     },
   );
   assert.equal([...RECORD_KINDS].sort(), Object.keys(RECORD_PREFIX).sort());
   assert.is(new Set(RECORDS.map((r) => r.prefix)).size, RECORDS.length);
   for (const r of RECORDS) assert.not.ok(['a', 's'].includes(r.prefix), r.kind);
+});
+
+t('a transaction involves its sender and every top-level address its schema names, each once', () => {
+  const [a, b] = [DEV_KEYS[1].address, DEV_KEYS[2].address];
+  const tx = (type: string, fields: Record<string, unknown>) => ({ type, from: a, ...fields }) as unknown as SignedTx;
+  assert.equal(partiesOf(tx('TRANSFER', { to: b })), [a, b]);
+  assert.equal(partiesOf(tx('TRANSFER', { to: a })), [a]);
+  assert.equal(partiesOf(tx('SOCIAL_DM_SEND', { recipient: b })), [a, b]);
+  assert.equal(partiesOf(tx('SOCIAL_LIKE_INTENT', { author: b })), [a, b]);
+  assert.equal(partiesOf(tx('SOCIAL_FOLLOW_SET', { targetAddress: b })), [a, b]);
+  assert.equal(partiesOf(tx('IMAGE_MINT', { owner: b })), [a, b]);
+  assert.equal(partiesOf(tx('TASK_SUBMIT', { to: b })), [a], 'only fields the schema types as addresses');
+  for (const type of TX_TYPES) {
+    const example = exampleTx(type, DEV_KEYS[1]);
+    const parties = partiesOf(example);
+    assert.is(parties[0], example.from, type);
+    assert.is(new Set(parties).size, parties.length, type);
+  }
 });
 
 t('every type belongs to exactly one family, the one its schema names', () => {
@@ -91,7 +112,10 @@ t('defineFamily refuses a handler whose schema names another family', () => {
     doc: 'test',
     fields: { from: f.address(), nonce: f.uint(), timestamp: f.uint() },
   });
-  assert.throws(() => defineFamily({ name: 'mine', handlers: [notExecuted(OTHER)] }), /X_OTHER is of family other, not mine/);
+  assert.throws(
+    () => defineFamily({ name: 'mine', handlers: [txHandler(OTHER, { cost: () => ({ balance: 0n, storage: 0n }), apply() {} })] }),
+    /X_OTHER is of family other, not mine/,
+  );
 });
 
 t('the state holds one map per registered record kind and an open set per kind that declares isOpen', () => {

@@ -29,6 +29,8 @@ const CANDIDATES: unknown[] = [
   'image',
   'miner',
   'like',
+  'image:png',
+  'audio:wav',
   true,
   [],
 ];

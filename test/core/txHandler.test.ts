@@ -63,7 +63,6 @@ t('txHandler makes an executed handler whose hooks run on the typed payload', ()
   const before = s.peek(a).balance;
   const tx = { type: 'TIP', from: a, to: b, amount: '70', fee: '3', nonce: 0, timestamp: 0 } as unknown as SignedTx;
   const ctx: TxContext = { height: 1, timestamp: 0, proposer, genesis: DEV_GENESIS };
-  assert.is(tip.executable, true);
   assert.is(tip.schema, TIP);
   assert.equal(tip.cost(tx), { balance: 73n, storage: 0n });
   tip.check?.(tx, s, ctx);

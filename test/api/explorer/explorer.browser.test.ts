@@ -2,7 +2,8 @@
  * The explorer in headless Chromium (Debian's chromium; .ci/run installs it, and under CI its
  * absence is a failure) against a live node with chain data: no console errors, the height
  * updates without a reload, search reaches a transaction page, and block, address, task and
- * NFT pages render (an art NFT's SVG loads; an unknown image NFT says so). Screenshots go to
+ * NFT pages render (an art NFT's SVG loads, an image NFT's file decodes at its size, an audio
+ * NFT's file loads its duration; an unknown image NFT says so). Screenshots go to
  * test-artifacts/ (gitignored).
  */
 import { join } from 'node:path';
@@ -85,6 +86,31 @@ t('block, address, task and art NFT pages render; the NFT SVG loads', async () =
   }
   await page.waitForFunction(() => document.querySelector('.media img')?.naturalWidth > 0);
   await page.screenshot({ path: join(ARTIFACTS, 'explorer-nft.png'), fullPage: true });
+  assert.equal(errors, []);
+});
+
+t('image and audio NFT pages show the minted file: the image decodes, the audio loads its metadata', async () => {
+  if (!browser) return;
+  errors.length = 0;
+  const s = live.node.node.state().records;
+  const [imageId, image] = [...s.imageNfts.entries()][0];
+  const [audioId, audio] = [...s.audioNfts.entries()][0];
+  await page.goto(`${live.url}/#/image/${imageId}`);
+  await page.waitForSelector('h1:has-text("Image NFT")');
+  await page.waitForFunction(() => document.querySelector('.media img')?.naturalWidth > 0);
+  const size = await page.evaluate(() => [
+    document.querySelector('.media img').naturalWidth,
+    document.querySelector('.media img').naturalHeight,
+  ]);
+  assert.equal(size, [image.width, image.height]);
+  await page.screenshot({ path: join(ARTIFACTS, 'explorer-image.png'), fullPage: true });
+  await page.goto(`${live.url}/#/audio/${audioId}`);
+  await page.waitForSelector('h1:has-text("Audio NFT")');
+  await page.waitForFunction(() => document.querySelector('.media audio')?.readyState >= 1);
+  const seconds = await page.evaluate(() => document.querySelector('.media audio').duration);
+  assert.ok(Math.abs(seconds * 1000 - audio.durationMs) <= 50, `the browser reads ${seconds} s, the NFT says ${audio.durationMs} ms`);
+  await page.goto(`${live.url}/#/task/${image.taskId}`);
+  await page.waitForSelector(`a[href="#/image/${imageId}"]`);
   assert.equal(errors, []);
 });
 

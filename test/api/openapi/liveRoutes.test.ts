@@ -1,6 +1,6 @@
 /**
  * Every operation of the OpenAPI document against a live node holding chain data (tasks, runs,
- * an NFT, chat): each answer's status must be one the document declares for it, and its body
+ * art, image and audio NFTs, chat): each answer's status must be one the document declares for it, and its body
  * must match that answer's schema (JSON) or content type (pages, SVG, streams). Every path
  * parameter is also tried with junk, whose error answer must match the document too. An
  * operation this test cannot fill in fails it, so a new route needs a sample here.
@@ -43,6 +43,12 @@ function samples(): Record<string, string> {
     'GET /api/tasks/:id': first(s.tasks),
     'GET /api/miners/:id': miner.id,
     tokenId: first(s.nfts),
+    'GET /api/image/:tokenId': first(s.imageNfts),
+    'GET /api/image/:tokenId/file': first(s.imageNfts),
+    'GET /api/audio/:tokenId': first(s.audioNfts),
+    'GET /api/audio/:tokenId/file': first(s.audioNfts),
+    'GET /api/image/owner/:address': DEV_KEYS[1].address,
+    'GET /api/audio/owner/:address': DEV_KEYS[1].address,
     agentRunId: first(s.runs),
     conversationId: chat!.conversationId as string,
     status: 'completed',

@@ -1,0 +1,91 @@
+/**
+ * The one way stored content (social blobs, media NFT files, drive files) is answered: its content
+ * type, `ETag` (the quoted SHA-256 of its bytes), `Accept-Ranges`, 304 for a matching
+ * `If-None-Match`, and single byte ranges (206 with `Content-Range`, 416 when unsatisfiable),
+ * streamed chunk by chunk from the content store. Players need ranges: Chromium reads an Ogg
+ * file's duration from its last page, so without them an audio NFT shows an endless duration.
+ */
+import type { Context } from 'hono';
+import { ChainError } from '../core/errors.ts';
+import type { StoredContent } from '../queries/contentQueries.ts';
+
+/** True when an `If-None-Match` header names `etag` (weak or strong) or is `*`. */
+export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((t) => {
+    const tag = t.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}
+
+/**
+ * The byte range a `Range` header asks of `size` bytes, as [start, end] inclusive; undefined when
+ * the whole content is to be served (no header, another unit, several ranges, or junk, which RFC
+ * 9110 lets a server ignore); 'unsatisfiable' when the one range lies outside the content.
+ */
+export function parseRange(header: string | undefined, size: number): [number, number] | 'unsatisfiable' | undefined {
+  const m = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return undefined;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    return suffix === 0 || size === 0 ? 'unsatisfiable' : [Math.max(0, size - suffix), size - 1];
+  }
+  const start = Number(m[1]);
+  const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+  if (!Number.isSafeInteger(start) || start >= size) return 'unsatisfiable';
+  return end < start ? undefined : [start, end];
+}
+
+/** The bytes [start, end] of a chunk stream (chunks before the range are read and skipped). */
+async function* slice(parts: AsyncGenerator<Uint8Array>, start: number, end: number): AsyncGenerator<Uint8Array> {
+  let at = 0;
+  try {
+    for await (const part of parts) {
+      const from = Math.max(start - at, 0);
+      const to = Math.min(end + 1 - at, part.length);
+      at += part.length;
+      if (to > from) yield part.subarray(from, to);
+      if (at > end) return;
+    }
+  } finally {
+    await parts.return(undefined);
+  }
+}
+
+function stream(parts: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await parts.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+    async cancel() {
+      await parts.return(undefined);
+    },
+  });
+}
+
+/** Answers a GET of `item`; `headers` add caching and policy (Cache-Control, CSP, ...). */
+export function contentResponse(c: Context, item: StoredContent, headers: Record<string, string>): Response {
+  const etag = `"${item.contentHash}"`;
+  const common = { ETag: etag, 'Accept-Ranges': 'bytes', 'X-Content-Type-Options': 'nosniff', ...headers };
+  if (etagMatches(c.req.header('If-None-Match'), etag)) {
+    void item.bytes.return(undefined);
+    return c.body(null, 304, common);
+  }
+  const ifRange = c.req.header('If-Range');
+  const range = ifRange === undefined || ifRange.trim() === etag ? parseRange(c.req.header('Range'), item.size) : undefined;
+  if (range === 'unsatisfiable') {
+    void item.bytes.return(undefined);
+    c.header('Content-Range', `bytes */${item.size}`);
+    throw new ChainError('RANGE_NOT_SATISFIABLE', `range ${c.req.header('Range')} lies outside the ${item.size} bytes`);
+  }
+  const typed = { 'Content-Type': item.contentType, ...common };
+  if (!range) return c.body(stream(item.bytes), 200, { ...typed, 'Content-Length': String(item.size) });
+  const [start, end] = range;
+  return c.body(stream(slice(item.bytes, start, end)), 206, {
+    ...typed,
+    'Content-Length': String(end - start + 1),
+    'Content-Range': `bytes ${start}-${end}/${item.size}`,
+  });
+}
