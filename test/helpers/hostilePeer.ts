@@ -91,3 +91,20 @@ export async function getJson<T>(url: string, path: string): Promise<T> {
   if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
+
+/** Answers the sync `status` protocol claiming a head at `height()` with a made-up hash. */
+export async function claimHead(
+  peer: Libp2p,
+  protocol: string,
+  genesisHash: string,
+  height: () => number | Promise<number>,
+): Promise<void> {
+  await peer.handle(protocol, async ({ stream }) => {
+    const claimed = await height();
+    await stream.sink([
+      new TextEncoder().encode(
+        JSON.stringify({ genesisHash, height: claimed, headHash: 'ee'.repeat(32), headTimestamp: Date.now(), peers: [] }),
+      ),
+    ]);
+  });
+}

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { signTx } from '../../core/txCodec.ts';
 import { syncProtocols } from '../../p2p/sync.ts';
 import { decode, encode, readAll } from '../../p2p/wire.ts';
-import { getJson, hostileLibp2p, junkBlock, memoryOf, metricOf } from '../helpers/hostilePeer.ts';
+import { claimHead, getJson, hostileLibp2p, junkBlock, memoryOf, metricOf } from '../helpers/hostilePeer.ts';
 import { startNodeProcess, waitFor, type NodeProcess } from '../helpers/nodeProcess.ts';
 import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
 
@@ -51,10 +51,9 @@ t(
       const protocols = syncProtocols(genesisHash);
       let servedBytes = 0;
       let claimed = 0;
-      await evil.handle(protocols.status, async ({ stream }) => {
-        const head = await getJson<{ height: number }>(url, '/api/chain/height');
-        claimed = head.height + 30_000;
-        await stream.sink([encode({ genesisHash, height: claimed, headHash: 'ee'.repeat(32), headTimestamp: Date.now(), peers: [] })]);
+      await claimHead(evil, protocols.status, genesisHash, async () => {
+        claimed = (await getJson<{ height: number }>(url, '/api/chain/height')).height + 30_000;
+        return claimed;
       });
       // As many ~3 MiB junk blocks as fit under the node's 16 MiB answer limit, linked to each other.
       await evil.handle(protocols.blocks, async ({ stream }) => {

@@ -14,7 +14,7 @@ import type { ChainEvent } from '../../projections/events.ts';
 import { waitFor } from '../helpers/nodeProcess.ts';
 import { DEV_KEYS } from '../helpers/testChain.ts';
 import { heightsReach, testNet } from '../helpers/testnet.ts';
-import { hostileLibp2p } from '../helpers/hostilePeer.ts';
+import { claimHead, hostileLibp2p } from '../helpers/hostilePeer.ts';
 
 const t = suite('lying peer');
 
@@ -45,18 +45,7 @@ t('a peer claiming head + 30,000 with junk blocks is banned and dropped: no roll
     const protocols = syncProtocols(a.node.info.genesisBlock.hash);
     let served = 0;
     // Status: a head 30,000 blocks ahead; blocks: well-formed JSON that is no valid block.
-    await evil.handle(protocols.status, async ({ stream }) => {
-      const head = a.node.head();
-      await stream.sink([
-        encode({
-          genesisHash: a.node.info.genesisBlock.hash,
-          height: head.index + 30_000,
-          headHash: 'ee'.repeat(32),
-          headTimestamp: Date.now(),
-          peers: [],
-        }),
-      ]);
-    });
+    await claimHead(evil, protocols.status, a.node.info.genesisBlock.hash, () => a.node.head().index + 30_000);
     await evil.handle(protocols.blocks, async ({ stream }) => {
       const req = decode(await readAll(stream, 1024), 1024) as { from: number; to: number };
       const blocks = [];
@@ -125,18 +114,7 @@ t('a peer answering sync with more than 16 MiB, or with malformed JSON, is banne
     const syncer = (a.p2p as unknown as { syncer: { isBanned(p: unknown): boolean; banned: { total: number } } }).syncer;
     const asked = [0, 0, 0];
     for (const [i, peer] of peers.entries()) {
-      await peer.handle(protocols.status, async ({ stream }) => {
-        const head = a.node.head();
-        await stream.sink([
-          encode({
-            genesisHash: a.node.info.genesisBlock.hash,
-            height: head.index + 5,
-            headHash: 'ee'.repeat(32),
-            headTimestamp: Date.now(),
-            peers: [],
-          }),
-        ]);
-      });
+      await claimHead(peer, protocols.status, a.node.info.genesisBlock.hash, () => a.node.head().index + 5);
       await peer.handle(protocols.blocks, async ({ stream }) => {
         asked[i]++;
         await stream.sink(answers[i]()).catch(() => undefined);
