@@ -80,18 +80,30 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
 
 /** One sample of a node's GET /metrics (`labels` as written, '' for none); 0 when absent. */
 export async function metricOf(url: string, name: string, labels = ''): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await (await get(url, '/metrics')).text();
   const line = text.split('\n').find((l) => l.startsWith(labels ? `${name}{${labels}} ` : `${name} `));
   return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
 }
 
-/** GET `path` of a node as JSON. */
-export async function getJson<T>(url: string, path: string): Promise<T> {
-  const res = await fetch(`${url}${path}`);
+/**
+ * GET `path` of a node. A pooled keep-alive socket the server closed as idle while the request
+ * went out ("other side closed": a client-side race, frequent when a busy machine runs the
+ * server's idle timer late) is retried once on a fresh connection.
+ */
+async function get(url: string, path: string): Promise<Response> {
+  const res = await fetch(`${url}${path}`).catch(async (e: Error) => {
+    const why = (e.cause as Error | undefined)?.message ?? '';
+    if (/other side closed|ECONNRESET/.test(why)) return fetch(`${url}${path}`);
+    throw new Error(`GET ${path}: ${e.message} (${why})`);
+  });
   if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
+  return res;
 }
 
+/** GET `path` of a node as JSON. */
+export async function getJson<T>(url: string, path: string): Promise<T> {
+  return (await (await get(url, path)).json()) as T;
+}
 /** Answers the sync `status` protocol claiming a head at `height()` with a made-up hash. */
 export async function claimHead(
   peer: Libp2p,
