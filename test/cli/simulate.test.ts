@@ -74,6 +74,7 @@ t('a short simulation drives a live dev node through every pipeline without a re
       'WEB_SITE_REGISTER',
       'WEB_FILE_CHUNK',
       'WEB_RELEASE_ACTIVATE',
+      'STORAGE_TRANSFER',
     ];
     const unsent = () => pipelines.filter((type) => !client.counts.sent[type]);
     // Until every pipeline got that far (a loaded machine takes longer), with a bound for a stuck one.
