@@ -1,9 +1,9 @@
 /**
  * `ombra simulate`'s web drive traffic, from dev key 0 (the authority earns the storage): a site
- * once (and a little free storage moved to key 9), then rounds of a page uploaded in two chunks
- * sent last-first, finalized, published as a release, activated, the alias set on the first
- * round and the previous page deleted on the others. One round at a time, each step waiting for
- * the confirmation of the one before, as the rest of the simulator does.
+ * once, then rounds of a page uploaded in two chunks sent last-first, finalized, published as a
+ * release and activated; the first round then sets the alias and moves a little free storage to
+ * key 9, the others delete the previous page. One round at a time, each step waiting for the
+ * confirmation of the one before, as the rest of the simulator does.
  */
 import { sha256Hex } from '../core/hash.ts';
 import type { KeyPair } from '../core/keys.ts';
@@ -37,13 +37,11 @@ export class DriveTraffic {
     };
     if (!d.site) {
       const siteId = `sim-${sha256Hex(`${this.keys[0].address}${Math.floor(this.rnd() * 1e9)}`).slice(0, 12)}`;
-      if (
-        !(await this.send(0, { type: 'WEB_SITE_REGISTER', siteId, name: 'simulated site', fee: '1000' }, async () => {
-          d.site = siteId;
-        }))
-      )
+      const sent = await this.send(0, { type: 'WEB_SITE_REGISTER', siteId, name: 'simulated site', fee: '1000' }, async () => {
+        d.site = siteId;
         d.busy = false;
-      else await this.send(0, { type: 'STORAGE_TRANSFER', to: this.keys[9].address, bytes: '64', fee: '1000' }, done);
+      });
+      if (!sent) d.busy = false;
       return;
     }
     const round = ++d.rounds;
@@ -83,7 +81,14 @@ export class DriveTraffic {
               await this.send(0, { type: 'WEB_RELEASE_ACTIVATE', siteId: d.site, releaseId, fee: '1000' }, async () => {
                 const previous = d.served;
                 d.served = fileId;
-                if (round === 1) await this.send(0, { type: 'WEB_ALIAS_SET', siteId: d.site, alias: d.site, fee: '1000' }, done);
+                // Storage moves once the authority has surely earned some (blocks after its first upload).
+                const transfer = () => this.send(0, { type: 'STORAGE_TRANSFER', to: this.keys[9].address, bytes: '64', fee: '1000' }, done);
+                if (round === 1)
+                  await this.send(
+                    0,
+                    { type: 'WEB_ALIAS_SET', siteId: d.site, alias: d.site, fee: '1000' },
+                    async () => void (await transfer()),
+                  );
                 else await this.send(0, { type: 'WEB_FILE_DELETE', fileId: previous, fee: '1000' }, done);
               });
             });

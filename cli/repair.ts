@@ -3,8 +3,12 @@
  * the longest prefix of the log that verifies as a hash chain from block 0, removes everything
  * after it in one batch, then rebuilds every read model from genesis as `ombra replay` does
  * (re-executing each block with signatures, so the kept prefix is also proven by its state roots).
+ * When LevelDB itself reports corruption, its own repair (RepairDB) salvages the readable tables
+ * first; damage noted on open (node/storeDamage.ts) is cleared once the read models are rebuilt.
  */
+import { Level } from 'level';
 import { OmbraNode } from '../node/node.ts';
+import { isCorruption, LogIntegrityError } from '../node/storeDamage.ts';
 import { lastVerifiedBlock } from '../node/logIntegrity.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { dbDirOf, explainOpenError, openExistingStore, withDataDir } from './dataDir.ts';
@@ -29,17 +33,33 @@ export async function repairCommand(argv: string[]): Promise<number> {
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const dataDir = flags['data-dir'] as string | undefined;
   if (!dataDir) throw new UsageError('--data-dir is required');
-  const cut = await withDataDir(
-    'repair',
-    () => openExistingStore(dataDir),
-    async (store) => {
-      const before = store.head()!;
-      const last = await lastVerifiedBlock(store);
-      const removed = await store.truncateTo(last);
-      process.stdout.write(`log truncated to block ${last.index} (head pointer was ${before.index}; ${removed} stored block(s) removed)\n`);
-      return 0;
-    },
-  );
+  const truncate = () =>
+    withDataDir(
+      'repair',
+      () => openExistingStore(dataDir),
+      async (store) => {
+        const before = store.head()!;
+        const last = await lastVerifiedBlock(store);
+        const removed = await store.truncateTo(last);
+        process.stdout.write(
+          `log truncated to block ${last.index} (head pointer was ${before.index}; ${removed} stored block(s) removed)\n`,
+        );
+        return 0;
+      },
+    );
+  let cut: number;
+  try {
+    cut = await truncate();
+  } catch (e) {
+    if (!isCorruption(e)) throw e;
+    // LevelDB cannot read some of its tables: its own repair keeps every readable entry (older
+    // versions of a key may resurface; the walk below keeps only a log that verifies from genesis).
+    const why = e instanceof LogIntegrityError ? e.reason : (e as Error).message;
+    process.stdout.write(`LevelDB reports corruption (${why}); salvaging its readable tables\n`);
+    // `level` runs classic-level on Node, whose ClassicLevel.repair is RepairDB; level's types omit it.
+    await (Level as unknown as { repair(location: string): Promise<void> }).repair(dbDirOf(dataDir));
+    cut = await truncate();
+  }
   if (cut !== 0) return cut;
   return withDataDir(
     'repair',
@@ -49,6 +69,7 @@ export async function repairCommand(argv: string[]): Promise<number> {
           dbDir: dbDirOf(dataDir),
           forkOverrides: forkOverridesFromEnv(),
           verifyDepth: Number.POSITIVE_INFINITY,
+          repairing: true,
         });
       } catch (e) {
         throw explainOpenError(e, dataDir);
@@ -65,6 +86,8 @@ export async function repairCommand(argv: string[]): Promise<number> {
       } finally {
         bar.stop();
       }
+      // What LevelDB lost or skipped is dealt with: the log verifies and the read models are rebuilt.
+      node.store.clearDamage();
       process.stdout.write(`read models rebuilt to block ${head.index}; state root ${head.stateRoot} matches\n`);
       return 0;
     },

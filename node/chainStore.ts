@@ -7,6 +7,8 @@ import { Level } from 'level';
 import type { Block } from '../core/block.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { heightKey } from '../core/encoding.ts';
+import { dirname, resolve } from 'node:path';
+import { damageOnOpen, explainCorruption, type LogFault, readStopRecord, writeStopRecord } from './storeDamage.ts';
 
 /** The head of the log. */
 export interface Head {
@@ -23,20 +25,46 @@ export class ChainStore {
   readonly blocks: Sub;
   readonly meta: Sub;
   private headCache: Head | null = null;
+  private readonly dir: string;
+  /** Damage LevelDB showed on open and no repair has cleared (node/storeDamage.ts); null: none. */
+  damage: LogFault | null = null;
 
-  private constructor(db: Db) {
+  private constructor(db: Db, dir: string) {
     this.db = db;
+    this.dir = dir;
     this.blocks = db.sublevel<string, unknown>('blocks', { valueEncoding: 'json' }) as Sub;
     this.meta = db.sublevel<string, unknown>('meta', { valueEncoding: 'json' }) as Sub;
   }
 
-  /** Opens (creating if needed) the database in `dir`. */
+  /**
+   * Opens (creating if needed) the database in `dir`, and notes damage LevelDB showed on open
+   * (kept in the stop record until a repair clears it). LevelDB corruption at open is thrown as
+   * the operator's one-line LogIntegrityError.
+   */
   static async open(dir: string, opts: { createIfMissing?: boolean } = {}): Promise<ChainStore> {
+    const dataDir = dirname(resolve(dir));
     const db = new Level<string, unknown>(dir, { valueEncoding: 'json', createIfMissing: opts.createIfMissing ?? true });
-    await db.open();
-    const store = new ChainStore(db);
-    store.headCache = ((await store.meta.get('head')) as Head | undefined) ?? null;
+    try {
+      await db.open();
+    } catch (e) {
+      throw explainCorruption(e, dataDir, 'LevelDB cannot open it');
+    }
+    const store = new ChainStore(db, dir);
+    try {
+      store.headCache = ((await store.meta.get('head')) as Head | undefined) ?? null;
+    } catch (e) {
+      await db.close();
+      throw explainCorruption(e, dataDir, 'the head pointer cannot be read');
+    }
+    store.damage = damageOnOpen(dir, store.headCache);
+    const record = readStopRecord(dir);
+    if (store.damage && !record?.damage && store.headCache) writeStopRecord(dir, { ...(record ?? store.headCache), damage: store.damage });
     return store;
+  }
+
+  /** A repair has dealt with the damage: the next clean stop records the head as sound. */
+  clearDamage(): void {
+    this.damage = null;
   }
 
   /** Writes ops across sublevels in one atomic batch (the projection runner's port). */
@@ -151,7 +179,9 @@ export class ChainStore {
     return out;
   }
 
+  /** Closes the database and records the head it stopped at (unless damage awaits a repair). */
   async close(): Promise<void> {
     await this.db.close();
+    if (!this.damage && this.headCache) writeStopRecord(this.dir, { index: this.headCache.index, hash: this.headCache.hash });
   }
 }

@@ -10,15 +10,12 @@ import { blockHash, txRootOf, type Block } from '../core/block.ts';
 import { txHash } from '../core/txCodec.ts';
 import { heightKey } from '../core/encoding.ts';
 import type { ChainStore } from './chainStore.ts';
+import { isCorruption, type LogFault } from './storeDamage.ts';
 
 /** Blocks back from the head that startup walks (all of them with `--verify-all`). */
 export const DEFAULT_VERIFY_DEPTH = 1000;
 
-/** The first fault found, by height. */
-export interface LogFault {
-  height: number;
-  message: string;
-}
+export type { LogFault } from './storeDamage.ts';
 
 /** Why stored block `b`, expected at `height` after `parentHash`, is not a valid link; null if it is. */
 function linkFault(b: Block | undefined, height: number, parentHash: string | null): string | null {
@@ -50,7 +47,13 @@ export async function verifyLog(store: ChainStore, depth = DEFAULT_VERIFY_DEPTH)
   const from = Math.max(0, head.index - Math.max(1, depth) + 1);
   let parentHash: string | null = from > 0 ? (((await store.blocks.get(heightKey(from - 1))) as Block | undefined)?.hash ?? null) : null;
   for (let h = from; h <= head.index; h++) {
-    const b = (await store.blocks.get(heightKey(h))) as Block | undefined;
+    let b: Block | undefined;
+    try {
+      b = (await store.blocks.get(heightKey(h))) as Block | undefined;
+    } catch (e) {
+      if (isCorruption(e)) return { height: h, message: `block ${h} cannot be read (LevelDB: ${(e as Error).message})`, corrupt: true };
+      throw e;
+    }
     const why = linkFault(b, h, parentHash);
     if (why) return { height: h, message: why };
     parentHash = b!.hash;

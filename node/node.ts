@@ -26,9 +26,12 @@ import { betterTip, HeadMovedError, validateBranch } from './reorg.ts';
 import { accountsProjection, stateWithRows } from '../projections/accounts.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
 import type { AlertPorts, HealthView, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
-import { DEFAULT_VERIFY_DEPTH, verifyLog, type LogFault } from './logIntegrity.ts';
+import { DEFAULT_VERIFY_DEPTH, verifyLog } from './logIntegrity.ts';
 import { DEFAULT_RECORD_CACHE, RecordsNotLoaded } from '../core/recordCache.ts';
 import { withLoaded } from './recordLoader.ts';
+import { explainCorruption, LogIntegrityError } from './storeDamage.ts';
+
+export { LogIntegrityError } from './storeDamage.ts';
 import { dirname, resolve } from 'node:path';
 import { HealthMonitor, type HealthOptions } from './healthMonitor.ts';
 
@@ -46,6 +49,8 @@ export interface NodeOptions {
   mempool?: Partial<MempoolOptions>;
   /** Blocks back from the head whose hash chain is checked on open (default 1,000; Infinity = all). */
   verifyDepth?: number;
+  /** `ombra repair` opens a data dir whose damage it is about to repair (node/storeDamage.ts). */
+  repairing?: boolean;
   /** When block work counts as failing (defaults in node/healthMonitor.ts). */
   health?: Partial<HealthOptions>;
   clock?: () => number;
@@ -112,13 +117,14 @@ export class OmbraNode implements HealthView {
       await node.start();
     } catch (e) {
       await node.store.close();
-      throw e;
+      throw explainCorruption(e, dirname(resolve(opts.dbDir)));
     }
     return node;
   }
 
   /** Opens the data dir and writes genesis if new; `start` then catches the read models up. */
   static async create(opts: NodeOptions): Promise<OmbraNode> {
+    const dataDir = dirname(resolve(opts.dbDir));
     const store = await ChainStore.open(opts.dbDir);
     try {
       const stored = await store.genesis();
@@ -133,15 +139,17 @@ export class OmbraNode implements HealthView {
       if (!stored) await store.init(raw, block);
       const block0 = await store.block(0);
       if (!block0 || block0.hash !== block.hash) throw new Error('stored genesis block does not match the genesis file');
+      // The log's own facts first (they name the exact height), then what LevelDB lost or skipped.
       const fault = await verifyLog(store, opts.verifyDepth ?? DEFAULT_VERIFY_DEPTH);
-      if (fault) throw new LogIntegrityError(fault, dirname(resolve(opts.dbDir)));
+      if (fault) throw new LogIntegrityError(fault, dataDir);
+      if (store.damage && !opts.repairing) throw new LogIntegrityError(store.damage, dataDir);
       const head = store.head()!;
       const tip = (await store.block(head.index))!;
       const info = { genesis, genesisBlock: block, genesisState: state, recordCache: opts.recordCache ?? DEFAULT_RECORD_CACHE };
       return new OmbraNode(store, genesis, info, tip, opts);
     } catch (e) {
       await store.close();
-      throw e;
+      throw explainCorruption(e, dataDir);
     }
   }
 
@@ -602,19 +610,6 @@ export class OmbraNode implements HealthView {
     this.events$.complete();
     await this.runner.stop();
     await this.store.close();
-  }
-}
-
-/** A damaged block log found on open: the node refuses to start and names the repair. */
-export class LogIntegrityError extends Error {
-  readonly height: number;
-  constructor(fault: LogFault, dataDir: string) {
-    super(
-      `the block log is damaged at height ${fault.height}: ${fault.message}. ` +
-        `Stop here and run \`ombra repair --data-dir ${dataDir}\` (it truncates the log to the last verified block and rebuilds the read models)`,
-    );
-    this.name = 'LogIntegrityError';
-    this.height = fault.height;
   }
 }
 

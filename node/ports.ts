@@ -119,6 +119,14 @@ export interface NetworkPorts {
   log: Logger;
 }
 
+/** What the node did about hostile peers: bans in force and handed out, gossip dropped unread and rejected, by topic. */
+export interface PeerGuardStats {
+  banned: number;
+  bans: number;
+  gossipDropped: { block: number; tx: number };
+  gossipRejected: { block: number; tx: number };
+}
+
 /** Network facts the API reports (p2p/ fills them in; a --dev node has no peers). */
 export interface NetworkView {
   peerCount(): number;
@@ -126,6 +134,8 @@ export interface NetworkView {
   peerId(): string | null;
   addresses(): string[];
   syncing(): boolean;
+  /** Bans and dropped gossip (metrics); absent without p2p. */
+  guardStats?(): PeerGuardStats;
 }
 
 /** What the alert service needs of the node: storage, the runner that drives reactors, the log. */

@@ -17,13 +17,15 @@ import type { Subscription } from 'rxjs';
 import type { Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
 import { MempoolPolicyError } from '../node/mempool.ts';
-import type { NetworkPorts, NetworkView } from '../node/ports.ts';
+import type { NetworkPorts, NetworkView, PeerGuardStats } from '../node/ports.ts';
 import { betterTip } from '../node/reorg.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { Syncer } from './sync.ts';
 import { decode, encode } from './wire.ts';
 import { PeerBook } from './peerBook.ts';
-import { createPeerScoreParams, createPeerScoreThresholds, createTopicScoreParams } from '@chainsafe/libp2p-gossipsub/score';
+import { gossipOptions } from './gossipConfig.ts';
+import { ValidationGate } from './validationGate.ts';
+import { sealFault } from './answerCheck.ts';
 
 /** Codes that mean "already known or out of date", not misbehaviour. */
 const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
@@ -41,13 +43,17 @@ export class P2pNetwork implements NetworkView {
   private topics = { block: '', tx: '' };
   /** Progress of a sync more than one block behind: height imported, target height. */
   onSyncProgress: (height: number, target: number) => void = () => undefined;
+  /** Caps on gossip validations in flight, by topic. */
+  private readonly gates: { block: ValidationGate; tx: ValidationGate };
   /** Rejected gossip, for operators and tests. */
   readonly rejected: { topic: string; reason: string }[] = [];
+  private readonly rejectedCount = { block: 0, tx: 0 };
 
   constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}) {
     this.ports = ports;
     this.key = key;
     this.opts = { ...defaultP2pOptions, ...opts };
+    this.gates = { block: new ValidationGate(this.opts.maxBlockValidations), tx: new ValidationGate(this.opts.maxTxValidations) };
   }
 
   async start(): Promise<void> {
@@ -62,30 +68,10 @@ export class P2pNetwork implements NetworkView {
       peerDiscovery: this.opts.mdns ? [mdns()] : [],
       services: {
         identify: identify(),
-        // Inbound messages above the largest block are dropped by gossipsub before any parsing.
-        pubsub: gossipsub({
-          allowPublishToZeroTopicPeers: true,
-          emitSelf: false,
-          maxInboundDataLength: this.opts.maxBlockBytes + 64 * 1024,
-          // Every rejected message costs its sender (squared, decaying): a peer that keeps sending
-          // invalid blocks or transactions stops being gossiped to, then is graylisted.
-          scoreParams: createPeerScoreParams({
-            topics: {
-              [this.topics.block]: createTopicScoreParams({
-                topicWeight: 1,
-                invalidMessageDeliveriesWeight: -100,
-                invalidMessageDeliveriesDecay: 0.99,
-              }),
-              [this.topics.tx]: createTopicScoreParams({
-                topicWeight: 1,
-                invalidMessageDeliveriesWeight: -20,
-                invalidMessageDeliveriesDecay: 0.99,
-              }),
-            },
-          }),
-          scoreThresholds: createPeerScoreThresholds({ gossipThreshold: -100, publishThreshold: -200, graylistThreshold: -400 }),
-        }),
+        // Bounded queues and peer scoring (p2p/gossipConfig.ts).
+        pubsub: gossipsub(gossipOptions(this.topics, this.opts)),
       },
+      connectionManager: { maxConnections: this.opts.maxConnections },
     });
     this.syncer = new Syncer(this.ports, this.p2p, this.opts);
     this.syncer.onPeersLearned = (addrs) => {
@@ -94,8 +80,11 @@ export class P2pNetwork implements NetworkView {
     this.syncer.onProgress = (height, target) => this.onSyncProgress(height, target);
     await this.syncer.register(() => this.peerAddresses());
     const pubsub = this.p2p.services.pubsub;
-    pubsub.topicValidators.set(this.topics.tx, (_peer, msg) => this.onTx(msg.data));
-    pubsub.topicValidators.set(this.topics.block, (peer, msg) => this.onBlock(peer, msg.data));
+    // Beyond the caps a message is ignored unread: no penalty for the sender, no forwarding.
+    pubsub.topicValidators.set(this.topics.tx, (_peer, msg) => this.gates.tx.run(() => this.onTx(msg.data), TopicValidatorResult.Ignore));
+    pubsub.topicValidators.set(this.topics.block, (peer, msg) =>
+      this.gates.block.run(() => this.onBlock(peer, msg.data), TopicValidatorResult.Ignore),
+    );
     pubsub.subscribe(this.topics.tx);
     pubsub.subscribe(this.topics.block);
     this.sub = this.ports.feed.events$.subscribe((e) => {
@@ -143,6 +132,16 @@ export class P2pNetwork implements NetworkView {
     }
   }
 
+  /** Bans and dropped gossip so far (operators' metrics). */
+  guardStats(): PeerGuardStats {
+    return {
+      banned: this.syncer?.banned.count() ?? 0,
+      bans: this.syncer?.banned.total ?? 0,
+      gossipDropped: { block: this.gates.block.dropped, tx: this.gates.tx.dropped },
+      gossipRejected: { ...this.rejectedCount },
+    };
+  }
+
   /** Addresses in the peer book (operators and tests). */
   knownPeerCount(): number {
     return this.book.size;
@@ -159,7 +158,8 @@ export class P2pNetwork implements NetworkView {
       .catch((e: unknown) => this.ports.log.debug('publish failed', { topic, error: (e as Error).message }));
   }
 
-  private reject(topic: string, reason: string): TopicValidatorResult {
+  private reject(topic: 'block' | 'tx', reason: string): TopicValidatorResult {
+    this.rejectedCount[topic]++;
     this.rejected.push({ topic, reason });
     if (this.rejected.length > 1000) this.rejected.shift();
     this.ports.log.warn('rejected gossip', { topic, reason });
@@ -180,8 +180,16 @@ export class P2pNetwork implements NetworkView {
 
   private async onBlock(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
     if (this.syncer.isBanned(peer)) return this.reject('block', 'sender is banned');
-    const b = decode(data, this.opts.maxBlockBytes) as Block | undefined;
-    if (!b || typeof b !== 'object' || typeof b.index !== 'number') return this.reject('block', 'malformed or oversized');
+    // A block that is malformed or not sealed by its slot's authority is junk whatever the
+    // receiver's state: honest peers validate before they forward, so its sender is banned and hung
+    // up on before it can send more (and before the block waits for the write queue or starts a sync).
+    const raw = decode(data, this.opts.maxBlockBytes);
+    const fault = raw === undefined ? 'malformed or oversized' : sealFault(raw, this.ports.chain.genesis);
+    if (fault) {
+      void this.syncer.ban(peer, `gossiped a junk block: ${fault}`);
+      return this.reject('block', fault);
+    }
+    const b = raw as Block;
     const head = this.ports.chain.head();
     if (b.index === head.index + 1 && b.previousHash === head.hash) {
       try {

@@ -11,6 +11,14 @@ export interface P2pOptions {
   maxBlockBytes: number;
   /** Largest gossiped transaction (bytes). */
   maxTxBytes: number;
+  /** Bytes of gossip queued to one peer before more gossip to it is dropped. */
+  maxOutboundGossipBytes: number;
+  /** Gossiped blocks validated at once, across peers; more are dropped (sync brings them). */
+  maxBlockValidations: number;
+  /** Gossiped transactions validated at once, across peers; more are dropped. */
+  maxTxValidations: number;
+  /** Open connections at most (libp2p's connection manager prunes beyond). */
+  maxConnections: number;
   /** Most blocks per sync request (the protocol's bound). */
   syncBatch: number;
   /** Largest sync response (bytes): servers answer a prefix of a range to stay under it, askers accept up to it plus one block. */
@@ -30,6 +38,10 @@ export const defaultP2pOptions: P2pOptions = {
   peers: [],
   maxBlockBytes: 4 * 1024 * 1024,
   maxTxBytes: 1024 * 1024 + 4096,
+  maxOutboundGossipBytes: 16 * 1024 * 1024,
+  maxBlockValidations: 4,
+  maxTxValidations: 64,
+  maxConnections: 64,
   syncBatch: 500,
   maxSyncResponseBytes: 16 * 1024 * 1024,
   syncIntervalMs: 1000,

@@ -1,37 +1,26 @@
 /**
- * Sync over request/response streams: `status` answers a peer's head and the peers it knows;
- * `blocks` answers up to `syncBatch` stored blocks of a range. A node behind a peer's better
- * chain fetches the missing blocks and imports each as if gossiped, or reorganises when the
- * peer's chain forks from its own.
+ * Sync over request/response streams (served by p2p/syncServer.ts): a node behind a peer's
+ * better chain fetches the missing blocks and imports each as if gossiped, or reorganises when
+ * the peer's chain forks from its own. Every answer is checked before use (p2p/answerCheck.ts);
+ * a peer that serves invalid blocks or oversized or malformed answers is banned.
  */
 import type { Libp2p, PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
 import type { NetworkPorts } from '../node/ports.ts';
 import { betterTip } from '../node/reorg.ts';
 import type { P2pOptions } from './options.ts';
-import { decode, encode, readAll } from './wire.ts';
+import { decode, encode, OversizedError, readAll } from './wire.ts';
+import { type PeerStatus, serveSync } from './syncServer.ts';
+import { checkAnswer, isPeerFault, PeerFault } from './answerCheck.ts';
 import { batchesOf, blockItems, runPipeline } from '../node/blockPipeline.ts';
 import { VerifyPool } from '../node/verifyPool.ts';
 import { ChainError } from '../core/errors.ts';
 import { finalityDepthOf } from '../core/genesis.ts';
 import { RequestBuckets, SYNC_REQUESTS_PER_SECOND } from './requestBuckets.ts';
-
-/** How long a peer that served invalid blocks stays banned. */
-const BAN_MS = 10 * 60_000;
-/** Most peers banned at once (also the most request buckets kept). */
-const MAX_BANNED = 1024;
+import { BAN_MS, BanList, MAX_BANNED } from './banList.ts';
 
 /** Catch-ups of at least this many blocks verify signatures in worker threads. */
 const SYNC_WORKERS_FROM = 64;
-
-/** A peer's answer to `status`. */
-export interface PeerStatus {
-  genesisHash: string;
-  height: number;
-  headHash: string;
-  headTimestamp: number;
-  peers: string[];
-}
 
 /** Protocol ids for a chain (its genesis hash keeps chains apart). */
 export function syncProtocols(genesisHash: string) {
@@ -46,7 +35,8 @@ export class Syncer {
   private readonly opts: P2pOptions;
   private readonly protocols: ReturnType<typeof syncProtocols>;
   private running: Promise<void> | null = null;
-  private readonly banned = new Map<string, number>();
+  /** Peers that served invalid blocks or broke the protocol. */
+  readonly banned = new BanList();
   /** Requests each asking peer may still make (server side). */
   private readonly asked = new RequestBuckets(SYNC_REQUESTS_PER_SECOND, MAX_BANNED);
   /** Requests this node may still make of each peer (client side: it paces itself the same way). */
@@ -66,51 +56,24 @@ export class Syncer {
   }
 
   /** Registers the two protocol handlers. */
-  async register(knownPeers: () => Promise<string[]>): Promise<void> {
-    await this.p2p.handle(this.protocols.status, async ({ stream }) => {
-      const head = this.ports.chain.head();
-      const status: PeerStatus = {
-        genesisHash: this.ports.chain.info.genesisBlock.hash,
-        height: head.index,
-        headHash: head.hash,
-        headTimestamp: head.timestamp,
-        peers: await knownPeers().catch(() => []),
-      };
-      await stream.sink([encode(status)]).catch(() => undefined);
-    });
-    await this.p2p.handle(this.protocols.blocks, async ({ stream, connection }) => {
-      try {
-        if (this.asked.take(connection.remotePeer.toString(), Date.now()) > 0) {
-          await stream.sink([encode({ error: 'too many sync requests; slow down' })]);
-          return;
-        }
-        const req = decode(await readAll(stream, 1024), 1024) as { from?: unknown; to?: unknown } | undefined;
-        const from = Number(req?.from);
-        const to = Number(req?.to);
-        if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to < from || to - from + 1 > this.opts.syncBatch) {
-          await stream.sink([encode({ error: `ranges are from..to, at most ${this.opts.syncBatch} blocks` })]);
-          return;
-        }
-        // Bounded by bytes too: a prefix of the range, at least one block (the asker continues).
-        const blocks = await this.ports.blocks.blocksIn(from, to);
-        let bytes = 0;
-        let n = 0;
-        while (n < blocks.length) {
-          bytes += JSON.stringify(blocks[n]).length;
-          if (n > 0 && bytes > this.opts.maxSyncResponseBytes - 65_536) break;
-          n++;
-        }
-        await stream.sink([encode({ blocks: n === blocks.length ? blocks : blocks.slice(0, n) })]);
-      } catch {
-        stream.abort(new Error('bad sync request'));
-      }
-    });
+  register(knownPeers: () => Promise<string[]>): Promise<void> {
+    return serveSync(this.p2p, this.protocols, this.ports, this.opts, this.asked, knownPeers);
   }
 
+  /** Asks and reads the whole answer; an oversized or malformed one is the peer's fault (a ban). */
   private async ask(peer: PeerId, protocol: string, body: unknown, max: number): Promise<unknown> {
     const stream = await this.p2p.dialProtocol(peer, protocol, { signal: AbortSignal.timeout(10_000) });
     await stream.sink([encode(body)]);
-    return decode(await readAll(stream, max), max);
+    let bytes: Uint8Array;
+    try {
+      bytes = await readAll(stream, max);
+    } catch (e) {
+      if (e instanceof OversizedError) throw new PeerFault(`answered ${protocol} with ${e.message}`);
+      throw e;
+    }
+    const answer = decode(bytes, max);
+    if (answer === undefined) throw new PeerFault(`answered ${protocol} with malformed JSON`);
+    return answer;
   }
 
   /** A peer's head. */
@@ -119,39 +82,26 @@ export class Syncer {
     return s && typeof s.height === 'number' && typeof s.headHash === 'string' ? s : undefined;
   }
 
-  /** A range of a peer's blocks (at most syncBatch). */
+  /** A range of a peer's blocks (at most syncBatch): a checked prefix of it (p2p/answerCheck.ts). */
   async fetch(peer: PeerId, from: number, to: number): Promise<Block[]> {
     await this.asking.wait(peer.toString());
-    const r = (await this.ask(peer, this.protocols.blocks, { from, to }, this.opts.maxSyncResponseBytes)) as
-      | { blocks?: Block[] }
-      | undefined;
-    if (!r || !Array.isArray(r.blocks)) throw new Error(`peer ${peer} answered no blocks for ${from}..${to}`);
-    // A prefix of the range, in order (a server may stop early to bound its answer's bytes).
-    const blocks = r.blocks;
-    if (blocks.length === 0 && from <= to) throw new ChainError('INVALID_BLOCK', `answered an empty range for ${from}..${to}`);
-    if (blocks.length > to - from + 1) throw new ChainError('INVALID_BLOCK', `answered ${blocks.length} blocks for ${from}..${to}`);
-    blocks.forEach((b, i) => {
-      if (typeof b !== 'object' || b === null || b.index !== from + i)
-        throw new ChainError('INVALID_BLOCK', `answered a block out of order for ${from + i}`);
-    });
-    return blocks;
+    const answer = await this.ask(peer, this.protocols.blocks, { from, to }, this.opts.maxSyncResponseBytes);
+    return checkAnswer(answer, from, to, this.ports.chain.genesis);
   }
 
-  /** True while `peer` is banned for serving invalid blocks. */
+  /** True while `peer` is banned for serving invalid blocks or breaking the protocol. */
   isBanned(peer: PeerId): boolean {
-    const until = this.banned.get(peer.toString());
-    if (until === undefined) return false;
-    if (until > Date.now()) return true;
-    this.banned.delete(peer.toString());
-    return false;
+    return this.banned.has(peer.toString());
   }
 
-  /** Bans a peer that served an invalid block or branch, and hangs up. */
-  private async ban(peer: PeerId, why: string): Promise<void> {
-    // Bounded: the oldest ban goes first when the book is full.
-    if (this.banned.size >= MAX_BANNED) this.banned.delete(this.banned.keys().next().value as string);
-    this.banned.set(peer.toString(), Date.now() + BAN_MS);
-    this.ports.log.warn('peer banned: it served invalid blocks', { peer: peer.toString(), why, minutes: BAN_MS / 60_000 });
+  /** Bans a peer that served an invalid block or branch or broke the protocol, and hangs up. */
+  async ban(peer: PeerId, why: string): Promise<void> {
+    this.banned.add(peer.toString());
+    this.ports.log.warn('peer banned: it served invalid blocks or broke the sync protocol', {
+      peer: peer.toString(),
+      why,
+      minutes: BAN_MS / 60_000,
+    });
     await this.p2p.hangUp(peer).catch(() => undefined);
   }
 
@@ -163,7 +113,7 @@ export class Syncer {
     }
     this.running ??= this.syncWith(peer)
       .catch(async (e: unknown) => {
-        if (e instanceof ChainError && e.code === 'INVALID_BLOCK') await this.ban(peer, e.message);
+        if (isPeerFault(e)) await this.ban(peer, (e as Error).message);
         else this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message });
       })
       .finally(() => {

@@ -19,14 +19,26 @@ export function decode(bytes: Uint8Array, max: number): unknown {
   }
 }
 
-/** Reads a whole stream, failing above `max` bytes. */
+/** A peer sent more bytes than the protocol allows (misbehaviour, unlike a dropped stream). */
+export class OversizedError extends Error {
+  constructor(max: number) {
+    super(`sent more than ${max} bytes`);
+    this.name = 'OversizedError';
+  }
+}
+
+/** Reads a whole stream, failing with OversizedError above `max` bytes (the stream is aborted). */
 export async function readAll(stream: Stream, max: number): Promise<Uint8Array> {
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of stream.source) {
     const bytes = chunk.subarray();
     size += bytes.byteLength;
-    if (size > max) throw new Error(`stream larger than ${max} bytes`);
+    if (size > max) {
+      const e = new OversizedError(max);
+      stream.abort(e);
+      throw e;
+    }
     parts.push(bytes);
   }
   const out = new Uint8Array(size);

@@ -36,6 +36,8 @@ export class ProjectionRunner {
   private readonly store: ProjectionStore;
   private readonly info: ChainInfo;
   private readonly slots = new Map<string, Slot>();
+  /** Read models reset to genesis since start, one per projection (metrics: a rebuild shows here). */
+  resets = 0;
   private readonly checkpoints: Rows;
   private pending: BatchOp[] = [];
   private dirty = new Set<Slot>();
@@ -79,6 +81,7 @@ export class ProjectionRunner {
 
   /** Drops a projection's rows and checkpoint; it restarts from genesis. */
   private async reset(slot: Slot): Promise<void> {
+    this.resets++;
     // The checkpoint goes first: a kill -9 between the two leaves rows without a checkpoint,
     // which the next start clears again, never a checkpoint over missing rows.
     await this.checkpoints.del(slot.p.name);

@@ -12,6 +12,7 @@ import { matchedRoutes } from 'hono/route';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ChainError } from '../../core/errors.ts';
 import type { ChainEvent } from '../../projections/events.ts';
+import type { PeerGuardStats } from '../../node/ports.ts';
 
 /** What the metrics read at scrape time (narrow, read-only views of the node's parts). */
 export interface MetricSources {
@@ -27,6 +28,10 @@ export interface MetricSources {
   outbox?(): number;
   /** Height each read model has folded. */
   projectionHeights?(): Record<string, number>;
+  /** Read models reset to genesis since start (one per projection). */
+  readModelResets?(): number;
+  /** Bans and gossip dropped unread (absent without p2p). */
+  guard?(): PeerGuardStats;
   clock?(): number;
 }
 
@@ -88,6 +93,25 @@ export class NodeMetrics {
     s.syncing() ? 1 : 0,
   );
   readonly reorgs = this.counter('ombra_reorgs_total', 'Switches to a better branch');
+  readonly readModelResets = this.following(
+    'ombra_read_model_resets_total',
+    'Read models reset to genesis to be rebuilt (one per projection; a fresh data dir counts each once)',
+    (s) => s.readModelResets?.() ?? 0,
+  );
+  readonly peersBanned = this.gauge('ombra_peers_banned', 'Peers banned now for invalid blocks or sync protocol breaches', (s) =>
+    s.guard ? s.guard().banned : 0,
+  );
+  readonly peerBans = this.following('ombra_peer_bans_total', 'Peers banned since start', (s) => s.guard?.().bans ?? 0);
+  readonly gossipDropped = this.byTopic(
+    'ombra_gossip_dropped_total',
+    'Gossip messages dropped unread because the validations in flight were at their cap, by topic',
+    (g) => g.gossipDropped,
+  );
+  readonly gossipRejected = this.byTopic(
+    'ombra_gossip_rejected_total',
+    'Gossip messages rejected as invalid (each costs its sender in the peer score), by topic',
+    (g) => g.gossipRejected,
+  );
   readonly reorgDepth = this.histogram(
     'ombra_reorg_depth_blocks',
     'Blocks abandoned by a reorganisation',
@@ -163,6 +187,44 @@ export class NodeMetrics {
       registers: [this.registry],
       collect() {
         if (metrics.src) this.set(read(metrics.src));
+      },
+    });
+  }
+
+  /** A counter that follows a count kept by the node, brought up to date at scrape time. */
+  private following(name: string, help: string, read: (s: MetricSources) => number): Counter {
+    const metrics = this;
+    let seen = 0;
+    return new Counter({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        if (!metrics.src) return;
+        const now = read(metrics.src);
+        if (now > seen) this.inc(now - seen);
+        seen = now;
+      },
+    });
+  }
+
+  /** A counter by gossip topic that follows the network's counts, brought up to date at scrape time. */
+  private byTopic(name: string, help: string, read: (g: PeerGuardStats) => { block: number; tx: number }): Counter<'topic'> {
+    const metrics = this;
+    const seen = { block: 0, tx: 0 };
+    return new Counter({
+      name,
+      help,
+      labelNames: ['topic'] as const,
+      registers: [this.registry],
+      collect() {
+        const g = metrics.src?.guard?.();
+        if (!g) return;
+        const now = read(g);
+        for (const topic of ['block', 'tx'] as const) {
+          if (now[topic] > seen[topic]) this.inc({ topic }, now[topic] - seen[topic]);
+          seen[topic] = now[topic];
+        }
       },
     });
   }

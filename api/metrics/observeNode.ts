@@ -35,7 +35,8 @@ export function observeDelivery(m: NodeMetrics, channel: string, ok: boolean, se
 
 /** The parts of a running node that metrics observe (what `launch` wires). */
 export interface ObservedNode {
-  node: ChainFeed & Pick<HeadReader, 'head'> & { mempool: Pick<MempoolView, 'list'>; runner: { heights(): Record<string, number> } };
+  node: ChainFeed &
+    Pick<HeadReader, 'head'> & { mempool: Pick<MempoolView, 'list'>; runner: { heights(): Record<string, number>; resets: number } };
   network: NetworkView;
   streams: StreamHub;
   sockets: { sessions: { size: number } };
@@ -54,5 +55,7 @@ export function observeLaunched(m: NodeMetrics, n: ObservedNode): () => void {
     subscribers: () => ({ total: n.streams.subscriberCount, ws: n.sockets.sessions.size }),
     outbox: () => n.alerts.pendingCount(),
     projectionHeights: () => n.node.runner.heights(),
+    readModelResets: () => n.node.runner.resets,
+    guard: n.network.guardStats ? () => n.network.guardStats!() : undefined,
   });
 }

@@ -77,7 +77,10 @@ t('blobs, posts, reactions, funded likes, follows, DMs and profiles, read back t
     await c.produce();
     // The recipient's address history shows the message it was named in, as the sender's does.
     const inbox = (await get(c, `/api/address/${bob.address}/txs`)).body;
-    assert.ok(inbox.txs.some((x: { hash: string }) => x.hash === sent.hash), "the DM is in the recipient's history");
+    assert.ok(
+      inbox.txs.some((x: { hash: string }) => x.hash === sent.hash),
+      "the DM is in the recipient's history",
+    );
 
     const queue = (await get(c, `/api/social/queue/${alice.address}`)).body;
     assert.equal([queue.count, queue.intents[0].intentId, queue.intents[0].status], [1, pending.hash, 'pending']);

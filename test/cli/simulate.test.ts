@@ -74,11 +74,16 @@ t('a short simulation drives a live dev node through every pipeline without a re
       'WEB_SITE_REGISTER',
       'WEB_FILE_CHUNK',
       'WEB_RELEASE_ACTIVATE',
+      'STORAGE_TRANSFER',
     ];
     const unsent = () => pipelines.filter((type) => !client.counts.sent[type]);
     // Until every pipeline got that far (a loaded machine takes longer), with a bound for a stuck one.
     await sim.run(Date.now() + 90_000, 100, () => unsent().length === 0);
-    assert.equal(unsent(), [], 'every pipeline reached');
+    assert.equal(
+      unsent(),
+      [],
+      `every pipeline reached (refused: ${JSON.stringify(client.counts.refused)}; log: ${sim.log.slice(-5).join('; ')})`,
+    );
     assert.equal(client.counts.refused, {});
     const s = node.node.state();
     assert.is(sumBalances(s) + s.supply.escrow + s.supply.burned, s.supply.emitted);

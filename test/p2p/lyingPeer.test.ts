@@ -14,6 +14,7 @@ import type { ChainEvent } from '../../projections/events.ts';
 import { waitFor } from '../helpers/nodeProcess.ts';
 import { DEV_KEYS } from '../helpers/testChain.ts';
 import { heightsReach, testNet } from '../helpers/testnet.ts';
+import { claimHead, hostileLibp2p } from '../helpers/hostilePeer.ts';
 
 const t = suite('lying peer');
 
@@ -44,18 +45,7 @@ t('a peer claiming head + 30,000 with junk blocks is banned and dropped: no roll
     const protocols = syncProtocols(a.node.info.genesisBlock.hash);
     let served = 0;
     // Status: a head 30,000 blocks ahead; blocks: well-formed JSON that is no valid block.
-    await evil.handle(protocols.status, async ({ stream }) => {
-      const head = a.node.head();
-      await stream.sink([
-        encode({
-          genesisHash: a.node.info.genesisBlock.hash,
-          height: head.index + 30_000,
-          headHash: 'ee'.repeat(32),
-          headTimestamp: Date.now(),
-          peers: [],
-        }),
-      ]);
-    });
+    await claimHead(evil, protocols.status, a.node.info.genesisBlock.hash, () => a.node.head().index + 30_000);
     await evil.handle(protocols.blocks, async ({ stream }) => {
       const req = decode(await readAll(stream, 1024), 1024) as { from: number; to: number };
       const blocks = [];
@@ -105,6 +95,40 @@ t('a peer claiming head + 30,000 with junk blocks is banned and dropped: no roll
     assert.ok(growth < 100, `rss grew ${growth.toFixed(0)} MiB`);
   } finally {
     await evil.stop();
+    await net.stop();
+  }
+});
+
+t('a peer answering sync with more than 16 MiB, or with malformed JSON, is banned; one refusing with {error} is not', async () => {
+  const net = testNet(1, 1000);
+  const peers = await Promise.all([0, 1, 2].map(() => hostileLibp2p()));
+  try {
+    const a = await net.start(0, []);
+    const protocols = syncProtocols(a.node.info.genesisBlock.hash);
+    const answers = [
+      // One byte over the limit, in 1 MiB chunks: the reader stops at the limit, not at the end.
+      () => Array.from({ length: 16 }, (_, i) => new Uint8Array(i === 15 ? 1024 * 1024 + 1 : 1024 * 1024).fill(0x20)),
+      () => [new TextEncoder().encode('{"blocks": [')],
+      () => [encode({ error: 'too many sync requests; slow down' })],
+    ];
+    const syncer = (a.p2p as unknown as { syncer: { isBanned(p: unknown): boolean; banned: { total: number } } }).syncer;
+    const asked = [0, 0, 0];
+    for (const [i, peer] of peers.entries()) {
+      await claimHead(peer, protocols.status, a.node.info.genesisBlock.hash, () => a.node.head().index + 5);
+      await peer.handle(protocols.blocks, async ({ stream }) => {
+        asked[i]++;
+        await stream.sink(answers[i]()).catch(() => undefined);
+      });
+      await peer.dial(multiaddr(net.addr(0)));
+    }
+    await waitFor(async () => (syncer.isBanned(peers[0].peerId) && syncer.isBanned(peers[1].peerId) ? true : undefined), 15_000);
+    // The polite peer was asked again and again, never banned.
+    await waitFor(async () => (asked[2] >= 2 ? true : undefined), 15_000);
+    assert.not.ok(syncer.isBanned(peers[2].peerId));
+    assert.is(syncer.banned.total, 2);
+    await waitFor(async () => (a.p2p!.peers().some((p) => p.peerId === peers[0].peerId.toString()) ? undefined : true), 10_000);
+  } finally {
+    await Promise.all(peers.map((p) => p.stop()));
     await net.stop();
   }
 });

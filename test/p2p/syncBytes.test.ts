@@ -45,8 +45,8 @@ t('a node restarting a few blocks behind finds its common ancestor through one-b
     // genesis and "reorganised" onto the same chain.
     assert.is(back.node.epoch(), 0, 'no reorganisation');
     for (const i of [0, 1, 2]) {
-      const p2p = net.nodes[i]!.p2p as unknown as { syncer: { banned: Map<string, number> } };
-      assert.is(p2p.syncer.banned.size, 0, `node ${i} banned no honest peer`);
+      const p2p = net.nodes[i]!.p2p as unknown as { syncer: { banned: { total: number } } };
+      assert.is(p2p.syncer.banned.total, 0, `node ${i} banned no honest peer`);
     }
   } finally {
     await net.stop();

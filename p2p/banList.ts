@@ -1,0 +1,40 @@
+/**
+ * Peers banned for a while: those that served invalid blocks or broke the sync protocol. Bounded:
+ * when full, the oldest ban goes first.
+ */
+
+/** How long a peer stays banned. */
+export const BAN_MS = 10 * 60_000;
+/** Most peers banned at once. */
+export const MAX_BANNED = 1024;
+
+/** Ban deadlines by peer id. */
+export class BanList {
+  private readonly until = new Map<string, number>();
+  /** Bans handed out since start (operators' metrics). */
+  total = 0;
+
+  /** True while `peer` is banned (an expired ban is forgotten). */
+  has(peer: string, now = Date.now()): boolean {
+    const t = this.until.get(peer);
+    if (t === undefined) return false;
+    if (t > now) return true;
+    this.until.delete(peer);
+    return false;
+  }
+
+  /** Bans `peer` for BAN_MS from `now`. */
+  add(peer: string, now = Date.now()): void {
+    this.until.delete(peer);
+    if (this.until.size >= MAX_BANNED) this.until.delete(this.until.keys().next().value as string);
+    this.until.set(peer, now + BAN_MS);
+    this.total++;
+  }
+
+  /** Peers banned right now. */
+  count(now = Date.now()): number {
+    let n = 0;
+    for (const t of this.until.values()) if (t > now) n++;
+    return n;
+  }
+}
