@@ -86,7 +86,8 @@ t('random social traffic keeps every micro-unit accounted for, and both nodes ag
       }
       for (const x of statuses.values()) seen.add(x);
     }),
-    { numRuns: 40 },
+    // Seeded: the coverage assertion below must hold on every run, not in most of them.
+    { numRuns: 40, seed: 20261123 },
   );
   assert.equal([...seen].sort(), ['expired', 'paid', 'pending'], 'the traffic reaches every intent status');
 });
