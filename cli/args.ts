@@ -83,3 +83,6 @@ export function helpText(usage: string, summary: string, specs: Record<string, F
   });
   return `Usage: ${usage}\n\n${summary}\n\nOptions:\n${lines.join('\n')}\n  --help                       show this help\n`;
 }
+
+/** --url, shared by the commands that talk to a running node. */
+export const URL_FLAG: FlagSpec = { type: 'string', env: 'OMBRA_URL', default: 'http://127.0.0.1:7777', help: "the node's HTTP API" };

@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../client/index.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
 import { localFiles } from './driveFiles.ts';
 import { drivePush } from './drivePush.ts';
 import { INDEX_FLAG, MNEMONIC_FLAG, parseUrlFlag, walletKey } from './wallet.ts';
@@ -19,7 +19,7 @@ const PUSH_FLAGS: Record<string, FlagSpec> = {
   fee: { type: 'string', env: 'OMBRA_FEE', default: '0', help: 'fee of each transaction in micro-units (file INITs always go with 0)' },
   index: INDEX_FLAG,
   mnemonic: MNEMONIC_FLAG,
-  url: { type: 'string', env: 'OMBRA_URL', default: 'http://127.0.0.1:7777', help: "node's HTTP API" },
+  url: URL_FLAG,
   'timeout-s': { type: 'string', env: 'OMBRA_WAIT_TIMEOUT_S', default: '120', help: 'seconds to wait for each step to be confirmed' },
   json: { type: 'boolean', help: 'print the outcome as JSON' },
 };

@@ -1,11 +1,11 @@
 /** `ombra simulate`: drives a running node with realistic traffic of every executed type. */
 import { DEV_MNEMONIC, keyPairFromMnemonic } from '../core/keys.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
 import { SimClient } from './simClient.ts';
 import { Simulator } from './simulator.ts';
 
 const FLAGS: Record<string, FlagSpec> = {
-  url: { type: 'string', env: 'OMBRA_URL', default: 'http://127.0.0.1:7777', help: 'the node to drive' },
+  url: URL_FLAG,
   seconds: { type: 'string', env: 'OMBRA_SIM_SECONDS', default: '30', help: 'how long to run' },
   seed: { type: 'string', env: 'OMBRA_SIM_SEED', default: '7777', help: 'seed of the traffic mix' },
   json: { type: 'boolean', help: 'print the summary as JSON' },

@@ -5,12 +5,12 @@
  * printed twice across reconnects.
  */
 import { backoffMs, OmbraClient } from '../client/index.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
 import { formatHuman, formatJson, wantsColour, type TailEvent } from './tailFormat.ts';
 
 /** Flags of `ombra tail`. */
 export const TAIL_FLAGS: Record<string, FlagSpec> = {
-  url: { type: 'string', env: 'OMBRA_URL', default: 'http://127.0.0.1:7777', help: "node's HTTP API" },
+  url: URL_FLAG,
   events: {
     type: 'string',
     env: 'OMBRA_TAIL_EVENTS',

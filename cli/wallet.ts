@@ -7,7 +7,7 @@ import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../client/
 import { normalizeAddress } from '../core/address.ts';
 import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, newMnemonic, type KeyPair } from '../core/keys.ts';
 import { TRANSFER } from '../core/tx/transfer.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags } from './args.ts';
+import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags, URL_FLAG } from './args.ts';
 
 /** --mnemonic, shared by commands that sign. */
 export const MNEMONIC_FLAG: FlagSpec = {
@@ -32,7 +32,7 @@ const SEND_FLAGS: Record<string, FlagSpec> = {
   fee: { type: 'string', env: 'OMBRA_FEE', default: '1000', help: 'fee in micro-units' },
   index: INDEX_FLAG,
   mnemonic: MNEMONIC_FLAG,
-  url: { type: 'string', env: 'OMBRA_URL', default: 'http://127.0.0.1:7777', help: "node's HTTP API" },
+  url: URL_FLAG,
   'no-wait': { type: 'boolean', help: 'print the hash and exit without waiting for confirmation' },
   'timeout-s': { type: 'string', env: 'OMBRA_WAIT_TIMEOUT_S', default: '60', help: 'seconds to wait for confirmation' },
   json: JSON_FLAG,
