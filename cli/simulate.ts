@@ -16,7 +16,9 @@ const SUMMARY =
   "Drives a running node with a realistic, seeded mix of traffic from the dev mnemonic's accounts:\n" +
   'transfers; miners (indexes 2-4) registering and answering tasks with deterministic outputs; the\n' +
   'authority (index 0) validating and rewarding; art mints of nft_svg answers; agent runs with steps,\n' +
-  'cancellations and failures; chat turns. Features of inactive forks are skipped.';
+  'cancellations and failures; chat turns; social posts, profiles, follows, reactions, funded likes,\n' +
+  'direct messages and blobs; image and audio mints of real sample files; a web drive with releases.\n' +
+  'Features of inactive forks are skipped.';
 
 /** Help for `ombra simulate`. */
 export const simulateHelp = () => helpText(USAGE, SUMMARY, FLAGS);
