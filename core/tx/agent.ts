@@ -172,7 +172,6 @@ const request = txHandler(AGENT_REQUEST, {
 });
 
 const claim = txHandler(AGENT_CLAIM, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const run = state.get(RUNS, tx.agentRunId);
     if (run && run.status !== 'pending' && run.minerAddress)
@@ -195,7 +194,6 @@ const claim = txHandler(AGENT_CLAIM, {
 });
 
 const step = txHandler(AGENT_STEP, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const run = state.get(RUNS, tx.agentRunId);
     checkRunTransition(run, 'AGENT_STEP');
@@ -226,7 +224,6 @@ const step = txHandler(AGENT_STEP, {
 });
 
 const finish = txHandler(AGENT_FINISH, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const run = state.get(RUNS, tx.agentRunId);
     checkRunTransition(run, `AGENT_FINISH ${tx.outcome}`);

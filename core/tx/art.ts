@@ -44,7 +44,6 @@ export const ART_MINT = defineTx({
 });
 
 const mint = txHandler(ART_MINT, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const { task, best } = checkTaskMint(state, tx, 'nft_svg');
     if (sha256Hex(tx.svg) !== best.contentHash) refuse("svg is not the best response's content");

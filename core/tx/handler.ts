@@ -7,7 +7,8 @@
  *      where its micro-units go (the protocol reference prints it; a test requires it of executed types).
  *   2. `const post = txHandler(POST, {cost, check, apply})`: every hook gets the typed payload
  *      (`tx.amount` is a string, an optional `tx.tokensOut` is `number | undefined`). Optional:
- *      `tokensConsumed(tx)` (counted into the block's tokensConsumed).
+ *      `cost` (default: the `fee`, no storage) and `tokensConsumed(tx)` (counted into the block's
+ *      tokensConsumed).
  *   3. Add the handler to the family's `handlers` (their order is the order of the reference),
  *      then `npm run docs` (docs/protocol.md is generated; a test fails when it drifts).
  *   Optional on the schema: `event: {channel, event, fields}` announces it on a live channel
@@ -68,10 +69,11 @@ export type SignedTxOf<S> = PayloadOf<S> & { publicKey: string; hash: string; si
 /** The rules of one type, over its typed payload. */
 export interface TxRules<S extends TxSchema> {
   /**
-   * What it takes from the sender. `state` is given when validating against a state (admission,
-   * block application); without it (the mempool's pending sums) the cost must not be lower.
+   * What it takes from the sender; by default its `fee` and no storage. `state` is given when
+   * validating against a state (admission, block application); without it (the mempool's pending
+   * sums) the cost must not be lower.
    */
-  cost(tx: SignedTxOf<S>, state?: StateReader): TxCost;
+  cost?(tx: SignedTxOf<S>, state?: StateReader): TxCost;
   /** Type-specific checks against state; throws ChainError VALIDATION_FAILED (or a sharper code). */
   check?(tx: SignedTxOf<S>, state: StateReader, ctx: TxContext): void;
   /** Effects beyond the nonce bump; runs only after `check` passed on the same overlay. */
@@ -93,7 +95,7 @@ export interface TxHandler {
 export function txHandler<S extends TxSchema>(schema: S, rules: TxRules<S>): TxHandler {
   // The one place the payload type is trusted: the dispatcher calls a handler only with a
   // transaction that passed checkTxShape against this same schema.
-  return { schema, ...(rules as unknown as TxRules<TxSchema>) } as TxHandler;
+  return { schema, cost: feeOnly, ...(rules as unknown as TxRules<TxSchema>) } as TxHandler;
 }
 
 /**
@@ -118,6 +120,11 @@ export function payFee(s: StateOverlay, from: string, fee: bigint, ctx: TxContex
   s.account(from).balance -= fee;
   s.account(ctx.proposer!).balance += fee;
   s.supply.feesPaid += fee;
+}
+
+/** The default cost: the transaction's `fee`, no storage. */
+function feeOnly(tx: Readonly<Record<string, unknown>>): TxCost {
+  return { balance: feeOf(tx), storage: 0n };
 }
 
 /** The `fee` field of a transaction as a bigint (0 when the type has none). */

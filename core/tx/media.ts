@@ -120,7 +120,6 @@ const base = (
 });
 
 const imageMint = txHandler(IMAGE_MINT, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const media = mintedMedia(state, tx, 'image');
     if (!('width' in media)) return refuse('the blob is not an image');
@@ -138,7 +137,6 @@ const imageMint = txHandler(IMAGE_MINT, {
 });
 
 const audioMint = txHandler(AUDIO_MINT, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const media = mintedMedia(state, tx, 'audio');
     if (!('sampleRate' in media)) return refuse('the blob is not audio');

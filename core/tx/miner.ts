@@ -41,7 +41,6 @@ export function minerIdOf(txHash: string): string {
 }
 
 const register = txHandler(MINER_REGISTER, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const existing = state.peek(tx.from).minerId;
     if (existing) throw new ChainError('VALIDATION_FAILED', `address is already registered as miner ${existing}`);

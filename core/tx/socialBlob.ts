@@ -117,7 +117,6 @@ const sameHeader = (a: UploadHeader, b: UploadHeader) =>
   a.contentType === b.contentType && a.totalBytes === b.totalBytes && a.totalChunks === b.totalChunks && a.contentHash === b.contentHash;
 
 const blob = txHandler(SOCIAL_BLOB, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
     const h = headerOf(tx);
     const existing = BLOBS.checkStart(state, tx.from, h);
@@ -146,7 +145,6 @@ const blob = txHandler(SOCIAL_BLOB, {
 });
 
 const init = txHandler(SOCIAL_BLOB_INIT, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     if (BLOBS.checkStart(state, tx.from, headerOf(tx))) throw new ChainError('VALIDATION_FAILED', `blob ${tx.blobId} was already started`);
   },
@@ -157,7 +155,6 @@ const init = txHandler(SOCIAL_BLOB_INIT, {
 });
 
 const chunk = txHandler(SOCIAL_BLOB_CHUNK, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check: (tx, state) => BLOBS.checkChunk(state, tx.from, blobChunkOf(tx)!),
   apply(tx, s, ctx) {
     BLOBS.putChunk(s, blobChunkOf(tx)!);
@@ -166,7 +163,6 @@ const chunk = txHandler(SOCIAL_BLOB_CHUNK, {
 });
 
 const finalize = txHandler(SOCIAL_BLOB_FINALIZE, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const u = state.get(BLOBS.UPLOADS, tx.blobId);
     if (!u) throw new ChainError('VALIDATION_FAILED', `blob ${tx.blobId} was not started`);

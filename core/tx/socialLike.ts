@@ -103,7 +103,6 @@ function settle(s: StateOverlay, intent: LikeIntent, status: 'paid' | 'expired',
 }
 
 const follow = txHandler(SOCIAL_FOLLOW_SET, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     if (tx.targetAddress === tx.from) refuse('an account cannot follow itself');
     const on = follows(state, tx.from, tx.targetAddress);

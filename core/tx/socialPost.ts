@@ -123,7 +123,6 @@ export function setLiker(s: StateOverlay, postId: string, address: string, chang
 }
 
 const post = txHandler(SOCIAL_POST_CREATE, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     if (state.get(POSTS, tx.postId)) refuse(`post ${tx.postId} already exists`);
     if (tx.parentPostId !== undefined && !state.get(POSTS, tx.parentPostId)) refuse(`parent post ${tx.parentPostId} does not exist`);
@@ -139,7 +138,6 @@ const post = txHandler(SOCIAL_POST_CREATE, {
 });
 
 const profile = txHandler(SOCIAL_PROFILE_SET, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     if (tx.avatarBlobId !== undefined) checkBlobs(state, [tx.avatarBlobId]);
   },
@@ -147,7 +145,6 @@ const profile = txHandler(SOCIAL_PROFILE_SET, {
 });
 
 const reaction = txHandler(SOCIAL_REACTION_SET, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     if (!state.get(POSTS, tx.targetPostId)) refuse(`post ${tx.targetPostId} does not exist`);
     const on = state.get(LIKERS, likerKey(tx.targetPostId, tx.from))?.reaction ?? false;
@@ -160,7 +157,6 @@ const reaction = txHandler(SOCIAL_REACTION_SET, {
 });
 
 const dm = txHandler(SOCIAL_DM_SEND, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     if (state.get(DM_IDS, tx.dmId)) refuse(`dmId ${tx.dmId} is taken`);
     checkBlobs(state, tx.blobIds);

@@ -146,7 +146,6 @@ export function taskIdOf(tx: { readonly taskId?: unknown; readonly hash: string 
 
 const submit = txHandler(TASK_SUBMIT, {
   // The fee is the task's escrow; no proposer fee is taken from a submission.
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     if (feeOf(tx) < MIN_TASK_FEE) refuse(`task fee must be at least ${MIN_TASK_FEE}`);
     const existing = state.get(TASKS, taskIdOf(tx));
@@ -174,7 +173,6 @@ const submit = txHandler(TASK_SUBMIT, {
 });
 
 const response = txHandler(TASK_RESPONSE, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
     const task = state.get(TASKS, tx.taskId);
     checkTaskTransition(task, 'TASK_RESPONSE');
@@ -198,7 +196,6 @@ const response = txHandler(TASK_RESPONSE, {
 });
 
 const validate = txHandler(TASK_VALIDATE, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
     const task = state.get(TASKS, tx.taskId);
     checkTaskTransition(task, 'TASK_VALIDATE');
@@ -227,7 +224,6 @@ const validate = txHandler(TASK_VALIDATE, {
 });
 
 const reward = txHandler(TASK_REWARD, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state, ctx) {
     const task = state.get(TASKS, tx.taskId);
     checkTaskTransition(task, 'TASK_REWARD');

@@ -90,7 +90,6 @@ const fileInit = txHandler(WEB_FILE_INIT, {
 
 /** WEB_FILE_CHUNK: one chunk of a file being uploaded by its owner. */
 const fileChunk = txHandler(WEB_FILE_CHUNK, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check: (tx, state) => FILES.checkChunk(state, tx.from, { id: tx.fileId, index: tx.chunkIndex, data: tx.dataBase64 }),
   apply(tx, s, ctx) {
     FILES.putChunk(s, { id: tx.fileId, index: tx.chunkIndex, data: tx.dataBase64 });
@@ -108,7 +107,6 @@ function ownUpload(state: StateReader, fileId: string, from: string): Readonly<U
 
 /** WEB_FILE_FINALIZE: completes a file whose chunks all landed with the declared length and hash. */
 const fileFinalize = txHandler(WEB_FILE_FINALIZE, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check: (tx, state) => FILES.checkComplete(state, ownUpload(state, tx.fileId, tx.from)),
   apply(tx, s, ctx) {
     FILES.complete(s, tx.fileId, ctx);
@@ -118,7 +116,6 @@ const fileFinalize = txHandler(WEB_FILE_FINALIZE, {
 
 /** WEB_FILE_DELETE: frees the file's bytes, refused while the site's active release names it. */
 const fileDelete = txHandler(WEB_FILE_DELETE, {
-  cost: (tx) => ({ balance: feeOf(tx), storage: 0n }),
   check(tx, state) {
     const file = driveFile(state, tx.fileId);
     if (!file || !live(state.get(FILES.UPLOADS, tx.fileId))) refuse(`file ${tx.fileId} does not exist`);

@@ -7,11 +7,8 @@ import { feeOf, payFee, refuse, txHandler } from './handler.ts';
 import { driveFile } from './webFiles.ts';
 import { manifestProblem, manifestRoot, ownedSite, WEB_ALIASES, WEB_RELEASES, WEB_SITES } from './webRecords.ts';
 
-const feeOnly = (tx: { fee: string }) => ({ balance: feeOf(tx), storage: 0n });
-
 /** WEB_SITE_REGISTER: a new site owned by the sender, once per siteId. */
 export const siteRegister = txHandler(WEB_SITE_REGISTER, {
-  cost: feeOnly,
   check(tx, state) {
     if (state.get(WEB_SITES, tx.siteId)) refuse(`site ${tx.siteId} already exists`);
   },
@@ -30,7 +27,6 @@ export const siteRegister = txHandler(WEB_SITE_REGISTER, {
 
 /** WEB_RELEASE_PUBLISH: an immutable manifest of the site's complete files, its root checked. */
 export const releasePublish = txHandler(WEB_RELEASE_PUBLISH, {
-  cost: feeOnly,
   check(tx, state) {
     ownedSite(state, tx.siteId, tx.from);
     if (state.get(WEB_RELEASES, tx.releaseId)) refuse(`release ${tx.releaseId} already exists`);
@@ -64,7 +60,6 @@ export const releasePublish = txHandler(WEB_RELEASE_PUBLISH, {
 
 /** WEB_RELEASE_ACTIVATE: points the site at one of its releases whose files are all still there. */
 export const releaseActivate = txHandler(WEB_RELEASE_ACTIVATE, {
-  cost: feeOnly,
   check(tx, state) {
     ownedSite(state, tx.siteId, tx.from);
     const release = state.get(WEB_RELEASES, tx.releaseId);
@@ -83,7 +78,6 @@ export const releaseActivate = txHandler(WEB_RELEASE_ACTIVATE, {
 
 /** WEB_ALIAS_SET: first come; the alias's owner may point it at any of their sites. */
 export const aliasSet = txHandler(WEB_ALIAS_SET, {
-  cost: feeOnly,
   check(tx, state) {
     ownedSite(state, tx.siteId, tx.from);
     const taken = state.get(WEB_ALIASES, tx.alias);
