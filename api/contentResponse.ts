@@ -10,7 +10,7 @@ import { ChainError } from '../core/errors.ts';
 import type { StoredContent } from '../queries/contentQueries.ts';
 
 /** True when an `If-None-Match` header names `etag` (weak or strong) or is `*`. */
-export function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
+function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   return ifNoneMatch.split(',').some((t) => {
     const tag = t.trim().replace(/^W\//, '');
