@@ -10,9 +10,13 @@ import type { KvOp } from './projection.ts';
 import type { Rows as Sublevel } from './store.ts';
 type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown };
 
-/** One projection's undo for one block: [key] was absent, [key, value] held value. */
+/**
+ * One projection's undo for one block: in `kv`, [key] was absent and [key, value] held value;
+ * `fresh` lists keys the block created (puts marked fresh), undone after `kv`.
+ */
 export interface UndoEntry {
   kv: ([string] | [string, unknown])[];
+  fresh?: string[];
   saved?: unknown;
   hasSaved: boolean;
 }
@@ -83,18 +87,22 @@ export class UndoLog {
       for (const [name, e] of noted.get(h)!) {
         const cur = current.get(name);
         const kv: UndoEntry['kv'] = [];
+        const fresh: string[] = [];
         // A key's first op in the block records its value before the block; later ops of the
         // same key only move `current` (most blocks write each key once: no set needed then).
+        // A fresh put's key did not exist before the block: it is listed, and removed after
+        // `kv` is undone (so a later op on it in the same block is undone first).
         const seen = e.ops.length > 1 ? new Set<string>() : null;
         for (const op of e.ops) {
-          if (!seen?.has(op.key)) {
+          if (op.type === 'put' && op.fresh) fresh.push(op.key);
+          else if (!seen?.has(op.key)) {
             seen?.add(op.key);
             const prev = cur?.get(op.key);
             kv.push(prev === ABSENT || prev === undefined ? [op.key] : [op.key, prev]);
           }
           if (cur) cur.set(op.key, op.type === 'put' ? op.value : ABSENT);
         }
-        record[name] = { kv, hasSaved: e.hasSaved, ...(e.hasSaved ? { saved: e.saved } : {}) };
+        record[name] = { kv, ...(fresh.length ? { fresh } : {}), hasSaved: e.hasSaved, ...(e.hasSaved ? { saved: e.saved } : {}) };
       }
       out.push({ type: 'put', sublevel: this.sub, key: heightKey(h), value: record });
       if (h - this.depth >= 0) out.push({ type: 'del', sublevel: this.sub, key: heightKey(h - this.depth) });
@@ -125,6 +133,7 @@ export class UndoLog {
               : { type: 'del', sublevel: rowsOf(name), key: entry[0] },
           );
         }
+        for (const key of e.fresh ?? []) ops.push({ type: 'del', sublevel: rowsOf(name), key });
         if (e.hasSaved) saved.set(name, e.saved);
       }
       ops.push({ type: 'del', sublevel: this.sub, key: heightKey(h) });
@@ -143,6 +152,7 @@ export class UndoLog {
       if (!record) return null;
       // Going down, a later (lower) block's value overwrites: the last one is the value at the ancestor.
       for (const entry of record[name]?.kv ?? []) rows.set(entry[0], entry.length === 2 ? entry[1] : undefined);
+      for (const key of record[name]?.fresh ?? []) rows.set(key, undefined);
     }
     return rows;
   }
