@@ -56,5 +56,5 @@ export function confirmedPage(id: string): string {
 
 /** Whether a request prefers an HTML answer (a browser) over JSON. */
 export function wantsHtml(accept: string | undefined): boolean {
-  return accept !== undefined && accept.includes('text/html');
+  return accept?.includes('text/html') ?? false;
 }

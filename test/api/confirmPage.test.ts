@@ -6,7 +6,7 @@ import { confirmPage, escapeHtml, wantsHtml } from '../../api/confirmPage.ts';
 
 const t = suite('confirmation pages');
 
-const unescape = (s: string) =>
+const fromHtml = (s: string) =>
   s.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'" })[e] as string);
 
 t('escaped text holds no markup characters and reads back as the original', () => {
@@ -14,7 +14,7 @@ t('escaped text holds no markup characters and reads back as the original', () =
     fc.property(fc.string({ unit: 'binary' }), (s) => {
       const e = escapeHtml(s);
       assert.not.match(e, /[<>"']/);
-      assert.is(unescape(e), s);
+      assert.is(fromHtml(e), s);
     }),
   );
 });
