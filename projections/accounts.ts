@@ -136,7 +136,7 @@ export const accountsProjection: Projection<ChainState> = {
     const it = rows as unknown as Partial<SeekableRows>;
     // A bounded cache needs only the accounts, the supply and the open records: a restart costs
     // what is live, not the history. A complete state (tools, tests) reads every row.
-    if (cap !== Number.POSITIVE_INFINITY && it.seek && it.next && it.close) return restoreLive(it as SeekableRows, info, cap);
+    if (cap !== Number.POSITIVE_INFINITY && it.seek && it.next && it.close && it.db) return restoreLive(it as SeekableRows, info, cap);
     const state = withRecordCache(emptyState(), cap);
     let any = false;
     let n = 0;
@@ -155,18 +155,19 @@ export const accountsProjection: Projection<ChainState> = {
   },
 };
 
-/** The part of a LevelDB iterator a live restore uses. */
+/** The part of a LevelDB iterator a live restore uses (and the rows it iterates). */
 interface SeekableRows {
   seek(target: string): void;
   next(): Promise<[string, unknown] | undefined>;
   close(): Promise<void>;
+  db?: { getMany(keys: string[]): Promise<unknown[]> };
 }
 
-/** Reads the open marks, the accounts, the supply and each open record, seeking past the rest. */
+/** Reads the open marks, the accounts and the supply (seeking past the records), then the open records. */
 async function restoreLive(it: SeekableRows, info: ChainInfo, cap: number): Promise<ChainState> {
   const state = withRecordCache(emptyState(), cap);
+  const open: string[] = [];
   try {
-    const open: string[] = [];
     let e = await it.next();
     for (; e?.[0].startsWith('!o:'); e = await it.next()) open.push(e[0].slice(3));
     if (!e && open.length === 0) return genesisWith(info);
@@ -175,15 +176,14 @@ async function restoreLive(it: SeekableRows, info: ChainInfo, cap: number): Prom
     it.seek('s');
     e = await it.next();
     if (e?.[0] === 's') applyRow(state, 's', e[1]);
-    // The marks came in key order, so each seek moves forward.
-    for (const key of open) {
-      it.seek(key);
-      e = await it.next();
-      if (e?.[0] !== key) throw new Error(`open record ${key} has a mark but no row`);
-      applyRow(state, key, e[1]);
-    }
   } finally {
     await it.close();
   }
+  // One read of every open record: an iterator seeking to each would read ahead past each one.
+  const values = it.db ? await it.db.getMany(open) : [];
+  open.forEach((key, i) => {
+    if (values[i] === undefined) throw new Error(`open record ${key} has a mark but no row`);
+    applyRow(state, key, values[i]);
+  });
   return indexOpen(state);
 }
