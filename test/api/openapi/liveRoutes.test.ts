@@ -148,7 +148,9 @@ t('every operation answers as documented, and so do its path parameters given ju
   await call('POST', `/api/alerts/${alert.id}/enable`, opOf('POST', '/api/alerts/{id}/enable'), owner);
   headers['/api/keys/{id}'] = { 'X-API-Key': key.key };
   headers['/api/alerts/{id}'] = { 'X-Alert-Token': alert.token };
-  let walked = 0;
+  // A junk confirmation link: the documented 404 of the button's POST.
+  await call('POST', `/api/alerts/confirm/${'ab'.repeat(32)}`, opOf('POST', '/api/alerts/confirm/{token}'));
+  let walked = 1;
   for (const [method, path, op] of [...ops.filter(([m]) => m === 'GET'), ...ops.filter(([m]) => m === 'DELETE')]) {
     const key = `${method} ${path.replace(/\{([^}]+)\}/g, ':$1')}`;
     const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
