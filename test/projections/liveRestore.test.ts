@@ -66,7 +66,6 @@ t('a restart on 600 tasks and runs, few open, reads a few dozen rows and restore
     await c.node.importBlocks(blocks.map((b) => b.block));
     await c.node.runner.flush();
     const info = c.node.info;
-    // biome-ignore lint/suspicious/noExplicitAny: projections of different state types
     const check = async (p: Projection<any>, atMost: number, stored: number, same: (a: any, b: any) => void) => {
       const sub = c.node.runner.rows(p);
       const { it, read } = counted(sub);
