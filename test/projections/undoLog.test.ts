@@ -37,7 +37,10 @@ t('a fresh put is recorded as an absent row without reading it; other rows keep 
   assert.equal(rows.read.sort(), ['c!a', 'h!a!2']);
   assert.equal(out['000000000005'].history.kv, [['c!a', 2]]);
   assert.equal(out['000000000005'].history.fresh, ['h!a!2']);
-  assert.equal(out['000000000006'].history.kv, [['h!a!2', 'x'], ['c!a', 3]]);
+  assert.equal(out['000000000006'].history.kv, [
+    ['h!a!2', 'x'],
+    ['c!a', 3],
+  ]);
   assert.equal(out['000000000006'].history.fresh, ['h!a!3']);
 });
 
@@ -78,10 +81,13 @@ t('stepping back removes the rows a block created after restoring the rest, even
   }
   assert.equal([...after], [['c!a', 2]]);
   const at4 = await log.rowsAt('history', 4, 6);
-  assert.equal([...at4!], [
-    ['h!a!2', undefined],
-    ['c!a', 2],
-  ]);
+  assert.equal(
+    [...at4!],
+    [
+      ['h!a!2', undefined],
+      ['c!a', 2],
+    ],
+  );
 });
 
 t.run();
