@@ -13,7 +13,15 @@ export type KvOp =
        */
       fresh?: true;
     }
-  | { type: 'del'; key: string };
+  | {
+      type: 'del';
+      key: string;
+      /**
+       * The row's value before this delete, when the projection knows it (a window's oldest
+       * entry, held in memory): the undo log records it without reading the row back.
+       */
+      prev?: unknown;
+    };
 
 /** One reducer step: the next state, plus rows to write for large read models. */
 export interface Step<S> {

@@ -64,7 +64,7 @@ export class UndoLog {
           set = new Set();
           keys.set(name, set);
         }
-        for (const op of e.ops) if (op.type === 'del' || !op.fresh) set.add(op.key);
+        for (const op of e.ops) if (op.type === 'del' ? op.prev === undefined : !op.fresh) set.add(op.key);
       }
     // The rows as they are before this batch, then as each noted block leaves them. ABSENT marks
     // a row that does not exist (undefined is never a stored value); a key missing from the map
@@ -89,7 +89,8 @@ export class UndoLog {
         for (const op of e.ops) {
           if (!seen?.has(op.key)) {
             seen?.add(op.key);
-            const prev = cur?.get(op.key);
+            // A delete that names the value it removes needs no read (the key may not be in `cur`).
+            const prev = cur?.get(op.key) ?? (op.type === 'del' ? op.prev : undefined);
             kv.push(prev === ABSENT || prev === undefined ? [op.key] : [op.key, prev]);
           }
           if (cur) cur.set(op.key, op.type === 'put' ? op.value : ABSENT);
