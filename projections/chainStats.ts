@@ -1,12 +1,11 @@
 /** Chain statistics over the tip and a window of recent blocks. */
 import type { BlockEvent, ChainInfo } from './events.ts';
-import { heightKey } from '../core/encoding.ts';
-import type { KvOp, Projection } from './projection.ts';
+import type { Projection } from './projection.ts';
 
 /** Blocks the "recent" figures look back over. */
 export const RECENT_WINDOW = 100;
 
-/** One recent block's figures (its row). */
+/** One recent block's figures. */
 export interface RecentBlock {
   index: number;
   timestamp: number;
@@ -14,9 +13,6 @@ export interface RecentBlock {
   proposer: string;
   /** Micro-units newly paid out in the block (block reward), as a string. */
   rewards: string;
-  hash: string;
-  /** Transactions in the chain up to and including this block. */
-  totalTxs: number;
 }
 
 /** Chain statistics state. */
@@ -28,26 +24,13 @@ export interface ChainStats {
   recent: RecentBlock[];
 }
 
-/** The tip figures as the newest recent block (or genesis, before any) gives them. */
-function withTip(s: ChainStats, tip: RecentBlock | undefined): ChainStats {
-  if (tip) {
-    s.height = tip.index;
-    s.latestBlockHash = tip.hash;
-    s.latestTimestamp = tip.timestamp;
-    s.totalTxs = tip.totalTxs;
-  }
-  return s;
-}
+/** A block's undo: the tip figures before it, and the recent block it pushed out (or null). */
+type ChainStatsUndo = [number, string, number, number, RecentBlock | null];
 
-/**
- * Height, tip, totals and the recent-block window. Each block is one row (`heightKey(index)`)
- * carrying the tip figures after it, and the row leaving the window is deleted: a block costs
- * two row writes, and the state is rebuilt from the rows on restore.
- */
+/** Height, tip, totals and the recent-block window (a block's undo is the tip and one entry, not the window). */
 export const chainStatsProjection: Projection<ChainStats> = {
   name: 'chainStats',
-  // v2: the window as one row a block instead of a saved state.
-  version: 2,
+  version: 1,
   init: (info: ChainInfo) => ({
     height: 0,
     latestBlockHash: info.genesisBlock.hash,
@@ -57,25 +40,29 @@ export const chainStatsProjection: Projection<ChainStats> = {
   }),
   apply(s, ev: BlockEvent) {
     const b = ev.block;
-    const row: RecentBlock = {
+    const undo: ChainStatsUndo = [s.height, s.latestBlockHash, s.latestTimestamp, s.totalTxs, null];
+    s.recent.push({
       index: b.index,
       timestamp: b.timestamp,
       txCount: b.transactions.length,
       proposer: b.proposer,
       rewards: ev.emitted.toString(),
-      hash: b.hash,
-      totalTxs: s.totalTxs + b.transactions.length,
-    };
-    s.recent.push(row);
-    const ops: KvOp[] = [{ type: 'put', key: heightKey(b.index), value: row, fresh: true }];
-    // Blocks are consecutive: the one leaving is index - WINDOW.
-    if (s.recent.length > RECENT_WINDOW) ops.push({ type: 'del', key: heightKey(b.index - RECENT_WINDOW), prev: s.recent.shift() });
-    return { state: withTip(s, row), ops };
+    });
+    if (s.recent.length > RECENT_WINDOW) undo[4] = s.recent.shift() as RecentBlock;
+    s.height = b.index;
+    s.latestBlockHash = b.hash;
+    s.latestTimestamp = b.timestamp;
+    s.totalTxs += b.transactions.length;
+    return { state: s, undo };
   },
-  async restore(rows, info) {
-    const s = chainStatsProjection.init(info);
-    for await (const [, value] of rows) s.recent.push(value as RecentBlock);
-    return withTip(s, s.recent[s.recent.length - 1]);
+  save: (s) => s,
+  load: (saved) => saved as ChainStats,
+  revert(s, undo) {
+    const [height, hash, timestamp, totalTxs, evicted] = undo as ChainStatsUndo;
+    s.recent.pop();
+    if (evicted) s.recent.unshift(evicted);
+    Object.assign(s, { height, latestBlockHash: hash, latestTimestamp: timestamp, totalTxs });
+    return s;
   },
 };
 

@@ -5,8 +5,7 @@
  * timestamps only (projections have no clock). Figures are rounded to 3 decimals.
  */
 import type { BlockEvent, ChainInfo } from './events.ts';
-import { heightKey } from '../core/encoding.ts';
-import type { KvOp, Projection } from './projection.ts';
+import type { Projection } from './projection.ts';
 
 /** Blocks in the average's window. */
 export const TPS_WINDOW = 100;
@@ -31,56 +30,45 @@ export interface TpsRecord {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** A block's row: `b!<height>` -> [timestamp, transactions, parent's timestamp]. */
-type TpsRow = [number, number, number];
-const blockKey = (index: number) => `b!${heightKey(index)}`;
-const PEAK_KEY = 'peak';
+/** A block's undo: the peak and its block before the block, and the count and timestamp it pushed out. */
+type TpsUndo = [number, number | null, number | null, number | null];
 
-/**
- * Transactions per second over block timestamps. Each block is one row, and the row leaving the
- * window is deleted; the peak is one row written when it moves. A block costs two or three row
- * writes however long the window, and the state is rebuilt from the rows on restore.
- */
+/** Transactions per second over block timestamps (a block's undo is a few numbers, not the window). */
 export const tpsProjection: Projection<TpsState> = {
   name: 'tps',
-  // v2: the window as one row a block instead of a saved state.
-  version: 2,
+  version: 1,
   init: (info: ChainInfo) => ({ timestamps: [info.genesisBlock.timestamp], counts: [], peak: 0, peakBlock: null }),
   apply(s, ev: BlockEvent) {
     const { block } = ev;
+    // What reverting the block takes: the peak before it, and the window entries it pushed out.
+    const undo: TpsUndo = [s.peak, s.peakBlock, null, null];
     const parentTs = s.timestamps[s.timestamps.length - 1];
     const n = block.transactions.length;
     const seconds = (block.timestamp - parentTs) / 1000;
     const rate = n === 0 ? 0 : n / Math.max(seconds, 0.001);
-    const row: TpsRow = [block.timestamp, n, parentTs];
-    const ops: KvOp[] = [{ type: 'put', key: blockKey(block.index), value: row, fresh: true }];
     if (rate > s.peak) {
       s.peak = rate;
       s.peakBlock = block.index;
-      ops.push({ type: 'put', key: PEAK_KEY, value: [rate, block.index] });
     }
     s.timestamps.push(block.timestamp);
     s.counts.push(n);
     if (s.counts.length > TPS_WINDOW) {
-      // Blocks are consecutive: the one leaving is index - WINDOW, its row what the window held.
-      const prev: TpsRow = [s.timestamps[1], s.counts[0], s.timestamps[0]];
-      ops.push({ type: 'del', key: blockKey(block.index - TPS_WINDOW), prev });
-      s.counts.shift();
-      s.timestamps.shift();
+      undo[2] = s.counts.shift() as number;
+      undo[3] = s.timestamps.shift() as number;
     }
-    return { state: s, ops };
+    return { state: s, undo };
   },
-  async restore(rows, info) {
-    const s = tpsProjection.init(info);
-    for await (const [key, value] of rows) {
-      if (key === PEAK_KEY) [s.peak, s.peakBlock] = value as [number, number];
-      else {
-        const [ts, n, parentTs] = value as TpsRow;
-        // The oldest row names the window's parent.
-        if (s.counts.length === 0) s.timestamps = [parentTs];
-        s.timestamps.push(ts);
-        s.counts.push(n);
-      }
+  save: (s) => s,
+  load: (saved) => saved as TpsState,
+  revert(s, undo) {
+    const [peak, peakBlock, count, timestamp] = undo as TpsUndo;
+    s.peak = peak;
+    s.peakBlock = peakBlock;
+    s.counts.pop();
+    s.timestamps.pop();
+    if (count !== null && timestamp !== null) {
+      s.counts.unshift(count);
+      s.timestamps.unshift(timestamp);
     }
     return s;
   },

@@ -10,17 +10,23 @@ import type { KvOp } from './projection.ts';
 import type { Rows as Sublevel } from './store.ts';
 type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown };
 
-/** One projection's undo for one block: [key] was absent, [key, value] held value. */
+/**
+ * One projection's undo for one block: [key] was absent, [key, value] held value; the in-memory
+ * state before the block (`saved`), or what its `revert` takes to step the block back (`undo`).
+ */
 export interface UndoEntry {
   kv: ([string] | [string, unknown])[];
   saved?: unknown;
   hasSaved: boolean;
+  undo?: unknown;
+  hasUndo?: true;
 }
 
 interface Noted {
   ops: KvOp[];
   saved?: unknown;
   hasSaved: boolean;
+  undo?: { value: unknown };
 }
 
 /** Marks an absent row in the drain's working copy. */
@@ -38,14 +44,17 @@ export class UndoLog {
     this.depth = depth;
   }
 
-  /** Notes what block `h` is about to change in projection `name` (and its state before). */
-  note(h: number, name: string, ops: KvOp[], saved?: unknown, hasSaved = false): void {
+  /**
+   * Notes what block `h` is about to change in projection `name`: its rows, and its state before
+   * (`saved`) or what reverting the block takes (`undo`, for a projection with `revert`).
+   */
+  note(h: number, name: string, ops: KvOp[], saved?: unknown, hasSaved = false, undo?: { value: unknown }): void {
     let m = this.noted.get(h);
     if (!m) {
       m = new Map();
       this.noted.set(h, m);
     }
-    m.set(name, { ops, saved, hasSaved });
+    m.set(name, { ops, saved, hasSaved, undo });
   }
 
   /** Undo records for everything noted, with previous values read from the rows before they change. */
@@ -64,7 +73,7 @@ export class UndoLog {
           set = new Set();
           keys.set(name, set);
         }
-        for (const op of e.ops) if (op.type === 'del' ? op.prev === undefined : !op.fresh) set.add(op.key);
+        for (const op of e.ops) if (op.type === 'del' || !op.fresh) set.add(op.key);
       }
     // The rows as they are before this batch, then as each noted block leaves them. ABSENT marks
     // a row that does not exist (undefined is never a stored value); a key missing from the map
@@ -89,13 +98,17 @@ export class UndoLog {
         for (const op of e.ops) {
           if (!seen?.has(op.key)) {
             seen?.add(op.key);
-            // A delete that names the value it removes needs no read (the key may not be in `cur`).
-            const prev = cur?.get(op.key) ?? (op.type === 'del' ? op.prev : undefined);
+            const prev = cur?.get(op.key);
             kv.push(prev === ABSENT || prev === undefined ? [op.key] : [op.key, prev]);
           }
           if (cur) cur.set(op.key, op.type === 'put' ? op.value : ABSENT);
         }
-        record[name] = { kv, hasSaved: e.hasSaved, ...(e.hasSaved ? { saved: e.saved } : {}) };
+        record[name] = {
+          kv,
+          hasSaved: e.hasSaved,
+          ...(e.hasSaved ? { saved: e.saved } : {}),
+          ...(e.undo ? { undo: e.undo.value, hasUndo: true as const } : {}),
+        };
       }
       out.push({ type: 'put', sublevel: this.sub, key: heightKey(h), value: record });
       if (h - this.depth >= 0) out.push({ type: 'del', sublevel: this.sub, key: heightKey(h - this.depth) });
@@ -111,9 +124,11 @@ export class UndoLog {
     ancestor: number,
     top: number,
     rowsOf: (name: string) => Sublevel,
-  ): Promise<{ ops: BatchOp[]; saved: Map<string, unknown> } | null> {
+  ): Promise<{ ops: BatchOp[]; saved: Map<string, unknown>; entries: Map<string, UndoEntry[]> } | null> {
     const ops: BatchOp[] = [];
     const saved = new Map<string, unknown>();
+    // Every projection's entries, highest block first (a projection with `revert` steps back through them).
+    const entries = new Map<string, UndoEntry[]>();
     for (let h = top; h > ancestor; h--) {
       const record = (await this.sub.get(heightKey(h))) as Record<string, UndoEntry> | undefined;
       if (!record) return null;
@@ -127,10 +142,16 @@ export class UndoLog {
           );
         }
         if (e.hasSaved) saved.set(name, e.saved);
+        let list = entries.get(name);
+        if (!list) {
+          list = [];
+          entries.set(name, list);
+        }
+        list.push(e);
       }
       ops.push({ type: 'del', sublevel: this.sub, key: heightKey(h) });
     }
-    return { ops, saved };
+    return { ops, saved, entries };
   }
 
   /**

@@ -5,8 +5,7 @@
  */
 import { slotOf } from '../core/block.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
-import { heightKey } from '../core/encoding.ts';
-import type { KvOp, Projection } from './projection.ts';
+import type { Projection } from './projection.ts';
 
 /** Blocks the statistics look back over. */
 export const VALIDATOR_WINDOW = 1000;
@@ -19,32 +18,26 @@ export interface ValidatorWindow {
 }
 
 /**
- * Proposed blocks by slot over the window. Each block is one row (`heightKey(index)` ->
- * [slot, authority index]) and the row of the block that leaves the window is deleted, so a
- * block costs two row writes and its undo record two small entries, however long the window.
- * The in-memory window is rebuilt from the rows on restore.
+ * Proposed blocks by slot over the window. A block's undo is the entry it pushed out (or null),
+ * so the undo log holds a few bytes a block, not the window.
  */
 export const validatorsProjection: Projection<ValidatorWindow> = {
   name: 'validators',
-  // v2: the window as one row a block instead of a saved state.
-  version: 2,
+  version: 1,
   init: (info: ChainInfo) => ({
     blockTimeMs: info.genesis.blockTimeMs,
     authorities: [...info.genesis.authorities],
     blocks: [],
   }),
   apply(s, ev: BlockEvent) {
-    const { index } = ev.block;
-    const entry: [number, number] = [slotOf(ev.block.timestamp, s.blockTimeMs), s.authorities.indexOf(ev.block.proposer)];
-    s.blocks.push(entry);
-    const ops: KvOp[] = [{ type: 'put', key: heightKey(index), value: entry, fresh: true }];
-    // Blocks are consecutive: the one leaving is index - WINDOW.
-    if (s.blocks.length > VALIDATOR_WINDOW) ops.push({ type: 'del', key: heightKey(index - VALIDATOR_WINDOW), prev: s.blocks.shift() });
-    return { state: s, ops };
+    s.blocks.push([slotOf(ev.block.timestamp, s.blockTimeMs), s.authorities.indexOf(ev.block.proposer)]);
+    return { state: s, undo: s.blocks.length > VALIDATOR_WINDOW ? s.blocks.shift() : null };
   },
-  async restore(rows, info) {
-    const s = validatorsProjection.init(info);
-    for await (const [, value] of rows) s.blocks.push(value as [number, number]);
+  save: (s) => s,
+  load: (saved) => saved as ValidatorWindow,
+  revert(s, undo) {
+    s.blocks.pop();
+    if (undo) s.blocks.unshift(undo as [number, number]);
     return s;
   },
 };

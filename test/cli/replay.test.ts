@@ -8,7 +8,6 @@ import { ChainQueries } from '../../queries/chainQueries.ts';
 import { runCli } from '../helpers/cliRun.ts';
 import { DEV_KEYS, openTestChain, tempDir } from '../helpers/testChain.ts';
 import { chainStatsProjection } from '../../projections/chainStats.ts';
-import { heightKey } from '../../core/encoding.ts';
 
 const t = suite('cli replay');
 
@@ -64,11 +63,10 @@ t('replay rebuilds read models identical to the incremental ones', async () => {
     // Damage two read models behind the projections' backs: replay must rebuild them.
     const store = await ChainStore.open(dbDir);
     try {
-      // chainStats keeps its tip figures in the newest block's row.
-      const stats = store.sublevel('p:chainStats');
-      const tip = (await stats.get(heightKey(before.head.index))) as { totalTxs: number };
-      tip.totalTxs = 999;
-      await stats.put(heightKey(before.head.index), tip);
+      const cps = store.sublevel('checkpoints');
+      const cp = (await cps.get('chainStats')) as { saved: { totalTxs: number } };
+      cp.saved.totalTxs = 999;
+      await cps.put('chainStats', cp);
       await store.sublevel('p:txIndex').del(before.models.txs[0].hash);
     } finally {
       await store.close();

@@ -51,21 +51,4 @@ t('a projection that only writes fresh rows reads nothing back', async () => {
   assert.equal(out['000000000001'].txIndex.kv, [['aa'], ['bb']]);
 });
 
-t('a delete that names its previous value is recorded with it, unread; one of a row written in the batch keeps that write', async () => {
-  const rows = fakeRows({ '01': 'stale' });
-  const log = new UndoLog(fakeRows({}).sub, 128);
-  log.note(7, 'window', [
-    { type: 'put', key: '03', value: 'c', fresh: true },
-    { type: 'del', key: '01', prev: 'a' },
-  ]);
-  log.note(8, 'window', [
-    { type: 'put', key: '04', value: 'd', fresh: true },
-    { type: 'del', key: '03', prev: 'c' },
-  ]);
-  const out = records(await log.drain(() => rows.sub));
-  assert.equal(rows.read, []);
-  assert.equal(out['000000000007'].window.kv, [['03'], ['01', 'a']]);
-  assert.equal(out['000000000008'].window.kv, [['04'], ['03', 'c']]);
-});
-
 t.run();

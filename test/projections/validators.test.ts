@@ -13,7 +13,7 @@ t('counts proposed blocks per authority and the slots each left empty', () => {
   const { state, block } = genesisState(g);
   let w: ValidatorWindow = validatorsProjection.init({ genesis: g, genesisBlock: block, genesisState: state });
   const ev = (slot: number) =>
-    ({ type: 'block', block: { index: slot, timestamp: slot * 1000, proposer: g.authorities[slot % 3] } }) as unknown as BlockEvent;
+    ({ type: 'block', block: { timestamp: slot * 1000, proposer: g.authorities[slot % 3] } }) as unknown as BlockEvent;
   // Blocks in slots 1, 2, 4, 5, 9: slots 3, 6, 7, 8 are empty (owners 0, 0, 1, 2).
   for (const slot of [1, 2, 4, 5, 9]) w = validatorsProjection.apply(w, ev(slot)).state;
   assert.equal(validatorStats(w), {

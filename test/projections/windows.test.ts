@@ -8,6 +8,7 @@ import type { BlockEvent, ChainInfo } from '../../projections/events.ts';
 import type { Projection } from '../../projections/projection.ts';
 import { TPS_WINDOW, tpsProjection } from '../../projections/tps.ts';
 import { VALIDATOR_WINDOW, validatorsProjection } from '../../projections/validators.ts';
+import { openTestChain } from '../helpers/testChain.ts';
 
 const t = suite('window projections');
 
@@ -15,7 +16,7 @@ const g = { ...testnetGenesis(3, 1000, 'w', 0), timestamp: 0 };
 const { state, block } = genesisState(g);
 const info: ChainInfo = { genesis: g, genesisBlock: block, genesisState: state };
 
-/** Blocks 1..n: each `gaps[i]` slots after its parent, with `txs[i]` transactions. */
+/** Blocks 1..n, each `gap` slots after its parent, with `txs` transactions and `reward` emitted. */
 function events(shape: { gap: number; txs: number; reward: number }[]): BlockEvent[] {
   let slot = 0;
   return shape.map(({ gap, txs, reward }, i) => {
@@ -39,52 +40,47 @@ const shapes = (max: number) =>
     },
   );
 
-async function* iterate(rows: Map<string, unknown>): AsyncGenerator<[string, unknown]> {
-  for (const key of [...rows.keys()].sort()) yield [key, rows.get(key)];
-}
-
 /**
- * Folds block by block, as the runner does, checking that each delete names the row's value
- * (what the undo log records for it) and that the rows rebuild the state at every step's end.
+ * Folds `evs` as the runner does (state updated in place), then reverts block by block from the
+ * top down to `back` blocks below it: after each revert the saved state is what it was before
+ * that block. Each block's undo stays small however long the window.
  */
-async function foldChecked<S>(p: Projection<S>, evs: BlockEvent[], window: number): Promise<void> {
+function foldAndRevert<S>(p: Projection<S>, evs: BlockEvent[], back: number): void {
   let s = p.init(info);
-  const rows = new Map<string, unknown>();
+  const saved: string[] = [];
+  const undos: unknown[] = [];
   for (const ev of evs) {
+    saved.push(JSON.stringify(p.save!(s)));
     const step = p.apply(s, ev);
     s = step.state;
-    for (const op of step.ops ?? []) {
-      if (op.type === 'del') {
-        assert.ok(rows.has(op.key), `${p.name} deletes ${op.key}, a row it holds`);
-        assert.equal(op.prev, rows.get(op.key), `${p.name} names ${op.key}'s value`);
-        rows.delete(op.key);
-      } else {
-        if (op.fresh) assert.not.ok(rows.has(op.key), `${p.name}'s fresh ${op.key} is new`);
-        rows.set(op.key, op.value);
-      }
-    }
-    // A block costs a bounded number of rows, however long the window.
-    assert.ok((step.ops ?? []).length <= 3);
+    undos.push(step.undo);
+    assert.ok(JSON.stringify(step.undo ?? null).length < 200, `${p.name}'s undo is a few values`);
   }
-  assert.ok(rows.size <= window + 1);
-  assert.equal(await p.restore!(iterate(rows), info), s);
+  for (let i = evs.length - 1; i >= Math.max(0, evs.length - back); i--) {
+    s = p.revert!(s, undos[i]);
+    assert.is(JSON.stringify(p.save!(s)), saved[i], `${p.name} reverted block ${i + 1}`);
+  }
 }
 
-t('validators: one row a block, the leaving row deleted with its value, rows rebuild the window', async () => {
-  await fc.assert(
-    fc.asyncProperty(shapes(VALIDATOR_WINDOW + 40), async (shape) => foldChecked(validatorsProjection, events(shape), VALIDATOR_WINDOW)),
-    { numRuns: 8 },
-  );
-  // Past the window, always.
-  const evs = events(Array.from({ length: VALIDATOR_WINDOW + 5 }, (_, i) => ({ gap: 1 + (i % 3), txs: i % 2, reward: 1 })));
-  await foldChecked(validatorsProjection, evs, VALIDATOR_WINDOW);
-});
+const cases: [Projection<unknown>, number][] = [
+  [validatorsProjection as Projection<unknown>, VALIDATOR_WINDOW],
+  [chainStatsProjection as Projection<unknown>, RECENT_WINDOW],
+  [tpsProjection as Projection<unknown>, TPS_WINDOW],
+];
 
-t('chainStats: tip figures and the recent window as rows rebuild the same state', async () => {
-  await fc.assert(
-    fc.asyncProperty(shapes(3 * RECENT_WINDOW), async (shape) => foldChecked(chainStatsProjection, events(shape), RECENT_WINDOW)),
-    { numRuns: 30 },
-  );
+for (const [p, window] of cases) {
+  t(`${p.name}: reverting blocks with their small undo gives back the state before each`, () => {
+    fc.assert(
+      fc.property(shapes(window + 60), fc.integer({ min: 1, max: 80 }), (shape, back) => foldAndRevert(p, events(shape), back)),
+      { numRuns: p === validatorsProjection ? 6 : 25 },
+    );
+    // Always past the window, back across its edge.
+    const long = events(Array.from({ length: window + 30 }, (_, i) => ({ gap: 1 + (i % 3), txs: i % 4, reward: i % 2 })));
+    foldAndRevert(p, long, 60);
+  });
+}
+
+t('chainStats keeps the tip figures and the last blocks', () => {
   let s = chainStatsProjection.init(info);
   for (const ev of events(Array.from({ length: RECENT_WINDOW + 3 }, () => ({ gap: 1, txs: 2, reward: 5 }))))
     s = chainStatsProjection.apply(s, ev).state;
@@ -95,16 +91,33 @@ t('chainStats: tip figures and the recent window as rows rebuild the same state'
   assert.is(s.recent[0].index, 4);
 });
 
-t('tps: the window and the peak as rows rebuild the same state', async () => {
-  await fc.assert(
-    fc.asyncProperty(shapes(3 * TPS_WINDOW), async (shape) => foldChecked(tpsProjection, events(shape), TPS_WINDOW)),
-    { numRuns: 30 },
-  );
-});
-
-t('restoring from no rows is the genesis state', async () => {
-  for (const p of [validatorsProjection, chainStatsProjection, tpsProjection] as Projection<unknown>[])
-    assert.equal(await p.restore!(iterate(new Map()), info), p.init(info));
+t('a node rolls the windows back past their edge through the undo log, across a restart', async () => {
+  const c = await openTestChain();
+  try {
+    const at: Record<number, unknown> = {};
+    const windows = async () => {
+      const d = (await c.node.runner.dump()) as Record<string, unknown>;
+      return { chainStats: d.chainStats, tps: d.tps, validators: d.validators };
+    };
+    for (let h = 1; h <= RECENT_WINDOW + 6; h++) {
+      await c.produce();
+      if (h >= RECENT_WINDOW - 2) at[h] = await windows();
+    }
+    assert.ok(await c.node.runner.rollbackTo(RECENT_WINDOW + 3));
+    assert.equal(await windows(), at[RECENT_WINDOW + 3]);
+    await c.close();
+    const again = await openTestChain({ dir: c.dir });
+    try {
+      assert.ok(await again.node.runner.rollbackTo(RECENT_WINDOW - 2));
+      const d = (await again.node.runner.dump()) as Record<string, unknown>;
+      assert.equal({ chainStats: d.chainStats, tps: d.tps, validators: d.validators }, at[RECENT_WINDOW - 2]);
+    } finally {
+      await again.destroy();
+    }
+  } catch (e) {
+    await c.destroy().catch(() => undefined);
+    throw e;
+  }
 });
 
 t.run();
