@@ -167,6 +167,17 @@ export class ChainStore {
     return (await this.blocks.get(heightKey(index))) as Block | undefined;
   }
 
+  /**
+   * Blocks `from..to` inclusive as their stored JSON text, unparsed (sync serves them as they are:
+   * no parse and re-serialisation a block).
+   */
+  async blocksJsonIn(from: number, to: number): Promise<string[]> {
+    const out: string[] = [];
+    for await (const text of this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }))
+      out.push(text as string);
+    return out;
+  }
+
   /** Blocks `from..to` inclusive, in order. */
   async *range(from: number, to: number): AsyncGenerator<Block> {
     for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to) })) yield value as Block;

@@ -34,6 +34,8 @@ export interface BlockReader {
   block(index: number): Promise<Block | undefined>;
   /** Blocks from..to inclusive, as an array (the caller bounds the range). */
   blocksIn(from: number, to: number): Promise<Block[]>;
+  /** Blocks from..to inclusive as their stored JSON text (the caller bounds the range). */
+  blocksJsonIn(from: number, to: number): Promise<string[]>;
   /** Blocks from..to inclusive, streamed in height order. */
   range(from: number, to: number): AsyncIterable<Block>;
 }
@@ -113,7 +115,7 @@ export interface StreamPorts {
 export interface NetworkPorts {
   chain: Pick<HeadReader, 'head' | 'genesis' | 'info'> & TxSubmitter & BlockImporter;
   feed: ChainFeed;
-  blocks: Pick<BlockReader, 'block' | 'blocksIn'>;
+  blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn'>;
   /** Tells the read side the height a sync is heading for (0 when done): undo is kept only near it. */
   syncTarget(height: number): void;
   log: Logger;
