@@ -249,12 +249,21 @@ export class StateOverlay {
     copyRemovals({ [rec.kind]: new Set([id]) } as Removals, this.records, this.removed);
   }
 
-  /** Ids of the open records of a kind as of the base state plus this overlay's changes. */
-  openIds(rec: RecordDef): Set<string> {
+  /**
+   * Ids of the open records of a kind as of the base state plus this overlay's changes (and of
+   * records this overlay changed: callers re-judge them). Read-only: when the overlay changed
+   * nothing of the kind it is the base's own set, not a copy (begin-block hooks ask for several
+   * kinds every block, and most blocks change none of them).
+   */
+  openIds(rec: RecordDef): ReadonlySet<string> {
     const p = this.parent;
-    const ids = new Set(p instanceof StateOverlay ? p.openIds(rec) : openSet(p.open, rec));
-    for (const id of mapOf(this.records, rec).keys()) ids.add(id);
-    for (const id of removedOf(this.removed, rec.kind) ?? []) ids.delete(id);
+    const base = p instanceof StateOverlay ? p.openIds(rec) : (openSet(p.open, rec) ?? NO_IDS);
+    const own = mapOf(this.records, rec);
+    const removed = removedOf(this.removed, rec.kind);
+    if (own.size === 0 && !removed?.size) return base;
+    const ids = new Set(base);
+    for (const id of own.keys()) ids.add(id);
+    for (const id of removed ?? []) ids.delete(id);
     return ids;
   }
 
@@ -288,6 +297,7 @@ export class StateOverlay {
 }
 
 const NO_MISSES: ReadonlySet<string> = new Set();
+const NO_IDS: ReadonlySet<string> = new Set();
 
 /** Adds or removes the ids of `records` in the open sets, as each record's kind judges it. */
 function trackOpen(open: OpenSets, records: Records): void {
