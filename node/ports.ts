@@ -77,8 +77,11 @@ export interface TxSubmitter {
 /** The write entry point for blocks from elsewhere (gossip, sync). */
 export interface BlockImporter {
   importBlock(raw: unknown, source?: 'peer' | 'local', opts?: { signaturesVerified?: boolean }): Promise<Block>;
-  /** Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's signatures were checked. */
-  importBlocks(raws: readonly unknown[], verified?: readonly boolean[]): Promise<Block[]>;
+  /**
+   * Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's
+   * signatures were checked; `txBytes[i]`: its transactions' bytes, when the caller measured them.
+   */
+  importBlocks(raws: readonly unknown[], verified?: readonly boolean[], txBytes?: readonly (number | undefined)[]): Promise<Block[]>;
   /** Records a block for a height already held as equivocation evidence when it is one (true). */
   noteCompetingBlock(raw: unknown): Promise<boolean>;
   /**
