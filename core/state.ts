@@ -303,8 +303,10 @@ const NO_IDS: ReadonlySet<string> = new Set();
 function trackOpen(open: OpenSets, records: Records): void {
   for (const rec of RECORDS) {
     const set = openSet(open, rec);
-    if (!set || !rec.isOpen) continue;
-    for (const [id, v] of mapOf(records, rec)) rec.isOpen(v) ? set.add(id) : set.delete(id);
+    const changed = mapOf(records, rec);
+    // A block changes a kind or two: the others are skipped without an iterator.
+    if (!set || !rec.isOpen || changed.size === 0) continue;
+    for (const [id, v] of changed) rec.isOpen(v) ? set.add(id) : set.delete(id);
   }
 }
 
@@ -313,11 +315,14 @@ export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
   for (const [k, v] of diff.accounts) state.accounts.set(k, v);
   copyRemovals(diff.removed, state.records);
   if (state.cache) {
-    for (const rec of RECORDS)
-      for (const [id, v] of mapOf(diff.records, rec)) {
+    for (const rec of RECORDS) {
+      const changed = mapOf(diff.records, rec);
+      if (changed.size === 0) continue;
+      for (const [id, v] of changed) {
         touch(state.records, rec.kind, id, v);
         markPresent(state, rec.kind, id);
       }
+    }
   } else copyRecords(diff.records, state.records);
   trackOpen(state.open, diff.records);
   for (const [kind, ids] of Object.entries(diff.removed ?? {}) as [string, Set<string>][])
