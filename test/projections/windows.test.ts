@@ -8,7 +8,8 @@ import type { BlockEvent, ChainInfo } from '../../projections/events.ts';
 import type { Projection } from '../../projections/projection.ts';
 import { TPS_WINDOW, tpsProjection } from '../../projections/tps.ts';
 import { VALIDATOR_WINDOW, validatorsProjection } from '../../projections/validators.ts';
-import { openTestChain } from '../helpers/testChain.ts';
+import { openTestChain, type TestChain } from '../helpers/testChain.ts';
+import { rollBackAcrossRestart } from '../helpers/rollbackCheck.ts';
 
 const t = suite('window projections');
 
@@ -93,31 +94,21 @@ t('chainStats keeps the tip figures and the last blocks', () => {
 
 t('a node rolls the windows back past their edge through the undo log, across a restart', async () => {
   const c = await openTestChain();
+  const windows = async (x: TestChain) => {
+    const d = (await x.node.runner.dump()) as Record<string, unknown>;
+    return { chainStats: d.chainStats, tps: d.tps, validators: d.validators };
+  };
+  const at: Record<number, unknown> = {};
   try {
-    const at: Record<number, unknown> = {};
-    const windows = async () => {
-      const d = (await c.node.runner.dump()) as Record<string, unknown>;
-      return { chainStats: d.chainStats, tps: d.tps, validators: d.validators };
-    };
     for (let h = 1; h <= RECENT_WINDOW + 6; h++) {
       await c.produce();
-      if (h >= RECENT_WINDOW - 2) at[h] = await windows();
-    }
-    assert.ok(await c.node.runner.rollbackTo(RECENT_WINDOW + 3));
-    assert.equal(await windows(), at[RECENT_WINDOW + 3]);
-    await c.close();
-    const again = await openTestChain({ dir: c.dir });
-    try {
-      assert.ok(await again.node.runner.rollbackTo(RECENT_WINDOW - 2));
-      const d = (await again.node.runner.dump()) as Record<string, unknown>;
-      assert.equal({ chainStats: d.chainStats, tps: d.tps, validators: d.validators }, at[RECENT_WINDOW - 2]);
-    } finally {
-      await again.destroy();
+      if (h >= RECENT_WINDOW - 2) at[h] = await windows(c);
     }
   } catch (e) {
-    await c.destroy().catch(() => undefined);
+    await c.destroy();
     throw e;
   }
+  await rollBackAcrossRestart(c, windows, at, RECENT_WINDOW + 3, RECENT_WINDOW - 2);
 });
 
 t.run();
