@@ -197,6 +197,15 @@ export class ChainStore {
     return (await this.blocks.get(heightKey(index))) as Block | undefined;
   }
 
+  /**
+   * Blocks `from..to` inclusive as their stored JSON text, unparsed (sync serves them as they are:
+   * no parse and re-serialisation a block).
+   */
+  async blocksJsonIn(from: number, to: number): Promise<string[]> {
+    // One read of the whole range: no promise a value.
+    return (await this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }).all()) as string[];
+  }
+
   /** Blocks `from..to` inclusive, in order. */
   async *range(from: number, to: number): AsyncGenerator<Block> {
     for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to) })) yield value as Block;
