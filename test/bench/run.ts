@@ -79,7 +79,7 @@ if (SCALE) {
   if (wants('replay')) await replayBench({ txs: TXS, rounds: ROUNDS });
   if (wants('sync')) {
     const { syncBench } = await import('./sync.ts');
-    await syncBench();
+    await syncBench(10_000, ROUNDS);
   }
   if (wants('fanout')) await fanoutSection();
   if (wants('memory')) await memoryBench({ txs: 200_000, replay: false, label: '200k' });
