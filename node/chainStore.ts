@@ -78,16 +78,27 @@ export class ChainStore {
    * key is prefixed and its value JSON-encoded here, into one chained batch on the root: the same
    * bytes the sublevels would write, without abstract-level's per-op normalisation and the
    * native array batch's property reads (~2 us a transaction in a replay, docs/replay.md).
+   * A key written more than once in the batch is written once, with its last op: LevelDB applies
+   * a batch in order, so the earlier ones would be overwritten within the same atomic write
+   * anyway (in catch-up the same accounts and supply rows come once a block for 256 blocks).
    */
   async write(
     ops: readonly { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown }[],
     opts: { sync?: boolean } = {},
   ): Promise<void> {
+    const keys: string[] = new Array(ops.length);
+    const last = new Map<string, number>();
+    for (let i = 0; i < ops.length; i++) {
+      const key = this.prefixOf(ops[i].sublevel) + ops[i].key;
+      keys[i] = key;
+      last.set(key, i);
+    }
     const batch = this.db.batch();
-    for (const op of ops) {
-      const key = this.prefixOf(op.sublevel) + op.key;
-      if (op.type === 'put') batch.put(key, JSON.stringify(op.value), UTF8);
-      else batch.del(key);
+    for (let i = 0; i < ops.length; i++) {
+      if (last.get(keys[i]) !== i) continue;
+      const op = ops[i];
+      if (op.type === 'put') batch.put(keys[i], JSON.stringify(op.value), UTF8);
+      else batch.del(keys[i]);
     }
     await batch.write({ sync: opts.sync ?? false });
   }
@@ -154,7 +165,7 @@ export class ChainStore {
     }
     if (!head || ops.length === 0) return;
     ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: head });
-    await this.db.batch(ops as never, { sync: true });
+    await this.write(ops, { sync: true });
     this.headCache = head;
   }
 
