@@ -64,7 +64,11 @@ export class P2pNetwork implements NetworkView {
       addresses: { listen: [`/ip4/${this.opts.host}/tcp/${this.opts.port}`] },
       transports: [tcp()],
       connectionEncrypters: [noise()],
-      streamMuxers: [yamux()],
+      // Data frames of up to 1 MiB instead of 64 KiB: the receiver answers every frame it reads
+      // with a window update (a write of its own), so a sync answer of hundreds of KB costs a
+      // handful of frames and updates instead of one per 64 KiB. Frames stay bounded by the
+      // receiver's window, as yamux requires; peers with the default read them the same way.
+      streamMuxers: [yamux({ maxMessageSize: 1024 * 1024 })],
       peerDiscovery: this.opts.mdns ? [mdns()] : [],
       services: {
         identify: identify(),

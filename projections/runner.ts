@@ -43,6 +43,8 @@ export class ProjectionRunner {
   private dirty = new Set<Slot>();
   private writing: Promise<void> = Promise.resolve();
   private inFlight = false;
+  /** A batch is due once the block events emitted in the same turn are all folded. */
+  private due = false;
   private subscription: Subscription | null = null;
   private failure: unknown = null;
   /** Reactors that ran here and were detached: their rows still step back on a reorganisation. */
@@ -232,7 +234,15 @@ export class ProjectionRunner {
       this.foldSlot(slot, h, () => (slot.reactor ? slot.reactor.react(slot.state, ev.block) : slot.p.apply(slot.state, ev)), track);
       this.dirty.add(slot);
     }
-    this.schedule();
+    // Blocks imported as a group are emitted one after another in one turn: their rows go out as
+    // one batch with one checkpoint a projection, not the first block alone and then the rest.
+    if (!this.due) {
+      this.due = true;
+      queueMicrotask(() => {
+        this.due = false;
+        this.schedule();
+      });
+    }
   }
 
   /** One slot, one block: the step, its undo record and its rows queued for the next batch. */
