@@ -77,11 +77,7 @@ export class ChainQueries {
    * latest ones); a reorganisation empties it.
    */
   async blockJson(index: number): Promise<string | undefined> {
-    if (this.jsonEpoch !== this.ports.chain.epoch()) {
-      this.jsonCache.clear();
-      this.jsonEpoch = this.ports.chain.epoch();
-    }
-    const hit = this.jsonCache.get(index);
+    const hit = this.cachedBlockJson(index);
     if (hit !== undefined) return hit;
     const b = await this.block(index);
     if (!b) return undefined;
@@ -89,6 +85,15 @@ export class ChainQueries {
     if (this.jsonCache.size >= BLOCK_JSON_CACHE) this.jsonCache.delete(this.jsonCache.keys().next().value as number);
     this.jsonCache.set(index, json);
     return json;
+  }
+
+  /** A block's JSON when the cache holds it (answered without waiting: the hot read of explorers). */
+  cachedBlockJson(index: number): string | undefined {
+    if (this.jsonEpoch !== this.ports.chain.epoch()) {
+      this.jsonCache.clear();
+      this.jsonEpoch = this.ports.chain.epoch();
+    }
+    return this.jsonCache.get(index);
   }
 
   /** A block by height. */

@@ -6,9 +6,7 @@
  * nothing polls between scrapes; counters and histograms are fed by the event feed and by the
  * narrow callbacks below.
  */
-import type { MiddlewareHandler } from 'hono';
 import type { Observable } from 'rxjs';
-import { matchedRoutes } from 'hono/route';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ChainError } from '../../core/errors.ts';
 import type { ChainEvent } from '../../projections/events.ts';
@@ -41,9 +39,6 @@ const BLOCK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 /** Histogram buckets (seconds) of webhook and e-mail attempts (the deadline is 5 s). */
 const DELIVERY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-/** The route label of a request nothing routes. */
-export const UNMATCHED = 'unmatched';
 
 /** Every metric of one node, on its own registry. */
 export class NodeMetrics {
@@ -246,50 +241,30 @@ export class NodeMetrics {
     (kind === 'import' ? this.importSeconds : this.produceSeconds).observe(seconds);
   };
 
-  /** Middleware counting and timing every answer by its route template (not the raw path). */
-  http(): MiddlewareHandler {
-    // Labelled children are looked up once per (method, route[, status]), not hashed per request.
-    const counters = new Map<string, { inc(): void }>();
-    const timers = new Map<string, { observe(v: number): void }>();
-    return async (c, next) => {
-      const started = performance.now();
-      try {
-        await next();
-      } finally {
-        const method = c.req.method;
-        const route = routeTemplate(c);
-        const status = String(c.res.status);
-        const ck = `${method} ${route} ${status}`;
-        let counter = counters.get(ck);
-        if (!counter) {
-          counter = this.httpRequests.labels(method, route, status);
-          counters.set(ck, counter);
-        }
-        counter.inc();
-        const tk = `${method} ${route}`;
-        let timer = timers.get(tk);
-        if (!timer) {
-          timer = this.httpSeconds.labels(method, route);
-          timers.set(tk, timer);
-        }
-        timer.observe((performance.now() - started) / 1000);
-      }
-    };
+  // Labelled children are looked up once per (method, route[, status]), not hashed per request.
+  private readonly httpCounters = new Map<string, { inc(): void }>();
+  private readonly httpTimers = new Map<string, { observe(v: number): void }>();
+
+  /** Counts and times one answered request by its route template (not the raw path): api/envelope.ts calls it. */
+  observeHttp(method: string, route: string, status: number, seconds: number): void {
+    const ck = `${method} ${route} ${status}`;
+    let counter = this.httpCounters.get(ck);
+    if (!counter) {
+      counter = this.httpRequests.labels(method, route, String(status));
+      this.httpCounters.set(ck, counter);
+    }
+    counter.inc();
+    const tk = `${method} ${route}`;
+    let timer = this.httpTimers.get(tk);
+    if (!timer) {
+      timer = this.httpSeconds.labels(method, route);
+      this.httpTimers.set(tk, timer);
+    }
+    timer.observe(seconds);
   }
 
   /** The exposition text and its content type. */
   async exposition(): Promise<{ body: string; contentType: string }> {
     return { body: await this.registry.metrics(), contentType: this.registry.contentType };
   }
-}
-
-/**
- * The template of the route that answered (`/api/chain/block/:index`): the handler that ran,
- * or, when middleware answered first (a rate limit, a fork gate), the route it stood in front of.
- */
-export function routeTemplate(c: Parameters<MiddlewareHandler>[0]): string {
-  const routes = matchedRoutes(c);
-  const ran = routes[c.req.routeIndex];
-  if (ran && ran.method !== 'ALL') return ran.path;
-  return routes.find((r) => r.method !== 'ALL')?.path ?? UNMATCHED;
 }

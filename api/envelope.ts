@@ -1,0 +1,112 @@
+/**
+ * What every answer gets, applied around Hono's dispatch instead of as `app.use('*')`
+ * middleware: the open-CORS header and the Prometheus HTTP timings. Any middleware on `'*'`
+ * makes Hono compose an async chain for every request, and then @hono/node-server cannot take
+ * its synchronous response path (it adds a close listener and awaits the response). Around the
+ * dispatch, a handler that answers synchronously (a cached block, health) stays synchronous
+ * from socket to socket; the route template comes from the router's own match, recorded as
+ * Hono makes it, so nothing is looked up twice.
+ */
+import type { Hono } from 'hono';
+import type { RouterRoute } from 'hono/types';
+import type { Result, Router } from 'hono/router';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
+import { SmartRouter } from 'hono/router/smart-router';
+import { TrieRouter } from 'hono/router/trie-router';
+
+/** The route label of a request nothing routes. */
+export const UNMATCHED = 'unmatched';
+
+// biome-ignore lint/suspicious/noExplicitAny: Hono's handler type is generic over the app's env.
+type Entry = [any, RouterRoute];
+
+/**
+ * Hono's default router (the same SmartRouter of RegExp and Trie routers), remembering the last
+ * match: Hono matches synchronously at the start of `fetch`, so right after `fetch` returns,
+ * `last` is that request's match.
+ */
+export class MatchRecorder implements Router<Entry> {
+  name = 'MatchRecorder';
+  private readonly inner: Router<Entry> = new SmartRouter<Entry>({ routers: [new RegExpRouter(), new TrieRouter()] });
+  last: Result<Entry> | null = null;
+
+  add(method: string, path: string, handler: Entry): void {
+    this.inner.add(method, path, handler);
+  }
+
+  match(method: string, path: string): Result<Entry> {
+    const r = this.inner.match(method, path);
+    this.last = r;
+    return r;
+  }
+
+  /**
+   * The template of the route that answers (`/api/chain/block/:index`): the first matched
+   * handler that is not middleware on every method nor one of `skip` (method-scoped middleware
+   * such as the body limit and the preflight answer); `UNMATCHED` when there is none.
+   */
+  template(skip: ReadonlySet<unknown>): string {
+    const matched = this.last?.[0];
+    if (!matched) return UNMATCHED;
+    for (const [[handler, route]] of matched) if (route.method !== 'ALL' && !skip.has(handler)) return route.path;
+    return UNMATCHED;
+  }
+}
+
+/** Where the timings of answered requests go. */
+export interface HttpTimings {
+  /** One answered request: its method, route template, status and seconds to its first byte. */
+  observeHttp(method: string, route: string, status: number, seconds: number): void;
+}
+
+/** What the envelope adds around `app`'s dispatch. */
+export interface EnvelopeOptions {
+  /** The router `app` was built with. */
+  recorder: MatchRecorder;
+  /** Handlers that never name a request's route (see `MatchRecorder.template`). */
+  skip: ReadonlySet<unknown>;
+  /** The header set on every answer. */
+  corsOrigin: string;
+  /** Timings, when metrics are on. */
+  timings?: HttpTimings;
+}
+
+type Outgoing = { setHeader?(name: string, value: string): void };
+
+/** Replaces `app.fetch` (what @hono/node-server and `app.request` call) with the envelope around it. */
+export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
+  const dispatch = app.fetch;
+  const { recorder, skip, corsOrigin, timings } = opts;
+  app.fetch = (request, env, ctx) => {
+    const started = timings ? performance.now() : 0;
+    // Served by @hono/node-server: straight onto Node's response, merged into its writeHead.
+    const outgoing = (env as { outgoing?: Outgoing } | undefined)?.outgoing;
+    const direct = outgoing !== undefined && typeof outgoing.setHeader === 'function';
+    if (direct) outgoing.setHeader!('Access-Control-Allow-Origin', corsOrigin);
+    recorder.last = null;
+    const res = dispatch(request, env, ctx);
+    const route = timings ? recorder.template(skip) : '';
+    const done = (r: Response): Response => {
+      timings?.observeHttp(request.method, route, r.status, (performance.now() - started) / 1000);
+      return direct ? r : withHeader(r, corsOrigin);
+    };
+    if (!(res instanceof Promise)) return done(res);
+    return res.then(done, (e: unknown) => {
+      timings?.observeHttp(request.method, route, 500, (performance.now() - started) / 1000);
+      throw e;
+    });
+  };
+}
+
+/** `r` with the CORS header (outside @hono/node-server, e.g. `app.request` in tests). */
+function withHeader(r: Response, origin: string): Response {
+  try {
+    r.headers.set('Access-Control-Allow-Origin', origin);
+    return r;
+  } catch {
+    // Immutable headers (a fetched or redirect Response): copy it.
+    const copy = new Response(r.body, r);
+    copy.headers.set('Access-Control-Allow-Origin', origin);
+    return copy;
+  }
+}
