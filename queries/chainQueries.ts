@@ -18,22 +18,20 @@ import type { RecordDef } from '../core/record.ts';
 import { MINERS } from '../core/tx/miner.ts';
 import { listRange, recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
 import { readRecord, readRecords } from './stateReads.ts';
+import { BlockJsonCache } from './blockJsonCache.ts';
 
 /** A confirmed transaction as served: the signed tx plus where and when it landed. */
 export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };
 
-/** Blocks whose JSON the block cache keeps (oldest read first out). */
-const BLOCK_JSON_CACHE = 256;
-
 /** Query facade for one node. */
 export class ChainQueries {
   private readonly ports: ReadPorts;
-  private readonly jsonCache = new Map<number, string>();
-  private jsonEpoch = 0;
+  private readonly json: BlockJsonCache;
   private holdersCache: { height: number; limit: number; value: unknown } | null = null;
 
   constructor(ports: ReadPorts) {
     this.ports = ports;
+    this.json = new BlockJsonCache({ block: (i) => this.block(i), epoch: () => ports.chain.epoch() });
   }
 
   /** The head block. */
@@ -72,28 +70,25 @@ export class ChainQueries {
     return this.ports.mempool.list();
   }
 
-  /**
-   * A block's JSON by height, from a small cache of recently read blocks (explorers hammer the
-   * latest ones); a reorganisation empties it.
-   */
-  async blockJson(index: number): Promise<string | undefined> {
-    const hit = this.cachedBlockJson(index);
-    if (hit !== undefined) return hit;
-    const b = await this.block(index);
-    if (!b) return undefined;
-    const json = JSON.stringify(b);
-    if (this.jsonCache.size >= BLOCK_JSON_CACHE) this.jsonCache.delete(this.jsonCache.keys().next().value as number);
-    this.jsonCache.set(index, json);
-    return json;
+  /** A block's JSON by height, through the cache of recently read blocks (queries/blockJsonCache.ts). */
+  blockJson(index: number): Promise<string | undefined> {
+    return this.json.get(index);
   }
 
-  /** A block's JSON when the cache holds it (answered without waiting: the hot read of explorers). */
+  /** A block's JSON by height when the cache holds it (answered without waiting: the hot read of explorers). */
   cachedBlockJson(index: number): string | undefined {
-    if (this.jsonEpoch !== this.ports.chain.epoch()) {
-      this.jsonCache.clear();
-      this.jsonEpoch = this.ports.chain.epoch();
-    }
-    return this.jsonCache.get(index);
+    return this.json.cached(index);
+  }
+
+  /** A block's JSON by hash when the cache holds it. */
+  cachedBlockJsonByHash(hash: string): string | undefined {
+    return this.json.cachedByHash(hash);
+  }
+
+  /** A block's JSON by hash, through the cache. */
+  async blockJsonByHash(hash: string): Promise<string | undefined> {
+    const index = await this.blockIndexOf(hash);
+    return index === undefined ? undefined : this.json.get(index);
   }
 
   /** A block by height. */
@@ -103,8 +98,12 @@ export class ChainQueries {
 
   /** A block by hash. */
   async blockByHash(hash: string): Promise<Block | undefined> {
-    const index = (await (await this.ports.models.readable(blockHashProjection)).get(hash)) as number | undefined;
+    const index = await this.blockIndexOf(hash);
     return index === undefined ? undefined : this.block(index);
+  }
+
+  private async blockIndexOf(hash: string): Promise<number | undefined> {
+    return (await (await this.ports.models.readable(blockHashProjection)).get(hash)) as number | undefined;
   }
 
   /** Blocks from..to inclusive (the caller bounds the range). */

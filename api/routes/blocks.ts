@@ -4,6 +4,7 @@ import type { Block } from '../../core/block.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { jsonAnswer } from '../jsonAnswer.ts';
 import { parseHash, parseHeight, parseLimit, parseOffset } from '../params.ts';
 
 /** Most blocks in one `blocks-full` range. */
@@ -15,8 +16,6 @@ export const MAX_BLOCKS_RANGE = 100;
 export function summary(b: Block) {
   return { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer };
 }
-
-const JSON_HEADERS = { 'Content-Type': 'application/json' };
 
 /** Parses `from`/`to` into an inclusive range of at most `max` blocks. */
 function range(fromS: string | undefined, toS: string | undefined, height: number, max: number): { from: number; to: number } {
@@ -38,7 +37,12 @@ export function blockRoutes({ queries }: ApiDeps): Hono {
 
   app.get('/genesis', async (c) => c.json((await queries.chain.block(0))!));
 
-  app.get('/block/hash/:hash', async (c) => c.json((await queries.chain.blockByHash(parseHash(c.req.param('hash')))) ?? notFound('block')));
+  app.get('/block/hash/:hash', (c): Response | Promise<Response> => {
+    const hash = parseHash(c.req.param('hash'));
+    const hit = queries.chain.cachedBlockJsonByHash(hash);
+    if (hit !== undefined) return jsonAnswer(c, hit);
+    return queries.chain.blockJsonByHash(hash).then((json) => jsonAnswer(c, json ?? notFound('block')));
+  });
 
   app.get('/block/:index', (c): Response | Promise<Response> => {
     const raw = c.req.param('index');
@@ -48,8 +52,8 @@ export function blockRoutes({ queries }: ApiDeps): Hono {
     const index = parseHeight(raw);
     // A cached block answers synchronously (no promise between the socket and the answer).
     const hit = queries.chain.cachedBlockJson(index);
-    if (hit !== undefined) return c.body(hit, 200, JSON_HEADERS);
-    return queries.chain.blockJson(index).then((json) => c.body(json ?? notFound(`block ${index}`), 200, JSON_HEADERS));
+    if (hit !== undefined) return jsonAnswer(c, hit);
+    return queries.chain.blockJson(index).then((json) => jsonAnswer(c, json ?? notFound(`block ${index}`)));
   });
 
   app.get('/blocks', async (c) => {
