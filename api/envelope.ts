@@ -20,22 +20,40 @@ export const UNMATCHED = 'unmatched';
 // biome-ignore lint/suspicious/noExplicitAny: Hono's handler type is generic over the app's env.
 type Entry = [any, RouterRoute];
 
+/** Matches the router remembers (by method and path; a route table is fixed once matched). */
+export const MATCH_CACHE = 1024;
+/** Longest path whose match is remembered. */
+const CACHED_PATH = 256;
+
 /**
  * Hono's default router (the same SmartRouter of RegExp and Trie routers), remembering the last
  * match: Hono matches synchronously at the start of `fetch`, so right after `fetch` returns,
- * `last` is that request's match.
+ * `last` is that request's match. Recent matches are kept by method and path: the node's routes
+ * defeat the RegExp router (a parameter beside a static segment), and the trie router's search
+ * is the largest cost of routing a hot read. Hono only reads a match (handlers, parameters).
  */
 export class MatchRecorder implements Router<Entry> {
   name = 'MatchRecorder';
   private readonly inner: Router<Entry> = new SmartRouter<Entry>({ routers: [new RegExpRouter(), new TrieRouter()] });
+  private readonly cache = new Map<string, Result<Entry>>();
   last: Result<Entry> | null = null;
 
   add(method: string, path: string, handler: Entry): void {
+    this.cache.clear();
     this.inner.add(method, path, handler);
   }
 
   match(method: string, path: string): Result<Entry> {
-    const r = this.inner.match(method, path);
+    const key = `${method} ${path}`;
+    let r = this.cache.get(key);
+    if (r === undefined) {
+      r = this.inner.match(method, path);
+      if (path.length <= CACHED_PATH) {
+        // Oldest first out: a crawl of every block height churns the cache, not memory.
+        if (this.cache.size >= MATCH_CACHE) this.cache.delete(this.cache.keys().next().value as string);
+        this.cache.set(key, r);
+      }
+    }
     this.last = r;
     return r;
   }

@@ -11,6 +11,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { ChainError } from '../../core/errors.ts';
 import type { ChainEvent } from '../../projections/events.ts';
 import type { PeerGuardStats } from '../../node/ports.ts';
+import { HttpSeries } from './httpSeries.ts';
 
 /** What the metrics read at scrape time (narrow, read-only views of the node's parts). */
 export interface MetricSources {
@@ -112,19 +113,16 @@ export class NodeMetrics {
     'Blocks abandoned by a reorganisation',
     [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024],
   );
-  readonly httpRequests = new Counter({
-    name: 'ombra_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly httpSeconds = new Histogram({
-    name: 'ombra_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request (to the first byte of a stream), by method and route template',
-    labelNames: ['method', 'route'] as const,
-    buckets: HTTP_BUCKETS,
-    registers: [this.registry],
-  });
+  /** HTTP answers: counted by method, route template and status, timed by method and route template. */
+  readonly http = new HttpSeries(
+    this.registry,
+    { requests: 'ombra_http_requests_total', seconds: 'ombra_http_request_duration_seconds' },
+    {
+      requests: 'HTTP requests answered, by method, route template and status',
+      seconds: 'Time to answer an HTTP request (to the first byte of a stream), by method and route template',
+    },
+    HTTP_BUCKETS,
+  );
   readonly subscribers = new Gauge({
     name: 'ombra_stream_subscribers',
     help: 'Live subscribers attached to the event feed, by kind (sse or ws)',
@@ -169,7 +167,8 @@ export class NodeMetrics {
       // prom-client's nodejs_active_*_total are gauges, which the exposition rules (promtool) refuse
       // to name `_total`; the per-type nodejs_active_* gauges carry the same numbers.
       for (const metric of this.registry.getMetricsAsArray())
-        if (metric.name.endsWith('_total') && !(metric instanceof Counter)) this.registry.removeSingleMetric(metric.name);
+        if (metric.name.startsWith('nodejs_') && metric.name.endsWith('_total') && !(metric instanceof Counter))
+          this.registry.removeSingleMetric(metric.name);
     }
   }
 
@@ -241,26 +240,9 @@ export class NodeMetrics {
     (kind === 'import' ? this.importSeconds : this.produceSeconds).observe(seconds);
   };
 
-  // Labelled children are looked up once per (method, route[, status]), not hashed per request.
-  private readonly httpCounters = new Map<string, { inc(): void }>();
-  private readonly httpTimers = new Map<string, { observe(v: number): void }>();
-
   /** Counts and times one answered request by its route template (not the raw path): api/envelope.ts calls it. */
   observeHttp(method: string, route: string, status: number, seconds: number): void {
-    const ck = `${method} ${route} ${status}`;
-    let counter = this.httpCounters.get(ck);
-    if (!counter) {
-      counter = this.httpRequests.labels(method, route, String(status));
-      this.httpCounters.set(ck, counter);
-    }
-    counter.inc();
-    const tk = `${method} ${route}`;
-    let timer = this.httpTimers.get(tk);
-    if (!timer) {
-      timer = this.httpSeconds.labels(method, route);
-      this.httpTimers.set(tk, timer);
-    }
-    timer.observe(seconds);
+    this.http.observe(method, route, status, seconds);
   }
 
   /** The exposition text and its content type. */

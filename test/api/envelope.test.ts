@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApp } from '../../api/app.ts';
+import { MATCH_CACHE } from '../../api/envelope.ts';
 import { NodeMetrics } from '../../api/metrics/nodeMetrics.ts';
 import { RateLimiter } from '../../api/rateLimit.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
@@ -57,6 +58,19 @@ t('answers are counted by route template, refusals and unmatched paths included'
       .split('\n')
       .find((l) => l.startsWith('ombra_http_request_duration_seconds_count{method="GET",route="/api/chain/block/:index"}'));
     assert.is(timed?.split(' ')[1], '4');
+  }),
+);
+
+t('remembered matches keep each path’s own parameters, past the cache’s size', () =>
+  withApp(async (c, app) => {
+    for (let round = 0; round < 2; round++)
+      for (let i = 0; i < MATCH_CACHE + 50; i++) {
+        const height = i % 4 === 0 ? (i / 4) % 3 : 1000 + i;
+        const res = await app.request(`/api/chain/block/${height}`);
+        if (height <= 2) assert.is(((await res.json()) as { index: number }).index, height);
+        else assert.equal(await res.json(), { error: `block ${height} not found`, code: 'NOT_FOUND' });
+      }
+    assert.is((await app.request(`/api/chain/block/hash/${c.node.head().hash}`)).status, 200);
   }),
 );
 
