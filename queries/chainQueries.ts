@@ -10,7 +10,7 @@ export type MinerRecord = Miner & { reputationScore: number; tasksCompleted: num
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { HistoryRow, TxLocation } from '../projections/chainIndex.ts';
 import { statsRecord, chainStatsProjection } from '../projections/chainStats.ts';
-import { bucketLabels, topHolders, holdersProjection } from '../projections/holders.ts';
+import { bucketLabels, holderRows, holdersProjection } from '../projections/holders.ts';
 import { circulating, supplyProjection } from '../projections/supply.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { addressHistoryProjection, blockHashProjection, countKey, historyKey, txIndexProjection } from '../projections/chainIndex.ts';
@@ -19,6 +19,8 @@ import { MINERS } from '../core/tx/miner.ts';
 import { listRange, recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
 import { readRecord, readRecords } from './stateReads.ts';
 import { BlockJsonCache } from './blockJsonCache.ts';
+import { TopHolders } from './topHolders.ts';
+import { accountsProjection } from '../projections/accounts.ts';
 
 /** A confirmed transaction as served: the signed tx plus where and when it landed. */
 export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };
@@ -27,11 +29,16 @@ export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; po
 export class ChainQueries {
   private readonly ports: ReadPorts;
   private readonly json: BlockJsonCache;
-  private holdersCache: { height: number; limit: number; value: unknown } | null = null;
+  private readonly top: TopHolders;
 
   constructor(ports: ReadPorts) {
     this.ports = ports;
     this.json = new BlockJsonCache({ block: (i) => this.block(i), epoch: () => ports.chain.epoch() });
+    this.top = new TopHolders({
+      accounts: () => ports.chain.state().accounts,
+      height: () => ports.models.height(accountsProjection),
+      events$: ports.feed.events$,
+    });
   }
 
   /** The head block. */
@@ -264,19 +271,14 @@ export class ChainQueries {
     };
   }
 
-  /** The holders record: count, supply, the top `limit` balances (ranked once per height). */
+  /** The holders record: count, supply, the top `limit` balances (queries/topHolders.ts: O(limit) a request). */
   holders(limit: number) {
-    const h = this.height();
-    if (this.holdersCache && this.holdersCache.height === h && this.holdersCache.limit === limit) return this.holdersCache.value;
-    const s = this.ports.models.state(supplyProjection);
-    const total = circulating(s);
-    const value = {
+    const total = circulating(this.ports.models.state(supplyProjection));
+    return {
       totalHolders: this.ports.models.state(holdersProjection).totalHolders,
       totalSupply: total.toString(),
-      holders: topHolders(this.state().accounts, limit, total),
+      holders: holderRows(this.top.ranked(limit), total),
     };
-    this.holdersCache = { height: h, limit, value };
-    return value;
   }
 
   /** The distribution record. */
