@@ -52,7 +52,8 @@ async function* slice(parts: AsyncGenerator<Uint8Array>, start: number, end: num
   }
 }
 
-function stream(parts: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+/** A body read from `parts` as the socket drains: one part in memory at a time; a cancel closes the generator. */
+export function byteStream(parts: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
       const next = await parts.next();
@@ -81,9 +82,9 @@ export function contentResponse(c: Context, item: StoredContent, headers: Record
     throw new ChainError('RANGE_NOT_SATISFIABLE', `range ${c.req.header('Range')} lies outside the ${item.size} bytes`);
   }
   const typed = { 'Content-Type': item.contentType, ...common };
-  if (!range) return c.body(stream(item.bytes), 200, { ...typed, 'Content-Length': String(item.size) });
+  if (!range) return c.body(byteStream(item.bytes), 200, { ...typed, 'Content-Length': String(item.size) });
   const [start, end] = range;
-  return c.body(stream(slice(item.bytes, start, end)), 206, {
+  return c.body(byteStream(slice(item.bytes, start, end)), 206, {
     ...typed,
     'Content-Length': String(end - start + 1),
     'Content-Range': `bytes ${start}-${end}/${item.size}`,

@@ -1,6 +1,8 @@
 /**
- * The consensus state as a read model: accounts, miners and supply, folded from each block's
- * state diff. Rows: `a:<address>`, `m:<minerId>`, `s`. The node validates against this state.
+ * The consensus state as a read model: accounts, records and supply, folded from each block's
+ * state diff. Rows: `a:<address>`, `<prefix>:<id>` (records), `s`, and `!o:<prefix>:<id>` for each
+ * open record (sorted first). The node validates against this state. With a bounded record cache
+ * a restart reads the accounts, the supply and the open records only (docs/memory.md, "Records").
  */
 import {
   cloneState,
@@ -46,14 +48,22 @@ function decodeSupply(v: unknown): Supply {
   return { emitted: BigInt(r.emitted), burned: BigInt(r.burned), escrow: BigInt(r.escrow), feesPaid: BigInt(r.feesPaid) };
 }
 
+const OPEN_OF = new Map(RECORDS.filter((r) => r.isOpen).map((r) => [r.kind as string, r.isOpen!]));
+
 const KIND_OF_PREFIX = Object.fromEntries(RECORD_KINDS.map((k) => [RECORD_PREFIX[k], k])) as Record<string, RecordKind>;
+
+/** The row marking an open record (its value is in the record's own row). */
+const openMark = (recordKey: string): string => `!o:${recordKey}`;
 
 /** The rows a whole state is stored as (used for genesis and by tests). */
 export function stateRows(s: ChainState): KvOp[] {
   const ops: KvOp[] = [];
   for (const [k, a] of s.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
   for (const kind of RECORD_KINDS)
-    for (const [k, v] of s.records[kind]) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
+    for (const [k, v] of s.records[kind]) {
+      ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
+      if (OPEN_OF.get(kind)?.(v)) ops.push({ type: 'put', key: openMark(`${RECORD_PREFIX[kind]}:${k}`), value: 1 });
+    }
   ops.push({ type: 'put', key: 's', value: encodeSupply(s.supply) });
   return ops;
 }
@@ -85,8 +95,6 @@ function genesisWith(info: ChainInfo): ChainState {
   return withRecordCache(s, info.recordCache ?? Number.POSITIVE_INFINITY);
 }
 
-const OPEN_OF = new Map(RECORDS.filter((r) => r.isOpen).map((r) => [r.kind as string, r.isOpen!]));
-
 /** A copy of `state` with stored rows (their values at an earlier height) written over it. */
 export function stateWithRows(state: ChainState, rows: ReadonlyMap<string, unknown>): ChainState {
   const out = cloneState(state);
@@ -97,12 +105,23 @@ export function stateWithRows(state: ChainState, rows: ReadonlyMap<string, unkno
 /** Accounts, records (miners, tasks, agent runs, NFTs) and supply. */
 export const accountsProjection: Projection<ChainState> = {
   name: 'accounts',
-  version: 2,
+  // 3: open records marked by `!o:` rows, so a restart reads only what is live.
+  version: 3,
   init: (info: ChainInfo) => genesisWith(info),
   apply(state, ev: BlockEvent) {
     const ops: KvOp[] = [];
     // The first fold after genesis also persists the genesis allocations it started from.
     if (ev.block.index === 1) ops.push(...stateRows(state));
+    // Open marks follow each record's openness: before the commit, `state.open` is the old one.
+    for (const [kind, isOpen] of OPEN_OF) {
+      const was = (state.open as Record<string, Set<string>>)[kind];
+      const key = (k: string) => `${RECORD_PREFIX[kind as RecordKind]}:${k}`;
+      for (const [k, v] of ev.diff.records[kind as RecordKind] as Map<string, unknown>) {
+        if (isOpen(v) && !was.has(k)) ops.push({ type: 'put', key: openMark(key(k)), value: 1, fresh: true });
+        else if (!isOpen(v) && was.has(k)) ops.push({ type: 'del', key: openMark(key(k)) });
+      }
+      for (const k of ev.diff.removed?.[kind as RecordKind] ?? []) if (was.has(k)) ops.push({ type: 'del', key: openMark(key(k)) });
+    }
     commitDiff(state, ev.diff);
     for (const [k, a] of ev.diff.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
     for (const kind of RECORD_KINDS) {
@@ -113,17 +132,20 @@ export const accountsProjection: Projection<ChainState> = {
     return { state, ops };
   },
   async restore(rows, info) {
-    const state = withRecordCache(emptyState(), info.recordCache ?? Number.POSITIVE_INFINITY);
+    const cap = info.recordCache ?? Number.POSITIVE_INFINITY;
+    const it = rows as unknown as Partial<SeekableRows>;
+    // A bounded cache needs only the accounts, the supply and the open records: a restart costs
+    // what is live, not the history. A complete state (tools, tests) reads every row.
+    if (cap !== Number.POSITIVE_INFINITY && it.seek && it.next && it.close && it.db) return restoreLive(it as SeekableRows, info, cap);
+    const state = withRecordCache(emptyState(), cap);
     let any = false;
     let n = 0;
     for await (const [key, value] of rows) {
       any = true;
       applyRow(state, key, value);
-      // Open records are pinned as they come; the rest are trimmed now and then, so a restore
-      // never holds the whole history at once.
+      // Open records are pinned as they come; the rest are trimmed now and then.
       const kind = KIND_OF_PREFIX[key.slice(0, key.indexOf(':'))];
-      const isOpen = kind && OPEN_OF.get(kind);
-      if (isOpen?.(value)) (state.open as Record<string, Set<string>>)[kind].add(key.slice(key.indexOf(':') + 1));
+      if (kind && OPEN_OF.get(kind)?.(value)) (state.open as Record<string, Set<string>>)[kind].add(key.slice(key.indexOf(':') + 1));
       if (state.cache && ++n % 4096 === 0) trimRecords(state);
     }
     if (!any) return genesisWith(info);
@@ -132,3 +154,36 @@ export const accountsProjection: Projection<ChainState> = {
     return state;
   },
 };
+
+/** The part of a LevelDB iterator a live restore uses (and the rows it iterates). */
+interface SeekableRows {
+  seek(target: string): void;
+  next(): Promise<[string, unknown] | undefined>;
+  close(): Promise<void>;
+  db?: { getMany(keys: string[]): Promise<unknown[]> };
+}
+
+/** Reads the open marks, the accounts and the supply (seeking past the records), then the open records. */
+async function restoreLive(it: SeekableRows, info: ChainInfo, cap: number): Promise<ChainState> {
+  const state = withRecordCache(emptyState(), cap);
+  const open: string[] = [];
+  try {
+    let e = await it.next();
+    for (; e?.[0].startsWith('!o:'); e = await it.next()) open.push(e[0].slice(3));
+    if (!e && open.length === 0) return genesisWith(info);
+    it.seek('a:');
+    for (e = await it.next(); e?.[0].startsWith('a:'); e = await it.next()) applyRow(state, e[0], e[1]);
+    it.seek('s');
+    e = await it.next();
+    if (e?.[0] === 's') applyRow(state, 's', e[1]);
+  } finally {
+    await it.close();
+  }
+  // One read of every open record: an iterator seeking to each would read ahead past each one.
+  const values = it.db ? await it.db.getMany(open) : [];
+  open.forEach((key, i) => {
+    if (values[i] === undefined) throw new Error(`open record ${key} has a mark but no row`);
+    applyRow(state, key, values[i]);
+  });
+  return indexOpen(state);
+}

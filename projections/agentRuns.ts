@@ -10,11 +10,15 @@
  *   `order` = `<height>!<position>` of the request. Status changes come from the diff's run
  *   records, so timeouts and insufficient_funds (no transaction of their own) are seen too.
  *
- * In memory: runId -> {order, status, claimed}, rebuilt from the `s!` and `m!` rows on restore.
+ * - `!o!<runId>` -> {order, status, claimed}: each open run (pending, claimed, running), deleted
+ *   when it settles. These rows sort first: a restart reads them and stops.
+ *
+ * In memory: the open runs only (a settled run never changes again), so memory and restarts
+ * cost what is open, not the history.
  */
 import { heightKey } from '../core/encoding.ts';
 import type { AgentRunStatus } from '../core/state.ts';
-import { AGENT_RUN_STATUSES } from '../core/tx/agent.ts';
+import { AGENT_RUN_STATUSES, RUNS } from '../core/tx/agent.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
@@ -41,10 +45,19 @@ export interface StepRow {
   txHash: string;
 }
 
-/** In-memory index. */
-export interface AgentRunsState {
-  byId: Map<string, { order: string; status: AgentRunStatus; claimed: boolean }>;
+/** An open run's place in the indexes. */
+export interface OpenRun {
+  order: string;
+  status: AgentRunStatus;
+  claimed: boolean;
 }
+
+/** In-memory index: the open runs. */
+export interface AgentRunsState {
+  byId: Map<string, OpenRun>;
+}
+
+const openKey = (runId: string): string => `!o!${runId}`;
 
 /** Row key of a step. */
 export const stepKey = (runId: string, i: number): string => `p!${runId}!${i.toString().padStart(3, '0')}`;
@@ -52,7 +65,8 @@ export const stepKey = (runId: string, i: number): string => `p!${runId}!${i.toS
 /** Agent run details and indexes. */
 export const agentRunsProjection: Projection<AgentRunsState> = {
   name: 'agentRuns',
-  version: 1,
+  // 2: only open runs in memory, restored from their own rows.
+  version: 2,
   init: () => ({ byId: new Map() }),
   apply(s, ev: BlockEvent) {
     const ops: KvOp[] = [];
@@ -102,23 +116,25 @@ export const agentRunsProjection: Projection<AgentRunsState> = {
       if (known) ops.push({ type: 'del', key: `s!${known.status}!${order}` });
       const claimed = known?.claimed ?? false;
       if (run.minerAddress && !claimed) ops.push({ type: 'put', key: `m!${run.minerAddress}!${order}`, value: id });
-      s.byId.set(id, { order, status: run.status, claimed: claimed || run.minerAddress !== undefined });
       ops.push({ type: 'put', key: `s!${run.status}!${order}`, value: id });
+      if (RUNS.isOpen!(run)) {
+        const open: OpenRun = { order, status: run.status, claimed: claimed || run.minerAddress !== undefined };
+        s.byId.set(id, open);
+        ops.push(known ? { type: 'put', key: openKey(id), value: open } : { type: 'put', key: openKey(id), value: open, fresh: true });
+      } else if (known) {
+        // Settled: it never changes again, so it leaves memory (its index rows stay).
+        s.byId.delete(id);
+        ops.push({ type: 'del', key: openKey(id) });
+      }
     }
     return { state: s, ops };
   },
   async restore(rows) {
     const s: AgentRunsState = { byId: new Map() };
-    const claimed = new Set<string>();
+    // The open runs' rows sort first; the history after them is never read here.
     for await (const [key, value] of rows) {
-      if (key.startsWith('m!')) claimed.add(value as string);
-      if (!key.startsWith('s!')) continue;
-      const [, status, h, pos] = key.split('!');
-      s.byId.set(value as string, { order: `${h}!${pos}`, status: status as AgentRunStatus, claimed: false });
-    }
-    for (const id of claimed) {
-      const r = s.byId.get(id);
-      if (r) r.claimed = true;
+      if (!key.startsWith('!o!')) break;
+      s.byId.set(key.slice(3), value as OpenRun);
     }
     return s;
   },

@@ -7,7 +7,8 @@
  *
  * A conversation exists from its first CHAT_TURN; its creator is that turn's sender. An
  * AGENT_REQUEST naming a conversationId does not create one. Turn timestamps are the
- * transactions' own; order is chain order. In memory: the conversation records, restored from rows.
+ * transactions' own; order is chain order. In memory: the conversation records, restored from their
+ * rows (a restart reads those, not the turns).
  */
 import { heightKey } from '../core/encoding.ts';
 import type { BlockEvent } from './events.ts';
@@ -79,7 +80,12 @@ export const chatProjection: Projection<ChatState> = {
   },
   async restore(rows) {
     const s: ChatState = new Map();
-    for await (const [key, value] of rows) if (key.startsWith('k!')) s.set(key.slice(2), value as ConversationRow);
+    // The conversation rows only: past the authors' index (seek, where the rows can) and up to the turns.
+    (rows as { seek?: (k: string) => void }).seek?.('k!');
+    for await (const [key, value] of rows) {
+      if (key > 'k!~') break;
+      if (key.startsWith('k!')) s.set(key.slice(2), value as ConversationRow);
+    }
     return s;
   },
 };

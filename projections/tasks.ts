@@ -1,20 +1,26 @@
 /**
  * The task read model. Consensus keeps each task's record (status, response refs, scores); this
- * projection keeps what the API serves besides it, folded purely from each block:
+ * projection keeps what the API serves besides it, folded purely from each block. Tasks are
+ * numbered in submission order (block, then position), so every list is a numbered range and a
+ * page at any offset is one range read (docs/memory.md, "Task and run read models"):
  *
- * - `t!<order>`: the task's consensus record as of its last change (AFTER value from the diff,
- *   so timeouts, which carry no transaction, are seen too), keyed by submission order
- *   (`<height>!<position>`) so a reverse range read lists newest first;
- * - `s!<status>!<order>`: status index (the old entry is deleted on every change);
+ * - `t!<taskId>`: the task's consensus record as of its last change (AFTER value from the diff,
+ *   so timeouts, which carry no transaction, are seen too);
+ * - `n!<number>` -> taskId: every task, by its number;
+ * - `z!<status>!<n>` -> taskId: the n-th *frozen* task of a finished status (rewarded, timeout).
+ *   A task freezes once it and every task before it are finished, so these lists only grow at
+ *   their end, in submission order;
+ * - `!l!<number>` -> {id, status}: each live task (not frozen yet), and `!m` the counters. They
+ *   sort first: a restart reads them and stops, so it costs what is live, not the history;
  * - `r!<taskId>!<nn>`: each response's details from its TASK_RESPONSE (content, model, tokens);
  * - `v!<taskId>` / `w!<taskId>`: the TASK_VALIDATE and TASK_REWARD transactions' details.
  *
- * In memory: taskId -> {order, status} and per-status counts, rebuilt from `t!` rows on restore.
+ * In memory: the live tasks only (those submitted since the oldest open one: bounded by the
+ * tasks submitted within a task's lifetime, not by history), each list's live numbers, counters.
  */
-import { heightKey } from '../core/encoding.ts';
 import type { Task, TaskStatus } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import { TASK_STATUSES, taskIdOf } from '../core/tx/task.ts';
+import { TASK_STATUSES, TASKS, taskIdOf } from '../core/tx/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
@@ -53,12 +59,6 @@ export interface RewardRow {
   blockIndex: number;
   rewards: { address: string; amount: string; reason: string }[];
   timestamp: number;
-}
-
-/** In-memory index. */
-export interface TasksState {
-  byId: Map<string, { order: string; status: TaskStatus }>;
-  counts: Record<TaskStatus, number>;
 }
 
 const emptyCounts = (): Record<TaskStatus, number> => Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
@@ -102,29 +102,139 @@ function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: K
   }
 }
 
-/** Task records, their status index and the pipeline transactions' details. */
+/** The in-flight statuses /api/tasks/active lists (the spec's set). */
+export const ACTIVE_STATUSES: readonly TaskStatus[] = ['submitted', 'responses_collected'];
+/** Statuses a task never leaves. */
+export const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen!({ status: st } as Task));
+
+/** A list the API pages through: every task, one status, or the active set. */
+export type TaskList = 'all' | 'active' | TaskStatus;
+/** The lists held (in part) in memory: every status and the active set. */
+type LiveList = Exclude<TaskList, 'all'>;
+
+/** A task not frozen yet. */
+export interface LiveTask {
+  id: string;
+  status: TaskStatus;
+}
+
+/** In memory: the live tasks and the counters (what the `!` rows hold). */
+export interface TasksState {
+  /** Tasks submitted so far: the next task's number. */
+  next: number;
+  /** Live tasks by number: every number from `next - live.size` to `next - 1`. */
+  live: Map<number, LiveTask>;
+  /** The number of each live task. */
+  numberOf: Map<string, number>;
+  /** Each list's live numbers, ascending. */
+  lists: Record<LiveList, number[]>;
+  /** Frozen tasks of each finished status (rows `z!<status>!<n>`). */
+  frozen: Record<TaskStatus, number>;
+}
+
+const DIGITS = 12;
+/** A number as a row key part (fixed width, so keys sort as numbers). */
+export const seqKey = (n: number): string => n.toString().padStart(DIGITS, '0');
+/** Row key of the n-th frozen task of `status`. */
+export const frozenKey = (status: TaskStatus, n: number): string => `z!${status}!${seqKey(n)}`;
+const liveKey = (n: number): string => `!l!${seqKey(n)}`;
+
+const listsOf = (status: TaskStatus): LiveList[] => (ACTIVE_STATUSES.includes(status) ? [status, 'active'] : [status]);
+const emptyLists = (): Record<LiveList, number[]> =>
+  Object.fromEntries([...TASK_STATUSES, 'active'].map((l) => [l, []])) as unknown as Record<LiveList, number[]>;
+const emptyState = (): TasksState => ({ next: 0, live: new Map(), numberOf: new Map(), lists: emptyLists(), frozen: emptyCounts() });
+
+/** Index of the first element of ascending `a` that is >= `n`. */
+function lowerBound(a: readonly number[], n: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid] < n) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function enlist(s: TasksState, n: number, status: TaskStatus): void {
+  for (const l of listsOf(status)) {
+    const a = s.lists[l];
+    if (a.length === 0 || a[a.length - 1] < n) a.push(n);
+    else a.splice(lowerBound(a, n), 0, n);
+  }
+}
+
+function delist(s: TasksState, n: number, status: TaskStatus): void {
+  for (const l of listsOf(status)) {
+    const a = s.lists[l];
+    if (a[0] === n) a.shift();
+    else a.splice(lowerBound(a, n), 1);
+  }
+}
+
+/** How many tasks `list` holds. */
+export function listSize(s: TasksState, list: TaskList): number {
+  return list === 'all' ? s.next : s.lists[list].length + (list === 'active' ? 0 : s.frozen[list]);
+}
+
+/** Task records, numbered lists and the pipeline transactions' details. */
 export const tasksProjection: Projection<TasksState> = {
   name: 'tasks',
-  version: 1,
-  init: () => ({ byId: new Map(), counts: emptyCounts() }),
+  // 2: numbered lists (pages at any offset cost one range read), only live tasks in memory.
+  version: 2,
+  init: emptyState,
   apply(s, ev: BlockEvent) {
     const ops: KvOp[] = [];
     const { block, diff } = ev;
-    const position = new Map<string, number>();
-    block.transactions.forEach((tx, i) => {
-      if (tx.type === 'TASK_SUBMIT') position.set(taskIdOf(tx), i);
-    });
-    for (const [id, task] of diff.records.tasks) {
-      const known = s.byId.get(id);
-      const order = known?.order ?? `${heightKey(task.submitBlock)}!${(position.get(id) ?? 0).toString().padStart(5, '0')}`;
-      if (known) {
-        s.counts[known.status] -= 1;
-        ops.push({ type: 'del', key: `s!${known.status}!${order}` });
-      }
-      s.byId.set(id, { order, status: task.status });
-      s.counts[task.status] += 1;
-      ops.push({ type: 'put', key: `t!${order}`, value: task }, { type: 'put', key: `s!${task.status}!${order}`, value: id });
+    const fresh = new Set<number>();
+    const touched = new Set<number>();
+    // New tasks take their numbers in block order.
+    for (const tx of block.transactions) {
+      if (tx.type !== 'TASK_SUBMIT') continue;
+      const id = taskIdOf(tx);
+      const task = diff.records.tasks.get(id);
+      if (!task || s.numberOf.has(id)) continue;
+      const n = s.next++;
+      s.live.set(n, { id, status: task.status });
+      s.numberOf.set(id, n);
+      enlist(s, n, task.status);
+      fresh.add(n);
+      ops.push({ type: 'put', key: `n!${seqKey(n)}`, value: id, fresh: true });
     }
+    for (const [id, task] of diff.records.tasks) {
+      const n = s.numberOf.get(id);
+      ops.push(
+        n !== undefined && fresh.has(n)
+          ? { type: 'put', key: `t!${id}`, value: task, fresh: true }
+          : { type: 'put', key: `t!${id}`, value: task },
+      );
+      // A frozen task is finished: its status never changes again (a later TASK_MINT only names its NFT).
+      if (n === undefined) continue;
+      const known = s.live.get(n)!;
+      if (known.status !== task.status) {
+        delist(s, n, known.status);
+        enlist(s, n, task.status);
+        s.live.set(n, { id, status: task.status });
+        touched.add(n);
+      }
+    }
+    // Freeze the finished tasks no open task precedes.
+    let frozeAny = false;
+    for (let n = s.next - s.live.size; s.live.size > 0; n++) {
+      const t = s.live.get(n)!;
+      if (!FINAL_STATUSES.includes(t.status)) break;
+      delist(s, n, t.status);
+      s.live.delete(n);
+      s.numberOf.delete(t.id);
+      ops.push({ type: 'put', key: frozenKey(t.status, s.frozen[t.status]++), value: t.id, fresh: true });
+      if (!fresh.has(n)) ops.push({ type: 'del', key: liveKey(n) });
+      fresh.delete(n);
+      touched.delete(n);
+      frozeAny = true;
+    }
+    for (const n of fresh) ops.push({ type: 'put', key: liveKey(n), value: s.live.get(n), fresh: true });
+    for (const n of touched) if (!fresh.has(n)) ops.push({ type: 'put', key: liveKey(n), value: s.live.get(n) });
+    if (fresh.size > 0 || frozeAny) ops.push({ type: 'put', key: '!m', value: { next: s.next, frozen: s.frozen } });
     for (const tx of block.transactions) {
       if (tx.type === 'TASK_RESPONSE' || tx.type === 'TASK_VALIDATE' || tx.type === 'TASK_REWARD')
         foldTx(tx, block.index, diff.records.tasks.get(tx.taskId as string), ops);
@@ -132,12 +242,21 @@ export const tasksProjection: Projection<TasksState> = {
     return { state: s, ops };
   },
   async restore(rows) {
-    const s: TasksState = { byId: new Map(), counts: emptyCounts() };
+    const s = emptyState();
+    // The `!` rows sort first: the counters and the live tasks, then the history, never read here.
     for await (const [key, value] of rows) {
-      if (!key.startsWith('t!')) continue;
-      const t = value as Task;
-      s.byId.set(t.taskId, { order: key.slice(2), status: t.status });
-      s.counts[t.status] += 1;
+      if (!key.startsWith('!')) break;
+      if (key === '!m') {
+        const m = value as { next: number; frozen: Record<TaskStatus, number> };
+        s.next = m.next;
+        s.frozen = { ...emptyCounts(), ...m.frozen };
+      } else {
+        const n = Number(key.slice(3));
+        const t = value as LiveTask;
+        s.live.set(n, t);
+        s.numberOf.set(t.id, n);
+        enlist(s, n, t.status);
+      }
     }
     return s;
   },

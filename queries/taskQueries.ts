@@ -9,7 +9,10 @@ import { readRecord } from './stateReads.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
 import type { ResponseRow, RewardRow, ValidationRow } from '../projections/tasks.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { tasksProjection } from '../projections/tasks.ts';
+import { listSize, seqKey, tasksProjection, type TaskList } from '../projections/tasks.ts';
+
+/** The rows numbered `from` (inclusive) to `to` (exclusive) under `prefix`, ascending. */
+const numberRange = (prefix: string, from: number, to: number) => ({ gte: `${prefix}${seqKey(from)}`, lt: `${prefix}${seqKey(to)}` });
 
 /** The spec's task summary, plus taskType and timeoutMs. */
 export interface TaskSummary {
@@ -72,29 +75,39 @@ export class TaskQueries {
     return this.ports.models.readable(tasksProjection);
   }
 
-  /** Summaries newest first, with the total (of the status when one is given). */
-  async list(limit: number, offset: number, statuses?: readonly TaskStatus[]): Promise<{ tasks: TaskSummary[]; total: number }> {
-    const s = this.ports.models.state(tasksProjection);
-    if (!statuses) {
-      const tasks: TaskSummary[] = [];
-      let skipped = 0;
-      for await (const t of (await this.rows()).values({ gte: 't!', lt: 't!~', reverse: true })) {
-        if (tasks.length >= limit) break;
-        if (skipped++ < offset) continue;
-        tasks.push(taskSummary(t as Task));
+  /**
+   * Summaries of `list` newest first, with its total. Tasks are numbered (projections/tasks.ts):
+   * the live ones' numbers are in memory, the rest are numbered rows, so a page at any offset is
+   * a slice, at most one range read and one read of its records.
+   */
+  async list(limit: number, offset: number, list: TaskList = 'all'): Promise<{ tasks: TaskSummary[]; total: number }> {
+    for (;;) {
+      const rows = await this.rows();
+      // Taken at once after the flush: a block folded meanwhile may name rows not written yet,
+      // which the read below notices (a missing row), and the page is taken again.
+      const s = this.ports.models.state(tasksProjection);
+      const total = listSize(s, list);
+      const ids: string[] = [];
+      const end = Math.min(total, offset + limit);
+      if (list === 'all') {
+        if (offset < end) for await (const id of rows.values(numberRange('n!', total - end, total - offset))) ids.push(id as string);
+        ids.reverse();
+      } else {
+        // Newest first: the live numbers (the newest), then the frozen rows below them.
+        const live = s.lists[list];
+        for (let i = live.length - 1 - offset; i >= 0 && i >= live.length - end; i--) ids.push(s.live.get(live[i])!.id);
+        const from = Math.max(0, offset - live.length);
+        const to = end - live.length;
+        if (from < to && list !== 'active') {
+          const frozen = s.frozen[list];
+          const older: string[] = [];
+          for await (const id of rows.values(numberRange(`z!${list}!`, frozen - to, frozen - from))) older.push(id as string);
+          ids.push(...older.reverse());
+        }
       }
-      return { tasks, total: s.byId.size };
+      const records = ids.length ? await rows.getMany(ids.map((id) => `t!${id}`)) : [];
+      if (records.every((t) => t !== undefined)) return { tasks: records.map((t) => taskSummary(t as Task)), total };
     }
-    // Merge the per-status indexes by order key, newest first.
-    const orders: string[] = [];
-    for (const status of statuses) {
-      for await (const k of (await this.rows()).keys({ gte: `s!${status}!`, lt: `s!${status}!~`, reverse: true, limit: offset + limit }))
-        orders.push((k as string).slice(status.length + 3));
-    }
-    orders.sort().reverse();
-    const tasks: TaskSummary[] = [];
-    for (const o of orders.slice(offset, offset + limit)) tasks.push(taskSummary((await (await this.rows()).get(`t!${o}`)) as Task));
-    return { tasks, total: statuses.reduce((n, st) => n + s.counts[st], 0) };
   }
 
   /** The full pipeline record of a task, or undefined. */

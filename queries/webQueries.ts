@@ -113,17 +113,29 @@ export class WebQueries {
     };
   }
 
-  /** A release with the chunks of its files; a file deleted since is left out. */
-  async bundle(r: WebRelease): Promise<Bundle> {
-    const files: BundleFile[] = [];
+  /**
+   * A release with the chunks of its files (a file deleted since is left out), as the pieces of
+   * its JSON (`Bundle`, exactly as JSON.stringify writes it): one chunk in memory at a time, so
+   * a bundle's size costs the node nothing however large the site is.
+   */
+  async *bundleJson(r: WebRelease): AsyncGenerator<string> {
+    const head: Omit<Bundle, 'files'> = { releaseId: r.releaseId, siteId: r.siteId, merkleRoot: r.merkleRoot };
+    yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
+    let first = true;
     for (const e of r.manifest) {
       const u = await this.content.complete(FILES, e.fileId);
       if (!u) continue;
-      const chunks: string[] = [];
-      for await (const part of this.content.bytes(FILES, e.fileId)) chunks.push(Buffer.from(part).toString('base64'));
-      files.push({ path: e.path, fileId: e.fileId, contentType: u.contentType, size: u.totalBytes, chunks });
+      const file: Omit<BundleFile, 'chunks'> = { path: e.path, fileId: e.fileId, contentType: u.contentType, size: u.totalBytes };
+      yield `${first ? '' : ','}${JSON.stringify(file).slice(0, -1)},"chunks":[`;
+      first = false;
+      let firstChunk = true;
+      for await (const part of this.content.bytes(FILES, e.fileId)) {
+        yield `${firstChunk ? '' : ','}"${Buffer.from(part).toString('base64')}"`;
+        firstChunk = false;
+      }
+      yield ']}';
     }
-    return { releaseId: r.releaseId, siteId: r.siteId, merkleRoot: r.merkleRoot, files };
+    yield ']}';
   }
 
   /** A complete file ready to serve, or undefined (unknown, unfinished or deleted). */

@@ -133,12 +133,18 @@ export class AlertBook {
       .map((s) => subView(s, pending.get(s.id) ?? 0));
   }
 
-  /** Confirms the e-mail subscription of a link's token; NOT_FOUND for an unknown or expired link. */
-  async confirm(linkToken: string) {
+  /** The unconfirmed subscription of a link's token, unchanged; NOT_FOUND for an unknown or expired link. */
+  awaiting(linkToken: string): SubRecord {
     const id = /^[0-9a-f]{64}$/.test(linkToken) ? this.byConfirm.get(sha(linkToken)) : undefined;
     const rec = id === undefined ? undefined : this.subs.get(id);
     if (rec?.status !== 'unconfirmed' || (rec.confirmExpiresAt ?? 0) <= this.deps.opts.clock())
       throw new ChainError('NOT_FOUND', 'unknown or expired confirmation link');
+    return rec;
+  }
+
+  /** Confirms the e-mail subscription of a link's token; NOT_FOUND for an unknown or expired link. */
+  async confirm(linkToken: string) {
+    const rec = this.awaiting(linkToken);
     this.byConfirm.delete(rec.confirmHash as string);
     Object.assign(rec, { status: 'active', confirmHash: null, confirmExpiresAt: null, consecutiveFailures: 0 });
     rec.fromHeight = this.deps.height();

@@ -1,7 +1,8 @@
 /**
  * E-mail confirmation. An e-mail subscription starts `unconfirmed`: the node mails its target one
  * message, a link to its own public URL (`<public URL>/api/alerts/confirm/<token>`, 256 random
- * bits, kept only as a hash) and nothing else until a GET on that link confirms it. So the node
+ * bits, kept only as a hash) and nothing else until the button of the page the link opens (a POST
+ * to the same URL) confirms it: opening the link alone, as mail scanners do, confirms nothing. So the node
  * cannot be made to mail alerts to someone who did not ask: a stranger's address gets at most one
  * confirmation mail per pending subscription, with a cap of pending ones per address, and an
  * unconfirmed subscription is removed when its link expires.
@@ -19,10 +20,10 @@ export function confirmRow(sub: SubRecord, token: string, publicUrl: string, now
   const text = [
     `Someone asked the Ombra node at ${publicUrl} to send alerts (${what}) to this address.`,
     '',
-    'To receive them, confirm with this link:',
+    'To receive them, open this link and press its Confirm button:',
     confirmLink(publicUrl, token),
     '',
-    `Nothing else will be sent to you unless the link is followed; it expires on ${new Date(now + ttlMs).toISOString()}.`,
+    `Nothing else will be sent to you unless you confirm; it expires on ${new Date(now + ttlMs).toISOString()}.`,
     `If you did not ask for this, ignore this message. Subscription ${sub.id}.`,
   ].join('\n');
   return {

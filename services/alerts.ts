@@ -206,6 +206,18 @@ export class AlertService {
     return email ? created : { ...created, secret: rec.secret };
   }
 
+  /** What a confirmation link would confirm, changing nothing: `{id, trigger, target, expiresAt}`. */
+  awaitingConfirmation(linkToken: string) {
+    const rec = this.book.awaiting(linkToken);
+    return {
+      id: rec.id,
+      trigger: rec.trigger,
+      address: rec.params.address ?? null,
+      target: rec.target,
+      expiresAt: rec.confirmExpiresAt as number,
+    };
+  }
+
   /** Confirms an e-mail subscription by its link's token. */
   confirm(linkToken: string) {
     return this.book.confirm(linkToken);

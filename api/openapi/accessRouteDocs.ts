@@ -55,8 +55,29 @@ export const ACCESS_ROUTES: RouteCatalog = {
   },
   'GET /api/alerts/confirm/:token': {
     tag: 'alerts',
-    summary: 'Confirm an e-mail subscription (the link mailed to its target)',
-    description: 'The subscription fires for blocks committed after this. Unconfirmed subscriptions are removed after 24 h.',
+    summary: 'What a confirmation link (mailed to an e-mail target) would confirm; changes nothing',
+    description:
+      'A browser (`Accept: text/html`) gets a page with a button that POSTs to the same URL; other clients get JSON. ' +
+      'Opening the link confirms nothing, so mail scanners and link previews cannot consent for the recipient.',
+    params: { token: { schema: str, description: 'the 64-hex token of the confirmation link' } },
+    ok: {
+      schema: obj({
+        id: str,
+        trigger: str,
+        address: { type: ['string', 'null'] },
+        target: str,
+        expiresAt: ms,
+        status: { const: 'unconfirmed' },
+        confirm: str,
+      }),
+    },
+    errors: [404],
+  },
+  'POST /api/alerts/confirm/:token': {
+    tag: 'alerts',
+    summary: 'Confirm an e-mail subscription (the button of its confirmation link)',
+    description:
+      'The subscription fires for blocks committed after this. Unconfirmed subscriptions are removed after 24 h. A browser gets an HTML page.',
     params: { token: { schema: str, description: 'the 64-hex token of the confirmation link' } },
     ok: { schema: okWith('confirmed') },
     errors: [404],

@@ -9,6 +9,8 @@ import { parseSubscribe } from '../alertParams.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientIp } from '../clientIp.ts';
 import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
+import { confirmedPage, confirmPage, wantsHtml } from '../confirmPage.ts';
+import { pageHeaders } from '../staticFiles.ts';
 
 function token(c: Context, required: true): string;
 function token(c: Context, required: false): string | undefined;
@@ -37,8 +39,21 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
 
   app.get('/', (c) => c.json({ alerts: alerts.list(token(c, true)) }));
 
-  // The link mailed to an e-mail target: following it is the consent to receive alerts.
-  app.get('/confirm/:token', async (c) => c.json(await alerts.confirm(c.req.param('token'))));
+  // The link mailed to an e-mail target. Opening it changes nothing (scanners and previews open
+  // links too); the POST its page's button sends is the consent to receive alerts.
+  app.get('/confirm/:token', (c) => {
+    const pending = alerts.awaitingConfirmation(c.req.param('token'));
+    if (!wantsHtml(c.req.header('accept'))) return c.json({ ...pending, status: 'unconfirmed' as const, confirm: 'POST this URL' });
+    const html = confirmPage(pending);
+    return c.body(html, 200, pageHeaders(html));
+  });
+
+  app.post('/confirm/:token', async (c) => {
+    const done = await alerts.confirm(c.req.param('token'));
+    if (!wantsHtml(c.req.header('accept'))) return c.json(done);
+    const html = confirmedPage(done.id);
+    return c.body(html, 200, pageHeaders(html));
+  });
 
   app.post('/:id/enable', async (c) => c.json(await alerts.enable(c.req.param('id'), token(c, true))));
 

@@ -16,20 +16,17 @@ import { notFound } from '../errors.ts';
 import { parseLimit, parseOffset } from '../params.ts';
 import { submitFrom } from '../submit.ts';
 
-/** The in-flight statuses /api/tasks/active lists (the spec's set). */
-export const ACTIVE_STATUSES: readonly TaskStatus[] = ['submitted', 'responses_collected'];
-
 /** A task id: [A-Za-z0-9_-]{8,64}, as TASK_SUBMIT allows. */
 export function parseTaskId(s: string | undefined): string {
   if (s === undefined || !/^[A-Za-z0-9_-]{8,64}$/.test(s)) throw new ChainError('INVALID_PARAMS', 'task id must match [A-Za-z0-9_-]{8,64}');
   return s;
 }
 
-function parseStatus(s: string | undefined): TaskStatus[] | undefined {
-  if (s === undefined || s === '') return undefined;
+function parseStatus(s: string | undefined): TaskStatus | 'all' {
+  if (s === undefined || s === '') return 'all';
   if (!(TASK_STATUSES as readonly string[]).includes(s))
     throw new ChainError('INVALID_PARAMS', `status must be one of ${TASK_STATUSES.join(', ')}`);
-  return [s as TaskStatus];
+  return s as TaskStatus;
 }
 
 /** /api/chain/tasks, /api/chain/task/:id, /api/chain/fee-estimate. */
@@ -62,7 +59,7 @@ export function taskRoutes(deps: ApiDeps): Hono {
   app.get('/active', async (c) => {
     const limit = parseLimit(c.req.query('limit'));
     const offset = parseOffset(c.req.query('offset'));
-    return c.json(await tasks.list(limit, offset, ACTIVE_STATUSES));
+    return c.json(await tasks.list(limit, offset, 'active'));
   });
 
   app.get('/pending', (c) => {

@@ -11,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import { webPathProblem } from '../../core/tx/webRecords.ts';
 import type { WebQueries } from '../../queries/webQueries.ts';
-import { contentResponse } from '../contentResponse.ts';
+import { byteStream, contentResponse } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { parseHash, parseLimit, parseOffset } from '../params.ts';
@@ -35,6 +35,19 @@ async function serveFile(c: Context, web: WebQueries, fileId: string, headers: R
   return contentResponse(c, { ...f, contentType: servedType(f.contentType) }, headers);
 }
 
+/** A bundle's JSON, streamed as the socket drains (see WebQueries.bundleJson). */
+function bundleResponse(c: Context, json: AsyncGenerator<string>): Response {
+  const encoder = new TextEncoder();
+  async function* bytes(): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const piece of json) yield encoder.encode(piece);
+    } finally {
+      await json.return(undefined);
+    }
+  }
+  return c.body(byteStream(bytes()), 200, { 'Content-Type': 'application/json' });
+}
+
 /** /api/web. */
 export function webApiRoutes({ queries }: ApiDeps): Hono {
   const { web } = queries;
@@ -51,14 +64,14 @@ export function webApiRoutes({ queries }: ApiDeps): Hono {
   app.get('/release/:releaseId/bundle', async (c) => {
     const releaseId = parseReleaseId(c.req.param('releaseId'));
     const r = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
-    return c.json(await web.bundle(r));
+    return bundleResponse(c, web.bundleJson(r));
   });
 
   app.get('/alias/:alias/bundle', async (c) => {
     const alias = parseAlias(c.req.param('alias'));
     const site = (await web.aliasSite(alias)) ?? notFound(`alias ${alias}`);
     const r = (site.activeReleaseId && (await web.release(site.activeReleaseId))) || notFound(`an active release of alias ${alias}`);
-    return c.json(await web.bundle(r));
+    return bundleResponse(c, web.bundleJson(r));
   });
 
   app.get('/file/:fileId/content', (c) =>

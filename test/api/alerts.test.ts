@@ -250,7 +250,8 @@ t('enable: 401 without the token, 404 for another token, idempotent on an active
 t('confirmation links: anything but a pending link is 404 NOT_FOUND', () =>
   withAlerts({}, async (c) => {
     for (const tok of ['ab'.repeat(32), 'zz', 'AB'.repeat(32), '0'.repeat(65)])
-      assertError(await raw(c, `/api/alerts/confirm/${tok}`), 404, 'NOT_FOUND', /unknown or expired confirmation link/);
+      for (const method of ['GET', 'POST'])
+        assertError(await raw(c, `/api/alerts/confirm/${tok}`, { method }), 404, 'NOT_FOUND', /unknown or expired confirmation link/);
   }),
 );
 

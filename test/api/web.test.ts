@@ -253,7 +253,21 @@ t('reads: releases, bundles, content with ETag and 304, and the alias served as 
         },
       ],
     });
-    const bundle = (await get(c, '/api/web/alias/hello/bundle')).body;
+    // Streamed piece by piece, the body is still exactly the compact JSON of the whole bundle.
+    const streamed = await c.app.request('/api/web/alias/hello/bundle');
+    assert.is(streamed.headers.get('content-type'), 'application/json');
+    const text = await streamed.text();
+    const bundle = JSON.parse(text);
+    assert.is(text, JSON.stringify(bundle));
+    assert.equal(Object.keys(bundle), ['releaseId', 'siteId', 'merkleRoot', 'files']);
+    assert.equal(Object.keys(bundle.files[1]), ['path', 'fileId', 'contentType', 'size', 'chunks']);
+    assert.equal(
+      bundle.files.map((f: { path: string; size: number }) => [f.path, f.size]),
+      [
+        ['/index.html', index.bytes.length],
+        ['/s.css', css.bytes.length],
+      ],
+    );
     assert.is(bundle.files[0].chunks.length, index.totalChunks);
     assert.is(Buffer.concat(bundle.files[0].chunks.map((x: string) => Buffer.from(x, 'base64'))).toString(), index.bytes.toString());
     const page = await c.app.request('/web/hello/');

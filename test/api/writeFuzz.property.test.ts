@@ -82,12 +82,13 @@ t(
       const segment = fc.oneof(fc.string({ maxLength: 80 }), fc.constant(id), fc.stringMatching(/^[0-9a-f]{64}$/));
       const header = fc.oneof(fc.string({ maxLength: 200 }), fc.constant(''), fc.constant(`${token}x`));
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom('enable', 'secret', 'confirm'), segment, header, async (route, seg, tok) => {
-          const path =
-            route === 'confirm' ? `/api/alerts/confirm/${encodeURIComponent(seg)}` : `/api/alerts/${encodeURIComponent(seg)}/${route}`;
+        fc.asyncProperty(fc.constantFrom('enable', 'secret', 'confirm', 'confirm page'), segment, header, async (route, seg, tok) => {
+          const path = route.startsWith('confirm')
+            ? `/api/alerts/confirm/${encodeURIComponent(seg)}`
+            : `/api/alerts/${encodeURIComponent(seg)}/${route}`;
           // Header values must be valid ByteStrings to be sent at all.
           const headers = /^[\x20-\x7e]*$/.test(tok) ? { 'X-Alert-Token': tok } : {};
-          const res = await c.app.request(path, { method: route === 'confirm' ? 'GET' : 'POST', headers });
+          const res = await c.app.request(path, { method: route === 'confirm page' ? 'GET' : 'POST', headers });
           const json = (await res.json()) as { error?: unknown; code?: unknown };
           return res.status >= 400 && res.status < 500 && typeof json.error === 'string' && typeof json.code === 'string';
         }),

@@ -6,7 +6,7 @@
  *   sync:    import of near-empty blocks (sync over libp2p, local group commit) vs attestation verifies;
  *   fanout:  5,000 SSE subscribers' memory and delivery vs a bare node:http broadcast;
  *   memory:  RSS of a node restarted on 200k transfers to 200k new accounts, and what holds it;
- *   records: RSS after a restart on 20k and 200k finished tasks, bounded record cache vs all held;
+ *   records: RSS after a restart on 200k finished tasks over the same at 20k (flat in history);
  *   ratelimit, alerts: limiter overhead and webhook delivery (not in the table).
  * Usage: npm run bench [-- --only reads|replay|sync|fanout|memory|records|ratelimit] [--txs 100000]
  *        [--rounds 3] [--subscribers 5000]

@@ -189,12 +189,12 @@ export function confirmPath(m: Mail): string | undefined {
   return /https?:\/\/[^\s/]+(\/api\/alerts\/confirm\/[0-9a-f]{64})/.exec(text)?.[1];
 }
 
-/** Waits for the next mail, which must be a confirmation, and follows its link; answers the confirmation. */
+/** Waits for the next mail, which must be a confirmation, and presses its page's button (a POST to the link); answers the confirmation. */
 export async function confirmByMail(chain: AlertChain, mails: Mail[], index = mails.length): Promise<any> {
   await until(() => mails.length > index, 8000, 'confirmation mail');
   const path = confirmPath(mails[index]);
   if (!path) throw new Error(`mail ${index} holds no confirmation link:\n${mails[index].raw}`);
-  const res = await chain.app.request(path);
+  const res = await chain.app.request(path, { method: 'POST' });
   if (res.status !== 200) throw new Error(`confirmation answered ${res.status}: ${await res.text()}`);
   return res.json();
 }

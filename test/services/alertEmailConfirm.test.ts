@@ -37,11 +37,40 @@ t('an e-mail subscription is mailed its confirmation link and nothing else until
     // The owner cannot skip the link, and a guessed link confirms nothing.
     const en = await c.app.request(`/api/alerts/${sub.body.id}/enable`, { method: 'POST', headers: { 'X-Alert-Token': sub.body.token } });
     assert.is(en.status, 400);
+    assert.is((await c.app.request(`/api/alerts/confirm/${'0'.repeat(64)}`, { method: 'POST' })).status, 404);
     assert.is((await c.app.request(`/api/alerts/confirm/${'0'.repeat(64)}`)).status, 404);
-    const ok = await c.app.request(path as string);
+    // Opening the link, as a mail scanner or a browser does, shows what it would confirm and confirms nothing.
+    const peek = await c.app.request(path as string);
+    assert.is(peek.status, 200);
+    const seen = (await peek.json()) as { expiresAt: number };
+    assert.ok(seen.expiresAt > Date.now(), 'the link has not expired');
+    assert.equal(
+      { ...seen, expiresAt: 0 },
+      {
+        id: sub.body.id,
+        trigger: 'address_tx',
+        address: STRANGER,
+        target: 'victim@example.com',
+        expiresAt: 0,
+        status: 'unconfirmed',
+        confirm: 'POST this URL',
+      },
+    );
+    const page = await c.app.request(path as string, { headers: { Accept: 'text/html,application/xhtml+xml' } });
+    assert.is(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(page.headers.get('content-security-policy') ?? '', /form-action 'self'/);
+    const html = await page.text();
+    assert.match(html, /<form method="post"><button type="submit">Confirm subscription /);
+    assert.ok(html.includes('victim@example.com'));
+    [s] = await listAlerts(c, sub.body.token);
+    assert.is(s.status, 'unconfirmed', 'opening the link twice confirmed nothing');
+    // The page's button: a form POST from a browser answers a page; a client's POST answers JSON.
+    const ok = await c.app.request(path as string, { method: 'POST', headers: { Accept: 'text/html' } });
     assert.is(ok.status, 200);
-    assert.equal(await ok.json(), { ok: true, id: sub.body.id, confirmed: true });
-    assert.is((await c.app.request(path as string)).status, 404, 'a link confirms once');
+    assert.match(await ok.text(), /Subscription confirmed/);
+    assert.is((await c.app.request(path as string, { method: 'POST' })).status, 404, 'a link confirms once');
+    assert.is((await c.app.request(path as string)).status, 404, 'a used link shows nothing');
     [s] = await listAlerts(c, sub.body.token);
     assert.is(s.status, 'active');
     // From now on alerts are mailed, for blocks after the confirmation only.

@@ -12,6 +12,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ARTIFACTS, launchChromium, type Chromium } from '../../helpers/chromium.ts';
 import { liveSimulatedNode, type LiveNode } from '../../helpers/liveNode.ts';
+import { completeState } from '../../helpers/completeState.ts';
 
 // Functions passed to page.evaluate run in the page; the project's type check has no DOM library.
 declare const document: any;
@@ -72,7 +73,7 @@ t('search by a transaction hash reaches its page', async () => {
 
 t('block, address, task and art NFT pages render; the NFT SVG loads', async () => {
   if (!browser) return;
-  const s = live.node.node.state().records;
+  const s = (await completeState(live.node.node)).records;
   const [tokenId, nft] = [...s.nfts.entries()][0];
   const taskId = [...s.tasks.keys()][0];
   for (const [hash, heading] of [
@@ -92,7 +93,7 @@ t('block, address, task and art NFT pages render; the NFT SVG loads', async () =
 t('image and audio NFT pages show the minted file: the image decodes, the audio loads its metadata', async () => {
   if (!browser) return;
   errors.length = 0;
-  const s = live.node.node.state().records;
+  const s = (await completeState(live.node.node)).records;
   const [imageId, image] = [...s.imageNfts.entries()][0];
   const [audioId, audio] = [...s.audioNfts.entries()][0];
   await page.goto(`${live.url}/#/image/${imageId}`);

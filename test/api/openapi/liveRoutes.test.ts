@@ -11,6 +11,7 @@ import { buildTx, OmbraClient, Wallet } from '../../../client/index.ts';
 import { liveSimulatedNode, type LiveNode } from '../../helpers/liveNode.ts';
 import { schemaChecker } from '../../helpers/openapiCheck.ts';
 import { DEV_KEYS } from '../../helpers/testChain.ts';
+import { completeState } from '../../helpers/completeState.ts';
 
 const t = suite('every documented route against a live node');
 let live: LiveNode;
@@ -26,8 +27,8 @@ t.before(async () => {
 t.after(() => live.stop());
 
 /** Path parameter samples from the chain: by `METHOD path` and name, else by name. */
-function samples(): Record<string, string> {
-  const s = live.node.node.state().records;
+async function samples(): Promise<Record<string, string>> {
+  const s = (await completeState(live.node.node)).records;
   const txs = live.blocks.flatMap((b) => b.transactions);
   const first = <T>(m: Map<string, T>) => [...m.keys()][0];
   const chat = txs.find((x) => x.type === 'CHAT_TURN');
@@ -105,7 +106,7 @@ async function call(method: string, path: string, op: any, init: RequestInit = {
 }
 
 t('every operation answers as documented, and so do its path parameters given junk', async () => {
-  const sample = samples();
+  const sample = await samples();
   const client = new OmbraClient(live.url);
   const ops: [string, string, any][] = [];
   for (const [p, item] of Object.entries<any>(doc.paths))
@@ -147,7 +148,9 @@ t('every operation answers as documented, and so do its path parameters given ju
   await call('POST', `/api/alerts/${alert.id}/enable`, opOf('POST', '/api/alerts/{id}/enable'), owner);
   headers['/api/keys/{id}'] = { 'X-API-Key': key.key };
   headers['/api/alerts/{id}'] = { 'X-Alert-Token': alert.token };
-  let walked = 0;
+  // A junk confirmation link: the documented 404 of the button's POST.
+  await call('POST', `/api/alerts/confirm/${'ab'.repeat(32)}`, opOf('POST', '/api/alerts/confirm/{token}'));
+  let walked = 1;
   for (const [method, path, op] of [...ops.filter(([m]) => m === 'GET'), ...ops.filter(([m]) => m === 'DELETE')]) {
     const key = `${method} ${path.replace(/\{([^}]+)\}/g, ':$1')}`;
     const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
