@@ -32,9 +32,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   const opts = { ...defaultApiOptions, ...options };
   const recorder = new MatchRecorder();
   const app = new Hono({ strict: false, router: recorder });
-  // Rate limits first, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
-  if (deps.limiter) app.use('*', deps.limiter.middleware());
-  // No other middleware on every method: a GET whose handler answers synchronously is answered
+  // No middleware on every method: a GET whose handler answers synchronously is answered
   // synchronously (api/envelope.ts). Preflights, as the spec says, for reads and transaction posts.
   const answerPreflight = preflight(['GET', 'POST', 'DELETE', 'OPTIONS'], ['Content-Type', 'X-API-Key', 'X-Alert-Token']);
   app.options('*', answerPreflight);
@@ -72,7 +70,14 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.onError((err, c) =>
     onError(err, c, (e) => deps.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),
   );
-  // Timing outermost, so rate-limited and refused requests are counted too; CORS on every answer.
-  wrapDispatch(app, { recorder, skip: new Set([answerPreflight, bodyLimit]), corsOrigin: CORS_ORIGIN, timings: deps.metrics });
+  // Timing outermost, so rate-limited and refused requests are counted too; rate limits before
+  // anything else, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
+  wrapDispatch(app, {
+    recorder,
+    skip: new Set([answerPreflight, bodyLimit]),
+    corsOrigin: CORS_ORIGIN,
+    timings: deps.metrics,
+    limiter: deps.limiter,
+  });
   return app;
 }

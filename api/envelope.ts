@@ -1,6 +1,6 @@
 /**
  * What every answer gets, applied around Hono's dispatch instead of as `app.use('*')`
- * middleware: the open-CORS header and the Prometheus HTTP timings. Any middleware on `'*'`
+ * middleware: the open-CORS header, the Prometheus HTTP timings and the rate limits. Any middleware on `'*'`
  * makes Hono compose an async chain for every request, and then @hono/node-server cannot take
  * its synchronous response path (it adds a close listener and awaits the response). Around the
  * dispatch, a handler that answers synchronously (a cached block, health) stays synchronous
@@ -13,6 +13,8 @@ import type { Result, Router } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
+import type { RateLimiter } from './rateLimit.ts';
+import { gate, type NodeEnv, type Pass } from './rateLimitGate.ts';
 
 /** The route label of a request nothing routes. */
 export const UNMATCHED = 'unmatched';
@@ -87,44 +89,69 @@ export interface EnvelopeOptions {
   corsOrigin: string;
   /** Timings, when metrics are on. */
   timings?: HttpTimings;
+  /** Rate limits, when on: admission before the dispatch (api/rateLimitGate.ts). */
+  limiter?: RateLimiter;
 }
 
-type Outgoing = { setHeader?(name: string, value: string): void };
-
-/** Replaces `app.fetch` (what @hono/node-server and `app.request` call) with the envelope around it. */
+/**
+ * Replaces `app.fetch` (what @hono/node-server and `app.request` call) with the envelope around
+ * it: timing outermost (refusals are counted too), then the rate limit, CORS on every answer.
+ */
 export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
   const dispatch = app.fetch;
-  const { recorder, skip, corsOrigin, timings } = opts;
+  const { recorder, skip, corsOrigin, timings, limiter } = opts;
   app.fetch = (request, env, ctx) => {
     const started = timings ? performance.now() : 0;
-    // Served by @hono/node-server: straight onto Node's response, merged into its writeHead.
-    const outgoing = (env as { outgoing?: Outgoing } | undefined)?.outgoing;
+    // Served by @hono/node-server: headers go straight onto Node's response, merged into its writeHead.
+    const outgoing = (env as NodeEnv | undefined)?.outgoing;
     const direct = outgoing !== undefined && typeof outgoing.setHeader === 'function';
-    if (direct) outgoing.setHeader!('Access-Control-Allow-Origin', corsOrigin);
+    const headers: Record<string, string> = { 'Access-Control-Allow-Origin': corsOrigin };
+    let pass: Pass | undefined;
     recorder.last = null;
-    const res = dispatch(request, env, ctx);
+    let res: Response | Promise<Response>;
+    const admission = limiter && gate(limiter, request, app.getPath(request, { env }), env as NodeEnv | undefined);
+    if (admission && 'refusal' in admission) {
+      // Never dispatched: labelled by the route it stood in front of.
+      if (timings) recorder.match(request.method === 'HEAD' ? 'GET' : request.method, app.getPath(request, { env }));
+      res = admission.refusal;
+    } else {
+      if (admission) {
+        pass = admission.pass;
+        Object.assign(headers, pass.headers);
+      }
+      if (direct) for (const name in headers) outgoing.setHeader!(name, headers[name]);
+      try {
+        res = dispatch(request, env, ctx);
+      } catch (e) {
+        pass?.failed();
+        throw e;
+      }
+    }
     const route = timings ? recorder.template(skip) : '';
-    const done = (r: Response): Response => {
+    const done = (answer: Response): Response => {
+      let r = direct ? answer : withHeaders(answer, headers);
+      if (pass) r = pass.answered(r, env as NodeEnv | undefined);
       timings?.observeHttp(request.method, route, r.status, (performance.now() - started) / 1000);
-      return direct ? r : withHeader(r, corsOrigin);
+      return r;
     };
     if (!(res instanceof Promise)) return done(res);
     return res.then(done, (e: unknown) => {
+      pass?.failed();
       timings?.observeHttp(request.method, route, 500, (performance.now() - started) / 1000);
       throw e;
     });
   };
 }
 
-/** `r` with the CORS header (outside @hono/node-server, e.g. `app.request` in tests). */
-function withHeader(r: Response, origin: string): Response {
+/** `r` with `headers` (outside @hono/node-server, e.g. `app.request` in tests). */
+function withHeaders(r: Response, headers: Record<string, string>): Response {
   try {
-    r.headers.set('Access-Control-Allow-Origin', origin);
+    for (const name in headers) r.headers.set(name, headers[name]);
     return r;
   } catch {
     // Immutable headers (a fetched or redirect Response): copy it.
     const copy = new Response(r.body, r);
-    copy.headers.set('Access-Control-Allow-Origin', origin);
+    for (const name in headers) copy.headers.set(name, headers[name]);
     return copy;
   }
 }
