@@ -90,16 +90,7 @@ export class HttpSeries {
 
   /** One answered request. */
   observe(method: string, route: string, status: number, seconds: number): void {
-    let byRoute = this.counts.get(method);
-    if (!byRoute) {
-      byRoute = new Map();
-      this.counts.set(method, byRoute);
-    }
-    let byStatus = byRoute.get(route);
-    if (!byStatus) {
-      byStatus = new Map();
-      byRoute.set(route, byStatus);
-    }
+    const byStatus = inner(inner(this.counts, method), route);
     const c = byStatus.get(status);
     if (c) c.n++;
     else {
@@ -107,11 +98,7 @@ export class HttpSeries {
       byStatus.set(status, fresh);
       this.countList.push(fresh);
     }
-    let routes = this.durations.get(method);
-    if (!routes) {
-      routes = new Map();
-      this.durations.set(method, routes);
-    }
+    const routes = inner(this.durations, method);
     let d = routes.get(route);
     if (!d) {
       d = { method, route, buckets: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
@@ -161,4 +148,14 @@ export class HttpSeries {
       reset,
     };
   }
+}
+
+/** The map under `key` in `m`, added empty when absent. */
+function inner<K, K2, V>(m: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let v = m.get(key);
+  if (!v) {
+    v = new Map();
+    m.set(key, v);
+  }
+  return v;
 }
