@@ -233,7 +233,7 @@ export class OmbraNode implements HealthView {
 
   /** The read side's ports over this node: what query objects are built from. */
   readPorts(): ReadPorts {
-    return { chain: this, blocks: this.store, models: this.runner, mempool: this.mempool, evidence: this.evidence };
+    return { chain: this, blocks: this.store, models: this.runner, mempool: this.mempool, evidence: this.evidence, feed: this };
   }
 
   /** The ports of the live-stream hub. */
