@@ -188,7 +188,9 @@ export class OmbraNode implements HealthView {
         const applied = await this.loading(() =>
           applyBlock(this.state(), refOf(parent), block, this.genesis, { signaturesVerified: pool ? verified : true, txBytes }),
         );
-        this.runner.fold(this.blockEvent(block, applied, true));
+        const ev = this.blockEvent(block, applied, true);
+        await this.runner.prepare(ev);
+        this.runner.fold(ev);
         parent = block;
         if (block.index % 1000 === 0) await this.runner.flush();
         if (block.index % CATCH_UP_CHUNK === 0) onProgress?.(block.index, head);
@@ -420,7 +422,7 @@ export class OmbraNode implements HealthView {
       let parent = ancestorBlock;
       for (const b of branch) {
         const applied = await this.loading(() => applyBlock(this.state(), refOf(parent), b, this.genesis, { signaturesVerified: true }));
-        this.events$.next({ ...this.blockEvent(b, applied, false), source: 'peer' });
+        await this.announce({ ...this.blockEvent(b, applied, false), source: 'peer' });
         parent = b;
       }
       this.mempool.clear();
@@ -532,7 +534,7 @@ export class OmbraNode implements HealthView {
     // previous one left.
     for (const { block, applied } of blocks) {
       this.tip = block;
-      this.events$.next({ ...this.blockEvent(block, applied, false), source });
+      await this.announce({ ...this.blockEvent(block, applied, false), source });
     }
     const block = this.tip;
     const ctx = { height: block.index + 1, timestamp: this.clock(), genesis: this.genesis };
@@ -549,6 +551,12 @@ export class OmbraNode implements HealthView {
     const gone = [...removed, ...dropped.map((d) => d.tx)];
     await this.pendingLog.drop(gone.map((t) => t.hash));
     this.events$.next({ type: 'mempool', total: this.mempool.size });
+  }
+
+  /** A block event onto the feed, once the read models hold the rows they need to fold it. */
+  private async announce(ev: BlockEvent): Promise<void> {
+    await this.runner.prepare(ev);
+    this.events$.next(ev);
   }
 
   private blockEvent(block: Block, applied: Applied, replay: boolean): BlockEvent {
