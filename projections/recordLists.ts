@@ -21,6 +21,7 @@ import { NFTS } from '../core/tx/art.ts';
 import { AUDIO_NFTS, IMAGE_NFTS } from '../core/tx/media.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
 
 /** The kinds listed. */
 export type ListedKind = 'miners' | 'nfts' | 'imageNfts' | 'audioNfts';
@@ -28,14 +29,10 @@ export type ListedKind = 'miners' | 'nfts' | 'imageNfts' | 'audioNfts';
 /** How many records each list holds. */
 export type RecordCounts = Record<ListedKind, number>;
 
-/** The lists' sizes and a cache of owners' counts. */
+/** The lists' sizes and a cache of owners' counts (by `<kind>!c!<owner>` row key). */
 export interface RecordListsState {
   counts: RecordCounts;
-  cap: number;
-  /** Owners' counts by `<kind>!c!<owner>` row key, least recently minted for first. */
-  owners: Map<string, number>;
-  /** Owner count rows read back and found absent: owners of the block about to be folded. */
-  absent: Set<string>;
+  owners: RowCounters;
 }
 
 const DIGITS = 12;
@@ -55,7 +52,7 @@ const tokensOf = (ev: BlockEvent, rec: (typeof TOKENS)[number]): Token[] =>
   );
 
 function fresh(info: ChainInfo, counts: RecordCounts): RecordListsState {
-  return { counts, cap: info.recordCache ?? Number.POSITIVE_INFINITY, owners: new Map(), absent: new Set() };
+  return { counts, owners: rowCounters(info.recordCache) };
 }
 
 /** Miner and token lists. */
@@ -73,40 +70,21 @@ export const recordListsProjection: Projection<RecordListsState> = {
       for (const t of tokensOf(ev, rec)) {
         ops.push({ type: 'put', key: `${kind}!n!${listNumber(counts[kind]++)}`, value: t.tokenId, fresh: true });
         const key = ownerCountKey(kind, t.owner);
-        let n = s.owners.get(key);
-        if (n === undefined) {
-          if (!s.absent.delete(key)) throw new Error(`recordLists: the count of ${key} is not loaded (fold after the runner's prepare)`);
-          n = 0;
-        }
+        const n = nextNumber(s.owners, key, 'recordLists');
         ops.push({ type: 'put', key: `${listPrefix(kind, t.owner)}${listNumber(n)}`, value: t.tokenId, fresh: true });
         ops.push({ type: 'put', key, value: n + 1 });
-        // Re-inserted: the map's order is the eviction order.
-        s.owners.delete(key);
-        s.owners.set(key, n + 1);
       }
     }
-    for (const key of s.owners.keys()) {
-      if (s.owners.size <= s.cap) break;
-      s.owners.delete(key);
-    }
+    trimCounts(s.owners);
     s.counts = counts;
     return { state: s, ops };
   },
-  needs(s, ev) {
-    const keys = new Set<string>();
-    for (const rec of TOKENS)
-      for (const t of tokensOf(ev, rec)) {
-        const key = ownerCountKey(rec.kind as ListedKind, t.owner);
-        if (!s.owners.has(key) && !s.absent.has(key)) keys.add(key);
-      }
-    return [...keys];
-  },
-  take(s, rows) {
-    for (const [key, n] of rows) {
-      if (n === undefined) s.absent.add(key);
-      else s.owners.set(key, n as number);
-    }
-  },
+  needs: (s, ev) =>
+    missingCounts(
+      s.owners,
+      TOKENS.flatMap((rec) => tokensOf(ev, rec).map((t) => ownerCountKey(rec.kind as ListedKind, t.owner))),
+    ),
+  take: (s, rows) => takeCounts(s.owners, rows),
   save: (s) => s.counts,
   // Owners' counts are read back as they are needed: a load (start, rollback) starts without them.
   load: (saved, info) => fresh(info, { ...(saved as RecordCounts) }),

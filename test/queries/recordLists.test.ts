@@ -9,15 +9,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { Level } from 'level';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sha256Hex } from '../../core/hash.ts';
-import type { BlockEvent, ChainInfo } from '../../projections/events.ts';
+import type { BlockEvent } from '../../projections/events.ts';
 import { type ListedKind, recordListsProjection } from '../../projections/recordLists.ts';
-import { ProjectionRunner } from '../../projections/runner.ts';
-import type { ProjectionStore, RowOp } from '../../projections/store.ts';
 import { recordListPage } from '../../queries/recordListPage.ts';
+import { pageOffsets } from '../helpers/pageOffsets.ts';
+import { foldEvents, openRunner } from '../helpers/runnerStore.ts';
 
 const t = suite('record lists');
 
@@ -82,59 +81,24 @@ function lists(created: Created): { name: string; kind: ListedKind; owner?: stri
   return out;
 }
 
-function offsets(n: number): number[] {
-  const out = new Set([0, 1, Math.max(0, n - 1), n, n + 3]);
-  for (let i = 1; i < 8; i++) out.add(Math.floor((n * i) / 8));
-  return [...out];
-}
-
-/** A projection store over a fresh LevelDB, the way the node's block log serves one. */
-async function openStore(dir: string): Promise<{ store: ProjectionStore; close: () => Promise<void> }> {
-  const db = new Level<string, unknown>(join(dir, 'db'), { valueEncoding: 'json' });
-  await db.open();
-  const subs = new Map<string, ReturnType<typeof db.sublevel>>();
-  const store: ProjectionStore = {
-    sublevel(name) {
-      if (!subs.has(name)) subs.set(name, db.sublevel<string, unknown>(name, { valueEncoding: 'json' }) as never);
-      return subs.get(name)! as never;
-    },
-    async write(ops: readonly RowOp[]) {
-      await db.batch(ops as never);
-    },
-    head: () => null,
-  };
-  return { store, close: () => db.close() };
-}
-
 /** Folds `events` through a runner (restarted halfway) with a cache of one owner's count, then checks every page. */
 async function foldAndCheck(made: readonly Made[]): Promise<number> {
   const { events, created } = build(made);
   const dir = mkdtempSync(join(tmpdir(), 'ombra-lists-'));
-  const info = { recordCache: 1 } as ChainInfo;
+  const info = { recordCache: 1 };
   try {
     const half = Math.floor(events.length / 2);
-    let open = await openStore(dir);
-    let runner = new ProjectionRunner(open.store, [recordListsProjection], info, 4);
-    await runner.load();
-    for (const ev of events.slice(0, half)) {
-      await runner.prepare(ev);
-      runner.fold(ev);
-    }
-    await runner.stop();
-    await open.close();
-    open = await openStore(dir);
-    runner = new ProjectionRunner(open.store, [recordListsProjection], info, 4);
-    await runner.load();
-    for (const ev of events.slice(half)) {
-      await runner.prepare(ev);
-      runner.fold(ev);
-    }
-    assert.ok(runner.state(recordListsProjection).owners.size <= 1, 'at most one owner count in memory');
+    const first = await openRunner(dir, [recordListsProjection], info);
+    await foldEvents(first.runner, events.slice(0, half));
+    await first.close();
+    const { runner, close } = await openRunner(dir, [recordListsProjection], info);
+    await foldEvents(runner, events.slice(half));
+    assert.ok(runner.state(recordListsProjection).owners.counts.size <= 1, 'at most one owner count in memory');
     let pages = 0;
     const rows = await runner.readable(recordListsProjection);
     const counts = runner.state(recordListsProjection).counts;
     for (const list of lists(created))
-      for (const offset of offsets(list.ids.length))
+      for (const offset of pageOffsets(list.ids.length))
         for (const limit of [1, 7, 100]) {
           const got = await recordListPage(rows, list.kind, limit, offset, list.owner, counts[list.kind]);
           assert.equal(
@@ -144,8 +108,7 @@ async function foldAndCheck(made: readonly Made[]): Promise<number> {
           );
           pages++;
         }
-    await runner.stop();
-    await open.close();
+    await close();
     return pages;
   } finally {
     rmSync(dir, { recursive: true, force: true });
