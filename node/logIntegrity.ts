@@ -51,7 +51,8 @@ export async function verifyLog(store: ChainStore, depth = DEFAULT_VERIFY_DEPTH)
   for await (const key of store.blocks.keys({ gt: heightKey(head.index), limit: 1 }))
     return { height: head.index + 1, message: `the head pointer says ${head.index} but the log holds block at key ${key}` };
   const from = Math.max(0, head.index - Math.max(1, depth) + 1);
-  let parentHash: string | null = from > 0 ? (((await store.blocks.get(heightKey(from - 1), NO_FILL)) as Block | undefined)?.hash ?? null) : null;
+  let parentHash: string | null =
+    from > 0 ? (((await store.blocks.get(heightKey(from - 1), NO_FILL)) as Block | undefined)?.hash ?? null) : null;
   for (let h = from; h <= head.index; h++) {
     let b: Block | undefined;
     try {
