@@ -29,6 +29,8 @@ const SMALL_ORDER_R = new Set([
   '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05',
   '26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc85',
 ]);
+/** First bytes of the SMALL_ORDER_R encodings: any other R skips the set lookup (and its substring). */
+const SMALL_ORDER_R_FIRST = new Set([...SMALL_ORDER_R].map((r) => Number.parseInt(r.slice(0, 2), 16)));
 
 interface KeyEntry {
   key: KeyObject | null;
@@ -91,11 +93,14 @@ export function isValidPublicKey(publicKeyHex: string): boolean {
  * All hex inputs must be lowercase; anything malformed is simply invalid.
  */
 export function verifySignature(publicKeyHex: string, message: string | Uint8Array, signatureHex: string): boolean {
-  if (!isHex(publicKeyHex, 64) || !isHex(signatureHex, 128)) return false;
-  const key = importKey(publicKeyHex);
+  if (!isHex(signatureHex, 128)) return false;
+  // The cache holds only keys that passed isHex (replay's senders repeat: one lookup, no scan).
+  const hit = keyCache.get(publicKeyHex);
+  const key = hit ? hit.key : isHex(publicKeyHex, 64) ? importKey(publicKeyHex) : null;
   if (!key) return false;
   const sig = Buffer.from(signatureHex, 'hex');
-  if (!yIsCanonical(sig.subarray(0, 32)) || SMALL_ORDER_R.has(signatureHex.slice(0, 64))) return false;
+  if (!yIsCanonical(sig.subarray(0, 32))) return false;
+  if (SMALL_ORDER_R_FIRST.has(sig[0]) && SMALL_ORDER_R.has(signatureHex.slice(0, 64))) return false;
   if (!lessLE(sig.subarray(32), L_LE)) return false;
   try {
     const data = typeof message === 'string' ? Buffer.from(message, 'utf8') : message;

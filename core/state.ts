@@ -89,6 +89,7 @@ export function removedIds(diff: StateDiff, rec: RecordDef): ReadonlySet<string>
 function copyRemovals(from: Removals | undefined, records: Records, removed?: Removals): void {
   if (!from) return;
   for (const [kind, ids] of Object.entries(from) as [string, Set<string>][]) {
+    // Deleting from a kind still reading as NONE deletes nothing: no map needed.
     const map = (records as unknown as Record<string, Map<string, unknown>>)[kind];
     let into = removed ? removedOf(removed, kind) : undefined;
     if (removed && !into) {
@@ -112,6 +113,35 @@ export function emptyRecords(): Records {
   return Object.fromEntries(RECORDS.map((r) => [r.kind, new Map()])) as unknown as Records;
 }
 
+/** The map every kind of an overlay reads as until it is written: shared, so it refuses writes. */
+class NoRecords<V> extends Map<string, V> {
+  override set(): this {
+    throw new Error('an unwritten record kind is read-only: write through the overlay');
+  }
+}
+const NONE = new NoRecords();
+let lazyKinds: Records | null = null;
+
+/**
+ * Record maps for an overlay (a block touches few of ~26 kinds, and two or three overlays are
+ * made a block): every kind reads as one shared empty map until `writableMap` gives it its own.
+ */
+function lazyRecords(): Records {
+  lazyKinds ??= Object.fromEntries(RECORDS.map((r) => [r.kind, NONE])) as unknown as Records;
+  return Object.create(lazyKinds) as Records;
+}
+
+/** A kind's own map in `records`, made on first write when the kind still reads as `NONE`. */
+function writableMap<T>(records: Records, kind: string): Map<string, T> {
+  const all = records as unknown as Record<string, Map<string, T>>;
+  let map = all[kind];
+  if (map === NONE) {
+    map = new Map();
+    all[kind] = map;
+  }
+  return map;
+}
+
 function emptyOpen(): OpenSets {
   return Object.fromEntries(RECORDS.filter((r) => r.isOpen).map((r) => [r.kind, new Set<string>()]));
 }
@@ -128,9 +158,12 @@ export function emptyState(): ChainState {
 
 /** Copies every record of `from` into `to` (records are immutable values: maps are copied, not records). */
 function copyRecords(from: Records, to: Records): void {
-  for (const rec of RECORDS) {
-    const target = mapOf(to, rec);
-    for (const [k, v] of mapOf(from, rec)) target.set(k, v);
+  // Own keys: every kind of a full map set, only the written kinds of an overlay's.
+  for (const kind of Object.keys(from)) {
+    const source = (from as unknown as Record<string, Map<string, unknown>>)[kind];
+    if (source.size === 0) continue;
+    const target = writableMap(to, kind);
+    for (const [k, v] of source) target.set(k, v);
   }
 }
 
@@ -138,7 +171,7 @@ function copyRecords(from: Records, to: Records): void {
 export class StateOverlay {
   readonly parent: ChainState | StateOverlay;
   readonly accounts = new Map<string, Account>();
-  readonly records: Records = emptyRecords();
+  readonly records: Records = lazyRecords();
   /** Records removed in this overlay (an id is in `records` or here, never both). */
   readonly removed: Removals = {};
   supply: Supply;
@@ -202,7 +235,7 @@ export class StateOverlay {
 
   /** Records a new or changed record (a fresh object: stored values are never mutated). */
   put<T>(rec: RecordDef<string, T>, id: string, value: T): void {
-    mapOf(this.records, rec).set(id, value);
+    writableMap<T>(this.records, rec.kind).set(id, value);
     removedOf(this.removed, rec.kind)?.delete(id);
   }
 
@@ -216,12 +249,21 @@ export class StateOverlay {
     copyRemovals({ [rec.kind]: new Set([id]) } as Removals, this.records, this.removed);
   }
 
-  /** Ids of the open records of a kind as of the base state plus this overlay's changes. */
-  openIds(rec: RecordDef): Set<string> {
+  /**
+   * Ids of the open records of a kind as of the base state plus this overlay's changes (and of
+   * records this overlay changed: callers re-judge them). Read-only: when the overlay changed
+   * nothing of the kind it is the base's own set, not a copy (begin-block hooks ask for several
+   * kinds every block, and most blocks change none of them).
+   */
+  openIds(rec: RecordDef): ReadonlySet<string> {
     const p = this.parent;
-    const ids = new Set(p instanceof StateOverlay ? p.openIds(rec) : openSet(p.open, rec));
-    for (const id of mapOf(this.records, rec).keys()) ids.add(id);
-    for (const id of removedOf(this.removed, rec.kind) ?? []) ids.delete(id);
+    const base = p instanceof StateOverlay ? p.openIds(rec) : (openSet(p.open, rec) ?? NO_IDS);
+    const own = mapOf(this.records, rec);
+    const removed = removedOf(this.removed, rec.kind);
+    if (own.size === 0 && !removed?.size) return base;
+    const ids = new Set(base);
+    for (const id of own.keys()) ids.add(id);
+    for (const id of removed ?? []) ids.delete(id);
     return ids;
   }
 
@@ -255,13 +297,16 @@ export class StateOverlay {
 }
 
 const NO_MISSES: ReadonlySet<string> = new Set();
+const NO_IDS: ReadonlySet<string> = new Set();
 
 /** Adds or removes the ids of `records` in the open sets, as each record's kind judges it. */
 function trackOpen(open: OpenSets, records: Records): void {
   for (const rec of RECORDS) {
     const set = openSet(open, rec);
-    if (!set || !rec.isOpen) continue;
-    for (const [id, v] of mapOf(records, rec)) rec.isOpen(v) ? set.add(id) : set.delete(id);
+    const changed = mapOf(records, rec);
+    // A block changes a kind or two: the others are skipped without an iterator.
+    if (!set || !rec.isOpen || changed.size === 0) continue;
+    for (const [id, v] of changed) rec.isOpen(v) ? set.add(id) : set.delete(id);
   }
 }
 
@@ -270,11 +315,14 @@ export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
   for (const [k, v] of diff.accounts) state.accounts.set(k, v);
   copyRemovals(diff.removed, state.records);
   if (state.cache) {
-    for (const rec of RECORDS)
-      for (const [id, v] of mapOf(diff.records, rec)) {
+    for (const rec of RECORDS) {
+      const changed = mapOf(diff.records, rec);
+      if (changed.size === 0) continue;
+      for (const [id, v] of changed) {
         touch(state.records, rec.kind, id, v);
         markPresent(state, rec.kind, id);
       }
+    }
   } else copyRecords(diff.records, state.records);
   trackOpen(state.open, diff.records);
   for (const [kind, ids] of Object.entries(diff.removed ?? {}) as [string, Set<string>][])

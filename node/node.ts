@@ -496,7 +496,11 @@ export class OmbraNode implements HealthView {
    * each is validated on the state its predecessors leave, all are appended in one batch, and only
    * then announced. Blocks before the first invalid one are kept; the fault is then rethrown.
    */
-  importBlocks(raws: readonly unknown[], verified: readonly boolean[] = []): Promise<Block[]> {
+  importBlocks(
+    raws: readonly unknown[],
+    verified: readonly boolean[] = [],
+    txBytes: readonly (number | undefined)[] = [],
+  ): Promise<Block[]> {
     return this.exclusive(async () => {
       // Blocks gossip brought in while these were fetched are ours already: skipped, not invalid.
       let first = 0;
@@ -511,7 +515,11 @@ export class OmbraNode implements HealthView {
       for (let i = first; i < raws.length; i++) {
         try {
           const applied = await this.loading(() =>
-            applyBlock(pending, refOf(parent), raws[i], this.genesis, { now: this.clock(), signaturesVerified: verified[i] }),
+            applyBlock(pending, refOf(parent), raws[i], this.genesis, {
+              now: this.clock(),
+              signaturesVerified: verified[i],
+              txBytes: txBytes[i],
+            }),
           );
           pending.absorb(applied.diff);
           parent = raws[i] as Block;

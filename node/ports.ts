@@ -34,6 +34,8 @@ export interface BlockReader {
   block(index: number): Promise<Block | undefined>;
   /** Blocks from..to inclusive, as an array (the caller bounds the range). */
   blocksIn(from: number, to: number): Promise<Block[]>;
+  /** Blocks from..to inclusive as their stored JSON text (the caller bounds the range). */
+  blocksJsonIn(from: number, to: number): Promise<string[]>;
   /** Blocks from..to inclusive, streamed in height order. */
   range(from: number, to: number): AsyncIterable<Block>;
 }
@@ -75,8 +77,11 @@ export interface TxSubmitter {
 /** The write entry point for blocks from elsewhere (gossip, sync). */
 export interface BlockImporter {
   importBlock(raw: unknown, source?: 'peer' | 'local', opts?: { signaturesVerified?: boolean }): Promise<Block>;
-  /** Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's signatures were checked. */
-  importBlocks(raws: readonly unknown[], verified?: readonly boolean[]): Promise<Block[]>;
+  /**
+   * Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's
+   * signatures were checked; `txBytes[i]`: its transactions' bytes, when the caller measured them.
+   */
+  importBlocks(raws: readonly unknown[], verified?: readonly boolean[], txBytes?: readonly (number | undefined)[]): Promise<Block[]>;
   /** Records a block for a height already held as equivocation evidence when it is one (true). */
   noteCompetingBlock(raw: unknown): Promise<boolean>;
   /**
@@ -113,7 +118,7 @@ export interface StreamPorts {
 export interface NetworkPorts {
   chain: Pick<HeadReader, 'head' | 'genesis' | 'info'> & TxSubmitter & BlockImporter;
   feed: ChainFeed;
-  blocks: Pick<BlockReader, 'block' | 'blocksIn'>;
+  blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn'>;
   /** Tells the read side the height a sync is heading for (0 when done): undo is kept only near it. */
   syncTarget(height: number): void;
   log: Logger;

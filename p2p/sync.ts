@@ -146,12 +146,12 @@ export class Syncer {
       try {
         const fetched = this.fetchRange(peer, ancestor + 1, st.height);
         // Each verified batch is imported with one synced write (group commit).
-        const group: { raw: unknown; verified: boolean }[] = [];
+        const group: { raw: unknown; verified: boolean; txBytes?: number }[] = [];
         await runPipeline(
           batchesOf(blockItems(fetched)),
           pool,
-          ({ block }, verified) => {
-            if ((block as Block).index > this.ports.chain.head().index) group.push({ raw: block, verified });
+          ({ block, txBytes }, verified) => {
+            if ((block as Block).index > this.ports.chain.head().index) group.push({ raw: block, verified, txBytes });
           },
           async () => {
             const blocks = group.splice(0);
@@ -159,6 +159,8 @@ export class Syncer {
             const imported = await this.ports.chain.importBlocks(
               blocks.map((b) => b.raw),
               blocks.map((b) => b.verified),
+              // Measured by the batching already: not serialised again.
+              blocks.map((b) => b.txBytes),
             );
             if (this.syncing) this.onProgress(imported[imported.length - 1].index, st.height);
           },

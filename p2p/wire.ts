@@ -9,6 +9,11 @@ export function encode(v: unknown): Uint8Array {
   return enc.encode(JSON.stringify(v));
 }
 
+/** JSON text already serialised, to bytes. */
+export function encodeText(json: string): Uint8Array {
+  return enc.encode(json);
+}
+
 /** Bytes to JSON, or undefined when malformed or above `max` bytes. */
 export function decode(bytes: Uint8Array, max: number): unknown {
   if (bytes.byteLength > max) return undefined;

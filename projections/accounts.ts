@@ -125,8 +125,11 @@ export const accountsProjection: Projection<ChainState> = {
     commitDiff(state, ev.diff);
     for (const [k, a] of ev.diff.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
     for (const kind of RECORD_KINDS) {
-      for (const [k, v] of ev.diff.records[kind]) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
-      for (const k of ev.diff.removed?.[kind] ?? []) ops.push({ type: 'del', key: `${RECORD_PREFIX[kind]}:${k}` });
+      // A block changes a kind or two: the others are skipped without an iterator.
+      const changed = ev.diff.records[kind];
+      if (changed.size > 0) for (const [k, v] of changed) ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
+      const removed = ev.diff.removed?.[kind];
+      if (removed) for (const k of removed) ops.push({ type: 'del', key: `${RECORD_PREFIX[kind]}:${k}` });
     }
     ops.push({ type: 'put', key: 's', value: encodeSupply(ev.diff.supply) });
     return { state, ops };

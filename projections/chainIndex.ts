@@ -16,15 +16,20 @@ export interface TxLocation {
 /** Row key of an address's transaction count. */
 export const countKey = (address: string): string => `c!${address}`;
 
-/** Row key of an address's `seq`-th transaction (0 = its first; newest last in key order). */
+/**
+ * Row key of the run of an address's transactions that starts at its `seq`-th (0 = its first;
+ * newest last in key order).
+ */
 export function historyKey(address: string, seq: number): string {
   return `h!${address}!${heightKey(seq)}`;
 }
 
-/** An address history row: the transaction and where it sits (no second lookup to serve it). */
-export interface HistoryRow extends TxLocation {
-  hash: string;
-}
+/**
+ * An address history row: the address's transactions in one block, numbered from `seq` on
+ * (`[seq, blockIndex, position, position, ...]`, positions ascending). One row per address and
+ * block, not per transaction: a busy address writes one row a block (docs/replay.md).
+ */
+export type HistoryRun = [seq: number, blockIndex: number, ...positions: number[]];
 
 /** Block hash -> height. */
 export const blockHashProjection: Projection<null> = {
@@ -60,29 +65,33 @@ export const txIndexProjection: Projection<null> = {
 /**
  * Every address's transactions (those it sends or is named in: `partiesOf`), numbered per address in chain order,
  * with the address's count: the page at any offset is a range read (`count - 1 - offset`
- * downwards), so deep pages cost what shallow ones do. The state is the counts, restored from
- * their rows (which sort before the history rows).
+ * downwards, one row per block), so deep pages cost what shallow ones do. The state is the
+ * counts, restored from their rows (which sort before the history rows).
  */
 export const addressHistoryProjection: Projection<Map<string, number>> = {
   name: 'addressHistory',
   // v3: every party of a transaction (a DM's recipient, a like's author, a mint's owner), not only `to`.
-  version: 3,
+  // v4: one row per address and block (HistoryRun), not one per transaction.
+  version: 4,
   init: () => new Map(),
   apply(state, ev: BlockEvent) {
+    const runs = new Map<string, HistoryRun>();
+    const txs = ev.block.transactions;
+    for (let position = 0; position < txs.length; position++) {
+      for (const party of partiesOf(txs[position])) {
+        const run = runs.get(party);
+        if (run) run.push(position);
+        else runs.set(party, [state.get(party) ?? 0, ev.block.index, position]);
+      }
+    }
     const ops: KvOp[] = [];
-    const touched = new Set<string>();
-    const add = (address: string, row: HistoryRow) => {
-      const n = state.get(address) ?? 0;
-      // Entry n of an address exists only once its count passed n.
-      ops.push({ type: 'put', key: historyKey(address, n), value: row, fresh: true });
-      state.set(address, n + 1);
-      touched.add(address);
-    };
-    ev.block.transactions.forEach((tx, position) => {
-      const row: HistoryRow = { hash: tx.hash, blockIndex: ev.block.index, position };
-      for (const party of partiesOf(tx)) add(party, row);
-    });
-    for (const a of touched) ops.push({ type: 'put', key: countKey(a), value: state.get(a) });
+    for (const [address, run] of runs) {
+      // Entry n of an address exists only once its count passed n: the run's key is new.
+      ops.push({ type: 'put', key: historyKey(address, run[0]), value: run, fresh: true });
+      const count = run[0] + run.length - 2;
+      state.set(address, count);
+      ops.push({ type: 'put', key: countKey(address), value: count });
+    }
     return { state, ops };
   },
   async restore(rows) {

@@ -24,7 +24,10 @@ export interface ChainStats {
   recent: RecentBlock[];
 }
 
-/** Height, tip, totals and the recent-block window. */
+/** A block's undo: the tip figures before it, and the recent block it pushed out (or null). */
+type ChainStatsUndo = [number, string, number, number, RecentBlock | null];
+
+/** Height, tip, totals and the recent-block window (a block's undo is the tip and one entry, not the window). */
 export const chainStatsProjection: Projection<ChainStats> = {
   name: 'chainStats',
   version: 1,
@@ -37,23 +40,30 @@ export const chainStatsProjection: Projection<ChainStats> = {
   }),
   apply(s, ev: BlockEvent) {
     const b = ev.block;
-    const recent = [
-      ...s.recent,
-      { index: b.index, timestamp: b.timestamp, txCount: b.transactions.length, proposer: b.proposer, rewards: ev.emitted.toString() },
-    ];
-    if (recent.length > RECENT_WINDOW) recent.splice(0, recent.length - RECENT_WINDOW);
-    return {
-      state: {
-        height: b.index,
-        latestBlockHash: b.hash,
-        latestTimestamp: b.timestamp,
-        totalTxs: s.totalTxs + b.transactions.length,
-        recent,
-      },
-    };
+    const undo: ChainStatsUndo = [s.height, s.latestBlockHash, s.latestTimestamp, s.totalTxs, null];
+    s.recent.push({
+      index: b.index,
+      timestamp: b.timestamp,
+      txCount: b.transactions.length,
+      proposer: b.proposer,
+      rewards: ev.emitted.toString(),
+    });
+    if (s.recent.length > RECENT_WINDOW) undo[4] = s.recent.shift() as RecentBlock;
+    s.height = b.index;
+    s.latestBlockHash = b.hash;
+    s.latestTimestamp = b.timestamp;
+    s.totalTxs += b.transactions.length;
+    return { state: s, undo };
   },
   save: (s) => s,
   load: (saved) => saved as ChainStats,
+  revert(s, undo) {
+    const [height, hash, timestamp, totalTxs, evicted] = undo as ChainStatsUndo;
+    s.recent.pop();
+    if (evicted) s.recent.unshift(evicted);
+    Object.assign(s, { height, latestBlockHash: hash, latestTimestamp: timestamp, totalTxs });
+    return s;
+  },
 };
 
 /** The record `/api/chain/stats` answers, minus what the network layer adds. */

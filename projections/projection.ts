@@ -19,6 +19,12 @@ export type KvOp =
 export interface Step<S> {
   state: S;
   ops?: KvOp[];
+  /**
+   * For a projection with `revert`: what stepping this block back takes (e.g. the window entry it
+   * evicted), kept in the undo log instead of the whole state before the block. Never mutated
+   * afterwards.
+   */
+  undo?: unknown;
 }
 
 /**
@@ -35,6 +41,12 @@ export interface Projection<S = unknown> {
   apply(state: S, ev: BlockEvent): Step<S>;
   save?(state: S): unknown;
   load?(saved: unknown, info: ChainInfo): S;
+  /**
+   * Steps `state` back over one block given that block's `Step.undo` (a saved model whose state
+   * a block changes by a little, such as a window of recent blocks): the undo log then keeps
+   * that small value a block, not the whole saved state.
+   */
+  revert?(state: S, undo: unknown): S;
   restore?(rows: AsyncIterable<[string, unknown]>, info: ChainInfo): Promise<S>;
   /**
    * A model that keeps a bounded cache of its own rows names the rows `apply` needs for `ev` that

@@ -11,7 +11,7 @@ import type { Projection, Step } from './projection.ts';
 import type { ProjectionStore, Rows } from './store.ts';
 import type { Reactor } from './reactor.ts';
 import type { Block } from '../core/block.ts';
-import { UndoLog } from './undoLog.ts';
+import { UndoLog, type UndoEntry } from './undoLog.ts';
 
 interface Slot {
   // biome-ignore lint/suspicious/noExplicitAny: slots hold projections of different state types
@@ -254,9 +254,11 @@ export class ProjectionRunner {
   /** One slot, one block: the step, its undo record and its rows queued for the next batch. */
   private foldSlot(slot: Slot, h: number, step: () => Step<unknown>, track: boolean): void {
     if (h !== slot.height + 1) throw new Error(`projection ${slot.p.name} at ${slot.height} got block ${h}`);
-    const before = track && slot.p.save ? structuredClone(slot.p.save(slot.state)) : undefined;
+    // A projection that can revert a block keeps that block's small `undo` instead of its whole state.
+    const whole = track && slot.p.save !== undefined && slot.p.revert === undefined;
+    const before = whole ? structuredClone(slot.p.save!(slot.state)) : undefined;
     const next = step();
-    if (track) this.undo.note(h, slot.p.name, next.ops ?? [], before, slot.p.save !== undefined);
+    if (track) this.undo.note(h, slot.p.name, next.ops ?? [], before, whole, slot.p.revert ? { value: next.undo ?? null } : undefined);
     slot.state = next.state;
     slot.height = h;
     for (const op of next.ops ?? []) {
@@ -311,9 +313,17 @@ export class ProjectionRunner {
     if (top <= ancestor) return top === ancestor;
     const r = await this.undo.rollback(ancestor, top, (name) => this.rowsByName(name));
     if (!r) return false;
+    const reverted = new Map<Slot, unknown>();
+    for (const slot of this.slots.values()) {
+      if (!slot.p.revert) continue;
+      const state = revertTo(slot.p, slot.state, r.entries.get(slot.p.name) ?? [], top - ancestor, this.info);
+      if (state === undefined) return false;
+      reverted.set(slot, state);
+    }
     for (const slot of this.slots.values()) {
       const cp: Checkpoint = { height: ancestor, version: slot.p.version };
-      if (slot.p.save) cp.saved = r.saved.get(slot.p.name);
+      if (reverted.has(slot)) cp.saved = structuredClone(slot.p.save!(reverted.get(slot)));
+      else if (slot.p.save) cp.saved = r.saved.get(slot.p.name);
       r.ops.push({ type: 'put', sublevel: this.checkpoints, key: slot.p.name, value: cp });
     }
     // A detached reactor's rows stepped back too: so does its checkpoint.
@@ -325,7 +335,8 @@ export class ProjectionRunner {
     await this.store.write(r.ops as never);
     for (const slot of this.slots.values()) {
       slot.height = ancestor;
-      if (slot.p.load) slot.state = slot.p.load(r.saved.get(slot.p.name), this.info);
+      if (reverted.has(slot)) slot.state = reverted.get(slot);
+      else if (slot.p.load) slot.state = slot.p.load(r.saved.get(slot.p.name), this.info);
       else if (slot.p.restore) slot.state = await slot.p.restore(slot.sub.iterator() as AsyncIterable<[string, unknown]>, this.info);
       else slot.state = slot.p.init(this.info);
     }
@@ -376,6 +387,24 @@ export class ProjectionRunner {
     this.subscription = null;
     await this.flush();
   }
+}
+
+/**
+ * A projection with `revert` stepped back over `blocks` blocks from `state` (left untouched: a
+ * copy is reverted) through their undo entries, highest first; undefined when the entries do not
+ * cover every block. An entry written with the whole state before its block (`saved`) restarts
+ * the walk from that state.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: slots hold projections of different state types
+function revertTo(p: Projection<any>, state: unknown, entries: UndoEntry[], blocks: number, info: ChainInfo): unknown {
+  if (!p.save || !p.load || !p.revert || entries.length !== blocks) return undefined;
+  let s = p.load(structuredClone(p.save(state)), info);
+  for (const e of entries) {
+    if (e.hasUndo) s = p.revert(s, e.undo);
+    else if (e.hasSaved) s = p.load(e.saved, info);
+    else return undefined;
+  }
+  return s;
 }
 
 /** A reactor in a projection's clothes, for the slot machinery (it never folds a BlockEvent). */

@@ -30,13 +30,18 @@ export interface TpsRecord {
 
 const round = (x: number): number => Math.round(x * 1000) / 1000;
 
-/** Transactions per second over block timestamps. */
+/** A block's undo: the peak and its block before the block, and the count and timestamp it pushed out. */
+type TpsUndo = [number, number | null, number | null, number | null];
+
+/** Transactions per second over block timestamps (a block's undo is a few numbers, not the window). */
 export const tpsProjection: Projection<TpsState> = {
   name: 'tps',
   version: 1,
   init: (info: ChainInfo) => ({ timestamps: [info.genesisBlock.timestamp], counts: [], peak: 0, peakBlock: null }),
   apply(s, ev: BlockEvent) {
     const { block } = ev;
+    // What reverting the block takes: the peak before it, and the window entries it pushed out.
+    const undo: TpsUndo = [s.peak, s.peakBlock, null, null];
     const parentTs = s.timestamps[s.timestamps.length - 1];
     const n = block.transactions.length;
     const seconds = (block.timestamp - parentTs) / 1000;
@@ -48,13 +53,25 @@ export const tpsProjection: Projection<TpsState> = {
     s.timestamps.push(block.timestamp);
     s.counts.push(n);
     if (s.counts.length > TPS_WINDOW) {
-      s.counts.shift();
-      s.timestamps.shift();
+      undo[2] = s.counts.shift() as number;
+      undo[3] = s.timestamps.shift() as number;
     }
-    return { state: s };
+    return { state: s, undo };
   },
   save: (s) => s,
   load: (saved) => saved as TpsState,
+  revert(s, undo) {
+    const [peak, peakBlock, count, timestamp] = undo as TpsUndo;
+    s.peak = peak;
+    s.peakBlock = peakBlock;
+    s.counts.pop();
+    s.timestamps.pop();
+    if (count !== null && timestamp !== null) {
+      s.counts.unshift(count);
+      s.timestamps.unshift(timestamp);
+    }
+    return s;
+  },
 };
 
 /** The served record. */

@@ -10,17 +10,25 @@ import type { KvOp } from './projection.ts';
 import type { Rows as Sublevel } from './store.ts';
 type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown };
 
-/** One projection's undo for one block: [key] was absent, [key, value] held value. */
+/**
+ * One projection's undo for one block: in `kv`, [key] was absent and [key, value] held value;
+ * `fresh` lists keys the block created (puts marked fresh), undone after `kv`; the in-memory
+ * state before the block (`saved`), or what its `revert` takes to step the block back (`undo`).
+ */
 export interface UndoEntry {
   kv: ([string] | [string, unknown])[];
+  fresh?: string[];
   saved?: unknown;
   hasSaved: boolean;
+  undo?: unknown;
+  hasUndo?: true;
 }
 
 interface Noted {
   ops: KvOp[];
   saved?: unknown;
   hasSaved: boolean;
+  undo?: { value: unknown };
 }
 
 /** Marks an absent row in the drain's working copy. */
@@ -38,14 +46,17 @@ export class UndoLog {
     this.depth = depth;
   }
 
-  /** Notes what block `h` is about to change in projection `name` (and its state before). */
-  note(h: number, name: string, ops: KvOp[], saved?: unknown, hasSaved = false): void {
+  /**
+   * Notes what block `h` is about to change in projection `name`: its rows, and its state before
+   * (`saved`) or what reverting the block takes (`undo`, for a projection with `revert`).
+   */
+  note(h: number, name: string, ops: KvOp[], saved?: unknown, hasSaved = false, undo?: { value: unknown }): void {
     let m = this.noted.get(h);
     if (!m) {
       m = new Map();
       this.noted.set(h, m);
     }
-    m.set(name, { ops, saved, hasSaved });
+    m.set(name, { ops, saved, hasSaved, undo });
   }
 
   /** Undo records for everything noted, with previous values read from the rows before they change. */
@@ -83,18 +94,28 @@ export class UndoLog {
       for (const [name, e] of noted.get(h)!) {
         const cur = current.get(name);
         const kv: UndoEntry['kv'] = [];
+        const fresh: string[] = [];
         // A key's first op in the block records its value before the block; later ops of the
         // same key only move `current` (most blocks write each key once: no set needed then).
+        // A fresh put's key did not exist before the block: it is listed, and removed after
+        // `kv` is undone (so a later op on it in the same block is undone first).
         const seen = e.ops.length > 1 ? new Set<string>() : null;
         for (const op of e.ops) {
-          if (!seen?.has(op.key)) {
+          if (op.type === 'put' && op.fresh) fresh.push(op.key);
+          else if (!seen?.has(op.key)) {
             seen?.add(op.key);
             const prev = cur?.get(op.key);
             kv.push(prev === ABSENT || prev === undefined ? [op.key] : [op.key, prev]);
           }
           if (cur) cur.set(op.key, op.type === 'put' ? op.value : ABSENT);
         }
-        record[name] = { kv, hasSaved: e.hasSaved, ...(e.hasSaved ? { saved: e.saved } : {}) };
+        record[name] = {
+          kv,
+          ...(fresh.length ? { fresh } : {}),
+          hasSaved: e.hasSaved,
+          ...(e.hasSaved ? { saved: e.saved } : {}),
+          ...(e.undo ? { undo: e.undo.value, hasUndo: true as const } : {}),
+        };
       }
       out.push({ type: 'put', sublevel: this.sub, key: heightKey(h), value: record });
       if (h - this.depth >= 0) out.push({ type: 'del', sublevel: this.sub, key: heightKey(h - this.depth) });
@@ -110,9 +131,11 @@ export class UndoLog {
     ancestor: number,
     top: number,
     rowsOf: (name: string) => Sublevel,
-  ): Promise<{ ops: BatchOp[]; saved: Map<string, unknown> } | null> {
+  ): Promise<{ ops: BatchOp[]; saved: Map<string, unknown>; entries: Map<string, UndoEntry[]> } | null> {
     const ops: BatchOp[] = [];
     const saved = new Map<string, unknown>();
+    // Every projection's entries, highest block first (a projection with `revert` steps back through them).
+    const entries = new Map<string, UndoEntry[]>();
     for (let h = top; h > ancestor; h--) {
       const record = (await this.sub.get(heightKey(h))) as Record<string, UndoEntry> | undefined;
       if (!record) return null;
@@ -125,11 +148,18 @@ export class UndoLog {
               : { type: 'del', sublevel: rowsOf(name), key: entry[0] },
           );
         }
+        for (const key of e.fresh ?? []) ops.push({ type: 'del', sublevel: rowsOf(name), key });
         if (e.hasSaved) saved.set(name, e.saved);
+        let list = entries.get(name);
+        if (!list) {
+          list = [];
+          entries.set(name, list);
+        }
+        list.push(e);
       }
       ops.push({ type: 'del', sublevel: this.sub, key: heightKey(h) });
     }
-    return { ops, saved };
+    return { ops, saved, entries };
   }
 
   /**
@@ -143,6 +173,7 @@ export class UndoLog {
       if (!record) return null;
       // Going down, a later (lower) block's value overwrites: the last one is the value at the ancestor.
       for (const entry of record[name]?.kv ?? []) rows.set(entry[0], entry.length === 2 ? entry[1] : undefined);
+      for (const key of record[name]?.fresh ?? []) rows.set(key, undefined);
     }
     return rows;
   }

@@ -17,7 +17,10 @@ export interface ValidatorWindow {
   blocks: [number, number][];
 }
 
-/** Proposed blocks by slot over the window. */
+/**
+ * Proposed blocks by slot over the window. A block's undo is the entry it pushed out (or null),
+ * so the undo log holds a few bytes a block, not the window.
+ */
 export const validatorsProjection: Projection<ValidatorWindow> = {
   name: 'validators',
   version: 1,
@@ -28,11 +31,15 @@ export const validatorsProjection: Projection<ValidatorWindow> = {
   }),
   apply(s, ev: BlockEvent) {
     s.blocks.push([slotOf(ev.block.timestamp, s.blockTimeMs), s.authorities.indexOf(ev.block.proposer)]);
-    if (s.blocks.length > VALIDATOR_WINDOW) s.blocks.shift();
-    return { state: s };
+    return { state: s, undo: s.blocks.length > VALIDATOR_WINDOW ? s.blocks.shift() : null };
   },
   save: (s) => s,
   load: (saved) => saved as ValidatorWindow,
+  revert(s, undo) {
+    s.blocks.pop();
+    if (undo) s.blocks.unshift(undo as [number, number]);
+    return s;
+  },
 };
 
 /** How many slots in [a, b) belong to authority `i` of `n` (slot s belongs to s mod n). */

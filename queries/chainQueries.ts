@@ -8,7 +8,7 @@ import { minerFigures, minerStatsProjection } from '../projections/minerStats.ts
 /** A miner as served: consensus record plus read-model figures. */
 export type MinerRecord = Miner & { reputationScore: number; tasksCompleted: number };
 import type { SignedTx } from '../core/tx/handler.ts';
-import type { HistoryRow, TxLocation } from '../projections/chainIndex.ts';
+import type { HistoryRun, TxLocation } from '../projections/chainIndex.ts';
 import { statsRecord, chainStatsProjection } from '../projections/chainStats.ts';
 import { bucketLabels, topHolders, holdersProjection } from '../projections/holders.ts';
 import { circulating, supplyProjection } from '../projections/supply.ts';
@@ -134,9 +134,14 @@ export class ChainQueries {
     const count = ((await rows.get(countKey(address))) as number | undefined) ?? 0;
     const top = Math.min(count - 1, cursor ?? count - 1) - offset;
     if (top < 0 || limit === 0) return { txs: [], nextCursor: top < 0 ? null : String(top) };
-    const page: HistoryRow[] = [];
-    for await (const v of rows.values({ gte: historyKey(address, 0), lte: historyKey(address, top), reverse: true, limit }))
-      page.push(v as HistoryRow);
+    // Each row is one block's run of the address's transactions; the first one read holds `top`.
+    const page: TxLocation[] = [];
+    for await (const v of rows.values({ gte: historyKey(address, 0), lte: historyKey(address, top), reverse: true, limit })) {
+      const [seq, blockIndex] = v as HistoryRun;
+      for (let n = Math.min(top, seq + (v as HistoryRun).length - 3); n >= seq && page.length < limit; n--)
+        page.push({ blockIndex, position: (v as HistoryRun)[2 + n - seq] });
+      if (page.length >= limit) break;
+    }
     const blocks = new Map<number, Block | undefined>();
     const txs: ConfirmedTx[] = [];
     for (const r of page) {

@@ -68,18 +68,19 @@ async function localImport(
   if (pipeline) {
     const pool = new VerifyPool();
     try {
-      const pending: { raw: unknown; verified: boolean }[] = [];
+      const pending: { raw: unknown; verified: boolean; txBytes?: number }[] = [];
       await runPipeline(
         batchesOf(blockItems(blocks), { maxBlocks: group }),
         pool,
-        ({ block }, verified) => {
-          pending.push({ raw: block, verified });
+        ({ block, txBytes }, verified) => {
+          pending.push({ raw: block, verified, txBytes });
         },
         async () => {
           const next = pending.splice(0);
           await node.importBlocks(
             next.map((b) => b.raw),
             next.map((b) => b.verified),
+            next.map((b) => b.txBytes),
           );
         },
       );

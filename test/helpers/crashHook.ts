@@ -7,6 +7,8 @@
  */
 import { writeSync } from 'node:fs';
 import { ClassicLevel } from 'classic-level';
+// @ts-expect-error: classic-level ships no types for its chained batch module
+import { ChainedBatch } from 'classic-level/chained-batch.js';
 
 const at = Number(process.env.OMBRA_CRASH_AT ?? 0);
 let armed = process.env.OMBRA_CRASH_ARMED === '1';
@@ -42,6 +44,24 @@ const wrap = (name: string, what: (args: unknown[]) => string) => {
 wrap('_batch', ([ops]) => touched((ops as { key: unknown }[]).map((o) => o.key)));
 wrap('_put', ([key]) => touched([key]));
 wrap('_del', ([key]) => touched([key]));
+// Chained batches (ChainStore.write): the keys are noted as they are added, the kill falls on the write.
+const batchKeys = new WeakMap<object, unknown[]>();
+type BatchProto = Record<string, (this: object, ...args: unknown[]) => unknown>;
+const cproto = ChainedBatch.prototype as BatchProto;
+for (const name of ['_put', '_del']) {
+  const real = cproto[name];
+  cproto[name] = function (this: object, ...args: unknown[]) {
+    let keys = batchKeys.get(this);
+    if (!keys) batchKeys.set(this, (keys = []));
+    keys.push(args[0]);
+    return real.apply(this, args);
+  };
+}
+const realWrite = cproto._write;
+cproto._write = function (this: object, ...args: unknown[]) {
+  maybeCrash(touched(batchKeys.get(this) ?? []));
+  return realWrite.apply(this, args);
+};
 wrap('_clear', ([opts]) => `clear:${touched([(opts as { gte?: unknown; gt?: unknown }).gte ?? (opts as { gt?: unknown }).gt])}`);
 
 /** The switch a child script flips around the phase it wants killed. */

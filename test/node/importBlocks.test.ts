@@ -2,6 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChainEvent } from '../../projections/events.ts';
+import { txBytes } from '../../core/applyBlock.ts';
+import { MAX_BLOCK_TX_BYTES } from '../../core/genesis.ts';
 import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
 
 const t = suite('group import');
@@ -56,6 +58,26 @@ t('a group with an invalid block keeps the valid blocks before it, announces onl
     assert.equal(heads, [1, 2]);
     assert.is(dst.node.head().index, 2);
     assert.is((await dst.node.store.block(3)) ?? null, null, 'nothing after the fault was written');
+  } finally {
+    await src.destroy();
+    await dst.destroy();
+  }
+});
+
+t("importBlocks takes the transactions' byte counts a caller measured: the block limit is judged on them", async () => {
+  const src = await openTestChain();
+  const dst = await openTestChain();
+  try {
+    await src.node.submitTx(src.transfer(1, DEV_KEYS[2].address, 10n));
+    await src.produce(2);
+    const blocks = await src.node.store.blocksIn(1, 2);
+    dst.advance(src.now() - dst.now());
+    // A figure above the limit is the caller's word: the block is refused on it.
+    const err = await dst.node.importBlocks(blocks, [], [txBytes(blocks[0].transactions), MAX_BLOCK_TX_BYTES + 1]).catch((e: Error) => e);
+    assert.match(String(err), /block 2: transactions take/);
+    assert.is(dst.node.head().index, 1);
+    assert.equal(await dst.node.importBlocks(blocks.slice(1), [], [txBytes(blocks[1].transactions)]), [blocks[1]]);
+    assert.is(dst.node.head().hash, src.node.head().hash);
   } finally {
     await src.destroy();
     await dst.destroy();

@@ -35,8 +35,13 @@ t('a fresh put is recorded as an absent row without reading it; other rows keep 
   ]);
   const out = records(await log.drain(() => rows.sub));
   assert.equal(rows.read.sort(), ['c!a', 'h!a!2']);
-  assert.equal(out['000000000005'].history.kv, [['h!a!2'], ['c!a', 2]]);
-  assert.equal(out['000000000006'].history.kv, [['h!a!3'], ['h!a!2', 'x'], ['c!a', 3]]);
+  assert.equal(out['000000000005'].history.kv, [['c!a', 2]]);
+  assert.equal(out['000000000005'].history.fresh, ['h!a!2']);
+  assert.equal(out['000000000006'].history.kv, [
+    ['h!a!2', 'x'],
+    ['c!a', 3],
+  ]);
+  assert.equal(out['000000000006'].history.fresh, ['h!a!3']);
 });
 
 t('a projection that only writes fresh rows reads nothing back', async () => {
@@ -48,7 +53,41 @@ t('a projection that only writes fresh rows reads nothing back', async () => {
   ]);
   const out = records(await log.drain(() => rows.sub));
   assert.equal(rows.read, []);
-  assert.equal(out['000000000001'].txIndex.kv, [['aa'], ['bb']]);
+  assert.equal(out['000000000001'].txIndex.kv, []);
+  assert.equal(out['000000000001'].txIndex.fresh, ['aa', 'bb']);
+});
+
+t('stepping back removes the rows a block created after restoring the rest, even a row the block rewrote', async () => {
+  const rows = fakeRows({ 'c!a': 2 });
+  const stored = new Map<string, unknown>();
+  const undoRows = { get: async (k: string) => stored.get(k) } as unknown as Rows;
+  const log = new UndoLog(undoRows, 128);
+  log.note(5, 'history', [
+    { type: 'put', key: 'h!a!2', value: 'x', fresh: true },
+    { type: 'put', key: 'h!a!2', value: 'y' },
+    { type: 'put', key: 'c!a', value: 3 },
+  ]);
+  log.note(6, 'history', [{ type: 'put', key: 'h!a!2', value: 'z' }]);
+  for (const op of await log.drain(() => rows.sub)) if (op.type === 'put') stored.set(op.key, op.value);
+  // Replays the rollback's writes over the rows as block 6 left them.
+  const after = new Map<string, unknown>([
+    ['c!a', 3],
+    ['h!a!2', 'z'],
+  ]);
+  const back = await log.rollback(4, 6, () => rows.sub);
+  for (const op of back!.ops.filter((o) => o.sublevel === rows.sub)) {
+    if (op.type === 'put') after.set(op.key, op.value);
+    else after.delete(op.key);
+  }
+  assert.equal([...after], [['c!a', 2]]);
+  const at4 = await log.rowsAt('history', 4, 6);
+  assert.equal(
+    [...at4!],
+    [
+      ['h!a!2', undefined],
+      ['c!a', 2],
+    ],
+  );
 });
 
 t.run();
