@@ -16,7 +16,8 @@ import type { ReadPorts } from '../node/ports.ts';
 import { addressHistoryProjection, blockHashProjection, countKey, historyKey, txIndexProjection } from '../projections/chainIndex.ts';
 import type { RecordDef } from '../core/record.ts';
 import { MINERS } from '../core/tx/miner.ts';
-import { listRange, recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
+import { recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
+import { recordListPage } from './recordListPage.ts';
 import { readRecord, readRecords } from './stateReads.ts';
 import { BlockJsonCache } from './blockJsonCache.ts';
 import { TopHolders } from './topHolders.ts';
@@ -194,21 +195,11 @@ export class ChainQueries {
     return readRecords(this.ports, rec, ids);
   }
 
-  /** `limit` ids from `offset` of a record list (projections/recordLists.ts), with the list's size. */
+  /** `limit` ids from `offset` of a record list (projections/recordLists.ts), with the list's size: O(page) at any offset. */
   async listPage(kind: ListedKind, limit: number, offset: number, owner?: string): Promise<{ total: number; ids: string[] }> {
-    const rows = await this.ports.models.readable(recordListsProjection);
-    const ids: string[] = [];
-    if (!owner) {
-      for await (const id of rows.values({ ...listRange(kind), limit: offset + limit })) ids.push(id as string);
-      return { total: this.ports.models.state(recordListsProjection)[kind], ids: ids.slice(offset) };
-    }
-    let total = 0;
-    // One owner's list is counted as it is read: owners hold few tokens.
-    for await (const id of rows.values(listRange(kind, owner))) {
-      if (total >= offset && ids.length < limit) ids.push(id as string);
-      total++;
-    }
-    return { total, ids };
+    // The size before the wait: the rows of every record it counts are written once `readable` resolves.
+    const total = this.ports.models.state(recordListsProjection).counts[kind];
+    return recordListPage(await this.ports.models.readable(recordListsProjection), kind, limit, offset, owner, total);
   }
 
   /** A miner record with its reputation and completed tasks. */
@@ -259,7 +250,11 @@ export class ChainQueries {
 
   /** The chain stats record. */
   stats(p2pPeers: number) {
-    return statsRecord(this.ports.models.state(chainStatsProjection), this.ports.models.state(recordListsProjection).miners, p2pPeers);
+    return statsRecord(
+      this.ports.models.state(chainStatsProjection),
+      this.ports.models.state(recordListsProjection).counts.miners,
+      p2pPeers,
+    );
   }
 
   /** The supply record. */
