@@ -1,6 +1,7 @@
 /** The HTTP API: every resource router mounted on one Hono app with shared error handling. */
 import { Hono } from 'hono';
-import { openCors } from './cors.ts';
+import { CORS_ORIGIN, preflight } from './cors.ts';
+import { MatchRecorder, wrapDispatch } from './envelope.ts';
 import { defaultApiOptions, type ApiDeps, type ApiOptions } from './context.ts';
 import { limitBody } from './body.ts';
 import { onError } from './errors.ts';
@@ -29,16 +30,15 @@ import { mountOperatorRoutes } from './operatorRoutes.ts';
 /** Builds the app. */
 export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hono {
   const opts = { ...defaultApiOptions, ...options };
-  const app = new Hono({ strict: false });
-  // Timing first, so rate-limited and refused requests are counted too.
-  if (deps.metrics) app.use('*', deps.metrics.http());
-  // Rate limits first, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
-  if (deps.limiter) app.use('*', deps.limiter.middleware());
-  // Reads and transaction posts are open to any origin, as the spec says.
-  app.use('*', openCors(['GET', 'POST', 'DELETE', 'OPTIONS'], ['Content-Type', 'X-API-Key', 'X-Alert-Token']));
+  const recorder = new MatchRecorder();
+  const app = new Hono({ strict: false, router: recorder });
+  // No middleware on every method: a GET whose handler answers synchronously is answered
+  // synchronously (api/envelope.ts). Preflights, as the spec says, for reads and transaction posts.
+  const answerPreflight = preflight(['GET', 'POST', 'DELETE', 'OPTIONS'], ['Content-Type', 'X-API-Key', 'X-Alert-Token']);
+  app.options('*', answerPreflight);
   // Only requests that may carry a body pay for the limit (it wraps the request's stream).
   const bodyLimit = limitBody(opts.maxBodyBytes);
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : bodyLimit(c, next)));
+  app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', bodyLimit);
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/chain', chainRoutes(deps));
   app.route('/api/chain', blockRoutes(deps));
@@ -70,5 +70,14 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.onError((err, c) =>
     onError(err, c, (e) => deps.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),
   );
+  // Timing outermost, so rate-limited and refused requests are counted too; rate limits before
+  // anything else, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
+  wrapDispatch(app, {
+    recorder,
+    skip: new Set([answerPreflight, bodyLimit]),
+    corsOrigin: CORS_ORIGIN,
+    timings: deps.metrics,
+    limiter: deps.limiter,
+  });
   return app;
 }

@@ -15,9 +15,8 @@
  * forgives everyone) and idle callers are swept once per window.
  */
 import { BlockList, isIP } from 'node:net';
-import { clientIp, trustedProxies, type TrustedProxies } from './clientIp.ts';
+import { trustedProxies, type TrustedProxies } from './clientIp.ts';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiKeyRecord, ApiKeyStore } from '../services/apiKeys.ts';
 
 /** One tier's limits. */
@@ -296,104 +295,4 @@ export class RateLimiter {
     };
     return { ok: true, bucket: b, limit, stream, release };
   }
-
-  /** The Hono middleware. */
-  middleware(): MiddlewareHandler {
-    const o = this.opts;
-    const setHeaders = (h: Headers, b: Bucket | null, limit: TierLimit, now: number) => {
-      h.set('X-RateLimit-Limit', String(limit.perMinute));
-      h.set('X-RateLimit-Remaining', String(b ? Math.max(0, limit.perMinute - b.count) : limit.perMinute));
-      h.set('X-RateLimit-Reset', String(Math.ceil((b ? b.reset : now + o.windowMs) / 1000)));
-    };
-    const refuse = (
-      c: Context,
-      status: 401 | 403 | 429,
-      code: string,
-      error: string,
-      b: Bucket | null,
-      limit: TierLimit,
-      now: number,
-      retryAfterMs?: number,
-    ) => {
-      const res = c.json({ error, code }, status);
-      setHeaders(res.headers, b, limit, now);
-      if (retryAfterMs !== undefined) res.headers.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterMs / 1000))));
-      return res;
-    };
-    return async (c, next) => {
-      const now = o.now();
-      // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
-      const incoming = (c.env as { incoming?: { headers?: Record<string, string | string[] | undefined> } } | undefined)?.incoming?.headers;
-      const h = incoming ? incoming['x-api-key'] : c.req.header('x-api-key');
-      const d = this.admit(clientIp(c, this.proxies), Array.isArray(h) ? h[0] : h, c.req.path, now);
-      if (!d.ok) return refuse(c, d.status, d.code, d.error, d.bucket, d.limit, now, d.retryAfterMs);
-      const { bucket: b, limit, stream, release } = d;
-      // Set on the context before the handler runs: every response it builds (errors, 404s,
-      // 413s included) carries them, and @hono/node-server keeps its fast response path.
-      // Served by @hono/node-server, they go straight onto Node's response (merged into its
-      // writeHead), which costs least; otherwise onto the context.
-      const outgoing = (c.env as { outgoing?: { setHeader?(n: string, v: string): void } } | undefined)?.outgoing;
-      const remaining = String(Math.max(0, limit.perMinute - b.count));
-      const reset = String(Math.ceil(b.reset / 1000));
-      if (outgoing && typeof outgoing.setHeader === 'function') {
-        outgoing.setHeader('X-RateLimit-Limit', String(limit.perMinute));
-        outgoing.setHeader('X-RateLimit-Remaining', remaining);
-        outgoing.setHeader('X-RateLimit-Reset', reset);
-      } else {
-        c.header('X-RateLimit-Limit', String(limit.perMinute));
-        c.header('X-RateLimit-Remaining', remaining);
-        c.header('X-RateLimit-Reset', reset);
-      }
-      try {
-        await next();
-      } catch (e) {
-        release();
-        throw e;
-      }
-      if (!stream) release();
-      else holdWhileOpen(c, release);
-    };
-  }
-}
-
-/** Keeps a stream's slot until its body ends, is cancelled, or its socket closes. */
-function holdWhileOpen(c: Context, release: () => void): void {
-  const env = c.env as { incoming?: { socket?: { once(ev: string, f: () => void): void; destroyed?: boolean } } } | undefined;
-  const s = env?.incoming?.socket;
-  const socket = s && typeof s.once === 'function' ? s : undefined;
-  if (socket) {
-    if (socket.destroyed) {
-      release();
-      return;
-    }
-    socket.once('close', release);
-  }
-  // A stream written straight onto Node's response ends with it (the connection may live on).
-  const outgoing = (c.env as { outgoing?: { once?(ev: string, f: () => void): void } } | undefined)?.outgoing;
-  if (outgoing && typeof outgoing.once === 'function') outgoing.once('close', release);
-  const body = c.res.body;
-  if (!body) {
-    if (!socket) release();
-    return;
-  }
-  const reader = body.getReader();
-  const wrapped = new ReadableStream<Uint8Array>({
-    async pull(ctrl) {
-      try {
-        const { done, value } = await reader.read();
-        if (done) {
-          release();
-          ctrl.close();
-        } else ctrl.enqueue(value);
-      } catch (e) {
-        release();
-        ctrl.error(e);
-      }
-    },
-    cancel(reason) {
-      release();
-      return reader.cancel(reason);
-    },
-  });
-  c.res = new Response(wrapped, { status: c.res.status, statusText: c.res.statusText, headers: c.res.headers });
 }

@@ -37,7 +37,13 @@ function linkFault(b: Block | undefined, height: number, parentHash: string | nu
   return null;
 }
 
-/** Checks the head pointer and the hash chain of the last `depth` blocks; the lowest fault, or null. */
+const NO_FILL = { fillCache: false } as object;
+
+/**
+ * Checks the head pointer and the hash chain of the last `depth` blocks; the lowest fault, or
+ * null. One block at a time, each let go once checked; the table pages LevelDB maps to read
+ * them stay resident until the database closes (OmbraNode.create reopens it after the check).
+ */
 export async function verifyLog(store: ChainStore, depth = DEFAULT_VERIFY_DEPTH): Promise<LogFault | null> {
   const head = store.head();
   if (!head) return null;
@@ -45,11 +51,13 @@ export async function verifyLog(store: ChainStore, depth = DEFAULT_VERIFY_DEPTH)
   for await (const key of store.blocks.keys({ gt: heightKey(head.index), limit: 1 }))
     return { height: head.index + 1, message: `the head pointer says ${head.index} but the log holds block at key ${key}` };
   const from = Math.max(0, head.index - Math.max(1, depth) + 1);
-  let parentHash: string | null = from > 0 ? (((await store.blocks.get(heightKey(from - 1))) as Block | undefined)?.hash ?? null) : null;
+  let parentHash: string | null =
+    from > 0 ? (((await store.blocks.get(heightKey(from - 1), NO_FILL)) as Block | undefined)?.hash ?? null) : null;
   for (let h = from; h <= head.index; h++) {
     let b: Block | undefined;
     try {
-      b = (await store.blocks.get(heightKey(h))) as Block | undefined;
+      // Read past LevelDB's block cache: the window would only push out what the node reads.
+      b = (await store.blocks.get(heightKey(h), NO_FILL)) as Block | undefined;
     } catch (e) {
       if (isCorruption(e)) return { height: h, message: `block ${h} cannot be read (LevelDB: ${(e as Error).message})`, corrupt: true };
       throw e;

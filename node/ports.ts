@@ -43,6 +43,8 @@ export interface BlockReader {
 /** The projections' read models, typed by their definitions. */
 export interface ReadModels {
   state<S>(p: Projection<S>): S;
+  /** The height a projection has folded. */
+  height<S>(p: Projection<S>): number;
   /** A projection's rows once everything folded so far is written (queries read their own writes). */
   readable<S>(p: Projection<S>): Promise<Rows>;
 }
@@ -103,6 +105,8 @@ export interface ReadPorts {
   models: ReadModels;
   mempool: MempoolView;
   evidence: EvidenceReader;
+  /** The event feed (read models kept in memory by queries follow it). */
+  feed: ChainFeed;
 }
 
 /** What the live-stream hub reads: the feed, the head and stored blocks (for resume), the mempool's size. */

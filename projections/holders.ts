@@ -1,9 +1,8 @@
 /**
  * Holder figures: how many accounts hold a balance, and the balance distribution in buckets of
- * whole OMBRA. Both move with each block's balance changes; the top-N list is ranked on demand.
+ * whole OMBRA. Both move with each block's balance changes (the top-N list: queries/topHolders.ts).
  */
 import { MICRO } from '../core/encoding.ts';
-import type { Account } from '../core/state.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { Projection } from './projection.ts';
 
@@ -56,14 +55,11 @@ export const holdersProjection: Projection<HoldersState> = {
   load: (saved) => saved as HoldersState,
 };
 
-/** The `limit` largest balances, ranked (ties by address), with their share of `totalSupply`. */
-export function topHolders(accounts: ReadonlyMap<string, Account>, limit: number, totalSupply: bigint) {
-  const ranked = [...accounts]
-    .filter(([, a]) => a.balance > 0n)
-    .sort(([xa, x], [ya, y]) => (x.balance === y.balance ? (xa < ya ? -1 : 1) : x.balance > y.balance ? -1 : 1));
-  return ranked.slice(0, limit).map(([address, a]) => ({
+/** Ranked holders as served, each with its share of `totalSupply` (the ranking: queries/topHolders.ts). */
+export function holderRows(ranked: readonly { address: string; balance: bigint }[], totalSupply: bigint) {
+  return ranked.map(({ address, balance }) => ({
     address,
-    balance: a.balance.toString(),
-    percentage: totalSupply === 0n ? 0 : Number((a.balance * 1_000_000n) / totalSupply) / 10_000,
+    balance: balance.toString(),
+    percentage: totalSupply === 0n ? 0 : Number((balance * 1_000_000n) / totalSupply) / 10_000,
   }));
 }

@@ -48,6 +48,13 @@ export interface Projection<S = unknown> {
    */
   revert?(state: S, undo: unknown): S;
   restore?(rows: AsyncIterable<[string, unknown]>, info: ChainInfo): Promise<S>;
+  /**
+   * A model that keeps a bounded cache of its own rows names the rows `apply` needs for `ev` that
+   * the cache lost; they are read (after the rows folded so far are written) and handed to `take`
+   * (undefined: no such row) before `ev` is folded (ProjectionRunner.prepare).
+   */
+  needs?(state: S, ev: BlockEvent): string[];
+  take?(state: S, rows: Map<string, unknown>): void;
 }
 
 /** Folds events through a projection in memory, collecting rows: the reference semantics. */
@@ -55,6 +62,8 @@ export function foldAll<S>(p: Projection<S>, info: ChainInfo, events: Iterable<B
   let state = p.init(info);
   const rows = new Map<string, unknown>();
   for (const ev of events) {
+    const keys = p.needs?.(state, ev) ?? [];
+    if (keys.length) p.take!(state, new Map(keys.map((k) => [k, rows.get(k)])));
     const step = p.apply(state, ev);
     state = step.state;
     for (const op of step.ops ?? []) {

@@ -1,17 +1,27 @@
 /**
  * Ordered lists of consensus records whose lists the API pages through (miners, art, image and
- * audio NFTs), as rows, so no reader walks the consensus state's records (a bounded cache, see
- * core/recordCache.ts). Each of these records is written once, when it is created (a miner by
- * MINER_REGISTER, a token by its mint) and never removed, so a record in a block's diff is new.
- * Rows: `<kind>!all!<order>` and, for tokens, `<kind>!own!<owner>!<order>`, each holding the id;
- * in memory: the count of each list.
+ * audio NFTs), as numbered rows, so no reader walks the consensus state's records (a bounded
+ * cache, see core/recordCache.ts) and a page at any offset is one range read. Each of these
+ * records is written once, when it is created (a miner by MINER_REGISTER, a token by its mint),
+ * and never removed, so a record in a block's diff is new and its number never changes.
+ *
+ * Rows (`<n>` a number, 0 for the first record listed):
+ * - `<kind>!n!<n>` -> id: every record in creation order (block, then id: ascending for miners,
+ *   descending for tokens, so tokens newest first, by mint block then tokenId, are the numbers
+ *   read downwards);
+ * - `<kind>!o!<owner>!<n>` -> tokenId, numbered per owner, and `<kind>!c!<owner>` -> the owner's count.
+ *
+ * In memory: each list's size (saved with the checkpoint) and a bounded cache of owners' counts
+ * (ChainInfo.recordCache of them; absent: every one), read back before a block that mints for an
+ * owner the cache lost (`needs`/`take`).
  */
 import { recordMap } from '../core/state.ts';
 import { MINERS } from '../core/tx/miner.ts';
 import { NFTS } from '../core/tx/art.ts';
 import { AUDIO_NFTS, IMAGE_NFTS } from '../core/tx/media.ts';
-import type { BlockEvent } from './events.ts';
+import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
 
 /** The kinds listed. */
 export type ListedKind = 'miners' | 'nfts' | 'imageNfts' | 'audioNfts';
@@ -19,45 +29,63 @@ export type ListedKind = 'miners' | 'nfts' | 'imageNfts' | 'audioNfts';
 /** How many records each list holds. */
 export type RecordCounts = Record<ListedKind, number>;
 
-const HEIGHT_DIGITS = 12;
-const MAX_HEIGHT = 10 ** HEIGHT_DIGITS - 1;
-const pad = (n: number): string => String(n).padStart(HEIGHT_DIGITS, '0');
-
-/** Miners oldest first: registration height, then id. */
-export const minerOrder = (m: { registeredAt: number; id: string }): string => `${pad(m.registeredAt)}!${m.id}`;
-/** Tokens newest first: mint height descending, then tokenId. */
-export const tokenOrder = (t: { blockIndex: number; tokenId: string }): string => `${pad(MAX_HEIGHT - t.blockIndex)}!${t.tokenId}`;
-
-/** The key range of a list (`owner` for one owner's tokens). */
-export function listRange(kind: ListedKind, owner?: string): { gte: string; lt: string } {
-  const prefix = owner ? `${kind}!own!${owner}!` : `${kind}!all!`;
-  return { gte: prefix, lt: `${prefix}\xff` };
+/** The lists' sizes and a cache of owners' counts (by `<kind>!c!<owner>` row key). */
+export interface RecordListsState {
+  counts: RecordCounts;
+  owners: RowCounters;
 }
 
+const DIGITS = 12;
+/** A list number as its key part. */
+export const listNumber = (n: number): string => n.toString().padStart(DIGITS, '0');
+/** The prefix of a list's numbered rows (`owner` for one owner's tokens). */
+export const listPrefix = (kind: ListedKind, owner?: string): string => (owner ? `${kind}!o!${owner}!` : `${kind}!n!`);
+/** The row holding an owner's count of `kind`. */
+export const ownerCountKey = (kind: ListedKind, owner: string): string => `${kind}!c!${owner}`;
+
 const TOKENS = [NFTS, IMAGE_NFTS, AUDIO_NFTS] as const;
+type Token = { tokenId: string; owner: string };
+
+const tokensOf = (ev: BlockEvent, rec: (typeof TOKENS)[number]): Token[] =>
+  [...((recordMap(ev.diff.records, rec) as Map<string, Token> | undefined)?.values() ?? [])].sort((a, b) =>
+    a.tokenId < b.tokenId ? 1 : -1,
+  );
+
+function fresh(info: ChainInfo, counts: RecordCounts): RecordListsState {
+  return { counts, owners: rowCounters(info.recordCache) };
+}
 
 /** Miner and token lists. */
-export const recordListsProjection: Projection<RecordCounts> = {
+export const recordListsProjection: Projection<RecordListsState> = {
   name: 'recordLists',
-  version: 1,
-  init: () => ({ miners: 0, nfts: 0, imageNfts: 0, audioNfts: 0 }),
+  version: 2,
+  init: (info) => fresh(info, { miners: 0, nfts: 0, imageNfts: 0, audioNfts: 0 }),
   apply(s, ev: BlockEvent) {
     const ops: KvOp[] = [];
-    const next = { ...s };
-    for (const m of recordMap(ev.diff.records, MINERS).values()) {
-      ops.push({ type: 'put', key: `miners!all!${minerOrder(m)}`, value: m.id });
-      next.miners++;
-    }
+    const counts = { ...s.counts };
+    const miners = [...(recordMap(ev.diff.records, MINERS)?.values() ?? [])].sort((a, b) => (a.id < b.id ? -1 : 1));
+    for (const m of miners) ops.push({ type: 'put', key: `miners!n!${listNumber(counts.miners++)}`, value: m.id, fresh: true });
     for (const rec of TOKENS) {
       const kind = rec.kind as ListedKind;
-      for (const t of (recordMap(ev.diff.records, rec) as Map<string, { blockIndex: number; tokenId: string; owner: string }>).values()) {
-        ops.push({ type: 'put', key: `${kind}!all!${tokenOrder(t)}`, value: t.tokenId });
-        ops.push({ type: 'put', key: `${kind}!own!${t.owner}!${tokenOrder(t)}`, value: t.tokenId });
-        next[kind]++;
+      for (const t of tokensOf(ev, rec)) {
+        ops.push({ type: 'put', key: `${kind}!n!${listNumber(counts[kind]++)}`, value: t.tokenId, fresh: true });
+        const key = ownerCountKey(kind, t.owner);
+        const n = nextNumber(s.owners, key, 'recordLists');
+        ops.push({ type: 'put', key: `${listPrefix(kind, t.owner)}${listNumber(n)}`, value: t.tokenId, fresh: true });
+        ops.push({ type: 'put', key, value: n + 1 });
       }
     }
-    return { state: next, ops };
+    trimCounts(s.owners);
+    s.counts = counts;
+    return { state: s, ops };
   },
-  save: (s) => s,
-  load: (saved) => saved as RecordCounts,
+  needs: (s, ev) =>
+    missingCounts(
+      s.owners,
+      TOKENS.flatMap((rec) => tokensOf(ev, rec).map((t) => ownerCountKey(rec.kind as ListedKind, t.owner))),
+    ),
+  take: (s, rows) => takeCounts(s.owners, rows),
+  save: (s) => s.counts,
+  // Owners' counts are read back as they are needed: a load (start, rollback) starts without them.
+  load: (saved, info) => fresh(info, { ...(saved as RecordCounts) }),
 };

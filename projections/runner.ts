@@ -224,6 +224,22 @@ export class ProjectionRunner {
     this.subscription = events$.pipe(filter((e): e is BlockEvent => e.type === 'block')).subscribe((ev) => this.fold(ev));
   }
 
+  /**
+   * Reads the rows projections need before folding `ev` (`Projection.needs`, for models that keep
+   * a bounded cache of their rows) and hands them over. The writer awaits this before it folds or
+   * announces a block; it reads nothing unless a cache lost a row the block needs.
+   */
+  async prepare(ev: BlockEvent): Promise<void> {
+    for (const slot of this.slots.values()) {
+      const keys = slot.p.needs && ev.block.index === slot.height + 1 ? slot.p.needs(slot.state, ev) : [];
+      if (keys.length === 0) continue;
+      // The rows as every block folded so far left them.
+      await this.flush();
+      const values = await slot.sub.getMany(keys);
+      slot.p.take!(slot.state, new Map(keys.map((k, i) => [k, values[i]])));
+    }
+  }
+
   /** Folds one block event through every projection and reactor behind it. */
   fold(ev: BlockEvent): void {
     const h = ev.block.index;

@@ -4,7 +4,7 @@
  */
 import type { AgentRun, AgentRunStatus } from '../core/state.ts';
 import type { RequestRow, StepRow } from '../projections/agentRuns.ts';
-import { conversationRecord, type Conversation, type Turn, chatProjection } from '../projections/chat.ts';
+import { conversationRecord, type Conversation, type ConversationRow, type Turn, chatProjection } from '../projections/chat.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { agentRunsProjection } from '../projections/agentRuns.ts';
 import { RUNS } from '../core/tx/agent.ts';
@@ -108,9 +108,9 @@ export class AgentQueries {
     return out;
   }
 
-  /** A conversation record, or undefined. */
-  conversation(id: string): Conversation | undefined {
-    const row = this.ports.models.state(chatProjection).get(id);
+  /** A conversation record, or undefined (its row: memory holds a bounded cache only). */
+  async conversation(id: string): Promise<Conversation | undefined> {
+    const row = (await (await this.chatRows()).get(`k!${id}`)) as ConversationRow | undefined;
     return row && conversationRecord(row);
   }
 

@@ -10,30 +10,36 @@ export type MinerRecord = Miner & { reputationScore: number; tasksCompleted: num
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { HistoryRun, TxLocation } from '../projections/chainIndex.ts';
 import { statsRecord, chainStatsProjection } from '../projections/chainStats.ts';
-import { bucketLabels, topHolders, holdersProjection } from '../projections/holders.ts';
+import { bucketLabels, holderRows, holdersProjection } from '../projections/holders.ts';
 import { circulating, supplyProjection } from '../projections/supply.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { addressHistoryProjection, blockHashProjection, countKey, historyKey, txIndexProjection } from '../projections/chainIndex.ts';
 import type { RecordDef } from '../core/record.ts';
 import { MINERS } from '../core/tx/miner.ts';
-import { listRange, recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
+import { recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
+import { recordListPage } from './recordListPage.ts';
 import { readRecord, readRecords } from './stateReads.ts';
+import { BlockJsonCache } from './blockJsonCache.ts';
+import { TopHolders } from './topHolders.ts';
+import { accountsProjection } from '../projections/accounts.ts';
 
 /** A confirmed transaction as served: the signed tx plus where and when it landed. */
 export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };
 
-/** Blocks whose JSON the block cache keeps (oldest read first out). */
-const BLOCK_JSON_CACHE = 256;
-
 /** Query facade for one node. */
 export class ChainQueries {
   private readonly ports: ReadPorts;
-  private readonly jsonCache = new Map<number, string>();
-  private jsonEpoch = 0;
-  private holdersCache: { height: number; limit: number; value: unknown } | null = null;
+  private readonly json: BlockJsonCache;
+  private readonly top: TopHolders;
 
   constructor(ports: ReadPorts) {
     this.ports = ports;
+    this.json = new BlockJsonCache({ block: (i) => this.block(i), epoch: () => ports.chain.epoch() });
+    this.top = new TopHolders({
+      accounts: () => ports.chain.state().accounts,
+      height: () => ports.models.height(accountsProjection),
+      events$: ports.feed.events$,
+    });
   }
 
   /** The head block. */
@@ -72,23 +78,25 @@ export class ChainQueries {
     return this.ports.mempool.list();
   }
 
-  /**
-   * A block's JSON by height, from a small cache of recently read blocks (explorers hammer the
-   * latest ones); a reorganisation empties it.
-   */
-  async blockJson(index: number): Promise<string | undefined> {
-    if (this.jsonEpoch !== this.ports.chain.epoch()) {
-      this.jsonCache.clear();
-      this.jsonEpoch = this.ports.chain.epoch();
-    }
-    const hit = this.jsonCache.get(index);
-    if (hit !== undefined) return hit;
-    const b = await this.block(index);
-    if (!b) return undefined;
-    const json = JSON.stringify(b);
-    if (this.jsonCache.size >= BLOCK_JSON_CACHE) this.jsonCache.delete(this.jsonCache.keys().next().value as number);
-    this.jsonCache.set(index, json);
-    return json;
+  /** A block's JSON by height, through the cache of recently read blocks (queries/blockJsonCache.ts). */
+  blockJson(index: number): Promise<string | undefined> {
+    return this.json.get(index);
+  }
+
+  /** A block's JSON by height when the cache holds it (answered without waiting: the hot read of explorers). */
+  cachedBlockJson(index: number): string | undefined {
+    return this.json.cached(index);
+  }
+
+  /** A block's JSON by hash when the cache holds it. */
+  cachedBlockJsonByHash(hash: string): string | undefined {
+    return this.json.cachedByHash(hash);
+  }
+
+  /** A block's JSON by hash, through the cache. */
+  async blockJsonByHash(hash: string): Promise<string | undefined> {
+    const index = await this.blockIndexOf(hash);
+    return index === undefined ? undefined : this.json.get(index);
   }
 
   /** A block by height. */
@@ -98,8 +106,12 @@ export class ChainQueries {
 
   /** A block by hash. */
   async blockByHash(hash: string): Promise<Block | undefined> {
-    const index = (await (await this.ports.models.readable(blockHashProjection)).get(hash)) as number | undefined;
+    const index = await this.blockIndexOf(hash);
     return index === undefined ? undefined : this.block(index);
+  }
+
+  private async blockIndexOf(hash: string): Promise<number | undefined> {
+    return (await (await this.ports.models.readable(blockHashProjection)).get(hash)) as number | undefined;
   }
 
   /** Blocks from..to inclusive (the caller bounds the range). */
@@ -183,21 +195,11 @@ export class ChainQueries {
     return readRecords(this.ports, rec, ids);
   }
 
-  /** `limit` ids from `offset` of a record list (projections/recordLists.ts), with the list's size. */
+  /** `limit` ids from `offset` of a record list (projections/recordLists.ts), with the list's size: O(page) at any offset. */
   async listPage(kind: ListedKind, limit: number, offset: number, owner?: string): Promise<{ total: number; ids: string[] }> {
-    const rows = await this.ports.models.readable(recordListsProjection);
-    const ids: string[] = [];
-    if (!owner) {
-      for await (const id of rows.values({ ...listRange(kind), limit: offset + limit })) ids.push(id as string);
-      return { total: this.ports.models.state(recordListsProjection)[kind], ids: ids.slice(offset) };
-    }
-    let total = 0;
-    // One owner's list is counted as it is read: owners hold few tokens.
-    for await (const id of rows.values(listRange(kind, owner))) {
-      if (total >= offset && ids.length < limit) ids.push(id as string);
-      total++;
-    }
-    return { total, ids };
+    // The size before the wait: the rows of every record it counts are written once `readable` resolves.
+    const total = this.ports.models.state(recordListsProjection).counts[kind];
+    return recordListPage(await this.ports.models.readable(recordListsProjection), kind, limit, offset, owner, total);
   }
 
   /** A miner record with its reputation and completed tasks. */
@@ -248,7 +250,11 @@ export class ChainQueries {
 
   /** The chain stats record. */
   stats(p2pPeers: number) {
-    return statsRecord(this.ports.models.state(chainStatsProjection), this.ports.models.state(recordListsProjection).miners, p2pPeers);
+    return statsRecord(
+      this.ports.models.state(chainStatsProjection),
+      this.ports.models.state(recordListsProjection).counts.miners,
+      p2pPeers,
+    );
   }
 
   /** The supply record. */
@@ -265,19 +271,14 @@ export class ChainQueries {
     };
   }
 
-  /** The holders record: count, supply, the top `limit` balances (ranked once per height). */
+  /** The holders record: count, supply, the top `limit` balances (queries/topHolders.ts: O(limit) a request). */
   holders(limit: number) {
-    const h = this.height();
-    if (this.holdersCache && this.holdersCache.height === h && this.holdersCache.limit === limit) return this.holdersCache.value;
-    const s = this.ports.models.state(supplyProjection);
-    const total = circulating(s);
-    const value = {
+    const total = circulating(this.ports.models.state(supplyProjection));
+    return {
       totalHolders: this.ports.models.state(holdersProjection).totalHolders,
       totalSupply: total.toString(),
-      holders: topHolders(this.state().accounts, limit, total),
+      holders: holderRows(this.top.ranked(limit), total),
     };
-    this.holdersCache = { height: h, limit, value };
-    return value;
   }
 
   /** The distribution record. */

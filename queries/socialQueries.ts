@@ -1,13 +1,16 @@
 /**
  * Reads of the social chain: posts (consensus record + body row), timelines, likes, funded-like
  * intents and queues, subscriptions, direct messages and profiles. Lists page with limit/offset
- * over key-ordered rows of the `social` projection (projections/social.ts).
+ * over rows of the `social` projection (projections/social.ts): the feed, an author's posts and an
+ * address's messages are numbered (one range read at any offset); subscriptions and queues, whose
+ * rows come and go, are counted as they are read (one account's follows, one author's pending intents).
  */
 import { INTENTS, type LikeIntent } from '../core/tx/socialLike.ts';
 import { POSTS, type PostRef } from '../core/tx/socialPost.ts';
 import { readRecord, readRecords } from './stateReads.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { socialProjection, type DmRecord, type LikeRecord } from '../projections/social.ts';
+import { dmCountKey, postCountKey, socialProjection, type DmRecord, type LikeRecord } from '../projections/social.ts';
+import { numberedPage } from './numberedPage.ts';
 
 /** A post as served. */
 export type Post = Omit<PostRef, 'parentPostId'> & { body: string; blobIds: string[]; parentPostId?: string };
@@ -57,6 +60,16 @@ export class SocialQueries {
     return { count, items };
   }
 
+  /**
+   * A numbered list's page, newest first: its size is `size` (the feed's, from memory, taken before
+   * the rows are flushed) or the count row `countKey`.
+   */
+  private async numbered<T>(prefix: string, limit: number, offset: number, count: string | number): Promise<Slice<T>> {
+    const rows = await this.rows();
+    const size = typeof count === 'number' ? count : (((await rows.get(count)) as number | undefined) ?? 0);
+    return { count: size, items: await numberedPage<T>(rows, prefix, size, limit, offset, true) };
+  }
+
   /** One post, or undefined. */
   async post(postId: string): Promise<Post | undefined> {
     const ref = await readRecord(this.ports, POSTS, postId);
@@ -77,13 +90,13 @@ export class SocialQueries {
 
   /** Every post, newest first. */
   async feed(limit: number, offset: number): Promise<Slice<Post>> {
-    const page = await this.page<string>('feed!', limit, offset);
+    const page = await this.numbered<string>('feed!', limit, offset, this.ports.models.state(socialProjection).feed);
     return { count: page.count, items: await this.posts(page.items) };
   }
 
   /** An author's posts, newest first. */
   async byAuthor(author: string, limit: number, offset: number): Promise<Slice<Post>> {
-    const page = await this.page<string>(`by!${author}!`, limit, offset);
+    const page = await this.numbered<string>(`by!${author}!`, limit, offset, postCountKey(author));
     return { count: page.count, items: await this.posts(page.items) };
   }
 
@@ -113,7 +126,7 @@ export class SocialQueries {
 
   /** Messages `address` sent or received, newest first. */
   dms(address: string, limit: number, offset: number): Promise<Slice<DmRecord>> {
-    return this.page<DmRecord>(`dm!${address}!`, limit, offset);
+    return this.numbered<DmRecord>(`dm!${address}!`, limit, offset, dmCountKey(address));
   }
 
   /** A profile, or undefined when the account never set one. */

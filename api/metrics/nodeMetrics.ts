@@ -6,13 +6,12 @@
  * nothing polls between scrapes; counters and histograms are fed by the event feed and by the
  * narrow callbacks below.
  */
-import type { MiddlewareHandler } from 'hono';
 import type { Observable } from 'rxjs';
-import { matchedRoutes } from 'hono/route';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ChainError } from '../../core/errors.ts';
 import type { ChainEvent } from '../../projections/events.ts';
 import type { PeerGuardStats } from '../../node/ports.ts';
+import { HttpSeries } from './httpSeries.ts';
 
 /** What the metrics read at scrape time (narrow, read-only views of the node's parts). */
 export interface MetricSources {
@@ -41,9 +40,6 @@ const BLOCK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 
 const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 /** Histogram buckets (seconds) of webhook and e-mail attempts (the deadline is 5 s). */
 const DELIVERY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-/** The route label of a request nothing routes. */
-export const UNMATCHED = 'unmatched';
 
 /** Every metric of one node, on its own registry. */
 export class NodeMetrics {
@@ -117,19 +113,16 @@ export class NodeMetrics {
     'Blocks abandoned by a reorganisation',
     [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024],
   );
-  readonly httpRequests = new Counter({
-    name: 'ombra_http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly httpSeconds = new Histogram({
-    name: 'ombra_http_request_duration_seconds',
-    help: 'Time to answer an HTTP request (to the first byte of a stream), by method and route template',
-    labelNames: ['method', 'route'] as const,
-    buckets: HTTP_BUCKETS,
-    registers: [this.registry],
-  });
+  /** HTTP answers: counted by method, route template and status, timed by method and route template. */
+  readonly http = new HttpSeries(
+    this.registry,
+    { requests: 'ombra_http_requests_total', seconds: 'ombra_http_request_duration_seconds' },
+    {
+      requests: 'HTTP requests answered, by method, route template and status',
+      seconds: 'Time to answer an HTTP request (to the first byte of a stream), by method and route template',
+    },
+    HTTP_BUCKETS,
+  );
   readonly subscribers = new Gauge({
     name: 'ombra_stream_subscribers',
     help: 'Live subscribers attached to the event feed, by kind (sse or ws)',
@@ -174,7 +167,8 @@ export class NodeMetrics {
       // prom-client's nodejs_active_*_total are gauges, which the exposition rules (promtool) refuse
       // to name `_total`; the per-type nodejs_active_* gauges carry the same numbers.
       for (const metric of this.registry.getMetricsAsArray())
-        if (metric.name.endsWith('_total') && !(metric instanceof Counter)) this.registry.removeSingleMetric(metric.name);
+        if (metric.name.startsWith('nodejs_') && metric.name.endsWith('_total') && !(metric instanceof Counter))
+          this.registry.removeSingleMetric(metric.name);
     }
   }
 
@@ -246,50 +240,13 @@ export class NodeMetrics {
     (kind === 'import' ? this.importSeconds : this.produceSeconds).observe(seconds);
   };
 
-  /** Middleware counting and timing every answer by its route template (not the raw path). */
-  http(): MiddlewareHandler {
-    // Labelled children are looked up once per (method, route[, status]), not hashed per request.
-    const counters = new Map<string, { inc(): void }>();
-    const timers = new Map<string, { observe(v: number): void }>();
-    return async (c, next) => {
-      const started = performance.now();
-      try {
-        await next();
-      } finally {
-        const method = c.req.method;
-        const route = routeTemplate(c);
-        const status = String(c.res.status);
-        const ck = `${method} ${route} ${status}`;
-        let counter = counters.get(ck);
-        if (!counter) {
-          counter = this.httpRequests.labels(method, route, status);
-          counters.set(ck, counter);
-        }
-        counter.inc();
-        const tk = `${method} ${route}`;
-        let timer = timers.get(tk);
-        if (!timer) {
-          timer = this.httpSeconds.labels(method, route);
-          timers.set(tk, timer);
-        }
-        timer.observe((performance.now() - started) / 1000);
-      }
-    };
+  /** Counts and times one answered request by its route template (not the raw path): api/envelope.ts calls it. */
+  observeHttp(method: string, route: string, status: number, seconds: number): void {
+    this.http.observe(method, route, status, seconds);
   }
 
   /** The exposition text and its content type. */
   async exposition(): Promise<{ body: string; contentType: string }> {
     return { body: await this.registry.metrics(), contentType: this.registry.contentType };
   }
-}
-
-/**
- * The template of the route that answered (`/api/chain/block/:index`): the handler that ran,
- * or, when middleware answered first (a rate limit, a fork gate), the route it stood in front of.
- */
-export function routeTemplate(c: Parameters<MiddlewareHandler>[0]): string {
-  const routes = matchedRoutes(c);
-  const ran = routes[c.req.routeIndex];
-  if (ran && ran.method !== 'ALL') return ran.path;
-  return routes.find((r) => r.method !== 'ALL')?.path ?? UNMATCHED;
 }

@@ -93,12 +93,18 @@ function operation(r: RouteRef, doc: RouteDoc | undefined): JsonSchema {
   };
 }
 
-/** The document for these routes (middleware, method ALL, is not a route). */
+/**
+ * True for an endpoint; middleware is not one: on every method (ALL), or on every path (`/*`:
+ * the body limit on writes, the preflight answer).
+ */
+export const isEndpoint = (r: RouteRef): boolean => r.method !== 'ALL' && r.path !== '/*';
+
+/** The document for these routes (middleware is not a route: see `isEndpoint`). */
 export function buildOpenApi(routes: readonly RouteRef[], info: { version: string; serverUrl?: string }): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   const seen = new Set<string>();
   for (const r of routes) {
-    if (r.method === 'ALL' || seen.has(routeKey(r))) continue;
+    if (!isEndpoint(r) || seen.has(routeKey(r))) continue;
     seen.add(routeKey(r));
     const p = openApiPath(r.path);
     paths[p] ??= {};

@@ -54,14 +54,14 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
   app.get('/chat/:conversationId/turns', async (c) => {
     const id = parseHash(c.req.param('conversationId'), 'conversationId');
     const limit = parseLimit(c.req.query('limit'), 1000, 200);
-    if (!q.conversation(id)) notFound(`conversation ${id}`);
+    if (!(await q.conversation(id))) notFound(`conversation ${id}`);
     const turns = await q.turns(id, limit);
     return c.json({ conversationId: id, count: turns.length, turns });
   });
 
-  app.get('/chat/:conversationId', (c) => {
+  app.get('/chat/:conversationId', async (c) => {
     const id = parseHash(c.req.param('conversationId'), 'conversationId');
-    return c.json(q.conversation(id) ?? notFound(`conversation ${id}`));
+    return c.json((await q.conversation(id)) ?? notFound(`conversation ${id}`));
   });
 
   app.get('/chat-by-author/:address', async (c) => {

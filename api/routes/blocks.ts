@@ -4,6 +4,7 @@ import type { Block } from '../../core/block.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { jsonAnswer } from '../jsonAnswer.ts';
 import { parseHash, parseHeight, parseLimit, parseOffset } from '../params.ts';
 
 /** Most blocks in one `blocks-full` range. */
@@ -36,16 +37,23 @@ export function blockRoutes({ queries }: ApiDeps): Hono {
 
   app.get('/genesis', async (c) => c.json((await queries.chain.block(0))!));
 
-  app.get('/block/hash/:hash', async (c) => c.json((await queries.chain.blockByHash(parseHash(c.req.param('hash')))) ?? notFound('block')));
+  app.get('/block/hash/:hash', (c): Response | Promise<Response> => {
+    const hash = parseHash(c.req.param('hash'));
+    const hit = queries.chain.cachedBlockJsonByHash(hash);
+    if (hit !== undefined) return jsonAnswer(c, hit);
+    return queries.chain.blockJsonByHash(hash).then((json) => jsonAnswer(c, json ?? notFound('block')));
+  });
 
-  app.get('/block/:index', async (c) => {
+  app.get('/block/:index', (c): Response | Promise<Response> => {
     const raw = c.req.param('index');
     // A well-formed integer outside 0..height is "not found", as the spec says; junk is 400.
     if (/^-[0-9]+$/.test(raw)) notFound(`block ${raw}`);
     if (/^[0-9]{16,}$/.test(raw)) notFound('block');
     const index = parseHeight(raw);
-    const json = (await queries.chain.blockJson(index)) ?? notFound(`block ${index}`);
-    return c.body(json, 200, { 'Content-Type': 'application/json' });
+    // A cached block answers synchronously (no promise between the socket and the answer).
+    const hit = queries.chain.cachedBlockJson(index);
+    if (hit !== undefined) return jsonAnswer(c, hit);
+    return queries.chain.blockJson(index).then((json) => jsonAnswer(c, json ?? notFound(`block ${index}`)));
   });
 
   app.get('/blocks', async (c) => {

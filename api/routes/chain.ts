@@ -3,6 +3,8 @@ import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { parseAddress } from '../params.ts';
+import { EncodedOnChange, jsonAnswer } from '../jsonAnswer.ts';
+import type { Block } from '../../core/block.ts';
 import { summary } from './blocks.ts';
 
 /** Longest accepted search query. */
@@ -14,10 +16,12 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
 
   app.get('/stats', (c) => c.json(queries.chain.stats(network.peerCount())));
 
-  app.get('/height', (c) => {
-    const b = queries.chain.head();
-    return c.json({ height: b.index, latestBlock: { index: b.index, hash: b.hash, timestamp: b.timestamp } });
-  });
+  // The head summary, encoded once per head.
+  const head = new EncodedOnChange((b: Block) => ({
+    height: b.index,
+    latestBlock: { index: b.index, hash: b.hash, timestamp: b.timestamp },
+  }));
+  app.get('/height', (c) => jsonAnswer(c, head.get(queries.chain.head())));
 
   app.get('/account/:address', async (c) => c.json(await queries.chain.accountRecord(parseAddress(c.req.param('address')))));
 

@@ -6,6 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApp } from '../../api/app.ts';
 import { normalizeIp } from '../../api/clientIp.ts';
+import { MatchRecorder, wrapDispatch } from '../../api/envelope.ts';
 import { parseBanList, RateLimiter, type RateLimitOptions } from '../../api/rateLimit.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { openTestChain, tempDir, testApiDeps, type TestChain } from '../helpers/testChain.ts';
@@ -116,11 +117,11 @@ t('tier 1 keys get 600 a minute and tier 2 keys 6000, each per key, whatever the
   }),
 );
 
-/** An app with the limiter around a route that holds requests until released, and a stream route. */
+/** An app with the limiter (in the envelope, as createApp has it) around a route that holds requests until released, and a stream route. */
 function holdingApp(limiter: RateLimiter) {
   const gates: (() => void)[] = [];
-  const app = new Hono();
-  app.use('*', limiter.middleware());
+  const recorder = new MatchRecorder();
+  const app = new Hono({ router: recorder });
   app.get('/slow', async (c) => {
     await new Promise<void>((r) => gates.push(r));
     return c.json({ ok: true });
@@ -131,6 +132,7 @@ function holdingApp(limiter: RateLimiter) {
     ctrl.enqueue(new TextEncoder().encode('event: hello\ndata: {}\n\n'));
     return c.body(body, 200, { 'content-type': 'text/event-stream' });
   });
+  wrapDispatch(app, { recorder, skip: new Set(), corsOrigin: '*', limiter });
   const env = (ip: string) => ({ incoming: { socket: { remoteAddress: ip } } });
   return { app, gates, env };
 }

@@ -71,6 +71,23 @@ export function buildTaskChain(dir: string, shape: ChainShape): Promise<{ txs: n
   }));
 }
 
+/**
+ * Writes `blocks` blocks of `perBlock` CHAT_TURNs from dev keys 1-9, two turns a conversation (a
+ * turn and its answer, in the same block or the next): a history of finished conversations.
+ */
+export function buildChatChain(dir: string, shape: ChainShape): Promise<{ txs: number; genesis: Genesis }> {
+  return buildChain(dir, shape, (n) => ({
+    from: 1 + (n % 9),
+    fields: {
+      type: 'CHAT_TURN',
+      conversationId: sha256Hex(`bench-conversation-${Math.floor(n / 2)}`),
+      role: n % 2 ? 'assistant' : 'user',
+      content: `bench turn ${n}: ${'x'.repeat(64)}`,
+      fee: '1',
+    },
+  }));
+}
+
 /** Writes a chain whose n-th transaction (the i-th of its block) `txOf` describes. */
 async function buildChain(
   dir: string,

@@ -12,9 +12,11 @@
  * 110 MiB). Both chains are longer than the 1,000 blocks the node's log check reads at open, so
  * that window holds the same bytes in both. The previous shape, 500 tasks a block (40 and 400
  * blocks), is measured too: there the window is the whole chain, so it grows with it (55 MiB of
- * block reads at 400 blocks of 500), which is the window's cost, not the history's.
+ * block reads at 400 blocks of 500 before the node reopened its database after the check).
+ * Chat history is measured the same way: chains of finished conversations (two turns each), the
+ * chat read model a bounded cache of conversations read back as they turn (projections/chat.ts).
  */
-import { buildTaskChain } from './fixtureChain.ts';
+import { buildChatChain, buildTaskChain } from './fixtureChain.ts';
 import { child, explain } from './replay.ts';
 import { addRow } from './table.ts';
 import { tempDir } from '../helpers/testChain.ts';
@@ -31,13 +33,16 @@ interface Measured {
   allHeap: number;
 }
 
-/** RSS and heap after restarts on `n` finished tasks, `perBlock` a block: bounded cache and every record. */
-async function measure(n: number, perBlock: number): Promise<Measured> {
+/** What a chain's history is made of. */
+type History = 'finished tasks' | 'chat turns';
+
+/** RSS and heap after restarts on `n` finished tasks (or chat turns), `perBlock` a block: bounded cache and every record. */
+async function measure(n: number, perBlock: number, what: History): Promise<Measured> {
   const tmp = tempDir('ombra-bench-records-');
   try {
-    console.log(`records, ${n} finished tasks, ${perBlock} a block:`);
+    console.log(`records, ${n} ${what}, ${perBlock} a block:`);
     const t0 = performance.now();
-    await buildTaskChain(tmp.dir, { blocks: Math.ceil(n / perBlock), perBlock });
+    await (what === 'chat turns' ? buildChatChain : buildTaskChain)(tmp.dir, { blocks: Math.ceil(n / perBlock), perBlock });
     console.log(`  built in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     // The first open after the build may still be compacting what the build wrote; a restarted
     // node is measured on the next one.
@@ -56,9 +61,9 @@ async function measure(n: number, perBlock: number): Promise<Measured> {
 const k = (n: number) => `${(n / 1000).toLocaleString('en')}k`;
 
 /** One shape's row: the larger history over the smaller. */
-async function shape(small: number, large: number, perBlock: number, goal: boolean): Promise<void> {
-  const a = await measure(small, perBlock);
-  const b = await measure(large, perBlock);
+async function shape(small: number, large: number, perBlock: number, goal: boolean, what: History = 'finished tasks'): Promise<void> {
+  const a = await measure(small, perBlock, what);
+  const b = await measure(large, perBlock, what);
   const ratio = b.rss / a.rss;
   console.log(
     `  RSS ${k(large)} / ${k(small)}, ${perBlock} a block: ${ratio.toFixed(2)} (heap ${(b.heap / a.heap).toFixed(2)}); ` +
@@ -66,7 +71,7 @@ async function shape(small: number, large: number, perBlock: number, goal: boole
   );
   const blocks = (n: number) => Math.ceil(n / perBlock).toLocaleString('en');
   addRow({
-    measure: `node RSS after restart, ${k(large)} finished tasks in ${blocks(large)} blocks (flat in history${goal ? '' : '; the log check at open reads every block of both chains'})`,
+    measure: `node RSS after restart, ${k(large)} ${what} in ${blocks(large)} blocks (flat in history${goal ? '' : '; the log check at open reads every block of both chains'})`,
     node: `${b.rss} MiB (heap ${b.heap}, opened in ${b.openS.toFixed(1)} s); every record in memory: ${b.allRss} MiB (heap ${b.allHeap})`,
     baseline: `the same node on ${k(small)} in ${blocks(small)} blocks: ${a.rss} MiB (heap ${a.heap}, opened in ${a.openS.toFixed(1)} s); every record: ${a.allRss} MiB (heap ${a.allHeap})`,
     ratio,
@@ -74,8 +79,9 @@ async function shape(small: number, large: number, perBlock: number, goal: boole
   });
 }
 
-/** Both shapes: 20 tasks a block (the goal) and 500 a block (the window grows with the chain). */
+/** Both shapes: 20 tasks a block (the goal) and 500 a block (the window is the whole chain); chat turns, 20 a block. */
 export async function recordsBench(sizes: readonly [number, number]): Promise<void> {
   await shape(sizes[0], sizes[1], 20, true);
   await shape(sizes[0], sizes[1], 500, false);
+  await shape(sizes[0], sizes[1], 20, true, 'chat turns');
 }

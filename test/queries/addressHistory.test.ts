@@ -14,6 +14,7 @@ function counting(c: TestChain) {
   const seen = { rows: 0, blocks: 0 };
   const models = {
     state: ports.models.state.bind(ports.models),
+    height: ports.models.height.bind(ports.models),
     readable: async (p: Parameters<typeof ports.models.readable>[0]) => {
       const rows = await ports.models.readable(p);
       return {

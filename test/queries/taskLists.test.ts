@@ -16,6 +16,7 @@ import { ACTIVE_STATUSES } from '../../projections/tasks.ts';
 import { taskSummary } from '../../queries/taskQueries.ts';
 import { DEV_GENESIS } from '../core/support.ts';
 import { act, pureTraffic, type Act } from '../helpers/taskTraffic.ts';
+import { pageOffsets } from '../helpers/pageOffsets.ts';
 import { openTestChain, type TestChain } from '../helpers/testChain.ts';
 
 const t = suite('task lists');
@@ -35,17 +36,10 @@ function lists(tasks: readonly Task[]): [string, Task[]][] {
   ];
 }
 
-/** Offsets worth asking for: the ends, past the end, and a spread in between. */
-function offsets(n: number): number[] {
-  const out = new Set([0, 1, Math.max(0, n - 1), n, n + 3]);
-  for (let i = 1; i < 8; i++) out.add(Math.floor((n * i) / 8));
-  return [...out];
-}
-
 async function checkLists(c: TestChain, tasks: readonly Task[], what: string): Promise<number> {
   let pages = 0;
   for (const [path, list] of lists(tasks))
-    for (const offset of offsets(list.length))
+    for (const offset of pageOffsets(list.length))
       for (const limit of [1, 7, 100]) {
         const res = await c.app.request(`${path}offset=${offset}&limit=${limit}`);
         const want = { tasks: list.slice(offset, offset + limit).map(taskSummary), total: list.length };

@@ -1,0 +1,114 @@
+/** The block JSON cache serves recent blocks from memory and never serves a block a reorganisation replaced. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Block } from '../../core/block.ts';
+import { BlockJsonCache } from '../../queries/blockJsonCache.ts';
+import { openTestChain } from '../helpers/testChain.ts';
+
+const t = suite('block cache');
+
+t('after a reorganisation, GET /api/chain/block/:index answers the new branch, not the cached old block', async () => {
+  const a = await openTestChain();
+  const b = await openTestChain();
+  try {
+    await a.produce(2);
+    const before = (await (await a.app.request('/api/chain/block/1')).json()) as { hash: string };
+    assert.equal(before, JSON.parse(JSON.stringify(await a.node.store.block(1))));
+    b.advance(b.genesis.blockTimeMs * 3);
+    await b.produce(3);
+    a.advance(Math.max(0, b.now() - a.now()));
+    await a.node.reorg(0, await b.node.store.blocksIn(1, 3));
+    // By hash: the dropped block is gone, the new one is served (and cached) under its own hash.
+    assert.is((await a.app.request(`/api/chain/block/hash/${before.hash}`)).status, 404);
+    const newHash = (await b.node.store.block(1))!.hash;
+    for (let i = 0; i < 2; i++)
+      assert.is(((await (await a.app.request(`/api/chain/block/hash/${newHash}`)).json()) as { hash: string }).hash, newHash);
+    const res = await a.app.request('/api/chain/block/1');
+    assert.is(res.headers.get('content-type'), 'application/json');
+    const after = (await res.json()) as { hash: string };
+    assert.is(after.hash, (await b.node.store.block(1))!.hash);
+    assert.is.not(after.hash, before.hash);
+  } finally {
+    await a.destroy();
+    await b.destroy();
+  }
+});
+
+/** A fake log: blocks by height, an epoch, and a count of reads; `gate` holds reads until released. */
+function fakeLog() {
+  const log = {
+    blocks: new Map<number, Block>(),
+    epoch: 0,
+    reads: 0,
+    gate: null as Promise<void> | null,
+    put(index: number, tag: string) {
+      log.blocks.set(index, { index, hash: `${tag}${index}`.padEnd(64, '0') } as unknown as Block);
+    },
+  };
+  const src = {
+    block: async (i: number) => {
+      log.reads++;
+      if (log.gate) await log.gate;
+      return log.blocks.get(i);
+    },
+    epoch: () => log.epoch,
+  };
+  return { log, src };
+}
+
+t('a read block is kept by height and by hash; a new epoch empties the cache', async () => {
+  const { log, src } = fakeLog();
+  for (let i = 0; i < 3; i++) log.put(i, 'a');
+  const cache = new BlockJsonCache(src);
+  assert.is(cache.cached(1), undefined);
+  const json = await cache.get(1);
+  assert.is(json, JSON.stringify(log.blocks.get(1)));
+  assert.is(await cache.get(1), json);
+  assert.is(log.reads, 1);
+  assert.is(cache.cached(1), json);
+  assert.is(cache.cachedByHash(log.blocks.get(1)!.hash), json);
+  assert.is(await cache.get(7), undefined, 'absent blocks are not cached');
+  log.put(1, 'b');
+  log.epoch++;
+  assert.is(cache.cached(1), undefined);
+  assert.is(cache.cachedByHash(`a1`.padEnd(64, '0')), undefined);
+  assert.is(await cache.get(1), JSON.stringify(log.blocks.get(1)));
+});
+
+t('a block read while the chain reorganised is answered but not kept', async () => {
+  const { log, src } = fakeLog();
+  log.put(1, 'a');
+  const cache = new BlockJsonCache(src);
+  let open!: () => void;
+  log.gate = new Promise((r) => {
+    open = r;
+  });
+  const reading = cache.get(1);
+  // The reorganisation lands while the read waits; another reader sees the new epoch first.
+  log.epoch++;
+  assert.is(cache.cached(1), undefined);
+  log.put(1, 'b');
+  open();
+  log.gate = null;
+  await reading;
+  assert.is(cache.cached(1), undefined, 'the old block was not kept under the new epoch');
+  assert.is(await cache.get(1), JSON.stringify(log.blocks.get(1)));
+});
+
+t('the cache holds at most its cap, the oldest read leaving first (by hash too)', async () => {
+  const { log, src } = fakeLog();
+  for (let i = 0; i < 5; i++) log.put(i, 'a');
+  const cache = new BlockJsonCache(src, 3);
+  for (let i = 0; i < 5; i++) await cache.get(i);
+  assert.equal(
+    [0, 1, 2, 3, 4].map((i) => cache.cached(i) !== undefined),
+    [false, false, true, true, true],
+  );
+  assert.is(cache.cachedByHash(log.blocks.get(0)!.hash), undefined);
+  assert.is(cache.cachedByHash(log.blocks.get(4)!.hash), JSON.stringify(log.blocks.get(4)));
+  const none = new BlockJsonCache(src, 0);
+  assert.is(await none.get(1), JSON.stringify(log.blocks.get(1)));
+  assert.is(none.cached(1), undefined);
+});
+
+t.run();
