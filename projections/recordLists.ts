@@ -21,7 +21,7 @@ import { NFTS } from '../core/tx/art.ts';
 import { AUDIO_NFTS, IMAGE_NFTS } from '../core/tx/media.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
-import { missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
+import { listNumber, missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
 
 /** The kinds listed. */
 export type ListedKind = 'miners' | 'nfts' | 'imageNfts' | 'audioNfts';
@@ -35,9 +35,6 @@ export interface RecordListsState {
   owners: RowCounters;
 }
 
-const DIGITS = 12;
-/** A list number as its key part. */
-export const listNumber = (n: number): string => n.toString().padStart(DIGITS, '0');
 /** The prefix of a list's numbered rows (`owner` for one owner's tokens). */
 export const listPrefix = (kind: ListedKind, owner?: string): string => (owner ? `${kind}!o!${owner}!` : `${kind}!n!`);
 /** The row holding an owner's count of `kind`. */

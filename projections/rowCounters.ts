@@ -7,6 +7,10 @@
  * rollbacks start with an empty cache: the rows are the truth.
  */
 
+const DIGITS = 12;
+/** A list number as its row key part (fixed width, so keys sort as numbers). */
+export const listNumber = (n: number): string => n.toString().padStart(DIGITS, '0');
+
 /** Counts by row key, bounded. */
 export interface RowCounters {
   cap: number;

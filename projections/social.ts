@@ -17,8 +17,7 @@ import { isTx, type SignedTx } from '../core/tx/handler.ts';
 import { SOCIAL_DM_SEND, SOCIAL_FOLLOW_SET, SOCIAL_POST_CREATE, SOCIAL_PROFILE_SET, SOCIAL_REACTION_SET } from '../core/tx/social.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
-import { missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
-import { listNumber } from './recordLists.ts';
+import { listNumber, missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
 
 /** A direct message as served (ciphertext only). */
 export interface DmRecord {

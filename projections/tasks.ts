@@ -23,6 +23,7 @@ import type { SignedTx } from '../core/tx/handler.ts';
 import { TASK_STATUSES, TASKS, taskIdOf } from '../core/tx/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { listNumber } from './rowCounters.ts';
 
 /** Every task status, in pipeline order (core's list). */
 export { TASK_STATUSES };
@@ -132,12 +133,9 @@ export interface TasksState {
   frozen: Record<TaskStatus, number>;
 }
 
-const DIGITS = 12;
-/** A number as a row key part (fixed width, so keys sort as numbers). */
-export const seqKey = (n: number): string => n.toString().padStart(DIGITS, '0');
 /** Row key of the n-th frozen task of `status`. */
-export const frozenKey = (status: TaskStatus, n: number): string => `z!${status}!${seqKey(n)}`;
-const liveKey = (n: number): string => `!l!${seqKey(n)}`;
+export const frozenKey = (status: TaskStatus, n: number): string => `z!${status}!${listNumber(n)}`;
+const liveKey = (n: number): string => `!l!${listNumber(n)}`;
 
 const listsOf = (status: TaskStatus): LiveList[] => (ACTIVE_STATUSES.includes(status) ? [status, 'active'] : [status]);
 const emptyLists = (): Record<LiveList, number[]> =>
@@ -199,7 +197,7 @@ export const tasksProjection: Projection<TasksState> = {
       s.numberOf.set(id, n);
       enlist(s, n, task.status);
       fresh.add(n);
-      ops.push({ type: 'put', key: `n!${seqKey(n)}`, value: id, fresh: true });
+      ops.push({ type: 'put', key: `n!${listNumber(n)}`, value: id, fresh: true });
     }
     for (const [id, task] of diff.records.tasks) {
       const n = s.numberOf.get(id);

@@ -1,8 +1,8 @@
 /**
- * A page of a numbered list: rows `<prefix><n>` for n = 0..size-1 (projections/recordLists.ts'
+ * A page of a numbered list: rows `<prefix><n>` for n = 0..size-1 (projections/rowCounters.ts'
  * `listNumber`), read as one range of at most `limit` rows at any offset.
  */
-import { listNumber } from '../projections/recordLists.ts';
+import { listNumber } from '../projections/rowCounters.ts';
 import type { Rows } from '../projections/store.ts';
 
 /** The values of `limit` rows from `offset`, oldest (lowest number) first or newest first. */

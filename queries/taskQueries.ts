@@ -9,10 +9,10 @@ import { readRecord } from './stateReads.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
 import type { ResponseRow, RewardRow, ValidationRow } from '../projections/tasks.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { listSize, seqKey, tasksProjection, type TaskList } from '../projections/tasks.ts';
+import { listSize, tasksProjection, type TaskList } from '../projections/tasks.ts';
+import { numberedPage } from './numberedPage.ts';
 
 /** The rows numbered `from` (inclusive) to `to` (exclusive) under `prefix`, ascending. */
-const numberRange = (prefix: string, from: number, to: number) => ({ gte: `${prefix}${seqKey(from)}`, lt: `${prefix}${seqKey(to)}` });
 
 /** The spec's task summary, plus taskType and timeoutMs. */
 export interface TaskSummary {
@@ -87,23 +87,18 @@ export class TaskQueries {
       // which the read below notices (a missing row), and the page is taken again.
       const s = this.ports.models.state(tasksProjection);
       const total = listSize(s, list);
-      const ids: string[] = [];
+      let ids: string[] = [];
       const end = Math.min(total, offset + limit);
       if (list === 'all') {
-        if (offset < end) for await (const id of rows.values(numberRange('n!', total - end, total - offset))) ids.push(id as string);
-        ids.reverse();
+        ids = await numberedPage<string>(rows, 'n!', total, limit, offset, true);
       } else {
         // Newest first: the live numbers (the newest), then the frozen rows below them.
         const live = s.lists[list];
         for (let i = live.length - 1 - offset; i >= 0 && i >= live.length - end; i--) ids.push(s.live.get(live[i])!.id);
         const from = Math.max(0, offset - live.length);
         const to = end - live.length;
-        if (from < to && list !== 'active') {
-          const frozen = s.frozen[list];
-          const older: string[] = [];
-          for await (const id of rows.values(numberRange(`z!${list}!`, frozen - to, frozen - from))) older.push(id as string);
-          ids.push(...older.reverse());
-        }
+        if (from < to && list !== 'active')
+          ids.push(...(await numberedPage<string>(rows, `z!${list}!`, s.frozen[list], to - from, from, true)));
       }
       const records = ids.length ? await rows.getMany(ids.map((id) => `t!${id}`)) : [];
       if (records.every((t) => t !== undefined)) return { tasks: records.map((t) => taskSummary(t as Task)), total };
