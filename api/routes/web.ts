@@ -38,12 +38,9 @@ async function serveFile(c: Context, web: WebQueries, fileId: string, headers: R
 /** A bundle's JSON, streamed as the socket drains (see WebQueries.bundleJson). */
 function bundleResponse(c: Context, json: AsyncGenerator<string>): Response {
   const encoder = new TextEncoder();
+  // A cancel returns this generator at its yield, and leaving the for-await returns `json` too.
   async function* bytes(): AsyncGenerator<Uint8Array> {
-    try {
-      for await (const piece of json) yield encoder.encode(piece);
-    } finally {
-      await json.return(undefined);
-    }
+    for await (const piece of json) yield encoder.encode(piece);
   }
   return c.body(byteStream(bytes()), 200, { 'Content-Type': 'application/json' });
 }
