@@ -109,17 +109,19 @@ export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
     let pass: Pass | undefined;
     recorder.last = null;
     let res: Response | Promise<Response>;
-    const admission = limiter && gate(limiter, request, app.getPath(request, { env }), env as NodeEnv | undefined);
+    const path = limiter ? app.getPath(request, { env }) : '';
+    const admission = limiter && gate(limiter, request, path, env as NodeEnv | undefined);
+    if (admission && 'pass' in admission) {
+      pass = admission.pass;
+      Object.assign(headers, pass.headers);
+    }
+    // Refusals too: a browser must be able to read its 429.
+    if (direct) for (const name in headers) outgoing.setHeader!(name, headers[name]);
     if (admission && 'refusal' in admission) {
       // Never dispatched: labelled by the route it stood in front of.
-      if (timings) recorder.match(request.method === 'HEAD' ? 'GET' : request.method, app.getPath(request, { env }));
+      if (timings) recorder.match(request.method === 'HEAD' ? 'GET' : request.method, path);
       res = admission.refusal;
     } else {
-      if (admission) {
-        pass = admission.pass;
-        Object.assign(headers, pass.headers);
-      }
-      if (direct) for (const name in headers) outgoing.setHeader!(name, headers[name]);
       try {
         res = dispatch(request, env, ctx);
       } catch (e) {
