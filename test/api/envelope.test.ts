@@ -106,28 +106,30 @@ t('health, the head and a cached block are answered synchronously, with the CORS
   }),
 );
 
-t('with rate limits on, a hot read is still answered synchronously, its X-RateLimit-* headers on Node’s response, and a refusal carries CORS', () =>
-  withApp(async (_c, app) => {
-    const set: Record<string, string> = {};
-    const env = {
-      incoming: { headers: {}, socket: { remoteAddress: '198.51.100.9' } },
-      outgoing: { setHeader: (n: string, v: string) => void (set[n.toLowerCase()] = v) },
-    };
-    const res = app.fetch(new Request('http://node/api/health'), env);
-    assert.not.instance(res, Promise);
-    assert.is((res as Response).status, 200);
-    assert.equal([set['x-ratelimit-limit'], set['x-ratelimit-remaining'], set['access-control-allow-origin']], ['2', '1', '*']);
-    app.fetch(new Request('http://node/api/health'), env);
-    for (const name in set) delete set[name];
-    const refused = app.fetch(new Request('http://node/api/health'), env) as Response;
-    assert.is(refused.status, 429);
-    assert.is(set['access-control-allow-origin'], '*', 'a refusal is readable by a browser');
-    assert.equal(await refused.json(), {
-      error: 'rate limit exceeded: 2 requests per minute for anonymous callers from this IP',
-      code: 'RATE_LIMITED',
-    });
-    assert.ok(Number(refused.headers.get('retry-after')) >= 1);
-  }, true),
+t(
+  'with rate limits on, a hot read is still answered synchronously, its X-RateLimit-* headers on Node’s response, and a refusal carries CORS',
+  () =>
+    withApp(async (_c, app) => {
+      const set: Record<string, string> = {};
+      const env = {
+        incoming: { headers: {}, socket: { remoteAddress: '198.51.100.9' } },
+        outgoing: { setHeader: (n: string, v: string) => void (set[n.toLowerCase()] = v) },
+      };
+      const res = app.fetch(new Request('http://node/api/health'), env);
+      assert.not.instance(res, Promise);
+      assert.is((res as Response).status, 200);
+      assert.equal([set['x-ratelimit-limit'], set['x-ratelimit-remaining'], set['access-control-allow-origin']], ['2', '1', '*']);
+      app.fetch(new Request('http://node/api/health'), env);
+      for (const name in set) delete set[name];
+      const refused = app.fetch(new Request('http://node/api/health'), env) as Response;
+      assert.is(refused.status, 429);
+      assert.is(set['access-control-allow-origin'], '*', 'a refusal is readable by a browser');
+      assert.equal(await refused.json(), {
+        error: 'rate limit exceeded: 2 requests per minute for anonymous callers from this IP',
+        code: 'RATE_LIMITED',
+      });
+      assert.ok(Number(refused.headers.get('retry-after')) >= 1);
+    }, true),
 );
 
 t('the head summary and health follow a new head', () =>
