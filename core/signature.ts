@@ -3,10 +3,11 @@
  * valid only if the public key decodes canonically (RFC 8032) and is not of small order,
  * R is canonically encoded and not of small order, S < L, and the cofactorless RFC 8032
  * equation holds: encode([S]B - [k]A) == R with k = SHA-512(R || A || M) mod L.
- * node:crypto does the verification (~13x faster than @noble); @noble decodes keys strictly.
+ * @noble decodes keys strictly; the equation itself is libsodium's or OpenSSL's
+ * (core/ed25519Equation.ts), both far faster than @noble's.
  */
-import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { Point } from '@noble/ed25519';
+import { defaultEquation, type Ed25519Equation } from './ed25519Equation.ts';
 import { isHex } from './encoding.ts';
 
 /** Group order L of Ed25519. */
@@ -33,10 +34,26 @@ const SMALL_ORDER_R = new Set([
 const SMALL_ORDER_R_FIRST = new Set([...SMALL_ORDER_R].map((r) => Number.parseInt(r.slice(0, 2), 16)));
 
 interface KeyEntry {
-  key: KeyObject | null;
+  /** The key prepared for `equation`; null when the key breaks the rule. */
+  key: unknown;
 }
 const KEY_CACHE_MAX = 50_000;
 const keyCache = new Map<string, KeyEntry>();
+let equation: Ed25519Equation = defaultEquation;
+
+/** The implementation of the equation in use ('libsodium' unless its addon cannot load). */
+export function signatureEquation(): Ed25519Equation['name'] {
+  return equation.name;
+}
+
+/**
+ * Answers the equation with `next` from now on (tests and the bench compare implementations);
+ * keys prepared for the previous one are forgotten.
+ */
+export function useSignatureEquation(next: Ed25519Equation): void {
+  equation = next;
+  keyCache.clear();
+}
 
 /** A value as 32 little-endian bytes. */
 function leBytes(n: bigint): Buffer {
@@ -62,19 +79,14 @@ function yIsCanonical(enc: Uint8Array): boolean {
 }
 
 /** Imports a public key once; null when it breaks the rule (non-canonical, off-curve, small order). */
-function importKey(publicKeyHex: string): KeyObject | null {
+function importKey(publicKeyHex: string): unknown {
   const hit = keyCache.get(publicKeyHex);
   if (hit) return hit.key;
-  let key: KeyObject | null = null;
+  let key: unknown = null;
   try {
     // zip215=false: strict RFC 8032 decoding, refusing y >= p and a "negative zero" x.
     const point = Point.fromHex(publicKeyHex, false);
-    if (!point.isSmallOrder()) {
-      key = createPublicKey({
-        key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKeyHex, 'hex').toString('base64url') },
-        format: 'jwk',
-      });
-    }
+    if (!point.isSmallOrder()) key = equation.prepare(Buffer.from(publicKeyHex, 'hex'));
   } catch {
     key = null;
   }
@@ -104,7 +116,7 @@ export function verifySignature(publicKeyHex: string, message: string | Uint8Arr
   if (!lessLE(sig.subarray(32), L_LE)) return false;
   try {
     const data = typeof message === 'string' ? Buffer.from(message, 'utf8') : message;
-    return verify(null, data, key, sig);
+    return equation.holds(key, data, sig);
   } catch {
     return false;
   }
