@@ -18,6 +18,7 @@ import { ChainError } from '../core/errors.ts';
 import { finalityDepthOf } from '../core/genesis.ts';
 import { RequestBuckets, SYNC_REQUESTS_PER_SECOND } from './requestBuckets.ts';
 import { BAN_MS, BanList, MAX_BANNED } from './banList.ts';
+import { fetchAhead } from './fetchAhead.ts';
 
 /** Catch-ups of at least this many blocks verify signatures in worker threads. */
 const SYNC_WORKERS_FROM = 64;
@@ -188,13 +189,9 @@ export class Syncer {
     await this.ports.chain.reorg(ancestor, branch, head.hash);
   }
 
-  /** A peer's blocks from..to, fetched batch by batch as they are consumed. */
-  private async *fetchRange(peer: PeerId, from: number, to: number): AsyncGenerator<Block> {
-    for (let lo = from; lo <= to; ) {
-      const blocks = await this.fetch(peer, lo, Math.min(to, lo + this.opts.syncBatch - 1));
-      yield* blocks;
-      lo += blocks.length;
-    }
+  /** A peer's blocks from..to, with the next batch asked for while one is consumed (p2p/fetchAhead.ts). */
+  private fetchRange(peer: PeerId, from: number, to: number): AsyncGenerator<Block> {
+    return fetchAhead(from, to, this.opts.syncBatch, (lo, hi) => this.fetch(peer, lo, hi));
   }
 
   /**

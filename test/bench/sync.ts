@@ -24,7 +24,7 @@ const BLOCK_MS = 100;
 const PEER = fileURLToPath(new URL('./syncPeer.ts', import.meta.url));
 
 /** Writes `blocks` blocks (one transfer each) by the single authority into `dir`. */
-async function buildChain(dir: string, blocks: number) {
+export async function buildChain(dir: string, blocks: number) {
   const genesis = { ...testnetGenesis(1, BLOCK_MS, 'ombra-sync-bench', 0), timestamp: Date.now() - (blocks + 50) * BLOCK_MS };
   let clock = genesis.timestamp;
   const node = await OmbraNode.open({ dbDir: join(dir, 'db'), genesis, clock: () => clock });
@@ -107,7 +107,7 @@ async function freshImport(genesis: Genesis, blocks: readonly Block[], group: nu
 }
 
 /** The serving peer in a child process (test/bench/syncPeer.ts) on `dataDir`. */
-async function servingPeer(dataDir: string) {
+export async function servingPeer(dataDir: string) {
   const child = fork(PEER, [dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // One answer per question, in order; the child dying fails whatever waits.
   const waiting: { resolve: (m: unknown) => void; reject: (e: Error) => void }[] = [];
@@ -138,7 +138,7 @@ async function servingPeer(dataDir: string) {
  * syncs the whole chain; wall seconds and the importing process's CPU seconds (main thread,
  * verify workers, LevelDB and V8 threads), with the serving peer's CPU apart.
  */
-async function syncRound(genesis: Genesis, blocks: number, peer: Awaited<ReturnType<typeof servingPeer>>) {
+export async function syncRound(genesis: Genesis, blocks: number, peer: Awaited<ReturnType<typeof servingPeer>>) {
   const fresh = tempDir('ombra-sync-dst-');
   try {
     const served0 = await peer.cpu();
