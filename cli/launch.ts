@@ -24,6 +24,7 @@ import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
 import type { MempoolOptions } from '../node/mempool.ts';
 import { NodeMetrics } from '../api/metrics/nodeMetrics.ts';
 import { observeLaunched } from '../api/metrics/observeNode.ts';
+import { signatureEquation } from '../core/signature.ts';
 
 /** Everything `launch` needs. */
 export interface LaunchConfig {
@@ -137,7 +138,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   });
   const url = http.url;
   if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;
-  log.info('node serving', { url, height: node.head().index, chainId: node.genesis.chainId });
+  log.info('node serving', { url, height: node.head().index, chainId: node.genesis.chainId, signatures: signatureEquation() });
   return {
     node,
     queries,

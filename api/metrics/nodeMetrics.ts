@@ -31,6 +31,8 @@ export interface MetricSources {
   readModelResets?(): number;
   /** Bans and gossip dropped unread (absent without p2p). */
   guard?(): PeerGuardStats;
+  /** Which implementation checks the Ed25519 equation ('libsodium', or 'node:crypto' as the fallback). */
+  signatureVerifier?(): string;
   clock?(): number;
 }
 
@@ -147,6 +149,17 @@ export class NodeMetrics {
     labelNames: ['channel'] as const,
     buckets: DELIVERY_BUCKETS,
     registers: [this.registry],
+  });
+  /** 1, labelled with the Ed25519 implementation: the fallback verifies ~1.7x fewer signatures a core. */
+  readonly verifier = new Gauge({
+    name: 'ombra_signature_verifier_info',
+    help: 'The implementation that checks Ed25519 signatures (always 1; see the label)',
+    labelNames: ['implementation'] as const,
+    registers: [this.registry],
+    collect: () => {
+      const name = this.src?.signatureVerifier?.();
+      if (name) this.verifier.set({ implementation: name }, 1);
+    },
   });
   readonly projectionLag = new Gauge({
     name: 'ombra_projection_lag_blocks',

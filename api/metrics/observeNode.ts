@@ -6,6 +6,7 @@ import type { ChainFeed, HeadReader, MempoolView } from '../../node/ports.ts';
 import type { AlertService } from '../../services/alerts.ts';
 import type { NetworkView } from '../context.ts';
 import type { StreamHub } from '../streams/streamHub.ts';
+import { signatureEquation } from '../../core/signature.ts';
 import type { MetricSources, NodeMetrics } from './nodeMetrics.ts';
 
 /** Starts feeding `m` from `src`; the returned function stops it. */
@@ -57,5 +58,6 @@ export function observeLaunched(m: NodeMetrics, n: ObservedNode): () => void {
     projectionHeights: () => n.node.runner.heights(),
     readModelResets: () => n.node.runner.resets,
     guard: n.network.guardStats ? () => n.network.guardStats!() : undefined,
+    signatureVerifier: signatureEquation,
   });
 }

@@ -82,6 +82,7 @@ t('the exposition passes promtool check metrics', async () => {
     'ombra_alert_delivery_attempts_total',
     'ombra_alert_delivery_duration_seconds',
     'ombra_projection_lag_blocks',
+    'ombra_signature_verifier_info',
     'process_cpu_user_seconds_total',
     'nodejs_eventloop_lag_seconds',
   ])
@@ -111,6 +112,7 @@ t('height, blocks, transactions and request counts move with the chain and the t
   assert.is(sample(after, 'ombra_transactions_accepted_total', 'origin="api"'), 1);
   assert.ok(sample(after, 'ombra_transactions_confirmed_total')! >= 1);
   assert.ok(sample(after, 'ombra_chain_head_age_seconds')! < 60);
+  assert.is(sample(after, 'ombra_signature_verifier_info', 'implementation="libsodium"'), 1, 'libsodium loads here');
   await fetch(`${node.url}/no/such/route/${Math.random()}`);
   assert.ok(sample(await scrape(), 'ombra_http_requests_total', 'method="GET",route="unmatched",status="404"')! >= 1);
 });
