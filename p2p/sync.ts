@@ -138,52 +138,65 @@ export class Syncer {
     if (!betterTip({ index: st.height, timestamp: st.headTimestamp, hash: st.headHash }, head, this.ports.chain.genesis.blockTimeMs))
       return;
     this.syncing = st.height > head.index + 1;
-    const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
-    if (ancestor === head.index) {
-      // Blocks far below the target need no undo records: only the last ones can be reorganised.
-      this.ports.syncTarget(st.height);
-      // Long catch-ups verify signatures ahead in worker threads (the node's one pipeline).
-      const pool = st.height - ancestor >= SYNC_WORKERS_FROM ? new VerifyPool() : null;
-      try {
-        const fetched = this.fetchRange(peer, ancestor + 1, st.height);
-        // Each verified batch is imported with one synced write (group commit).
-        const group: { raw: unknown; verified: boolean; txBytes?: number }[] = [];
-        await runPipeline(
-          batchesOf(blockItems(fetched)),
-          pool,
-          ({ block, txBytes }, verified) => {
-            if ((block as Block).index > this.ports.chain.head().index) group.push({ raw: block, verified, txBytes });
-          },
-          async () => {
-            const blocks = group.splice(0);
-            if (blocks.length === 0) return;
-            const imported = await this.ports.chain.importBlocks(
-              blocks.map((b) => b.raw),
-              blocks.map((b) => b.verified),
-              // Measured by the batching already: not serialised again.
-              blocks.map((b) => b.txBytes),
-            );
-            if (this.syncing) this.onProgress(imported[imported.length - 1].index, st.height);
-          },
-        );
-      } finally {
-        this.ports.syncTarget(0);
-        await pool?.close();
-      }
-      return;
+    // Long catch-ups verify signatures ahead in worker threads (the node's one pipeline). The pool
+    // starts here, so its workers boot (~40 ms) while the ancestor is found and the first answer
+    // fetched, not after them.
+    const pool = st.height - head.index >= SYNC_WORKERS_FROM ? new VerifyPool() : null;
+    try {
+      const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
+      if (ancestor === head.index) await this.catchUp(peer, ancestor, st.height, pool);
+      else await this.takeBranch(peer, ancestor, head, st.height);
+    } finally {
+      await pool?.close();
     }
-    // A competing branch: never below finality, and only as long as it takes to beat ours (one
-    // block past our head, at most finality + 1 blocks in memory); the rest follows as a plain
-    // catch-up. The node validates it on a copy of the ancestor's state before anything moves.
+  }
+
+  /** Imports a peer's blocks after our head up to `target`, each verified batch in one synced write. */
+  private async catchUp(peer: PeerId, ancestor: number, target: number, pool: VerifyPool | null): Promise<void> {
+    // Blocks far below the target need no undo records: only the last ones can be reorganised.
+    this.ports.syncTarget(target);
+    try {
+      const fetched = this.fetchRange(peer, ancestor + 1, target);
+      // Each verified batch is imported with one synced write (group commit).
+      const group: { raw: unknown; verified: boolean; txBytes?: number }[] = [];
+      await runPipeline(
+        batchesOf(blockItems(fetched)),
+        pool,
+        ({ block, txBytes }, verified) => {
+          if ((block as Block).index > this.ports.chain.head().index) group.push({ raw: block, verified, txBytes });
+        },
+        async () => {
+          const blocks = group.splice(0);
+          if (blocks.length === 0) return;
+          const imported = await this.ports.chain.importBlocks(
+            blocks.map((b) => b.raw),
+            blocks.map((b) => b.verified),
+            // Measured by the batching already: not serialised again.
+            blocks.map((b) => b.txBytes),
+          );
+          if (this.syncing) this.onProgress(imported[imported.length - 1].index, target);
+        },
+      );
+    } finally {
+      this.ports.syncTarget(0);
+    }
+  }
+
+  /**
+   * A competing branch from `ancestor`: never below finality, and only as long as it takes to beat
+   * ours (one block past our head, at most finality + 1 blocks in memory); the rest follows as a
+   * plain catch-up. The node validates it on a copy of the ancestor's state before anything moves.
+   */
+  private async takeBranch(peer: PeerId, ancestor: number, head: Block, height: number): Promise<void> {
     const finality = finalityDepthOf(this.ports.chain.genesis);
     if (head.index - ancestor > finality) {
       throw new ChainError('INVALID_BLOCK', `offers a branch from ${ancestor}, more than ${finality} blocks below our head ${head.index}`);
     }
-    const target = Math.min(st.height, head.index + 1);
+    const target = Math.min(height, head.index + 1);
     const branch: Block[] = [];
     for await (const b of this.fetchRange(peer, ancestor + 1, target)) branch.push(b);
     if (branch.length !== target - ancestor)
-      throw new ChainError('INVALID_BLOCK', `claimed height ${st.height} but served ${branch.length} blocks`);
+      throw new ChainError('INVALID_BLOCK', `claimed height ${height} but served ${branch.length} blocks`);
     // The rest of a longer chain comes as a plain catch-up on the next sync round. The branch was
     // judged against `head`: if gossip moved it meanwhile, the node refuses without blaming the peer.
     await this.ports.chain.reorg(ancestor, branch, head.hash);
