@@ -23,7 +23,7 @@ function freePort(): Promise<number> {
 
 /** `ombra tail ...args` as a child process collecting stdout lines. */
 function startTail(args: string[]) {
-  const child = spawn(process.execPath, ['cli/main.ts', 'tail', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['cli/bin.js', 'tail', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   const out = { text: '', err: '' };
   child.stdout.setEncoding('utf8').on('data', (d: string) => (out.text += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (out.err += d));

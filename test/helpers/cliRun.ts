@@ -26,7 +26,7 @@ export interface CliRunOptions {
   script?: string;
 }
 
-/** Spawns `node cli/main.ts ...args` (or another script) in the repo and collects its exit code and output. */
+/** Spawns `node cli/bin.js ...args` (the `ombra` entry, or another script) in the repo and collects its exit code and output. */
 export function runCli(args: string[], opts: CliRunOptions = {}): Promise<CliResult> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   // Keep the subprocess independent of an operator's shell settings.
@@ -36,7 +36,7 @@ export function runCli(args: string[], opts: CliRunOptions = {}): Promise<CliRes
     else env[k] = v;
   }
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script ?? 'cli/main.ts', ...args], {
+    const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), opts.script ?? 'cli/bin.js', ...args], {
       cwd: REPO_ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../../cli/main.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../../cli/bin.js', import.meta.url));
 
 /** A node process. */
 export interface NodeProcess {
