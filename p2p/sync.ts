@@ -138,23 +138,17 @@ export class Syncer {
     if (!betterTip({ index: st.height, timestamp: st.headTimestamp, hash: st.headHash }, head, this.ports.chain.genesis.blockTimeMs))
       return;
     this.syncing = st.height > head.index + 1;
-    // Long catch-ups verify signatures ahead in worker threads (the node's one pipeline). The pool
-    // starts here, so its workers boot (~40 ms) while the ancestor is found and the first answer
-    // fetched, not after them.
-    const pool = st.height - head.index >= SYNC_WORKERS_FROM ? new VerifyPool() : null;
-    try {
-      const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
-      if (ancestor === head.index) await this.catchUp(peer, ancestor, st.height, pool);
-      else await this.takeBranch(peer, ancestor, head, st.height);
-    } finally {
-      await pool?.close();
-    }
+    const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
+    if (ancestor === head.index) await this.catchUp(peer, ancestor, st.height);
+    else await this.takeBranch(peer, ancestor, head, st.height);
   }
 
   /** Imports a peer's blocks after our head up to `target`, each verified batch in one synced write. */
-  private async catchUp(peer: PeerId, ancestor: number, target: number, pool: VerifyPool | null): Promise<void> {
+  private async catchUp(peer: PeerId, ancestor: number, target: number): Promise<void> {
     // Blocks far below the target need no undo records: only the last ones can be reorganised.
     this.ports.syncTarget(target);
+    // Long catch-ups verify signatures ahead in worker threads (the node's one pipeline).
+    const pool = target - ancestor >= SYNC_WORKERS_FROM ? new VerifyPool() : null;
     try {
       const fetched = this.fetchRange(peer, ancestor + 1, target);
       // Each verified batch is imported with one synced write (group commit).
@@ -179,6 +173,7 @@ export class Syncer {
       );
     } finally {
       this.ports.syncTarget(0);
+      await pool?.close();
     }
   }
 

@@ -5,10 +5,10 @@
  * against the one-core verify rate measured in the same run, by wall clock and by CPU time.
  */
 import { fork } from 'node:child_process';
-import { createPublicKey, verify } from 'node:crypto';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Block } from '../../core/block.ts';
+import { opensslEquation } from '../../core/ed25519Equation.ts';
 import type { Genesis } from '../../core/genesis.ts';
 import { launch } from '../../cli/launch.ts';
 import { testnetGenesis } from '../../cli/testnet.ts';
@@ -24,7 +24,7 @@ const BLOCK_MS = 100;
 const PEER = fileURLToPath(new URL('./syncPeer.ts', import.meta.url));
 
 /** Writes `blocks` blocks (one transfer each) by the single authority into `dir`. */
-export async function buildChain(dir: string, blocks: number) {
+async function buildChain(dir: string, blocks: number) {
   const genesis = { ...testnetGenesis(1, BLOCK_MS, 'ombra-sync-bench', 0), timestamp: Date.now() - (blocks + 50) * BLOCK_MS };
   let clock = genesis.timestamp;
   const node = await OmbraNode.open({ dbDir: join(dir, 'db'), genesis, clock: () => clock });
@@ -39,18 +39,15 @@ export async function buildChain(dir: string, blocks: number) {
   return { genesis, blocks: all };
 }
 
-/** Attestation verifications per second on one core: the least work a block's import takes. */
+/** Attestation verifications per second on one core with node:crypto (the issue's baseline): the least work a block's import takes. */
 function attestationBaseline(blocks: readonly Block[]): number {
-  const a = blocks[0].attestations[0];
-  const key = createPublicKey({
-    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(a.publicKey, 'hex').toString('base64url') },
-    format: 'jwk',
-  });
+  const key = opensslEquation.prepare(Buffer.from(blocks[0].attestations[0].publicKey, 'hex'));
   const n = Math.min(blocks.length, 5000);
   const start = performance.now();
   for (let i = 0; i < n; i++) {
     const b = blocks[i];
-    if (!verify(null, Buffer.from(b.hash), key, Buffer.from(b.attestations[0].signature, 'hex'))) throw new Error('attestation failed');
+    if (!opensslEquation.holds(key, Buffer.from(b.hash), Buffer.from(b.attestations[0].signature, 'hex')))
+      throw new Error('attestation failed');
   }
   return n / ((performance.now() - start) / 1000);
 }
@@ -107,7 +104,7 @@ async function freshImport(genesis: Genesis, blocks: readonly Block[], group: nu
 }
 
 /** The serving peer in a child process (test/bench/syncPeer.ts) on `dataDir`. */
-export async function servingPeer(dataDir: string) {
+async function servingPeer(dataDir: string) {
   const child = fork(PEER, [dataDir], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   // One answer per question, in order; the child dying fails whatever waits.
   const waiting: { resolve: (m: unknown) => void; reject: (e: Error) => void }[] = [];
@@ -138,7 +135,7 @@ export async function servingPeer(dataDir: string) {
  * syncs the whole chain; wall seconds and the importing process's CPU seconds (main thread,
  * verify workers, LevelDB and V8 threads), with the serving peer's CPU apart.
  */
-export async function syncRound(genesis: Genesis, blocks: number, peer: Awaited<ReturnType<typeof servingPeer>>) {
+async function syncRound(genesis: Genesis, blocks: number, peer: Awaited<ReturnType<typeof servingPeer>>) {
   const fresh = tempDir('ombra-sync-dst-');
   try {
     const served0 = await peer.cpu();
