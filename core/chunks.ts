@@ -96,8 +96,11 @@ export interface ChunkStore<U extends string = string, C extends string = string
   checkChunk(state: StateReader, from: string, c: ChunkRef, upload?: Readonly<Upload>): void;
   /** Stores a checked chunk; returns the upload as it now is. */
   putChunk(s: StateOverlay, c: ChunkRef): Upload;
-  /** Refuses completion unless every chunk landed (or `last` is the missing one) and the bytes match length and hash. */
-  checkComplete(state: StateReader, upload: Readonly<Upload>, last?: ChunkRef): void;
+  /**
+   * Refuses completion unless every chunk landed (or `last` is the missing one) and the bytes match
+   * length and hash. At admission `ctx.uploadHashes` hashes incrementally (core/uploadHashes.ts).
+   */
+  checkComplete(state: StateReader, upload: Readonly<Upload>, last?: ChunkRef, ctx?: TxContext): void;
   /** Closes a checked upload as complete and drops its chunks from state. */
   complete(s: StateOverlay, id: string, ctx: TxContext): void;
   /** Refuses when `from`'s pending uploads could not also declare `bytes` (a restart of a closed upload). */
@@ -219,8 +222,22 @@ export function defineChunkStore<const U extends string, const C extends string,
       return next;
     },
 
-    checkComplete(state, u, last) {
+    checkComplete(state, u, last, ctx) {
       if (u.status !== 'pending') refuse(`${noun} ${u.id} is ${u.status}`);
+      const hashes = ctx?.uploadHashes;
+      if (hashes) {
+        const read = (i: number) => state.get(CHUNKS, chunkKey(u.id, i))?.data;
+        const d = hashes.digest(o.namespace, u, read, ctx.timestamp, last);
+        if (typeof d === 'number') return refuse(`${noun} ${u.id} is missing chunk ${d} of ${u.totalChunks}`);
+        try {
+          if (d.bytes !== u.totalBytes) refuse(`${noun} ${u.id} holds ${d.bytes} bytes, not totalBytes ${u.totalBytes}`);
+          if (d.sha256 !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);
+        } catch (e) {
+          hashes.failed(u.owner, ctx.timestamp);
+          throw e;
+        }
+        return;
+      }
       const bytes = assemble(state, u, last);
       if (bytes.length !== u.totalBytes) refuse(`${noun} ${u.id} holds ${bytes.length} bytes, not totalBytes ${u.totalBytes}`);
       if (sha256Hex(bytes) !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);

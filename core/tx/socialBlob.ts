@@ -134,7 +134,7 @@ const blob = txHandler(SOCIAL_BLOB, {
     };
     const chunk = blobChunkOf(tx)!;
     BLOBS.checkChunk(state, tx.from, chunk, upload);
-    if (upload.received + 1 === upload.totalChunks) BLOBS.checkComplete(state, upload, chunk);
+    if (upload.received + 1 === upload.totalChunks) BLOBS.checkComplete(state, upload, chunk, ctx);
   },
   apply(tx, s, ctx) {
     if (!s.get(BLOBS.UPLOADS, tx.blobId)) BLOBS.start(s, tx.from, headerOf(tx), ctx, tx.hash);
@@ -163,11 +163,11 @@ const chunk = txHandler(SOCIAL_BLOB_CHUNK, {
 });
 
 const finalize = txHandler(SOCIAL_BLOB_FINALIZE, {
-  check(tx, state) {
+  check(tx, state, ctx) {
     const u = state.get(BLOBS.UPLOADS, tx.blobId);
     if (!u) throw new ChainError('VALIDATION_FAILED', `blob ${tx.blobId} was not started`);
     if (u.owner !== tx.from) throw new ChainError('VALIDATION_FAILED', `blob ${tx.blobId} belongs to ${u.owner}`);
-    BLOBS.checkComplete(state, u);
+    BLOBS.checkComplete(state, u, undefined, ctx);
   },
   apply(tx, s, ctx) {
     BLOBS.complete(s, tx.blobId, ctx);
