@@ -346,7 +346,7 @@ export class OmbraNode implements HealthView {
       throw e;
     }
     if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
-    return { tx, left: this.mempool.add(tx) };
+    return { tx, left: this.mempool.add(tx, state.peek(tx.from).balance) };
   }
 
   /** Builds, signs and appends a block from the mempool at `timestamp`. */

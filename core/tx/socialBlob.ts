@@ -4,6 +4,7 @@
  * namespace `blob`). A blobId (64 hex, the uploader's choice) belongs to its first uploader.
  */
 import { defineChunkStore, type ChunkRef, type UploadHeader } from '../chunks.ts';
+import { checkClaimFee } from '../claimFee.ts';
 import { ChainError } from '../errors.ts';
 import { describeMedia } from '../media/mediaFacts.ts';
 import { f, defineTx } from '../schema.ts';
@@ -120,6 +121,8 @@ const blob = txHandler(SOCIAL_BLOB, {
   check(tx, state, ctx) {
     const h = headerOf(tx);
     const existing = BLOBS.checkStart(state, tx.from, h);
+    // The chunk that starts a blob claims its id.
+    if (!existing) checkClaimFee(tx, ctx);
     if (existing && !sameHeader(existing, h))
       throw new ChainError('VALIDATION_FAILED', `blob ${tx.blobId} was started with another header`);
     const upload = existing ?? {
