@@ -9,7 +9,9 @@
  * - one record per landed chunk (`<chunks>` kind, id `<uploadId>:<index>`, the chunk's base64)
  *   while the upload is pending: completion needs every byte to check the hash, chunks come in any
  *   order, so they wait in state, each as its own entry (a chunk never re-serialises the others).
- *   They are removed from state (StateOverlay.remove) when the upload completes or expires;
+ *   They are removed from state (StateOverlay.remove) when the upload completes or expires. The
+ *   kind's `cacheCap` is 0: a node's bounded record cache keeps none in the heap after the block
+ *   that landed it, they are rows on disk read back when the upload completes;
  * - per uploader, the bytes its pending uploads declared (`<pending>` kind), capped by
  *   `maxPendingBytes`: the consensus state never holds more than that of one account's chunks,
  *   and an upload that does not complete within `expiryMs` of its start expires (chunks dropped).
@@ -130,6 +132,9 @@ export function defineChunkStore<const U extends string, const C extends string,
     prefix: o.prefixes.chunks,
     id: `${o.idField}:chunkIndex`,
     doc: `pending ${noun} chunk`,
+    // Up to 400 KB each and read only when their upload completes: a bounded cache keeps none in
+    // memory (they are rows on disk, read back on a miss), so pending uploads cost the heap nothing.
+    cacheCap: 0,
   });
   const PENDING = defineRecord<PendingBytes>()(o.pending, { prefix: o.prefixes.pending, id: 'address', doc: `pending ${noun} bytes` });
 

@@ -84,14 +84,18 @@ export class UploadHashes {
     }
     const h = run.hash.copy();
     let bytes = run.bytes;
+    let missing: number | undefined;
     for (let i = run.hashed; i < u.totalChunks; i++) {
       const data = last?.index === i ? last.data : read(i);
-      if (data === undefined) return i;
+      // Past a missing chunk the rest is still read (not hashed): a state that has them on disk
+      // notes every miss at once and loads them in one round.
+      missing ??= data === undefined ? i : undefined;
+      if (missing !== undefined || data === undefined) continue;
       const b = Buffer.from(data, 'base64');
       h.update(b);
       bytes += b.length;
     }
-    return { bytes, sha256: h.digest('hex') };
+    return missing ?? { bytes, sha256: h.digest('hex') };
   }
 
   /** Notes a refused completion check of `from`'s upload at `now` (ms). */

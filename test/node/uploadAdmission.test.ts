@@ -81,7 +81,10 @@ t('a blob id or site id claimed by a pending transaction cannot be taken by anot
     const thief = DEV_KEYS[2];
     assert.is(await code(c.node.submitTx(sign(c, thief, 0, blobInit(b), '1000000'))), 'VALIDATION_FAILED');
     assert.is(await code(c.node.submitTx(sign(c, thief, 0, blobStart(b), '1000000'))), 'VALIDATION_FAILED');
-    assert.is(await code(c.node.submitTx(sign(c, thief, 0, { type: 'WEB_SITE_REGISTER', siteId: 'mine', name: 'y' }, '1000000'))), 'VALIDATION_FAILED');
+    assert.is(
+      await code(c.node.submitTx(sign(c, thief, 0, { type: 'WEB_SITE_REGISTER', siteId: 'mine', name: 'y' }, '1000000'))),
+      'VALIDATION_FAILED',
+    );
     await c.produce();
     const blob = c.node.state().records.blobs.get(b.blobId) as { owner: string };
     assert.is(blob.owner, DEV_KEYS[1].address, 'the first claimant owns the blob id');
@@ -136,7 +139,11 @@ t('from fork 7 (genesis forks.7, or OMBRA_FORK_HEIGHT_V7) a claim pays CLAIM_MIN
       assert.is(await code(c.node.submitTx(sign(c, key, 1, body, below))), 'VALIDATION_FAILED', String(body.type));
     await c.node.submitTx(sign(c, key, 1, blobStart(b), String(CLAIM_MIN_FEE_V7)));
     await c.produce();
-    assert.is(await code(c.node.submitTx(sign(c, key, 2, blobStart(b, 1)))), 'admitted', 'the chunk that only adds to its blob claims nothing');
+    assert.is(
+      await code(c.node.submitTx(sign(c, key, 2, blobStart(b, 1)))),
+      'admitted',
+      'the chunk that only adds to its blob claims nothing',
+    );
     await c.produce();
     assert.is((c.node.state().records.blobs.get(b.blobId) as { status: string }).status, 'complete');
   } finally {
