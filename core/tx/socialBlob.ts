@@ -35,7 +35,7 @@ export const SOCIAL_BLOB = defineTx({
   type: 'SOCIAL_BLOB',
   family: 'social',
   fork: 1,
-  doc: 'One self-describing chunk of a blob, repeating its header. Chunks land in any order and blocks, all from one uploader; the chunk that completes the blob is refused unless the bytes are totalBytes long with SHA-256 contentHash.',
+  doc: 'One self-describing chunk of a blob, repeating its header. Chunks land in any order and blocks, all from one uploader; the chunk that completes the blob is refused unless the bytes are totalBytes long with SHA-256 contentHash. From fork 7 the chunk that starts a blob claims its id and pays at least 1,000 micro-units.',
   fields: {
     from: f.address(),
     ...header,
@@ -51,7 +51,7 @@ export const SOCIAL_BLOB_INIT = defineTx({
   type: 'SOCIAL_BLOB_INIT',
   family: 'social',
   fork: 1,
-  doc: "Starts a blob upload (the live network's three-step form); its bytes count against the uploader's pending cap (64 MiB) until it completes or expires a day later.",
+  doc: "Starts a blob upload (the live network's three-step form); its bytes count against the uploader's pending cap (64 MiB) until it completes or expires a day later. From fork 7 it claims the blob id and pays at least 1,000 micro-units.",
   fields: { from: f.address(), ...header, contentHash: f.hex(64), ...common },
   moneyFlow: '`fee` moves from `from` to the block proposer.',
 });
