@@ -1,5 +1,6 @@
 /**
  * Uploads and claims under attack (run alone: `node --expose-gc test/bench/uploads.ts [section]`,
+ * sections claims, range, finalize, heap, heap-unfunded, heap-funded;
  * or `npm run bench -- --only uploads`), each figure beside its baseline in the same run:
  *   heap:     heap and RSS after 480 SOCIAL_BLOB chunks of 400 KB, from fresh keys with no balance
  *             (fee 0, the attack) and from nine funded keys, against the node before any upload;
@@ -10,6 +11,7 @@
  *             and a pending blob id taken by another sender with a higher fee.
  * Prints one JSON line per section (the last line is all of them).
  */
+import { sha256Hex } from '../../core/hash.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { DEV_MNEMONIC, keyPairFromMnemonic, type KeyPair } from '../../core/keys.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
@@ -59,15 +61,16 @@ async function feed(c: TestChain, txs: (() => SignedTx)[], perRound: number): Pr
   return ok;
 }
 
-async function heap(): Promise<object> {
+/** Heap and RSS of the two senders' shapes, `modes` of them (each best measured in its own process). */
+async function heap(modes: readonly ('unfunded' | 'funded')[]): Promise<object> {
   // A blob of 100 chunks per key: each key sends chunk i of its own blob, so every chunk stays pending.
   const one = bytesOf(CHUNK, 'heap');
   const blobOf = (seed: string) => {
-    const b = testBlob(one, CHUNK, 'application/octet-stream', seed.padStart(64, '0'));
+    const b = testBlob(one, CHUNK, 'application/octet-stream', sha256Hex(seed));
     return { ...b, totalBytes: 100 * CHUNK, totalChunks: 100, contentHash: 'ab'.repeat(32) };
   };
   const out: Record<string, object> = {};
-  for (const mode of ['unfunded', 'funded'] as const) {
+  for (const mode of modes) {
     const c = await openTestChain();
     try {
       await c.produce();
@@ -201,5 +204,7 @@ const all: Record<string, object> = {};
 if (!only || only === 'claims') all.claims = await claims();
 if (!only || only === 'range') all.range = await range();
 if (!only || only === 'finalize') all.finalize = await finalize();
-if (!only || only === 'heap') all.heap = await heap();
+if (!only || only === 'heap') all.heap = await heap(['unfunded', 'funded']);
+if (only === 'heap-unfunded') all.heap = await heap(['unfunded']);
+if (only === 'heap-funded') all.heap = await heap(['funded']);
 console.log(JSON.stringify(all));
