@@ -42,9 +42,10 @@ import {
   type UploadFacts,
   type UploadHeader,
 } from './upload.ts';
-import { sha256Hex } from './hash.ts';
+import { createHash } from 'node:crypto';
 import { defineRecord, type RecordDef } from './record.ts';
 import type { StateOverlay } from './state.ts';
+import { hashChunks } from './uploadHashes.ts';
 import type { SignedTx, StateReader, TxContext } from './tx/handler.ts';
 
 export type { ChunkLimits, ChunkRef, PendingBytes, PendingChunk, Upload, UploadFacts, UploadHeader } from './upload.ts';
@@ -143,11 +144,11 @@ export function defineChunkStore<const U extends string, const C extends string,
     if (bytes === 0) s.remove(PENDING, owner);
     else s.put(PENDING, owner, { address: owner, bytes });
   };
-  /** The upload's bytes from its chunks in state (`last` standing in for one not stored yet). */
-  const assemble = (state: StateReader, u: Readonly<Upload>, last?: ChunkRef): Buffer => {
+  /** The bytes of an upload whose every chunk is in state (after its completion was checked). */
+  const assemble = (state: StateReader, u: Readonly<Upload>): Buffer => {
     const parts: Buffer[] = [];
     for (let i = 0; i < u.totalChunks; i++) {
-      const data = last?.index === i ? last.data : state.get(CHUNKS, chunkKey(u.id, i))?.data;
+      const data = state.get(CHUNKS, chunkKey(u.id, i))?.data;
       if (data === undefined) return refuse(`${noun} ${u.id} is missing chunk ${i} of ${u.totalChunks}`);
       parts.push(Buffer.from(data, 'base64'));
     }
@@ -229,23 +230,24 @@ export function defineChunkStore<const U extends string, const C extends string,
 
     checkComplete(state, u, last, ctx) {
       if (u.status !== 'pending') refuse(`${noun} ${u.id} is ${u.status}`);
+      const read = (i: number) => state.get(CHUNKS, chunkKey(u.id, i))?.data;
       const hashes = ctx?.uploadHashes;
-      if (hashes) {
-        const read = (i: number) => state.get(CHUNKS, chunkKey(u.id, i))?.data;
-        const d = hashes.digest(o.namespace, u, read, ctx.timestamp, last);
-        if (typeof d === 'number') return refuse(`${noun} ${u.id} is missing chunk ${d} of ${u.totalChunks}`);
-        try {
-          if (d.bytes !== u.totalBytes) refuse(`${noun} ${u.id} holds ${d.bytes} bytes, not totalBytes ${u.totalBytes}`);
-          if (d.sha256 !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);
-        } catch (e) {
-          hashes.failed(u.owner, ctx.timestamp);
-          throw e;
-        }
-        return;
+      // Admission hashes incrementally; blocks and revalidation hash chunk by chunk from the state (never assembled whole).
+      let d: { bytes: number; sha256: string } | number;
+      if (hashes) d = hashes.digest(o.namespace, u, read, ctx.timestamp, last);
+      else {
+        const h = createHash('sha256');
+        const r = hashChunks(h, 0, u.totalChunks, read, last);
+        d = r.missing ?? { bytes: r.bytes, sha256: h.digest('hex') };
       }
-      const bytes = assemble(state, u, last);
-      if (bytes.length !== u.totalBytes) refuse(`${noun} ${u.id} holds ${bytes.length} bytes, not totalBytes ${u.totalBytes}`);
-      if (sha256Hex(bytes) !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);
+      if (typeof d === 'number') return refuse(`${noun} ${u.id} is missing chunk ${d} of ${u.totalChunks}`);
+      try {
+        if (d.bytes !== u.totalBytes) refuse(`${noun} ${u.id} holds ${d.bytes} bytes, not totalBytes ${u.totalBytes}`);
+        if (d.sha256 !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);
+      } catch (e) {
+        hashes?.failed(u.owner, ctx!.timestamp);
+        throw e;
+      }
     },
 
     complete(s, id, ctx) {

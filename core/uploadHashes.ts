@@ -39,6 +39,31 @@ interface Run {
 /** A chunk's bytes as state holds it (undefined: not landed, or not loaded yet). */
 export type ChunkReader = (index: number) => string | undefined;
 
+/**
+ * Feeds chunks `from`..`total`-1 into `h` (`last` standing in for one not landed): the bytes fed,
+ * or the first missing index. Past a missing chunk the rest is still read (not hashed), so a state
+ * that holds them on disk notes every miss at once and loads them in one round.
+ */
+export function hashChunks(
+  h: Hash,
+  from: number,
+  total: number,
+  read: ChunkReader,
+  last?: ChunkRef,
+): { bytes: number; missing?: undefined } | { bytes: number; missing: number } {
+  let bytes = 0;
+  let missing: number | undefined;
+  for (let i = from; i < total; i++) {
+    const data = last?.index === i ? last.data : read(i);
+    missing ??= data === undefined ? i : undefined;
+    if (missing !== undefined || data === undefined) continue;
+    const b = Buffer.from(data, 'base64');
+    h.update(b);
+    bytes += b.length;
+  }
+  return missing === undefined ? { bytes } : { bytes, missing };
+}
+
 /** The hashed runs of pending uploads and the senders' failed completions. */
 export class UploadHashes {
   private readonly opts: UploadHashesOptions;
@@ -83,19 +108,8 @@ export class UploadHashes {
       run.hashed++;
     }
     const h = run.hash.copy();
-    let bytes = run.bytes;
-    let missing: number | undefined;
-    for (let i = run.hashed; i < u.totalChunks; i++) {
-      const data = last?.index === i ? last.data : read(i);
-      // Past a missing chunk the rest is still read (not hashed): a state that has them on disk
-      // notes every miss at once and loads them in one round.
-      missing ??= data === undefined ? i : undefined;
-      if (missing !== undefined || data === undefined) continue;
-      const b = Buffer.from(data, 'base64');
-      h.update(b);
-      bytes += b.length;
-    }
-    return missing ?? { bytes, sha256: h.digest('hex') };
+    const r = hashChunks(h, run.hashed, u.totalChunks, read, last);
+    return r.missing ?? { bytes: run.bytes + r.bytes, sha256: h.digest('hex') };
   }
 
   /** Notes a refused completion check of `from`'s upload at `now` (ms). */
