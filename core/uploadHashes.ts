@@ -130,11 +130,13 @@ export class UploadHashes {
   private checkRate(from: string, now: number): void {
     const times = this.recent(from, now);
     if (times.length === 0) this.failures.delete(from);
-    if (times.length >= this.opts.maxFailures)
+    if (times.length >= this.opts.maxFailures) {
+      const wait = Math.max(1, Math.ceil((times[times.length - this.opts.maxFailures] + this.opts.windowMs - now) / 1000));
       throw new ChainError(
         'RATE_LIMITED',
-        `${times.length} completions of ${from}'s uploads were refused in the last ${this.opts.windowMs} ms: try again later`,
+        `${times.length} completions of ${from}'s uploads were refused in the last ${this.opts.windowMs} ms: try again in ${wait} s`,
       );
+    }
   }
 
   /** `from`'s failures inside the window (older ones dropped). */

@@ -16,7 +16,7 @@ import { PROJECTIONS } from '../projections/index.ts';
 import { ProjectionRunner } from '../projections/runner.ts';
 import { ChainStore } from './chainStore.ts';
 import { silentLogger, type Logger } from './log.ts';
-import { Mempool, type MempoolOptions } from './mempool.ts';
+import { Mempool, MempoolPolicyError, type MempoolOptions } from './mempool.ts';
 import { UploadHashes } from '../core/uploadHashes.ts';
 import { genesisMismatch } from './genesisCheck.ts';
 import { VerifyPool } from './verifyPool.ts';
@@ -343,6 +343,8 @@ export class OmbraNode implements HealthView {
     } catch (e) {
       // A refusal judged on a record the cache could not answer is no refusal: load, then judge.
       if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
+      // The upload hashes' bound on a sender's refused completions is this node's policy (gossip ignores it).
+      if (e instanceof ChainError && e.code === 'RATE_LIMITED') throw new MempoolPolicyError(e.code, e.message);
       throw e;
     }
     if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
