@@ -5,6 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ChainError } from '../../core/errors.ts';
+import { MempoolPolicyError } from '../../node/mempool.ts';
 import { blobChunkTx, blobFinalizeTx, blobInitTx, blobPartTx, bytesOf, testBlob } from '../core/blobKit.ts';
 import { DEV_KEYS, openTestChain, type TestChain } from '../helpers/testChain.ts';
 
@@ -61,6 +62,7 @@ t('a repeated FINALIZE of a blob whose hash is wrong reads no chunk after the fi
     }
     const limited = await refusal(c.node.submitTx(blobFinalizeTx(key, b, nonce)));
     assert.is(limited.code, 'RATE_LIMITED');
+    assert.ok(limited instanceof MempoolPolicyError, 'a policy refusal: gossip ignores it rather than scoring the relaying peer down');
     assert.is(c.node.mempool.size, 0, 'no refused completion entered the pool');
     // The window passes: the sender may try again.
     c.advance(61_000);
