@@ -3,8 +3,8 @@
  * `{siteId, owner, name, activeReleaseId, total, releases}` newest first (limit default 30, at
  * most 100, offset); `release/:releaseId/bundle` and `alias/:alias/bundle` (the active release)
  * `{releaseId, siteId, merkleRoot, files: [{path, fileId, contentType, size, chunks}]}`;
- * `file/:fileId/content` the raw bytes (content-addressed: immutable cache); `file/:fileId` the
- * file's header and upload status. /web/:alias/<path> serves the alias's active release as a
+ * `file/:fileId/content` the raw bytes (content-addressed: immutable cache; sandboxed, no
+ * script); `file/:fileId` the file's header and upload status. /web/:alias/<path> serves the alias's active release as a
  * static site (see `serveFile`).
  */
 import { Hono, type Context } from 'hono';
@@ -29,7 +29,7 @@ function servedType(contentType: string): string {
   return /^text\/|^application\/(json|javascript|xml)$|\+xml$/.test(contentType) ? `${contentType}; charset=utf-8` : contentType;
 }
 
-/** A complete file, text types as UTF-8, with `headers` for caching and policy (see api/contentResponse.ts). */
+/** A complete file, text types as UTF-8, with its caching and sandbox CSP (see api/contentResponse.ts). */
 async function serveFile(c: Context, web: WebQueries, fileId: string, headers: Record<string, string>): Promise<Response> {
   const f = (await web.served(fileId)) ?? notFound(`file ${fileId}`);
   return contentResponse(c, { ...f, contentType: servedType(f.contentType) }, headers);
@@ -85,7 +85,8 @@ export function webApiRoutes({ queries }: ApiDeps): Hono {
 
 /**
  * A drive's pages are the drive owner's code: they are served sandboxed (an opaque origin), so a
- * page cannot act as this node's explorer or read what the node's origin stores.
+ * page cannot act as this node's explorer or read what the node's origin stores; as a site, its
+ * scripts and forms run there. A file opened by its id gets the stricter USER_CONTENT_CSP.
  */
 const SITE_HEADERS = {
   'Cache-Control': 'no-cache',
