@@ -29,7 +29,10 @@ export function hopAddress(raw: string): string | null {
 
 /** The client a proxy names with a hop that is no address: its own bucket, labelled by the hop's text. */
 function unparsedClient(proxy: string, hop: string): string {
-  return `${proxy}#${hop.trim().replace(/[^0-9A-Za-z:._-]/g, '_').slice(0, 64)}`;
+  return `${proxy}#${hop
+    .trim()
+    .replace(/[^0-9A-Za-z:._-]/g, '_')
+    .slice(0, 64)}`;
 }
 
 /** The trusted proxies: CIDRs (or single addresses) whose X-Forwarded-For is believed. */

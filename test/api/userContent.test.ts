@@ -49,7 +49,15 @@ async function everyKind(c: TestChain): Promise<Record<string, string>> {
   const task = c.node.state().records.tasks.get(taskId)!;
   const art = sha256Hex(taskId + SVG);
   const seedHash = sha256Hex(`a square${task.bestMinerId}${reward.hash}`);
-  await send(c, 1, 'ART_MINT', { tokenId: art, svg: SVG, owner: DEV_KEYS[5].address, taskId, minerId: task.bestMinerId, seedHash, fee: '1000' });
+  await send(c, 1, 'ART_MINT', {
+    tokenId: art,
+    svg: SVG,
+    owner: DEV_KEYS[5].address,
+    taskId,
+    minerId: task.bestMinerId,
+    seedHash,
+    fee: '1000',
+  });
   await c.produce();
   return {
     '/api/web/file/{fileId}/content': `/api/web/file/${page.fileId}/content`,
@@ -63,7 +71,9 @@ async function everyKind(c: TestChain): Promise<Record<string, string>> {
 
 /** The documented routes that serve stored content (they take a Range header), plus the art SVG. */
 async function contentRoutes(c: TestChain): Promise<string[]> {
-  const doc = (await get(c, '/api/openapi.json')).body as { paths: Record<string, { get?: { parameters?: { in: string; name: string }[] } }> };
+  const doc = (await get(c, '/api/openapi.json')).body as {
+    paths: Record<string, { get?: { parameters?: { in: string; name: string }[] } }>;
+  };
   const ranged = Object.entries(doc.paths)
     .filter(([, ops]) => ops.get?.parameters?.some((p) => p.in === 'header' && p.name === 'Range'))
     .map(([path]) => path);
