@@ -41,7 +41,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', bodyLimit);
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/chain', chainRoutes(deps));
-  app.route('/api/chain', blockRoutes(deps));
+  app.route('/api/chain', blockRoutes(deps, opts.maxRangeBytes));
   app.route('/api/chain', transactionRoutes(deps));
   app.route('/api/chain/mempool', mempoolRoutes(deps));
   app.route('/api/mempool', mempoolRoutes(deps));

@@ -43,7 +43,9 @@ export interface ApiDeps {
 export interface ApiOptions {
   /** Largest request body in bytes (413 PAYLOAD_TOO_LARGE above). */
   maxBodyBytes: number;
+  /** Most bytes of block JSON one block-range answer carries (at least one block; `next` says where to go on). */
+  maxRangeBytes: number;
 }
 
-/** Defaults: 1 MiB bodies. */
-export const defaultApiOptions: ApiOptions = { maxBodyBytes: 1024 * 1024 };
+/** Defaults: 1 MiB bodies; 16 MiB block ranges, the cap of a sync answer. */
+export const defaultApiOptions: ApiOptions = { maxBodyBytes: 1024 * 1024, maxRangeBytes: 16 * 1024 * 1024 };

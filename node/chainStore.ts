@@ -219,6 +219,12 @@ export class ChainStore {
     return (await this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }).all()) as string[];
   }
 
+  /** Blocks `from..to` inclusive as their stored JSON text, streamed in order from one snapshot. */
+  async *rangeJson(from: number, to: number): AsyncGenerator<string> {
+    for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }))
+      yield value as string;
+  }
+
   /** Blocks `from..to` inclusive, in order. */
   async *range(from: number, to: number): AsyncGenerator<Block> {
     for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to) })) yield value as Block;

@@ -11,9 +11,10 @@ import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import { webPathProblem } from '../../core/tx/webRecords.ts';
 import type { WebQueries } from '../../queries/webQueries.ts';
-import { byteStream, contentResponse } from '../contentResponse.ts';
+import { contentResponse } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { jsonStream } from '../jsonAnswer.ts';
 import { parseHash, parseLimit, parseOffset } from '../params.ts';
 
 const bad = (msg: string): never => {
@@ -35,16 +36,6 @@ async function serveFile(c: Context, web: WebQueries, fileId: string, headers: R
   return contentResponse(c, { ...f, contentType: servedType(f.contentType) }, headers);
 }
 
-/** A bundle's JSON, streamed as the socket drains (see WebQueries.bundleJson). */
-function bundleResponse(c: Context, json: AsyncGenerator<string>): Response {
-  const encoder = new TextEncoder();
-  // A cancel returns this generator at its yield, and leaving the for-await returns `json` too.
-  async function* bytes(): AsyncGenerator<Uint8Array> {
-    for await (const piece of json) yield encoder.encode(piece);
-  }
-  return c.body(byteStream(bytes()), 200, { 'Content-Type': 'application/json' });
-}
-
 /** /api/web. */
 export function webApiRoutes({ queries }: ApiDeps): Hono {
   const { web } = queries;
@@ -61,14 +52,14 @@ export function webApiRoutes({ queries }: ApiDeps): Hono {
   app.get('/release/:releaseId/bundle', async (c) => {
     const releaseId = parseReleaseId(c.req.param('releaseId'));
     const r = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
-    return bundleResponse(c, web.bundleJson(r));
+    return jsonStream(c, web.bundleJson(r));
   });
 
   app.get('/alias/:alias/bundle', async (c) => {
     const alias = parseAlias(c.req.param('alias'));
     const site = (await web.aliasSite(alias)) ?? notFound(`alias ${alias}`);
     const r = (site.activeReleaseId && (await web.release(site.activeReleaseId))) || notFound(`an active release of alias ${alias}`);
-    return bundleResponse(c, web.bundleJson(r));
+    return jsonStream(c, web.bundleJson(r));
   });
 
   app.get('/file/:fileId/content', (c) =>
