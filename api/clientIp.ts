@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
-import { CidrSet } from './cidr.ts';
+import { CidrSet, quotaBucketOf } from './cidr.ts';
 
 /** `::ffff:1.2.3.4` is 1.2.3.4. */
 export function normalizeIp(ip: string): string {
@@ -68,6 +68,11 @@ export function clientIp(c: Context, proxies: TrustedProxies = null): string {
   // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
   const xff = incoming?.headers ? incoming.headers['x-forwarded-for'] : c.req.header('x-forwarded-for');
   return clientIpFrom(xff, incoming?.socket?.remoteAddress, proxies);
+}
+
+/** The per-IP quota bucket of a Hono request's client: its IP, or its IPv6 /64 (api/cidr.ts). */
+export function clientBucket(c: Context, proxies: TrustedProxies = null): string {
+  return quotaBucketOf(clientIp(c, proxies));
 }
 
 /** The client IP of an HTTP upgrade request. */
