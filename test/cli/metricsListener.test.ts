@@ -53,7 +53,7 @@ t('off --dev, /metrics answers on --metrics-addr and not on the API port; --metr
   }
 });
 
-t('a taken metrics port is a one-line startup error naming --metrics-addr', async () => {
+t('a taken metrics (or HTTP) port is a one-line startup error naming its flag', async () => {
   const tmp = tempDir();
   const taken: Server = createServer();
   await new Promise<void>((r) => taken.listen(0, '127.0.0.1', () => r()));
@@ -65,6 +65,14 @@ t('a taken metrics port is a one-line startup error naming --metrics-addr', asyn
     const last = run.stderr.trim().split('\n').at(-1) ?? '';
     assert.match(last, new RegExp(`^ombra start: --metrics-addr 127\\.0\\.0\\.1:${port} is taken by another process`));
     assert.not.match(run.stderr, /\n\s+at /, 'no stack trace');
+    // The HTTP port the same way.
+    const http = await runCli(['start', '--dev', '--data-dir', join(tmp.dir, 'dev'), '--http-port', String(port), '--p2p-port', '0']);
+    assert.is(http.code, 1, http.stderr);
+    assert.match(
+      http.stderr.trim().split('\n').at(-1) ?? '',
+      /^ombra start: the HTTP address 127\.0\.0\.1:\d+ is taken by another process: .*--http-port/,
+    );
+    assert.not.match(http.stderr, /\n\s+at /, 'no stack trace');
     const bad = await runCli([...args, '--metrics-addr', 'nowhere']);
     assert.is(bad.code, 2);
     assert.match(bad.stderr, /--metrics-addr nowhere must be HOST:PORT/);
