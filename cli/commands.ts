@@ -10,6 +10,7 @@ import { testnetCommand, testnetHelp } from './testnet.ts';
 import { walletCommand, walletHelp } from './wallet.ts';
 import { tailCommand, tailHelp } from './tail.ts';
 import { keysCommand, keysHelp } from './keys.ts';
+import { peersCommand, peersHelp } from './peers.ts';
 
 /** A CLI command. */
 export interface Command {
@@ -34,5 +35,6 @@ export const COMMANDS: Record<string, Command> = {
   drive: { summary: 'publish a folder to an on-chain web drive (drive push)', help: driveHelp, run: driveCommand },
   tail: { summary: 'print live chain events (SSE), reconnecting and resuming', help: tailHelp, run: tailCommand },
   simulate: { summary: 'drive a running node with realistic traffic of every transaction type', help: simulateHelp, run: simulateCommand },
-  keys: { summary: "issue an API key into a stopped node's data dir (keys create --tier 2)", help: keysHelp, run: keysCommand },
+  keys: { summary: 'API keys of a running or stopped node (keys create | list | revoke)', help: keysHelp, run: keysCommand },
+  peers: { summary: "a running node's peer id, addresses and connected peers", help: peersHelp, run: peersCommand },
 };

@@ -1,55 +1,150 @@
 /**
- * `ombra keys create --data-dir DIR --tier 2 [--label L]`: the operator issues a key (any tier)
- * straight into the data dir's `local:keys` sublevel. LevelDB allows one process per data dir,
- * so this refuses, clearly, while a node runs on it. The key is printed once, on stdout.
+ * `ombra keys create | list | revoke --data-dir DIR`: the operator's API keys. While a node runs
+ * on DIR they go through its admin socket (api/adminServer.ts), so a new key works on the next
+ * request and a revoked one fails at once; on a stopped data dir they open its `local:keys`
+ * sublevel directly. A created key is printed once, on stdout; only its hash is stored.
  */
-import { ApiKeyStore } from '../services/apiKeys.ts';
+import { adminKeyView } from '../api/adminServer.ts';
 import { MAX_LABEL } from '../api/alertParams.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
-import { openExistingStore, withDataDir } from './dataDir.ts';
+import { ApiKeyStore } from '../services/apiKeys.ts';
+import { adminJson } from './adminClient.ts';
+import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags } from './args.ts';
+import { CliFault, openExistingStore, withDataDir } from './dataDir.ts';
 
-const KEYS_FLAGS: Record<string, FlagSpec> = {
-  'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the node (the node must be stopped)' },
-  tier: { type: 'string', env: 'OMBRA_KEY_TIER', default: '2', help: 'tier of the key: 1 (free) or 2 (paid)' },
-  label: { type: 'string', env: 'OMBRA_KEY_LABEL', default: '', help: `label shown in key listings (at most ${MAX_LABEL} characters)` },
-  json: { type: 'boolean', env: 'OMBRA_KEY_JSON', help: 'print {id, key, tier, label, createdAt} as JSON' },
+const DATA_DIR: FlagSpec = { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the node (running or stopped)' };
+const JSON_FLAG: FlagSpec = { type: 'boolean', env: 'OMBRA_KEY_JSON', help: 'print JSON' };
+
+const SUBCOMMANDS: Record<string, { usage: string; summary: string; flags: Record<string, FlagSpec> }> = {
+  create: {
+    usage: 'ombra keys create --data-dir DIR [--tier 2] [--label L] [--json]',
+    summary: 'Issues an API key and prints it once (only its hash is stored); a running node accepts it on the next request.',
+    flags: {
+      'data-dir': DATA_DIR,
+      tier: { type: 'string', env: 'OMBRA_KEY_TIER', default: '2', help: 'tier of the key: 1 (free) or 2 (paid)' },
+      label: { type: 'string', env: 'OMBRA_KEY_LABEL', default: '', help: `label shown in key listings (at most ${MAX_LABEL} characters)` },
+      json: JSON_FLAG,
+    },
+  },
+  list: {
+    usage: 'ombra keys list --data-dir DIR [--json]',
+    summary: 'Lists every active API key (id, tier, label, created, last used, registered by); never a secret.',
+    flags: { 'data-dir': DATA_DIR, json: JSON_FLAG },
+  },
+  revoke: {
+    usage: 'ombra keys revoke KEY_ID --data-dir DIR',
+    summary: 'Revokes a key and every key registered with it; a running node refuses them on the next request.',
+    flags: { 'data-dir': DATA_DIR, json: JSON_FLAG },
+  },
 };
 
-const USAGE = 'ombra keys create --data-dir DIR --tier 2 [--label L] [--json]';
-const SUMMARY = "Issues an API key into a stopped node's data dir and prints it once (only its hash is stored).";
+/** Help for `ombra keys [sub]`. */
+export function keysHelp(argv: string[]): string {
+  const sub = SUBCOMMANDS[argv[0] ?? ''];
+  if (sub) return helpText(sub.usage, sub.summary, sub.flags);
+  return `Usage: ombra keys <create | list | revoke> --data-dir DIR [options]\n\n${Object.values(SUBCOMMANDS)
+    .map((s) => `  ${s.usage}`)
+    .join('\n')}\n\nWorks on a running node (through DIR/admin.sock) and on a stopped data dir.\n`;
+}
 
-/** Help for `ombra keys`. */
-export const keysHelp = () => helpText(USAGE, SUMMARY, KEYS_FLAGS);
+type KeyRow = ReturnType<typeof adminKeyView>;
+type Created = { id: string; key: string; tier: number; label: string; createdAt: number };
+
+/** The three operations, against a running node's socket or a stopped data dir's store. */
+interface KeyOps {
+  create(tier: number, label: string): Promise<Created>;
+  list(): Promise<KeyRow[]>;
+  revoke(id: string): Promise<number>;
+}
 
 /** Runs `ombra keys`. */
 export async function keysCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, KEYS_FLAGS);
-  if (positionals[0] !== 'create' || positionals.length > 1)
-    throw new UsageError(positionals[0] ? `unknown keys subcommand ${positionals[0]}` : 'missing subcommand: keys create');
+  const [sub, ...rest] = argv;
+  const spec = SUBCOMMANDS[sub ?? ''];
+  if (!spec) throw new UsageError(sub ? `unknown keys subcommand ${sub}` : 'missing subcommand: keys create | list | revoke');
+  const { flags, positionals } = parseFlags(rest, spec.flags);
   const dataDir = flags['data-dir'] as string | undefined;
   if (!dataDir) throw new UsageError('--data-dir is required');
-  const tier = intFlag(flags, 'tier', 1, 2)!;
-  const label = flags.label as string;
-  if (label.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(label))
-    throw new UsageError(`--label must be at most ${MAX_LABEL} characters, without control characters`);
+  if (sub === 'revoke' && positionals.length !== 1) throw new UsageError('keys revoke takes one key id (see `ombra keys list`)');
+  if (sub !== 'revoke' && positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const run = (ops: KeyOps) => runKeys(sub, flags, positionals[0], ops);
+  try {
+    // A running node answers on its socket; otherwise open the stopped data dir.
+    const online = await adminJson<{ keys: KeyRow[] }>(dataDir, 'GET', '/admin/keys');
+    if (online)
+      return await run({
+        create: async (tier, label) => (await adminJson<Created>(dataDir, 'POST', '/admin/keys', { tier, label }))!,
+        list: async () => (await adminJson<{ keys: KeyRow[] }>(dataDir, 'GET', '/admin/keys'))!.keys,
+        revoke: async (id) => {
+          const got = await adminJson<{ revoked: number }>(dataDir, 'DELETE', `/admin/keys/${encodeURIComponent(id)}`).catch((e) => {
+            if (e instanceof CliFault && /NOT_FOUND/.test(e.message)) return { revoked: 0 };
+            throw e;
+          });
+          return got!.revoked;
+        },
+      });
+  } catch (e) {
+    if (e instanceof CliFault) {
+      process.stderr.write(`ombra keys: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  }
   return withDataDir(
     'keys',
     () => openExistingStore(dataDir),
     async (store) => {
       const keys = await new ApiKeyStore(store).load();
-      const { record, key } = await keys.create({ tier, label, createdBy: 'operator' });
-      if (flags.json)
-        process.stdout.write(
-          `${JSON.stringify({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt })}\n`,
-        );
-      else {
-        process.stdout.write(`${key}\n`);
-        process.stderr.write(
-          `key ${record.id} (tier ${tier}${label ? `, label ${JSON.stringify(label)}` : ''}) created; it is shown only this once\n`,
-        );
+      try {
+        return await run({
+          create: async (tier, label) => {
+            const { record, key } = await keys.create({ tier, label, createdBy: 'operator' });
+            return { id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt };
+          },
+          list: async () =>
+            keys
+              .all()
+              .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
+              .map(adminKeyView),
+          revoke: (id) => keys.revoke(id),
+        });
+      } finally {
+        await keys.close();
       }
-      await keys.close();
-      return 0;
     },
   );
+}
+
+async function runKeys(sub: string, flags: Flags, id: string | undefined, ops: KeyOps): Promise<number> {
+  const json = flags.json === true;
+  if (sub === 'create') {
+    const tier = intFlag(flags, 'tier', 1, 2)!;
+    const label = flags.label as string;
+    if (label.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(label))
+      throw new UsageError(`--label must be at most ${MAX_LABEL} characters, without control characters`);
+    const made = await ops.create(tier, label);
+    if (json) process.stdout.write(`${JSON.stringify(made)}\n`);
+    else {
+      process.stdout.write(`${made.key}\n`);
+      process.stderr.write(
+        `key ${made.id} (tier ${made.tier}${label ? `, label ${JSON.stringify(label)}` : ''}) created; it is shown only this once\n`,
+      );
+    }
+    return 0;
+  }
+  if (sub === 'list') {
+    const rows = await ops.list();
+    if (json) process.stdout.write(`${JSON.stringify({ keys: rows })}\n`);
+    else if (!rows.length) process.stderr.write('no active keys\n');
+    else
+      for (const r of rows)
+        process.stdout.write(
+          `${r.id}  tier ${r.tier}  created ${new Date(r.createdAt).toISOString()}  last used ${r.lastUsedAt ? new Date(r.lastUsedAt).toISOString() : 'never'}  by ${r.createdBy}${r.label ? `  ${JSON.stringify(r.label)}` : ''}\n`,
+        );
+    return 0;
+  }
+  const revoked = await ops.revoke(id!);
+  if (!revoked) throw new CliFault(`no active key ${id} (see \`ombra keys list\`)`);
+  if (json) process.stdout.write(`${JSON.stringify({ id, revoked })}\n`);
+  else process.stderr.write(`revoked ${id}${revoked > 1 ? ` and ${revoked - 1} key(s) registered with it` : ''}\n`);
+  return 0;
 }

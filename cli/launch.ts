@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import { noNetwork, type NetworkView } from '../api/context.ts';
 import { createApp } from '../api/app.ts';
+import { AdminServer } from '../api/adminServer.ts';
 import { HttpServer } from '../api/httpServer.ts';
 import { MetricsServer } from '../api/metricsServer.ts';
 import type { ServerLimits } from '../api/serverLimits.ts';
@@ -146,6 +147,8 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     },
     stop: async () => stopMetrics(),
   });
+  // The operator's admin socket (DATA_DIR/admin.sock): keys, peers and snapshots without a restart.
+  await life.start('admin socket', new AdminServer({ keys, store: node.store, genesis: node.genesis, network, log }, cfg.dataDir));
   const metricsServer = cfg.metricsAddr ? await life.start('metrics listener', new MetricsServer(metrics, cfg.metricsAddr)) : null;
   const url = http.url;
   if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;

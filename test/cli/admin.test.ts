@@ -1,0 +1,87 @@
+/** Online administration: `ombra keys`, `snapshot export` and `peers` against a running node through DATA_DIR/admin.sock. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../helpers/cliRun.ts';
+import { startNodeProcess, waitFor } from '../helpers/nodeProcess.ts';
+
+const t = suite('online administration');
+
+const me = (url: string, key: string) => fetch(`${url}/api/keys/me`, { headers: { 'X-API-Key': key } }).then((r) => r.status);
+
+t('keys, peers and a consistent snapshot export work while the node runs, and on the stopped dir after it', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'ombra-admin-'));
+  const dataDir = join(dir, 'data');
+  let node = await startNodeProcess(['--dev', '--data-dir', dataDir]);
+  try {
+    const sock = join(dataDir, 'admin.sock');
+    assert.ok(statSync(sock).isSocket());
+    assert.is(statSync(sock).mode & 0o777, 0o600);
+
+    const made = await runCli(['keys', 'create', '--data-dir', dataDir, '--tier', '2', '--label', 'partner', '--json']);
+    assert.is(made.code, 0, made.stderr);
+    const { id, key, tier } = JSON.parse(made.stdout);
+    assert.is(tier, 2);
+    // The running node's key store has it: usable on the next request, no restart.
+    assert.is(await me(node.url, key), 200);
+
+    const listed = await runCli(['keys', 'list', '--data-dir', dataDir, '--json']);
+    assert.is(listed.code, 0, listed.stderr);
+    const rows = JSON.parse(listed.stdout).keys;
+    assert.equal(
+      rows.map((r: { id: string; tier: number; label: string }) => [r.id, r.tier, r.label]),
+      [[id, 2, 'partner']],
+    );
+    assert.not.match(listed.stdout, /ombra_live_/);
+
+    const revoked = await runCli(['keys', 'revoke', id, '--data-dir', dataDir]);
+    assert.is(revoked.code, 0, revoked.stderr);
+    assert.is(await me(node.url, key), 401);
+    const again = await runCli(['keys', 'revoke', id, '--data-dir', dataDir]);
+    assert.is(again.code, 1);
+    assert.match(again.stderr, /no active key/);
+
+    // Export while the dev node keeps producing: one snapshot at one height, which audits.
+    await waitFor(async () =>
+      ((await (await fetch(`${node.url}/api/chain/height`)).json()) as { height: number }).height >= 2 ? true : undefined,
+    );
+    const out = join(dir, 'snap.ndjson');
+    const exported = await runCli(['snapshot', 'export', '--data-dir', dataDir, '--out', out]);
+    assert.is(exported.code, 0, exported.stderr);
+    assert.match(exported.stderr, /exported \d+ blocks/);
+    const audit = await runCli(['audit', out]);
+    assert.is(audit.code, 0, audit.stderr + audit.stdout);
+
+    const peers = await runCli(['peers', '--data-dir', dataDir, '--json']);
+    assert.is(peers.code, 0, peers.stderr);
+    assert.equal(JSON.parse(peers.stdout).peers, []);
+
+    // A crash leaves a stale socket: commands fall back to the stopped dir, and a restart replaces it.
+    node.child.kill('SIGKILL');
+    await node.exited;
+    assert.ok(existsSync(sock));
+    const offline = await runCli(['keys', 'create', '--data-dir', dataDir, '--json']);
+    assert.is(offline.code, 0, offline.stderr);
+    const down = await runCli(['peers', '--data-dir', dataDir]);
+    assert.is(down.code, 1);
+    assert.match(down.stderr, /no node is running/);
+    node = await startNodeProcess(['--dev', '--data-dir', dataDir]);
+    assert.is(await me(node.url, JSON.parse(offline.stdout).key), 200);
+    const online = await runCli(['keys', 'list', '--data-dir', dataDir, '--json']);
+    assert.is(JSON.parse(online.stdout).keys.length, 1);
+    node.child.kill('SIGTERM');
+    await node.exited;
+    assert.not.ok(existsSync(sock), 'the socket is removed on stop');
+    const offlineList = await runCli(['keys', 'list', '--data-dir', dataDir, '--json']);
+    assert.is(offlineList.code, 0, offlineList.stderr);
+    assert.is(JSON.parse(offlineList.stdout).keys.length, 1);
+  } finally {
+    node.child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+t.run();
