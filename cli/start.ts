@@ -3,7 +3,8 @@ import { parseListenAddr } from '../api/metricsServer.ts';
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
-import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
+import { devGenesis, loadGenesisFile } from './genesisFile.ts';
+import { readKeyFile } from './keyFile.ts';
 import { launch } from './launch.ts';
 import { parseMinFees } from './minFees.ts';
 import { LOG_FLAGS, loggerFromFlags } from './logSetup.ts';
@@ -40,7 +41,11 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     help: 'slot length in ms, --dev only (default 1000); block time is consensus',
   },
   genesis: { type: 'string', env: 'OMBRA_GENESIS', help: 'genesis JSON file (needed for a new network data dir)' },
-  'key-file': { type: 'string', env: 'OMBRA_KEY_FILE', help: 'authority key file {"privateKey": "<hex>"}' },
+  'key-file': {
+    type: 'string',
+    env: 'OMBRA_KEY_FILE',
+    help: 'authority key file {"privateKey": "<hex>"} or an encrypted keystore (password: OMBRA_KEYSTORE_PASSWORD or a prompt)',
+  },
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
   mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
   ...LOG_FLAGS,
@@ -149,7 +154,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   const dataDir = (flags['data-dir'] as string | undefined) ?? (dev ? './data/dev' : './data/node');
   const genesis = dev ? devGenesis(blockTimeMs ?? 1000) : flags.genesis ? loadGenesisFile(flags.genesis as string) : undefined;
   if (dev && flags.genesis) throw new UsageError('--dev uses the dev genesis; drop --genesis');
-  const key = flags['key-file'] ? loadKeyFile(flags['key-file'] as string) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
+  const key = flags['key-file'] ? await readKeyFile(flags['key-file'] as string) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
 
   const peers = (flags.peer as string[] | undefined) ?? [];
   for (const p of peers)

@@ -1,13 +1,20 @@
 /**
- * `ombra wallet new | address | send`: mnemonics, derived addresses, and signed transfers sent
- * to a node's HTTP API through the client (ombra-node/client). Keys never leave this process;
- * only the signed transaction does.
+ * `ombra wallet new | address | send | balance`: mnemonics or encrypted keystores, derived
+ * addresses, balances, and signed transfers sent to a node's HTTP API through the client
+ * (ombra-node/client). Keys never leave this process; only the signed transaction does.
  */
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../client/index.ts';
 import { normalizeAddress } from '../core/address.ts';
 import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, newMnemonic, type KeyPair } from '../core/keys.ts';
 import { TRANSFER } from '../core/tx/transfer.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags, URL_FLAG } from './args.ts';
+import { readKeystore } from './keyFile.ts';
+import { encryptKeystore } from './keystore.ts';
+import { AmountError, formatOmbra, parseOmbra } from './ombraAmount.ts';
+import { keystorePassword } from './password.ts';
+import { walletBalance } from './walletBalance.ts';
 
 /** --mnemonic, shared by commands that sign. */
 export const MNEMONIC_FLAG: FlagSpec = {
@@ -22,40 +29,71 @@ export const INDEX_FLAG: FlagSpec = {
   default: '0',
   help: "account index N of m/44'/7777'/0'/0/N",
 };
+/** --keystore, shared by commands that sign. */
+export const KEYSTORE_FLAG: FlagSpec = {
+  type: 'string',
+  env: 'OMBRA_KEYSTORE',
+  help: 'encrypted keystore file to sign with instead of a mnemonic (password: OMBRA_KEYSTORE_PASSWORD or a prompt)',
+};
 const JSON_FLAG: FlagSpec = { type: 'boolean', help: 'print JSON' };
 
-const NEW_FLAGS: Record<string, FlagSpec> = { json: JSON_FLAG };
-const ADDRESS_FLAGS: Record<string, FlagSpec> = { index: INDEX_FLAG, mnemonic: MNEMONIC_FLAG, json: JSON_FLAG };
+const NEW_FLAGS: Record<string, FlagSpec> = {
+  keystore: {
+    type: 'string',
+    help: 'also write account 0 to this encrypted keystore file (password: OMBRA_KEYSTORE_PASSWORD or a prompt)',
+  },
+  json: JSON_FLAG,
+};
+const ADDRESS_FLAGS: Record<string, FlagSpec> = { index: INDEX_FLAG, mnemonic: MNEMONIC_FLAG, keystore: KEYSTORE_FLAG, json: JSON_FLAG };
 const SEND_FLAGS: Record<string, FlagSpec> = {
   to: { type: 'string', help: 'recipient address (ox + 40 hex, any case)' },
-  amount: { type: 'string', help: 'amount in micro-units (1 OMBRA = 1000000), a positive integer' },
+  amount: { type: 'string', help: 'amount in OMBRA, exact to 6 decimals (1.5 = 1500000 micro-units)' },
+  'amount-micro': { type: 'string', help: 'amount in micro-units (1 OMBRA = 1000000), a positive integer, instead of --amount' },
   fee: { type: 'string', env: 'OMBRA_FEE', default: '1000', help: 'fee in micro-units' },
   index: INDEX_FLAG,
   mnemonic: MNEMONIC_FLAG,
+  keystore: KEYSTORE_FLAG,
   url: URL_FLAG,
   'no-wait': { type: 'boolean', help: 'print the hash and exit without waiting for confirmation' },
   'timeout-s': { type: 'string', env: 'OMBRA_WAIT_TIMEOUT_S', default: '60', help: 'seconds to wait for confirmation' },
   json: JSON_FLAG,
 };
 
+const BALANCE_FLAGS: Record<string, FlagSpec> = {
+  address: { type: 'string', help: 'the address to look up (default: account N of the wallet)' },
+  index: INDEX_FLAG,
+  mnemonic: MNEMONIC_FLAG,
+  keystore: KEYSTORE_FLAG,
+  url: URL_FLAG,
+  json: JSON_FLAG,
+};
+
 const SUBCOMMANDS: Record<string, { usage: string; summary: string; flags: Record<string, FlagSpec> }> = {
   new: {
-    usage: 'ombra wallet new [--json]',
-    summary: 'Prints a fresh 24-word BIP-39 mnemonic and the address of its account 0.\nNothing is stored: write the words down.',
+    usage: 'ombra wallet new [--keystore FILE] [--json]',
+    summary:
+      'Prints a fresh 24-word BIP-39 mnemonic and the address of its account 0: write the words down.\n' +
+      'With --keystore FILE, account 0 is also written to FILE, encrypted (scrypt + aes-128-ctr, keystore v3).',
     flags: NEW_FLAGS,
   },
   address: {
-    usage: 'ombra wallet address [--index N] [--mnemonic "..."] [--json]',
+    usage: 'ombra wallet address [--index N] [--mnemonic "..." | --keystore FILE] [--json]',
     summary: 'Prints the address and public key of account N of a mnemonic (--mnemonic, else OMBRA_MNEMONIC, else the dev mnemonic).',
     flags: ADDRESS_FLAGS,
   },
   send: {
-    usage: 'ombra wallet send --to ADDR --amount MICRO [--fee MICRO] [--index N] [--mnemonic "..."] [--url URL] [--no-wait]',
+    usage:
+      'ombra wallet send --to ADDR --amount OMBRA | --amount-micro MICRO [--fee MICRO] [--index N] [--mnemonic "..." | --keystore FILE] [--url URL] [--no-wait]',
     summary:
       'Signs a TRANSFER from account N with the next free nonce (account nonce + pending transactions),\n' +
       'submits it to POST /api/chain/tx, prints its hash, then waits until it is confirmed and prints the block.\n' +
       'A node refusal prints `error CODE: message` and exits 1.',
     flags: SEND_FLAGS,
+  },
+  balance: {
+    usage: 'ombra wallet balance [--address ADDR] [--index N] [--mnemonic "..." | --keystore FILE] [--url URL] [--json]',
+    summary: 'Prints the balance of an address (--address, else account N of the wallet) in OMBRA and in micro-units.',
+    flags: BALANCE_FLAGS,
   },
 };
 
@@ -64,7 +102,7 @@ export function walletHelp(argv: string[]): string {
   const sub = SUBCOMMANDS[argv[0] ?? ''];
   if (sub) return helpText(sub.usage, sub.summary, sub.flags);
   return (
-    'Usage: ombra wallet <new | address | send> [options]\n\n' +
+    'Usage: ombra wallet <new | address | send | balance> [options]\n\n' +
     Object.entries(SUBCOMMANDS)
       .map(([name, s]) => `  ${name.padEnd(10)} ${s.usage}`)
       .join('\n') +
@@ -75,12 +113,13 @@ export function walletHelp(argv: string[]): string {
 /** Runs `ombra wallet ...`. */
 export async function walletCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (!sub) throw new UsageError('a subcommand is required: new, address or send');
+  if (!sub) throw new UsageError('a subcommand is required: new, address, send or balance');
   if (!SUBCOMMANDS[sub]) throw new UsageError(`unknown wallet subcommand ${sub}`);
   const { flags, positionals } = parseFlags(rest, SUBCOMMANDS[sub].flags);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   if (sub === 'new') return walletNew(flags);
   if (sub === 'address') return walletAddress(flags);
+  if (sub === 'balance') return walletBalance(flags, parseUrlFlag(flags), async () => (await signingKey(flags)).key.address);
   return walletSend(flags);
 }
 
@@ -88,10 +127,17 @@ function out(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-function walletNew(flags: Flags): number {
+async function walletNew(flags: Flags): Promise<number> {
   const mnemonic = newMnemonic();
   const key = keyPairFromMnemonic(mnemonic, 0);
   const path = derivationPath(0);
+  const file = flags.keystore as string | undefined;
+  if (file) {
+    if (existsSync(file)) throw new UsageError(`--keystore ${file} exists; choose a new file`);
+    const store = await encryptKeystore(key, await keystorePassword(`new keystore ${file}`, { confirm: true }));
+    await writeFile(file, `${JSON.stringify(store, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    process.stderr.write(`account 0 written to ${file} (encrypted)\n`);
+  }
   process.stderr.write(
     'WARNING: write these 24 words down and keep them offline. Anyone who has them controls the funds;\n' +
       'whoever loses them loses the funds. This is the only time they are shown.\n',
@@ -103,6 +149,15 @@ function walletNew(flags: Flags): number {
     out(`path:      ${path}`);
   }
   return 0;
+}
+
+/** The signing key: --keystore FILE, else --index of --mnemonic / OMBRA_MNEMONIC / the dev mnemonic. */
+export async function signingKey(flags: Flags): Promise<{ key: KeyPair; index: number | null }> {
+  if (flags.keystore) {
+    if (flags.mnemonic !== undefined) throw new UsageError('give --keystore or --mnemonic, not both');
+    return { key: await readKeystore(String(flags.keystore)), index: null };
+  }
+  return walletKey(flags);
 }
 
 /** The wallet key from --index and --mnemonic / OMBRA_MNEMONIC / the dev mnemonic. */
@@ -117,14 +172,14 @@ export function walletKey(flags: Flags): { key: KeyPair; index: number } {
   return { key: keyPairFromMnemonic(mnemonic, index), index };
 }
 
-function walletAddress(flags: Flags): number {
-  const { key, index } = walletKey(flags);
-  const path = derivationPath(index);
+async function walletAddress(flags: Flags): Promise<number> {
+  const { key, index } = await signingKey(flags);
+  const path = index === null ? null : derivationPath(index);
   if (flags.json) out(JSON.stringify({ index, address: key.address, publicKey: key.publicKey, path }));
   else {
     out(`address:   ${key.address}`);
     out(`publicKey: ${key.publicKey}`);
-    out(`path:      ${path}`);
+    if (path) out(`path:      ${path}`);
   }
   return 0;
 }
@@ -138,6 +193,21 @@ function microFlag(flags: Flags, name: string, allowZero: boolean): string {
   const n = BigInt(v);
   if (n === 0n && !allowZero) throw new UsageError(`--${name} must be positive`);
   return n.toString();
+}
+
+/** The transfer amount in micro-units: --amount in decimal OMBRA or --amount-micro, exactly one. */
+function amountFlag(flags: Flags): string {
+  if (flags.amount !== undefined && flags['amount-micro'] !== undefined) throw new UsageError('give --amount or --amount-micro, not both');
+  if (flags.amount === undefined) return microFlag(flags, 'amount-micro', false);
+  let micro: bigint;
+  try {
+    micro = parseOmbra(String(flags.amount));
+  } catch (e) {
+    if (e instanceof AmountError) throw new UsageError(`--amount: ${e.message}`);
+    throw e;
+  }
+  if (micro === 0n) throw new UsageError('--amount must be positive');
+  return micro.toString();
 }
 
 /** --url as an http(s) URL. */
@@ -156,22 +226,22 @@ async function walletSend(flags: Flags): Promise<number> {
   if (flags.to === undefined) throw new UsageError('--to is required');
   const to = normalizeAddress(String(flags.to));
   if (!to) throw new UsageError(`--to must be an address: ox + 40 hex characters, got ${String(flags.to).slice(0, 80)}`);
-  const amount = microFlag(flags, 'amount', false);
+  const amount = amountFlag(flags);
   const fee = microFlag(flags, 'fee', true);
   const timeoutS = intFlag(flags, 'timeout-s', 1, 86_400)!;
   const base = parseUrlFlag(flags);
-  const { key } = walletKey(flags);
+  const { key } = await signingKey(flags);
   const json = flags.json === true;
   const client = new OmbraClient({ url: base });
   try {
     const { tx, answer } = await new Wallet(client, key).send(TRANSFER, { to, amount, fee });
     const hash = answer.hash ?? tx.hash;
-    const summary = { hash, from: key.address, to, amount, fee, nonce: tx.nonce };
+    const summary = { hash, from: key.address, to, amount, amountOmbra: formatOmbra(BigInt(amount)), fee, nonce: tx.nonce };
     if (flags['no-wait']) {
       out(json ? JSON.stringify({ ...summary, status: 'pending' }) : `hash:      ${hash}`);
       return 0;
     }
-    if (!json) out(`hash:      ${hash}`);
+    if (!json) out(`hash:      ${hash} (${summary.amountOmbra} OMBRA to ${to})`);
     process.stderr.write('waiting for confirmation...\n');
     const got = await client.waitForConfirmation(hash, timeoutS * 1000);
     if (json) out(JSON.stringify({ ...summary, status: 'confirmed', blockIndex: got.blockIndex }));

@@ -5,6 +5,10 @@ import { devGenesis } from '../../cli/genesisFile.ts';
 import { launch } from '../../cli/launch.ts';
 import { runCli } from '../helpers/cliRun.ts';
 import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { encryptKeystore } from '../../cli/keystore.ts';
+import { formatOmbra } from '../../cli/ombraAmount.ts';
 
 const t = suite('cli wallet');
 
@@ -51,7 +55,12 @@ t('bad flags and bad input exit 2 with the help', async () => {
     [['wallet', 'address', '--mnemonic', 'not a mnemonic'], /not a valid English BIP-39 mnemonic/],
     [['wallet', 'send', '--to', 'ox12', '--amount', '5'], /--to must be an address/],
     [['wallet', 'send', '--to', DEV_KEYS[2].address, '--amount', '0'], /--amount must be positive/],
-    [['wallet', 'send', '--to', DEV_KEYS[2].address, '--amount', '1.5'], /--amount must be an integer/],
+    [['wallet', 'send', '--to', DEV_KEYS[2].address, '--amount', '1.1234567'], /--amount: amount has more than 6 decimals/],
+    [['wallet', 'send', '--to', DEV_KEYS[2].address, '--amount', '-1'], /--amount: amount must not be negative/],
+    [['wallet', 'send', '--to', DEV_KEYS[2].address, '--amount', '1e6'], /--amount: amount must be a decimal number of OMBRA/],
+    [['wallet', 'send', '--to', DEV_KEYS[2].address, '--amount-micro', '1.5'], /--amount-micro must be an integer/],
+    [['wallet', 'send', '--to', DEV_KEYS[2].address, '--amount', '1', '--amount-micro', '1'], /not both/],
+    [['wallet', 'balance', '--address', 'ox12'], /--address must be an address/],
     [['wallet', 'send', '--amount', '5'], /--to is required/],
     [['wallet', 'frobnicate'], /unknown wallet subcommand/],
   ];
@@ -63,7 +72,7 @@ t('bad flags and bad input exit 2 with the help', async () => {
   });
   const help = await runCli(['wallet', 'send', '--help']);
   assert.is(help.code, 0);
-  assert.match(help.stdout, /Usage: ombra wallet send --to ADDR --amount MICRO/);
+  assert.match(help.stdout, /Usage: ombra wallet send --to ADDR --amount OMBRA \| --amount-micro MICRO/);
   assert.match(help.stdout, /env OMBRA_URL/);
 });
 
@@ -82,11 +91,11 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
     const to = DEV_KEYS[2].address;
     const before = { from: node.queries.chain.account(from).balance, to: node.queries.chain.account(to).balance };
     // Upper-case input is accepted and normalised.
-    const r = await runCli(['wallet', 'send', '--to', to.toUpperCase(), '--amount', '5000000', '--index', '1', '--url', node.url], {
+    const r = await runCli(['wallet', 'send', '--to', to.toUpperCase(), '--amount', '5', '--index', '1', '--url', node.url], {
       env: { OMBRA_MNEMONIC: DEV_MNEMONIC },
     });
     assert.is(r.code, 0, r.stderr);
-    const hash = /^hash:\s+([0-9a-f]{64})$/m.exec(r.stdout)?.[1];
+    const hash = /^hash:\s+([0-9a-f]{64}) \(5 OMBRA to /m.exec(r.stdout)?.[1];
     assert.ok(hash, r.stdout);
     const block = Number(/^confirmed: block (\d+)$/m.exec(r.stdout)?.[1]);
     assert.ok(block > 0, r.stdout);
@@ -99,16 +108,17 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
 
     // Two sends in a row without waiting: the second counts the first as pending.
     const [a, b] = [
-      await runCli(['wallet', 'send', '--to', to, '--amount', '1', '--index', '1', '--url', node.url, '--no-wait', '--json']),
-      await runCli(['wallet', 'send', '--to', to, '--amount', '2', '--index', '1', '--url', node.url, '--no-wait', '--json']),
+      await runCli(['wallet', 'send', '--to', to, '--amount-micro', '1', '--index', '1', '--url', node.url, '--no-wait', '--json']),
+      await runCli(['wallet', 'send', '--to', to, '--amount', '0.000002', '--index', '1', '--url', node.url, '--no-wait', '--json']),
     ];
     assert.is(a.code, 0, a.stderr);
     assert.is(b.code, 0, b.stderr);
     const nonces = [JSON.parse(a.stdout).nonce, JSON.parse(b.stdout).nonce];
     assert.is(nonces[1], nonces[0] + 1);
     assert.is(JSON.parse(a.stdout).status, 'pending');
+    assert.equal([JSON.parse(b.stdout).amount, JSON.parse(b.stdout).amountOmbra], ['2', '0.000002']);
 
-    const poor = await runCli(['wallet', 'send', '--to', to, '--amount', `1${'0'.repeat(24)}`, '--index', '1', '--url', node.url], {
+    const poor = await runCli(['wallet', 'send', '--to', to, '--amount-micro', `1${'0'.repeat(24)}`, '--index', '1', '--url', node.url], {
       env: { OMBRA_MNEMONIC: DEV_MNEMONIC },
     });
     assert.is(poor.code, 1, poor.stderr);
@@ -118,6 +128,33 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
     const down = await runCli(['wallet', 'send', '--to', to, '--amount', '1', '--url', 'http://127.0.0.1:9']);
     assert.is(down.code, 1);
     assert.match(down.stderr, /cannot reach the node at http:\/\/127\.0\.0\.1:9/);
+    // A dead --url says so once.
+    assert.is(down.stderr.match(/cannot reach/g)?.length, 1, down.stderr);
+
+    // A keystore signs and reads the balance; a wrong password is one line, exit 1.
+    const ks = join(tmp.dir, 'wallet.json');
+    await writeFile(ks, JSON.stringify(await encryptKeystore(DEV_KEYS[1], 'correct horse', { n: 1024, r: 8, p: 1 })));
+    const pw = { OMBRA_KEYSTORE_PASSWORD: 'correct horse' };
+    const balance = await runCli(['wallet', 'balance', '--keystore', ks, '--url', node.url, '--json'], { env: pw });
+    assert.is(balance.code, 0, balance.stderr);
+    const got = JSON.parse(balance.stdout);
+    assert.is(got.address, from);
+    assert.is(BigInt(got.balance), node.queries.chain.account(from).balance);
+    assert.is(got.balanceOmbra, formatOmbra(BigInt(got.balance)));
+    const other = await runCli(['wallet', 'balance', '--address', to, '--url', node.url]);
+    assert.match(other.stdout, /^balance: +[0-9.]+ OMBRA \([0-9]+ micro-units\)$/m);
+    const viaKeystore = await runCli(
+      ['wallet', 'send', '--to', to, '--amount', '0.5', '--keystore', ks, '--url', node.url, '--no-wait', '--json'],
+      {
+        env: pw,
+      },
+    );
+    assert.is(viaKeystore.code, 0, viaKeystore.stderr);
+    assert.is(JSON.parse(viaKeystore.stdout).from, from);
+    const wrong = await runCli(['wallet', 'balance', '--keystore', ks, '--url', node.url], { env: { OMBRA_KEYSTORE_PASSWORD: 'nope' } });
+    assert.is(wrong.code, 1);
+    assert.match(wrong.stderr, /^ombra wallet: keystore .*wallet\.json: wrong password/);
+    assert.is(wrong.stderr.trim().split('\n').length, 1, wrong.stderr);
   } finally {
     await node.stop();
     tmp.cleanup();
