@@ -22,8 +22,8 @@ export interface ProgressReport {
   total: number;
   unit: string;
   percent: number;
-  /** Units per second over the last few seconds. */
-  rate: number;
+  /** Units per second over the last few seconds, to 3 significant digits (bytes: whole); null until a second of samples exists. */
+  rate: number | null;
   /** Seconds left at that rate; null while unknown. */
   etaSeconds: number | null;
 }
@@ -42,6 +42,24 @@ export interface ProgressOptions {
 
 const LINE_EVERY_MS = 5000;
 const RATE_WINDOW_MS = 5000;
+/** No rate (and no ETA) before samples span this long: a first burst is not a rate. */
+const RATE_MIN_SPAN_MS = 1000;
+
+/** `n` to 3 significant digits, with k/M/G above 1000: 544.71 -> "545", 2557846 -> "2.56M", 0.04567 -> "0.0457". */
+export function significant(n: number): string {
+  if (!Number.isFinite(n)) return '?';
+  // Rounded first, so 999.9 reads 1k; Number() drops the zeros toPrecision keeps ("1.50" -> "1.5").
+  const r = Number(n.toPrecision(3));
+  const abs = Math.abs(r);
+  const [div, suffix] = abs >= 1e9 ? [1e9, 'G'] : abs >= 1e6 ? [1e6, 'M'] : abs >= 1e3 ? [1e3, 'k'] : [1, ''];
+  return `${Number((r / div).toPrecision(3))}${suffix}`;
+}
+
+/** A rate for people: `545 B/s`, `1.5 KiB/s`, `2.56M blocks/s`, `? blocks/s` while unknown. */
+export function rateText(rate: number | null, unit: string): string {
+  if (rate === null) return `? ${unit === 'bytes' ? 'B' : unit}/s`;
+  return unit === 'bytes' ? `${amount(rate, 'bytes')}/s` : `${significant(rate)} ${unit}/s`;
+}
 
 /** `n` of `unit` for people: bytes in KiB/MiB/GiB, anything else as an integer. */
 export function amount(n: number, unit: string): string {
@@ -53,7 +71,7 @@ export function amount(n: number, unit: string): string {
     v /= 1024;
     i++;
   }
-  return i === 0 ? `${v} B` : `${v.toFixed(1)} ${units[i]}`;
+  return i === 0 ? `${Math.round(v)} B` : `${v.toFixed(1)} ${units[i]}`;
 }
 
 /** Seconds for people: 0.7 s, 42 s, 3m05s, 2h03m. */
@@ -72,18 +90,19 @@ class RateMeter {
     this.samples.push([t, v]);
     while (this.samples.length > 2 && t - this.samples[1][0] >= RATE_WINDOW_MS) this.samples.shift();
   }
-  rate(): number {
-    if (this.samples.length < 2) return 0;
+  /** Units per second, or null while the samples span less than RATE_MIN_SPAN_MS. */
+  rate(): number | null {
+    if (this.samples.length < 2) return null;
     const [t0, v0] = this.samples[0];
     const [t1, v1] = this.samples[this.samples.length - 1];
-    return t1 > t0 ? ((v1 - v0) * 1000) / (t1 - t0) : 0;
+    return t1 - t0 >= RATE_MIN_SPAN_MS ? ((v1 - v0) * 1000) / (t1 - t0) : null;
   }
 }
 
 /** The text of a report: `label: 40% (400/1000 blocks, 812 blocks/s, eta 0.7 s)`. */
 export function reportText(r: ProgressReport): string {
   const u = r.unit === 'bytes' ? '' : ` ${r.unit}`;
-  const rate = r.unit === 'bytes' ? `${amount(r.rate, 'bytes')}/s` : `${Math.round(r.rate)} ${r.unit}/s`;
+  const rate = rateText(r.rate, r.unit);
   return `${r.task}: ${r.percent}% (${amount(r.done, r.unit)}/${amount(r.total, r.unit)}${u}, ${rate}, eta ${duration(r.etaSeconds)})`;
 }
 
@@ -102,8 +121,8 @@ export function progress(label: string, total: number, opts: ProgressOptions): P
       total: max,
       unit: opts.unit,
       percent: Math.min(100, Math.floor((value / max) * 100)),
-      rate,
-      etaSeconds: value >= max ? 0 : rate > 0 ? (max - value) / rate : null,
+      rate: rate === null ? null : opts.unit === 'bytes' ? Math.round(rate) : Number(rate.toPrecision(3)),
+      etaSeconds: value >= max ? 0 : rate ? Number(((max - value) / rate).toPrecision(3)) : null,
     };
   };
   if (stream.isTTY) {
@@ -120,7 +139,7 @@ export function progress(label: string, total: number, opts: ProgressOptions): P
     const payload = (r: ProgressReport) => ({
       done: amount(r.done, r.unit),
       all: `${amount(r.total, r.unit)}${r.unit === 'bytes' ? '' : ` ${r.unit}`}`,
-      speed: r.unit === 'bytes' ? `${amount(r.rate, 'bytes')}/s` : `${Math.round(r.rate)} ${r.unit}/s`,
+      speed: rateText(r.rate, r.unit),
       left: duration(r.etaSeconds),
     });
     meter.add(now(), 0);

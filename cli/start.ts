@@ -215,7 +215,7 @@ export async function startCommand(argv: string[]): Promise<number> {
       total: r.total,
       unit: r.unit,
       percent: r.percent,
-      rate: Math.round(r.rate),
+      rate: r.rate,
       etaSeconds: r.etaSeconds && Math.round(r.etaSeconds),
     });
   const httpLimits: Partial<ServerLimits> = {};

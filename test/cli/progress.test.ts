@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { amount, burstProgress, duration, progress, type ProgressReport } from '../../cli/progress.ts';
+import { amount, rateText, significant, burstProgress, duration, progress, type ProgressReport } from '../../cli/progress.ts';
 
 const t = suite('progress');
 
@@ -30,7 +30,9 @@ t('without a terminal: a line every 10% with the rate and the time left, and one
   }
   p.stop();
   assert.is(out.length, 10, out.join(''));
-  assert.is(out[0], 'replay: 10% (100/1000 blocks, 500 blocks/s, eta 1.8 s)\n');
+  // 0.2 s of samples is no rate yet: the first line says so instead of a burst figure.
+  assert.is(out[0], 'replay: 10% (100/1000 blocks, ? blocks/s, eta ?)\n');
+  assert.is(out[4], 'replay: 50% (500/1000 blocks, 500 blocks/s, eta 1.0 s)\n');
   assert.is(out[9], 'replay: 100% (1000/1000 blocks, 500 blocks/s, eta 0.0 s)\n');
 });
 
@@ -51,7 +53,7 @@ t('reports can go to a sink (a logger) instead of the stream', () => {
   const p = progress('sync', 10, { unit: 'blocks', stream, report: (_text, r) => got.push(r), now: () => 0 });
   p.update(10);
   assert.is(out.length, 0);
-  assert.equal({ ...got[0], rate: 0 }, { task: 'sync', done: 10, total: 10, unit: 'blocks', percent: 100, rate: 0, etaSeconds: 0 });
+  assert.equal(got[0], { task: 'sync', done: 10, total: 10, unit: 'blocks', percent: 100, rate: null, etaSeconds: 0 });
 });
 
 t('on a terminal: a bar with the count, the rate and the time left', () => {
@@ -74,6 +76,27 @@ t('a burst reporter appears only while the work is behind, and ends when it catc
   tick(10, 10);
   assert.is(out.length, 2);
   assert.match(out[1], /^catch-up: 100% \(10\/10 blocks/);
+});
+
+t('rates read to 3 significant digits, bytes as whole B or KiB/MiB', () => {
+  assert.equal(
+    [significant(544.7106313156919), significant(2_557_846), significant(1500), significant(0.045678), significant(12), significant(999.9)],
+    ['545', '2.56M', '1.5k', '0.0457', '12', '1k'],
+  );
+  assert.equal(
+    [rateText(544.7106313156919, 'bytes'), rateText(2_557_846, 'blocks'), rateText(null, 'blocks')],
+    ['545 B/s', '2.56M blocks/s', '? blocks/s'],
+  );
+  const { stream, out } = fakeStream(false);
+  let now = 0;
+  const p = progress('export', 3_000_000, { unit: 'blocks', stream, now: () => now });
+  // A first burst (a million blocks in 0.4 ms) is not reported as 2.5G blocks/s.
+  now = 0.4;
+  p.update(1_000_000);
+  now = 6000;
+  p.update(2_000_000);
+  assert.match(out[0], /\? blocks\/s, eta \?\)/);
+  assert.match(out[1], /, 167k blocks\/s, eta 6\.0 s\)/);
 });
 
 t('amounts and durations for people', () => {
