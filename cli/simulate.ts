@@ -3,6 +3,10 @@ import { DEV_MNEMONIC, keyPairFromMnemonic } from '../core/keys.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
 import { SimClient } from './simClient.ts';
 import { Simulator } from './simulator.ts';
+import { progressLine, summaryTable } from './simReport.ts';
+
+/** How often a progress line is printed (stderr). */
+const LINE_EVERY_MS = 5000;
 
 const FLAGS: Record<string, FlagSpec> = {
   url: URL_FLAG,
@@ -34,25 +38,34 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   try {
     await client.get('/api/health');
   } catch (e) {
-    process.stderr.write(`ombra simulate: cannot reach the node at ${flags.url}: ${(e as Error).message}\n`);
+    // The client's message already names the node and the URL: said once.
+    const why = (e as Error).message;
+    process.stderr.write(`ombra simulate: ${why.startsWith('cannot reach') ? why : `cannot reach the node at ${flags.url}: ${why}`}\n`);
     return 1;
   }
-  const sim = new Simulator(client, seed);
-  process.stderr.write(`simulating for ${seconds} s against ${flags.url} (seed ${seed})\n`);
-  await sim.run(Date.now() + seconds * 1000);
+  // The run's start height is mixed into the seed: a second run on the same chain makes new names
+  // and ids (no collisions with the first run's), and the same chain state still gives the same mix.
+  const height = (await client.get<{ height: number }>('/api/chain/height'))?.height ?? 0;
+  const sim = new Simulator(client, (seed ^ Math.imul(height + 1, 0x9e3779b1)) >>> 0);
+  process.stderr.write(`simulating for ${seconds} s against ${flags.url} (seed ${seed}, from height ${height})\n`);
+  const started = Date.now();
+  const ticker = setInterval(() => process.stderr.write(`${progressLine(client.counts, Date.now() - started)}\n`), LINE_EVERY_MS);
+  try {
+    await sim.run(started + seconds * 1000);
+  } finally {
+    clearInterval(ticker);
+  }
+  const elapsed = Date.now() - started;
   const summary = { sent: client.counts.sent, refused: client.counts.refused, notes: sim.log.slice(-20) };
   if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else {
-    process.stdout.write(
-      `sent: ${Object.entries(summary.sent)
-        .map(([k, v]) => `${k} ${v}`)
-        .join(', ')}\n`,
-    );
-    if (Object.keys(summary.refused).length)
-      process.stdout.write(
-        `refused: ${Object.entries(summary.refused)
-          .map(([k, v]) => `${k} ${v}`)
-          .join(', ')}\n`,
+    process.stdout.write(`${summaryTable(client.counts, elapsed)}\n`);
+    if (sim.log.length)
+      process.stderr.write(
+        `last refusals:\n${sim.log
+          .slice(-5)
+          .map((l) => `  ${l.slice(0, 200)}`)
+          .join('\n')}\n`,
       );
   }
   return 0;

@@ -69,7 +69,8 @@ export async function tailCommand(argv: string[]): Promise<number> {
       fromHeight,
       signal: ctl.signal,
       onEvent: (e: TailEvent) => {
-        if (events.has(e.event) && !ctl.signal.aborted) process.stdout.write(`${json ? formatJson(e) : formatHuman(e, colour)}\n`);
+        if (events.has(e.event) && !ctl.signal.aborted)
+          process.stdout.write(`${json ? formatJson(e) : formatHuman(e, colour, new Date(), events.has('tx'))}\n`);
       },
       onNotice: (line) => process.stderr.write(`ombra tail: ${line}\n`),
     });

@@ -1,4 +1,5 @@
 /** How `ombra tail` prints events: aligned columns for people (coloured on a TTY), or NDJSON. */
+import { txFields } from './tailTx.ts';
 
 /** One received SSE event. */
 export interface TailEvent {
@@ -24,7 +25,8 @@ function describe(e: TailEvent): string {
       return `${`#${d.index}`.padEnd(10)} ${`${n} tx${n === 1 ? '' : 's'}`.padEnd(9)} hash ${short(d.hash)}  proposer ${short(d.proposer)}`;
     }
     case 'tx':
-      return `${String(d.txType).padEnd(20)} hash ${short(d.hash)}`;
+      // A mempool acceptance carries type and hash; the block that includes it shows its fields.
+      return `${String(d.txType).padEnd(20)} hash ${short(d.hash)}  pending`;
     case 'reorg':
       return `from #${d.fromHeight}  old head #${d.oldHead?.index} ${short(d.oldHead?.hash)}  new head #${d.newHead?.index} ${short(d.newHead?.hash)}`;
     case 'hello':
@@ -38,14 +40,31 @@ function describe(e: TailEvent): string {
   }
 }
 
-/** `HH:MM:SS.mmm  event  columns...`, the event name coloured when `colour`. */
-export function formatHuman(e: TailEvent, colour: boolean, now = new Date()): string {
-  const time = now.toISOString().slice(11, 23);
-  const name = e.event.padEnd(6);
-  const code = COLOURS[e.event];
+/** One line's `HH:MM:SS.mmm  event  columns`, the event name coloured when `colour`. */
+function line(time: Date, event: string, columns: string, colour: boolean): string {
+  const t = time.toISOString().slice(11, 23);
+  const name = event.padEnd(6);
+  const code = COLOURS[event];
   const painted = colour && code ? `\x1b[${code}m${name}\x1b[0m` : name;
-  const stamp = colour ? `\x1b[2m${time}\x1b[0m` : time;
-  return `${stamp}  ${painted} ${describe(e)}`;
+  const stamp = colour ? `\x1b[2m${t}\x1b[0m` : t;
+  return `${stamp}  ${painted} ${columns}`;
+}
+
+/**
+ * `HH:MM:SS.mmm  event  columns...`. A block is stamped with its own time (so replayed blocks show
+ * when they were made); with `withTxs`, each transaction it includes follows on its own line with
+ * the fields of its type. Other events are stamped with `now`.
+ */
+export function formatHuman(e: TailEvent, colour: boolean, now = new Date(), withTxs = false): string {
+  // biome-ignore lint/suspicious/noExplicitAny: tail prints whatever fields an event carries
+  const d = (e.data ?? {}) as Record<string, any>;
+  const blockTime = e.event === 'block' && Number.isSafeInteger(d.timestamp) ? new Date(d.timestamp) : null;
+  const head = line(blockTime ?? now, e.event, describe(e), colour);
+  if (!blockTime || !withTxs || !Array.isArray(d.transactions)) return head;
+  const txs = (d.transactions as Record<string, unknown>[]).map((tx) =>
+    line(blockTime, 'tx', `${String(tx.type).padEnd(20)} hash ${short(tx.hash)}  ${txFields(tx)}`.trimEnd(), colour),
+  );
+  return [head, ...txs].join('\n');
 }
 
 /** One NDJSON line: `{"event", "id"?, "data"}`. */

@@ -48,10 +48,35 @@ test('human lines are aligned columns, coloured only when asked; --json lines ar
     data: { index: 7, hash: 'ab'.repeat(32), proposer: `ox${'cd'.repeat(20)}`, transactions: [{}, {}], timestamp: 1 },
   };
   const tx = { event: 'tx', data: { type: 'tx', txType: 'TRANSFER', hash: 'ef'.repeat(32) } };
-  assert.is(formatHuman(block, false, at), '12:34:56.789  block  #7         2 txs     hash ababababab…  proposer oxcdcdcdcd…');
-  assert.is(formatHuman(tx, false, at), '12:34:56.789  tx     TRANSFER             hash efefefefef…');
+  // A block is stamped with its own time (timestamp 1 = 00:00:00.001), not the local time.
+  assert.is(formatHuman(block, false, at), '00:00:00.001  block  #7         2 txs     hash ababababab…  proposer oxcdcdcdcd…');
+  assert.is(formatHuman(tx, false, at), '12:34:56.789  tx     TRANSFER             hash efefefefef…  pending');
   assert.match(formatHuman(block, true, at), /\x1b\[32mblock \x1b\[0m/);
   assert.equal(JSON.parse(formatJson(block)), block);
+  // With tx events on, a block's transactions follow with the fields of their type, from the schema.
+  const withTxs = {
+    event: 'block',
+    data: {
+      index: 8,
+      hash: 'ab'.repeat(32),
+      proposer: `ox${'cd'.repeat(20)}`,
+      timestamp: Date.UTC(2030, 0, 1, 1, 2, 3, 4),
+      transactions: [
+        {
+          type: 'TRANSFER',
+          hash: '12'.repeat(32),
+          from: `ox${'aa'.repeat(20)}`,
+          to: `ox${'bb'.repeat(20)}`,
+          amount: '1500000',
+          fee: '1000',
+          nonce: 3,
+        },
+      ],
+    },
+  };
+  const lines = formatHuman(withTxs, false, at, true).split('\n');
+  assert.is(lines.length, 2);
+  assert.is(lines[1], '01:02:03.004  tx     TRANSFER             hash 1212121212…  to oxbbbbbbbbbb…  amount 1.5 OMBRA');
   assert.equal(JSON.parse(formatJson(tx)), tx);
 });
 
