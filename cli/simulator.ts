@@ -77,6 +77,7 @@ export class Simulator {
       (i, fields, then) => this.send(i, fields, then),
       this.rnd,
       client.keys.map((k) => k.address),
+      (path) => client.get(path),
     );
     this.drive = new DriveTraffic((i, fields, then) => this.send(i, fields, then), this.rnd, client.keys);
   }

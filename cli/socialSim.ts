@@ -43,11 +43,18 @@ export class SocialTraffic {
   private started = 0;
   private profiles = false;
   private readonly addresses: readonly string[];
+  private readonly read: (path: string) => Promise<unknown>;
 
-  constructor(send: SimSend, rnd: () => number, addresses: readonly string[]) {
+  constructor(
+    send: SimSend,
+    rnd: () => number,
+    addresses: readonly string[],
+    read: (path: string) => Promise<unknown> = async () => undefined,
+  ) {
     this.send = send;
     this.rnd = rnd;
     this.addresses = addresses;
+    this.read = read;
   }
 
   private pick<T>(xs: readonly T[]): T {
@@ -74,6 +81,13 @@ export class SocialTraffic {
 
   private async setProfiles(): Promise<void> {
     this.profiles = true;
+    // Follows outlive a run: learn the chain's, so a second run flips them the right way.
+    for (const who of USERS) {
+      const got = (await this.read(`/api/social/subscriptions/${this.addresses[who]}?limit=100`)) as
+        | { subscriptions?: string[] }
+        | undefined;
+      for (const whom of USERS) if (got?.subscriptions?.includes(this.addresses[whom])) this.on.add(`f:${who}:${whom}`);
+    }
     for (const u of USERS)
       await this.send(u, { type: 'SOCIAL_PROFILE_SET', displayName: `sim user ${u}`, bio: `a simulated account (${u})`, fee: '1000' });
   }
