@@ -16,7 +16,7 @@
  * The bytes themselves are served from the content store the `content` projection builds from the
  * chunk transactions in blocks (projections/content.ts), so `replay` rebuilds it.
  *
- * How a family uses it (see core/tx/socialBlob.ts):
+ * How a family uses it (see core/tx/social/socialBlob.ts):
  *   1. `export const FILES = defineChunkStore({namespace: 'file', uploads: 'files', chunks:
  *      'fileChunks', pending: 'filePending', prefixes: {...}, noun: 'file', limits: {...},
  *      chunkOf: (tx) => isTx(tx, WEB_FILE_CHUNK) ? {id: tx.fileId, index: tx.chunkIndex, data: tx.dataBase64} : undefined})`;

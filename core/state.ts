@@ -23,8 +23,8 @@ export interface Account {
 
 // Record value types live with the family that owns them; re-exported here for readers.
 export type { Miner } from './tx/miner.ts';
-export type { Task, TaskResponseRef, TaskStatus } from './tx/task.ts';
-export type { AgentRun, AgentRunStatus } from './tx/agent.ts';
+export type { Task, TaskResponseRef, TaskStatus } from './tx/task/task.ts';
+export type { AgentRun, AgentRunStatus } from './tx/agent/agent.ts';
 export type { ArtNft } from './tx/art.ts';
 export type { RecordKind, RecordTypes } from './tx/registry.ts';
 export { RECORD_KINDS, RECORD_PREFIX } from './tx/registry.ts';

@@ -18,7 +18,7 @@
  */
 import { heightKey } from '../core/encoding.ts';
 import type { AgentRunStatus } from '../core/state.ts';
-import { AGENT_RUN_STATUSES, RUNS } from '../core/tx/agent.ts';
+import { AGENT_RUN_STATUSES, RUNS } from '../core/tx/agent/agent.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 

@@ -20,7 +20,7 @@
  */
 import type { Task, TaskStatus } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import { TASK_STATUSES, TASKS, taskIdOf } from '../core/tx/task.ts';
+import { TASK_STATUSES, TASKS, taskIdOf } from '../core/tx/task/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 import { listNumber } from './rowCounters.ts';

@@ -9,7 +9,7 @@
 import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import type { TaskStatus } from '../../core/state.ts';
-import { taskIdOf } from '../../core/tx/task.ts';
+import { taskIdOf } from '../../core/tx/task/task.ts';
 import { TASK_STATUSES } from '../../projections/tasks.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';

@@ -5,7 +5,7 @@ import { f, defineTx } from '../schema.ts';
 import { svgProblem } from '../svg.ts';
 import { defineFamily } from './family.ts';
 import { feeOf, payFee, refuse, txHandler } from './handler.ts';
-import { checkSeedHash, checkTaskMint, markTaskMinted } from './taskMint.ts';
+import { checkSeedHash, checkTaskMint, markTaskMinted } from './task/taskMint.ts';
 
 /** An art NFT minted from a rewarded SVG task. */
 export interface ArtNft {

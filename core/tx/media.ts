@@ -12,8 +12,8 @@ import { f, defineTx } from '../schema.ts';
 import type { ArtNft } from './art.ts';
 import { defineFamily } from './family.ts';
 import { feeOf, payFee, refuse, type StateReader, txHandler } from './handler.ts';
-import { BLOBS } from './socialBlob.ts';
-import { checkSeedHash, checkTaskMint, markTaskMinted } from './taskMint.ts';
+import { BLOBS } from './social/socialBlob.ts';
+import { checkSeedHash, checkTaskMint, markTaskMinted } from './task/taskMint.ts';
 
 /** What every media NFT records besides its media facts: an art NFT's fields and its blob. */
 interface MediaNftBase extends ArtNft {

@@ -6,16 +6,16 @@ import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef, RecordValue } from '../record.ts';
 import type { StateOverlay } from '../state.ts';
 import type { TxEvent } from '../schema.ts';
-import { agentFamily } from './agent.ts';
+import { agentFamily } from './agent/agent.ts';
 import { artFamily } from './art.ts';
 import { chatFamily } from './chat.ts';
 import type { TxFamily } from './family.ts';
 import type { SignedTx, TxContext, TxHandler } from './handler.ts';
 import { mediaFamily } from './media.ts';
 import { minerFamily } from './miner.ts';
-import { socialFamily } from './social.ts';
-import { storageFamily } from './drive.ts';
-import { taskFamily } from './task.ts';
+import { socialFamily } from './social/social.ts';
+import { storageFamily } from './web/drive.ts';
+import { taskFamily } from './task/task.ts';
 import { transferFamily } from './transfer.ts';
 
 // Order matters: it is the order of the types in the reference (the spec's list, then the live

@@ -4,10 +4,10 @@
  */
 import { sha256Hex } from '../../core/hash.ts';
 import type { Task } from '../../core/state.ts';
-import { agentRunIdOf } from '../../core/tx/agent.ts';
+import { agentRunIdOf } from '../../core/tx/agent/agent.ts';
 import type { SignedTx, TxContext } from '../../core/tx/handler.ts';
 import { minerIdOf } from '../../core/tx/miner.ts';
-import { expectedRewards, taskIdOf } from '../../core/tx/task.ts';
+import { expectedRewards, taskIdOf } from '../../core/tx/task/task.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { DEV_KEYS, type TestChain } from '../helpers/testChain.ts';
 import { nextNonce } from './support.ts';

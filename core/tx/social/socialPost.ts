@@ -3,11 +3,11 @@
  * state keeps only what rules need: a post's author, parent and like count, who likes what, and
  * which DM ids are taken; bodies, profiles and ciphertexts live in the `social` read model.
  */
-import { ChainError } from '../errors.ts';
-import { defineRecord } from '../record.ts';
-import { f, defineTx } from '../schema.ts';
-import type { StateOverlay } from '../state.ts';
-import { feeOf, payFee, txHandler, type StateReader } from './handler.ts';
+import { ChainError } from '../../errors.ts';
+import { defineRecord } from '../../record.ts';
+import { f, defineTx } from '../../schema.ts';
+import type { StateOverlay } from '../../state.ts';
+import { feeOf, payFee, txHandler, type StateReader } from '../handler.ts';
 import { BLOBS } from './socialBlob.ts';
 
 /** Most blobs a post or a direct message names. */

@@ -1,10 +1,10 @@
 /** The task pipeline: TASK_SUBMIT, TASK_RESPONSE, TASK_VALIDATE, TASK_REWARD, the task records and their timeouts. */
-import { MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../economics.ts';
-import { sha256Hex } from '../hash.ts';
-import { defineRecord } from '../record.ts';
-import { f, defineTx } from '../schema.ts';
-import { defineFamily, expireDue } from './family.ts';
-import { feeOf, payFee, refuse, txHandler } from './handler.ts';
+import { MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../../economics.ts';
+import { sha256Hex } from '../../hash.ts';
+import { defineRecord } from '../../record.ts';
+import { f, defineTx } from '../../schema.ts';
+import { defineFamily, expireDue } from '../family.ts';
+import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
 import { checkTaskTransition, expectedRewards, nextTaskStatus, taskDeadline, taskMachineDoc } from './taskMachine.ts';
 
 export { expectedRewards };

@@ -3,9 +3,9 @@
  * (socialPost.ts), follows and funded likes (socialLike.ts). SOCIAL_LIKE_INTENT and SOCIAL_BLOB
  * are the spec's; the others are the live network's documented types, in its order.
  */
-import type { StateOverlay } from '../state.ts';
-import { defineFamily } from './family.ts';
-import type { TxContext } from './handler.ts';
+import type { StateOverlay } from '../../state.ts';
+import { defineFamily } from '../family.ts';
+import type { TxContext } from '../handler.ts';
 import { likeParts } from './socialLike.ts';
 import { BLOBS, blobHandlers } from './socialBlob.ts';
 import { DM_IDS, LIKERS, POSTS, postHandlers } from './socialPost.ts';

@@ -1,11 +1,11 @@
 /** Agent runs (sixth fork): AGENT_REQUEST, AGENT_CLAIM, AGENT_STEP, AGENT_FINISH, the run records and their timeouts. */
-import { AGENT_NETWORK_FEE_PER_STEP, AGENT_REWARD_PER_TOKEN } from '../economics.ts';
-import { sha256Hex } from '../hash.ts';
-import { defineRecord } from '../record.ts';
-import { f, defineTx } from '../schema.ts';
+import { AGENT_NETWORK_FEE_PER_STEP, AGENT_REWARD_PER_TOKEN } from '../../economics.ts';
+import { sha256Hex } from '../../hash.ts';
+import { defineRecord } from '../../record.ts';
+import { f, defineTx } from '../../schema.ts';
 import { agentMachineDoc, checkAgentTransition, checkRunTransition, runDeadline, settleRun } from './agentMachine.ts';
-import { defineFamily, expireDue } from './family.ts';
-import { feeOf, payFee, refuse, txHandler } from './handler.ts';
+import { defineFamily, expireDue } from '../family.ts';
+import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
 
 /** The eight run statuses (see agentMachine.ts for the transitions). */
 export const AGENT_RUN_STATUSES = [

@@ -3,9 +3,9 @@
  * exists, is of the mint's task type and rewarded, was not minted yet, the sender submitted it,
  * minerId names its best miner; and the seedHash they all carry.
  */
-import { sha256Hex } from '../hash.ts';
-import type { StateOverlay } from '../state.ts';
-import { refuse, type StateReader } from './handler.ts';
+import { sha256Hex } from '../../hash.ts';
+import type { StateOverlay } from '../../state.ts';
+import { refuse, type StateReader } from '../handler.ts';
 import { TASKS, type Task, type TaskResponseRef } from './task.ts';
 
 /** The fields every task mint carries. */

@@ -3,11 +3,11 @@
  * SOCIAL_BLOB_INIT / SOCIAL_BLOB_CHUNK / SOCIAL_BLOB_FINALIZE build one blob store (core/chunks.ts,
  * namespace `blob`). A blobId (64 hex, the uploader's choice) belongs to its first uploader.
  */
-import { defineChunkStore, type ChunkRef, type UploadHeader } from '../chunks.ts';
-import { ChainError } from '../errors.ts';
-import { describeMedia } from '../media/mediaFacts.ts';
-import { f, defineTx } from '../schema.ts';
-import { feeOf, isTx, payFee, txHandler, type SignedTx } from './handler.ts';
+import { defineChunkStore, type ChunkRef, type UploadHeader } from '../../chunks.ts';
+import { ChainError } from '../../errors.ts';
+import { describeMedia } from '../../media/mediaFacts.ts';
+import { f, defineTx } from '../../schema.ts';
+import { feeOf, isTx, payFee, txHandler, type SignedTx } from '../handler.ts';
 
 /** Most decoded bytes in one chunk (DESIGN.md: 400,000, so a chunk transaction stays far below a block's 3 MiB). */
 export const BLOB_MAX_CHUNK_BYTES = 400_000;

@@ -6,11 +6,11 @@
  * `expiresAt`). Intents expire in creation order, so a FIFO of intent ids makes the begin-block
  * hook O(intents expiring), and a pair's pending ids make a follow O(intents it pays).
  */
-import { ChainError } from '../errors.ts';
-import { defineRecord } from '../record.ts';
-import { f, defineTx } from '../schema.ts';
-import type { StateOverlay } from '../state.ts';
-import { feeOf, payFee, txHandler, type TxContext } from './handler.ts';
+import { ChainError } from '../../errors.ts';
+import { defineRecord } from '../../record.ts';
+import { f, defineTx } from '../../schema.ts';
+import type { StateOverlay } from '../../state.ts';
+import { feeOf, payFee, txHandler, type TxContext } from '../handler.ts';
 import { POSTS, setLiker } from './socialPost.ts';
 
 /** The like caps record (GET /api/social/caps), the live network's values. */
