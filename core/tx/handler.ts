@@ -24,15 +24,10 @@
  */
 import { ChainError } from '../errors.ts';
 import type { Genesis } from '../genesis.ts';
-import type { RecordDef } from '../record.ts';
 import type { PayloadOf, TxSchema } from '../schema.ts';
-import type { Account, StateOverlay } from '../state.ts';
+import type { StateReader, TxState } from '../txState.ts';
 
-/** Read access to consensus state, as validation needs it. */
-export interface StateReader {
-  peek(address: string): Readonly<Account>;
-  get<T>(rec: RecordDef<string, T>, id: string): Readonly<T> | undefined;
-}
+export type { StateReader } from '../txState.ts';
 
 /** Where and when a transaction is being validated or applied (and a block begun). */
 export interface TxContext {
@@ -77,7 +72,7 @@ export interface TxRules<S extends TxSchema> {
   /** Type-specific checks against state; throws ChainError VALIDATION_FAILED (or a sharper code). */
   check?(tx: SignedTxOf<S>, state: StateReader, ctx: TxContext): void;
   /** Effects beyond the nonce bump; runs only after `check` passed on the same overlay. */
-  apply(tx: SignedTxOf<S>, s: StateOverlay, ctx: TxContext): void;
+  apply(tx: SignedTxOf<S>, s: TxState, ctx: TxContext): void;
   /** Inference tokens the transaction reports, counted into its block's `tokensConsumed`. */
   tokensConsumed?(tx: SignedTxOf<S>): bigint;
 }
@@ -87,7 +82,7 @@ export interface TxHandler {
   schema: TxSchema;
   cost(tx: SignedTx, state?: StateReader): TxCost;
   check?(tx: SignedTx, state: StateReader, ctx: TxContext): void;
-  apply(tx: SignedTx, s: StateOverlay, ctx: TxContext): void;
+  apply(tx: SignedTx, s: TxState, ctx: TxContext): void;
   tokensConsumed?(tx: SignedTx): bigint;
 }
 
@@ -115,7 +110,7 @@ export function refuse(message: string): never {
 }
 
 /** Moves a fee from the sender to the block's proposer (the live network's rule). */
-export function payFee(s: StateOverlay, from: string, fee: bigint, ctx: TxContext): void {
+export function payFee(s: TxState, from: string, fee: bigint, ctx: TxContext): void {
   if (fee === 0n) return;
   s.account(from).balance -= fee;
   s.account(ctx.proposer!).balance += fee;

@@ -4,7 +4,7 @@
  */
 import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef, RecordValue } from '../record.ts';
-import type { StateOverlay } from '../state.ts';
+import type { TxState } from '../txState.ts';
 import type { TxEvent } from '../schema.ts';
 import { agentFamily } from './agent/agent.ts';
 import { artFamily } from './art.ts';
@@ -67,7 +67,7 @@ export const RECORD_PREFIX = Object.fromEntries(RECORDS.map((r) => [r.kind, r.pr
 export const CHUNK_STORES: readonly ChunkStore[] = FAMILIES.flatMap((f) => f.chunkStores ?? []);
 
 /** Runs every family's begin-block hook, in registry order (before the block's transactions). */
-export function beginBlock(s: StateOverlay, ctx: TxContext): void {
+export function beginBlock(s: TxState, ctx: TxContext): void {
   for (const f of FAMILIES) f.beginBlock?.run(s, ctx);
 }
 

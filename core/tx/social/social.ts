@@ -3,7 +3,7 @@
  * (socialPost.ts), follows and funded likes (socialLike.ts). SOCIAL_LIKE_INTENT and SOCIAL_BLOB
  * are the spec's; the others are the live network's documented types, in its order.
  */
-import type { StateOverlay } from '../../state.ts';
+import type { TxState } from '../../txState.ts';
 import { defineFamily } from '../family.ts';
 import type { TxContext } from '../handler.ts';
 import { likeParts } from './socialLike.ts';
@@ -33,7 +33,7 @@ export const socialFamily = defineFamily({
   chunkStores: [BLOBS],
   beginBlock: {
     doc: 'Pending like intents whose expiresAt has come are refunded from escrow to their liker, oldest first; a blob still incomplete a day after its first transaction expires and its pending chunks leave the state.',
-    run(s: StateOverlay, ctx: TxContext) {
+    run(s: TxState, ctx: TxContext) {
       likeParts.expire(s, ctx);
       BLOBS.expire(s, ctx);
     },

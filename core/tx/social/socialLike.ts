@@ -9,7 +9,7 @@
 import { ChainError } from '../../errors.ts';
 import { defineRecord } from '../../record.ts';
 import { f, defineTx } from '../../schema.ts';
-import type { StateOverlay } from '../../state.ts';
+import type { TxState } from '../../txState.ts';
 import { feeOf, payFee, txHandler, type TxContext } from '../handler.ts';
 import { POSTS, setLiker } from './socialPost.ts';
 
@@ -67,8 +67,7 @@ const common = { fee: f.amount(), nonce: f.uint(), timestamp: f.uint() };
 const refuse = (msg: string): never => {
   throw new ChainError('VALIDATION_FAILED', msg);
 };
-const follows = (s: { get: StateOverlay['get'] }, follower: string, target: string) =>
-  s.get(FOLLOWS, `${follower}:${target}`) !== undefined;
+const follows = (s: { get: TxState['get'] }, follower: string, target: string) => s.get(FOLLOWS, `${follower}:${target}`) !== undefined;
 
 export const SOCIAL_FOLLOW_SET = defineTx({
   type: 'SOCIAL_FOLLOW_SET',
@@ -91,7 +90,7 @@ export const SOCIAL_LIKE_INTENT = defineTx({
 });
 
 /** Moves a paid intent's tokens to the author and counts the like. */
-function settle(s: StateOverlay, intent: LikeIntent, status: 'paid' | 'expired', ctx: TxContext): void {
+function settle(s: TxState, intent: LikeIntent, status: 'paid' | 'expired', ctx: TxContext): void {
   const tokens = BigInt(intent.tokens);
   s.supply.escrow -= tokens;
   s.account(status === 'paid' ? intent.author : intent.from).balance += tokens;
@@ -174,7 +173,7 @@ const like = txHandler(SOCIAL_LIKE_INTENT, {
 });
 
 /** Begin-block hook: refunds, oldest first, the pending intents whose expiresAt has come. */
-function expireLikes(s: StateOverlay, ctx: TxContext): void {
+function expireLikes(s: TxState, ctx: TxContext): void {
   const clock = s.get(LIKE_CLOCK, 'clock');
   if (!clock) return;
   let head = clock.head;

@@ -6,7 +6,7 @@
 import { ChainError } from '../../errors.ts';
 import { defineRecord } from '../../record.ts';
 import { f, defineTx } from '../../schema.ts';
-import type { StateOverlay } from '../../state.ts';
+import type { TxState } from '../../txState.ts';
 import { feeOf, payFee, txHandler, type StateReader } from '../handler.ts';
 import { BLOBS } from './socialBlob.ts';
 
@@ -109,7 +109,7 @@ export function checkBlobs(state: StateReader, ids: readonly string[]): void {
 export const likerKey = (postId: string, address: string) => `${postId}:${address}`;
 
 /** Updates an account's likes of a post and the post's likeCount (distinct accounts that like it). */
-export function setLiker(s: StateOverlay, postId: string, address: string, change: (l: Liker) => Liker): void {
+export function setLiker(s: TxState, postId: string, address: string, change: (l: Liker) => Liker): void {
   const key = likerKey(postId, address);
   const before = s.get(LIKERS, key) ?? { reaction: false, paid: 0 };
   const after = change(before);

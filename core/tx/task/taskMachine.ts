@@ -7,7 +7,7 @@ import { FEE_SPLIT_V2, TASK_SETTLEMENT_WINDOW_MS } from '../../economics.ts';
 import { forkActive } from '../../genesis.ts';
 import { refuse, type TxContext } from '../handler.ts';
 import { transitionRow, transitionTable, type Transition } from '../machine.ts';
-import type { Task, TaskStatus } from './task.ts';
+import type { Task, TaskStatus } from './taskRecord.ts';
 
 /** What moves a task. */
 export type TaskTrigger = 'TASK_SUBMIT' | 'TASK_RESPONSE' | 'TASK_VALIDATE' | 'TASK_REWARD' | 'timeout';
