@@ -1,26 +1,6 @@
 /**
- * The contract every transaction type implements, and helpers they share.
- *
- * Adding a type to an existing family (edit core/tx/<family>.ts and its test, nothing else):
- *   1. `export const POST = defineTx({type, family, fork, doc, fields: {from, ..., fee, nonce, timestamp}, moneyFlow})`
- *      (core/schema.ts). The key order of `fields` is the canonical hash order; `moneyFlow` says
- *      where its micro-units go (the protocol reference prints it; a test requires it of executed types).
- *   2. `const post = txHandler(POST, {cost, check, apply})`: every hook gets the typed payload
- *      (`tx.amount` is a string, an optional `tx.tokensOut` is `number | undefined`). Optional:
- *      `cost` (default: the `fee`, no storage) and `tokensConsumed(tx)` (counted into the block's
- *      tokensConsumed).
- *   3. Add the handler to the family's `handlers` (their order is the order of the reference),
- *      then `npm run docs` (docs/protocol.md is generated; a test fails when it drifts).
- *   Optional on the schema: `event: {channel, event, fields}` announces it on a live channel
- *   (`txEvents(channel)` in registry.ts). Readers outside core narrow with `isTx(tx, POST)`.
- * Adding a family: a new core/tx/<family>.ts exporting `defineFamily({name, handlers, records,
- * beginBlock, docSections})` (core/tx/family.ts) + one line in core/tx/registry.ts + its test.
- * Records it owns: `export const POSTS = defineRecord<Post>()('posts', {prefix, id, doc, isOpen?})`
- * (core/record.ts), listed in the family's `records`; read and write them with `s.get(POSTS, id)`
- * and `s.put(POSTS, id, value)`. The prefix is part of the state root: never reuse or change one.
- * Timeouts: `beginBlock: {doc, run(s, ctx)}` runs at the start of every block, before its
- * transactions, family by family in registry order; `expireDue(s, RECORD, ctx.timestamp,
- * deadline, expire)` visits the open records whose deadline passed.
+ * The contract every transaction type implements, and helpers they share. How to add a type or a
+ * family, step by step: core/tx/registry.ts.
  */
 import { ChainError } from '../errors.ts';
 import type { Genesis } from '../genesis.ts';

@@ -1,6 +1,32 @@
 /**
  * Every transaction family this chain knows, and what derives from them: handlers by type, the
- * record kinds of the state, begin-block hooks and tokens consumed. A new family is one line here.
+ * record kinds of the state, begin-block hooks and tokens consumed.
+ *
+ * Adding a transaction type (every step; ARCHITECTURE.md has the same list):
+ *   1. Schema, in its family's file (core/tx/<family>.ts, or core/tx/<family>/ for a family of
+ *      several files): `export const POST = defineTx({type, family, fork, doc, fields: {from, ...,
+ *      fee, nonce, timestamp}, moneyFlow})` (core/schema.ts). The key order of `fields` is the
+ *      canonical hash order; `moneyFlow` says where its micro-units go (a test requires it).
+ *   2. Rules: `const post = txHandler(POST, {cost, check, apply})` (core/tx/handler.ts): every hook
+ *      gets the typed payload; `check` reads a StateReader, `apply` writes a TxState
+ *      (core/txState.ts). Optional: `cost` (default: the `fee`, no storage), `tokensConsumed(tx)`,
+ *      and on the schema `event: {channel, event, fields}` to announce it on a live channel.
+ *   3. Registry entry: add the handler to its family's `handlers` (their order is the reference's);
+ *      a new family is a `defineFamily({name, handlers, records, beginBlock, chunkStores,
+ *      docSections})` (core/tx/family.ts) plus one line in `families` below. Records it owns:
+ *      `defineRecord<Post>()('posts', {prefix, id, doc, isOpen?})` (core/record.ts), listed in the
+ *      family's `records`, read and written with `s.get(POSTS, id)` / `s.put(POSTS, id, value)`; a
+ *      prefix is part of the state root: never reuse or change one. Timeouts: `beginBlock: {doc,
+ *      run(s, ctx)}` with `expireDue(s, RECORD, ctx.timestamp, deadline, expire)`.
+ *   4. Tests: test/core/ (rules and refusals; test/core/txExamples.ts finds a valid example itself).
+ *   5. Simulator: cli/simulator.ts (or cli/socialSim.ts, cli/driveSim.ts) sends the type, so the
+ *      recorded chain exercises it.
+ *   6. Fixtures: `npm run fixtures` re-records fixtures/simulated-chain.ndjson (cli/fixtures.ts);
+ *      test/cli/simulate.test.ts fails with that command while a sent type is missing from it.
+ *   7. Docs: `npm run docs` regenerates docs/protocol.md (a test fails when it drifts); the
+ *      OpenAPI transaction schemas and the client's TRANSACTION_TYPES derive from this registry.
+ *   8. Readers: a projection folds it with `isTx(tx, POST)` (projections/), a query and a route
+ *      serve what it built (queries/, api/routes/).
  */
 import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef, RecordValue } from '../record.ts';
