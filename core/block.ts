@@ -37,7 +37,7 @@ export type BlockHeader = Pick<
   'index' | 'previousHash' | 'timestamp' | 'proposer' | 'txRoot' | 'stateRoot' | 'tokensBurned' | 'tokensConsumed'
 >;
 
-/** hex SHA-256 of the header's compact JSON in DESIGN.md's field order. */
+/** hex SHA-256 of the header's compact JSON in the field order docs/protocol.md gives ("Blocks"). */
 export function blockHash(h: BlockHeader): string {
   return sha256Hex(
     JSON.stringify({

@@ -1,7 +1,8 @@
 /**
  * A transaction family: its types' handlers, the consensus records it owns, its begin-block hook
- * and its extra protocol reference sections, declared together in core/tx/<family>.ts and listed
- * once in core/tx/registry.ts. See core/tx/handler.ts for how to add a type or a family.
+ * and its extra protocol reference sections, declared together in core/tx/<family>.ts (or
+ * core/tx/<family>/) and listed once in core/tx/registry.ts, whose header says how to add a type
+ * or a family.
  */
 import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef } from '../record.ts';

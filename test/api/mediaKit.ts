@@ -38,7 +38,7 @@ export async function mediaTask(
   return { ...run, prompt, minerId: task.bestMinerId!, seedHash: sha256Hex(prompt + task.bestMinerId + run.reward.hash) };
 }
 
-/** The token id of a mint, as DESIGN.md derives it. */
+/** The token id of a mint, as core/tx/media.ts derives it. */
 export function tokenIdOf(taskId: string, blobId: string, facts: MediaFacts): string {
   return 'width' in facts
     ? sha256Hex(`${taskId}${blobId}${facts.format}${facts.width}x${facts.height}`)

@@ -68,7 +68,7 @@ export function laxVerdict(publicKey: string, message: string, sig: string): Lax
 }
 
 /**
- * The consensus rule written out independently of node:crypto (DESIGN.md section 3 and
+ * The consensus rule written out independently of node:crypto (docs/protocol.md, "Signature rule", and
  * core/signature.ts): A and R decode strictly and are not of small order, S < L, and
  * encode([S]B - [k]A) == R.
  */

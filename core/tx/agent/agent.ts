@@ -9,7 +9,7 @@ import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
 
 export { AGENT_RUN_STATUSES, RUNS, type AgentRun, type AgentRunStatus } from './agentRun.ts';
 
-/** AGENT_REQUEST: no fee, `maxFee` is the escrow (DESIGN.md's order). */
+/** AGENT_REQUEST: no fee, `maxFee` is the escrow (the live network's field order). */
 export const AGENT_REQUEST = defineTx({
   type: 'AGENT_REQUEST',
   family: 'agent',

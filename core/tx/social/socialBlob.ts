@@ -9,7 +9,7 @@ import { describeMedia } from '../../media/mediaFacts.ts';
 import { f, defineTx } from '../../schema.ts';
 import { feeOf, isTx, payFee, txHandler, type SignedTx } from '../handler.ts';
 
-/** Most decoded bytes in one chunk (DESIGN.md: 400,000, so a chunk transaction stays far below a block's 3 MiB). */
+/** Most decoded bytes in one chunk (400,000, so a chunk transaction stays far below a block's 3 MiB). */
 export const BLOB_MAX_CHUNK_BYTES = 400_000;
 /** Most chunks of one blob. */
 export const BLOB_MAX_CHUNKS = 1_000;
