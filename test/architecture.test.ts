@@ -4,7 +4,7 @@
  * forms between files either, inside a folder or across folders (type-only imports count: a
  * circle of types is the same knot for a reader).
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { suite } from 'uvu';
@@ -130,6 +130,24 @@ t('the cycle finder names the path around a circle', () => {
 t('no file imports itself through a circle, in any folder (tests included)', () => {
   const cycle = findCycle(fileGraph());
   assert.ok(cycle.length === 0, `import circle: ${cycle.join(' -> ')}`);
+});
+
+/** The markdown a reader follows: the top-level guides and docs/. */
+function guides(): string[] {
+  const docs = readdirSync(join(ROOT, 'docs')).filter((n) => n.endsWith('.md'));
+  return ['README.md', 'ARCHITECTURE.md', 'fixtures/README.md', ...docs.map((n) => `docs/${n}`)];
+}
+
+t('every repository file the guides name exists', () => {
+  const PATH =
+    /(?<![\w/.])(?:core|projections|node|queries|services|p2p|api|client|cli|test|fixtures|docs)\/[\w./-]+\.(?:ts|js|md|json|ndjson)\b/g;
+  const missing = guides().flatMap((doc) =>
+    [...readFileSync(join(ROOT, doc), 'utf8').matchAll(PATH)]
+      .map((m) => m[0])
+      .filter((p) => !existsSync(join(ROOT, p)))
+      .map((p) => `${doc}: ${p}`),
+  );
+  assert.equal([...new Set(missing)], []);
 });
 
 t.run();
