@@ -1,7 +1,7 @@
 /**
  * Validation of POST /api/alerts/subscribe and POST /api/keys/register bodies. Pure: every
  * refusal is INVALID_PARAMS with a message that names the field and what it must be. (Whether
- * a webhook host resolves to a public address is checked afterwards, with DNS, by services/netGuard.ts.)
+ * a webhook host resolves to a public address is checked afterwards, with DNS, by node/alerts.ts.)
  */
 import { normalizeAddress } from '../core/address.ts';
 import { ChainError } from '../core/errors.ts';

@@ -1,6 +1,6 @@
 /**
  * Alert triggers: which subscriptions a committed block fires, and what each delivery says.
- * Pure (no I/O, no clock): the alert reactor (services/alertReactor.ts) feeds it blocks and persists
+ * Pure (no I/O, no clock): the alert consumer in node/alerts.ts feeds it blocks and persists
  * what it returns together with its checkpoint.
  *
  * - address_tx `{address}`: every transaction in the block that involves the address (`partiesOf`:

@@ -1,6 +1,6 @@
 /**
  * Alert senders: one webhook POST or one e-mail per attempt. Scheduling and retries are in
- * services/alertOutbox.ts; a sender only answers whether this attempt succeeded.
+ * node/alerts.ts; a sender only answers whether this attempt succeeded.
  *
  * Webhooks follow Standard Webhooks besides the spec's X-Chain-* headers: `webhook-id` (the
  * delivery id, stable across retries), `webhook-timestamp` (Unix seconds of this attempt) and
