@@ -43,7 +43,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The content type a file name gets. */
-export function driveContentType(name: string): string {
+function driveContentType(name: string): string {
   return TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
 }
 

@@ -59,7 +59,7 @@ export function txRootOf(txs: readonly { hash: string }[]): string {
 }
 
 /** JSON with object keys sorted at every level: record encodings never depend on key order. */
-export function sortedJson(v: unknown): string {
+function sortedJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
   if (v !== null && typeof v === 'object') {
     const keys = Object.keys(v as object)

@@ -35,7 +35,3 @@ export class ChainError extends Error {
   }
 }
 
-/** Shorthand for throwing a ChainError. */
-export function fail(code: ErrorCode, message: string): never {
-  throw new ChainError(code, message);
-}

@@ -14,7 +14,7 @@ export type { Account, Supply } from './txState.ts';
 
 // Record value types live with the family that owns them; re-exported here for readers.
 export type { Miner } from './tx/miner.ts';
-export type { Task, TaskResponseRef, TaskStatus } from './tx/task/task.ts';
+export type { Task, TaskStatus } from './tx/task/task.ts';
 export type { AgentRun, AgentRunStatus } from './tx/agent/agent.ts';
 export type { ArtNft } from './tx/art.ts';
 export type { RecordKind, RecordTypes } from './tx/registry.ts';
@@ -35,7 +35,7 @@ export interface ChainState {
 }
 
 /** Ids of open records, by kind (only kinds that declare `isOpen`). */
-export type OpenSets = Partial<Record<RecordKind, Set<string>>>;
+type OpenSets = Partial<Record<RecordKind, Set<string>>>;
 
 /** Ids of removed records, by kind (a kind appears only once something of it was removed). */
 export type Removals = Partial<Record<RecordKind, Set<string>>>;

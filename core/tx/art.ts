@@ -22,7 +22,7 @@ export interface ArtNft {
 export const NFTS = defineRecord<ArtNft>()('nfts', { prefix: 'n', id: 'tokenId', doc: 'art NFT' });
 
 /** ART_MINT: the live network's order, then fee, nonce, timestamp. */
-export const ART_MINT = defineTx({
+const ART_MINT = defineTx({
   type: 'ART_MINT',
   family: 'art',
   fork: 3,

@@ -10,7 +10,7 @@ import type { TxState } from '../txState.ts';
 import type { TxContext, TxHandler } from './handler.ts';
 
 /** Block-level effects a family applies at the start of every block, before its transactions. */
-export interface BeginBlockHook {
+interface BeginBlockHook {
   /** What it does, for the protocol reference's money flows ("a task past its deadline ..."). */
   readonly doc: string;
   run(s: TxState, ctx: TxContext): void;

@@ -38,12 +38,12 @@ export function respond(c: TestChain, i: number, taskId: string, content: string
 }
 
 /** The dev authority validates: `best` wins, every responder scored. */
-export function validate(c: TestChain, taskId: string, best: string, scores: { minerId: string; score: number }[]): Promise<SignedTx> {
+function validate(c: TestChain, taskId: string, best: string, scores: { minerId: string; score: number }[]): Promise<SignedTx> {
   return send(c, 0, 'TASK_VALIDATE', { taskId, bestMinerId: best, scores, fee: '1000' });
 }
 
 /** The dev authority pays out exactly the expected split. */
-export function reward(c: TestChain, taskId: string): Promise<SignedTx> {
+function reward(c: TestChain, taskId: string): Promise<SignedTx> {
   const task = c.node.state().records.tasks.get(taskId) as Task;
   const rewards = expectedRewards(task, c.node.nextHeight(), { genesis: c.genesis } as TxContext);
   return send(c, 0, 'TASK_REWARD', { taskId, rewards, fee: '1000' });

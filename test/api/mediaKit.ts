@@ -39,7 +39,7 @@ export async function mediaTask(
 }
 
 /** The token id of a mint, as core/tx/media.ts derives it. */
-export function tokenIdOf(taskId: string, blobId: string, facts: MediaFacts): string {
+function tokenIdOf(taskId: string, blobId: string, facts: MediaFacts): string {
   return 'width' in facts
     ? sha256Hex(`${taskId}${blobId}${facts.format}${facts.width}x${facts.height}`)
     : sha256Hex(`${taskId}${blobId}${facts.format}${facts.durationMs}`);

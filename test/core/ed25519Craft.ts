@@ -14,8 +14,8 @@ import { DEV_GENESIS, DEV_KEYS } from './support.ts';
 const { Point } = ed;
 type Pt = InstanceType<typeof Point>;
 /** Group order L and field prime p. */
-export const L = 2n ** 252n + 27742317777372353535851937790883648493n;
-export const P = 2n ** 255n - 19n;
+const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+const P = 2n ** 255n - 19n;
 /** A generator of the 8-torsion subgroup (a point of order 8). */
 const T8 = Point.fromHex('c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a');
 const torsion = (j: number): Pt => (j % 8 === 0 ? Point.ZERO : T8.multiply(BigInt(j % 8), false));
@@ -34,7 +34,7 @@ export interface Construction {
 }
 
 /** 32-byte little-endian hex of a number below 2^256. */
-export function le32(n: bigint): string {
+function le32(n: bigint): string {
   return Buffer.from(n.toString(16).padStart(64, '0'), 'hex').reverse().toString('hex');
 }
 const fromLe = (hex: string): bigint => BigInt(`0x${Buffer.from(hex, 'hex').reverse().toString('hex') || '0'}`);

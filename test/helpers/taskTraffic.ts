@@ -22,7 +22,7 @@ const signers = DEV_KEYS.map((k) =>
 );
 
 /** Signs with node:crypto (the wallet's signer is much slower; same signatures). */
-export function signed(i: number, fields: Record<string, unknown>, nonce: number, timestamp: number): SignedTx {
+function signed(i: number, fields: Record<string, unknown>, nonce: number, timestamp: number): SignedTx {
   const k: KeyPair = DEV_KEYS[i];
   const payload = canonicalPayload({ ...fields, from: k.address, nonce, timestamp, publicKey: k.publicKey });
   const hash = sha256Hex(JSON.stringify(payload));

@@ -10,8 +10,8 @@ import { likeParts } from './socialLike.ts';
 import { BLOBS, blobHandlers } from './socialBlob.ts';
 import { DM_IDS, LIKERS, POSTS, postHandlers } from './socialPost.ts';
 
-export { BLOBS, SOCIAL_BLOB, SOCIAL_BLOB_CHUNK, SOCIAL_BLOB_FINALIZE, SOCIAL_BLOB_INIT } from './socialBlob.ts';
-export { LIKE_CAPS, SOCIAL_FOLLOW_SET, SOCIAL_LIKE_INTENT } from './socialLike.ts';
+export { BLOBS } from './socialBlob.ts';
+export { LIKE_CAPS, SOCIAL_FOLLOW_SET } from './socialLike.ts';
 export { SOCIAL_DM_SEND, SOCIAL_POST_CREATE, SOCIAL_PROFILE_SET, SOCIAL_REACTION_SET } from './socialPost.ts';
 
 /** Social types, the spec's two first. */

@@ -38,11 +38,11 @@ export interface LikeIntent {
 }
 
 /** Follows, `fo:<follower>:<target>` (removed on unfollow). */
-export const FOLLOWS = defineRecord<{ since: number }>()('follows', { prefix: 'fo', id: 'follower:target', doc: 'follow' });
+const FOLLOWS = defineRecord<{ since: number }>()('follows', { prefix: 'fo', id: 'follower:target', doc: 'follow' });
 /** Like intents, `li:<intentId>` (the intent id is its transaction hash). */
 export const INTENTS = defineRecord<LikeIntent>()('intents', { prefix: 'li', id: 'intentId', doc: 'like intent' });
 /** Pending intent ids of one liker to one author, oldest first, `lp:<from>:<author>`. */
-export const LIKE_PAIRS = defineRecord<{ intentIds: string[] }>()('likePairs', {
+const LIKE_PAIRS = defineRecord<{ intentIds: string[] }>()('likePairs', {
   prefix: 'lp',
   id: 'from:author',
   doc: 'pending likes of a pair',
@@ -56,8 +56,8 @@ export const LIKE_DAILY = defineRecord<{ day: number; tokens: number }>()('likeD
   doc: 'daily like tokens',
 });
 /** The expiry order, `lo:<seq>` -> intentId, and its bounds, `lc:clock`. */
-export const LIKE_ORDER = defineRecord<{ intentId: string }>()('likeOrder', { prefix: 'lo', id: 'seq', doc: 'like expiry order' });
-export const LIKE_CLOCK = defineRecord<{ head: number; tail: number }>()('likeClock', {
+const LIKE_ORDER = defineRecord<{ intentId: string }>()('likeOrder', { prefix: 'lo', id: 'seq', doc: 'like expiry order' });
+const LIKE_CLOCK = defineRecord<{ head: number; tail: number }>()('likeClock', {
   prefix: 'lc',
   id: '"clock"',
   doc: 'like expiry bounds',
@@ -79,7 +79,7 @@ export const SOCIAL_FOLLOW_SET = defineTx({
     "`fee` moves from `from` to the block proposer; on a follow, the escrow of `from`'s pending like intents to `targetAddress` moves to `targetAddress`.",
 });
 
-export const SOCIAL_LIKE_INTENT = defineTx({
+const SOCIAL_LIKE_INTENT = defineTx({
   type: 'SOCIAL_LIKE_INTENT',
   family: 'social',
   fork: 1,
