@@ -34,4 +34,3 @@ export class ChainError extends Error {
     this.code = code;
   }
 }
-

@@ -3,6 +3,7 @@
  * family, step by step: core/tx/registry.ts.
  */
 import { ChainError } from '../errors.ts';
+import type { UploadHashes } from '../uploadHashes.ts';
 import type { Genesis } from '../genesis.ts';
 import type { PayloadOf, TxSchema } from '../schema.ts';
 import type { StateReader, TxState } from '../txState.ts';
@@ -18,6 +19,8 @@ export interface TxContext {
   /** That block's proposer; absent for mempool admission. */
   proposer?: string;
   genesis: Genesis;
+  /** Mempool admission only: incremental hashes of pending uploads (never set for a block). */
+  uploadHashes?: UploadHashes;
 }
 
 /** What a transaction takes from its sender, for balance checks and mempool accounting. */
