@@ -120,7 +120,7 @@ async function auditItems(items: AsyncIterable<PipelineItem<LineMeta>>, cur: Aud
 }
 
 /** Verifies a snapshot file from genesis; never throws for faults in the file. */
-export async function auditSnapshot(path: string, opts: AuditOptions = {}): Promise<AuditResult> {
+async function auditSnapshot(path: string, opts: AuditOptions = {}): Promise<AuditResult> {
   const total = (await stat(path)).size;
   const input = createReadStream(path, { encoding: 'utf8', highWaterMark: 1 << 20 });
   const rl = createInterface({ input, crlfDelay: Infinity });

@@ -14,10 +14,10 @@ import type { AlertOptions } from '../services/alerts.ts';
 import type { ServerLimits } from '../api/serverLimits.ts';
 
 /** Where a node off --dev serves GET /metrics unless told otherwise. */
-export const DEFAULT_METRICS_ADDR = '127.0.0.1:9464';
+const DEFAULT_METRICS_ADDR = '127.0.0.1:9464';
 
 /** Flags of `ombra start`, each with its environment twin. */
-export const START_FLAGS: Record<string, FlagSpec> = {
+const START_FLAGS: Record<string, FlagSpec> = {
   dev: { type: 'boolean', env: 'OMBRA_DEV', help: 'run the dev chain: dev genesis, authority = dev mnemonic index 0, no peers needed' },
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory (default ./data/dev with --dev, else ./data/node)' },
   'http-host': { type: 'string', env: 'OMBRA_HTTP_HOST', default: '127.0.0.1', help: 'HTTP listen address' },

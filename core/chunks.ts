@@ -48,7 +48,7 @@ import type { TxState } from './txState.ts';
 import { hashChunks } from './uploadHashes.ts';
 import type { SignedTx, StateReader, TxContext } from './tx/handler.ts';
 
-export type { ChunkLimits, ChunkRef, PendingBytes, PendingChunk, Upload, UploadFacts, UploadHeader } from './upload.ts';
+export type { ChunkRef, Upload, UploadHeader } from './upload.ts';
 
 /** How a namespace is declared. */
 export interface ChunkStoreOptions<U extends string, C extends string, P extends string> {

@@ -16,7 +16,7 @@ import { feeOf, type SignedTx, type TxContext } from './tx/handler.ts';
 export const CLAIM_TYPES: ReadonlySet<string> = new Set(['WEB_SITE_REGISTER', 'WEB_ALIAS_SET', 'SOCIAL_BLOB_INIT', 'WEB_FILE_INIT']);
 
 /** The least fee a claim pays at `ctx.height`: 0 before fork 7. */
-export function claimMinFee(ctx: Pick<TxContext, 'genesis' | 'height'>): bigint {
+function claimMinFee(ctx: Pick<TxContext, 'genesis' | 'height'>): bigint {
   return forkActive(ctx.genesis.forks, 7, ctx.height) ? CLAIM_MIN_FEE_V7 : 0n;
 }
 

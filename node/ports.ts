@@ -30,7 +30,7 @@ export interface HeadReader {
 }
 
 /** Stored blocks, by height. */
-export interface BlockReader {
+interface BlockReader {
   block(index: number): Promise<Block | undefined>;
   /** Blocks from..to inclusive, as an array (the caller bounds the range). */
   blocksIn(from: number, to: number): Promise<Block[]>;
@@ -79,7 +79,7 @@ export interface TxSubmitter {
 }
 
 /** The write entry point for blocks from elsewhere (gossip, sync). */
-export interface BlockImporter {
+interface BlockImporter {
   importBlock(raw: unknown, source?: 'peer' | 'local', opts?: { signaturesVerified?: boolean }): Promise<Block>;
   /**
    * Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's
@@ -96,7 +96,7 @@ export interface BlockImporter {
 }
 
 /** Equivocations this node has seen. */
-export interface EvidenceReader {
+interface EvidenceReader {
   list(): Evidence[];
 }
 

@@ -60,7 +60,7 @@ export const dmCountKey = (address: string): string => `dmc!${address}`;
 
 const fresh = (info: ChainInfo, feed: number): SocialState => ({ feed, counters: rowCounters(info.recordCache) });
 /** Row key of a pending intent in its author's queue. */
-export const queueKey = (author: string, seq: number) => `queue!${author}!${seq.toString().padStart(12, '0')}`;
+const queueKey = (author: string, seq: number) => `queue!${author}!${seq.toString().padStart(12, '0')}`;
 
 /** The count rows a transaction numbers a list of. */
 function countedBy(tx: SignedTx): string[] {

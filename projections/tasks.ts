@@ -66,7 +66,7 @@ const emptyCounts = (): Record<TaskStatus, number> => Object.fromEntries(TASK_ST
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 /** Row key of a response: responses keep the order consensus gave them. */
-export const responseKey = (taskId: string, i: number): string => `r!${taskId}!${i.toString().padStart(2, '0')}`;
+const responseKey = (taskId: string, i: number): string => `r!${taskId}!${i.toString().padStart(2, '0')}`;
 
 function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: KvOp[]): void {
   if (tx.type === 'TASK_RESPONSE' && task) {
@@ -106,7 +106,7 @@ function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: K
 /** The in-flight statuses /api/tasks/active lists (the spec's set). */
 export const ACTIVE_STATUSES: readonly TaskStatus[] = ['submitted', 'responses_collected'];
 /** Statuses a task never leaves. */
-export const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen!({ status: st } as Task));
+const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen!({ status: st } as Task));
 
 /** A list the API pages through: every task, one status, or the active set. */
 export type TaskList = 'all' | 'active' | TaskStatus;
@@ -114,7 +114,7 @@ export type TaskList = 'all' | 'active' | TaskStatus;
 type LiveList = Exclude<TaskList, 'all'>;
 
 /** A task not frozen yet. */
-export interface LiveTask {
+interface LiveTask {
   id: string;
   status: TaskStatus;
 }
@@ -134,7 +134,7 @@ export interface TasksState {
 }
 
 /** Row key of the n-th frozen task of `status`. */
-export const frozenKey = (status: TaskStatus, n: number): string => `z!${status}!${listNumber(n)}`;
+const frozenKey = (status: TaskStatus, n: number): string => `z!${status}!${listNumber(n)}`;
 const liveKey = (n: number): string => `!l!${listNumber(n)}`;
 
 const listsOf = (status: TaskStatus): LiveList[] => (ACTIVE_STATUSES.includes(status) ? [status, 'active'] : [status]);

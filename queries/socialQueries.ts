@@ -31,7 +31,7 @@ export interface Slice<T> {
 }
 
 /** The served form of an intent record. */
-export function intentRecord(i: LikeIntent): IntentRecord {
+function intentRecord(i: LikeIntent): IntentRecord {
   const { seq: _seq, ...rest } = i;
   return rest;
 }

@@ -10,7 +10,7 @@ import { signatureEquation } from '../../core/signature.ts';
 import type { MetricSources, NodeMetrics } from './nodeMetrics.ts';
 
 /** Starts feeding `m` from `src`; the returned function stops it. */
-export function observeNode(m: NodeMetrics, src: MetricSources): () => void {
+function observeNode(m: NodeMetrics, src: MetricSources): () => void {
   m.src = src;
   const sub = src.events$.subscribe((e) => {
     if (e.type === 'block' && !e.replay) {
@@ -29,7 +29,7 @@ export function observeNode(m: NodeMetrics, src: MetricSources): () => void {
 }
 
 /** Records one finished alert delivery attempt. */
-export function observeDelivery(m: NodeMetrics, channel: string, ok: boolean, seconds: number): void {
+function observeDelivery(m: NodeMetrics, channel: string, ok: boolean, seconds: number): void {
   m.deliveries.inc({ channel, result: ok ? 'success' : 'failure' });
   m.deliverySeconds.observe({ channel }, seconds);
 }

@@ -10,7 +10,7 @@ export interface ParamDoc {
 }
 
 /** A successful answer. */
-export interface Answer {
+interface Answer {
   /** Default 200. */
   status?: number;
   /** Default application/json. */

@@ -17,7 +17,7 @@ import { parseLimit, parseOffset } from '../params.ts';
 import { submitFrom } from '../submit.ts';
 
 /** A task id: [A-Za-z0-9_-]{8,64}, as TASK_SUBMIT allows. */
-export function parseTaskId(s: string | undefined): string {
+function parseTaskId(s: string | undefined): string {
   if (s === undefined || !/^[A-Za-z0-9_-]{8,64}$/.test(s)) throw new ChainError('INVALID_PARAMS', 'task id must match [A-Za-z0-9_-]{8,64}');
   return s;
 }

@@ -10,7 +10,7 @@ import type { MempoolSnapshot, StreamHub } from './streamHub.ts';
 import { addressesOf, agentMessages, chatMessages, reorgMessage, taskIdOf, txSummary } from './wsMessages.ts';
 
 /** What a client asked for. */
-export type WsCommand = { op: 'subscribe' | 'unsubscribe'; topic: string } | { op: 'ping' };
+type WsCommand = { op: 'subscribe' | 'unsubscribe'; topic: string } | { op: 'ping' };
 
 /** One WebSocket protocol. */
 export interface WsDialect {
@@ -31,7 +31,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const live = (e: ChainEvent) => e.type !== 'block' || !e.replay;
 
 /** Channels of /api/ws. */
-export const API_CHANNELS = ['blocks', 'txs', 'mempool', 'agent', 'chat'];
+const API_CHANNELS = ['blocks', 'txs', 'mempool', 'agent', 'chat'];
 
 /** `/api/ws`: `{action: subscribe|unsubscribe, channel}`, `{action: ping}`. */
 export const apiDialect: WsDialect = {

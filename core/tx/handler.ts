@@ -24,7 +24,7 @@ export interface TxContext {
 }
 
 /** What a transaction takes from its sender, for balance checks and mempool accounting. */
-export interface TxCost {
+interface TxCost {
   balance: bigint;
   storage: bigint;
 }

@@ -10,7 +10,7 @@ import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
 export { AGENT_RUN_STATUSES, RUNS, type AgentRun, type AgentRunStatus } from './agentRun.ts';
 
 /** AGENT_REQUEST: no fee, `maxFee` is the escrow (the live network's field order). */
-export const AGENT_REQUEST = defineTx({
+const AGENT_REQUEST = defineTx({
   type: 'AGENT_REQUEST',
   family: 'agent',
   fork: 6,
@@ -31,7 +31,7 @@ export const AGENT_REQUEST = defineTx({
   moneyFlow: '`maxFee` moves from `from` into `escrow`; there is no fee.',
 });
 
-export const AGENT_CLAIM = defineTx({
+const AGENT_CLAIM = defineTx({
   type: 'AGENT_CLAIM',
   family: 'agent',
   fork: 6,
@@ -50,7 +50,7 @@ export const AGENT_CLAIM = defineTx({
   event: { channel: 'agent', event: 'claimed', fields: ['modelInfo', 'hardwareTier'] },
 });
 
-export const AGENT_STEP = defineTx({
+const AGENT_STEP = defineTx({
   type: 'AGENT_STEP',
   family: 'agent',
   fork: 6,
@@ -71,7 +71,7 @@ export const AGENT_STEP = defineTx({
   event: { channel: 'agent', event: 'step', fields: ['stepIndex', 'outputTokens', 'outputHash', 'toolCalls'] },
 });
 
-export const AGENT_FINISH = defineTx({
+const AGENT_FINISH = defineTx({
   type: 'AGENT_FINISH',
   family: 'agent',
   fork: 6,

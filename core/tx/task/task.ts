@@ -8,7 +8,7 @@ import { TASKS } from './taskRecord.ts';
 import { checkTaskTransition, expectedRewards, nextTaskStatus, taskDeadline, taskMachineDoc } from './taskMachine.ts';
 
 export { expectedRewards };
-export { TASK_STATUSES, TASKS, type Task, type TaskResponseRef, type TaskStatus } from './taskRecord.ts';
+export { TASK_STATUSES, TASKS, type Task, type TaskStatus } from './taskRecord.ts';
 
 /** Task types and their timeouts in ms (the live network's TASK_TIMEOUTS). */
 export const TASK_TIMEOUTS = {
@@ -25,7 +25,7 @@ export const TASK_TIMEOUTS = {
 const TASK_TYPES = Object.keys(TASK_TIMEOUTS) as (keyof typeof TASK_TIMEOUTS)[];
 
 /** TASK_SUBMIT: the live network's order. `taskId` may be omitted (then: first 32 hex of the hash). */
-export const TASK_SUBMIT = defineTx({
+const TASK_SUBMIT = defineTx({
   type: 'TASK_SUBMIT',
   family: 'task',
   fork: 1,
@@ -68,7 +68,7 @@ export const TASK_RESPONSE = defineTx({
   moneyFlow: '`fee` moves from the miner to the block proposer.',
 });
 
-export const TASK_VALIDATE = defineTx({
+const TASK_VALIDATE = defineTx({
   type: 'TASK_VALIDATE',
   family: 'task',
   fork: 1,
@@ -85,7 +85,7 @@ export const TASK_VALIDATE = defineTx({
   moneyFlow: '`fee` moves from the validator to the block proposer.',
 });
 
-export const TASK_REWARD = defineTx({
+const TASK_REWARD = defineTx({
   type: 'TASK_REWARD',
   family: 'task',
   fork: 1,
