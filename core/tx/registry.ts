@@ -4,9 +4,10 @@
  *
  * Adding a transaction type (every step; ARCHITECTURE.md has the same list):
  *   1. Schema, in its family's file (core/tx/<family>.ts, or core/tx/<family>/ for a family of
- *      several files): `export const POST = defineTx({type, family, fork, doc, fields: {from, ...,
- *      fee, nonce, timestamp}, moneyFlow})` (core/schema.ts). The key order of `fields` is the
- *      canonical hash order; `moneyFlow` says where its micro-units go (a test requires it).
+ *      several files): `const POST = defineTx({type, family, fork, doc, fields: {from, ..., fee,
+ *      nonce, timestamp}, moneyFlow})` (core/schema.ts), exported once another file imports it
+ *      (knip refuses unused exports). The key order of `fields` is the canonical hash order;
+ *      `moneyFlow` says where its micro-units go (a test requires it).
  *   2. Rules: `const post = txHandler(POST, {cost, check, apply})` (core/tx/handler.ts): every hook
  *      gets the typed payload; `check` reads a StateReader, `apply` writes a TxState
  *      (core/txState.ts). Optional: `cost` (default: the `fee`, no storage), `tokensConsumed(tx)`,
