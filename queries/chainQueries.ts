@@ -22,9 +22,9 @@ import { readRecord, readRecords } from './stateReads.ts';
 import { BlockJsonCache } from './blockJsonCache.ts';
 import { TopHolders } from './topHolders.ts';
 import { accountsProjection } from '../projections/accounts.ts';
+import { confirmedTx, type ConfirmedTx } from '../core/confirmedTx.ts';
 
-/** A confirmed transaction as served: the signed tx plus where and when it landed. */
-export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };
+export type { ConfirmedTx } from '../core/confirmedTx.ts';
 
 /** Query facade for one node. */
 export class ChainQueries {
@@ -126,7 +126,7 @@ export class ChainQueries {
     const b = await this.block(loc.blockIndex);
     const tx = b?.transactions[loc.position];
     if (!b || !tx) return undefined;
-    return { ...tx, blockIndex: b.index, blockHash: b.hash, position: loc.position, timestamp: tx.timestamp };
+    return confirmedTx(tx, b, loc.position);
   }
 
   /**
@@ -159,7 +159,7 @@ export class ChainQueries {
       if (!blocks.has(r.blockIndex)) blocks.set(r.blockIndex, await this.block(r.blockIndex));
       const b = blocks.get(r.blockIndex);
       const tx = b?.transactions[r.position];
-      if (b && tx) txs.push({ ...tx, blockIndex: b.index, blockHash: b.hash, position: r.position, timestamp: tx.timestamp });
+      if (b && tx) txs.push(confirmedTx(tx, b, r.position));
     }
     const last = top - page.length + 1;
     return { txs, nextCursor: last > 0 ? String(last - 1) : null };

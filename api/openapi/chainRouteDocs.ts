@@ -166,7 +166,7 @@ export const CHAIN_ROUTES: RouteCatalog = {
     ok: {
       schema: {
         oneOf: [
-          txWith({ blockIndex: uint, blockHash: hash, position: uint, status: { const: 'confirmed' } }),
+          txWith({ blockIndex: uint, blockHeight: uint, blockHash: hash, position: uint, status: { const: 'confirmed' } }),
           txWith({ status: { const: 'pending' } }),
         ],
       },

@@ -34,7 +34,7 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
     if (body === undefined) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object {trigger, params, channel, target}');
     const input = parseSubscribe(body);
     const created = await alerts.subscribe(input, clientIp(c, deps.limiter?.proxies ?? null), token(c, false));
-    return c.json(created, 201);
+    return c.json(created);
   });
 
   app.get('/', (c) => c.json({ alerts: alerts.list(token(c, true)) }));
