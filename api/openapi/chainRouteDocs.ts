@@ -126,6 +126,11 @@ export const CHAIN_ROUTES: RouteCatalog = {
     ok: { schema: ref('Block') },
     errors: [404],
   },
+  'GET /api/chain/block/latest': {
+    tag: 'blocks',
+    summary: 'The head block',
+    ok: { schema: ref('Block') },
+  },
   'GET /api/chain/block/:index': {
     tag: 'blocks',
     summary: 'A block by height',
