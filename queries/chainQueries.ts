@@ -57,6 +57,14 @@ export class ChainQueries {
     return this.ports.chain.genesis;
   }
 
+  /**
+   * The reward the next block mints (the genesis `blockReward` before fork 2, none from then
+   * on): the one figure behind /api/chain/params `blockReward` and the supply's `rewardPerBlock`.
+   */
+  rewardPerBlock(): bigint {
+    return blockRewardAt(this.ports.chain.genesis, this.nextHeight());
+  }
+
   /** Height of the next block. */
   nextHeight(): number {
     return this.ports.chain.nextHeight();
@@ -267,7 +275,7 @@ export class ChainQueries {
       escrow: s.escrow,
       feesPaid: s.feesPaid,
       blocksProduced: s.blocksProduced,
-      rewardPerBlock: blockRewardAt(this.ports.chain.genesis, this.height() + 1).toString(),
+      rewardPerBlock: this.rewardPerBlock().toString(),
     };
   }
 
