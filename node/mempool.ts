@@ -59,6 +59,8 @@ export class Mempool {
   private readonly opts: MempoolOptions;
   private readonly byHash = new Map<string, Entry>();
   private readonly runs = new Map<string, Entry[]>();
+  /** Entries by type, in arrival order (pages of one type without sorting the pool). */
+  private readonly byType = new Map<string, Set<Entry>>();
   private seq = 0;
   private totalBytes = 0;
 
@@ -124,9 +126,8 @@ export class Mempool {
         );
       const evicted = this.makeRoom(tx.from, fee, 0, e.bytes - old.bytes);
       run[at] = e;
-      this.byHash.delete(old.tx.hash);
-      this.byHash.set(tx.hash, e);
-      this.totalBytes += e.bytes - old.bytes;
+      this.forget(old);
+      this.keep(e);
       return [old.tx, ...evicted];
     }
     if (run.length >= this.opts.maxPerSender)
@@ -134,8 +135,7 @@ export class Mempool {
     const evicted = this.makeRoom(tx.from, fee, 1, e.bytes);
     run.push(e);
     this.runs.set(tx.from, run);
-    this.byHash.set(tx.hash, e);
-    this.totalBytes += e.bytes;
+    this.keep(e);
     return evicted;
   }
 
@@ -180,16 +180,48 @@ export class Mempool {
       run.length = l;
       if (l === 0) this.runs.delete(s);
     }
-    for (const v of victims) {
-      this.byHash.delete(v.tx.hash);
-      this.totalBytes -= v.bytes;
-    }
+    for (const v of victims) this.forget(v);
     return victims.map((v) => v.tx);
+  }
+
+  /** Indexes an entry the pool now holds. */
+  private keep(e: Entry): void {
+    this.byHash.set(e.tx.hash, e);
+    this.totalBytes += e.bytes;
+    const of = this.byType.get(e.tx.type) ?? new Set<Entry>();
+    of.add(e);
+    this.byType.set(e.tx.type, of);
+  }
+
+  /** Drops an entry from the indexes. */
+  private forget(e: Entry): void {
+    this.byHash.delete(e.tx.hash);
+    this.totalBytes -= e.bytes;
+    const of = this.byType.get(e.tx.type);
+    of?.delete(e);
+    if (of?.size === 0) this.byType.delete(e.tx.type);
+  }
+
+  /**
+   * `limit` pending transactions of `type` after skipping `offset`, in arrival order, with how
+   * many of that type are pending: O(offset + limit), the pool is not sorted.
+   */
+  ofType(type: string, limit: number, offset: number): { total: number; txs: SignedTx[] } {
+    const of = this.byType.get(type);
+    const txs: SignedTx[] = [];
+    if (!of) return { total: 0, txs };
+    let i = 0;
+    for (const e of of) {
+      if (txs.length >= limit) break;
+      if (i++ >= offset) txs.push(e.tx);
+    }
+    return { total: of.size, txs };
   }
 
   /** Empties the pool (a reorganisation re-admits what is still valid). */
   clear(): void {
     this.byHash.clear();
+    this.byType.clear();
     this.runs.clear();
     this.totalBytes = 0;
   }
@@ -269,8 +301,7 @@ export class Mempool {
       if (keep.length === run.length) continue;
       for (const e of run) {
         if (keep.includes(e)) continue;
-        this.byHash.delete(e.tx.hash);
-        this.totalBytes -= e.bytes;
+        this.forget(e);
       }
       if (keep.length) this.runs.set(sender, keep);
       else this.runs.delete(sender);

@@ -279,14 +279,13 @@ export class ChainQueries {
     };
   }
 
-  /** The holders record: count, supply, the top `limit` balances (queries/topHolders.ts: O(limit) a request). */
-  holders(limit: number) {
+  /** The holders record: count, supply, `limit` balances ranked from `offset` (queries/topHolders.ts: O(offset + limit) a request). */
+  holders(limit: number, offset = 0) {
     const total = circulating(this.ports.models.state(supplyProjection));
-    return {
-      totalHolders: this.ports.models.state(holdersProjection).totalHolders,
-      totalSupply: total.toString(),
-      holders: holderRows(this.top.ranked(limit), total),
-    };
+    const totalHolders = this.ports.models.state(holdersProjection).totalHolders;
+    // Past the last holder there is nothing to rank (and no ranking to grow for it).
+    const ranked = offset >= totalHolders ? [] : this.top.ranked(limit, offset);
+    return { totalHolders, totalSupply: total.toString(), holders: holderRows(ranked, total) };
   }
 
   /** The distribution record. */

@@ -1,5 +1,5 @@
 /** The catalog of the chain, transaction, mempool, wallet, supply and stream routes. */
-import { addressParam, hashParam, limitOnly, paging, type RouteCatalog } from './routeDoc.ts';
+import { addressParam, hashParam, paging, type RouteCatalog } from './routeDoc.ts';
 import { address, arr, big, bool, hash, ms, nullable, num, obj, oneOf, ref, str, txWith, uint } from './shapes.ts';
 
 const TX_FORMS = {
@@ -210,7 +210,7 @@ export const CHAIN_ROUTES: RouteCatalog = {
   'GET /api/tokenomics/holders': {
     tag: 'supply',
     summary: 'Top holders',
-    query: limitOnly(100),
+    query: paging(100),
     ok: { schema: obj({ totalHolders: uint, totalSupply: big, holders: arr(obj({ address, balance: big, percentage: num })) }) },
   },
   'GET /api/tokenomics/distribution': {
