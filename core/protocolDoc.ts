@@ -94,6 +94,7 @@ const INTRO = (): string[] => [
   '',
   '- An address is `ox` + the hex of the first 20 bytes of SHA-256 of the 32-byte Ed25519 public key.',
   '- Input is case-insensitive; addresses are stored and returned lowercase.',
+  '- An address field of a signed transaction (`from` included) may be sent in any case: its hash and signature cover the bytes as sent, and blocks keep them; the state, indexes and reads use the lower-case form. `from` must be the address of `publicKey`, case aside.',
   `- Treasury: \`${TREASURY_ADDRESS}\`. Proposer of the genesis block: \`${ZERO_ADDRESS}\`.`,
   "- Wallets: BIP-39 English mnemonic, BIP-39 seed with an empty passphrase, BIP-32 derivation at `m/44'/7777'/0'/0/index`; the derived 32-byte private key is the Ed25519 secret key.",
   '',

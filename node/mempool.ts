@@ -10,7 +10,7 @@ import { ChainError } from '../core/errors.ts';
 import type { ChainState } from '../core/state.ts';
 import { feeOf, type SignedTx, type TxContext } from '../core/tx/handler.ts';
 import { TX_HANDLERS } from '../core/tx/registry.ts';
-import { canonicalTx } from '../core/txCodec.ts';
+import { canonicalTx, stateTx } from '../core/txCodec.ts';
 import { checkTxState, type PendingRun } from '../core/validateTx.ts';
 import { StateOverlay } from '../core/state.ts';
 import { BinaryHeap } from './binaryHeap.ts';
@@ -95,7 +95,7 @@ export class Mempool {
     if (!run) return out;
     for (const e of run) {
       if (e.tx.nonce >= beforeNonce) break;
-      const c = TX_HANDLERS.get(e.tx.type)!.cost(e.tx);
+      const c = TX_HANDLERS.get(e.tx.type)!.cost(stateTx(e.tx));
       out.count++;
       out.balance += c.balance;
       out.storage += c.storage;
@@ -113,7 +113,9 @@ export class Mempool {
     if (typeof tx.fee === 'string' && fee < floor)
       throw new MempoolPolicyError('VALIDATION_FAILED', `fee ${fee} is below this node's minimum of ${floor} for ${tx.type}`);
     const e: Entry = { tx, seq: this.seq++, fee, bytes: txBytes([canonicalTx(tx)]) };
-    const run = this.runs.get(tx.from) ?? [];
+    // Runs are keyed by the sender as the state reads it (a `from` may be sent in any case).
+    const sender = tx.from.toLowerCase();
+    const run = this.runs.get(sender) ?? [];
     const at = run.findIndex((x) => x.tx.nonce === tx.nonce);
     if (at >= 0) {
       const old = run[at];
@@ -124,7 +126,7 @@ export class Mempool {
           'DUPLICATE_TX',
           `nonce ${tx.nonce} is pending with fee ${old.fee}: a replacement needs a fee of at least ${need}`,
         );
-      const evicted = this.makeRoom(tx.from, fee, 0, e.bytes - old.bytes);
+      const evicted = this.makeRoom(sender, fee, 0, e.bytes - old.bytes);
       run[at] = e;
       this.forget(old);
       this.keep(e);
@@ -132,9 +134,9 @@ export class Mempool {
     }
     if (run.length >= this.opts.maxPerSender)
       throw new MempoolPolicyError('MEMPOOL_FULL', `sender already has ${this.opts.maxPerSender} pending transactions`);
-    const evicted = this.makeRoom(tx.from, fee, 1, e.bytes);
+    const evicted = this.makeRoom(sender, fee, 1, e.bytes);
     run.push(e);
-    this.runs.set(tx.from, run);
+    this.runs.set(sender, run);
     this.keep(e);
     return evicted;
   }
@@ -280,7 +282,7 @@ export class Mempool {
         }
         try {
           checkTxState(e.tx, { ...ctx, state: overlay, signatureVerified: true });
-          const c = TX_HANDLERS.get(e.tx.type)!.cost(e.tx, overlay);
+          const c = TX_HANDLERS.get(e.tx.type)!.cost(stateTx(e.tx), overlay);
           const a = overlay.account(sender);
           a.balance -= c.balance;
           a.storageUsed += c.storage;

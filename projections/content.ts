@@ -30,7 +30,7 @@ export function contentProjectionOf(stores: readonly ChunkStore[]): Projection<n
     init: () => null,
     apply(state, ev: BlockEvent) {
       const ops: KvOp[] = [];
-      for (const tx of ev.block.transactions) {
+      for (const tx of ev.txs) {
         for (const store of stores) {
           const c = store.chunkOf(tx);
           if (c) ops.push({ type: 'put', key: contentKey(store.namespace, c.id, c.index), value: c.data });
