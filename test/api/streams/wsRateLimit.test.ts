@@ -37,17 +37,13 @@ function open(url: string): Promise<WebSocket | number> {
   });
 }
 
+/** A dev node on loopback over `dir` with these rate limits (null: off, the --dev default). */
+const launchDev = (dir: string, rateLimits: Parameters<typeof launch>[0]['rateLimits'], key?: (typeof DEV_KEYS)[0]) =>
+  launch({ dataDir: dir, genesis: devGenesis(1000), ...(key ? { key } : {}), dev: true, httpHost: '127.0.0.1', httpPort: 0, rateLimits });
+
 t('a caller past its open-stream cap is refused 429 on upgrade, and a closed socket frees its slot', async () => {
   const tmp = tempDir();
-  const node = await launch({
-    dataDir: tmp.dir,
-    genesis: devGenesis(1000),
-    key: DEV_KEYS[0],
-    dev: true,
-    httpHost: '127.0.0.1',
-    httpPort: 0,
-    rateLimits: { tiers: { anonymous: { perMinute: 1000, concurrent: 100, streams: 2 } } },
-  });
+  const node = await launchDev(tmp.dir, { tiers: { anonymous: { perMinute: 1000, concurrent: 100, streams: 2 } } }, DEV_KEYS[0]);
   const url = `${node.url.replace('http', 'ws')}/api/ws`;
   const sockets: WebSocket[] = [];
   try {
@@ -72,14 +68,7 @@ t('a caller past its open-stream cap is refused 429 on upgrade, and a closed soc
 
 t('the 101 upgrade answer carries X-RateLimit-Limit, -Remaining and -Reset, and so does a 429 refusal', async () => {
   const tmp = tempDir();
-  const node = await launch({
-    dataDir: tmp.dir,
-    genesis: devGenesis(1000),
-    dev: true,
-    httpHost: '127.0.0.1',
-    httpPort: 0,
-    rateLimits: { tiers: { anonymous: { perMinute: 3, concurrent: 100, streams: 100 } } },
-  });
+  const node = await launchDev(tmp.dir, { tiers: { anonymous: { perMinute: 3, concurrent: 100, streams: 100 } } });
   const url = `${node.url.replace('http', 'ws')}/api/ws`;
   try {
     const first = await upgrade(url);
@@ -101,14 +90,7 @@ t('the 101 upgrade answer carries X-RateLimit-Limit, -Remaining and -Reset, and 
 t('with limits off (the --dev default) banned-ips.txt still bans: HTTP and WebSocket answer 403 IP_BANNED', async () => {
   const tmp = tempDir();
   writeFileSync(join(tmp.dir, 'banned-ips.txt'), '127.0.0.0/8\n::1\n');
-  const node = await launch({
-    dataDir: tmp.dir,
-    genesis: devGenesis(1000),
-    dev: true,
-    httpHost: '127.0.0.1',
-    httpPort: 0,
-    rateLimits: null,
-  });
+  const node = await launchDev(tmp.dir, null);
   try {
     const r = await fetch(`${node.url}/api/health`);
     assert.is(r.status, 403);
