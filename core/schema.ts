@@ -2,7 +2,7 @@
  * The transaction schema DSL. One `defineTx` per type is the single source of its field order
  * (object key order), validation, TypeScript type and the generated protocol reference.
  */
-import { normalizeAddress } from './address.ts';
+import { isAddressAnyCase } from './address.ts';
 import { isBigIntString, isCanonicalBase64, isHex, isUint, utf8Length } from './encoding.ts';
 
 /** One field's rule. `T` is the field's TypeScript type; `O` marks it optional. */
@@ -43,7 +43,7 @@ export const f = {
   /** An address in any case (the spec's addresses are case-insensitive); the state reads it lower-cased. */
   address: (): FieldSpec<string, false> => ({
     ...spec<string>('address', 'address `ox` + 40 hex, any case (read lower-case)', (v) =>
-      typeof v === 'string' && v.length === 42 && normalizeAddress(v) !== null ? null : 'must be an address: ox + 40 hex',
+      isAddressAnyCase(v) ? null : 'must be an address: ox + 40 hex',
     ),
     stateForm: (v) => (v as string).toLowerCase(),
   }),
