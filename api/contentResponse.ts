@@ -4,10 +4,24 @@
  * `If-None-Match`, and single byte ranges (206 with `Content-Range`, 416 when unsatisfiable),
  * streamed chunk by chunk from the content store. Players need ranges: Chromium reads an Ogg
  * file's duration from its last page, so without them an audio NFT shows an endless duration.
+ * Every answer is user bytes: it carries `nosniff` and a sandboxing CSP (USER_CONTENT_CSP unless
+ * the route names another sandbox), so an uploaded HTML or SVG file never runs as the node's origin.
  */
 import type { Context } from 'hono';
 import { ChainError } from '../core/errors.ts';
-import type { StoredContent } from '../queries/contentQueries.ts';
+import { cut, type StoredContent } from '../queries/contentQueries.ts';
+
+/**
+ * The CSP of user content opened directly: an opaque origin (`sandbox`), no script, nothing
+ * fetched but the node's own images and media and inline styles.
+ */
+export const USER_CONTENT_CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+/** The policy headers every answer of user bytes carries; `csp` must itself sandbox. */
+export function userContentHeaders(csp = USER_CONTENT_CSP): { 'Content-Security-Policy': string; 'X-Content-Type-Options': 'nosniff' } {
+  if (!/(^|;)\s*sandbox\b/.test(csp)) throw new Error(`a user content CSP must sandbox: ${csp}`);
+  return { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff' };
+}
 
 /** True when an `If-None-Match` header names `etag` (weak or strong) or is `*`. */
 function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -36,22 +50,6 @@ export function parseRange(header: string | undefined, size: number): [number, n
   return end < start ? undefined : [start, end];
 }
 
-/** The bytes [start, end] of a chunk stream (chunks before the range are read and skipped). */
-async function* slice(parts: AsyncGenerator<Uint8Array>, start: number, end: number): AsyncGenerator<Uint8Array> {
-  let at = 0;
-  try {
-    for await (const part of parts) {
-      const from = Math.max(start - at, 0);
-      const to = Math.min(end + 1 - at, part.length);
-      at += part.length;
-      if (to > from) yield part.subarray(from, to);
-      if (at > end) return;
-    }
-  } finally {
-    await parts.return(undefined);
-  }
-}
-
 /** A body read from `parts` as the socket drains: one part in memory at a time; a cancel closes the generator. */
 export function byteStream(parts: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({
@@ -66,10 +64,10 @@ export function byteStream(parts: AsyncGenerator<Uint8Array>): ReadableStream<Ui
   });
 }
 
-/** Answers a GET of `item`; `headers` add caching and policy (Cache-Control, CSP, ...). */
+/** Answers a GET of `item`; `headers` add caching (and may name another sandbox CSP, see userContentHeaders). */
 export function contentResponse(c: Context, item: StoredContent, headers: Record<string, string>): Response {
   const etag = `"${item.contentHash}"`;
-  const common = { ETag: etag, 'Accept-Ranges': 'bytes', 'X-Content-Type-Options': 'nosniff', ...headers };
+  const common = { ETag: etag, 'Accept-Ranges': 'bytes', ...headers, ...userContentHeaders(headers['Content-Security-Policy']) };
   if (etagMatches(c.req.header('If-None-Match'), etag)) {
     void item.bytes.return(undefined);
     return c.body(null, 304, common);
@@ -84,7 +82,13 @@ export function contentResponse(c: Context, item: StoredContent, headers: Record
   const typed = { 'Content-Type': item.contentType, ...common };
   if (!range) return c.body(byteStream(item.bytes), 200, { ...typed, 'Content-Length': String(item.size) });
   const [start, end] = range;
-  return c.body(byteStream(slice(item.bytes, start, end)), 206, {
+  // Only the chunks holding the range are read (a suffix range of a large upload reads its tail).
+  let parts = item.bytes;
+  if (item.range) {
+    void item.bytes.return(undefined);
+    parts = item.range(start, end);
+  } else parts = cut(item.bytes, 0, start, end);
+  return c.body(byteStream(parts), 206, {
     ...typed,
     'Content-Length': String(end - start + 1),
     'Content-Range': `bytes ${start}-${end}/${item.size}`,
