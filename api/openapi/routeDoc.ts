@@ -50,11 +50,6 @@ export function paging(max = 100, def = 30): Record<string, ParamDoc> {
   };
 }
 
-/** Just `limit`. */
-export function limitOnly(max = 100, def = 30): Record<string, ParamDoc> {
-  return { limit: paging(max, def).limit };
-}
-
 /** A 64-hex path parameter. */
 export const hashParam = (what: string): ParamDoc => ({ schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' }, description: what });
 /** An address path parameter (any case). */

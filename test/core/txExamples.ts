@@ -43,7 +43,7 @@ export function exampleValue(spec: FieldSpec, field = '?'): unknown {
 }
 
 /** Unsigned fields of a `type` transaction from `key`, optional fields included. */
-function exampleFields(type: string, key: KeyPair, over: Record<string, unknown> = {}): Record<string, unknown> {
+export function exampleFields(type: string, key: KeyPair, over: Record<string, unknown> = {}): Record<string, unknown> {
   const schema = TX_HANDLERS.get(type)!.schema;
   const out: Record<string, unknown> = { type };
   for (const [name, spec] of Object.entries(schema.fields)) out[name] = exampleValue(spec, `${type}.${name}`);
