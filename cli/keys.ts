@@ -4,7 +4,7 @@
  * so this refuses, clearly, while a node runs on it. The key is printed once, on stdout.
  */
 import { ApiKeyStore } from '../services/apiKeys.ts';
-import { MAX_LABEL } from '../api/alertParams.ts';
+import { MAX_LABEL } from '../services/alerts/alertParams.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { openExistingStore, withDataDir } from './dataDir.ts';
 

@@ -19,7 +19,7 @@ import { createQueries, type Queries } from '../queries/index.ts';
 import { dbDirOf } from './dataDir.ts';
 import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
-import { AlertService, type AlertOptions } from '../services/alerts.ts';
+import { AlertService, type AlertOptions } from '../services/alerts/alertService.ts';
 import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
 import type { MempoolOptions } from '../node/mempool.ts';
 import { NodeMetrics } from '../api/metrics/nodeMetrics.ts';

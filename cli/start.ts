@@ -9,7 +9,7 @@ import { LOG_FLAGS, loggerFromFlags } from './logSetup.ts';
 import { burstProgress, type ProgressReport } from './progress.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
 import { trustedProxies } from '../api/clientIp.ts';
-import type { AlertOptions } from '../services/alerts.ts';
+import type { AlertOptions } from '../services/alerts/alertService.ts';
 import type { ServerLimits } from '../api/serverLimits.ts';
 
 /** Flags of `ombra start`, each with its environment twin. */

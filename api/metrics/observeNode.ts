@@ -3,7 +3,7 @@
  * read at scrape time: nothing here reaches into the node's internals or polls.
  */
 import type { ChainFeed, HeadReader, MempoolView } from '../../node/ports.ts';
-import type { AlertService } from '../../services/alerts.ts';
+import type { AlertService } from '../../services/alerts/alertService.ts';
 import type { NetworkView } from '../context.ts';
 import type { StreamHub } from '../streams/streamHub.ts';
 import { signatureEquation } from '../../core/signature.ts';

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.ts';
 import { RateLimiter } from '../../api/rateLimit.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
-import { AlertService } from '../../services/alerts.ts';
+import { AlertService } from '../../services/alerts/alertService.ts';
 import { answer, startReceiver, until } from '../helpers/alertKit.ts';
 import { openTestChain, testApiDeps } from '../helpers/testChain.ts';
 

@@ -10,7 +10,7 @@
  * A run of `disableAfterFailures` failed attempts disables a subscription (alertOutcome.ts).
  * Confirmation mails wait here too, in their own key space: they belong to no block.
  */
-import type { ProjectionStore, Rows } from '../projections/store.ts';
+import type { ProjectionStore, Rows } from '../../projections/store.ts';
 import { AlertSender, type Attempt, type AttemptResult } from './alertDelivery.ts';
 import { OUTBOX_PREFIX } from './alertReactor.ts';
 import { secretsInForce } from './alertSecrets.ts';

@@ -1,6 +1,6 @@
 /** Alert options, subscription records and outbox rows: what the alert service's parts share. */
-import type { Trigger } from '../projections/alertMatch.ts';
-import { silentLogger, type Logger } from '../node/log.ts';
+import type { Trigger } from './alertMatch.ts';
+import { silentLogger, type Logger } from '../../node/log.ts';
 
 /** Alert options (cli/ fills them from flags). */
 export interface AlertOptions {

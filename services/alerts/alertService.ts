@@ -1,16 +1,16 @@
 /**
  * Alert subscriptions and their delivery: node-local data, never chain state. Three parts:
- * the subscriptions (services/alertBook.ts, in `local:alerts:subs`), the alert reactor that the projection runner
- * folds every committed block through (services/alertReactor.ts: checkpoints, catch-up and the
+ * the subscriptions (alertBook.ts, in `local:alerts:subs`), the alert reactor that the projection runner
+ * folds every committed block through (alertReactor.ts: checkpoints, catch-up and the
  * undo log come from the runner, so alerts follow reorganisations), and the delivery worker that
- * drains the reactor's outbox (services/alertOutbox.ts).
+ * drains the reactor's outbox (alertOutbox.ts).
  */
-import type { Block } from '../core/block.ts';
-import { ChainError } from '../core/errors.ts';
-import type { Trigger } from '../projections/alertMatch.ts';
-import type { Reactor } from '../projections/reactor.ts';
-import type { Rows } from '../projections/store.ts';
-import type { AlertPorts } from '../node/ports.ts';
+import type { Block } from '../../core/block.ts';
+import { ChainError } from '../../core/errors.ts';
+import type { Trigger } from './alertMatch.ts';
+import type { Reactor } from '../../projections/reactor.ts';
+import type { Rows } from '../../projections/store.ts';
+import type { AlertPorts } from '../../node/ports.ts';
 import { AlertOutbox } from './alertOutbox.ts';
 import { alertReactor, matchRows, type AlertReactorDeps, type AlertReactorState } from './alertReactor.ts';
 import { confirmRow } from './alertConfirm.ts';
