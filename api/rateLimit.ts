@@ -158,7 +158,7 @@ export class RateLimiter {
 
   /** Lifecycle: stops following the ban file. */
   async stop(): Promise<void> {
-    this.close();
+    if (this.opts.banFile) unwatchFile(this.opts.banFile);
   }
 
   /** Re-reads the ban file; a missing file bans nobody, a bad line keeps the previous list. */
@@ -234,11 +234,6 @@ export class RateLimiter {
   /** Tracked callers (tests, metrics). */
   size(): number {
     return this.buckets.size;
-  }
-
-  /** Stops watching the ban file. */
-  close(): void {
-    if (this.opts.banFile) unwatchFile(this.opts.banFile);
   }
 
   /**

@@ -48,7 +48,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
           `key ${record.id} (tier ${tier}${label ? `, label ${JSON.stringify(label)}` : ''}) created; it is shown only this once\n`,
         );
       }
-      await keys.close();
+      await keys.stop();
       return 0;
     },
   );

@@ -21,7 +21,7 @@ import type { HealthMonitor } from './healthMonitor.ts';
 import type { Logger } from './log.ts';
 import type { Mempool } from './mempool.ts';
 import { openChain, type NodeOptions } from './openChain.ts';
-import type { AlertPorts, HealthView, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
+import type { AlertPorts, HealthView, MetricsPorts, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
 import { noteCompetingBlock, reorg } from './reorg.ts';
 import { explainCorruption } from './storeDamage.ts';
 import { restorePending, submitTx } from './txSubmit.ts';
@@ -42,9 +42,14 @@ export class OmbraNode implements HealthView {
     this.onCatchUp = opts.onCatchUp;
   }
 
-  /** Opens the data dir, writes genesis if new, and starts the node (catches projections up). */
+  /**
+   * Opens the data dir (genesis written if new, the log's integrity checked) and starts the node
+   * (catches the read models up), unless `opts.start` is false: a `Lifecycle` then starts it.
+   * One lifecycle for every component: a factory or constructor, then `start` and `stop`.
+   */
   static async open(opts: NodeOptions): Promise<OmbraNode> {
-    const node = await OmbraNode.create(opts);
+    const node = new OmbraNode(new Writer(await openChain(opts), opts), opts);
+    if (opts.start === false) return node;
     try {
       await node.start();
     } catch (e) {
@@ -52,11 +57,6 @@ export class OmbraNode implements HealthView {
       throw explainCorruption(e, dirname(resolve(opts.dbDir)));
     }
     return node;
-  }
-
-  /** Opens the data dir and writes genesis if new; `start` then catches the read models up. */
-  static async create(opts: NodeOptions): Promise<OmbraNode> {
-    return new OmbraNode(new Writer(await openChain(opts), opts), opts);
   }
 
   /** Lifecycle: catches every projection up to the head, follows the feed, restores the mempool. */
@@ -67,9 +67,15 @@ export class OmbraNode implements HealthView {
     await restorePending(this.w);
   }
 
-  /** Lifecycle: flushes projections and closes the database. */
-  stop(): Promise<void> {
-    return this.close();
+  /** Lifecycle: waits for the write in progress, flushes projections and closes the database (idempotent). */
+  async stop(): Promise<void> {
+    if (this.w.closed) return;
+    await this.w.exclusive(async () => {
+      this.w.closed = true;
+    });
+    this.w.events$.complete();
+    await this.w.runner.stop();
+    await this.w.store.close();
   }
 
   /** The block log. */
@@ -161,6 +167,12 @@ export class OmbraNode implements HealthView {
     return { store: this.store, runner: this.runner, blocks: (from, to) => this.store.range(from, to), height: () => this.w.tip.index };
   }
 
+  /** The ports the metrics read at scrape time. */
+  metricsPorts(): MetricsPorts {
+    const runner = this.runner;
+    return { feed: this, chain: this, mempool: this.mempool, models: { heights: () => runner.heights(), resets: () => runner.resets } };
+  }
+
   /** The head block. */
   head(): Block {
     return this.w.tip;
@@ -224,16 +236,5 @@ export class OmbraNode implements HealthView {
   /** `ok`, or `degraded` while block production or import keeps failing. */
   health(): NodeHealth {
     return this.w.healthMonitor.health();
-  }
-
-  /** Flushes projections and closes the database. */
-  async close(): Promise<void> {
-    if (this.w.closed) return;
-    await this.w.exclusive(async () => {
-      this.w.closed = true;
-    });
-    this.w.events$.complete();
-    await this.w.runner.stop();
-    await this.w.store.close();
   }
 }

@@ -44,6 +44,8 @@ export interface NodeOptions {
   recordCache?: number;
   /** Progress callback while catching projections up from the log. */
   onCatchUp?: (height: number, head: number) => void;
+  /** Start once opened (default true); false leaves `start` to the caller's `Lifecycle`. */
+  start?: boolean;
   /** Observer of block work (metrics): seconds each import or production took, or its error. */
   onBlockWork?: (kind: 'import' | 'produce', seconds: number, error?: unknown) => void;
 }

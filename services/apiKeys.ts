@@ -112,9 +112,11 @@ export class ApiKeyStore {
     await this.load();
   }
 
-  /** Lifecycle: closes the store's key rows. */
-  stop(): Promise<void> {
-    return this.close();
+  /** Lifecycle: stops the flush timer and writes the last-used times still pending. */
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
   }
 
   /** Loads every active key into memory; call once before use. */
@@ -274,13 +276,6 @@ export class ApiKeyStore {
   /** Every active key (operator views, tests). */
   all(): ApiKeyRecord[] {
     return [...this.byId.values()];
-  }
-
-  /** Flushes and stops the timer. */
-  async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.flush();
   }
 }
 

@@ -215,6 +215,7 @@ export class AlertOutbox {
     try {
       await this.record(row, sub, result);
     } finally {
+      this.opts.onAttempt?.(sub.channel, result.ok, seconds);
       this.onAttempt?.(row, result, seconds, sub.channel);
     }
   }

@@ -24,6 +24,8 @@ export { defaultAlertOptions, subView, type AlertOptions, type OutboxRow, type S
 /** Alert subscriptions, the reactor that fires them and the worker that delivers them. */
 export class AlertService {
   readonly opts: AlertOptions;
+  /** The base URL links point to: the operator's public URL, else the HTTP server's. */
+  private readonly publicUrl: () => string;
   private readonly ports: AlertPorts;
   private readonly subsDb: Rows;
   private readonly book: AlertBook;
@@ -36,6 +38,9 @@ export class AlertService {
   constructor(ports: AlertPorts, options: Partial<AlertOptions> = {}) {
     this.ports = ports;
     this.opts = { ...defaultAlertOptions, ...options };
+    const given = options.publicUrl;
+    const serverUrl = options.serverUrl;
+    this.publicUrl = () => given ?? serverUrl?.() ?? defaultAlertOptions.publicUrl;
     this.subsDb = ports.store.sublevel('local:alerts:subs');
     const rows = ports.store.sublevel('p:alerts');
     this.book = new AlertBook({
@@ -68,7 +73,7 @@ export class AlertService {
       written: (rows) => {
         for (const r of rows) this.outbox.add(r);
       },
-      publicUrl: () => this.opts.publicUrl,
+      publicUrl: () => this.publicUrl(),
       clock: () => this.opts.clock(),
       maxPerBlockPerSub: this.opts.maxPerBlockPerSub,
       log: this.opts.log,
@@ -117,7 +122,7 @@ export class AlertService {
     return this.outbox.mailEnabled;
   }
 
-  /** Observers of finished attempts (tests, metrics). */
+  /** An observer of finished attempts with the whole row and result (tests; metrics take `onAttempt` in the options). */
   set onAttempt(fn: AlertOutbox['onAttempt']) {
     this.outbox.onAttempt = fn;
   }
@@ -195,7 +200,7 @@ export class AlertService {
     const email = input.channel === 'email';
     const confirmToken = email ? newConfirmToken() : null;
     const rec = newSubRecord(input, { tokenHash, ip, now, height: this.ports.height(), confirmToken, ttlMs: this.opts.confirmTtlMs });
-    const mail = confirmToken ? confirmRow(rec, confirmToken, this.opts.publicUrl, now, this.opts.confirmTtlMs) : null;
+    const mail = confirmToken ? confirmRow(rec, confirmToken, this.publicUrl(), now, this.opts.confirmTtlMs) : null;
     await this.ports.store.write([
       { type: 'put', key: rec.id, value: rec, sublevel: this.subsDb },
       ...(mail ? [this.outbox.confirmPut(mail)] : []),

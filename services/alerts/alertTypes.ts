@@ -9,8 +9,15 @@ export interface AlertOptions {
   /** Mail relay, `smtp://HOST:PORT`; e-mail subscriptions are refused without it. */
   smtpUrl?: string;
   mailFrom: string;
-  /** Base URL that e-mails link to (`<publicUrl>/api/chain/tx/<hash>`). */
+  /** Base URL that e-mails link to (`<publicUrl>/api/chain/tx/<hash>`); the operator's --public-url. */
   publicUrl: string;
+  /**
+   * Where the node's HTTP server listens, once it does (undefined before): the base URL of links
+   * when no `publicUrl` is given. The composition root passes it, so nothing is set after start.
+   */
+  serverUrl?: () => string | undefined;
+  /** Observer of each finished delivery attempt (metrics): its channel, whether it succeeded, its seconds. */
+  onAttempt?: (channel: 'webhook' | 'email', ok: boolean, seconds: number) => void;
   /** Waits before each retry, counted from the end of the failed attempt. */
   retryDelaysMs: number[];
   /** Deadline of one attempt. */

@@ -160,7 +160,7 @@ t('lastUsedAt is kept in memory and written in one batch per flush, not once per
     }
     assert.is(writes, 0, 'no write per request');
     assert.is(record.lastUsedAt, 2_099);
-    await keys.close();
+    await keys.stop();
     assert.is(writes, 1, 'one batch on flush');
     assert.is(((await rows.get(record.id)) as any).lastUsedAt, 2_099);
   }),
@@ -222,8 +222,8 @@ t('derived keys: at most 20 per key (429), one shared quota with their owner, an
       assert.is((await req('/api/keys/me', { headers: { 'X-API-Key': k.key } })).status, 401);
     assert.is(keys.all().length, 0);
   } finally {
-    limiter.close();
-    await keys.close();
+    await limiter.stop();
+    await keys.stop();
     await chain.destroy();
   }
 });

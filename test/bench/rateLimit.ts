@@ -83,8 +83,8 @@ export async function rateLimitBench(): Promise<void> {
     }
   } finally {
     for (const s of [plain.server, limited.server]) await new Promise<void>((r) => s.close(() => r()));
-    limiter.close();
-    await keys.close();
+    await limiter.stop();
+    await keys.stop();
     await chain.destroy();
   }
 }

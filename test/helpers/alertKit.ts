@@ -147,12 +147,12 @@ export async function openAlertChain(opts: Partial<AlertOptions> = {}, dir?: str
   const destroy = chain.destroy;
   ac.close = async () => {
     await ac.alerts.stop();
-    await keys.close();
+    await keys.stop();
     await close();
   };
   ac.destroy = async () => {
     await ac.alerts.stop();
-    await keys.close();
+    await keys.stop();
     await destroy();
   };
   return ac;
