@@ -17,7 +17,8 @@
 import { BlockList, isIP } from 'node:net';
 import { trustedProxies, type TrustedProxies } from './clientIp.ts';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import type { ApiKeyRecord, ApiKeyStore } from '../services/apiKeys.ts';
+import type { ApiKeyRecord } from '../services/apiKeyFormat.ts';
+import type { ApiKeyStore } from '../services/apiKeys.ts';
 
 /** One tier's limits. */
 export interface TierLimit {

@@ -2,7 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { ApiKeyStore, generateKey, KEY_PREFIX, keyHash, wellFormedKey } from '../../services/apiKeys.ts';
+import { generateKey, KEY_PREFIX, keyHash, wellFormedKey } from '../../services/apiKeyFormat.ts';
+import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { assertError, call, withChain } from './support.ts';
 
 const t = suite('API keys');
