@@ -8,6 +8,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
 import type { RateLimiter } from './rateLimit.ts';
+import type { Component } from '../node/ports.ts';
 import type { StreamHub } from './streams/streamHub.ts';
 import { attachWebSockets, type WebSockets } from './streams/wsServer.ts';
 import { capConnections, defaultServerLimits, serverOptionsOf, type ServerLimits } from './serverLimits.ts';
@@ -21,7 +22,7 @@ export interface HttpServerOptions {
 }
 
 /** The API server. */
-export class HttpServer {
+export class HttpServer implements Component {
   private readonly app: Hono;
   private readonly streams: StreamHub;
   private readonly limiter: RateLimiter | null;

@@ -19,6 +19,7 @@ import { trustedProxies, type TrustedProxies } from './clientIp.ts';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import type { ApiKeyRecord } from '../services/apiKeyFormat.ts';
 import type { ApiKeyStore } from '../services/apiKeys.ts';
+import type { Component } from '../node/ports.ts';
 
 /** One tier's limits. */
 export interface TierLimit {
@@ -128,7 +129,7 @@ export type Admission =
   | { ok: false; status: 401 | 403 | 429; code: string; error: string; bucket: Bucket | null; limit: TierLimit; retryAfterMs?: number };
 
 /** The limiter's state and middleware. */
-export class RateLimiter {
+export class RateLimiter implements Component {
   readonly opts: RateLimitOptions;
   private readonly keys: ApiKeyStore;
   private readonly buckets = new Map<string, Bucket>();

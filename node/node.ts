@@ -21,7 +21,7 @@ import type { HealthMonitor } from './healthMonitor.ts';
 import type { Logger } from './log.ts';
 import type { Mempool } from './mempool.ts';
 import { openChain, type NodeOptions } from './openChain.ts';
-import type { AlertPorts, HealthView, MetricsPorts, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
+import type { AlertPorts, Component, HealthView, MetricsPorts, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
 import { noteCompetingBlock, reorg } from './reorg.ts';
 import { explainCorruption } from './storeDamage.ts';
 import { restorePending, submitTx } from './txSubmit.ts';
@@ -33,7 +33,7 @@ export { LogIntegrityError } from './storeDamage.ts';
 export { refOf } from './writer.ts';
 
 /** The running node's core: log, state, mempool, projections and the event feed. */
-export class OmbraNode implements HealthView {
+export class OmbraNode implements HealthView, Component {
   private readonly w: Writer;
   private readonly onCatchUp?: (height: number, head: number) => void;
 

@@ -17,7 +17,7 @@ import type { Subscription } from 'rxjs';
 import type { Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
 import { MempoolPolicyError } from '../node/mempool.ts';
-import type { NetworkPorts, NetworkView, PeerGuardStats } from '../node/ports.ts';
+import type { Component, NetworkPorts, NetworkView, PeerGuardStats } from '../node/ports.ts';
 import { betterTip } from '../node/reorg.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { Syncer } from './sync.ts';
@@ -31,7 +31,7 @@ import { sealFault } from './answerCheck.ts';
 const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
 
 /** A node's network presence. */
-export class P2pNetwork implements NetworkView {
+export class P2pNetwork implements NetworkView, Component {
   private readonly ports: NetworkPorts;
   private readonly key: PrivateKey;
   private readonly opts: P2pOptions;

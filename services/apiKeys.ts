@@ -10,6 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { ChainStore } from '../node/chainStore.ts';
+import type { Component } from '../node/ports.ts';
 import { ChainError } from '../core/errors.ts';
 import { generateKey, keyHash, wellFormedKey, type ApiKeyRecord } from './apiKeyFormat.ts';
 
@@ -38,7 +39,7 @@ export const defaultApiKeyOptions: ApiKeyOptions = {
 export type KeyCheck = { ok: true; record: ApiKeyRecord } | { ok: false; why: 'malformed' | 'unknown' };
 
 /** The key store. */
-export class ApiKeyStore {
+export class ApiKeyStore implements Component {
   private readonly rows: ReturnType<ChainStore['sublevel']>;
   private readonly byHash = new Map<string, ApiKeyRecord>();
   private readonly byId = new Map<string, ApiKeyRecord>();

@@ -10,7 +10,7 @@ import { ChainError } from '../../core/errors.ts';
 import type { Trigger } from './alertMatch.ts';
 import type { Reactor } from '../../projections/reactor.ts';
 import type { Rows } from '../../projections/store.ts';
-import type { AlertPorts } from '../../node/ports.ts';
+import type { AlertPorts, Component } from '../../node/ports.ts';
 import { AlertOutbox } from './alertOutbox.ts';
 import { alertReactor, matchRows, type AlertReactorDeps, type AlertReactorState } from './alertReactor.ts';
 import { confirmRow } from './alertConfirm.ts';
@@ -22,7 +22,7 @@ import { ForbiddenTarget, resolvePublic } from './netGuard.ts';
 export { defaultAlertOptions, subView, type AlertOptions, type OutboxRow, type SubRecord } from './alertTypes.ts';
 
 /** Alert subscriptions, the reactor that fires them and the worker that delivers them. */
-export class AlertService {
+export class AlertService implements Component {
   readonly opts: AlertOptions;
   /** The base URL links point to: the operator's public URL, else the HTTP server's. */
   private readonly publicUrl: () => string;
