@@ -135,6 +135,8 @@ export function reorg(w: Writer, ancestor: number, branch: Block[], expectedHead
       parent = b;
     }
     w.mempool.clear();
+    // Chunks the hashed runs took in may be gone or different on the new branch.
+    w.uploadHashes.clear();
     let returned = 0;
     for (const tx of pending) {
       try {

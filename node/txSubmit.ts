@@ -8,6 +8,7 @@ import { StateOverlay } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { validateTx } from '../core/validateTx.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
+import { MempoolPolicyError } from './mempool.ts';
 import type { Writer } from './writer.ts';
 
 /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */
@@ -53,14 +54,17 @@ export function admit(w: Writer, raw: unknown): { tx: SignedTx; left: SignedTx[]
       state,
       pending: (a) => w.mempool.pending(a, before),
       inMempool: (h) => w.mempool.has(h),
+      uploadHashes: w.uploadHashes,
     });
   } catch (e) {
     // A refusal judged on a record the cache could not answer is no refusal: load, then judge.
     if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
+    // The upload hashes' bound on a sender's refused completions is this node's policy (gossip ignores it).
+    if (e instanceof ChainError && e.code === 'RATE_LIMITED') throw new MempoolPolicyError(e.code, e.message);
     throw e;
   }
   if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
-  return { tx, left: w.mempool.add(tx) };
+  return { tx, left: w.mempool.add(tx, state.peek(tx.from).balance) };
 }
 
 /** Re-admits the transactions that were pending when the node last stopped, in arrival order. */

@@ -9,6 +9,7 @@ import type { Applied, ParentRef } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { finalityDepthOf, type Genesis } from '../core/genesis.ts';
 import type { ChainState } from '../core/state.ts';
+import { UploadHashes } from '../core/uploadHashes.ts';
 import { accountsProjection } from '../projections/accounts.ts';
 import type { BalanceChange, BlockEvent, ChainEvent, ChainInfo } from '../projections/events.ts';
 import { PROJECTIONS } from '../projections/index.ts';
@@ -31,6 +32,8 @@ export class Writer {
   readonly log: Logger;
   readonly clock: () => number;
   readonly mempool: Mempool;
+  /** Admission's incremental hashes of pending uploads (completion checks cost the chunks since the last one). */
+  readonly uploadHashes = new UploadHashes();
   /** Outcomes of block production and import, for health. */
   readonly healthMonitor: HealthMonitor;
   readonly runner: ProjectionRunner;
