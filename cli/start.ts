@@ -1,4 +1,5 @@
 /** `ombra start`: run a dev node or a network node until SIGINT/SIGTERM. */
+import { parseListenAddr } from '../api/metricsServer.ts';
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
 import { intFlag, parseFlags, UsageError } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
@@ -6,7 +7,7 @@ import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
 import { launch } from './launch.ts';
 import { parseMinFees } from './minFees.ts';
 import { loggerFromFlags } from './logSetup.ts';
-import { START_FLAGS } from './startFlags.ts';
+import { DEFAULT_METRICS_ADDR, START_FLAGS } from './startFlags.ts';
 import { burstProgress, type ProgressReport } from './progress.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
 import { trustedProxies } from '../api/clientIp.ts';
@@ -34,6 +35,15 @@ export async function startCommand(argv: string[]): Promise<number> {
     if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p))
       throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
   const p2p = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true };
+  // /metrics on its own listener (not under --dev unless asked); on the API port only under --dev or when made public.
+  const metricsFlag = (flags['metrics-addr'] as string | undefined) ?? (dev ? undefined : DEFAULT_METRICS_ADDR);
+  let metricsAddr: { host: string; port: number } | undefined;
+  try {
+    metricsAddr = metricsFlag === undefined ? undefined : parseListenAddr(metricsFlag, '--metrics-addr');
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const metricsOnApi = dev || flags['metrics-public'] === true;
   const limitsFlag = (flags['rate-limits'] as string | undefined) ?? (dev ? 'off' : 'on');
   if (limitsFlag !== 'on' && limitsFlag !== 'off') throw new UsageError('--rate-limits must be on or off');
   const smtpUrl = flags['smtp-url'] as string | undefined;
@@ -104,6 +114,8 @@ export async function startCommand(argv: string[]): Promise<number> {
     dev,
     httpHost: flags['http-host'] as string,
     httpPort,
+    metricsAddr,
+    metricsOnApi,
     log,
     rateLimits,
     alerts,

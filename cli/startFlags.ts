@@ -2,6 +2,9 @@
 import { helpText, type FlagSpec } from './args.ts';
 import { LOG_FLAGS } from './logSetup.ts';
 
+/** Where a node off --dev serves GET /metrics unless told otherwise. */
+export const DEFAULT_METRICS_ADDR = '127.0.0.1:9464';
+
 /** Flags of `ombra start`, each with its environment twin. */
 export const START_FLAGS: Record<string, FlagSpec> = {
   dev: { type: 'boolean', env: 'OMBRA_DEV', help: 'run the dev chain: dev genesis, authority = dev mnemonic index 0, no peers needed' },
@@ -10,6 +13,16 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'http-port': { type: 'string', env: 'OMBRA_HTTP_PORT', default: '7777', help: 'HTTP port (0 picks a free one)' },
   'p2p-port': { type: 'string', env: 'OMBRA_P2P_PORT', default: '7778', help: 'libp2p TCP port (0 picks a free one)' },
   'p2p-host': { type: 'string', env: 'OMBRA_P2P_HOST', default: '127.0.0.1', help: 'libp2p listen address' },
+  'metrics-addr': {
+    type: 'string',
+    env: 'OMBRA_METRICS_ADDR',
+    help: `GET /metrics listener HOST:PORT (default ${DEFAULT_METRICS_ADDR}; under --dev only when given; port 0 picks one)`,
+  },
+  'metrics-public': {
+    type: 'boolean',
+    env: 'OMBRA_METRICS_PUBLIC',
+    help: 'serve GET /metrics on the API port too (always so under --dev)',
+  },
   'block-time-ms': {
     type: 'string',
     env: 'OMBRA_BLOCK_TIME_MS',

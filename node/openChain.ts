@@ -63,6 +63,8 @@ export async function openChain(opts: NodeOptions): Promise<OpenedChain> {
   const dataDir = dirname(resolve(opts.dbDir));
   let store = await ChainStore.open(opts.dbDir);
   try {
+    // A missing or damaged head pointer: nothing below can be read without one.
+    if (!store.head() && store.damage) throw new LogIntegrityError(store.damage, dataDir);
     const stored = await store.genesis();
     const raw = stored ?? opts.genesis;
     if (!raw) throw new ChainError('INVALID_PARAMS', 'this data dir has no chain yet: pass --genesis FILE or --dev');
