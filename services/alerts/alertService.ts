@@ -18,7 +18,7 @@ import { AlertBook, newSubRecord } from './alertBook.ts';
 import { ConfirmMailCap, mailboxOf } from './confirmMailCap.ts';
 import { newConfirmToken, newToken, sha } from './alertSecrets.ts';
 import { defaultAlertOptions, type AlertOptions } from './alertTypes.ts';
-import { ForbiddenTarget, resolvePublic } from './netGuard.ts';
+import { checkTarget } from './targetCheck.ts';
 
 export { defaultAlertOptions, subView, type AlertOptions, type OutboxRow, type SubRecord } from './alertTypes.ts';
 
@@ -148,22 +148,6 @@ export class AlertService implements Component {
 
   // ---- subscriptions ----------------------------------------------------------------------
 
-  /** Refuses a webhook URL whose host resolves to a forbidden address (unless allowed). */
-  async checkTarget(channel: 'webhook' | 'email', target: string): Promise<void> {
-    if (channel === 'email') {
-      if (!this.outbox.mailEnabled)
-        throw new ChainError('INVALID_PARAMS', 'e-mail alerts are not available: this node has no mail relay (--smtp-url)');
-      return;
-    }
-    if (this.opts.allowPrivate) return;
-    try {
-      await resolvePublic(new URL(target).hostname);
-    } catch (e) {
-      if (e instanceof ForbiddenTarget) throw new ChainError('INVALID_PARAMS', `target refused: ${e.message}`);
-      throw new ChainError('INVALID_PARAMS', `target host ${new URL(target).hostname.slice(0, 100)} does not resolve`);
-    }
-  }
-
   /** True when `token` is a known alert token. */
   knowsToken(token: string): boolean {
     return this.book.knowsToken(token);
@@ -179,7 +163,7 @@ export class AlertService implements Component {
     ip: string,
     token?: string,
   ) {
-    await this.checkTarget(input.channel, input.target);
+    await checkTarget(input.channel, input.target, { mailEnabled: this.outbox.mailEnabled, allowPrivate: this.opts.allowPrivate });
     if (token !== undefined && !this.knowsToken(token))
       throw new ChainError('UNAUTHORIZED', 'unknown X-Alert-Token: omit it to get a new token');
     const tok = token ?? newToken();
