@@ -1,5 +1,5 @@
 /** The command table of `ombra`. */
-import { auditCommand, auditHelp } from './audit.ts';
+import { auditCommand, auditHelp } from './auditCommand.ts';
 import { driveCommand, driveHelp } from './drive.ts';
 import { replayCommand, replayHelp } from './replay.ts';
 import { repairCommand, repairHelp } from './repair.ts';
