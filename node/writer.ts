@@ -9,6 +9,7 @@ import type { Applied, ParentRef } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { finalityDepthOf, type Genesis } from '../core/genesis.ts';
 import type { ChainState } from '../core/state.ts';
+import { stateTx } from '../core/txCodec.ts';
 import { UploadHashes } from '../core/uploadHashes.ts';
 import { accountsProjection } from '../projections/accounts.ts';
 import type { BalanceChange, BlockEvent, ChainEvent, ChainInfo } from '../projections/events.ts';
@@ -105,6 +106,7 @@ export class Writer {
     return {
       type: 'block',
       block,
+      txs: block.transactions.map(stateTx),
       diff: applied.diff,
       balances,
       emitted: applied.diff.supply.emitted - state.supply.emitted,
