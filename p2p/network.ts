@@ -26,9 +26,13 @@ import { PeerBook } from './peerBook.ts';
 import { gossipOptions } from './gossipConfig.ts';
 import { ValidationGate } from './validationGate.ts';
 import { sealFault } from './answerCheck.ts';
+import { ConnectionGuard, KNOWN_PEER_TAG } from './connectionGuard.ts';
+import { StaleGossipBudget } from './staleGossip.ts';
 
-/** Codes that mean "already known or out of date", not misbehaviour. */
-const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
+/** Codes that mean "out of date or not now", not misbehaviour. */
+const IGNORABLE = new Set(['NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
+/** Codes that mean "already known": free within a peer's stale-gossip budget, rejected beyond. */
+const STALE = new Set(['DUPLICATE_TX', 'STALE_NONCE']);
 
 /** A node's network presence. */
 export class P2pNetwork implements NetworkView {
@@ -48,12 +52,22 @@ export class P2pNetwork implements NetworkView {
   /** Rejected gossip, for operators and tests. */
   readonly rejected: { topic: string; reason: string }[] = [];
   private readonly rejectedCount = { block: 0, tx: 0 };
+  /** Each peer's allowance of gossip the node already has. */
+  readonly stale: StaleGossipBudget;
+  /** Per-IP and stranger caps on inbound connections. */
+  readonly guard: ConnectionGuard;
 
   constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}) {
     this.ports = ports;
     this.key = key;
     this.opts = { ...defaultP2pOptions, ...opts };
     this.gates = { block: new ValidationGate(this.opts.maxBlockValidations), tx: new ValidationGate(this.opts.maxTxValidations) };
+    this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute);
+    this.guard = new ConnectionGuard(
+      this.opts,
+      (peer) => this.book.knows(peer),
+      () => this.p2p?.getConnections() ?? [],
+    );
   }
 
   async start(): Promise<void> {
@@ -76,16 +90,29 @@ export class P2pNetwork implements NetworkView {
         pubsub: gossipsub(gossipOptions(this.topics, this.opts)),
       },
       connectionManager: { maxConnections: this.opts.maxConnections },
+      connectionGater: this.guard.gater(),
+    });
+    this.p2p.addEventListener('connection:open', (e) => {
+      if (this.guard.check(e.detail)) return;
+      // Known peers are pruned last when the node is over its connection cap.
+      const peer = e.detail.remotePeer;
+      if (this.book.knows(peer.toString()))
+        void this.p2p.peerStore.merge(peer, { tags: { [KNOWN_PEER_TAG]: { value: 100 } } }).catch(() => undefined);
     });
     this.syncer = new Syncer(this.ports, this.p2p, this.opts);
-    this.syncer.onPeersLearned = (addrs) => {
-      for (const a of addrs) this.remember(a);
+    // Peers a known peer names are known too (the connection guard keeps slots for them).
+    this.syncer.onPeersLearned = (addrs, from) => {
+      const known = this.book.knows(from.toString());
+      for (const a of addrs) this.remember(a, false, known);
     };
+    this.syncer.onStruck = () => this.syncRound();
     this.syncer.onProgress = (height, target) => this.onSyncProgress(height, target);
     await this.syncer.register(() => this.peerAddresses());
     const pubsub = this.p2p.services.pubsub;
     // Beyond the caps a message is ignored unread: no penalty for the sender, no forwarding.
-    pubsub.topicValidators.set(this.topics.tx, (_peer, msg) => this.gates.tx.run(() => this.onTx(msg.data), TopicValidatorResult.Ignore));
+    pubsub.topicValidators.set(this.topics.tx, (peer, msg) =>
+      this.gates.tx.run(() => this.onTx(peer, msg.data), TopicValidatorResult.Ignore),
+    );
     pubsub.topicValidators.set(this.topics.block, (peer, msg) =>
       this.gates.block.run(() => this.onBlock(peer, msg.data), TopicValidatorResult.Ignore),
     );
@@ -113,9 +140,9 @@ export class P2pNetwork implements NetworkView {
   }
 
   /** Keeps an address in the bounded peer book (`pinned`: given by the operator). */
-  private remember(addr: string, pinned = false): void {
+  private remember(addr: string, pinned = false, known = pinned): void {
     if (!addr.includes('/p2p/') || addr.endsWith(`/p2p/${this.p2p.peerId}`)) return;
-    this.book.add(addr, pinned, Date.now());
+    this.book.add(addr, pinned, Date.now(), known);
   }
 
   /** Dials the few addresses that are due (bounded per round, with backoff after failures). */
@@ -151,8 +178,9 @@ export class P2pNetwork implements NetworkView {
     return this.book.size;
   }
 
+  /** Pokes one peer that may be asked to sync (not banned, not cooling down after a strike), at random. */
   private syncRound(): void {
-    const peers = this.p2p.getPeers();
+    const peers = this.p2p.getPeers().filter((p) => this.syncer.canAsk(p));
     if (peers.length) void this.syncer.poke(peers[Math.floor(Math.random() * peers.length)]);
   }
 
@@ -170,13 +198,19 @@ export class P2pNetwork implements NetworkView {
     return TopicValidatorResult.Reject;
   }
 
-  private async onTx(data: Uint8Array): Promise<TopicValidatorResult> {
+  /** Stale gossip from `peer`: ignored within its budget, rejected (a score penalty) beyond. */
+  private staleFrom(peer: PeerId, topic: 'block' | 'tx', what: string): TopicValidatorResult {
+    return this.stale.allow(peer.toString()) ? TopicValidatorResult.Ignore : this.reject(topic, `stale beyond the budget: ${what}`);
+  }
+
+  private async onTx(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
     const raw = decode(data, this.opts.maxTxBytes);
     if (raw === undefined) return this.reject('tx', 'malformed or oversized');
     try {
       await this.ports.chain.submitTx(raw, 'gossip');
       return TopicValidatorResult.Accept;
     } catch (e) {
+      if (e instanceof ChainError && STALE.has(e.code)) return this.staleFrom(peer, 'tx', e.code);
       if (e instanceof MempoolPolicyError || (e instanceof ChainError && IGNORABLE.has(e.code))) return TopicValidatorResult.Ignore;
       return this.reject('tx', e instanceof ChainError ? `${e.code}: ${e.message}` : 'invalid');
     }
@@ -216,8 +250,10 @@ export class P2pNetwork implements NetworkView {
     ) {
       // Ahead of us, or a competing tip that would win: fetch and validate through sync.
       void this.syncer.poke(peer);
+      return TopicValidatorResult.Ignore;
     }
-    return TopicValidatorResult.Ignore;
+    // At or below our head and no better: a block we hold, or one that already lost.
+    return this.staleFrom(peer, 'block', `block ${b.index} at head ${head.index}`);
   }
 
   /** Dialable addresses of connected peers (their listen addresses, learned by identify). */

@@ -1,0 +1,31 @@
+/**
+ * A budget for stale gossip: transactions and blocks the node already has. Identical bytes are
+ * dropped by gossipsub's seen cache before any validation (message ids are content hashes,
+ * p2p/gossipConfig.ts); a replay that differs in its bytes reaches the validator, which finds it
+ * known. Honest peers send such a message now and then (one that crossed a block on its way), so
+ * each peer gets a small budget a minute; beyond it, stale gossip is rejected, and costs the
+ * sender peer score like invalid gossip, until gossipsub graylists it.
+ */
+import { MAX_BANNED } from './banList.ts';
+import { RequestBuckets } from './requestBuckets.ts';
+
+/** Per-peer allowance of stale gossip messages. */
+export class StaleGossipBudget {
+  private readonly buckets: RequestBuckets;
+  /** Stale messages seen within budget, and beyond it (rejected). */
+  readonly counts = { allowed: 0, charged: 0 };
+
+  /** `perMinute` stale messages a peer (as many in a burst) before they cost it score. */
+  constructor(perMinute: number) {
+    if (!(perMinute > 0)) throw new RangeError(`a stale gossip budget must be positive, got ${perMinute}`);
+    this.buckets = new RequestBuckets(perMinute / 60, MAX_BANNED, perMinute);
+  }
+
+  /** Records one stale message from `peer`; true when it is within the budget (ignore), false when it costs (reject). */
+  allow(peer: string, now = Date.now()): boolean {
+    const ok = this.buckets.take(peer, now) === 0;
+    if (ok) this.counts.allowed++;
+    else this.counts.charged++;
+    return ok;
+  }
+}
