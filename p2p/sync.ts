@@ -73,7 +73,9 @@ export class Syncer {
   private async ask(peer: PeerId, protocol: string, body: unknown, max: number): Promise<unknown> {
     const timeoutMs = this.opts.syncRequestTimeoutMs;
     const stream = await this.p2p.dialProtocol(peer, protocol, { signal: AbortSignal.timeout(timeoutMs) }).catch((e: Error) => {
-      throw e.name === 'TimeoutError' || e.name === 'AbortError' ? new StalledError(`opened no ${protocol} stream within ${timeoutMs} ms`) : e;
+      throw e.name === 'TimeoutError' || e.name === 'AbortError'
+        ? new StalledError(`opened no ${protocol} stream within ${timeoutMs} ms`)
+        : e;
     });
     let bytes: Uint8Array;
     try {

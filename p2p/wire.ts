@@ -67,7 +67,9 @@ export async function readAll(stream: Stream, max: number, deadline?: ReadDeadli
     const due = started + deadline.timeoutMs + (size / deadline.minBytesPerSecond) * 1000;
     timer = setTimeout(
       () => {
-        stalled = new StalledError(`sent ${size} bytes in ${Date.now() - started} ms (deadline ${deadline.timeoutMs} ms, then ${deadline.minBytesPerSecond} B/s)`);
+        stalled = new StalledError(
+          `sent ${size} bytes in ${Date.now() - started} ms (deadline ${deadline.timeoutMs} ms, then ${deadline.minBytesPerSecond} B/s)`,
+        );
         stream.abort(stalled);
       },
       Math.max(0, due - Date.now()),
