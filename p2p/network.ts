@@ -204,6 +204,7 @@ export class P2pNetwork implements NetworkView {
   }
 
   private async onTx(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
+    if (this.stale.spent(peer.toString())) return this.reject('tx', 'stale gossip budget spent');
     const raw = decode(data, this.opts.maxTxBytes);
     if (raw === undefined) return this.reject('tx', 'malformed or oversized');
     try {
@@ -218,6 +219,7 @@ export class P2pNetwork implements NetworkView {
 
   private async onBlock(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
     if (this.syncer.isBanned(peer)) return this.reject('block', 'sender is banned');
+    if (this.stale.spent(peer.toString())) return this.reject('block', 'stale gossip budget spent');
     // A block that is malformed or not sealed by its slot's authority is junk whatever the
     // receiver's state: honest peers validate before they forward, so its sender is banned and hung
     // up on before it can send more (and before the block waits for the write queue or starts a sync).

@@ -28,6 +28,20 @@ export class RequestBuckets {
 
   /** Milliseconds until `peer` has a token (0: now); takes it when there is one. */
   take(peer: string, now: number): number {
+    const b = this.refill(peer, now);
+    if (b.tokens < 1) return Math.ceil(((1 - b.tokens) * 1000) / this.perSecond);
+    b.tokens--;
+    return 0;
+  }
+
+  /** True when `peer` has a token now (none is taken). */
+  has(peer: string, now: number): boolean {
+    const b = this.buckets.get(peer);
+    return !b || Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond) >= 1;
+  }
+
+  /** `peer`'s bucket, topped up to `now`. */
+  private refill(peer: string, now: number): Bucket {
     let b = this.buckets.get(peer);
     if (!b) {
       if (this.buckets.size >= this.maxPeers) this.buckets.delete(this.buckets.keys().next().value as string);
@@ -36,9 +50,7 @@ export class RequestBuckets {
     }
     b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond);
     b.at = now;
-    if (b.tokens < 1) return Math.ceil(((1 - b.tokens) * 1000) / this.perSecond);
-    b.tokens--;
-    return 0;
+    return b;
   }
 
   /** Waits until `peer` has a token and takes it (a client pacing itself). */

@@ -4,7 +4,9 @@
  * p2p/gossipConfig.ts); a replay that differs in its bytes reaches the validator, which finds it
  * known. Honest peers send such a message now and then (one that crossed a block on its way), so
  * each peer gets a small budget a minute; beyond it, stale gossip is rejected, and costs the
- * sender peer score like invalid gossip, until gossipsub graylists it.
+ * sender peer score like invalid gossip, until gossipsub graylists it. While a peer's budget is
+ * spent, all its gossip is rejected before it is read (an honest peer never gets there): what it
+ * sends until gossipsub recomputes its score (up to a second) costs the node next to nothing.
  */
 import { MAX_BANNED } from './banList.ts';
 import { RequestBuckets } from './requestBuckets.ts';
@@ -12,13 +14,20 @@ import { RequestBuckets } from './requestBuckets.ts';
 /** Per-peer allowance of stale gossip messages. */
 export class StaleGossipBudget {
   private readonly buckets: RequestBuckets;
-  /** Stale messages seen within budget, and beyond it (rejected). */
-  readonly counts = { allowed: 0, charged: 0 };
+  /** Stale messages seen within budget, beyond it (rejected), and gossip rejected unread while spent. */
+  readonly counts = { allowed: 0, charged: 0, unread: 0 };
 
   /** `perMinute` stale messages a peer (as many in a burst) before they cost it score. */
   constructor(perMinute: number) {
     if (!(perMinute > 0)) throw new RangeError(`a stale gossip budget must be positive, got ${perMinute}`);
     this.buckets = new RequestBuckets(perMinute / 60, MAX_BANNED, perMinute);
+  }
+
+  /** True while `peer` has spent its budget: its gossip is rejected unread (counted). */
+  spent(peer: string, now = Date.now()): boolean {
+    if (this.buckets.has(peer, now)) return false;
+    this.counts.unread++;
+    return true;
   }
 
   /** Records one stale message from `peer`; true when it is within the budget (ignore), false when it costs (reject). */

@@ -14,7 +14,9 @@ import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
 
 /** CPU milliseconds a process has used (utime + stime). */
 function cpuMs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2).split(' ');
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    .slice(readFileSync(`/proc/${pid}/stat`, 'utf8').lastIndexOf(')') + 2)
+    .split(' ');
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
 }
 
@@ -30,9 +32,16 @@ try {
     { type: 'TRANSFER', from: DEV_KEYS[1].address, to: DEV_KEYS[2].address, amount: '7', fee: '1000', nonce: 0, timestamp: Date.now() },
     DEV_KEYS[1],
   );
-  const res = await fetch(`${node.url}/api/chain/tx`, { method: 'POST', body: JSON.stringify(tx), headers: { 'content-type': 'application/json' } });
+  const res = await fetch(`${node.url}/api/chain/tx`, {
+    method: 'POST',
+    body: JSON.stringify(tx),
+    headers: { 'content-type': 'application/json' },
+  });
   if (!res.ok) throw new Error(`submit: ${res.status} ${await res.text()}`);
-  await waitFor(async () => ((await getJson<{ nonce: number }>(node.url, `/api/chain/account/${DEV_KEYS[1].address}`)).nonce === 1 ? true : undefined), 15_000);
+  await waitFor(
+    async () => ((await getJson<{ nonce: number }>(node.url, `/api/chain/account/${DEV_KEYS[1].address}`)).nonce === 1 ? true : undefined),
+    15_000,
+  );
   peer.services.pubsub.subscribe(topic);
   await peer.dial(multiaddr((await getJson<{ addresses: string[] }>(node.url, '/api/chain/network')).addresses[0]));
   await waitFor(async () => (peer.services.pubsub.getSubscribers(topic).length > 0 ? true : undefined));
@@ -54,7 +63,9 @@ try {
     const i0 = cpuMs(pid);
     await new Promise((r) => setTimeout(r, wall));
     const idle = cpuMs(pid) - i0;
-    console.log(`${label}: ${used} ms CPU over ${wall} ms (idle over the same time: ${idle} ms); ${((used - idle) / N).toFixed(3)} ms per replay`);
+    console.log(
+      `${label}: ${used} ms CPU over ${wall} ms (idle over the same time: ${idle} ms); ${((used - idle) / N).toFixed(3)} ms per replay`,
+    );
   };
   await run(`${N} replays, same bytes`, () => encode(tx));
   await run(`${N} replays, fresh bytes`, (i) => new TextEncoder().encode(' '.repeat(i + 1) + json));

@@ -85,7 +85,7 @@ t('40 throwaway identities from five hosts: one host holds 3 slots, an honest pe
     await waitFor(async () => (connected(a, honestKnown) ? true : undefined), 3000);
     assert.ok(a.p2p!.guard.refused > 0, 'the guard refused strangers');
   } finally {
-    await Promise.all(peers.map((p) => p.stop().catch(() => undefined)));
+    await Promise.all(peers.map(async (p) => p.stop()));
     await net.stop();
   }
 });

@@ -58,7 +58,8 @@ t('2,000 replays of an included transaction and 200 of an old block: both sender
     for (let i = 0; i < 200; i++) sends.push(blockReplayer.services.pubsub.publish(topics.block, variant(blockJson, i + 1)));
     await Promise.all(sends.map((p) => p.catch(() => undefined)));
     const gossip = gossipOf(a);
-    const graylisted = async () => gossip.getScore(txReplayer.peerId.toString()) < -400 && gossip.getScore(blockReplayer.peerId.toString()) < -400;
+    const graylisted = async () =>
+      gossip.getScore(txReplayer.peerId.toString()) < -400 && gossip.getScore(blockReplayer.peerId.toString()) < -400;
     const ok = await waitFor(async () => ((await graylisted()) ? true : undefined), 10_000).catch(() => false);
     const stale = a.p2p!.stale.counts;
     console.log(

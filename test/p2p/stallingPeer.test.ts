@@ -33,7 +33,10 @@ const syncerOf = (x: Launched) => (x.p2p as unknown as { syncer: Syncer }).synce
 async function claimAndHold(evil: Libp2p, victim: Launched, answer: () => AsyncIterable<Uint8Array>): Promise<{ asked: Promise<void> }> {
   const protocols = syncProtocols(victim.node.info.genesisBlock.hash);
   await claimHead(evil, protocols.status, victim.node.info.genesisBlock.hash, () => victim.node.head().index + 30_000);
-  const asked = Promise.withResolvers<void>();
+  let resolveAsked = () => undefined as void;
+  const asked = new Promise<void>((r) => {
+    resolveAsked = r;
+  });
   await evil.handle(protocols.blocks, async ({ stream }) => {
     const req = decode(await readAll(stream, 1024), 1024) as { from: number; to: number };
     const ours = req.from <= victim.node.head().index ? await victim.node.readPorts().blocks.block(req.from) : undefined;
@@ -41,10 +44,10 @@ async function claimAndHold(evil: Libp2p, victim: Launched, answer: () => AsyncI
       await stream.sink([encode({ blocks: [ours as Block] })]).catch(() => undefined);
       return;
     }
-    asked.resolve();
+    resolveAsked();
     await stream.sink(answer()).catch(() => undefined);
   });
-  return { asked: asked.promise };
+  return { asked };
 }
 
 t('a peer that claims a far head and never answers is banned within seconds; no 503 SYNCING, undo records kept', async () => {
