@@ -33,7 +33,7 @@ const syncerOf = (x: Launched) => (x.p2p as unknown as { syncer: Syncer }).synce
 async function claimAndHold(evil: Libp2p, victim: Launched, answer: () => AsyncIterable<Uint8Array>): Promise<{ asked: Promise<void> }> {
   const protocols = syncProtocols(victim.node.info.genesisBlock.hash);
   await claimHead(evil, protocols.status, victim.node.info.genesisBlock.hash, () => victim.node.head().index + 30_000);
-  let resolveAsked = () => undefined as void;
+  let resolveAsked: () => void = () => undefined;
   const asked = new Promise<void>((r) => {
     resolveAsked = r;
   });
