@@ -86,8 +86,12 @@ export class Syncer {
       throw e;
     }
     const answer = decode(bytes, max);
-    if (answer === undefined) throw new PeerFault(`answered ${protocol} with malformed JSON`);
-    return answer;
+    if (answer !== undefined) return answer;
+    // A peer that died mid-answer (its connection is gone) leaves a cut answer through no breach;
+    // an empty answer on a live connection is a strike, a malformed one a breach.
+    if (!this.p2p.getConnections(peer).some((c) => c.status === 'open')) throw new Error(`connection closed during ${protocol}`);
+    if (bytes.byteLength === 0) throw new StalledError(`answered ${protocol} with nothing`);
+    throw new PeerFault(`answered ${protocol} with malformed JSON`);
   }
 
   /** A peer's head. */
