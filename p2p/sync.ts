@@ -200,8 +200,10 @@ export class Syncer {
       await runPipeline(
         batchesOf(blockItems(fetched)),
         pool,
+        // Blocks at or below the head go in too: importBlocks skips the ones the chain holds and
+        // refuses (HeadMovedError, no ban) a different one, such as a block this node produced meanwhile.
         ({ block, txBytes }, verified) => {
-          if ((block as Block).index > this.ports.chain.head().index) group.push({ raw: block, verified, txBytes });
+          group.push({ raw: block, verified, txBytes });
         },
         async () => {
           const blocks = group.splice(0);
@@ -212,6 +214,7 @@ export class Syncer {
             // Measured by the batching already: not serialised again.
             blocks.map((b) => b.txBytes),
           );
+          if (imported.length === 0) return;
           // Verified blocks came in and the claimed head is still ahead: evidence the node is behind.
           // It lasts at most one request deadline past the last import (then a strike ends the sync).
           const top = imported[imported.length - 1].index;
