@@ -12,8 +12,8 @@ export const MAX_BANNED = 1024;
 /** Ban deadlines by peer id. */
 export class BanList {
   private readonly until = new Map<string, number>();
-  /** Recent strike times by peer id. */
-  private readonly strikes = new Map<string, number[]>();
+  /** Recent strike times by peer id, and the end of the cooldown after the last. */
+  private readonly strikes = new Map<string, { at: number[]; coolUntil: number }>();
   /** Bans handed out since start (operators' metrics). */
   total = 0;
 
@@ -35,11 +35,11 @@ export class BanList {
   }
 
   /**
-   * Counts one strike against `peer` (strikes older than BAN_MS are forgotten); on the
-   * `maxStrikes`-th the peer is banned and true is answered.
+   * Counts one strike against `peer` (strikes older than BAN_MS are forgotten): the peer cools
+   * down for `cooldownMs`, and on the `maxStrikes`-th strike it is banned and true is answered.
    */
-  strike(peer: string, maxStrikes: number, now = Date.now()): boolean {
-    const recent = (this.strikes.get(peer) ?? []).filter((t) => t > now - BAN_MS);
+  strike(peer: string, maxStrikes: number, cooldownMs: number, now = Date.now()): boolean {
+    const recent = (this.strikes.get(peer)?.at ?? []).filter((t) => t > now - BAN_MS);
     recent.push(now);
     this.strikes.delete(peer);
     if (recent.length >= maxStrikes) {
@@ -47,8 +47,13 @@ export class BanList {
       return true;
     }
     if (this.strikes.size >= MAX_BANNED) this.strikes.delete(this.strikes.keys().next().value as string);
-    this.strikes.set(peer, recent);
+    this.strikes.set(peer, { at: recent, coolUntil: now + cooldownMs });
     return false;
+  }
+
+  /** True while `peer` cools down after a strike. */
+  cooling(peer: string, now = Date.now()): boolean {
+    return (this.strikes.get(peer)?.coolUntil ?? 0) > now;
   }
 
   /** Peers banned right now. */

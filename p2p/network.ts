@@ -9,30 +9,21 @@ import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { identify } from '@libp2p/identify';
 import { mdns } from '@libp2p/mdns';
-import { TopicValidatorResult, type Libp2p, type PeerId, type PrivateKey, type PubSub } from '@libp2p/interface';
+import { TopicValidatorResult, type Libp2p, type PrivateKey, type PubSub } from '@libp2p/interface';
 import { tcp } from '@libp2p/tcp';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import type { Subscription } from 'rxjs';
-import type { Block } from '../core/block.ts';
-import { ChainError } from '../core/errors.ts';
-import { MempoolPolicyError } from '../node/mempool.ts';
 import type { NetworkPorts, NetworkView, PeerGuardStats } from '../node/ports.ts';
-import { betterTip } from '../node/reorg.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { Syncer } from './sync.ts';
-import { decode, encode } from './wire.ts';
+import { encode } from './wire.ts';
 import { PeerBook } from './peerBook.ts';
 import { gossipOptions } from './gossipConfig.ts';
 import { ValidationGate } from './validationGate.ts';
-import { sealFault } from './answerCheck.ts';
 import { ConnectionGuard, KNOWN_PEER_TAG } from './connectionGuard.ts';
 import { StaleGossipBudget } from './staleGossip.ts';
-
-/** Codes that mean "out of date or not now", not misbehaviour. */
-const IGNORABLE = new Set(['NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
-/** Codes that mean "already known": free within a peer's stale-gossip budget, rejected beyond. */
-const STALE = new Set(['DUPLICATE_TX', 'STALE_NONCE']);
+import { GossipValidator } from './gossipValidator.ts';
 
 /** A node's network presence. */
 export class P2pNetwork implements NetworkView {
@@ -49,9 +40,8 @@ export class P2pNetwork implements NetworkView {
   onSyncProgress: (height: number, target: number) => void = () => undefined;
   /** Caps on gossip validations in flight, by topic. */
   private readonly gates: { block: ValidationGate; tx: ValidationGate };
-  /** Rejected gossip, for operators and tests. */
-  readonly rejected: { topic: string; reason: string }[] = [];
-  private readonly rejectedCount = { block: 0, tx: 0 };
+  /** The topic validators (p2p/gossipValidator.ts); set once sync runs. */
+  private validator!: GossipValidator;
   /** Each peer's allowance of gossip the node already has. */
   readonly stale: StaleGossipBudget;
   /** Per-IP and stranger caps on inbound connections. */
@@ -108,13 +98,14 @@ export class P2pNetwork implements NetworkView {
     this.syncer.onStruck = () => this.syncRound();
     this.syncer.onProgress = (height, target) => this.onSyncProgress(height, target);
     await this.syncer.register(() => this.peerAddresses());
+    this.validator = new GossipValidator(this.ports, this.opts, this.syncer, this.stale);
     const pubsub = this.p2p.services.pubsub;
     // Beyond the caps a message is ignored unread: no penalty for the sender, no forwarding.
     pubsub.topicValidators.set(this.topics.tx, (peer, msg) =>
-      this.gates.tx.run(() => this.onTx(peer, msg.data), TopicValidatorResult.Ignore),
+      this.gates.tx.run(() => this.validator.onTx(peer, msg.data), TopicValidatorResult.Ignore),
     );
     pubsub.topicValidators.set(this.topics.block, (peer, msg) =>
-      this.gates.block.run(() => this.onBlock(peer, msg.data), TopicValidatorResult.Ignore),
+      this.gates.block.run(() => this.validator.onBlock(peer, msg.data), TopicValidatorResult.Ignore),
     );
     pubsub.subscribe(this.topics.tx);
     pubsub.subscribe(this.topics.block);
@@ -169,8 +160,13 @@ export class P2pNetwork implements NetworkView {
       banned: this.syncer?.banned.count() ?? 0,
       bans: this.syncer?.banned.total ?? 0,
       gossipDropped: { block: this.gates.block.dropped, tx: this.gates.tx.dropped },
-      gossipRejected: { ...this.rejectedCount },
+      gossipRejected: { ...(this.validator?.rejectedCount ?? { block: 0, tx: 0 }) },
     };
+  }
+
+  /** Rejected gossip, latest last (operators and tests). */
+  get rejected(): readonly { topic: string; reason: string }[] {
+    return this.validator?.rejected ?? [];
   }
 
   /** Addresses in the peer book (operators and tests). */
@@ -188,74 +184,6 @@ export class P2pNetwork implements NetworkView {
     this.p2p.services.pubsub
       .publish(topic, encode(v))
       .catch((e: unknown) => this.ports.log.debug('publish failed', { topic, error: (e as Error).message }));
-  }
-
-  private reject(topic: 'block' | 'tx', reason: string): TopicValidatorResult {
-    this.rejectedCount[topic]++;
-    this.rejected.push({ topic, reason });
-    if (this.rejected.length > 1000) this.rejected.shift();
-    this.ports.log.warn('rejected gossip', { topic, reason });
-    return TopicValidatorResult.Reject;
-  }
-
-  /** Stale gossip from `peer`: ignored within its budget, rejected (a score penalty) beyond. */
-  private staleFrom(peer: PeerId, topic: 'block' | 'tx', what: string): TopicValidatorResult {
-    return this.stale.allow(peer.toString()) ? TopicValidatorResult.Ignore : this.reject(topic, `stale beyond the budget: ${what}`);
-  }
-
-  private async onTx(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
-    if (this.stale.spent(peer.toString())) return this.reject('tx', 'stale gossip budget spent');
-    const raw = decode(data, this.opts.maxTxBytes);
-    if (raw === undefined) return this.reject('tx', 'malformed or oversized');
-    try {
-      await this.ports.chain.submitTx(raw, 'gossip');
-      return TopicValidatorResult.Accept;
-    } catch (e) {
-      if (e instanceof ChainError && STALE.has(e.code)) return this.staleFrom(peer, 'tx', e.code);
-      if (e instanceof MempoolPolicyError || (e instanceof ChainError && IGNORABLE.has(e.code))) return TopicValidatorResult.Ignore;
-      return this.reject('tx', e instanceof ChainError ? `${e.code}: ${e.message}` : 'invalid');
-    }
-  }
-
-  private async onBlock(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
-    if (this.syncer.isBanned(peer)) return this.reject('block', 'sender is banned');
-    if (this.stale.spent(peer.toString())) return this.reject('block', 'stale gossip budget spent');
-    // A block that is malformed or not sealed by its slot's authority is junk whatever the
-    // receiver's state: honest peers validate before they forward, so its sender is banned and hung
-    // up on before it can send more (and before the block waits for the write queue or starts a sync).
-    const raw = decode(data, this.opts.maxBlockBytes);
-    const fault = raw === undefined ? 'malformed or oversized' : sealFault(raw, this.ports.chain.genesis);
-    if (fault) {
-      void this.syncer.ban(peer, `gossiped a junk block: ${fault}`);
-      return this.reject('block', fault);
-    }
-    const b = raw as Block;
-    const head = this.ports.chain.head();
-    if (b.index === head.index + 1 && b.previousHash === head.hash) {
-      try {
-        await this.ports.chain.importBlock(b);
-        return TopicValidatorResult.Accept;
-      } catch (e) {
-        // Raced with another import of the same height: nothing wrong with the sender, unless it
-        // is the same authority's second block for that slot.
-        if (this.ports.chain.head().index >= b.index) {
-          return (await this.ports.chain.noteCompetingBlock(b)) ? this.reject('block', 'equivocation') : TopicValidatorResult.Ignore;
-        }
-        return this.reject('block', e instanceof Error ? e.message : 'invalid');
-      }
-    }
-    // A second block for a slot we hold, attested by its authority: evidence, never built upon.
-    if (b.index <= head.index && (await this.ports.chain.noteCompetingBlock(b))) return this.reject('block', 'equivocation');
-    if (
-      b.index > head.index ||
-      (b.index === head.index && b.hash !== head.hash && betterTip(b, head, this.ports.chain.genesis.blockTimeMs))
-    ) {
-      // Ahead of us, or a competing tip that would win: fetch and validate through sync.
-      void this.syncer.poke(peer);
-      return TopicValidatorResult.Ignore;
-    }
-    // At or below our head and no better: a block we hold, or one that already lost.
-    return this.staleFrom(peer, 'block', `block ${b.index} at head ${head.index}`);
   }
 
   /** Dialable addresses of connected peers (their listen addresses, learned by identify). */

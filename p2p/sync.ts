@@ -48,8 +48,6 @@ export class Syncer {
   private readonly asking = new RequestBuckets(SYNC_REQUESTS_PER_SECOND, MAX_BANNED);
   /** True while importing a better chain more than one block ahead, once its first blocks were imported. */
   syncing = false;
-  /** Struck peers not asked to sync until the time given (bounded like the ban list). */
-  private readonly cooling = new Map<string, number>();
   /** Called after a peer was struck (the network asks another one at once). */
   onStruck: (peer: PeerId) => void = () => undefined;
   /** Called with multiaddrs a peer told us about, and that peer. */
@@ -110,24 +108,15 @@ export class Syncer {
   /** True while `peer` may be asked to sync: neither banned nor cooling down after a strike. */
   canAsk(peer: PeerId, now = Date.now()): boolean {
     const id = peer.toString();
-    if (this.banned.has(id, now)) return false;
-    const until = this.cooling.get(id);
-    if (until === undefined) return true;
-    if (until > now) return false;
-    this.cooling.delete(id);
-    return true;
+    return !this.banned.has(id, now) && !this.banned.cooling(id, now);
   }
 
   /** Strikes a slow or refusing peer: a cooldown, a ban on repeat (p2p/banList.ts). */
   private async strike(peer: PeerId, why: string): Promise<void> {
     const id = peer.toString();
-    if (this.banned.strike(id, this.opts.maxSyncStrikes)) {
-      this.cooling.delete(id);
+    if (this.banned.strike(id, this.opts.maxSyncStrikes, this.opts.syncStrikeCooldownMs)) {
       await this.ban(peer, `struck ${this.opts.maxSyncStrikes} times; last: ${why}`);
     } else {
-      this.cooling.delete(id);
-      if (this.cooling.size >= MAX_BANNED) this.cooling.delete(this.cooling.keys().next().value as string);
-      this.cooling.set(id, Date.now() + this.opts.syncStrikeCooldownMs);
       this.ports.log.warn('peer struck: too slow or refused blocks below the head it claimed', { peer: id, why });
     }
     this.onStruck(peer);
