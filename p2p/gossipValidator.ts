@@ -60,6 +60,7 @@ export class GossipValidator {
     if (raw === undefined) return this.reject('tx', 'malformed or oversized');
     try {
       await this.ports.chain.submitTx(raw, 'gossip');
+      this.stale.earn(peer.toString());
       return TopicValidatorResult.Accept;
     } catch (e) {
       if (e instanceof ChainError && STALE.has(e.code)) return this.staleFrom(peer, 'tx', e.code);
@@ -86,6 +87,7 @@ export class GossipValidator {
     if (b.index === head.index + 1 && b.previousHash === head.hash) {
       try {
         await this.ports.chain.importBlock(b);
+        this.stale.earn(peer.toString());
         return TopicValidatorResult.Accept;
       } catch (e) {
         // Raced with another import of the same height: nothing wrong with the sender, unless it

@@ -34,6 +34,12 @@ export class RequestBuckets {
     return 0;
   }
 
+  /** Gives `peer` one token back (never beyond the burst). */
+  give(peer: string, now: number): void {
+    const b = this.refill(peer, now);
+    b.tokens = Math.min(this.burst, b.tokens + 1);
+  }
+
   /** True when `peer` has a token now (none is taken). */
   has(peer: string, now: number): boolean {
     const b = this.buckets.get(peer);

@@ -3,7 +3,8 @@
  * dropped by gossipsub's seen cache before any validation (message ids are content hashes,
  * p2p/gossipConfig.ts); a replay that differs in its bytes reaches the validator, which finds it
  * known. Honest peers send such a message now and then (one that crossed a block on its way), so
- * each peer gets a small budget a minute; beyond it, stale gossip is rejected, and costs the
+ * each peer gets a small budget a minute, and one more for each message it delivered first (a busy
+ * honest relay sends far more new messages than late ones; a replayer sends none); beyond it, stale gossip is rejected, and costs the
  * sender peer score like invalid gossip, until gossipsub graylists it. While a peer's budget is
  * spent, all its gossip is rejected before it is read (an honest peer never gets there): what it
  * sends until gossipsub recomputes its score (up to a second) costs the node next to nothing.
@@ -28,6 +29,11 @@ export class StaleGossipBudget {
     if (this.buckets.has(peer, now)) return false;
     this.counts.unread++;
     return true;
+  }
+
+  /** Credits `peer` with one stale message for a new message it delivered (up to the budget). */
+  earn(peer: string, now = Date.now()): void {
+    this.buckets.give(peer, now);
   }
 
   /** Records one stale message from `peer`; true when it is within the budget (ignore), false when it costs (reject). */

@@ -8,6 +8,7 @@ import * as assert from 'uvu/assert';
 import { multiaddr } from '@multiformats/multiaddr';
 import type { Launched } from '../../cli/launch.ts';
 import { signTx } from '../../core/txCodec.ts';
+import { StaleGossipBudget } from '../../p2p/staleGossip.ts';
 import { encode } from '../../p2p/wire.ts';
 import { hostileLibp2p } from '../helpers/hostilePeer.ts';
 import { waitFor } from '../helpers/nodeProcess.ts';
@@ -30,6 +31,20 @@ async function join(peer: Peer, node: Launched, topic: string, addr: string): Pr
   await waitFor(async () => (peer.services.pubsub.getSubscribers(topic).length > 0 ? true : undefined));
   await waitFor(async () => (gossipOf(node).getSubscribers(topic).length > 0 ? true : undefined));
 }
+
+t('the budget: a burst of the minute's allowance, then spent; new messages delivered earn it back', () => {
+  const budget = new StaleGossipBudget(3);
+  for (let i = 0; i < 3; i++) assert.ok(budget.allow('p', 0));
+  assert.not.ok(budget.allow('p', 0));
+  assert.ok(budget.spent('p', 0));
+  assert.not.ok(budget.spent('q', 0), 'another peer has its own');
+  budget.earn('p', 0);
+  assert.not.ok(budget.spent('p', 0));
+  assert.ok(budget.allow('p', 0));
+  // The allowance refills at its rate: 3 a minute, one each 20 s.
+  assert.ok(budget.spent('p', 19_000));
+  assert.not.ok(budget.spent('p', 20_001));
+});
 
 t('2,000 replays of an included transaction and 200 of an old block: both senders graylisted, the budget spent first', async () => {
   const net = testNet(1, 300);
