@@ -32,7 +32,7 @@ async function join(peer: Peer, node: Launched, topic: string, addr: string): Pr
   await waitFor(async () => (gossipOf(node).getSubscribers(topic).length > 0 ? true : undefined));
 }
 
-t('the budget: a burst of the minute's allowance, then spent; new messages delivered earn it back', () => {
+t('the budget: a burst of a minute of allowance, then spent; new messages delivered earn it back', () => {
   const budget = new StaleGossipBudget(3);
   for (let i = 0; i < 3; i++) assert.ok(budget.allow('p', 0));
   assert.not.ok(budget.allow('p', 0));
