@@ -7,7 +7,7 @@
  * they stay open, and each tier has a cap on open streams (tier 1: 10 per key).
  *
  * An operator ban list (IPs and CIDRs, from options and from a file re-read when it changes)
- * answers 403 IP_BANNED. A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
+ * answers 403 IP_BANNED, with limits on or off (`enforceLimits: false` keeps only the bans). A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
  * an IP that presents `badKeyLimit` invalid keys within a window is answered 429 for
  * `badKeyBlockMs`, whatever it sends.
  *
@@ -15,6 +15,7 @@
  * forgives everyone) and idle callers are swept once per window.
  */
 import { BlockList, isIP } from 'node:net';
+import { quotaBucketOf } from './cidr.ts';
 import { trustedProxies, type TrustedProxies } from './clientIp.ts';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import type { ApiKeyRecord, ApiKeyStore } from '../services/apiKeys.ts';
@@ -48,6 +49,11 @@ export interface RateLimitOptions {
   badKeyBlockMs: number;
   /** Proxies (CIDRs) whose X-Forwarded-For is believed: see api/clientIp.ts. */
   trustedProxies: string[];
+  /**
+   * Quotas, concurrency caps and key checks on (`--rate-limits on`). Off, only the ban list
+   * applies: a ban is a ban whatever the limits.
+   */
+  enforceLimits: boolean;
   now: () => number;
 }
 
@@ -64,6 +70,7 @@ export const defaultRateLimitOptions: RateLimitOptions = {
   badKeyLimit: 10,
   badKeyBlockMs: 5 * 60_000,
   trustedProxies: [],
+  enforceLimits: true,
   now: Date.now,
 };
 
@@ -124,7 +131,11 @@ function no(
 /** An admission decision. */
 export type Admission =
   | { ok: true; bucket: Bucket; limit: TierLimit; stream: boolean; release: () => void }
+  /** Let through by a limiter that only bans (`enforceLimits: false`): no quota, no headers. */
+  | { ok: true; bucket: null; limit: null; stream: false; release: () => void }
   | { ok: false; status: 401 | 403 | 429; code: string; error: string; bucket: Bucket | null; limit: TierLimit; retryAfterMs?: number };
+
+const UNLIMITED: Admission = { ok: true, bucket: null, limit: null, stream: false, release: () => {} };
 
 /** The limiter's state and middleware. */
 export class RateLimiter {
@@ -249,15 +260,18 @@ export class RateLimiter {
   admit(ip: string, presented: string | undefined, path: string, now = this.opts.now()): Admission {
     const o = this.opts;
     const anon = o.tiers.anonymous;
+    // Quotas and bad-key counts are per IPv4 address and per IPv6 /64 (api/cidr.ts).
+    const client = quotaBucketOf(ip);
     if (this.isBanned(ip))
-      return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${ip}`) ?? null, anon);
+      return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${client}`) ?? null, anon);
+    if (!o.enforceLimits) return UNLIMITED;
     let record: ApiKeyRecord | null = null;
     if (presented !== undefined) {
-      const blocked = this.blockedFor(ip, now);
+      const blocked = this.blockedFor(client, now);
       if (blocked > 0) return no(429, 'RATE_LIMITED', 'too many invalid API keys from this IP; try again later', null, anon, blocked);
       const check = this.keys.check(presented);
       if (!check.ok) {
-        this.noteBadKey(ip, now);
+        this.noteBadKey(client, now);
         return no(
           401,
           'UNAUTHORIZED',
@@ -274,7 +288,7 @@ export class RateLimiter {
     // Keys registered with a key draw from the quota of the key at the top of their chain.
     const payer = record && this.keys.rootOf(record);
     const limit = this.tierOf(payer);
-    const b = this.bucket(payer ? `key:${payer.id}` : `ip:${ip}`, limit, now);
+    const b = this.bucket(payer ? `key:${payer.id}` : `ip:${client}`, limit, now);
     const who = record ? 'this API key' : 'anonymous callers from this IP';
     if (b.count >= limit.perMinute)
       return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);

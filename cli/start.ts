@@ -1,5 +1,6 @@
 /** `ombra start`: run a dev node or a network node until SIGINT/SIGTERM. */
 import type { P2pOptions } from '../p2p/options.ts';
+import { parseListenAddr } from '../api/metricsServer.ts';
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
@@ -13,6 +14,9 @@ import { trustedProxies } from '../api/clientIp.ts';
 import type { AlertOptions } from '../services/alerts.ts';
 import type { ServerLimits } from '../api/serverLimits.ts';
 
+/** Where a node off --dev serves GET /metrics unless told otherwise. */
+export const DEFAULT_METRICS_ADDR = '127.0.0.1:9464';
+
 /** Flags of `ombra start`, each with its environment twin. */
 export const START_FLAGS: Record<string, FlagSpec> = {
   dev: { type: 'boolean', env: 'OMBRA_DEV', help: 'run the dev chain: dev genesis, authority = dev mnemonic index 0, no peers needed' },
@@ -21,6 +25,16 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'http-port': { type: 'string', env: 'OMBRA_HTTP_PORT', default: '7777', help: 'HTTP port (0 picks a free one)' },
   'p2p-port': { type: 'string', env: 'OMBRA_P2P_PORT', default: '7778', help: 'libp2p TCP port (0 picks a free one)' },
   'p2p-host': { type: 'string', env: 'OMBRA_P2P_HOST', default: '127.0.0.1', help: 'libp2p listen address' },
+  'metrics-addr': {
+    type: 'string',
+    env: 'OMBRA_METRICS_ADDR',
+    help: `GET /metrics listener HOST:PORT (default ${DEFAULT_METRICS_ADDR}; under --dev only when given; port 0 picks one)`,
+  },
+  'metrics-public': {
+    type: 'boolean',
+    env: 'OMBRA_METRICS_PUBLIC',
+    help: 'serve GET /metrics on the API port too (always so under --dev)',
+  },
   'block-time-ms': {
     type: 'string',
     env: 'OMBRA_BLOCK_TIME_MS',
@@ -171,6 +185,15 @@ export async function startCommand(argv: string[]): Promise<number> {
   p2pLimit('p2p-max-connections-per-ip', 'maxConnectionsPerIp', 1);
   p2pLimit('p2p-reserved-known-connections', 'reservedKnownConnections', 0);
   p2pLimit('sync-request-timeout-ms', 'syncRequestTimeoutMs', 100);
+  // /metrics on its own listener (not under --dev unless asked); on the API port only under --dev or when made public.
+  const metricsFlag = (flags['metrics-addr'] as string | undefined) ?? (dev ? undefined : DEFAULT_METRICS_ADDR);
+  let metricsAddr: { host: string; port: number } | undefined;
+  try {
+    metricsAddr = metricsFlag === undefined ? undefined : parseListenAddr(metricsFlag, '--metrics-addr');
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const metricsOnApi = dev || flags['metrics-public'] === true;
   const limitsFlag = (flags['rate-limits'] as string | undefined) ?? (dev ? 'off' : 'on');
   if (limitsFlag !== 'on' && limitsFlag !== 'off') throw new UsageError('--rate-limits must be on or off');
   const smtpUrl = flags['smtp-url'] as string | undefined;
@@ -181,22 +204,19 @@ export async function startCommand(argv: string[]): Promise<number> {
   // X-Forwarded-For and escape bans and rate limits: the old flag now needs the proxies named.
   if (flags['trust-proxy'] === true && named.length === 0)
     throw new UsageError('--trust-proxy no longer trusts every hop: name your reverse proxies with --trusted-proxy CIDR');
-  let rateLimits: Partial<RateLimitOptions> | null = null;
-  if (limitsFlag === 'on') {
-    const banned = (flags['ban-ip'] as string[] | undefined) ?? [];
-    try {
-      parseBanList(banned);
-    } catch (e) {
-      throw new UsageError(`--ban-ip: ${(e as Error).message}`);
-    }
-    const proxies = named;
-    try {
-      trustedProxies(proxies);
-    } catch (e) {
-      throw new UsageError(`--trusted-proxy: ${(e as Error).message}`);
-    }
-    rateLimits = { banned, trustedProxies: proxies };
+  // Bans (and the proxies that name a client's IP) apply with limits off too.
+  const banned = (flags['ban-ip'] as string[] | undefined) ?? [];
+  try {
+    parseBanList(banned);
+  } catch (e) {
+    throw new UsageError(`--ban-ip: ${(e as Error).message}`);
   }
+  try {
+    trustedProxies(named);
+  } catch (e) {
+    throw new UsageError(`--trusted-proxy: ${(e as Error).message}`);
+  }
+  const rateLimits: Partial<RateLimitOptions> = { banned, trustedProxies: named, enforceLimits: limitsFlag === 'on' };
   const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
   const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
@@ -241,6 +261,8 @@ export async function startCommand(argv: string[]): Promise<number> {
     dev,
     httpHost: flags['http-host'] as string,
     httpPort,
+    metricsAddr,
+    metricsOnApi,
     log,
     rateLimits,
     alerts,

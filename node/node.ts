@@ -10,6 +10,7 @@ import { finalityDepthOf, withForkOverrides, type ForkHeights, type Genesis } fr
 import type { KeyPair } from '../core/keys.ts';
 import { cloneState, StateOverlay, type ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
+import { stateTx } from '../core/txCodec.ts';
 import { validateTx } from '../core/validateTx.ts';
 import type { BalanceChange, BlockEvent, ChainEvent, ChainInfo } from '../projections/events.ts';
 import { PROJECTIONS } from '../projections/index.ts';
@@ -131,6 +132,8 @@ export class OmbraNode implements HealthView {
     const dataDir = dirname(resolve(opts.dbDir));
     let store = await ChainStore.open(opts.dbDir);
     try {
+      // A missing or damaged head pointer: nothing below can be read without one.
+      if (!store.head() && store.damage) throw new LogIntegrityError(store.damage, dataDir);
       const stored = await store.genesis();
       const raw = stored ?? opts.genesis;
       if (!raw) throw new ChainError('INVALID_PARAMS', 'this data dir has no chain yet: pass --genesis FILE or --dev');
@@ -590,6 +593,7 @@ export class OmbraNode implements HealthView {
     return {
       type: 'block',
       block,
+      txs: block.transactions.map(stateTx),
       diff: applied.diff,
       balances,
       emitted: applied.diff.supply.emitted - state.supply.emitted,

@@ -38,6 +38,8 @@ export interface BlockReader {
   blocksJsonIn(from: number, to: number): Promise<string[]>;
   /** Blocks from..to inclusive, streamed in height order. */
   range(from: number, to: number): AsyncIterable<Block>;
+  /** Blocks from..to inclusive as their stored JSON text, streamed in height order from one snapshot. */
+  rangeJson(from: number, to: number): AsyncGenerator<string>;
 }
 
 /** The projections' read models, typed by their definitions. */
@@ -56,6 +58,8 @@ export interface MempoolView {
   get(hash: string): SignedTx | undefined;
   /** A sender's pending run: count, balance and storage it commits. */
   pending(address: string): PendingRun;
+  /** A page of the pending transactions of one type, in arrival order, with their count. */
+  ofType(type: string, limit: number, offset: number): { total: number; txs: SignedTx[] };
 }
 
 /** The one typed event feed: committed blocks, reorganisations, admitted transactions. */

@@ -8,7 +8,7 @@ import { keyView, type ApiKeyRecord, type ApiKeyStore } from '../../services/api
 import { parseRegister } from '../alertParams.ts';
 import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
 import type { ApiDeps } from '../context.ts';
-import { clientIp } from '../clientIp.ts';
+import { clientBucket } from '../clientIp.ts';
 
 /** The key in X-API-Key, or UNAUTHORIZED. */
 function caller(c: Context, keys: ApiKeyStore, required: true): ApiKeyRecord;
@@ -46,14 +46,15 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
         `tier ${input.tier} keys are issued by the node operator only (ombra keys create --tier ${input.tier}); register issues tier 1 keys`,
       );
     const owner = caller(c, keys, false);
-    const ip = clientIp(c, deps.limiter?.proxies ?? null);
+    // Per IPv4 address or IPv6 /64: a host picks any address of its /64.
+    const ip = clientBucket(c, deps.limiter?.proxies ?? null);
     if (!owner && keys.countByIp(ip) >= maxKeysPerIp)
       throw new ChainError(
         'RATE_LIMITED',
         `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`,
       );
     const { record, key } = await keys.create({ tier: 1, label: input.label, ownerId: owner?.id ?? null, createdBy: ip });
-    return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt }, 201);
+    return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt });
   });
 
   app.get('/me', (c) => {

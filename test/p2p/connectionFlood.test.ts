@@ -42,9 +42,15 @@ async function flood(peers: Libp2p[], addr: string, ms: number): Promise<void> {
   );
 }
 
-/** Open inbound connections of `node` by remote IP. */
+/** The node's open connections. */
+const connectionsOf = (node: Launched) =>
+  (node.p2p as unknown as { p2p: { getConnections(): { remoteAddr: { toString(): string }; status: string }[] } }).p2p
+    .getConnections()
+    .filter((c) => c.status === 'open');
+
+/** Open connections of `node` from remote IP `ip`. */
 function inboundFrom(node: Launched, ip: string): number {
-  return node.p2p!.peers().filter((p) => p.addresses[0].startsWith(`/ip4/${ip}/`)).length;
+  return connectionsOf(node).filter((c) => c.remoteAddr.toString().startsWith(`/ip4/${ip}/`)).length;
 }
 
 const connected = (node: Launched, peer: Libp2p) => node.p2p!.peers().some((p) => p.peerId === peer.peerId.toString());
