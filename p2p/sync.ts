@@ -26,12 +26,6 @@ import { fetchAhead } from './fetchAhead.ts';
 
 /** Catch-ups of at least this many blocks verify signatures in worker threads. */
 const SYNC_WORKERS_FROM = 64;
-/**
- * Most blocks a catch-up imports with one synced write (transactions and bytes stay bounded by the
- * pipeline's limits). Undo records are kept for the blocks within the undo depth of each group's
- * top, so larger groups write fewer of them: a quarter of the undo records of 256-block groups.
- */
-export const SYNC_GROUP_BLOCKS = 1024;
 
 /** Protocol ids for a chain (its genesis hash keeps chains apart). */
 export function syncProtocols(genesisHash: string) {
@@ -193,7 +187,7 @@ export class Syncer {
       // Each verified batch is imported with one synced write (group commit).
       const group: { raw: unknown; verified: boolean; txBytes?: number }[] = [];
       await runPipeline(
-        batchesOf(blockItems(fetched), { maxBlocks: SYNC_GROUP_BLOCKS }),
+        batchesOf(blockItems(fetched)),
         pool,
         // Blocks at or below the head go in too: importBlocks skips the ones the chain holds and
         // refuses (HeadMovedError, no ban) a different one, such as a block this node produced meanwhile.

@@ -19,7 +19,6 @@ import { addRow, median, range } from './table.ts';
 import { sodiumRates, verifyRates } from './verifyRate.ts';
 import { batchesOf, blockItems, runPipeline } from '../../node/blockPipeline.ts';
 import { VerifyPool } from '../../node/verifyPool.ts';
-import { SYNC_GROUP_BLOCKS } from '../../p2p/sync.ts';
 
 const BLOCK_MS = 100;
 const PEER = fileURLToPath(new URL('./syncPeer.ts', import.meta.url));
@@ -188,7 +187,7 @@ export async function syncBench(blocks = 10_000, rounds = 3): Promise<void> {
       for (let i = 0; i < rounds; i++) {
         const v = verifyRates();
         const own = sodiumRates() ?? v;
-        const g = await freshImport(chain.genesis, chain.blocks, SYNC_GROUP_BLOCKS, true);
+        const g = await freshImport(chain.genesis, chain.blocks, 256, true);
         group.push({
           rate: blocks / g.seconds,
           ratio: blocks / g.seconds / verifyRate,
@@ -224,7 +223,7 @@ export async function syncBench(blocks = 10_000, rounds = 3): Promise<void> {
       `import: local, group commit of 256 blocks per synced batch, verified inline: ${inline.seconds.toFixed(2)} s = ${inlineRate.toFixed(0)} blocks/s; ratio ${(inlineRate / verifyRate).toFixed(2)}`,
     );
     console.log(
-      `import: local, group commit of ${SYNC_GROUP_BLOCKS}, verified ahead in workers (as sync): ${m(group, (x) => x.rate).toFixed(0)} blocks/s (runs ${r(group, (x) => x.rate, 0)}); ratios ${r(group, (x) => x.ratio)}; by CPU time ${r(group, (x) => x.cpuRatio)} (${r(group, (x) => x.usBlock, 0)} us CPU a block)`,
+      `import: local, group commit of 256, verified ahead in workers (as sync): ${m(group, (x) => x.rate).toFixed(0)} blocks/s (runs ${r(group, (x) => x.rate, 0)}); ratios ${r(group, (x) => x.ratio)}; by CPU time ${r(group, (x) => x.cpuRatio)} (${r(group, (x) => x.usBlock, 0)} us CPU a block)`,
     );
     console.log(
       `sync: fresh node over libp2p from one peer in another process (verified ahead in workers, group commit): ${m(sync, (x) => x.rate).toFixed(0)} blocks/s (runs ${r(sync, (x) => x.rate, 0)}); ratios ${r(sync, (x) => x.ratio)}; by CPU time of the importing process ${r(sync, (x) => x.cpuRatio)} (${r(sync, (x) => x.usBlock, 0)} us CPU a block; serving ${r(sync, (x) => x.servedUs, 0)}) (goal >= 0.6)`,
@@ -238,7 +237,7 @@ export async function syncBench(blocks = 10_000, rounds = 3): Promise<void> {
       atLeast: 0.6,
     });
     addRow({
-      measure: `import of the same blocks, local (verified ahead in workers, group commit of ${SYNC_GROUP_BLOCKS} a batch, as sync)`,
+      measure: `import of the same blocks, local (verified ahead in workers, group commit of 256 a batch)`,
       node: `${m(group, (x) => x.rate).toFixed(0)} blocks/s (${r(group, (x) => x.rate, 0)}); by CPU time ${m(group, (x) => x.cpuRatio).toFixed(2)} (${r(group, (x) => x.cpuRatio)}); verified inline: ${inlineRate.toFixed(0)}/s; one synced batch a block: ${localRate.toFixed(0)}/s; ${m(group, (x) => x.own).toFixed(2)} of 1 x libsodium (its own verifier)`,
       baseline,
       ratio: m(group, (x) => x.ratio),
