@@ -1,4 +1,5 @@
 /** `ombra start`: run a dev node or a network node until SIGINT/SIGTERM. */
+import type { P2pOptions } from '../p2p/options.ts';
 import { parseListenAddr } from '../api/metricsServer.ts';
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
 import { intFlag, parseFlags, UsageError } from './args.ts';
@@ -34,7 +35,19 @@ export async function startCommand(argv: string[]): Promise<number> {
   for (const p of peers)
     if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p))
       throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
-  const p2p = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true };
+  const p2p: Partial<P2pOptions> = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true };
+  const p2pLimit = (
+    flag: string,
+    key: 'maxConnections' | 'maxConnectionsPerIp' | 'reservedKnownConnections' | 'syncRequestTimeoutMs',
+    min: number,
+  ) => {
+    const v = intFlag(flags, flag, min, 1_000_000);
+    if (v !== undefined) p2p[key] = v;
+  };
+  p2pLimit('p2p-max-connections', 'maxConnections', 1);
+  p2pLimit('p2p-max-connections-per-ip', 'maxConnectionsPerIp', 1);
+  p2pLimit('p2p-reserved-known-connections', 'reservedKnownConnections', 0);
+  p2pLimit('sync-request-timeout-ms', 'syncRequestTimeoutMs', 100);
   // /metrics on its own listener (not under --dev unless asked); on the API port only under --dev or when made public.
   const metricsFlag = (flags['metrics-addr'] as string | undefined) ?? (dev ? undefined : DEFAULT_METRICS_ADDR);
   let metricsAddr: { host: string; port: number } | undefined;

@@ -32,6 +32,22 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'key-file': { type: 'string', env: 'OMBRA_KEY_FILE', help: 'authority key file {"privateKey": "<hex>"}' },
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
   mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
+  'p2p-max-connections': { type: 'string', env: 'OMBRA_P2P_MAX_CONNECTIONS', help: 'most libp2p connections (default 64)' },
+  'p2p-max-connections-per-ip': {
+    type: 'string',
+    env: 'OMBRA_P2P_MAX_CONNECTIONS_PER_IP',
+    help: 'most inbound libp2p connections from one IP, known peers not counted (default 8)',
+  },
+  'p2p-reserved-known-connections': {
+    type: 'string',
+    env: 'OMBRA_P2P_RESERVED_KNOWN_CONNECTIONS',
+    help: 'libp2p connections only known peers (--peer and those they name) may use (default 16)',
+  },
+  'sync-request-timeout-ms': {
+    type: 'string',
+    env: 'OMBRA_SYNC_REQUEST_TIMEOUT_MS',
+    help: 'a sync peer must start answering within this time, then keep 256 KiB/s (default 10000)',
+  },
   ...LOG_FLAGS,
   'http-headers-timeout-ms': {
     type: 'string',

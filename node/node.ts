@@ -155,9 +155,6 @@ export class OmbraNode implements HealthView, Component {
       chain: this,
       feed: this,
       blocks: this.store,
-      syncTarget: (h) => {
-        this.runner.undoHorizon = h;
-      },
       log: this.log,
     };
   }
