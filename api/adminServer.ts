@@ -18,13 +18,14 @@ import { chmod, mkdtemp, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { MAX_LABEL } from './alertParams.ts';
+import { MAX_LABEL } from '../services/alerts/alertParams.ts';
 import type { Genesis } from '../core/genesis.ts';
 import type { ChainStore } from '../node/chainStore.ts';
 import type { Logger } from '../node/log.ts';
 import type { NetworkView } from '../node/ports.ts';
 import { openSnapshotView } from '../node/snapshotView.ts';
-import { type ApiKeyRecord, type ApiKeyStore, keyView } from '../services/apiKeys.ts';
+import { type ApiKeyRecord, keyView } from '../services/apiKeyFormat.ts';
+import type { ApiKeyStore } from '../services/apiKeys.ts';
 
 /** The admin socket's file name inside a data dir. */
 export const ADMIN_SOCKET = 'admin.sock';

@@ -5,7 +5,7 @@
  * sublevel directly. A created key is printed once, on stdout; only its hash is stored.
  */
 import { adminKeyView } from '../api/adminServer.ts';
-import { MAX_LABEL } from '../api/alertParams.ts';
+import { MAX_LABEL } from '../services/alerts/alertParams.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { adminJson } from './adminClient.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags } from './args.ts';
@@ -108,7 +108,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
           revoke: (id) => keys.revoke(id),
         });
       } finally {
-        await keys.close();
+        await keys.stop();
       }
     },
   );

@@ -101,7 +101,7 @@ async function exportFromNode(
 }
 
 /** Exports a stopped chain's block log to `outFile` (via `outFile.tmp` and a rename), from one snapshot. */
-export async function exportSnapshot(
+async function exportSnapshot(
   store: ChainStore,
   outFile: string,
   overrides: ReturnType<typeof forkOverridesFromEnv> = {},
