@@ -124,7 +124,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'webhook-allow-private': {
     type: 'boolean',
     env: 'OMBRA_WEBHOOK_ALLOW_PRIVATE',
-    help: 'let webhook targets resolve to loopback/private addresses (local set-ups and tests only)',
+    help: 'let webhook targets resolve to loopback/private addresses (local set-ups and tests only; always so under --dev)',
   },
 };
 
@@ -192,7 +192,8 @@ export async function startCommand(argv: string[]): Promise<number> {
     rateLimits = { banned, trustedProxies: proxies };
   }
   const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
-  const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
+  // A dev node runs on one machine: its webhooks are the developer's own loopback listeners.
+  const alerts: Partial<AlertOptions> = { allowPrivate: dev || flags['webhook-allow-private'] === true, smtpUrl };
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
   if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
   const alertLimit = (flag: string, key: 'disableAfterFailures' | 'maxOutbox' | 'maxConcurrentPerTarget', max: number) => {

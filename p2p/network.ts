@@ -26,6 +26,7 @@ import { PeerBook } from './peerBook.ts';
 import { gossipOptions } from './gossipConfig.ts';
 import { ValidationGate } from './validationGate.ts';
 import { sealFault } from './answerCheck.ts';
+import { listenFault } from '../node/listenFault.ts';
 
 /** Codes that mean "already known or out of date", not misbehaviour. */
 const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
@@ -59,7 +60,7 @@ export class P2pNetwork implements NetworkView {
   async start(): Promise<void> {
     const id = this.ports.chain.info.genesisBlock.hash.slice(0, 16);
     this.topics = { block: `/ombra/${id}/block/1`, tx: `/ombra/${id}/tx/1` };
-    this.p2p = await createLibp2p({
+    this.p2p = await this.listen({
       privateKey: this.key,
       addresses: { listen: [`/ip4/${this.opts.host}/tcp/${this.opts.port}`] },
       transports: [tcp()],
@@ -104,6 +105,20 @@ export class P2pNetwork implements NetworkView {
     this.timers.push(setInterval(() => this.redial(), this.opts.redialIntervalMs));
     this.timers.push(setInterval(() => this.syncRound(), this.opts.syncIntervalMs));
     this.redial();
+  }
+
+  /**
+   * Creates and starts libp2p. An address it cannot listen on becomes the operator's one-line
+   * ListenFault naming --p2p-port (libp2p's own error is a multi-line stack inside its message).
+   */
+  private async listen(config: Parameters<typeof createLibp2p>[0]): Promise<Libp2p<{ pubsub: PubSub<GossipsubEvents> }>> {
+    try {
+      return (await createLibp2p(config)) as Libp2p<{ pubsub: PubSub<GossipsubEvents> }>;
+    } catch (e) {
+      const code = /\b(E[A-Z]{4,})\b/.exec(String((e as Error).message))?.[1];
+      if ((e as Error).name !== 'UnsupportedListenAddressesError' && !code?.startsWith('EADDR')) throw e;
+      throw listenFault('the p2p address', this.opts.host, this.opts.port, code, 'with --p2p-port (and --p2p-host)');
+    }
   }
 
   /** Adds a peer to keep connected to, and dials it now. */
