@@ -8,6 +8,7 @@ import { launch } from './launch.ts';
 import { parseMinFees } from './minFees.ts';
 import { LOG_FLAGS, loggerFromFlags } from './logSetup.ts';
 import { burstProgress, type ProgressReport } from './progress.ts';
+import { defaultStatusLogOptions, StatusLog } from './statusLog.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
 import { trustedProxies } from '../api/clientIp.ts';
 import type { AlertOptions } from '../services/alerts.ts';
@@ -44,6 +45,11 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
   mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
   ...LOG_FLAGS,
+  'status-interval-ms': {
+    type: 'string',
+    env: 'OMBRA_STATUS_INTERVAL_MS',
+    help: 'a status line (height, peers, mempool, blocks/s, tx/s) this often at info level (default 30000; 0 = none)',
+  },
   'http-headers-timeout-ms': {
     type: 'string',
     env: 'OMBRA_HTTP_HEADERS_TIMEOUT_MS',
@@ -225,10 +231,17 @@ export async function startCommand(argv: string[]): Promise<number> {
   limit('http-idle-timeout-ms', 'idleTimeoutMs', 0, 3_600_000);
   limit('http-max-connections', 'maxConnections', 1, 1_000_000);
   limit('http-max-connections-per-ip', 'maxConnectionsPerIp', 0, 1_000_000);
+  const statusIntervalMs = intFlag(flags, 'status-interval-ms', 0, 86_400_000) ?? defaultStatusLogOptions.statusIntervalMs;
+  // Created once the node runs; sync progress before that has nobody to tell.
+  let status: StatusLog | null = null;
+  const syncBar = burstProgress('sync', { unit: 'blocks', report });
   const node = await launch({
     httpLimits,
     onCatchUp: burstProgress('catch-up', { unit: 'blocks', report }),
-    onSyncProgress: burstProgress('sync', { unit: 'blocks', report }),
+    onSyncProgress: (height, target) => {
+      status?.syncProgress(height, target);
+      syncBar(height, target);
+    },
     dataDir,
     genesis,
     forkOverrides: forkOverridesFromEnv(),
@@ -245,6 +258,13 @@ export async function startCommand(argv: string[]): Promise<number> {
     mempool: { minFee },
     verifyDepth: flags['verify-all'] === true ? Number.POSITIVE_INFINITY : undefined,
   });
+  status = new StatusLog(
+    { feed: node.node, chain: node.node, mempool: node.node.mempool, network: node.p2p ?? { peerCount: () => 0 } },
+    log,
+    { statusIntervalMs },
+  );
+  await status.start();
+  if (node.p2p) node.p2p.onPeerChange = (change) => status?.peerChanged(change);
   log.info('started', {
     dataDir,
     dev,
@@ -264,6 +284,7 @@ export async function startCommand(argv: string[]): Promise<number> {
         process.exit(1);
       }, 5000);
       force.unref();
+      void status?.stop();
       node.stop().then(resolve, (e: unknown) => {
         log.error('stop failed', { error: (e as Error).message });
         resolve();

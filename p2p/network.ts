@@ -44,6 +44,8 @@ export class P2pNetwork implements NetworkView {
   private topics = { block: '', tx: '' };
   /** Progress of a sync more than one block behind: height imported, target height. */
   onSyncProgress: (height: number, target: number) => void = () => undefined;
+  /** A peer connected or disconnected (with why, when this node hung up on it). */
+  onPeerChange: (change: { peer: string; event: 'connect' | 'disconnect'; reason?: string }) => void = () => undefined;
   /** Caps on gossip validations in flight, by topic. */
   private readonly gates: { block: ValidationGate; tx: ValidationGate };
   /** Rejected gossip, for operators and tests. */
@@ -96,7 +98,17 @@ export class P2pNetwork implements NetworkView {
       if (e.type === 'tx' && e.source !== 'gossip') this.publish(this.topics.tx, e.tx);
       if (e.type === 'block' && e.source === 'local') this.publish(this.topics.block, e.block);
     });
-    this.p2p.addEventListener('peer:connect', (e) => void this.syncer.poke(e.detail));
+    this.p2p.addEventListener('peer:connect', (e) => {
+      this.onPeerChange({ peer: e.detail.toString(), event: 'connect' });
+      void this.syncer.poke(e.detail);
+    });
+    this.p2p.addEventListener('peer:disconnect', (e) =>
+      this.onPeerChange({
+        peer: e.detail.toString(),
+        event: 'disconnect',
+        reason: this.syncer.isBanned(e.detail) ? 'banned: it served invalid blocks or broke the sync protocol' : 'connection closed',
+      }),
+    );
     // Discovered peers (mDNS) are dialled like the ones we were given.
     this.p2p.addEventListener('peer:discovery', (e) => {
       for (const a of e.detail.multiaddrs) this.remember(`${a.toString()}/p2p/${e.detail.id}`);
