@@ -7,7 +7,7 @@
  * they stay open, and each tier has a cap on open streams (tier 1: 10 per key).
  *
  * An operator ban list (IPs and CIDRs, from options and from a file re-read when it changes)
- * answers 403 IP_BANNED. A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
+ * answers 403 IP_BANNED, with limits on or off (`enforceLimits: false` keeps only the bans). A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
  * an IP that presents `badKeyLimit` invalid keys within a window is answered 429 for
  * `badKeyBlockMs`, whatever it sends.
  *
@@ -18,7 +18,9 @@ import { BlockList, isIP } from 'node:net';
 import { quotaBucketOf } from './cidr.ts';
 import { trustedProxies, type TrustedProxies } from './clientIp.ts';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import type { ApiKeyRecord, ApiKeyStore } from '../services/apiKeys.ts';
+import type { ApiKeyRecord } from '../services/apiKeyFormat.ts';
+import type { ApiKeyStore } from '../services/apiKeys.ts';
+import type { Component } from '../node/ports.ts';
 
 /** One tier's limits. */
 export interface TierLimit {
@@ -49,10 +51,15 @@ export interface RateLimitOptions {
   badKeyBlockMs: number;
   /** Proxies (CIDRs) whose X-Forwarded-For is believed: see api/clientIp.ts. */
   trustedProxies: string[];
+  /**
+   * Quotas, concurrency caps and key checks on (`--rate-limits on`). Off, only the ban list
+   * applies: a ban is a ban whatever the limits.
+   */
+  enforceLimits: boolean;
   now: () => number;
 }
 
-export const defaultRateLimitOptions: RateLimitOptions = {
+const defaultRateLimitOptions: RateLimitOptions = {
   tiers: {
     anonymous: { perMinute: 60, concurrent: 10, streams: 10 },
     '1': { perMinute: 600, concurrent: 50, streams: 10 },
@@ -65,6 +72,7 @@ export const defaultRateLimitOptions: RateLimitOptions = {
   badKeyLimit: 10,
   badKeyBlockMs: 5 * 60_000,
   trustedProxies: [],
+  enforceLimits: true,
   now: Date.now,
 };
 
@@ -125,10 +133,14 @@ function no(
 /** An admission decision. */
 export type Admission =
   | { ok: true; bucket: Bucket; limit: TierLimit; stream: boolean; release: () => void }
+  /** Let through by a limiter that only bans (`enforceLimits: false`): no quota, no headers. */
+  | { ok: true; bucket: null; limit: null; stream: false; release: () => void }
   | { ok: false; status: 401 | 403 | 429; code: string; error: string; bucket: Bucket | null; limit: TierLimit; retryAfterMs?: number };
 
+const UNLIMITED: Admission = { ok: true, bucket: null, limit: null, stream: false, release: () => {} };
+
 /** The limiter's state and middleware. */
-export class RateLimiter {
+export class RateLimiter implements Component {
   readonly opts: RateLimitOptions;
   private readonly keys: ApiKeyStore;
   private readonly buckets = new Map<string, Bucket>();
@@ -159,7 +171,7 @@ export class RateLimiter {
 
   /** Lifecycle: stops following the ban file. */
   async stop(): Promise<void> {
-    this.close();
+    if (this.opts.banFile) unwatchFile(this.opts.banFile);
   }
 
   /** Re-reads the ban file; a missing file bans nobody, a bad line keeps the previous list. */
@@ -237,11 +249,6 @@ export class RateLimiter {
     return this.buckets.size;
   }
 
-  /** Stops watching the ban file. */
-  close(): void {
-    if (this.opts.banFile) unwatchFile(this.opts.banFile);
-  }
-
   /**
    * The one admission decision, for HTTP requests and WebSocket upgrades alike: ban list, key,
    * per-minute quota, concurrency and (on stream paths) the open-stream cap. On success the
@@ -254,6 +261,7 @@ export class RateLimiter {
     const client = quotaBucketOf(ip);
     if (this.isBanned(ip))
       return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${client}`) ?? null, anon);
+    if (!o.enforceLimits) return UNLIMITED;
     let record: ApiKeyRecord | null = null;
     if (presented !== undefined) {
       const blocked = this.blockedFor(client, now);

@@ -18,7 +18,7 @@ export function dbDirOf(dataDir: string): string {
 }
 
 /** True for LevelDB's "another process holds the lock" failure. */
-export function isLevelLocked(e: unknown): boolean {
+function isLevelLocked(e: unknown): boolean {
   for (let x = e as { code?: unknown; cause?: unknown } | undefined, i = 0; x && i < 5; x = x.cause as typeof x, i++) {
     if (x.code === 'LEVEL_LOCKED') return true;
   }
@@ -26,7 +26,7 @@ export function isLevelLocked(e: unknown): boolean {
 }
 
 /** Refuses a data dir that has no chain database, without creating one. */
-export function requireChainDir(dataDir: string): string {
+function requireChainDir(dataDir: string): string {
   const dbDir = dbDirOf(dataDir);
   if (!existsSync(join(dbDir, 'CURRENT')))
     throw new CliFault(`no chain in ${resolve(dataDir)}: it has no database (expected ${join(dbDir, 'CURRENT')})`);
@@ -74,10 +74,10 @@ export async function openExistingNode(dataDir: string, forkOverrides: Partial<F
 }
 
 /**
- * Runs `fn` on what `open` opened and closes it afterwards; a CliFault from either prints
+ * Runs `fn` on what `open` opened, then closes it (a store) or stops it (a node); a CliFault from either prints
  * `ombra <command>: <why>` and answers exit code 1.
  */
-export async function withDataDir<T extends { close(): Promise<void> }>(
+export async function withDataDir<T extends { close(): Promise<void> } | { stop(): Promise<void> }>(
   command: string,
   open: () => Promise<T>,
   fn: (opened: T) => Promise<number>,
@@ -87,7 +87,7 @@ export async function withDataDir<T extends { close(): Promise<void> }>(
     try {
       return await fn(opened);
     } finally {
-      await opened.close();
+      await ('stop' in opened ? opened.stop() : opened.close());
     }
   } catch (e) {
     if (e instanceof CliFault) {

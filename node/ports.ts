@@ -30,7 +30,7 @@ export interface HeadReader {
 }
 
 /** Stored blocks, by height. */
-export interface BlockReader {
+interface BlockReader {
   block(index: number): Promise<Block | undefined>;
   /** Blocks from..to inclusive, as an array (the caller bounds the range). */
   blocksIn(from: number, to: number): Promise<Block[]>;
@@ -52,16 +52,18 @@ export interface ReadModels {
 }
 
 /** What the mempool shows to readers. */
-export interface MempoolView {
+interface MempoolView {
   readonly size: number;
   list(): SignedTx[];
   get(hash: string): SignedTx | undefined;
   /** A sender's pending run: count, balance and storage it commits. */
   pending(address: string): PendingRun;
+  /** A page of the pending transactions of one type, in arrival order, with their count. */
+  ofType(type: string, limit: number, offset: number): { total: number; txs: SignedTx[] };
 }
 
 /** The one typed event feed: committed blocks, reorganisations, admitted transactions. */
-export interface ChainFeed {
+interface ChainFeed {
   readonly events$: Observable<ChainEvent>;
 }
 
@@ -79,7 +81,7 @@ export interface TxSubmitter {
 }
 
 /** The write entry point for blocks from elsewhere (gossip, sync). */
-export interface BlockImporter {
+interface BlockImporter {
   importBlock(raw: unknown, source?: 'peer' | 'local', opts?: { signaturesVerified?: boolean }): Promise<Block>;
   /**
    * Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's
@@ -96,7 +98,7 @@ export interface BlockImporter {
 }
 
 /** Equivocations this node has seen. */
-export interface EvidenceReader {
+interface EvidenceReader {
   list(): Evidence[];
 }
 
@@ -125,8 +127,6 @@ export interface NetworkPorts {
   chain: Pick<HeadReader, 'head' | 'genesis' | 'info'> & TxSubmitter & BlockImporter;
   feed: ChainFeed;
   blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn'>;
-  /** Tells the read side the height a sync is heading for (0 when done): undo is kept only near it. */
-  syncTarget(height: number): void;
   log: Logger;
 }
 
@@ -161,6 +161,19 @@ export interface AlertPorts {
   blocks(from: number, to: number): AsyncIterable<Block>;
   /** The head's height. */
   height(): number;
+}
+
+/** What the metrics read of the node at scrape time: the feed, the head, pending transactions, the read models. */
+export interface MetricsPorts {
+  feed: ChainFeed;
+  chain: Pick<HeadReader, 'head'>;
+  mempool: Pick<MempoolView, 'list'>;
+  models: {
+    /** Height each read model has folded. */
+    heights(): Record<string, number>;
+    /** Read models reset to genesis since start (one per projection). */
+    resets(): number;
+  };
 }
 
 /** What block production needs of the node: the head, the clock, and the one way to append a block. */

@@ -11,14 +11,14 @@ import type { Projection } from './projection.ts';
 
 const HOUR = 3_600_000;
 /** Hours of buckets kept: 30 days. */
-export const ANALYTICS_HOURS = 30 * 24;
+const ANALYTICS_HOURS = 30 * 24;
 /** The overview ranges and their length in hours. */
 export const RANGES = { '24h': 24, '7d': 168, '30d': 720 } as const;
 /** An overview range. */
 export type Range = keyof typeof RANGES;
 
 /** One hour of activity. */
-export interface Bucket {
+interface Bucket {
   blocks: number;
   txCount: number;
   rewards: string;
@@ -60,7 +60,7 @@ export const analyticsProjection: Projection<AnalyticsState> = {
     }
     const b = s.buckets[hour];
     let rewards = ev.emitted;
-    for (const tx of block.transactions) {
+    for (const tx of ev.txs) {
       if (tx.type === 'TASK_SUBMIT') {
         add(b.submitters, tx.from);
         b.taskTypes[tx.taskType as string] = (b.taskTypes[tx.taskType as string] ?? 0) + 1;

@@ -14,7 +14,13 @@ export interface BalanceChange {
 /** A block was appended (or replayed from the log). */
 export interface BlockEvent {
   type: 'block';
+  /** The block as signed and stored (forwarded and served as is). */
   block: Block;
+  /**
+   * Its transactions as the state reads them (core/txCodec.ts `stateTx`: addresses
+   * lower-cased), what projections index; the stored objects themselves when already so.
+   */
+  txs: readonly SignedTx[];
   diff: StateDiff;
   balances: BalanceChange[];
   /** Micro-units newly emitted by the block (the pre-fork-2 block reward). */
@@ -26,7 +32,7 @@ export interface BlockEvent {
 }
 
 /** A transaction entered the mempool. */
-export interface TxEvent {
+interface TxEvent {
   type: 'tx';
   tx: SignedTx;
   /** Where it came from: this node's API (or restart), or gossip. */
@@ -34,13 +40,13 @@ export interface TxEvent {
 }
 
 /** Transactions left the mempool (mined or dropped). */
-export interface MempoolEvent {
+interface MempoolEvent {
   type: 'mempool';
   total: number;
 }
 
 /** A block at the tip of a branch. */
-export interface HeadRef {
+interface HeadRef {
   index: number;
   hash: string;
 }

@@ -3,8 +3,8 @@
  * the webDrive projection's index), bundles and file bytes (the content store, through
  * ContentQueries), and the resolution of `alias + path` to a file for static serving.
  */
-import { driveFile, FILES, type DriveFile } from '../core/tx/webFiles.ts';
-import { manifestLookup, WEB_ALIASES, WEB_RELEASES, WEB_SITES, type WebRelease, type WebSite } from '../core/tx/webRecords.ts';
+import { driveFile, FILES, type DriveFile } from '../core/tx/web/webFiles.ts';
+import { manifestLookup, WEB_ALIASES, WEB_RELEASES, WEB_SITES, type WebRelease, type WebSite } from '../core/tx/web/webRecords.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { siteReleaseRange, webDriveProjection } from '../projections/webDrive.ts';
 import type { ContentQueries, StoredContent } from './contentQueries.ts';
@@ -143,10 +143,16 @@ export class WebQueries {
     return this.content.served(FILES, fileId);
   }
 
-  /** The fileId the active release of the site behind `alias` serves at `path`, or undefined. */
-  async resolve(alias: string, path: string): Promise<string | undefined> {
+  /**
+   * What the site behind `alias` serves at `path`: the fileId of its active release, or why
+   * there is none (no such site, no active release, no such file).
+   */
+  async resolve(alias: string, path: string): Promise<{ fileId: string } | { missing: 'site' | 'release' | 'file' }> {
     const site = await this.aliasSite(alias);
-    const active = site?.activeReleaseId ? await this.release(site.activeReleaseId) : undefined;
-    return active ? manifestLookup(active.manifest, path) : undefined;
+    if (!site) return { missing: 'site' };
+    const active = site.activeReleaseId ? await this.release(site.activeReleaseId) : undefined;
+    if (!active) return { missing: 'release' };
+    const fileId = manifestLookup(active.manifest, path);
+    return fileId === undefined ? { missing: 'file' } : { fileId };
   }
 }

@@ -4,12 +4,12 @@
  */
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import type { AlertService } from '../../services/alerts.ts';
-import { parseSubscribe } from '../alertParams.ts';
+import type { AlertService } from '../../services/alerts/alertService.ts';
+import { parseSubscribe } from '../../services/alerts/alertParams.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientBucket } from '../clientIp.ts';
 import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
-import { confirmedPage, confirmPage, wantsHtml } from '../confirmPage.ts';
+import { confirmedPage, confirmPage, wantsHtml } from '../../services/alerts/confirmPage.ts';
 import { pageHeaders } from '../staticFiles.ts';
 
 function token(c: Context, required: true): string;
@@ -35,7 +35,7 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
     const input = parseSubscribe(body);
     // Subscriptions per IP count per IPv4 address or IPv6 /64.
     const created = await alerts.subscribe(input, clientBucket(c, deps.limiter?.proxies ?? null), token(c, false));
-    return c.json(created, 201);
+    return c.json(created);
   });
 
   app.get('/', (c) => c.json({ alerts: alerts.list(token(c, true)) }));

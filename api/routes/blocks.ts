@@ -14,9 +14,9 @@ import { jsonAnswer, jsonStream } from '../jsonAnswer.ts';
 import { parseHash, parseHeight, parseLimit, parseOffset } from '../params.ts';
 
 /** Most blocks in one `blocks-full` range. */
-export const MAX_FULL_RANGE = 500;
+const MAX_FULL_RANGE = 500;
 /** Most blocks in one `blocks?from=&to=` range. */
-export const MAX_BLOCKS_RANGE = 100;
+const MAX_BLOCKS_RANGE = 100;
 
 /** A block summary as lists show it. */
 export function summary(b: Block) {
@@ -41,7 +41,7 @@ function range(fromS: string | undefined, toS: string | undefined, height: numbe
  * The JSON of the range from..to out of `blocks` (stored JSON, in order from `from`): at most
  * `maxBytes` of blocks, at least one; `next` when it stops before the last block there is.
  */
-export async function* rangeJson(blocks: AsyncGenerator<string>, from: number, to: number, maxBytes: number): AsyncGenerator<string> {
+async function* rangeJson(blocks: AsyncGenerator<string>, from: number, to: number, maxBytes: number): AsyncGenerator<string> {
   yield `{"from":${from},"to":${to},"blocks":[`;
   let count = 0;
   let bytes = 0;
@@ -78,16 +78,21 @@ export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 10
     return queries.chain.blockJsonByHash(hash).then((json) => jsonAnswer(c, json ?? notFound('block')));
   });
 
+  // A cached block answers synchronously (no promise between the socket and the answer).
+  const blockAt = (c: Context, index: number): Response | Promise<Response> => {
+    const hit = queries.chain.cachedBlockJson(index);
+    if (hit !== undefined) return jsonAnswer(c, hit);
+    return queries.chain.blockJson(index).then((json) => jsonAnswer(c, json ?? notFound(`block ${index}`)));
+  };
+
+  app.get('/block/latest', (c) => blockAt(c, queries.chain.height()));
+
   app.get('/block/:index', (c): Response | Promise<Response> => {
     const raw = c.req.param('index');
     // A well-formed integer outside 0..height is "not found", as the spec says; junk is 400.
     if (/^-[0-9]+$/.test(raw)) notFound(`block ${raw}`);
     if (/^[0-9]{16,}$/.test(raw)) notFound('block');
-    const index = parseHeight(raw);
-    // A cached block answers synchronously (no promise between the socket and the answer).
-    const hit = queries.chain.cachedBlockJson(index);
-    if (hit !== undefined) return jsonAnswer(c, hit);
-    return queries.chain.blockJson(index).then((json) => jsonAnswer(c, json ?? notFound(`block ${index}`)));
+    return blockAt(c, parseHeight(raw));
   });
 
   app.get('/blocks', async (c) => {

@@ -4,8 +4,9 @@
  */
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import { keyView, type ApiKeyRecord, type ApiKeyStore } from '../../services/apiKeys.ts';
-import { parseRegister } from '../alertParams.ts';
+import { keyView, type ApiKeyRecord } from '../../services/apiKeyFormat.ts';
+import type { ApiKeyStore } from '../../services/apiKeys.ts';
+import { parseRegister } from '../../services/alerts/alertParams.ts';
 import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientBucket } from '../clientIp.ts';
@@ -54,7 +55,7 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
         `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`,
       );
     const { record, key } = await keys.create({ tier: 1, label: input.label, ownerId: owner?.id ?? null, createdBy: ip });
-    return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt }, 201);
+    return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt });
   });
 
   app.get('/me', (c) => {

@@ -3,13 +3,14 @@
  * offset; optional `status`), `task/:id` (the full pipeline record) and `fee-estimate`. Under
  * /api/tasks: `active` (status submitted or responses_collected: the tasks miners may still
  * answer; validated ones are listed by /api/chain/tasks?status=validated), `pending`
- * (TASK_SUBMITs in the mempool), `submit` (a signed TASK_SUBMIT through the same validation as
+ * (TASK_SUBMITs in the mempool, arrival order; limit default 30, at most 100; offset; `total`
+ * counts them all), `submit` (a signed TASK_SUBMIT through the same validation as
  * POST /api/chain/tx; answers `{ok, taskId, txHash, hash}`) and `:id`.
  */
 import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import type { TaskStatus } from '../../core/state.ts';
-import { taskIdOf } from '../../core/tx/task.ts';
+import { taskIdOf } from '../../core/tx/task/task.ts';
 import { TASK_STATUSES } from '../../projections/tasks.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -17,7 +18,7 @@ import { parseLimit, parseOffset } from '../params.ts';
 import { submitFrom } from '../submit.ts';
 
 /** A task id: [A-Za-z0-9_-]{8,64}, as TASK_SUBMIT allows. */
-export function parseTaskId(s: string | undefined): string {
+function parseTaskId(s: string | undefined): string {
   if (s === undefined || !/^[A-Za-z0-9_-]{8,64}$/.test(s)) throw new ChainError('INVALID_PARAMS', 'task id must match [A-Za-z0-9_-]{8,64}');
   return s;
 }
@@ -63,8 +64,8 @@ export function taskRoutes(deps: ApiDeps): Hono {
   });
 
   app.get('/pending', (c) => {
-    const pending = tasks.pending();
-    return c.json({ tasks: pending, total: pending.length });
+    const { tasks: page, total } = tasks.pending(parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')));
+    return c.json({ tasks: page, total });
   });
 
   app.get('/:id', async (c) => {

@@ -1,4 +1,4 @@
-/** POST /api/chain/tx (both request forms, every refusal of DESIGN.md's table in order) and GET /api/chain/tx/:hash. */
+/** POST /api/chain/tx (both request forms, every refusal of docs/protocol.md's validation order) and GET /api/chain/tx/:hash. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sha256Hex } from '../../core/hash.ts';
@@ -36,7 +36,7 @@ function signed(chain: TestChain, i: number, fields: Record<string, unknown>, no
   return signTx({ type: type as string, from: A(i), ...rest, nonce, timestamp: chain.now() }, DEV_KEYS[i]);
 }
 
-/** An AGENT_REQUEST (fork 6) as DESIGN.md fixes its fields. */
+/** An AGENT_REQUEST (fork 6) with its fields in canonical order (docs/protocol.md). */
 function agentRequest(chain: TestChain, i: number): Record<string, unknown> {
   const nonce = nextNonce(chain, i);
   const prompt = 'Summarise the last ten blocks.';
@@ -467,7 +467,7 @@ read('a pending transaction is served whole with status "pending"', () =>
   }),
 );
 
-read('a confirmed transaction carries blockIndex, blockHash, position, timestamp and status "confirmed"', () =>
+read('a confirmed transaction carries blockIndex, blockHeight, blockHash, position, timestamp and status "confirmed"', () =>
   withChain(async (c) => {
     const first = c.transfer(1, A(2), 5n, 2000n);
     const second = c.transfer(3, A(2), 6n, 1000n);
@@ -477,11 +477,12 @@ read('a confirmed transaction carries blockIndex, blockHash, position, timestamp
     const head = c.node.head();
     const res = await get(c, `/api/chain/tx/${second.hash}`);
     assert.is(res.status, 200);
-    assertKeys(res.body, [...TX_KEYS, 'blockIndex', 'blockHash', 'position', 'status']);
+    assertKeys(res.body, [...TX_KEYS, 'blockIndex', 'blockHeight', 'blockHash', 'position', 'status']);
     // Higher fee first: `first` sits at position 0, `second` at 1.
     assert.equal(res.body, {
       ...second,
       blockIndex: 1,
+      blockHeight: 1,
       blockHash: head.hash,
       position: 1,
       timestamp: second.timestamp,

@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { STORAGE_QUOTA_PER_BLOCK } from '../../core/genesis.ts';
-import { manifestRoot } from '../../core/tx/webRecords.ts';
+import { manifestRoot } from '../../core/tx/web/webRecords.ts';
 import { DEV_KEYS, type TestChain } from '../helpers/testChain.ts';
 import { assertError, get, snapshot, withChain } from './support.ts';
 import { accepted, sendTx, siteFile, upload } from './webKit.ts';
@@ -298,6 +298,18 @@ t('reads: releases, bundles, content with ETag and 304, and the alias served as 
     assertError(await get(c, `/api/web/file/${'ab'.repeat(32)}/content`), 404, 'NOT_FOUND');
     const info = await get(c, `/api/web/file/${css.fileId}`);
     assert.equal([info.body.status, info.body.path, info.body.totalBytes], ['complete', '/s.css', css.totalBytes]);
+  }),
+);
+
+t('/web/<unknown>/ says no such site; a site with no active release and a missing file each say so', () =>
+  withChain(async (c) => {
+    for (const path of ['/web/nobody/', '/web/nobody/index.html', '/web/nobody/a/b.css'])
+      assertError(await get(c, path), 404, 'NOT_FOUND', 'no such site: nobody');
+    await accepted(c, 0, { type: 'WEB_SITE_REGISTER', siteId: SITE, name: 'Mine' });
+    await c.produce();
+    await accepted(c, 0, { type: 'WEB_ALIAS_SET', siteId: SITE, alias: 'empty' });
+    await c.produce();
+    assertError(await get(c, '/web/empty/'), 404, 'NOT_FOUND', 'site empty has no active release');
   }),
 );
 

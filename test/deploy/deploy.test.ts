@@ -12,7 +12,6 @@ import { tempDir } from '../helpers/testChain.ts';
 
 const t = suite('deploy/');
 const UNIT = join(REPO_ROOT, 'deploy/ombra.service');
-const hasSystemd = spawnSync('systemd-analyze', ['--version']).status === 0;
 
 /** Runs deploy/verify-unit.sh on `unit`. */
 const verify = (unit: string) => spawnSync(join(REPO_ROOT, 'deploy/verify-unit.sh'), [unit], { encoding: 'utf8' });
@@ -45,12 +44,12 @@ t('the unit runs as its own user with state in /var/lib/ombra, hardened, restart
 });
 
 t('systemd-analyze verify passes the unit and fails a broken copy', () => {
-  if (!hasSystemd) {
-    console.log('  (systemd-analyze not found: verify not run)');
-    return;
-  }
   const ok = verify(UNIT);
   assert.is(ok.status, 0, ok.stdout + ok.stderr);
+  if (/skipped/.test(ok.stdout)) {
+    console.log(`  (${ok.stdout.trim()})`);
+    return;
+  }
   const tmp = tempDir();
   try {
     const text = readFileSync(UNIT, 'utf8');
@@ -106,7 +105,7 @@ t('the Dockerfile is multi-stage, runs as a non-root user, keeps data in a /data
     'the data dir is the volume',
   );
   const health = lastStage.find((i) => i.op === 'HEALTHCHECK');
-  assert.ok(health && health.args.includes('/api/health'), 'HEALTHCHECK on /api/health');
+  assert.ok(health?.args.includes('/api/health'), 'HEALTHCHECK on /api/health');
   const exposed = lastStage.filter((i) => i.op === 'EXPOSE').flatMap((i) => i.args.split(/\s+/));
   for (const port of ['7777', '7778']) assert.ok(exposed.includes(port), `EXPOSE ${port}`);
   assert.match(lastStage.find((i) => i.op === 'ENTRYPOINT')?.args ?? '', /cli\/bin\.js/);

@@ -1,0 +1,241 @@
+/**
+ * Alert subscriptions and their delivery: node-local data, never chain state. Three parts:
+ * the subscriptions (alertBook.ts, in `local:alerts:subs`), the alert reactor that the projection runner
+ * folds every committed block through (alertReactor.ts: checkpoints, catch-up and the
+ * undo log come from the runner, so alerts follow reorganisations), and the delivery worker that
+ * drains the reactor's outbox (alertOutbox.ts).
+ */
+import type { Block } from '../../core/block.ts';
+import { ChainError } from '../../core/errors.ts';
+import type { Trigger } from './alertMatch.ts';
+import type { Reactor } from '../../projections/reactor.ts';
+import type { Rows } from '../../projections/store.ts';
+import type { AlertPorts, Component } from '../../node/ports.ts';
+import { AlertOutbox } from './alertOutbox.ts';
+import { alertReactor, matchRows, type AlertReactorDeps, type AlertReactorState } from './alertReactor.ts';
+import { confirmRow } from './alertConfirm.ts';
+import { AlertBook, newSubRecord } from './alertBook.ts';
+import { ConfirmMailCap, mailboxOf } from './confirmMailCap.ts';
+import { newConfirmToken, newToken, sha } from './alertSecrets.ts';
+import { defaultAlertOptions, type AlertOptions } from './alertTypes.ts';
+import { checkTarget } from './targetCheck.ts';
+
+export type { AlertOptions } from './alertTypes.ts';
+
+/** Alert subscriptions, the reactor that fires them and the worker that delivers them. */
+export class AlertService implements Component {
+  readonly opts: AlertOptions;
+  /** The base URL links point to: the operator's public URL, else the HTTP server's. */
+  private readonly publicUrl: () => string;
+  private readonly ports: AlertPorts;
+  private readonly subsDb: Rows;
+  private readonly book: AlertBook;
+  private readonly outbox: AlertOutbox;
+  private readonly mailCap: ConfirmMailCap;
+  private readonly reactor: Reactor<AlertReactorState>;
+  private readonly reactorDeps: AlertReactorDeps;
+  private reactorState: AlertReactorState | null = null;
+  private started = false;
+
+  constructor(ports: AlertPorts, options: Partial<AlertOptions> = {}) {
+    this.ports = ports;
+    this.opts = { ...defaultAlertOptions, ...options };
+    const given = options.publicUrl;
+    const serverUrl = options.serverUrl;
+    this.publicUrl = () => given ?? serverUrl?.() ?? defaultAlertOptions.publicUrl;
+    this.subsDb = ports.store.sublevel('local:alerts:subs');
+    const rows = ports.store.sublevel('p:alerts');
+    this.book = new AlertBook({
+      store: ports.store,
+      subsDb: this.subsDb,
+      outbox: () => this.outbox,
+      height: () => ports.height(),
+      opts: this.opts,
+    });
+    const book = this.book;
+    this.mailCap = new ConfirmMailCap(ports.store.sublevel('local:alerts:mailcap'), this.opts.maxConfirmMailsPerDay);
+    this.outbox = new AlertOutbox(
+      {
+        store: ports.store,
+        rows,
+        sent: ports.store.sublevel('local:alerts:sent'),
+        subsDb: this.subsDb,
+        confirm: ports.store.sublevel('local:alerts:confirm'),
+      },
+      (id) => book.get(id),
+      this.opts,
+      (sub) => book.index.remove(sub),
+    );
+    this.reactorDeps = {
+      subs: { lookup: (t, a) => book.index.lookup(t, a), get: (id) => book.get(id) },
+      known: (id) => this.outbox.knows(id),
+      pending: (subId) => this.outbox.pendingFor(subId),
+      maxOutbox: this.opts.maxOutbox,
+      maxPendingPerSub: this.opts.maxPendingPerSub,
+      restored: (rows) => this.outbox.replace(rows),
+      written: (rows) => {
+        for (const r of rows) this.outbox.add(r);
+      },
+      publicUrl: () => this.publicUrl(),
+      clock: () => this.opts.clock(),
+      maxPerBlockPerSub: this.opts.maxPerBlockPerSub,
+      log: this.opts.log,
+    };
+    const reactor = alertReactor(this.reactorDeps);
+    // Keep the live state at hand (the runner hands the same object back on every block).
+    this.reactor = {
+      ...reactor,
+      restore: async (r, info) => {
+        this.reactorState = await reactor.restore(r, info);
+        return this.reactorState;
+      },
+    };
+  }
+
+  /** Lifecycle: loads subscriptions, joins the runner (caught up from its checkpoint), starts delivering. */
+  async start(): Promise<void> {
+    await this.book.load();
+    await this.mailCap.load();
+    await this.outbox.load();
+    await this.book.sweepUnconfirmed();
+    await this.ports.runner.attachReactor(this.reactor, (from, to) => this.ports.blocks(from, to));
+    this.outbox.start();
+    this.started = true;
+  }
+
+  /** Lifecycle: leaves the runner and stops delivering; the outbox stays on disk for the next start. */
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    await this.ports.runner.detachReactor(this.reactor.name);
+    await this.outbox.stop();
+  }
+
+  /** Height the reactor has folded. */
+  height(): number {
+    return this.ports.runner.reactorHeight(this.reactor.name) ?? 0;
+  }
+
+  /** Deliveries waiting in the outbox. */
+  pendingCount(): number {
+    return this.outbox.pendingFor();
+  }
+
+  /** True when e-mail can be sent. */
+  get mailEnabled(): boolean {
+    return this.outbox.mailEnabled;
+  }
+
+  /** An observer of finished attempts with the whole row and result (tests; metrics take `onAttempt` in the options). */
+  set onAttempt(fn: AlertOutbox['onAttempt']) {
+    this.outbox.onAttempt = fn;
+  }
+
+  /**
+   * Matches one block outside the chain's fold (tests of matching with synthetic blocks): its
+   * deliveries are written and queued like any other; no checkpoint moves.
+   */
+  async handleBlock(block: Block): Promise<void> {
+    if (!this.reactorState) throw new Error('the alert service is not started');
+    const { rows, ops } = matchRows(this.reactorDeps, this.reactorState.runs, block);
+    const sub = this.ports.store.sublevel('p:alerts');
+    await this.ports.store.write(
+      ops.map((op) => ({ ...op, sublevel: sub })),
+      { sync: rows.length > 0 },
+    );
+    for (const r of rows) this.outbox.add(r);
+  }
+
+  // ---- subscriptions ----------------------------------------------------------------------
+
+  /** True when `token` is a known alert token. */
+  knowsToken(token: string): boolean {
+    return this.book.knowsToken(token);
+  }
+
+  /**
+   * Creates a subscription. With `token` (a known X-Alert-Token) it joins that token's
+   * subscriptions; otherwise a new token is issued. A webhook gets its signing secret (shown only
+   * here); an e-mail target is mailed a confirmation link and gets nothing else until it is followed.
+   */
+  async subscribe(
+    input: { trigger: Trigger; params: { address?: string }; channel: 'webhook' | 'email'; target: string },
+    ip: string,
+    token?: string,
+  ) {
+    await checkTarget(input.channel, input.target, { mailEnabled: this.outbox.mailEnabled, allowPrivate: this.opts.allowPrivate });
+    if (token !== undefined && !this.knowsToken(token))
+      throw new ChainError('UNAUTHORIZED', 'unknown X-Alert-Token: omit it to get a new token');
+    const tok = token ?? newToken();
+    const tokenHash = sha(tok);
+    if (this.book.countOf(tokenHash) >= this.opts.maxSubsPerToken)
+      throw new ChainError(
+        'INVALID_PARAMS',
+        `this token already has ${this.opts.maxSubsPerToken} subscriptions, the most one token may hold`,
+      );
+    await this.book.sweepUnconfirmed();
+    let fromIp = 0;
+    let waiting = 0;
+    const mailbox = input.channel === 'email' ? mailboxOf(input.target) : null;
+    for (const s of this.book.all()) {
+      if (s.ip === ip) fromIp++;
+      if (s.status === 'unconfirmed' && s.channel === 'email' && mailboxOf(s.target) === mailbox) waiting++;
+    }
+    if (fromIp >= this.opts.maxSubsPerIp)
+      throw new ChainError('INVALID_PARAMS', `this IP already has ${this.opts.maxSubsPerIp} subscriptions, the most one IP may hold`);
+    if (input.channel === 'email' && waiting >= this.opts.maxUnconfirmedPerEmail)
+      throw new ChainError('RATE_LIMITED', `this address already has ${waiting} subscriptions waiting for confirmation`);
+    const now = this.opts.clock();
+    const email = input.channel === 'email';
+    const confirmToken = email ? newConfirmToken() : null;
+    const rec = newSubRecord(input, { tokenHash, ip, now, height: this.ports.height(), confirmToken, ttlMs: this.opts.confirmTtlMs });
+    const mail = confirmToken ? confirmRow(rec, confirmToken, this.publicUrl(), now, this.opts.confirmTtlMs) : null;
+    // The mailbox's daily allowance is taken last, after every other refusal, and kept with the mail.
+    const capped = mail ? this.mailCap.take(input.target, now) : [];
+    await this.ports.store.write([
+      { type: 'put', key: rec.id, value: rec, sublevel: this.subsDb },
+      ...(mail ? [this.outbox.confirmPut(mail), ...capped] : []),
+    ]);
+    this.book.add(rec);
+    if (mail) this.outbox.add(mail);
+    const created = { id: rec.id, token: tok, trigger: rec.trigger, createdAt: rec.createdAt, status: rec.status };
+    return email ? created : { ...created, secret: rec.secret };
+  }
+
+  /** What a confirmation link would confirm, changing nothing: `{id, trigger, target, expiresAt}`. */
+  awaitingConfirmation(linkToken: string) {
+    const rec = this.book.awaiting(linkToken);
+    return {
+      id: rec.id,
+      trigger: rec.trigger,
+      address: rec.params.address ?? null,
+      target: rec.target,
+      expiresAt: rec.confirmExpiresAt as number,
+    };
+  }
+
+  /** Confirms an e-mail subscription by its link's token. */
+  confirm(linkToken: string) {
+    return this.book.confirm(linkToken);
+  }
+
+  /** Re-enables a disabled subscription of `token`. */
+  enable(id: string, token: string) {
+    return this.book.enable(id, token);
+  }
+
+  /** Rotates the signing secret of a webhook subscription of `token`. */
+  rotateSecret(id: string, token: string) {
+    return this.book.rotateSecret(id, token);
+  }
+
+  /** The subscriptions of a token; UNAUTHORIZED for an unknown one. */
+  list(token: string) {
+    return this.book.list(token);
+  }
+
+  /** Removes a subscription of `token`, with its pending deliveries. */
+  async remove(id: string, token: string): Promise<void> {
+    await this.book.drop(this.book.owned(id, token));
+  }
+}

@@ -1,0 +1,48 @@
+/** Matching a block against alert subscriptions: address_tx fires for every party a transaction names. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Block } from '../../../core/block.ts';
+import type { SignedTx } from '../../../core/tx/handler.ts';
+import { matchBlock, SubscriptionIndex } from '../../../services/alerts/alertMatch.ts';
+import { DEV_KEYS } from '../../helpers/testChain.ts';
+
+const t = suite('alert matching');
+const [sender, recipient, stranger] = [DEV_KEYS[1].address, DEV_KEYS[2].address, DEV_KEYS[3].address];
+
+function blockOf(...transactions: Record<string, unknown>[]): Block {
+  return {
+    index: 5,
+    hash: 'ab'.repeat(32),
+    timestamp: 1,
+    proposer: DEV_KEYS[0].address,
+    transactions: transactions as unknown as SignedTx[],
+  } as unknown as Block;
+}
+
+function subs(...addresses: string[]): SubscriptionIndex {
+  const index = new SubscriptionIndex();
+  addresses.forEach((address, i) => index.add({ id: `s${i}`, trigger: 'address_tx', params: { address }, fromHeight: 0 }));
+  return index;
+}
+
+t("address_tx fires for a direct message's recipient, a like's author and a mint's owner, not for a stranger", () => {
+  const dm = { type: 'SOCIAL_DM_SEND', from: sender, recipient, hash: '01'.repeat(32) };
+  const like = { type: 'SOCIAL_LIKE_INTENT', from: sender, author: recipient, hash: '02'.repeat(32) };
+  const mint = { type: 'IMAGE_MINT', from: sender, owner: recipient, hash: '03'.repeat(32) };
+  const matches = matchBlock(blockOf(dm, like, mint), subs(recipient, stranger));
+  assert.equal(
+    matches.map((m) => [m.subId, m.eventKey]),
+    [
+      ['s0', `tx:${dm.hash}`],
+      ['s0', `tx:${like.hash}`],
+      ['s0', `tx:${mint.hash}`],
+    ],
+  );
+});
+
+t('a transaction to oneself fires its sender once', () => {
+  const self = { type: 'TRANSFER', from: sender, to: sender, hash: '04'.repeat(32) };
+  assert.is(matchBlock(blockOf(self), subs(sender)).length, 1);
+});
+
+t.run();
