@@ -58,8 +58,23 @@ export class AdminServer {
     this.path = join(dataDir, ADMIN_SOCKET);
   }
 
-  /** Lifecycle: binds the socket (replacing a stale one) with mode 0600. */
+  /**
+   * Lifecycle: binds the socket (replacing a stale one) with mode 0600. A socket that cannot be
+   * bound (a data dir path longer than a Unix socket path may be) is a warning, not a failed start:
+   * the node serves as before, and the admin commands then need it stopped.
+   */
   async start(): Promise<void> {
+    try {
+      await this.bind();
+    } catch (e) {
+      this.deps.log.warn('admin socket unavailable: keys, peers and snapshot export need the node stopped', {
+        path: this.path,
+        error: (e as Error).message,
+      });
+    }
+  }
+
+  private async bind(): Promise<void> {
     const dir = await mkdtemp(join(this.path, '..', '.admin-'));
     const bound = join(dir, ADMIN_SOCKET);
     const server = createServer((req, res) => {

@@ -2,7 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { request } from 'node:http';
-import { statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { AdminServer } from '../../api/adminServer.ts';
 import { noNetwork } from '../../api/context.ts';
 import { silentLogger } from '../../node/log.ts';
@@ -51,6 +52,26 @@ t('refuses bad tiers, labels, bodies and routes with {error, code}, creating not
     const made = await call('/admin/keys', 'POST', admin.path, '{"tier":2,"label":"ok"}');
     assert.is(made.status, 200);
     assert.ok(keys.check(made.json.key as string).ok, 'the running store has it at once');
+  } finally {
+    await admin.stop();
+    await chain.destroy();
+  }
+});
+
+t('a data dir too long for a Unix socket path still starts: the socket is skipped with a warning', async () => {
+  const chain = await openTestChain();
+  const warned: string[] = [];
+  const log = { ...silentLogger, warn: (msg: string) => void warned.push(msg) };
+  const deep = join(chain.dir, 'd'.repeat(120));
+  mkdirSync(deep);
+  const admin = new AdminServer(
+    { keys: new ApiKeyStore(chain.node.store), store: chain.node.store, genesis: chain.genesis, network: noNetwork, log },
+    deep,
+  );
+  try {
+    await admin.start();
+    assert.match(warned.join(), /admin socket unavailable/);
+    assert.not.ok(existsSync(admin.path));
   } finally {
     await admin.stop();
     await chain.destroy();
