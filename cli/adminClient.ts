@@ -9,7 +9,7 @@ import { ADMIN_SOCKET } from '../api/adminServer.ts';
 import { CliFault } from './dataDir.ts';
 
 /** The admin socket of a data dir. */
-export function adminSocketOf(dataDir: string): string {
+function adminSocketOf(dataDir: string): string {
   return join(dataDir, ADMIN_SOCKET);
 }
 

@@ -19,7 +19,7 @@ export interface ScryptParams {
 }
 
 /** Default cost: N = 2^17 (128 MiB, about a second), r 8, p 1. */
-export const defaultScrypt: ScryptParams = { n: 2 ** 17, r: 8, p: 1 };
+const defaultScrypt: ScryptParams = { n: 2 ** 17, r: 8, p: 1 };
 
 /** A keystore file's JSON. */
 export interface Keystore {

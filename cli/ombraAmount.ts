@@ -4,9 +4,9 @@
  */
 
 /** Micro-units in one OMBRA. */
-export const MICRO_PER_OMBRA = 1_000_000n;
+const MICRO_PER_OMBRA = 1_000_000n;
 /** Decimals an OMBRA amount may carry (one micro-unit). */
-export const OMBRA_DECIMALS = 6;
+const OMBRA_DECIMALS = 6;
 /** The largest amount the protocol's big integers carry: 78 decimal digits of micro-units. */
 const MAX_MICRO = 10n ** 78n - 1n;
 

@@ -30,7 +30,7 @@ export const INDEX_FLAG: FlagSpec = {
   help: "account index N of m/44'/7777'/0'/0/N",
 };
 /** --keystore, shared by commands that sign. */
-export const KEYSTORE_FLAG: FlagSpec = {
+const KEYSTORE_FLAG: FlagSpec = {
   type: 'string',
   env: 'OMBRA_KEYSTORE',
   help: 'encrypted keystore file to sign with instead of a mnemonic (password: OMBRA_KEYSTORE_PASSWORD or a prompt)',
@@ -152,7 +152,7 @@ async function walletNew(flags: Flags): Promise<number> {
 }
 
 /** The signing key: --keystore FILE, else --index of --mnemonic / OMBRA_MNEMONIC / the dev mnemonic. */
-export async function signingKey(flags: Flags): Promise<{ key: KeyPair; index: number | null }> {
+async function signingKey(flags: Flags): Promise<{ key: KeyPair; index: number | null }> {
   if (flags.keystore) {
     if (flags.mnemonic !== undefined) throw new UsageError('give --keystore or --mnemonic, not both');
     return { key: await readKeystore(String(flags.keystore)), index: null };
