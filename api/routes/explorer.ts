@@ -9,6 +9,8 @@ import { readFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
+import { serve } from '../endpoints/endpoint.ts';
+import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
 import { notFound } from '../errors.ts';
 import { assetHeaders, pageHeaders, staticDir } from '../staticFiles.ts';
 
@@ -41,22 +43,22 @@ function vendorModule(name: string): string | undefined {
 /** Explorer routes. */
 export function explorerRoutes(): Hono {
   const app = new Hono();
-  app.get('/', (c) => {
+  serve(app, E.get, (c) => {
     const page = files('index.html')!;
     return c.body(page.body, 200, pageHeaders(page.body));
   });
-  app.get('/explorer/:file', (c) => {
-    const name = c.req.param('file');
+  serve(app, E.getExplorerFile, (c, { params }) => {
+    const name = params.file;
     const f = name === 'index.html' ? undefined : files(name);
     return f ? c.body(f.body, 200, assetHeaders(f.type)) : notFound(`explorer file ${name.slice(0, 60)}`);
   });
-  app.get('/explorer/client/:file', (c) => {
-    const name = c.req.param('file');
+  serve(app, E.getExplorerClientFile, (c, { params }) => {
+    const name = params.file;
     const js = browserModule(name);
     return js === undefined ? notFound(`client module ${name.slice(0, 60)}`) : c.body(js, 200, assetHeaders(JS));
   });
-  app.get('/explorer/vendor/:file', (c) => {
-    const name = c.req.param('file');
+  serve(app, E.getExplorerVendorFile, (c, { params }) => {
+    const name = params.file;
     const js = vendorModule(name);
     return js === undefined ? notFound(`vendor module ${name.slice(0, 60)}`) : c.body(js, 200, assetHeaders(JS));
   });
