@@ -5,5 +5,9 @@
  */
 export { HttpTransport, OmbraApiError, OmbraUnreachable, type ClientOptions, type Query } from './http.ts';
 export { OmbraClient, type Page } from './reads.ts';
+export { pathOf, type ParamsOf, type QueryOf, type ReadId } from './operations.ts';
+export { ROUTES, type OperationId, type PathParams, type QueryValues } from './routes.ts';
+export type { Answers } from './answers.ts';
+export type { Components } from './records.ts';
 export { backoffMs, subscribe, type SubscribeEnd, type SubscribeOptions } from './subscribe.ts';
 export type * from './types.ts';
