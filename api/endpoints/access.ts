@@ -1,4 +1,6 @@
 /** The definitions of the API key and alert routes. */
+import { TRIGGERS } from '../../projections/alertMatch.ts';
+import { MAX_EMAIL, MAX_LABEL, MAX_URL, parseRegister, parseSubscribe } from '../alertParams.ts';
 import { endpoints, type Param } from './endpoint.ts';
 import { arr, ms, obj, okWith, oneOf, ref, str, uint } from '../openapi/shapes.ts';
 
@@ -13,7 +15,11 @@ export const ACCESS_ENDPOINTS = endpoints({
     tag: 'keys',
     summary: 'Register a tier 1 API key (shown once)',
     headers: { 'X-API-Key': { ...API_KEY, required: false, description: 'optional: the new key is owned by this one' } },
-    body: { schema: obj({ tier: { const: 1 }, label: str }, ['label']), description: '`{tier: 1, label}`' },
+    body: {
+      schema: obj({ tier: { const: 1 }, label: { type: 'string', maxLength: MAX_LABEL } }, ['label']),
+      description: '`{tier: 1, label}`',
+      parse: parseRegister,
+    },
     ok: { status: 201, schema: obj({ id: str, key: str, tier: uint, label: str, createdAt: ms }) },
     errors: [401, 413],
   },
@@ -48,12 +54,13 @@ export const ACCESS_ENDPOINTS = endpoints({
     headers: { 'X-Alert-Token': { ...ALERT_TOKEN, required: false, description: 'optional: join this token' } },
     body: {
       schema: obj({
-        trigger: oneOf('address_tx', 'miner_block', 'reward', 'agent_finished'),
+        trigger: oneOf(...TRIGGERS),
         params: { type: 'object' },
         channel: oneOf('webhook', 'email'),
-        target: str,
+        target: { type: 'string', maxLength: Math.max(MAX_URL, MAX_EMAIL) },
       }),
       description: '`{trigger, params, channel, target}`',
+      parse: parseSubscribe,
     },
     ok: {
       status: 201,

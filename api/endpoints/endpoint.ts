@@ -5,6 +5,7 @@
  * (client/routes.ts) and docs/api.md are all derived from these, so they cannot drift apart.
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { readOptionalJson } from '../body.ts';
 import type { JsonSchema } from '../openapi/txSchemas.ts';
 
 /**
@@ -49,8 +50,8 @@ export interface Endpoint {
   query?: Record<string, Param>;
   /** Documented request headers (read by the handler). */
   headers?: Record<string, Param>;
-  /** A JSON request body. */
-  body?: { schema: JsonSchema; description: string };
+  /** A JSON request body; with `parse`, `serve` reads it (empty is `undefined`) and hands the handler what `parse` returns. */
+  body?: { schema: JsonSchema; description: string; parse?: (body: unknown) => unknown };
   ok: Answer;
   /** Error statuses this route answers with `{error, code}` (400 and 429 are added to every route). */
   errors?: number[];
@@ -70,10 +71,11 @@ type Parsed<P, Missing> =
       }
     : Record<never, never>;
 
-/** What a handler receives: path parameters and query values, parsed by their definitions. */
+/** What a handler receives: path parameters, query values and the body, parsed by their definitions. */
 export interface Input<E extends Endpoint> {
   params: Parsed<E['params'], never>;
   query: Parsed<E['query'], undefined>;
+  body: E['body'] extends { parse: (body: unknown) => infer T } ? T : undefined;
 }
 
 /** Parses path parameters, then query values, in definition order; the first bad one throws INVALID_PARAMS. */
@@ -92,11 +94,11 @@ export function inputParser<E extends Endpoint>(e: E): ((c: Context) => Input<E>
       const raw = c.req.query(name);
       values[name] = p.parse && !p.lazy ? p.parse(raw) : raw;
     }
-    return { params, query: values } as Input<E>;
+    return { params, query: values, body: undefined } as Input<E>;
   };
 }
 
-const NO_INPUT = Object.freeze({ params: Object.freeze({}), query: Object.freeze({}) });
+const NO_INPUT = Object.freeze({ params: Object.freeze({}), query: Object.freeze({}), body: undefined });
 
 /** A route's handler: its input already parsed. Synchronous answers stay synchronous (see api/envelope.ts). */
 export type Handler<E extends Endpoint> = (c: Context, input: Input<E>) => Response | Promise<Response>;
@@ -104,8 +106,15 @@ export type Handler<E extends Endpoint> = (c: Context, input: Input<E>) => Respo
 /** Registers `e` on `app` at its own method and path, `before` (e.g. a body limit) ahead of the handler. */
 export function serve<E extends Endpoint>(app: Hono, e: E, handler: Handler<NoInfer<E>>, ...before: MiddlewareHandler[]): void {
   const parse = inputParser(e);
+  const parseBody = e.body?.parse;
+  const inputOf = parse ?? (() => NO_INPUT as Input<E>);
   // A route without parameters pays nothing per request (GET /api/health is polled hard).
-  const run = parse ? (c: Context) => handler(c, parse(c)) : (c: Context) => handler(c, NO_INPUT as Input<E>);
+  const run = parseBody
+    ? async (c: Context) => {
+        const input = inputOf(c);
+        return handler(c, { ...input, body: parseBody(await readOptionalJson(c)) } as Input<E>);
+      }
+    : (c: Context) => handler(c, inputOf(c));
   // Hono's overloads do not take a spread; the handlers are plain (c, next) functions.
   (app.on as (m: string, p: string, ...h: unknown[]) => void)(e.method, e.path, ...before, run);
 }

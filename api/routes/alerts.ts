@@ -7,10 +7,9 @@ import { ACCESS_ENDPOINTS as E } from '../endpoints/access.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { AlertService } from '../../services/alerts.ts';
-import { parseSubscribe } from '../alertParams.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientIp } from '../clientIp.ts';
-import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
+import { limitBody, SMALL_BODY_BYTES } from '../body.ts';
 import { confirmedPage, confirmPage, wantsHtml } from '../confirmPage.ts';
 import { pageHeaders } from '../staticFiles.ts';
 
@@ -34,10 +33,7 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
   serve(
     app,
     E.postApiAlertsSubscribe,
-    async (c) => {
-      const body = await readOptionalJson(c);
-      if (body === undefined) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object {trigger, params, channel, target}');
-      const input = parseSubscribe(body);
+    async (c, { body: input }) => {
       const created = await alerts.subscribe(input, clientIp(c, deps.limiter?.proxies ?? null), token(c, false));
       return c.json(created, 201);
     },

@@ -7,8 +7,7 @@ import { ACCESS_ENDPOINTS as E } from '../endpoints/access.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { ChainError } from '../../core/errors.ts';
 import { keyView, type ApiKeyRecord, type ApiKeyStore } from '../../services/apiKeys.ts';
-import { parseRegister } from '../alertParams.ts';
-import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
+import { limitBody, SMALL_BODY_BYTES } from '../body.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientIp } from '../clientIp.ts';
 
@@ -43,8 +42,7 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
   serve(
     app,
     E.postApiKeysRegister,
-    async (c) => {
-      const input = parseRegister(await readOptionalJson(c));
+    async (c, { body: input }) => {
       if (input.tier !== 1)
         throw new ChainError(
           'INVALID_PARAMS',
