@@ -4,8 +4,46 @@
  * method and path, its query values and request headers with what they mean, its summary and
  * answer, and the error statuses it declares.
  */
+import { componentSchemas } from '../openapi/components.ts';
+import type { JsonSchema } from '../openapi/txSchemas.ts';
 import type { Endpoint, Param } from './endpoint.ts';
 import { ENDPOINTS } from './index.ts';
+
+/** Transaction schemas are listed in docs/protocol.md. */
+const isTx = (name: string) => name === 'Tx' || name === 'SignedTx' || name.startsWith('Tx_');
+
+/** An outline that names a plain value by its type (inside lists and alternatives). */
+const named = (s: JsonSchema): string => outline(s) || String(s.type ?? 'value');
+
+/**
+ * The outline of a JSON answer: `{a, b?, c: [Record]}`: property names (nested objects and
+ * arrays of them opened), `Record` for a component (listed under Records), `tx` for a signed
+ * transaction, `a \| b` for alternatives.
+ */
+export function outline(s: JsonSchema): string {
+  if (typeof s.$ref === 'string') {
+    const name = s.$ref.replace('#/components/schemas/', '');
+    return isTx(name) ? 'tx' : name;
+  }
+  if ('const' in s) return JSON.stringify(s.const);
+  for (const k of ['anyOf', 'oneOf'] as const) if (Array.isArray(s[k])) return (s[k] as JsonSchema[]).map(named).join(' | ');
+  if (Array.isArray(s.allOf))
+    return (s.allOf as JsonSchema[])
+      .map(outline)
+      .concat(s.properties ? [outline({ ...s, allOf: undefined })] : [])
+      .join(' + ');
+  if (s.type === 'array') return `[${named((s.items as JsonSchema | undefined) ?? {})}]`;
+  if (s.properties) {
+    const required = new Set((s.required ?? []) as string[]);
+    const fields = Object.entries(s.properties as Record<string, JsonSchema>).map(([k, v]) => {
+      const inner = outline(v);
+      const opened = inner === '' ? '' : ` ${inner}`;
+      return `${k}${required.has(k) ? '' : '?'}${opened}`;
+    });
+    return `{${fields.join(', ')}}`;
+  }
+  return '';
+}
 
 const INTRO = `# HTTP API routes
 
@@ -40,7 +78,15 @@ function answer(e: Endpoint): string {
   const status = e.ok.status ?? 200;
   const type = e.ok.contentType ?? 'application/json';
   const what = [e.summary, e.description].filter(Boolean).join('. ');
-  return cell(`${what} (${status}${type === 'application/json' ? '' : `, ${type}`})`);
+  const shape = type === 'application/json' && e.ok.schema && outline(e.ok.schema) ? `: \`${outline(e.ok.schema)}\`` : '';
+  return cell(`${what} (${status}${type === 'application/json' ? '' : `, ${type}`})${shape}`);
+}
+
+/** The records answers name, with their outlines. */
+function records(): string[] {
+  const out = ['## Records', '', 'The records answers are made of (transactions: [protocol.md](protocol.md)).', ''];
+  for (const [name, s] of Object.entries(componentSchemas())) if (!isTx(name)) out.push(`- \`${name}\`: \`${outline(s)}\``);
+  return [...out, ''];
 }
 
 /** The Markdown of docs/api.md. */
@@ -56,5 +102,6 @@ export function routeTables(): string {
       );
     out.push('');
   }
+  out.push(...records());
   return `${out.join('\n').trimEnd()}\n`;
 }

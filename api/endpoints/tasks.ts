@@ -48,6 +48,8 @@ export const TASK_ENDPOINTS = endpoints({
     path: '/api/tasks/submit',
     tag: 'tasks',
     summary: 'Submit a signed TASK_SUBMIT',
+    description:
+      "`taskId` is the transaction's `taskId`, else the first 32 hex of its hash; refused as POST /api/chain/tx refuses, and a transaction of another type is 400.",
     body: { schema: ref('Tx_TASK_SUBMIT'), description: 'a signed TASK_SUBMIT (or the `{tx, signature}` form)' },
     ok: { schema: obj({ ok: { const: true }, taskId: str, txHash: hash, hash }) },
     errors: [403, 409, 413, 422, 503],
