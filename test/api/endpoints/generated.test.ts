@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { GENERATED_FILES } from '../../../api/endpoints/generated.ts';
+import { GENERATED_FILES } from '../../../api/endpoints/derived.ts';
 import { ENDPOINTS } from '../../../api/endpoints/index.ts';
 import { ROUTES } from '../../../client/routes.ts';
 

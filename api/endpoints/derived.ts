@@ -1,6 +1,6 @@
 /**
- * The typed client's route table and answer types, derived from the route definitions and
- * written by `npm run docs`: client/routes.ts (each operation's method and path, its path
+ * The files derived from the route definitions (`GENERATED_FILES`, written by `npm run docs`):
+ * docs/api.md (api/endpoints/routeTables.ts) and the typed client's route table and answer types: client/routes.ts (each operation's method and path, its path
  * parameters and query values), client/answers.ts (each JSON answer's type) and
  * client/records.ts (the component records answers name). The client imports nothing of the server at run time, so these
  * are files; a test fails when they differ from what the definitions produce.
@@ -9,6 +9,7 @@ import { componentSchemas } from '../openapi/components.ts';
 import type { JsonSchema } from '../openapi/txSchemas.ts';
 import type { Endpoint, Param } from './endpoint.ts';
 import { ENDPOINTS } from './index.ts';
+import { routeTables } from './routeTables.ts';
 import { key, schemaType } from './schemaType.ts';
 
 const HEADER = (what: string) =>
@@ -66,3 +67,11 @@ export function clientAnswersSource(): string {
   out.push('}', '');
   return `${out.join('\n')}\n`;
 }
+
+/** Each derived file, by path from the repository root, and its generator. */
+export const GENERATED_FILES: Readonly<Record<string, () => string>> = {
+  'docs/api.md': routeTables,
+  'client/routes.ts': clientRoutesSource,
+  'client/answers.ts': clientAnswersSource,
+  'client/records.ts': clientRecordsSource,
+};
