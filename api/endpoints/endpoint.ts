@@ -58,7 +58,7 @@ export interface Endpoint {
 }
 
 /** Endpoints by operation id. */
-export type Endpoints = Record<string, Endpoint>;
+type Endpoints = Record<string, Endpoint>;
 
 /** Keeps the literal types of a group of definitions (for typed inputs and the client). */
 export const endpoints = <const T extends Endpoints>(defs: T): T => defs;
@@ -79,7 +79,7 @@ export interface Input<E extends Endpoint> {
 }
 
 /** Parses path parameters, then query values, in definition order; the first bad one throws INVALID_PARAMS. */
-export function inputParser<E extends Endpoint>(e: E): ((c: Context) => Input<E>) | null {
+function inputParser<E extends Endpoint>(e: E): ((c: Context) => Input<E>) | null {
   const path = Object.entries(e.params ?? {});
   const query = Object.entries(e.query ?? {});
   if (path.length === 0 && query.length === 0) return null;

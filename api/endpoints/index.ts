@@ -15,20 +15,6 @@ import { SOCIAL_ENDPOINTS } from './social.ts';
 import { TASK_ENDPOINTS } from './tasks.ts';
 import { WEB_ENDPOINTS } from './web.ts';
 
-/** The definitions, by group, with their literal types (the client's types read these). */
-export const ENDPOINT_GROUPS = {
-  ...CHAIN_ENDPOINTS,
-  ...BLOCK_ENDPOINTS,
-  ...LEDGER_ENDPOINTS,
-  ...TASK_ENDPOINTS,
-  ...ALL_NFT_ENDPOINTS,
-  ...AGENT_ENDPOINTS,
-  ...SOCIAL_ENDPOINTS,
-  ...WEB_ENDPOINTS,
-  ...ACCESS_ENDPOINTS,
-  ...OPERATOR_ENDPOINTS,
-};
-
 /** Every route by operation id. */
 export const ENDPOINTS = catalog(
   CHAIN_ENDPOINTS,
@@ -42,6 +28,3 @@ export const ENDPOINTS = catalog(
   ACCESS_ENDPOINTS,
   OPERATOR_ENDPOINTS,
 );
-
-/** An operation id. */
-export type OperationId = keyof typeof ENDPOINT_GROUPS;

@@ -22,13 +22,13 @@ export function parseHeight(s: string | undefined, name = 'index'): number {
 }
 
 /** A 64-character hex hash, any case, returned lowercase. */
-export function parseHash(s: string | undefined, name = 'hash'): string {
+function parseHash(s: string | undefined, name = 'hash'): string {
   if (s === undefined || !HASH.test(s)) bad(`${name} must be 64 hex characters`);
   return (s as string).toLowerCase();
 }
 
 /** An address, any case, returned lowercase. */
-export function parseAddress(s: string | undefined, name = 'address'): string {
+function parseAddress(s: string | undefined, name = 'address'): string {
   const a = s === undefined || s.length > 42 ? null : normalizeAddress(s);
   if (!a) bad(`${name} must be an address: ox + 40 hex characters`);
   return a as string;

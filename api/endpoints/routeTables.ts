@@ -20,7 +20,7 @@ const named = (s: JsonSchema): string => outline(s) || String(s.type ?? 'value')
  * arrays of them opened), `Record` for a component (listed under Records), `tx` for a signed
  * transaction, `a \| b` for alternatives.
  */
-export function outline(s: JsonSchema): string {
+function outline(s: JsonSchema): string {
   if (typeof s.$ref === 'string') {
     const name = s.$ref.replace('#/components/schemas/', '');
     return isTx(name) ? 'tx' : name;
