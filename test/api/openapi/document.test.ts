@@ -34,6 +34,12 @@ t('is valid OpenAPI 3.1 under @seriousme/openapi-schema-validator', async () => 
   assert.ok(result.valid, JSON.stringify(result.errors, null, 2)?.slice(0, 3000));
 });
 
+t('names every operation with its own operation id (OpenAPI requires them unique)', () => {
+  const ids = Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).map((op) => op.operationId));
+  const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
+  assert.equal(twice, [], `operation ids used twice: ${twice}`);
+});
+
 t('lists every route the app serves, each described, and describes no route that does not exist', () => {
   // An app over the live node's own parts has exactly its routes.
   const n = live.node;
