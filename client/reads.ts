@@ -1,13 +1,30 @@
 /**
- * `OmbraClient`: typed reads of a node's HTTP API, transaction submission and live
- * subscriptions with resume. Browser-safe (the explorer imports it as served by the node);
- * signing lives in `signer.ts`, which needs Node's crypto.
+ * `OmbraClient`: typed reads of a node's HTTP API (any GET operation by id, its path and answer
+ * type derived from the node's route definitions, and named reads on top), transaction
+ * submission and live subscriptions with resume. Browser-safe (the explorer imports it as
+ * served by the node); signing lives in `signer.ts`, which needs Node's crypto.
  */
-import { HttpTransport, type ClientOptions } from './http.ts';
-import { subscribe, type SubscribeEnd, type SubscribeOptions } from './subscribe.ts';
 import type { Answers } from './answers.ts';
-import { find, type ParamsOf, pathOf, type QueryOf, type ReadId, read } from './operations.ts';
+import { HttpTransport, type ClientOptions, type Query } from './http.ts';
+import { subscribe, type SubscribeEnd, type SubscribeOptions } from './subscribe.ts';
+import { type OperationId, type PathParams, type QueryValues, ROUTES } from './routes.ts';
 import type { BlockSummary, RunRecord, TaskSummary, TxRecord, WireTx } from './types.ts';
+/** The path parameters of an operation, if it has any. */
+export type ParamsOf<Id extends OperationId> = Id extends keyof PathParams ? PathParams[Id] : Record<string, never>;
+/** The query values of an operation, if it takes any. */
+export type QueryOf<Id extends OperationId> = Id extends keyof QueryValues ? QueryValues[Id] : Record<string, never>;
+/** The operations read with GET. */
+export type ReadId = { [K in OperationId]: (typeof ROUTES)[K][0] extends 'GET' ? K : never }[OperationId];
+
+/**
+ * The path of operation `id` (client/routes.ts, derived from the node's route definitions) with
+ * its parameters filled in, each percent-encoded.
+ */
+export function pathOf<Id extends OperationId>(id: Id, params: ParamsOf<Id>): string {
+  const values = params as Record<string, string | number>;
+  return ROUTES[id][1].replace(/:([A-Za-z0-9_]+)/g, (_m, name: string) => encodeURIComponent(String(values[name])));
+}
+
 /** A page request. */
 export interface Page {
   limit?: number;
@@ -29,12 +46,12 @@ export class OmbraClient {
 
   /** Any GET operation by id (see client/routes.ts), its answer typed. */
   read<Id extends ReadId>(id: Id, params: ParamsOf<Id>, query?: QueryOf<Id>): Promise<Answers[Id]> {
-    return read(this.http, id, params, query);
+    return this.http.get<Answers[Id]>(pathOf(id, params), query as Query | undefined);
   }
 
   /** Any GET operation by id; null when the node answers 404 NOT_FOUND. */
   find<Id extends ReadId>(id: Id, params: ParamsOf<Id>, query?: QueryOf<Id>): Promise<Answers[Id] | null> {
-    return find(this.http, id, params, query);
+    return this.http.find<Answers[Id]>(pathOf(id, params), query as Query | undefined);
   }
 
   // ---- chain ------------------------------------------------------------------------------

@@ -15,15 +15,7 @@ import { notFound } from '../errors.ts';
 import { assetHeaders, pageHeaders, staticDir } from '../staticFiles.ts';
 
 /** The client modules a browser may load: the browser-safe import graph of client/browser.ts. */
-export const BROWSER_CLIENT_MODULES: readonly string[] = [
-  'browser.ts',
-  'http.ts',
-  'operations.ts',
-  'reads.ts',
-  'routes.ts',
-  'subscribe.ts',
-  'types.ts',
-];
+export const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'routes.ts', 'subscribe.ts', 'types.ts'];
 /** Third-party browser modules: name → module specifier (resolved to its ESM build). */
 export const VENDOR_MODULES: Readonly<Record<string, string>> = { 'eventsource-parser.js': 'eventsource-parser' };
 
