@@ -44,7 +44,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   const routers = [
     healthRoutes(deps),
     chainRoutes(deps),
-    blockRoutes(deps),
+    blockRoutes(deps, opts.maxRangeBytes),
     transactionRoutes(deps),
     mempoolRoutes(deps),
     walletRoutes(deps),
@@ -69,7 +69,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   ];
   for (const r of routers) app.route('/', r);
   // Last: /metrics, the OpenAPI document (it describes every route mounted before it), /docs, the explorer.
-  mountOperatorRoutes(app, deps);
+  mountOperatorRoutes(app, deps, opts.metricsRoute);
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`, code: 'NOT_FOUND' }, 404));
   app.onError((err, c) =>
     onError(err, c, (e) => deps.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),

@@ -24,7 +24,7 @@ export interface Components {
     attestations: Components['Attestation'][];
   };
   BlockSummary: { index: number; hash: string; txCount: number; timestamp: number; proposer: string };
-  BlockRange: { from: number; to: number; count: number; blocks: Components['Block'][] };
+  BlockRange: { from: number; to: number; blocks: Components['Block'][]; count: number; next?: number };
   AddressBrief: { address: string; balance: string; nonce: number };
   Miner: { id: string; name: string; address: string; reputationScore: number; capabilities: string[]; tasksCompleted: number };
   MinerDetail: {

@@ -47,7 +47,7 @@ export const BLOCK_ENDPOINTS = endpoints({
     method: 'GET',
     path: '/api/chain/blocks',
     tag: 'blocks',
-    summary: `Block summaries newest first; with from/to, up to ${MAX_BLOCKS_RANGE} full blocks`,
+    summary: `Block summaries newest first; with from/to, up to ${MAX_BLOCKS_RANGE} full blocks and 16 MiB (then \`next\`)`,
     query: {
       limit: lazy(BLOCK_PAGE.limit),
       offset: lazy(BLOCK_PAGE.offset),
@@ -60,7 +60,7 @@ export const BLOCK_ENDPOINTS = endpoints({
     method: 'GET',
     path: '/api/chain/blocks-full',
     tag: 'blocks',
-    summary: `Full blocks from..to, at most ${MAX_FULL_RANGE}`,
+    summary: `Full blocks from..to, at most ${MAX_FULL_RANGE} and 16 MiB of blocks (then \`next\`: the height to ask from), streamed`,
     query: { from: { schema: uint, description: 'first height' }, to: { schema: uint, description: 'last height' } },
     ok: { schema: ref('BlockRange') },
   },

@@ -100,7 +100,7 @@ export const NFT_ENDPOINTS = endpoints({
     method: 'GET',
     path: '/api/nft/:tokenId/svg',
     tag,
-    summary: "An art NFT's SVG (served under a CSP that allows only inline styles)",
+    summary: "An art NFT's SVG (served under a sandboxing CSP that allows only inline styles)",
     params: tokenId(),
     ok: { contentType: 'image/svg+xml', description: 'the minted SVG' },
     errors: [403, 404],

@@ -8,7 +8,7 @@ import { serve } from '../endpoints/endpoint.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { AlertService } from '../../services/alerts.ts';
 import type { ApiDeps } from '../context.ts';
-import { clientIp } from '../clientIp.ts';
+import { clientBucket } from '../clientIp.ts';
 import { limitBody, SMALL_BODY_BYTES } from '../body.ts';
 import { confirmedPage, confirmPage, wantsHtml } from '../confirmPage.ts';
 import { pageHeaders } from '../staticFiles.ts';
@@ -34,7 +34,8 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
     app,
     E.postApiAlertsSubscribe,
     async (c, { body: input }) => {
-      const created = await alerts.subscribe(input, clientIp(c, deps.limiter?.proxies ?? null), token(c, false));
+      // Subscriptions per IP count per IPv4 address or IPv6 /64.
+      const created = await alerts.subscribe(input, clientBucket(c, deps.limiter?.proxies ?? null), token(c, false));
       return c.json(created, 201);
     },
     limitBody(SMALL_BODY_BYTES),

@@ -1,10 +1,16 @@
-/** Block reads under /api/chain: by height, by hash, pages of summaries, ranges of full blocks. */
-import { Hono } from 'hono';
+/**
+ * Block reads under /api/chain: by height, by hash, pages of summaries, ranges of full blocks.
+ * A range (`blocks?from=&to=`, `blocks-full`) is streamed block by block from the stored JSON as
+ * the socket drains, `{from, to, blocks, count}`, and carries at most `maxRangeBytes` of blocks
+ * (16 MiB by default, as a sync answer; always at least one): when it stops short of `to`, `next`
+ * is the height to ask from. One request holds one block in memory, whatever the range.
+ */
+import { Hono, type Context } from 'hono';
 import type { Block } from '../../core/block.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { jsonAnswer } from '../jsonAnswer.ts';
+import { jsonAnswer, jsonStream } from '../jsonAnswer.ts';
 import { BLOCK_ENDPOINTS as E, MAX_BLOCKS_RANGE, MAX_FULL_RANGE } from '../endpoints/blocks.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { parseHeight } from '../endpoints/params.ts';
@@ -28,8 +34,36 @@ function range(fromS: string | undefined, toS: string | undefined, height: numbe
   return { from, to };
 }
 
-/** Block routes. */
-export function blockRoutes({ queries }: ApiDeps): Hono {
+/**
+ * The JSON of the range from..to out of `blocks` (stored JSON, in order from `from`): at most
+ * `maxBytes` of blocks, at least one; `next` when it stops before the last block there is.
+ */
+export async function* rangeJson(blocks: AsyncGenerator<string>, from: number, to: number, maxBytes: number): AsyncGenerator<string> {
+  yield `{"from":${from},"to":${to},"blocks":[`;
+  let count = 0;
+  let bytes = 0;
+  let next = '';
+  try {
+    for await (const json of blocks) {
+      const size = Buffer.byteLength(json);
+      if (count > 0 && bytes + size > maxBytes) {
+        next = `,"next":${from + count}`;
+        break;
+      }
+      yield count === 0 ? json : `,${json}`;
+      count++;
+      bytes += size;
+    }
+  } finally {
+    await blocks.return(undefined);
+  }
+  yield `],"count":${count}${next}}`;
+}
+
+/** Block routes; a range answer carries at most `maxRangeBytes` of blocks. */
+export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 1024): Hono {
+  const answerRange = (c: Context, from: number, to: number) =>
+    jsonStream(c, rangeJson(queries.chain.blocksJson(from, to), from, to, maxRangeBytes));
   const app = new Hono();
 
   serve(app, E.getApiChainGenesis, async (c) => c.json((await queries.chain.block(0))!));
@@ -55,8 +89,7 @@ export function blockRoutes({ queries }: ApiDeps): Hono {
     const height = queries.chain.height();
     if (q.from !== undefined || q.to !== undefined) {
       const { from, to } = range(q.from, q.to, height, MAX_BLOCKS_RANGE);
-      const blocks = await queries.chain.blocks(from, to);
-      return c.json({ from, to, count: blocks.length, blocks });
+      return answerRange(c, from, to);
     }
     // Only this branch reads the page: with from/to, limit and offset are ignored.
     const limit = E.getApiChainBlocks.query.limit.parse(q.limit);
@@ -66,10 +99,9 @@ export function blockRoutes({ queries }: ApiDeps): Hono {
     return c.json({ blocks: blocks.map(summary), total: height + 1 });
   });
 
-  serve(app, E.getApiChainBlocksFull, async (c, { query: q }) => {
+  serve(app, E.getApiChainBlocksFull, (c, { query: q }) => {
     const { from, to } = range(q.from, q.to, queries.chain.height(), MAX_FULL_RANGE);
-    const blocks = await queries.chain.blocks(from, to);
-    return c.json({ from, to, count: blocks.length, blocks });
+    return answerRange(c, from, to);
   });
 
   return app;

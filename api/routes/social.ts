@@ -8,16 +8,11 @@
 import { Hono } from 'hono';
 import { BLOBS, LIKE_CAPS } from '../../core/tx/social.ts';
 import { contentResponse } from '../contentResponse.ts';
+import { IMMUTABLE } from './media.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { SOCIAL_ENDPOINTS as E } from '../endpoints/social.ts';
-
-/** Caching and policy headers of a served blob. */
-export const BLOB_HEADERS = {
-  'Cache-Control': 'public, max-age=31536000, immutable',
-  'Content-Security-Policy': "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox",
-} as const;
 
 /** /api/social. */
 export function socialRoutes({ queries }: ApiDeps): Hono {
@@ -64,7 +59,7 @@ export function socialRoutes({ queries }: ApiDeps): Hono {
   });
 
   serve(app, E.getApiSocialBlobBlobId, async (c, { params: { blobId } }) => {
-    return contentResponse(c, (await content.served(BLOBS, blobId)) ?? notFound(`blob ${blobId}`), BLOB_HEADERS);
+    return contentResponse(c, (await content.served(BLOBS, blobId)) ?? notFound(`blob ${blobId}`), { 'Cache-Control': IMMUTABLE });
   });
 
   return app;
