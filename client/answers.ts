@@ -54,11 +54,12 @@ export interface Answers {
   getApiMempoolEvents: string;
   getApiChainGenesis: Components['Block'];
   getApiChainBlockHashHash: Components['Block'];
+  getApiChainBlockLatest: Components['Block'];
   getApiChainBlockIndex: Components['Block'];
   getApiChainBlocks: { blocks: Components['BlockSummary'][]; total: number } | Components['BlockRange'];
   getApiChainBlocksFull: Components['BlockRange'];
   postApiChainTx: { ok: true; hash: string; txHash?: string };
-  getApiChainTxHash: SignedTx & { blockIndex: number; blockHash: string; position: number; status: 'confirmed' } | SignedTx & { status: 'pending' };
+  getApiChainTxHash: SignedTx & { blockIndex: number; blockHeight: number; blockHash: string; position: number; status: 'confirmed' } | SignedTx & { status: 'pending' };
   getApiChainMempool: Components['MempoolPage'];
   getApiMempool: Components['MempoolPage'];
   getApiWalletBalanceAddress: {

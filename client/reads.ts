@@ -78,7 +78,9 @@ export class OmbraClient {
 
   tasks = (p: Page & { status?: TaskSummary['status'] } = {}) => this.read('getApiChainTasks', {}, { ...p });
   task = (id: string) => this.find('getApiChainTaskId', { id });
-  runsByStatus = (status: RunRecord['status'], limit?: number) => this.read('getApiAgentV6ByStatusStatus', { status }, { limit });
+  /** Runs with `status`, oldest first: a page, or (the older form) just a limit. */
+  runsByStatus = (status: RunRecord['status'], p: Page | number = {}) =>
+    this.read('getApiAgentV6ByStatusStatus', { status }, typeof p === 'number' ? { limit: p } : { ...p });
   run = (id: string) => this.find('getApiAgentV6RunAgentRunId', { agentRunId: id });
   nfts = (p: Page = {}) => this.read('getApiNft', {}, { ...p });
   nft = (tokenId: string) => this.find('getApiNftTokenId', { tokenId });

@@ -8,7 +8,7 @@ import type { SignedTx } from '../core/tx/handler.ts';
 /** Each component record by its schema name. */
 export interface Components {
   Error: { error: string; code: string };
-  ConfirmedTx: SignedTx & { blockIndex: number; blockHash: string; position: number };
+  ConfirmedTx: SignedTx & { blockIndex: number; blockHeight: number; blockHash: string; position: number };
   Attestation: { validatorAddress: string; signature: string; publicKey: string };
   Block: {
     index: number;

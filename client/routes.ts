@@ -18,6 +18,7 @@ export const ROUTES = {
   getApiMempoolEvents: ['GET', '/api/mempool/events'],
   getApiChainGenesis: ['GET', '/api/chain/genesis'],
   getApiChainBlockHashHash: ['GET', '/api/chain/block/hash/:hash'],
+  getApiChainBlockLatest: ['GET', '/api/chain/block/latest'],
   getApiChainBlockIndex: ['GET', '/api/chain/block/:index'],
   getApiChainBlocks: ['GET', '/api/chain/blocks'],
   getApiChainBlocksFull: ['GET', '/api/chain/blocks-full'],
@@ -173,10 +174,11 @@ export interface QueryValues {
   getApiChainBlocksFull: { from?: number; to?: number };
   getApiChainMempool: { limit?: number; offset?: number };
   getApiMempool: { limit?: number; offset?: number };
-  getApiTokenomicsHolders: { limit?: number };
+  getApiTokenomicsHolders: { limit?: number; offset?: number };
   getApiAddressAddrTxs: { offset?: number; cursor?: string; limit?: number };
   getApiChainTasks: { limit?: number; offset?: number; status?: 'submitted' | 'responses_collected' | 'validated' | 'rewarded' | 'timeout' };
   getApiTasksActive: { limit?: number; offset?: number };
+  getApiTasksPending: { limit?: number; offset?: number };
   getApiMiners: { limit?: number; offset?: number };
   getApiAnalyticsOverview: { range?: '24h' | '7d' | '30d' };
   getApiNft: { limit?: number; offset?: number };
@@ -185,11 +187,11 @@ export interface QueryValues {
   getApiImageOwnerAddress: { limit?: number; offset?: number };
   getApiAudio: { limit?: number; offset?: number };
   getApiAudioOwnerAddress: { limit?: number; offset?: number };
-  getApiAgentV6ByStatusStatus: { limit?: number };
-  getApiAgentV6BySubmitterAddress: { limit?: number };
-  getApiAgentV6ByMinerAddress: { limit?: number };
-  getApiAgentV6ChatConversationIdTurns: { limit?: number };
-  getApiAgentV6ChatByAuthorAddress: { limit?: number };
+  getApiAgentV6ByStatusStatus: { limit?: number; offset?: number };
+  getApiAgentV6BySubmitterAddress: { limit?: number; offset?: number };
+  getApiAgentV6ByMinerAddress: { limit?: number; offset?: number };
+  getApiAgentV6ChatConversationIdTurns: { limit?: number; offset?: number };
+  getApiAgentV6ChatByAuthorAddress: { limit?: number; offset?: number };
   getApiSocialFeed: { limit?: number; offset?: number };
   getApiSocialAuthorAddressPosts: { limit?: number; offset?: number };
   getApiSocialSubscriptionsSubscriber: { limit?: number; offset?: number };

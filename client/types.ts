@@ -35,6 +35,14 @@ export type WireTx = SignedTx;
 // The answers below are derived from the node's route definitions (client/answers.ts); the
 // names are the client's own.
 
+/** A confirmed transaction as reads serve it: its signed fields untouched, and where it landed. */
+export type ConfirmedTx = Components['ConfirmedTx'];
+/**
+ * Where a confirmed transaction landed, served beside its signed fields (which it never
+ * overwrites: a BURN's `blockIndex` is its own signed field, and `blockHeight` is always the
+ * including block's height).
+ */
+export type Placement = Pick<ConfirmedTx, 'blockIndex' | 'blockHeight' | 'blockHash' | 'position'>;
 /** A transaction as GET /api/chain/tx/:hash answers it. */
 export type TxRecord = Answers['getApiChainTxHash'];
 export type BlockSummary = Components['BlockSummary'];

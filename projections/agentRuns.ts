@@ -72,7 +72,7 @@ export const agentRunsProjection: Projection<AgentRunsState> = {
     const ops: KvOp[] = [];
     const { block, diff } = ev;
     const orders = new Map<string, string>();
-    block.transactions.forEach((tx, i) => {
+    ev.txs.forEach((tx, i) => {
       const id = tx.agentRunId as string;
       if (tx.type === 'AGENT_REQUEST') {
         const order = `${heightKey(block.index)}!${i.toString().padStart(5, '0')}`;

@@ -16,6 +16,7 @@
 import type { Block } from '../core/block.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { partiesOf } from '../core/tx/registry.ts';
+import { stateTx } from '../core/txCodec.ts';
 
 /** The triggers. */
 export const TRIGGERS = ['address_tx', 'miner_block', 'reward', 'agent_finished'] as const;
@@ -99,7 +100,8 @@ export function agentRunsIn(block: Block): { opened: [string, string][]; finishe
 }
 
 function txsOf(block: Block): SignedTx[] {
-  return Array.isArray(block.transactions) ? block.transactions : [];
+  // As the state reads them: a subscription's address matches an address sent in any case.
+  return Array.isArray(block.transactions) ? block.transactions.map(stateTx) : [];
 }
 
 function str(v: unknown): string | undefined {

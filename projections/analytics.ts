@@ -60,7 +60,7 @@ export const analyticsProjection: Projection<AnalyticsState> = {
     }
     const b = s.buckets[hour];
     let rewards = ev.emitted;
-    for (const tx of block.transactions) {
+    for (const tx of ev.txs) {
       if (tx.type === 'TASK_SUBMIT') {
         add(b.submitters, tx.from);
         b.taskTypes[tx.taskType as string] = (b.taskTypes[tx.taskType as string] ?? 0) + 1;

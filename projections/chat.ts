@@ -62,7 +62,7 @@ export const chatProjection: Projection<ChatState> = {
   apply(s, ev: BlockEvent) {
     const ops: KvOp[] = [];
     const { block } = ev;
-    block.transactions.forEach((tx, i) => {
+    ev.txs.forEach((tx, i) => {
       if (tx.type !== 'CHAT_TURN') return;
       const id = tx.conversationId as string;
       const order = `${heightKey(block.index)}!${i.toString().padStart(5, '0')}`;
@@ -103,7 +103,7 @@ export const chatProjection: Projection<ChatState> = {
   needs(s, ev) {
     if (s.cap === Number.POSITIVE_INFINITY) return [];
     const keys = new Set<string>();
-    for (const tx of ev.block.transactions)
+    for (const tx of ev.txs)
       if (tx.type === 'CHAT_TURN' && !s.convs.has(tx.conversationId as string) && !s.absent.has(tx.conversationId as string))
         keys.add(rowKey(tx.conversationId as string));
     return [...keys];

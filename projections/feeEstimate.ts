@@ -29,7 +29,7 @@ export const feeEstimateProjection: Projection<FeeEstimateState> = {
   version: 1,
   init: () => ({ fees: [] }),
   apply(s, ev: BlockEvent) {
-    for (const tx of ev.block.transactions) if (tx.type === 'TASK_SUBMIT') s.fees.push(tx.fee as string);
+    for (const tx of ev.txs) if (tx.type === 'TASK_SUBMIT') s.fees.push(tx.fee as string);
     if (s.fees.length > FEE_SAMPLE_SIZE) s.fees.splice(0, s.fees.length - FEE_SAMPLE_SIZE);
     return { state: s };
   },

@@ -30,7 +30,7 @@ export const minerStatsProjection: Projection<MinerStats> = {
   version: 2,
   init: () => ({}),
   apply(s, ev: BlockEvent) {
-    for (const tx of ev.block.transactions) {
+    for (const tx of ev.txs) {
       if (tx.type === 'TASK_VALIDATE') {
         for (const { minerId, score } of tx.scores as { minerId: string; score: number }[]) {
           const m = bump(s, minerId);

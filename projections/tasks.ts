@@ -187,7 +187,7 @@ export const tasksProjection: Projection<TasksState> = {
     const fresh = new Set<number>();
     const touched = new Set<number>();
     // New tasks take their numbers in block order.
-    for (const tx of block.transactions) {
+    for (const tx of ev.txs) {
       if (tx.type !== 'TASK_SUBMIT') continue;
       const id = taskIdOf(tx);
       const task = diff.records.tasks.get(id);
@@ -233,7 +233,7 @@ export const tasksProjection: Projection<TasksState> = {
     for (const n of fresh) ops.push({ type: 'put', key: liveKey(n), value: s.live.get(n), fresh: true });
     for (const n of touched) if (!fresh.has(n)) ops.push({ type: 'put', key: liveKey(n), value: s.live.get(n) });
     if (fresh.size > 0 || frozeAny) ops.push({ type: 'put', key: '!m', value: { next: s.next, frozen: s.frozen } });
-    for (const tx of block.transactions) {
+    for (const tx of ev.txs) {
       if (tx.type === 'TASK_RESPONSE' || tx.type === 'TASK_VALIDATE' || tx.type === 'TASK_REWARD')
         foldTx(tx, block.index, diff.records.tasks.get(tx.taskId as string), ops);
     }

@@ -8,6 +8,7 @@ import { conversationRecord, type Conversation, type ConversationRow, type Turn,
 import type { ReadPorts } from '../node/ports.ts';
 import { agentRunsProjection } from '../projections/agentRuns.ts';
 import { RUNS } from '../core/tx/agent.ts';
+import { orderedPage } from './orderedPage.ts';
 import { readRecord } from './stateReads.ts';
 
 /** The spec's agent run record. */
@@ -98,11 +99,11 @@ export class AgentQueries {
     return out;
   }
 
-  /** Runs of an index prefix (`s!<status>`, `u!<submitter>`, `m!<miner>`), `limit` of them. */
-  async runsBy(prefix: string, limit: number, oldestFirst: boolean): Promise<RunRecord[]> {
+  /** Runs of an index prefix (`s!<status>`, `u!<submitter>`, `m!<miner>`), `limit` of them after skipping `offset`. */
+  async runsBy(prefix: string, limit: number, offset: number, oldestFirst: boolean): Promise<RunRecord[]> {
     const out: RunRecord[] = [];
-    for await (const id of (await this.runRows()).values({ gte: `${prefix}!`, lt: `${prefix}!~`, reverse: !oldestFirst, limit })) {
-      const r = await this.run(id as string);
+    for (const id of await orderedPage<string>(await this.runRows(), prefix, limit, offset, !oldestFirst)) {
+      const r = await this.run(id);
       if (r) out.push(r);
     }
     return out;
@@ -114,17 +115,13 @@ export class AgentQueries {
     return row && conversationRecord(row);
   }
 
-  /** A conversation's latest `limit` turns, in chronological order. */
-  async turns(id: string, limit: number): Promise<Turn[]> {
-    const out: Turn[] = [];
-    for await (const t of (await this.chatRows()).values({ gte: `t!${id}!`, lt: `t!${id}!~`, limit, reverse: true })) out.push(t as Turn);
-    return out.reverse();
+  /** A conversation's latest `limit` turns before its `offset` latest ones, in chronological order. */
+  async turns(id: string, limit: number, offset: number): Promise<Turn[]> {
+    return (await orderedPage<Turn>(await this.chatRows(), `t!${id}`, limit, offset, true)).reverse();
   }
 
-  /** Distinct conversations an address wrote in, in order of its first turn in each. */
-  async conversationsOf(author: string, limit: number): Promise<string[]> {
-    const out: string[] = [];
-    for await (const id of (await this.chatRows()).values({ gte: `a!${author}!`, lt: `a!${author}!~`, limit })) out.push(id as string);
-    return out;
+  /** Distinct conversations an address wrote in, in order of its first turn in each: `limit` from `offset`. */
+  conversationsOf(author: string, limit: number, offset: number): Promise<string[]> {
+    return this.chatRows().then((rows) => orderedPage<string>(rows, `a!${author}`, limit, offset, false));
   }
 }

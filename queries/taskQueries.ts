@@ -136,12 +136,12 @@ export class TaskQueries {
     };
   }
 
-  /** TASK_SUBMIT transactions waiting in the mempool, in mempool order. */
-  pending() {
-    return this.ports.mempool
-      .list()
-      .filter((tx) => tx.type === 'TASK_SUBMIT')
-      .map((tx) => ({
+  /** `limit` TASK_SUBMIT transactions waiting in the mempool from `offset`, in arrival order, and how many wait. */
+  pending(limit: number, offset: number) {
+    const { total, txs } = this.ports.mempool.ofType('TASK_SUBMIT', limit, offset);
+    return {
+      total,
+      tasks: txs.map((tx) => ({
         taskId: taskIdOf(tx),
         txHash: tx.hash,
         submitter: tx.from,
@@ -151,6 +151,7 @@ export class TaskQueries {
         timeoutMs: (tx.timeoutMs as number | undefined) ?? TASK_TIMEOUTS[tx.taskType as keyof typeof TASK_TIMEOUTS],
         nonce: tx.nonce,
         timestamp: tx.timestamp,
-      }));
+      })),
+    };
   }
 }

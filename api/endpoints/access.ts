@@ -20,7 +20,7 @@ export const ACCESS_ENDPOINTS = endpoints({
       description: '`{tier: 1, label}`',
       parse: parseRegister,
     },
-    ok: { status: 201, schema: obj({ id: str, key: str, tier: uint, label: str, createdAt: ms }) },
+    ok: { status: 200, schema: obj({ id: str, key: str, tier: uint, label: str, createdAt: ms }) },
     errors: [401, 413],
   },
   getApiKeysMe: {
@@ -63,7 +63,7 @@ export const ACCESS_ENDPOINTS = endpoints({
       parse: parseSubscribe,
     },
     ok: {
-      status: 201,
+      status: 200,
       schema: obj({ id: str, token: str, secret: str, trigger: str, createdAt: ms, status: oneOf('active', 'unconfirmed') }, ['secret']),
     },
     errors: [401, 413],

@@ -1,7 +1,7 @@
 /** The definitions of the agent run and chat routes (/api/agent/v6). */
 import { RUN_STATUSES } from '../../projections/agentRuns.ts';
 import { endpoints } from './endpoint.ts';
-import { addressParam, hashParam, limit, oneOfParam } from './params.ts';
+import { addressParam, hashParam, lazy, limit, offset, oneOfParam, paging } from './params.ts';
 import { address, hash, keyedList, ref, str } from '../openapi/shapes.ts';
 
 /** Agent runs and chat (fork 6). */
@@ -30,7 +30,7 @@ export const AGENT_ENDPOINTS = endpoints({
     tag: 'agents',
     summary: 'Runs in a status, oldest first (the queue miners poll)',
     params: { status: oneOfParam('status', RUN_STATUSES, 'run status') },
-    query: { limit: limit(100) },
+    query: paging(100),
     ok: { schema: keyedList('status', str, 'runs', ref('RunRecord')) },
     errors: [403],
   },
@@ -40,7 +40,7 @@ export const AGENT_ENDPOINTS = endpoints({
     tag: 'agents',
     summary: "A submitter's runs, newest first",
     params: { address: addressParam() },
-    query: { limit: limit(100) },
+    query: paging(100),
     ok: { schema: keyedList('submitter', address, 'runs', ref('RunRecord')) },
     errors: [403],
   },
@@ -50,7 +50,7 @@ export const AGENT_ENDPOINTS = endpoints({
     tag: 'agents',
     summary: "A miner's runs, newest first",
     params: { address: addressParam() },
-    query: { limit: limit(100) },
+    query: paging(100),
     ok: { schema: keyedList('miner', address, 'runs', ref('RunRecord')) },
     errors: [403],
   },
@@ -58,9 +58,10 @@ export const AGENT_ENDPOINTS = endpoints({
     method: 'GET',
     path: '/api/agent/v6/chat/:conversationId/turns',
     tag: 'agents',
-    summary: "A conversation's latest turns, in chronological order",
+    summary: "A conversation's latest turns (offset: skip that many of the latest), in chronological order",
     params: { conversationId: hashParam('conversation id', 'conversationId') },
-    query: { limit: limit(1000, 200) },
+    // `offset` is read once the conversation is known (an unknown one is 404 whatever the offset).
+    query: { limit: limit(1000, 200), offset: lazy(offset) },
     ok: { schema: keyedList('conversationId', hash, 'turns', ref('Turn')) },
     errors: [403, 404],
   },
@@ -79,7 +80,7 @@ export const AGENT_ENDPOINTS = endpoints({
     tag: 'agents',
     summary: 'The conversations an address wrote in, by its first turn in each',
     params: { address: addressParam() },
-    query: { limit: limit(100) },
+    query: paging(100),
     ok: { schema: keyedList('author', address, 'conversationIds', hash) },
     errors: [403],
   },

@@ -34,6 +34,13 @@ export const BLOCK_ENDPOINTS = endpoints({
     ok: { schema: ref('Block') },
     errors: [404],
   },
+  getApiChainBlockLatest: {
+    method: 'GET',
+    path: '/api/chain/block/latest',
+    tag: 'blocks',
+    summary: 'The head block',
+    ok: { schema: ref('Block') },
+  },
   getApiChainBlockIndex: {
     method: 'GET',
     path: '/api/chain/block/:index',
@@ -85,7 +92,7 @@ export const BLOCK_ENDPOINTS = endpoints({
     ok: {
       schema: {
         oneOf: [
-          txWith({ blockIndex: uint, blockHash: hash, position: uint, status: { const: 'confirmed' } }),
+          txWith({ blockIndex: uint, blockHeight: uint, blockHash: hash, position: uint, status: { const: 'confirmed' } }),
           txWith({ status: { const: 'pending' } }),
         ],
       },

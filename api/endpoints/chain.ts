@@ -83,7 +83,7 @@ export const CHAIN_ENDPOINTS = endpoints({
         chainId: str,
         blockTimeMs: uint,
         authorities: arr(address),
-        blockReward: big,
+        blockReward: { ...big, description: "what the next block mints: the supply's rewardPerBlock (0 from fork 2 on)" },
         forks: { type: 'object', additionalProperties: uint, description: 'activation height of forks 2..6, and of fork 7 when scheduled' },
         nextHeight: uint,
       }),

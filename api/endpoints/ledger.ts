@@ -1,6 +1,6 @@
 /** The definitions of balances, supply and the older address and stats routes. */
 import { endpoints } from './endpoint.ts';
-import { addressParam, cursor, limit, offset } from './params.ts';
+import { addressParam, cursor, limit, offset, paging } from './params.ts';
 import { address, arr, big, nullable, num, obj, ref, str, uint } from '../openapi/shapes.ts';
 
 const supplyOf = (extra: string[]) =>
@@ -31,6 +31,7 @@ export const LEDGER_ENDPOINTS = endpoints({
     path: '/api/tokenomics/supply',
     tag: 'supply',
     summary: 'Supply',
+    description: "`rewardPerBlock` is what the next block mints, the same figure as GET /api/chain/params' `blockReward`",
     ok: { schema: supplyOf(['blocksProduced', 'rewardPerBlock']) },
   },
   getApiTokenomicsHolders: {
@@ -38,7 +39,7 @@ export const LEDGER_ENDPOINTS = endpoints({
     path: '/api/tokenomics/holders',
     tag: 'supply',
     summary: 'Top holders',
-    query: { limit: limit(100) },
+    query: paging(100),
     ok: { schema: obj({ totalHolders: uint, totalSupply: big, holders: arr(obj({ address, balance: big, percentage: num })) }) },
   },
   getApiTokenomicsDistribution: {

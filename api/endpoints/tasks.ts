@@ -66,7 +66,8 @@ export const TASK_ENDPOINTS = endpoints({
     method: 'GET',
     path: '/api/tasks/pending',
     tag: 'tasks',
-    summary: 'TASK_SUBMITs waiting in the mempool',
+    summary: 'TASK_SUBMITs waiting in the mempool, in arrival order (total: all of them)',
+    query: paging(100),
     ok: {
       schema: obj({
         tasks: arr(

@@ -3,7 +3,8 @@
  * (oldest first: the queue miners poll), by submitter and by miner (newest first), conversations,
  * turns (the latest `limit`, default 200, at most 1000, in chronological order) and an author's
  * conversations (in order of the author's first turn in each). List `limit`s default to 30, at
- * most 100; every `count` is the number of items in that answer.
+ * most 100, and every list takes `offset` (turns: skip that many of the latest); every `count`
+ * is the number of items in that answer.
  */
 import { Hono } from 'hono';
 import { AGENT_ENDPOINTS as E } from '../endpoints/agent.ts';
@@ -28,24 +29,24 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
     return c.json((await q.run(id)) ?? notFound(`agent run ${id}`));
   });
 
-  serve(app, E.getApiAgentV6ByStatusStatus, async (c, { params: { status }, query: { limit } }) => {
-    const runs = await q.runsBy(`s!${status}`, limit, true);
+  serve(app, E.getApiAgentV6ByStatusStatus, async (c, { params: { status }, query: { limit, offset } }) => {
+    const runs = await q.runsBy(`s!${status}`, limit, offset, true);
     return c.json({ status, count: runs.length, runs });
   });
 
-  serve(app, E.getApiAgentV6BySubmitterAddress, async (c, { params: { address: submitter }, query: { limit } }) => {
-    const runs = await q.runsBy(`u!${submitter}`, limit, false);
+  serve(app, E.getApiAgentV6BySubmitterAddress, async (c, { params: { address: submitter }, query: { limit, offset } }) => {
+    const runs = await q.runsBy(`u!${submitter}`, limit, offset, false);
     return c.json({ submitter, count: runs.length, runs });
   });
 
-  serve(app, E.getApiAgentV6ByMinerAddress, async (c, { params: { address: miner }, query: { limit } }) => {
-    const runs = await q.runsBy(`m!${miner}`, limit, false);
+  serve(app, E.getApiAgentV6ByMinerAddress, async (c, { params: { address: miner }, query: { limit, offset } }) => {
+    const runs = await q.runsBy(`m!${miner}`, limit, offset, false);
     return c.json({ miner, count: runs.length, runs });
   });
 
-  serve(app, E.getApiAgentV6ChatConversationIdTurns, async (c, { params: { conversationId: id }, query: { limit } }) => {
+  serve(app, E.getApiAgentV6ChatConversationIdTurns, async (c, { params: { conversationId: id }, query }) => {
     if (!(await q.conversation(id))) notFound(`conversation ${id}`);
-    const turns = await q.turns(id, limit);
+    const turns = await q.turns(id, query.limit, E.getApiAgentV6ChatConversationIdTurns.query.offset.parse(query.offset));
     return c.json({ conversationId: id, count: turns.length, turns });
   });
 
@@ -53,8 +54,8 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
     return c.json((await q.conversation(id)) ?? notFound(`conversation ${id}`));
   });
 
-  serve(app, E.getApiAgentV6ChatByAuthorAddress, async (c, { params: { address: author }, query: { limit } }) => {
-    const conversationIds = await q.conversationsOf(author, limit);
+  serve(app, E.getApiAgentV6ChatByAuthorAddress, async (c, { params: { address: author }, query: { limit, offset } }) => {
+    const conversationIds = await q.conversationsOf(author, limit, offset);
     return c.json({ author, count: conversationIds.length, conversationIds });
   });
 

@@ -36,7 +36,7 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
     async (c, { body: input }) => {
       // Subscriptions per IP count per IPv4 address or IPv6 /64.
       const created = await alerts.subscribe(input, clientBucket(c, deps.limiter?.proxies ?? null), token(c, false));
-      return c.json(created, 201);
+      return c.json(created);
     },
     limitBody(SMALL_BODY_BYTES),
   );

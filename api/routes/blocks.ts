@@ -74,15 +74,20 @@ export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 10
     return queries.chain.blockJsonByHash(hash).then((json) => jsonAnswer(c, json ?? notFound('block')));
   });
 
+  // A cached block answers synchronously (no promise between the socket and the answer).
+  const blockAt = (c: Context, index: number): Response | Promise<Response> => {
+    const hit = queries.chain.cachedBlockJson(index);
+    if (hit !== undefined) return jsonAnswer(c, hit);
+    return queries.chain.blockJson(index).then((json) => jsonAnswer(c, json ?? notFound(`block ${index}`)));
+  };
+
+  serve(app, E.getApiChainBlockLatest, (c) => blockAt(c, queries.chain.height()));
+
   serve(app, E.getApiChainBlockIndex, (c, { params: { index: raw } }) => {
     // A well-formed integer outside 0..height is "not found", as the spec says; junk is 400.
     if (/^-[0-9]+$/.test(raw)) notFound(`block ${raw}`);
     if (/^[0-9]{16,}$/.test(raw)) notFound('block');
-    const index = parseHeight(raw);
-    // A cached block answers synchronously (no promise between the socket and the answer).
-    const hit = queries.chain.cachedBlockJson(index);
-    if (hit !== undefined) return jsonAnswer(c, hit);
-    return queries.chain.blockJson(index).then((json) => jsonAnswer(c, json ?? notFound(`block ${index}`)));
+    return blockAt(c, parseHeight(raw));
   });
 
   serve(app, E.getApiChainBlocks, async (c, { query: q }) => {

@@ -3,7 +3,8 @@
  * offset; optional `status`), `task/:id` (the full pipeline record) and `fee-estimate`. Under
  * /api/tasks: `active` (status submitted or responses_collected: the tasks miners may still
  * answer; validated ones are listed by /api/chain/tasks?status=validated), `pending`
- * (TASK_SUBMITs in the mempool), `submit` (a signed TASK_SUBMIT through the same validation as
+ * (TASK_SUBMITs in the mempool, arrival order; limit default 30, at most 100; offset; `total`
+ * counts them all), `submit` (a signed TASK_SUBMIT through the same validation as
  * POST /api/chain/tx; answers `{ok, taskId, txHash, hash}`) and `:id`.
  */
 import { Hono } from 'hono';
@@ -42,9 +43,9 @@ export function taskRoutes(deps: ApiDeps): Hono {
 
   serve(app, E.getApiTasksActive, async (c, { query: { limit, offset } }) => c.json(await tasks.list(limit, offset, 'active')));
 
-  serve(app, E.getApiTasksPending, (c) => {
-    const pending = tasks.pending();
-    return c.json({ tasks: pending, total: pending.length });
+  serve(app, E.getApiTasksPending, (c, { query: { limit, offset } }) => {
+    const { tasks: page, total } = tasks.pending(limit, offset);
+    return c.json({ tasks: page, total });
   });
 
   serve(app, E.getApiTasksId, pipeline(deps.queries));
