@@ -127,8 +127,6 @@ export interface NetworkPorts {
   chain: Pick<HeadReader, 'head' | 'genesis' | 'info'> & TxSubmitter & BlockImporter;
   feed: ChainFeed;
   blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn'>;
-  /** Tells the read side the height a sync is heading for (0 when done): undo is kept only near it. */
-  syncTarget(height: number): void;
   log: Logger;
 }
 
@@ -163,6 +161,19 @@ export interface AlertPorts {
   blocks(from: number, to: number): AsyncIterable<Block>;
   /** The head's height. */
   height(): number;
+}
+
+/** What the metrics read of the node at scrape time: the feed, the head, pending transactions, the read models. */
+export interface MetricsPorts {
+  feed: ChainFeed;
+  chain: Pick<HeadReader, 'head'>;
+  mempool: Pick<MempoolView, 'list'>;
+  models: {
+    /** Height each read model has folded. */
+    heights(): Record<string, number>;
+    /** Read models reset to genesis since start (one per projection). */
+    resets(): number;
+  };
 }
 
 /** What block production needs of the node: the head, the clock, and the one way to append a block. */

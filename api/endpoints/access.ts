@@ -1,6 +1,6 @@
 /** The definitions of the API key and alert routes. */
-import { TRIGGERS } from '../../projections/alertMatch.ts';
-import { MAX_EMAIL, MAX_LABEL, MAX_URL, parseRegister, parseSubscribe } from '../alertParams.ts';
+import { TRIGGERS } from '../../services/alerts/alertMatch.ts';
+import { MAX_EMAIL, MAX_LABEL, MAX_URL, parseRegister, parseSubscribe } from '../../services/alerts/alertParams.ts';
 import { endpoints, type Param } from './endpoint.ts';
 import { arr, ms, obj, okWith, oneOf, ref, str, uint } from '../openapi/shapes.ts';
 
