@@ -15,7 +15,7 @@ import type { NetworkView } from './context.ts';
  * Normalises a submission: a signed transaction as is, or the older
  * `{tx: {...without hash and signature}, signature}` whose hash the node computes.
  */
-export function normaliseSubmission(body: unknown): { raw: unknown; legacy: boolean } {
+function normaliseSubmission(body: unknown): { raw: unknown; legacy: boolean } {
   if (typeof body !== 'object' || body === null || Array.isArray(body))
     throw new ChainError('INVALID_PARAMS', 'body must be a JSON object');
   const b = body as Record<string, unknown>;

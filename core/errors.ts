@@ -34,8 +34,3 @@ export class ChainError extends Error {
     this.code = code;
   }
 }
-
-/** Shorthand for throwing a ChainError. */
-export function fail(code: ErrorCode, message: string): never {
-  throw new ChainError(code, message);
-}

@@ -31,7 +31,7 @@ export function uploadBytesOf(tx: SignedTx, bytes: number): number {
 }
 
 /** The ids and names `tx` claims, as `kind:value` keys (a blob id, a site id, an alias). */
-export function claimKeysOf(tx: SignedTx): string[] {
+function claimKeysOf(tx: SignedTx): string[] {
   const t = tx as SignedTx & { blobId?: string; siteId?: string; alias?: string };
   switch (tx.type) {
     case 'SOCIAL_BLOB':

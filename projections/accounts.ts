@@ -22,7 +22,7 @@ import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
 /** An account row as stored (big integers as strings). */
-export function encodeAccount(a: Account): unknown {
+function encodeAccount(a: Account): unknown {
   return {
     b: a.balance.toString(),
     n: a.nonce,
@@ -56,7 +56,7 @@ const KIND_OF_PREFIX = Object.fromEntries(RECORD_KINDS.map((k) => [RECORD_PREFIX
 const openMark = (recordKey: string): string => `!o:${recordKey}`;
 
 /** The rows a whole state is stored as (used for genesis and by tests). */
-export function stateRows(s: ChainState): KvOp[] {
+function stateRows(s: ChainState): KvOp[] {
   const ops: KvOp[] = [];
   for (const [k, a] of s.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
   for (const kind of RECORD_KINDS)

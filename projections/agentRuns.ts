@@ -18,7 +18,7 @@
  */
 import { heightKey } from '../core/encoding.ts';
 import type { AgentRunStatus } from '../core/state.ts';
-import { AGENT_RUN_STATUSES, RUNS } from '../core/tx/agent.ts';
+import { AGENT_RUN_STATUSES, RUNS } from '../core/tx/agent/agent.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
@@ -46,7 +46,7 @@ export interface StepRow {
 }
 
 /** An open run's place in the indexes. */
-export interface OpenRun {
+interface OpenRun {
   order: string;
   status: AgentRunStatus;
   claimed: boolean;
@@ -60,7 +60,7 @@ export interface AgentRunsState {
 const openKey = (runId: string): string => `!o!${runId}`;
 
 /** Row key of a step. */
-export const stepKey = (runId: string, i: number): string => `p!${runId}!${i.toString().padStart(3, '0')}`;
+const stepKey = (runId: string, i: number): string => `p!${runId}!${i.toString().padStart(3, '0')}`;
 
 /** Agent run details and indexes. */
 export const agentRunsProjection: Projection<AgentRunsState> = {

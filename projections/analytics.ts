@@ -11,14 +11,14 @@ import type { Projection } from './projection.ts';
 
 const HOUR = 3_600_000;
 /** Hours of buckets kept: 30 days. */
-export const ANALYTICS_HOURS = 30 * 24;
+const ANALYTICS_HOURS = 30 * 24;
 /** The overview ranges and their length in hours. */
 export const RANGES = { '24h': 24, '7d': 168, '30d': 720 } as const;
 /** An overview range. */
 export type Range = keyof typeof RANGES;
 
 /** One hour of activity. */
-export interface Bucket {
+interface Bucket {
   blocks: number;
   txCount: number;
   rewards: string;

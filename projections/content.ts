@@ -25,13 +25,8 @@ export function contentSizeKey(namespace: string, id: string, index: number): st
   return `size:${contentKey(namespace, id, index)}`;
 }
 
-/** The key range holding every chunk row of one upload. */
-export function contentRange(namespace: string, id: string): { gte: string; lt: string } {
-  return { gte: `${namespace}:${id}:`, lt: `${namespace}:${id};` };
-}
-
 /** The content store over the given namespaces (the node's: every registered one). */
-export function contentProjectionOf(stores: readonly ChunkStore[]): Projection<null> {
+function contentProjectionOf(stores: readonly ChunkStore[]): Projection<null> {
   return {
     name: 'content',
     // 2: the size rows.

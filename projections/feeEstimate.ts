@@ -8,7 +8,7 @@ import type { BlockEvent } from './events.ts';
 import type { Projection } from './projection.ts';
 
 /** How many recent task submissions the estimate uses. */
-export const FEE_SAMPLE_SIZE = 100;
+const FEE_SAMPLE_SIZE = 100;
 
 /** The last fees, oldest first (decimal strings). */
 export interface FeeEstimateState {
@@ -38,7 +38,7 @@ export const feeEstimateProjection: Projection<FeeEstimateState> = {
 };
 
 /** The nearest-rank percentile `p` (1..100) of ascending values. */
-export function percentile(sorted: readonly bigint[], p: number): bigint {
+function percentile(sorted: readonly bigint[], p: number): bigint {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 

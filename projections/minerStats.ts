@@ -8,7 +8,7 @@ import type { BlockEvent } from './events.ts';
 import type { Projection } from './projection.ts';
 
 /** One miner's figures. */
-export interface MinerFigures {
+interface MinerFigures {
   scoreSum: number;
   scoreCount: number;
   tasksCompleted: number;

@@ -14,7 +14,13 @@
  * with the checkpoint) and a bounded cache of the per-address counts (projections/rowCounters.ts).
  */
 import { isTx, type SignedTx } from '../core/tx/handler.ts';
-import { SOCIAL_DM_SEND, SOCIAL_FOLLOW_SET, SOCIAL_POST_CREATE, SOCIAL_PROFILE_SET, SOCIAL_REACTION_SET } from '../core/tx/social.ts';
+import {
+  SOCIAL_DM_SEND,
+  SOCIAL_FOLLOW_SET,
+  SOCIAL_POST_CREATE,
+  SOCIAL_PROFILE_SET,
+  SOCIAL_REACTION_SET,
+} from '../core/tx/social/social.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 import { listNumber, missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
@@ -54,7 +60,7 @@ export const dmCountKey = (address: string): string => `dmc!${address}`;
 
 const fresh = (info: ChainInfo, feed: number): SocialState => ({ feed, counters: rowCounters(info.recordCache) });
 /** Row key of a pending intent in its author's queue. */
-export const queueKey = (author: string, seq: number) => `queue!${author}!${seq.toString().padStart(12, '0')}`;
+const queueKey = (author: string, seq: number) => `queue!${author}!${seq.toString().padStart(12, '0')}`;
 
 /** The count rows a transaction numbers a list of. */
 function countedBy(tx: SignedTx): string[] {

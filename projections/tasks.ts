@@ -20,13 +20,10 @@
  */
 import type { Task, TaskStatus } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import { TASK_STATUSES, TASKS, taskIdOf } from '../core/tx/task.ts';
+import { TASK_STATUSES, TASKS, taskIdOf } from '../core/tx/task/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 import { listNumber } from './rowCounters.ts';
-
-/** Every task status, in pipeline order (core's list). */
-export { TASK_STATUSES };
 
 /** One response's details, as its transaction carried them. */
 export interface ResponseRow {
@@ -66,7 +63,7 @@ const emptyCounts = (): Record<TaskStatus, number> => Object.fromEntries(TASK_ST
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
 /** Row key of a response: responses keep the order consensus gave them. */
-export const responseKey = (taskId: string, i: number): string => `r!${taskId}!${i.toString().padStart(2, '0')}`;
+const responseKey = (taskId: string, i: number): string => `r!${taskId}!${i.toString().padStart(2, '0')}`;
 
 function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: KvOp[]): void {
   if (tx.type === 'TASK_RESPONSE' && task) {
@@ -106,7 +103,7 @@ function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: K
 /** The in-flight statuses /api/tasks/active lists (the spec's set). */
 export const ACTIVE_STATUSES: readonly TaskStatus[] = ['submitted', 'responses_collected'];
 /** Statuses a task never leaves. */
-export const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen!({ status: st } as Task));
+const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen!({ status: st } as Task));
 
 /** A list the API pages through: every task, one status, or the active set. */
 export type TaskList = 'all' | 'active' | TaskStatus;
@@ -114,7 +111,7 @@ export type TaskList = 'all' | 'active' | TaskStatus;
 type LiveList = Exclude<TaskList, 'all'>;
 
 /** A task not frozen yet. */
-export interface LiveTask {
+interface LiveTask {
   id: string;
   status: TaskStatus;
 }
@@ -134,7 +131,7 @@ export interface TasksState {
 }
 
 /** Row key of the n-th frozen task of `status`. */
-export const frozenKey = (status: TaskStatus, n: number): string => `z!${status}!${listNumber(n)}`;
+const frozenKey = (status: TaskStatus, n: number): string => `z!${status}!${listNumber(n)}`;
 const liveKey = (n: number): string => `!l!${listNumber(n)}`;
 
 const listsOf = (status: TaskStatus): LiveList[] => (ACTIVE_STATUSES.includes(status) ? [status, 'active'] : [status]);

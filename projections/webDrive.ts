@@ -8,7 +8,7 @@ import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 
 /** Row key of release `seq` of `siteId`. */
-export function siteReleaseKey(siteId: string, seq: number): string {
+function siteReleaseKey(siteId: string, seq: number): string {
   return `r!${siteId}!${seq.toString().padStart(8, '0')}`;
 }
 

@@ -7,7 +7,7 @@ import type { RequestRow, StepRow } from '../projections/agentRuns.ts';
 import { conversationRecord, type Conversation, type ConversationRow, type Turn, chatProjection } from '../projections/chat.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { agentRunsProjection } from '../projections/agentRuns.ts';
-import { RUNS } from '../core/tx/agent.ts';
+import { RUNS } from '../core/tx/agent/agent.ts';
 import { orderedPage } from './orderedPage.ts';
 import { readRecord } from './stateReads.ts';
 

@@ -4,7 +4,7 @@
  * projection's rows; single records join the consensus record with the rows of its transactions.
  */
 import type { Task, TaskStatus } from '../core/state.ts';
-import { TASK_TIMEOUTS, TASKS, taskIdOf } from '../core/tx/task.ts';
+import { TASK_TIMEOUTS, TASKS, taskIdOf } from '../core/tx/task/task.ts';
 import { readRecord } from './stateReads.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
 import type { ResponseRow, RewardRow, ValidationRow } from '../projections/tasks.ts';

@@ -30,7 +30,7 @@ function paramsType(params: Record<string, Param>, optional: boolean, widen: (t:
 }
 
 /** client/routes.ts. */
-export function clientRoutesSource(): string {
+function clientRoutesSource(): string {
   const out = [HEADER('Every route of the node: method and path template by operation id, path parameters and query values.')];
   out.push('/** Method and path template of every operation. */', 'export const ROUTES = {');
   for (const [id, e] of entries()) out.push(`  ${id}: ['${e.method}', '${e.path}'],`);
@@ -45,7 +45,7 @@ export function clientRoutesSource(): string {
 }
 
 /** client/records.ts. */
-export function clientRecordsSource(): string {
+function clientRecordsSource(): string {
   const out = [HEADER("The records the node's answers are made of: the OpenAPI document's components, transactions aside.")];
   out.push("import type { SignedTx } from '../core/tx/handler.ts';", '');
   out.push('/** Each component record by its schema name. */', 'export interface Components {');
@@ -56,7 +56,7 @@ export function clientRecordsSource(): string {
 }
 
 /** client/answers.ts. */
-export function clientAnswersSource(): string {
+function clientAnswersSource(): string {
   const out = [HEADER("The JSON answer of every operation, typed from the same schemas as the OpenAPI document's.")];
   out.push("import type { SignedTx } from '../core/tx/handler.ts';", "import type { Components } from './records.ts';", '');
   out.push('/** The successful answer of every operation (text, HTML and media answers are strings). */', 'export interface Answers {');

@@ -26,7 +26,7 @@ export interface Param<T = unknown> {
 export type Checked<T> = Param<T> & { parse: (raw: string | undefined) => T };
 
 /** A successful answer. */
-export interface Answer {
+interface Answer {
   /** Default 200. */
   status?: number;
   /** Default application/json. */
@@ -72,7 +72,7 @@ type Parsed<P, Missing> =
     : Record<never, never>;
 
 /** What a handler receives: path parameters, query values and the body, parsed by their definitions. */
-export interface Input<E extends Endpoint> {
+interface Input<E extends Endpoint> {
   params: Parsed<E['params'], never>;
   query: Parsed<E['query'], undefined>;
   body: E['body'] extends { parse: (body: unknown) => infer T } ? T : undefined;

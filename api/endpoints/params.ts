@@ -42,7 +42,7 @@ function parseCount(s: string | undefined, why: string): number | undefined {
 }
 
 /** A value the handler reads as it comes (the schema documents it; the handler checks it). */
-export const raw = (schema: Record<string, unknown>, description: string, required?: boolean): Param<string | undefined> => ({
+const raw = (schema: Record<string, unknown>, description: string, required?: boolean): Param<string | undefined> => ({
   schema,
   description,
   ...(required === undefined ? {} : { required }),

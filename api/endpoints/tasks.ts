@@ -1,6 +1,6 @@
 /** The definitions of the task, miner and analytics routes. */
 import { ChainError } from '../../core/errors.ts';
-import { TASK_STATUSES } from '../../core/tx/task.ts';
+import { TASK_STATUSES } from '../../core/tx/task/task.ts';
 import { RANGES, type Range } from '../../projections/analytics.ts';
 import { type Checked, endpoints } from './endpoint.ts';
 import { addressParam, hashParam, matching, oneOfParam, paging } from './params.ts';

@@ -21,7 +21,7 @@ export interface RouteRef {
 export const routeKey = (r: RouteRef) => `${r.method} ${r.path}`;
 
 /** Every definition by its route key. */
-export const BY_ROUTE: ReadonlyMap<string, [string, Endpoint]> = new Map(
+const BY_ROUTE: ReadonlyMap<string, [string, Endpoint]> = new Map(
   Object.entries(ENDPOINTS).map(([id, e]) => [routeKey(e), [id, e]] as const),
 );
 

@@ -20,7 +20,7 @@ const HEX = (n: number) => `^[0-9a-f]{${n}}$`;
  * counts bytes), and patterns only core can check (a MIME type, a path) stay strings described
  * by their doc.
  */
-export function fieldSchema(spec: FieldSpec): JsonSchema {
+function fieldSchema(spec: FieldSpec): JsonSchema {
   const b = spec.bounds;
   const described = (s: JsonSchema): JsonSchema => ({ ...s, description: spec.doc });
   switch (spec.kind) {
@@ -65,10 +65,10 @@ export function fieldSchema(spec: FieldSpec): JsonSchema {
 }
 
 /** The component name of a type's schema. */
-export const txSchemaName = (type: string) => `Tx_${type}`;
+const txSchemaName = (type: string) => `Tx_${type}`;
 
 /** One type's signed-transaction schema, properties in canonical order. */
-export function txSchema(s: TxSchema): JsonSchema {
+function txSchema(s: TxSchema): JsonSchema {
   const order = ['type', ...Object.keys(s.fields), 'publicKey'];
   const properties: Record<string, JsonSchema> = { type: { const: s.type } };
   for (const [name, spec] of Object.entries(s.fields)) properties[name] = fieldSchema(spec);

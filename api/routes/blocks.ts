@@ -38,7 +38,7 @@ function range(fromS: string | undefined, toS: string | undefined, height: numbe
  * The JSON of the range from..to out of `blocks` (stored JSON, in order from `from`): at most
  * `maxBytes` of blocks, at least one; `next` when it stops before the last block there is.
  */
-export async function* rangeJson(blocks: AsyncGenerator<string>, from: number, to: number, maxBytes: number): AsyncGenerator<string> {
+async function* rangeJson(blocks: AsyncGenerator<string>, from: number, to: number, maxBytes: number): AsyncGenerator<string> {
   yield `{"from":${from},"to":${to},"blocks":[`;
   let count = 0;
   let bytes = 0;

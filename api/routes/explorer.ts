@@ -17,7 +17,7 @@ import { assetHeaders, pageHeaders, staticDir } from '../staticFiles.ts';
 /** The client modules a browser may load: the browser-safe import graph of client/browser.ts. */
 export const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'routes.ts', 'subscribe.ts', 'types.ts'];
 /** Third-party browser modules: name → module specifier (resolved to its ESM build). */
-export const VENDOR_MODULES: Readonly<Record<string, string>> = { 'eventsource-parser.js': 'eventsource-parser' };
+const VENDOR_MODULES: Readonly<Record<string, string>> = { 'eventsource-parser.js': 'eventsource-parser' };
 
 const JS = 'text/javascript; charset=utf-8';
 const files = staticDir(new URL('../explorer/', import.meta.url));

@@ -12,7 +12,7 @@ import { TASK_ENDPOINTS as E } from '../endpoints/tasks.ts';
 import type { ChainQueries } from '../../queries/chainQueries.ts';
 
 /** The spec's Miner record. */
-export function minerRecord(queries: ChainQueries, m: Miner) {
+function minerRecord(queries: ChainQueries, m: Miner) {
   const r = queries.minerFigures(m);
   return {
     id: r.id,

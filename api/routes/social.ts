@@ -6,7 +6,7 @@
  * chooses the content type.
  */
 import { Hono } from 'hono';
-import { BLOBS, LIKE_CAPS } from '../../core/tx/social.ts';
+import { BLOBS, LIKE_CAPS } from '../../core/tx/social/social.ts';
 import { contentResponse } from '../contentResponse.ts';
 import { IMMUTABLE } from './media.ts';
 import type { ApiDeps } from '../context.ts';

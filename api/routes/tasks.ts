@@ -8,7 +8,7 @@
  * POST /api/chain/tx; answers `{ok, taskId, txHash, hash}`) and `:id`.
  */
 import { Hono } from 'hono';
-import { taskIdOf } from '../../core/tx/task.ts';
+import { taskIdOf } from '../../core/tx/task/task.ts';
 import type { ApiDeps } from '../context.ts';
 import { type Handler, serve } from '../endpoints/endpoint.ts';
 import { TASK_ENDPOINTS as E } from '../endpoints/tasks.ts';

@@ -11,7 +11,7 @@ import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import { type Handler, serve } from '../endpoints/endpoint.ts';
 import { WEB_ENDPOINTS as E } from '../endpoints/web.ts';
-import { webPathProblem } from '../../core/tx/webRecords.ts';
+import { webPathProblem } from '../../core/tx/web/webRecords.ts';
 import type { WebQueries } from '../../queries/webQueries.ts';
 import { contentResponse } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
