@@ -7,7 +7,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
-import { ListenFault } from './metricsServer.ts';
+import { listenFault } from '../node/listenFault.ts';
 import type { RateLimiter } from './rateLimit.ts';
 import type { Component } from '../node/ports.ts';
 import { dotSegmentAnswer, dotSegmentProblem } from './requestTarget.ts';
@@ -53,11 +53,9 @@ export class HttpServer implements Component {
         resolve(s),
       );
       capConnections(s as Server, limits);
-      s.once('error', (e: NodeJS.ErrnoException) => {
-        const where = `${this.opts.host.includes(':') ? `[${this.opts.host}]` : this.opts.host}:${this.opts.port}`;
-        const why = e.code === 'EADDRINUSE' ? 'is taken by another process' : `cannot be listened on (${e.code ?? e.message})`;
-        reject(new ListenFault(`the HTTP address ${where} ${why}: stop that process or choose another with --http-port (and --http-host)`));
-      });
+      s.once('error', (e: NodeJS.ErrnoException) =>
+        reject(listenFault('the HTTP address', this.opts.host, this.opts.port, e.code, 'with --http-port (and --http-host)')),
+      );
     });
     this.server = server;
     this.sockets = attachWebSockets(server as Server, this.streams, this.limiter);

@@ -9,9 +9,9 @@ import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import type { NodeMetrics } from './metrics/nodeMetrics.ts';
 import { metricsRoutes } from './routes/metrics.ts';
+import { listenFault } from '../node/listenFault.ts';
 
-/** A listen address that cannot be had, named by the flag that chose it. */
-export class ListenFault extends Error {}
+export { ListenFault } from '../node/listenFault.ts';
 
 /** `HOST:PORT` (IPv6 hosts in brackets) as host and port; throws naming the bad value. */
 export function parseListenAddr(raw: string, flag: string): { host: string; port: number } {
@@ -38,18 +38,13 @@ export class MetricsServer {
   async start(): Promise<void> {
     const app = new Hono().route('/', metricsRoutes(this.metrics));
     app.notFound((c) => c.json({ error: 'this listener serves GET /metrics only', code: 'NOT_FOUND' }, 404));
-    const where = `${this.host.includes(':') ? `[${this.host}]` : this.host}:${this.port}`;
     await new Promise<void>((resolve, reject) => {
       const s = serve({ fetch: app.fetch, hostname: this.host, port: this.port }, () => {
         s.off('error', failed);
         resolve();
       });
-      const failed = (e: NodeJS.ErrnoException) => {
-        const why = e.code === 'EADDRINUSE' ? 'is taken by another process' : `cannot be listened on (${e.code ?? e.message})`;
-        reject(
-          new ListenFault(`--metrics-addr ${where} ${why}: stop that process or choose another address with --metrics-addr HOST:PORT`),
-        );
-      };
+      const failed = (e: NodeJS.ErrnoException) =>
+        reject(listenFault('--metrics-addr', this.host, this.port, e.code, 'address with --metrics-addr HOST:PORT'));
       s.once('error', failed);
       this.server = s;
     });

@@ -1,10 +1,19 @@
 #!/usr/bin/env node
 // npm links this file as `ombra`; Node 24 (from the `node` dependency) runs the TypeScript.
+// An older Node gets one plain line instead of a SyntaxError, so nothing above the check may
+// need a newer Node (cli/runtime.js is plain JavaScript too).
 // Compiled modules are cached on disk first (Node's compile cache, in its default place unless
 // NODE_COMPILE_CACHE names one; NODE_DISABLE_COMPILE_CACHE turns it off): type stripping and
 // compiling are skipped on later runs, so a start serves in ~440 ms instead of ~650 here.
 // Entries are checked against the sources' hashes: a changed file is compiled afresh.
-import { enableCompileCache } from 'node:module';
+import { runtimeProblem, stopWithLauncher } from './runtime.js';
 
+const problem = runtimeProblem(process.versions.node);
+if (problem) {
+  process.stderr.write(`${problem}\n`);
+  process.exit(1);
+}
+const { enableCompileCache } = await import('node:module');
 enableCompileCache();
+stopWithLauncher();
 await import('./main.ts');

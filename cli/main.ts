@@ -16,6 +16,19 @@ ${Object.entries(COMMANDS)
 Run \`ombra <command> --help\` for a command's options.
 `;
 
+/** Whether the command line (or OMBRA_LOG_LEVEL) asks for debug logs. */
+function debugAsked(args: string[]): boolean {
+  const i = args.lastIndexOf('--log-level');
+  const flag = i >= 0 ? args[i + 1] : args.findLast((a) => a.startsWith('--log-level='))?.slice('--log-level='.length);
+  return (flag ?? process.env.OMBRA_LOG_LEVEL) === 'debug';
+}
+
+/** An error's message up to its first line break. */
+function firstLine(e: unknown): string {
+  const message = e instanceof Error ? `${e.message}` || e.name : String(e);
+  return message.split('\n')[0].replace(/[:\s]+$/, '');
+}
+
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
@@ -47,7 +60,9 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`ombra ${name}: ${e.message} (${e.code})\n`);
       return 1;
     }
-    process.stderr.write(`ombra ${name}: ${(e as Error).stack ?? e}\n`);
+    // Anything else is one line too (its first); the stack only for whoever asked for debug logs.
+    if (debugAsked(rest)) process.stderr.write(`ombra ${name}: ${(e as Error).stack ?? e}\n`);
+    else process.stderr.write(`ombra ${name}: ${firstLine(e)} (--log-level debug shows where)\n`);
     return 1;
   }
 }

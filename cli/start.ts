@@ -10,6 +10,7 @@ import { parseMinFees } from './minFees.ts';
 import { loggerFromFlags } from './logSetup.ts';
 import { DEFAULT_METRICS_ADDR, START_FLAGS } from './startFlags.ts';
 import { burstProgress, type ProgressReport } from './progress.ts';
+import { defaultStatusLogOptions, StatusLog } from './statusLog.ts';
 import { parseBanList, type RateLimitOptions } from '../api/rateLimit.ts';
 import { trustedProxies } from '../api/clientIp.ts';
 import type { AlertOptions } from '../services/alerts/alertService.ts';
@@ -81,7 +82,8 @@ export async function startCommand(argv: string[]): Promise<number> {
   }
   const rateLimits: Partial<RateLimitOptions> = { banned, trustedProxies: named, enforceLimits: limitsFlag === 'on' };
   const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
-  const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
+  // A dev node runs on one machine: its webhooks are the developer's own loopback listeners.
+  const alerts: Partial<AlertOptions> = { allowPrivate: dev || flags['webhook-allow-private'] === true, smtpUrl };
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
   if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
   const alertLimit = (flag: string, key: 'disableAfterFailures' | 'maxOutbox' | 'maxConcurrentPerTarget', max: number) => {
@@ -113,10 +115,17 @@ export async function startCommand(argv: string[]): Promise<number> {
   limit('http-idle-timeout-ms', 'idleTimeoutMs', 0, 3_600_000);
   limit('http-max-connections', 'maxConnections', 1, 1_000_000);
   limit('http-max-connections-per-ip', 'maxConnectionsPerIp', 0, 1_000_000);
+  const statusIntervalMs = intFlag(flags, 'status-interval-ms', 0, 86_400_000) ?? defaultStatusLogOptions.statusIntervalMs;
+  // Created once the node runs; sync progress before that has nobody to tell.
+  let status: StatusLog | null = null;
+  const syncBar = burstProgress('sync', { unit: 'blocks', report });
   const node = await launch({
     httpLimits,
     onCatchUp: burstProgress('catch-up', { unit: 'blocks', report }),
-    onSyncProgress: burstProgress('sync', { unit: 'blocks', report }),
+    onSyncProgress: (height, target) => {
+      status?.syncProgress(height, target);
+      syncBar(height, target);
+    },
     dataDir,
     genesis,
     forkOverrides: forkOverridesFromEnv(),
@@ -133,6 +142,13 @@ export async function startCommand(argv: string[]): Promise<number> {
     mempool: { minFee },
     verifyDepth: flags['verify-all'] === true ? Number.POSITIVE_INFINITY : undefined,
   });
+  status = new StatusLog(
+    { feed: node.node, chain: node.node, mempool: node.node.mempool, network: node.p2p ?? { peerCount: () => 0 } },
+    log,
+    { statusIntervalMs },
+  );
+  await status.start();
+  if (node.p2p) node.p2p.onPeerChange = (change) => status?.peerChanged(change);
   log.info('started', {
     dataDir,
     dev,
@@ -152,6 +168,7 @@ export async function startCommand(argv: string[]): Promise<number> {
         process.exit(1);
       }, 5000);
       force.unref();
+      void status?.stop();
       node.stop().then(resolve, (e: unknown) => {
         log.error('stop failed', { error: (e as Error).message });
         resolve();

@@ -49,6 +49,11 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     help: 'a sync peer must start answering within this time, then keep 256 KiB/s (default 10000)',
   },
   ...LOG_FLAGS,
+  'status-interval-ms': {
+    type: 'string',
+    env: 'OMBRA_STATUS_INTERVAL_MS',
+    help: 'a status line (height, peers, mempool, blocks/s, tx/s) this often at info level (default 30000; 0 = none)',
+  },
   'http-headers-timeout-ms': {
     type: 'string',
     env: 'OMBRA_HTTP_HEADERS_TIMEOUT_MS',
@@ -129,7 +134,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'webhook-allow-private': {
     type: 'boolean',
     env: 'OMBRA_WEBHOOK_ALLOW_PRIVATE',
-    help: 'let webhook targets resolve to loopback/private addresses (local set-ups and tests only)',
+    help: 'let webhook targets resolve to loopback/private addresses (local set-ups and tests only; always so under --dev)',
   },
 };
 

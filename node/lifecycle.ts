@@ -21,7 +21,8 @@ export class Lifecycle {
     try {
       await component.start();
     } catch (e) {
-      this.log.error('start failed', { component: name, error: (e as Error).message });
+      // The caller reports the error itself (`ombra` as one line): logged here only for debugging.
+      this.log.debug('start failed', { component: name, error: (e as Error).message });
       // What it opened before failing is released too.
       await component.stop().catch(() => undefined);
       await this.stop();

@@ -24,6 +24,7 @@ import { ValidationGate } from './validationGate.ts';
 import { ConnectionGuard, KNOWN_PEER_TAG } from './connectionGuard.ts';
 import { StaleGossipBudget } from './staleGossip.ts';
 import { GossipValidator } from './gossipValidator.ts';
+import { listenFault } from '../node/listenFault.ts';
 
 /** Listen addresses kept per peer (a peer chooses how many it announces). */
 const MAX_LISTEN_ADDRS = 8;
@@ -46,6 +47,8 @@ export class P2pNetwork implements NetworkView, Component {
   private topics = { block: '', tx: '' };
   /** Progress of a sync more than one block behind: height imported, target height. */
   onSyncProgress: (height: number, target: number) => void = () => undefined;
+  /** A peer connected or disconnected (with why, when this node hung up on it). */
+  onPeerChange: (change: { peer: string; event: 'connect' | 'disconnect'; reason?: string }) => void = () => undefined;
   /** Caps on gossip validations in flight, by topic. */
   private readonly gates: { block: ValidationGate; tx: ValidationGate };
   /** The topic validators (p2p/gossipValidator.ts); set once sync runs. */
@@ -71,7 +74,7 @@ export class P2pNetwork implements NetworkView, Component {
   async start(): Promise<void> {
     const id = this.ports.chain.info.genesisBlock.hash.slice(0, 16);
     this.topics = { block: `/ombra/${id}/block/1`, tx: `/ombra/${id}/tx/1` };
-    this.p2p = await createLibp2p({
+    this.p2p = await this.listen({
       privateKey: this.key,
       addresses: { listen: [`/ip4/${this.opts.host}/tcp/${this.opts.port}`] },
       transports: [tcp()],
@@ -121,14 +124,24 @@ export class P2pNetwork implements NetworkView, Component {
       if (e.type === 'tx' && e.source !== 'gossip') this.publish(this.topics.tx, e.tx);
       if (e.type === 'block' && e.source === 'local') this.publish(this.topics.block, e.block);
     });
-    this.p2p.addEventListener('peer:connect', (e) => void this.syncer.poke(e.detail));
+    this.p2p.addEventListener('peer:connect', (e) => {
+      this.onPeerChange({ peer: e.detail.toString(), event: 'connect' });
+      void this.syncer.poke(e.detail);
+    });
     this.p2p.addEventListener('peer:identify', (e) =>
       this.listenAddrs.set(
         e.detail.peerId.toString(),
         e.detail.listenAddrs.slice(0, MAX_LISTEN_ADDRS).map((a) => withoutPeerId(a.toString())),
       ),
     );
-    this.p2p.addEventListener('peer:disconnect', (e) => this.listenAddrs.delete(e.detail.toString()));
+    this.p2p.addEventListener('peer:disconnect', (e) => {
+      this.listenAddrs.delete(e.detail.toString());
+      this.onPeerChange({
+        peer: e.detail.toString(),
+        event: 'disconnect',
+        reason: this.syncer.isBanned(e.detail) ? 'banned: it served invalid blocks or broke the sync protocol' : 'connection closed',
+      });
+    });
     // Discovered peers (mDNS) are dialled like the ones we were given.
     this.p2p.addEventListener('peer:discovery', (e) => {
       for (const a of e.detail.multiaddrs) this.remember(`${a.toString()}/p2p/${e.detail.id}`);
@@ -137,6 +150,20 @@ export class P2pNetwork implements NetworkView, Component {
     this.timers.push(setInterval(() => this.redial(), this.opts.redialIntervalMs));
     this.timers.push(setInterval(() => this.syncRound(), this.opts.syncIntervalMs));
     this.redial();
+  }
+
+  /**
+   * Creates and starts libp2p. An address it cannot listen on becomes the operator's one-line
+   * ListenFault naming --p2p-port (libp2p's own error is a multi-line stack inside its message).
+   */
+  private async listen(config: Parameters<typeof createLibp2p>[0]): Promise<Libp2p<{ pubsub: PubSub<GossipsubEvents> }>> {
+    try {
+      return (await createLibp2p(config)) as Libp2p<{ pubsub: PubSub<GossipsubEvents> }>;
+    } catch (e) {
+      const code = /\b(E[A-Z]{4,})\b/.exec(String((e as Error).message))?.[1];
+      if ((e as Error).name !== 'UnsupportedListenAddressesError' && !code?.startsWith('EADDR')) throw e;
+      throw listenFault('the p2p address', this.opts.host, this.opts.port, code, 'with --p2p-port (and --p2p-host)');
+    }
   }
 
   /** Adds a peer to keep connected to, and dials it now. */

@@ -23,12 +23,30 @@ const JS = 'text/javascript; charset=utf-8';
 const files = staticDir(new URL('../explorer/', import.meta.url));
 const stripped = new Map<string, string>();
 
+/**
+ * `module.stripTypeScriptTypes` without its ExperimentalWarning: Node 24 still marks the function
+ * experimental although it is the type stripper that loads this very file. Only that one
+ * warning is held back; any other goes out as usual.
+ */
+function stripTypes(source: string): string {
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    if (!String(warning instanceof Error ? warning.message : warning).startsWith('stripTypeScriptTypes'))
+      (emit as (...a: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return stripTypeScriptTypes(source);
+  } finally {
+    process.emitWarning = emit;
+  }
+}
+
 /** A client module as the browser gets it: its TypeScript types stripped. */
 export function browserModule(name: string): string | undefined {
   if (!BROWSER_CLIENT_MODULES.includes(name)) return undefined;
   let js = stripped.get(name);
   if (js === undefined) {
-    js = stripTypeScriptTypes(readFileSync(new URL(`../../client/${name}`, import.meta.url), 'utf8'));
+    js = stripTypes(readFileSync(new URL(`../../client/${name}`, import.meta.url), 'utf8'));
     stripped.set(name, js);
   }
   return js;

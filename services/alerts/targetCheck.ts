@@ -25,7 +25,11 @@ export async function checkTarget(channel: 'webhook' | 'email', target: string, 
   try {
     await resolvePublic(new URL(target).hostname);
   } catch (e) {
-    if (e instanceof ForbiddenTarget) throw new ChainError('INVALID_PARAMS', `target refused: ${e.message}`);
+    if (e instanceof ForbiddenTarget)
+      throw new ChainError(
+        'INVALID_PARAMS',
+        `target refused: ${e.message} (a node started with --webhook-allow-private, or --dev, allows it)`,
+      );
     throw new ChainError('INVALID_PARAMS', `target host ${new URL(target).hostname.slice(0, 100)} does not resolve`);
   }
 }

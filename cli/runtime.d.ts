@@ -1,0 +1,8 @@
+/** Types of cli/runtime.js (plain JavaScript so an old Node can parse it). */
+
+/** The oldest Node major version that runs the node. */
+export const NODE_MAJOR: number;
+/** One line on why `version` cannot run the node and how to get one that can; null when it can. */
+export function runtimeProblem(version: string): string | null;
+/** Stops this process (SIGTERM to itself) when its npm launcher goes away; null when not under npm. */
+export function stopWithLauncher(opts?: { env?: Record<string, string | undefined>; everyMs?: number }): (() => void) | null;

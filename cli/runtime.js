@@ -1,0 +1,43 @@
+// What cli/bin.js does before it loads any TypeScript. Plain JavaScript that Node 18 parses, so
+// an older Node reads it and says what is wrong instead of failing on a missing API.
+
+/** The oldest Node major version that runs the node (type stripping, the compile cache...). */
+export const NODE_MAJOR = 24;
+
+/**
+ * One line saying why this Node cannot run the node and how to get one that can, or null when
+ * `version` (like process.versions.node) is recent enough.
+ * @param {string} version
+ * @returns {string | null}
+ */
+export function runtimeProblem(version) {
+  const major = Number(String(version).split('.')[0]);
+  if (Number.isInteger(major) && major >= NODE_MAJOR) return null;
+  return (
+    `ombra needs Node ${NODE_MAJOR} or newer; this is Node ${version}. ` +
+    `Run it as \`npx ombra ...\` or \`npm start\` from the project (they use its own Node ${NODE_MAJOR}, ` +
+    `installed by npm ci), or install Node ${NODE_MAJOR} (https://nodejs.org).`
+  );
+}
+
+/**
+ * Under npm (`npm start`, `npx ombra ...`) the command runs below `sh -c`, which neither execs it
+ * nor passes on the SIGTERM npm forwards: the shell dies and leaves this process running. When the
+ * process that launched it is gone (the parent id changes: it was re-parented) it stops as if it
+ * had received SIGTERM. Outside npm nothing is watched (`nohup ombra start &` outlives its shell).
+ * @param {{ env?: Record<string, string | undefined>, everyMs?: number }} [opts]
+ * @returns {(() => void) | null} stops watching; null when not launched by npm
+ */
+export function stopWithLauncher(opts = {}) {
+  const env = opts.env ?? process.env;
+  if (env.npm_lifecycle_event === undefined && env.npm_command === undefined) return null;
+  const launcher = process.ppid;
+  const timer = setInterval(() => {
+    if (process.ppid === launcher) return;
+    clearInterval(timer);
+    process.kill(process.pid, 'SIGTERM');
+  }, opts.everyMs ?? 500);
+  // Never what keeps a short command alive.
+  timer.unref();
+  return () => clearInterval(timer);
+}
