@@ -25,9 +25,6 @@ import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 import { listNumber } from './rowCounters.ts';
 
-/** Every task status, in pipeline order (core's list). */
-export { TASK_STATUSES };
-
 /** One response's details, as its transaction carried them. */
 export interface ResponseRow {
   txHash: string;
