@@ -3,10 +3,26 @@
  * steps, settlement) with the `agentRuns` rows of its transactions; lists come from the indexes.
  */
 import type { AgentRun, AgentRunStatus } from '../core/state.ts';
-import type { RequestRow, StepRow } from '../projections/agentRuns.ts';
-import { conversationRecord, type Conversation, type ConversationRow, type Turn, chatProjection } from '../projections/chat.ts';
+import {
+  authorConversationRows,
+  chatProjection,
+  type Conversation,
+  conversationRecord,
+  conversationRow,
+  type Turn,
+  turnRows,
+} from '../projections/chat.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { agentRunsProjection } from '../projections/agentRuns.ts';
+import {
+  agentRunsProjection,
+  claimRow,
+  finishRow,
+  requestRow,
+  type RunIndex,
+  runIndexRows,
+  type StepRow,
+  stepRows,
+} from '../projections/agentRuns.ts';
 import { RUNS } from '../core/tx/agent.ts';
 import { readRecord } from './stateReads.ts';
 
@@ -60,9 +76,9 @@ export class AgentQueries {
   async run(id: string): Promise<RunRecord | undefined> {
     const r: AgentRun | undefined = await readRecord(this.ports, RUNS, id);
     if (!r) return undefined;
-    const req = (await (await this.runRows()).get(`q!${id}`)) as RequestRow | undefined;
-    const claim = (await (await this.runRows()).get(`c!${id}`)) as { modelInfo: string; hardwareTier: string } | undefined;
-    const fin = (await (await this.runRows()).get(`f!${id}`)) as { finalAnswerInline: string } | undefined;
+    const req = await requestRow.get(await this.runRows(), id);
+    const claim = await claimRow.get(await this.runRows(), id);
+    const fin = await finishRow.get(await this.runRows(), id);
     return {
       agentRunId: r.agentRunId,
       conversationId: r.conversationId,
@@ -91,18 +107,18 @@ export class AgentQueries {
   /** A run's steps in step order. */
   async steps(id: string): Promise<Omit<StepRow, 'txHash'>[]> {
     const out: Omit<StepRow, 'txHash'>[] = [];
-    for await (const v of (await this.runRows()).values({ gte: `p!${id}!`, lt: `p!${id}!~` })) {
-      const { txHash: _, ...step } = v as StepRow;
+    for await (const v of stepRows.values(await this.runRows(), id)) {
+      const { txHash: _, ...step } = v;
       out.push(step);
     }
     return out;
   }
 
-  /** Runs of an index prefix (`s!<status>`, `u!<submitter>`, `m!<miner>`), `limit` of them. */
-  async runsBy(prefix: string, limit: number, oldestFirst: boolean): Promise<RunRecord[]> {
+  /** Runs of one status, submitter or miner (`key`), `limit` of them. */
+  async runsBy(index: RunIndex, key: string, limit: number, oldestFirst: boolean): Promise<RunRecord[]> {
     const out: RunRecord[] = [];
-    for await (const id of (await this.runRows()).values({ gte: `${prefix}!`, lt: `${prefix}!~`, reverse: !oldestFirst, limit })) {
-      const r = await this.run(id as string);
+    for await (const id of runIndexRows.values(await this.runRows(), [index, key], { reverse: !oldestFirst, limit })) {
+      const r = await this.run(id);
       if (r) out.push(r);
     }
     return out;
@@ -110,21 +126,21 @@ export class AgentQueries {
 
   /** A conversation record, or undefined (its row: memory holds a bounded cache only). */
   async conversation(id: string): Promise<Conversation | undefined> {
-    const row = (await (await this.chatRows()).get(`k!${id}`)) as ConversationRow | undefined;
+    const row = await conversationRow.get(await this.chatRows(), id);
     return row && conversationRecord(row);
   }
 
   /** A conversation's latest `limit` turns, in chronological order. */
   async turns(id: string, limit: number): Promise<Turn[]> {
     const out: Turn[] = [];
-    for await (const t of (await this.chatRows()).values({ gte: `t!${id}!`, lt: `t!${id}!~`, limit, reverse: true })) out.push(t as Turn);
+    for await (const t of turnRows.values(await this.chatRows(), id, { limit, reverse: true })) out.push(t);
     return out.reverse();
   }
 
   /** Distinct conversations an address wrote in, in order of its first turn in each. */
   async conversationsOf(author: string, limit: number): Promise<string[]> {
     const out: string[] = [];
-    for await (const id of (await this.chatRows()).values({ gte: `a!${author}!`, lt: `a!${author}!~`, limit })) out.push(id as string);
+    for await (const id of authorConversationRows.values(await this.chatRows(), author, { limit })) out.push(id);
     return out;
   }
 }

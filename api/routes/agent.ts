@@ -35,19 +35,19 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
     const status = c.req.param('status');
     if (!(RUN_STATUSES as readonly string[]).includes(status))
       throw new ChainError('INVALID_PARAMS', `status must be one of ${RUN_STATUSES.join(', ')}`);
-    const runs = await q.runsBy(`s!${status}`, parseLimit(c.req.query('limit')), true);
+    const runs = await q.runsBy('status', status, parseLimit(c.req.query('limit')), true);
     return c.json({ status, count: runs.length, runs });
   });
 
   app.get('/by-submitter/:address', async (c) => {
     const submitter = parseAddress(c.req.param('address'));
-    const runs = await q.runsBy(`u!${submitter}`, parseLimit(c.req.query('limit')), false);
+    const runs = await q.runsBy('submitter', submitter, parseLimit(c.req.query('limit')), false);
     return c.json({ submitter, count: runs.length, runs });
   });
 
   app.get('/by-miner/:address', async (c) => {
     const miner = parseAddress(c.req.param('address'));
-    const runs = await q.runsBy(`m!${miner}`, parseLimit(c.req.query('limit')), false);
+    const runs = await q.runsBy('miner', miner, parseLimit(c.req.query('limit')), false);
     return c.json({ miner, count: runs.length, runs });
   });
 
