@@ -11,16 +11,13 @@ import { recordMap } from '../core/state.ts';
 import { CHUNK_STORES } from '../core/tx/registry.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { rowGroup } from './rows.ts';
 
-/** Row key of chunk `index` of upload `id` in `namespace`; keys of one upload sort by index. */
-export function contentKey(namespace: string, id: string, index: number): string {
-  return `${namespace}:${id}:${index.toString().padStart(6, '0')}`;
-}
-
-/** The key range holding every chunk row of one upload. */
-export function contentRange(namespace: string, id: string): { gte: string; lt: string } {
-  return { gte: `${namespace}:${id}:`, lt: `${namespace}:${id};` };
-}
+/** `<namespace>:<id>:<index, 6 digits>` -> a chunk's base64: one upload's chunks sort by index. */
+export const chunkRows = rowGroup<string, [namespace: string, id: string], number>(
+  ([namespace, id]) => `${namespace}:${id}:`,
+  (index) => index.toString().padStart(6, '0'),
+);
 
 /** The content store over the given namespaces (the node's: every registered one). */
 export function contentProjectionOf(stores: readonly ChunkStore[]): Projection<null> {
@@ -33,13 +30,13 @@ export function contentProjectionOf(stores: readonly ChunkStore[]): Projection<n
       for (const tx of ev.block.transactions) {
         for (const store of stores) {
           const c = store.chunkOf(tx);
-          if (c) ops.push({ type: 'put', key: contentKey(store.namespace, c.id, c.index), value: c.data });
+          if (c) ops.push(chunkRows.put([store.namespace, c.id], c.index, c.data));
         }
       }
       for (const store of stores) {
         for (const u of recordMap(ev.diff.records, store.UPLOADS).values()) {
           if (u.status !== 'expired' && u.status !== 'deleted') continue;
-          for (let i = 0; i < u.totalChunks; i++) ops.push({ type: 'del', key: contentKey(store.namespace, u.id, i) });
+          for (let i = 0; i < u.totalChunks; i++) ops.push(chunkRows.del([store.namespace, u.id], i));
         }
       }
       return { state, ops };

@@ -5,7 +5,7 @@
  */
 import type { ChunkStore, Upload } from '../core/chunks.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { contentKey, contentProjection } from '../projections/content.ts';
+import { chunkRows, contentProjection } from '../projections/content.ts';
 import { readRecord } from './stateReads.ts';
 
 /** A complete upload as a route serves it. */
@@ -45,8 +45,8 @@ export class ContentQueries {
     const u = await this.complete(store, id);
     if (!u) return;
     const rows = await this.ports.models.readable(contentProjection);
-    const range = { gte: contentKey(store.namespace, id, 0), lte: contentKey(store.namespace, id, u.totalChunks - 1) };
-    for await (const data of rows.values(range)) yield Buffer.from(data as string, 'base64');
+    for await (const data of chunkRows.values(rows, [store.namespace, id], { from: 0, through: u.totalChunks - 1 }))
+      yield Buffer.from(data, 'base64');
   }
 
   /** A complete upload ready to serve, or undefined when unknown or not complete. */
