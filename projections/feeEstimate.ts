@@ -4,6 +4,8 @@
  * below it). With no submission yet every figure is MIN_TASK_FEE and `sample` is 0.
  */
 import { MIN_TASK_FEE } from '../core/economics.ts';
+import { isTx } from '../core/tx/handler.ts';
+import { TASK_SUBMIT } from '../core/tx/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { Projection } from './projection.ts';
 
@@ -29,7 +31,7 @@ export const feeEstimateProjection: Projection<FeeEstimateState> = {
   version: 1,
   init: () => ({ fees: [] }),
   apply(s, ev: BlockEvent) {
-    for (const tx of ev.block.transactions) if (tx.type === 'TASK_SUBMIT') s.fees.push(tx.fee as string);
+    for (const tx of ev.block.transactions) if (isTx(tx, TASK_SUBMIT)) s.fees.push(tx.fee);
     if (s.fees.length > FEE_SAMPLE_SIZE) s.fees.splice(0, s.fees.length - FEE_SAMPLE_SIZE);
     return { state: s };
   },

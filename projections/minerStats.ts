@@ -4,6 +4,8 @@
  * reputationScore is the mean validation score (0-100) a miner's responses received,
  * tasksCompleted the number of rewarded tasks it won.
  */
+import { isTx } from '../core/tx/handler.ts';
+import { TASK_REWARD, TASK_VALIDATE } from '../core/tx/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { Projection } from './projection.ts';
 
@@ -31,14 +33,14 @@ export const minerStatsProjection: Projection<MinerStats> = {
   init: () => ({}),
   apply(s, ev: BlockEvent) {
     for (const tx of ev.block.transactions) {
-      if (tx.type === 'TASK_VALIDATE') {
-        for (const { minerId, score } of tx.scores as { minerId: string; score: number }[]) {
+      if (isTx(tx, TASK_VALIDATE)) {
+        for (const { minerId, score } of tx.scores) {
           const m = bump(s, minerId);
           m.scoreSum += score;
           m.scoreCount += 1;
         }
-      } else if (tx.type === 'TASK_REWARD') {
-        const best = ev.diff.records.tasks.get(tx.taskId as string)?.bestMinerId;
+      } else if (isTx(tx, TASK_REWARD)) {
+        const best = ev.diff.records.tasks.get(tx.taskId)?.bestMinerId;
         if (best) bump(s, best).tasksCompleted += 1;
       }
     }
