@@ -44,7 +44,7 @@ const add = (list: string[], x: string): void => {
 };
 
 /** Hourly figures and the heatmap. */
-export const analyticsProjection: Projection<AnalyticsState> = {
+export const analyticsProjection: Projection<AnalyticsState, AnalyticsState> = {
   name: 'analytics',
   version: 1,
   init: (info: ChainInfo) => ({
@@ -85,7 +85,7 @@ export const analyticsProjection: Projection<AnalyticsState> = {
     return { state: s };
   },
   save: (s) => s,
-  load: (saved) => saved as AnalyticsState,
+  load: (saved) => saved,
 };
 
 /** The overview record of a range: the hour buckets ending with the latest block's hour. */

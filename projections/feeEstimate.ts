@@ -26,7 +26,7 @@ export interface FeeEstimate {
 }
 
 /** Recent task submission fees. */
-export const feeEstimateProjection: Projection<FeeEstimateState> = {
+export const feeEstimateProjection: Projection<FeeEstimateState, FeeEstimateState> = {
   name: 'feeEstimate',
   version: 1,
   init: () => ({ fees: [] }),
@@ -36,7 +36,7 @@ export const feeEstimateProjection: Projection<FeeEstimateState> = {
     return { state: s };
   },
   save: (s) => s,
-  load: (saved) => saved as FeeEstimateState,
+  load: (saved) => saved,
 };
 
 /** The nearest-rank percentile `p` (1..100) of ascending values. */

@@ -25,7 +25,7 @@ function bump(s: MinerStats, id: string): MinerFigures {
 }
 
 /** Reputation and completed tasks per miner. */
-export const minerStatsProjection: Projection<MinerStats> = {
+export const minerStatsProjection: Projection<MinerStats, MinerStats> = {
   name: 'minerStats',
   // 2: folds from the block's TASK_VALIDATE and TASK_REWARD transactions; version 1 read the
   // status of each changed record and missed the scores of a task validated and rewarded in one block.
@@ -47,7 +47,7 @@ export const minerStatsProjection: Projection<MinerStats> = {
     return { state: s };
   },
   save: (s) => s,
-  load: (saved) => saved as MinerStats,
+  load: (saved) => saved,
 };
 
 /** The public figures of a miner. */

@@ -53,7 +53,7 @@ function fresh(info: ChainInfo, counts: RecordCounts): RecordListsState {
 }
 
 /** Miner and token lists. */
-export const recordListsProjection: Projection<RecordListsState> = {
+export const recordListsProjection: Projection<RecordListsState, RecordCounts> = {
   name: 'recordLists',
   version: 2,
   init: (info) => fresh(info, { miners: 0, nfts: 0, imageNfts: 0, audioNfts: 0 }),
@@ -83,5 +83,5 @@ export const recordListsProjection: Projection<RecordListsState> = {
   take: (s, rows) => takeCounts(s.owners, rows),
   save: (s) => s.counts,
   // Owners' counts are read back as they are needed: a load (start, rollback) starts without them.
-  load: (saved, info) => fresh(info, { ...(saved as RecordCounts) }),
+  load: (saved, info) => fresh(info, { ...saved }),
 };

@@ -127,7 +127,7 @@ function foldTx(s: SocialState, tx: SignedTx, blockIndex: number, ops: KvOp[]): 
 }
 
 /** Posts, timelines, messages, subscriptions, queues, likes and profiles. */
-export const socialProjection: Projection<SocialState> = {
+export const socialProjection: Projection<SocialState, { feed: number }> = {
   name: 'social',
   version: 2,
   init: (info) => fresh(info, 0),
@@ -152,5 +152,5 @@ export const socialProjection: Projection<SocialState> = {
   take: (s, rows) => takeCounts(s.counters, rows),
   save: (s) => ({ feed: s.feed }),
   // Counts are read back as they are needed: a load (start, rollback) starts without them.
-  load: (saved, info) => fresh(info, (saved as { feed: number }).feed),
+  load: (saved, info) => fresh(info, saved.feed),
 };
