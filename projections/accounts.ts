@@ -48,7 +48,8 @@ function decodeSupply(v: unknown): Supply {
   return { emitted: BigInt(r.emitted), burned: BigInt(r.burned), escrow: BigInt(r.escrow), feesPaid: BigInt(r.feesPaid) };
 }
 
-const OPEN_OF = new Map(RECORDS.filter((r) => r.isOpen).map((r) => [r.kind as string, r.isOpen!]));
+const OPEN_OF = new Map<string, (value: unknown) => boolean>();
+for (const r of RECORDS) if (r.isOpen) OPEN_OF.set(r.kind, r.isOpen);
 
 const KIND_OF_PREFIX = Object.fromEntries(RECORD_KINDS.map((k) => [RECORD_PREFIX[k], k])) as Record<string, RecordKind>;
 

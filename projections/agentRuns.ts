@@ -136,7 +136,7 @@ export const agentRunsProjection: Projection<AgentRunsState> = {
       const claimed = known?.claimed ?? false;
       if (run.minerAddress && !claimed) ops.push(runIndexRows.put(['miner', run.minerAddress], order, id));
       ops.push(runIndexRows.put(['status', run.status], order, id));
-      if (RUNS.isOpen!(run)) {
+      if (RUNS.isOpen(run)) {
         const open: OpenRun = { order, status: run.status, claimed: claimed || run.minerAddress !== undefined };
         s.byId.set(id, open);
         ops.push(openRow.put(id, open, !known));

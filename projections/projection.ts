@@ -65,7 +65,7 @@ export function foldAll<S>(p: Projection<S>, info: ChainInfo, events: Iterable<B
   const rows = new Map<string, unknown>();
   for (const ev of events) {
     const keys = p.needs?.(state, ev) ?? [];
-    if (keys.length) p.take!(state, new Map(keys.map((k) => [k, rows.get(k)])));
+    if (keys.length) p.take?.(state, new Map(keys.map((k) => [k, rows.get(k)])));
     const step = p.apply(state, ev);
     state = step.state;
     for (const op of step.ops ?? []) {

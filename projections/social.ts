@@ -141,7 +141,8 @@ export const socialProjection: Projection<SocialState, { feed: number }> = {
       else {
         ops.push(queueRows.del(i.author, i.seq));
         if (i.status === 'paid') {
-          const value: LikeRecord = { address: i.from, kind: 'intent', tokens: i.tokens, timestamp: i.settledAt! };
+          // A paid intent carries when it was paid (settledAt); createdAt only if a record lacked it.
+          const value: LikeRecord = { address: i.from, kind: 'intent', tokens: i.tokens, timestamp: i.settledAt ?? i.createdAt };
           ops.push(likeRows.put(i.postId, { intent: i.intentId }, value));
         }
       }

@@ -73,7 +73,7 @@ function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: K
 /** The in-flight statuses /api/tasks/active lists (the spec's set). */
 export const ACTIVE_STATUSES: readonly TaskStatus[] = ['submitted', 'responses_collected'];
 /** Statuses a task never leaves. */
-export const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen!({ status: st } as Task));
+export const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen({ status: st } as Task));
 
 /** A list the API pages through: every task, one status, or the active set. */
 export type TaskList = 'all' | 'active' | TaskStatus;
@@ -112,7 +112,7 @@ function lowerBound(a: readonly number[], n: number): number {
 }
 
 /** The live task numbered `n`: every number from `next - live.size` to `next - 1` has one. */
-function liveTask(s: TasksState, n: number): LiveTask {
+export function liveTask(s: TasksState, n: number): LiveTask {
   const t = s.live.get(n);
   if (!t) throw new Error(`tasks: no live task numbered ${n}`);
   return t;

@@ -64,11 +64,11 @@ export class UndoLog {
     if (this.noted.size === 0) return [];
     const noted = this.noted;
     this.noted = new Map();
-    const heights = [...noted.keys()].sort((a, b) => a - b);
+    const byHeight = [...noted].sort(([a], [b]) => a - b);
     // Each projection's distinct keys, first seen first: one read of each.
     const keys = new Map<string, Set<string>>();
-    for (const h of heights)
-      for (const [name, e] of noted.get(h)!) {
+    for (const [, entries] of byHeight)
+      for (const [name, e] of entries) {
         if (e.ops.length === 0) continue;
         let set = keys.get(name);
         if (!set) {
@@ -89,9 +89,9 @@ export class UndoLog {
       current.set(name, cur);
     }
     const out: BatchOp[] = [];
-    for (const h of heights) {
+    for (const [h, entries] of byHeight) {
       const record: Record<string, UndoEntry> = {};
-      for (const [name, e] of noted.get(h)!) {
+      for (const [name, e] of entries) {
         const cur = current.get(name);
         const kv: UndoEntry['kv'] = [];
         const fresh: string[] = [];

@@ -135,7 +135,7 @@ export class SocialQueries {
   async queue(author: string, limit: number, offset: number): Promise<Slice<IntentRecord>> {
     const page = await this.page(queueRows, author, limit, offset, false);
     const intents = await readRecords(this.ports, INTENTS, page.items);
-    return { count: page.count, items: intents.map((i) => intentRecord(i!)) };
+    return { count: page.count, items: intents.filter((i) => i !== undefined).map(intentRecord) };
   }
 
   /** One intent, or undefined. */

@@ -9,7 +9,7 @@ import { TASK_SUBMIT, TASK_TIMEOUTS, TASKS, taskIdOf } from '../core/tx/task.ts'
 import { readRecord } from './stateReads.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { listSize, tasksProjection, type TaskList } from '../projections/tasks.ts';
+import { listSize, liveTask, tasksProjection, type TaskList } from '../projections/tasks.ts';
 import {
   frozenRows,
   type ResponseRow,
@@ -104,7 +104,7 @@ export class TaskQueries {
       } else {
         // Newest first: the live numbers (the newest), then the frozen rows below them.
         const live = s.lists[list];
-        for (let i = live.length - 1 - offset; i >= 0 && i >= live.length - end; i--) ids.push(s.live.get(live[i])!.id);
+        for (let i = live.length - 1 - offset; i >= 0 && i >= live.length - end; i--) ids.push(liveTask(s, live[i]).id);
         const from = Math.max(0, offset - live.length);
         const to = end - live.length;
         if (from < to && list !== 'active') ids.push(...(await frozenRows.page(rows, list, s.frozen[list], to - from, from, true)));
@@ -140,7 +140,8 @@ export class TaskQueries {
       responses,
       validation: validation ?? null,
       reward: reward ?? null,
-      timeout: t.status === 'timeout' ? { at: t.settledAt!, refunded: t.fee } : null,
+      // A task that timed out carries when (settledAt); its deadline only if a record lacked it.
+      timeout: t.status === 'timeout' ? { at: t.settledAt ?? deadline, refunded: t.fee } : null,
       nft: t.nftTokenId ?? null,
     };
   }
