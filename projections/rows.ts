@@ -10,12 +10,14 @@
  *
  * - `row(prefix, encode)`: rows `<prefix><encode(id)>`, one per id;
  * - `rowGroup(prefix, item, end)`: rows `<prefix(group)><item(i)>` read as one key range per group;
- * - `numberedRows(prefix)`: a group whose items are list numbers 0, 1, ... (rowCounters.ts'
- *   `listNumber`), so a page at any offset is one range read.
+ * - `numberedRows(prefix)`: a group whose items are list numbers 0, 1, ... (`listNumber`), so a
+ *   page at any offset is one range read.
  */
 import type { KvOp } from './projection.ts';
-import { listNumber } from './rowCounters.ts';
 import type { Rows } from './store.ts';
+
+/** A list number as its row key part (fixed width, so keys sort as numbers). */
+export const listNumber = (n: number): string => n.toString().padStart(12, '0');
 
 /** What reading a projection's rows takes (its key space). */
 export type RowReader = Pick<Rows, 'get' | 'getMany' | 'values'>;

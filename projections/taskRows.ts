@@ -10,8 +10,7 @@
  * - `v!<taskId>` / `w!<taskId>`: the TASK_VALIDATE and TASK_REWARD transactions' details.
  */
 import type { Task, TaskStatus } from '../core/state.ts';
-import { listNumber } from './rowCounters.ts';
-import { numberedRows, row, rowGroup } from './rows.ts';
+import { listNumber, numberedRows, row, rowGroup } from './rows.ts';
 
 /** One response's details, as its transaction carried them. */
 export interface ResponseRow {
