@@ -321,7 +321,7 @@ export class Simulator {
         );
       },
     );
-    if (tx) runId = tx.agentRunId as string;
+    if (tx) runId = String(tx.agentRunId);
     else this.openRuns--;
   }
 
