@@ -63,20 +63,23 @@ export async function exportSnapshot(
 ): Promise<{ blocks: number; bytes: number; head: { index: number; hash: string } }> {
   const tmp = `${outFile}.tmp`;
   {
-    const head = store.head()!;
-    const genesis = withForkOverrides((await store.genesis())!, overrides);
+    const head = store.head();
+    const stored = await store.genesis();
+    if (!head || !stored) throw new CliFault('the block log holds no chain to snapshot');
+    const top = head.index;
+    const genesis = withForkOverrides(stored, overrides);
     let count = 0;
     async function* lines(): AsyncGenerator<string> {
       yield `${JSON.stringify({ genesis })}\n`;
       let expected = 0;
-      for await (const block of store.range(0, head.index)) {
+      for await (const block of store.range(0, top)) {
         if (block.index !== expected) throw new CliFault(`block log is missing block ${expected} (found ${block.index})`);
         expected++;
         count++;
-        if (count % 500 === 0) onProgress?.(count, head.index + 1);
+        if (count % 500 === 0) onProgress?.(count, top + 1);
         yield `${JSON.stringify(block)}\n`;
       }
-      if (expected !== head.index + 1) throw new CliFault(`block log ends at ${expected - 1}, before its head ${head.index}`);
+      if (expected !== top + 1) throw new CliFault(`block log ends at ${expected - 1}, before its head ${top}`);
     }
     try {
       // pipeline applies the file stream's backpressure to the generator; flush fsyncs before close.
