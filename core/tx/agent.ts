@@ -5,6 +5,7 @@ import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
 import { agentMachineDoc, checkAgentTransition, checkRunTransition, runDeadline, settleRun } from './agentMachine.ts';
 import { defineFamily, expireDue } from './family.ts';
+import { present } from '../errors.ts';
 import { feeOf, payFee, refuse, txHandler } from './handler.ts';
 
 /** The eight run statuses (see agentMachine.ts for the transitions). */
@@ -180,7 +181,7 @@ const claim = txHandler(AGENT_CLAIM, {
     if (!state.peek(tx.from).minerId) refuse('only a registered miner may claim a run (send MINER_REGISTER first)');
   },
   apply(tx, s, ctx) {
-    const run = s.get(RUNS, tx.agentRunId)!;
+    const run = present(s.get(RUNS, tx.agentRunId), `run ${tx.agentRunId}`);
     s.put(RUNS, run.agentRunId, {
       ...run,
       status: 'claimed',
@@ -202,7 +203,7 @@ const step = txHandler(AGENT_STEP, {
     if (run.stepCount >= run.maxSteps) refuse(`run ${run.agentRunId} already took its ${run.maxSteps} steps`);
   },
   apply(tx, s, ctx) {
-    const run = s.get(RUNS, tx.agentRunId)!;
+    const run = present(s.get(RUNS, tx.agentRunId), `run ${tx.agentRunId}`);
     const stepTokensOut = run.stepTokensOut + tx.outputTokens;
     const networkFee = BigInt(run.networkFee) + AGENT_NETWORK_FEE_PER_STEP;
     const next: AgentRun = {
@@ -236,7 +237,7 @@ const finish = txHandler(AGENT_FINISH, {
     }
   },
   apply(tx, s, ctx) {
-    const run = s.get(RUNS, tx.agentRunId)!;
+    const run = present(s.get(RUNS, tx.agentRunId), `run ${tx.agentRunId}`);
     if (tx.outcome === 'completed')
       settleRun(s, run, 'completed', BigInt(tx.totalTokensOut) * AGENT_REWARD_PER_TOKEN, ctx.timestamp, tx.totalTokensOut);
     else if (tx.outcome === 'failed') settleRun(s, run, 'failed', 0n, ctx.timestamp, run.stepTokensOut);

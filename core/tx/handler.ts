@@ -22,7 +22,7 @@
  * transactions, family by family in registry order; `expireDue(s, RECORD, ctx.timestamp,
  * deadline, expire)` visits the open records whose deadline passed.
  */
-import { ChainError } from '../errors.ts';
+import { present } from '../errors.ts';
 import type { Genesis } from '../genesis.ts';
 import type { RecordDef } from '../record.ts';
 import type { PayloadOf, TxSchema } from '../schema.ts';
@@ -106,19 +106,14 @@ export function isTx<S extends TxSchema>(tx: SignedTx, schema: S): tx is SignedT
   return tx.type === schema.type;
 }
 
-/**
- * Refuses a transaction with VALIDATION_FAILED. A declared `never` function (not an arrow in a
- * const) so that TypeScript narrows after it: `if (!task) refuse('...'); task.status` needs no `!`.
- */
-export function refuse(message: string): never {
-  throw new ChainError('VALIDATION_FAILED', message);
-}
+// Refusals (core/errors.ts), where every family's rules import them from.
+export { refuse, refuseUnless } from '../errors.ts';
 
 /** Moves a fee from the sender to the block's proposer (the live network's rule). */
 export function payFee(s: StateOverlay, from: string, fee: bigint, ctx: TxContext): void {
   if (fee === 0n) return;
   s.account(from).balance -= fee;
-  s.account(ctx.proposer!).balance += fee;
+  s.account(present(ctx.proposer, 'the block proposer')).balance += fee;
   s.supply.feesPaid += fee;
 }
 

@@ -2,6 +2,7 @@
  * Every transaction family this chain knows, and what derives from them: handlers by type, the
  * record kinds of the state, begin-block hooks and tokens consumed. A new family is one line here.
  */
+import { present } from '../errors.ts';
 import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef, RecordValue } from '../record.ts';
 import type { StateOverlay } from '../state.ts';
@@ -40,6 +41,11 @@ const all: TxHandler[] = FAMILIES.flatMap((f) => f.handlers);
 
 /** Handlers by transaction type, in the spec's order. */
 export const TX_HANDLERS: ReadonlyMap<string, TxHandler> = new Map(all.map((h) => [h.schema.type, h]));
+
+/** The handler of a transaction's type, for a transaction whose shape was checked (so its type is known). */
+export function handlerOf(tx: { readonly type: string }): TxHandler {
+  return present(TX_HANDLERS.get(tx.type), `the handler of ${tx.type}`);
+}
 
 /** Every transaction type name: the spec's 22, then CHAT_TURN and ART_MINT. */
 export const TX_TYPES: readonly string[] = all.map((h) => h.schema.type);

@@ -4,6 +4,7 @@ import { sha256Hex } from '../hash.ts';
 import { defineRecord } from '../record.ts';
 import { f, defineTx } from '../schema.ts';
 import { defineFamily, expireDue } from './family.ts';
+import { present } from '../errors.ts';
 import { feeOf, payFee, refuse, txHandler } from './handler.ts';
 import { checkTaskTransition, expectedRewards, nextTaskStatus, taskDeadline, taskMachineDoc } from './taskMachine.ts';
 
@@ -186,7 +187,7 @@ const response = txHandler(TASK_RESPONSE, {
     if (task.responses.length >= MAX_TASK_RESPONSES) refuse(`task ${task.taskId} already has ${MAX_TASK_RESPONSES} responses`);
   },
   apply(tx, s, ctx) {
-    const task = s.get(TASKS, tx.taskId)!;
+    const task = present(s.get(TASKS, tx.taskId), `task ${tx.taskId}`);
     const ref = { minerId: tx.minerId, miner: tx.from, contentHash: tx.contentHash, txHash: tx.hash };
     s.put(TASKS, task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_RESPONSE'), responses: [...task.responses, ref] });
     payFee(s, tx.from, feeOf(tx), ctx);
@@ -210,7 +211,7 @@ const validate = txHandler(TASK_VALIDATE, {
     }
   },
   apply(tx, s, ctx) {
-    const task = s.get(TASKS, tx.taskId)!;
+    const task = present(s.get(TASKS, tx.taskId), `task ${tx.taskId}`);
     const scores = tx.scores.map((x) => ({ minerId: x.minerId, score: x.score }));
     s.put(TASKS, task.taskId, {
       ...task,
@@ -228,13 +229,13 @@ const reward = txHandler(TASK_REWARD, {
     const task = state.get(TASKS, tx.taskId);
     checkTaskTransition(task, 'TASK_REWARD');
     if (tx.from !== task.validator) refuse(`only the task's validator ${task.validator} may reward it`);
-    const expected = expectedRewards(task!, ctx.height, ctx);
+    const expected = expectedRewards(task, ctx.height, ctx);
     const got = tx.rewards.map((r) => [r.address, r.amount, r.reason].join('|'));
     if (got.join(',') !== expected.map((r) => [r.address, r.amount, r.reason].join('|')).join(','))
       refuse(`rewards must be exactly ${JSON.stringify(expected)}`);
   },
   apply(tx, s, ctx) {
-    const task = s.get(TASKS, tx.taskId)!;
+    const task = present(s.get(TASKS, tx.taskId), `task ${tx.taskId}`);
     for (const r of expectedRewards(task, ctx.height, ctx)) {
       if (r.reason === 'burn') s.supply.burned += BigInt(r.amount);
       else s.account(r.address).balance += BigInt(r.amount);
