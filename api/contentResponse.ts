@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import { ChainError } from '../core/errors.ts';
-import type { StoredContent } from '../queries/contentQueries.ts';
+import { cut, type StoredContent } from '../queries/contentQueries.ts';
 
 /** True when an `If-None-Match` header names `etag` (weak or strong) or is `*`. */
 function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -34,22 +34,6 @@ export function parseRange(header: string | undefined, size: number): [number, n
   const end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
   if (!Number.isSafeInteger(start) || start >= size) return 'unsatisfiable';
   return end < start ? undefined : [start, end];
-}
-
-/** The bytes [start, end] of a chunk stream (chunks before the range are read and skipped). */
-async function* slice(parts: AsyncGenerator<Uint8Array>, start: number, end: number): AsyncGenerator<Uint8Array> {
-  let at = 0;
-  try {
-    for await (const part of parts) {
-      const from = Math.max(start - at, 0);
-      const to = Math.min(end + 1 - at, part.length);
-      at += part.length;
-      if (to > from) yield part.subarray(from, to);
-      if (at > end) return;
-    }
-  } finally {
-    await parts.return(undefined);
-  }
 }
 
 /** A body read from `parts` as the socket drains: one part in memory at a time; a cancel closes the generator. */
@@ -84,7 +68,13 @@ export function contentResponse(c: Context, item: StoredContent, headers: Record
   const typed = { 'Content-Type': item.contentType, ...common };
   if (!range) return c.body(byteStream(item.bytes), 200, { ...typed, 'Content-Length': String(item.size) });
   const [start, end] = range;
-  return c.body(byteStream(slice(item.bytes, start, end)), 206, {
+  // Only the chunks holding the range are read (a suffix range of a large upload reads its tail).
+  let parts = item.bytes;
+  if (item.range) {
+    void item.bytes.return(undefined);
+    parts = item.range(start, end);
+  } else parts = cut(item.bytes, 0, start, end);
+  return c.body(byteStream(parts), 206, {
     ...typed,
     'Content-Length': String(end - start + 1),
     'Content-Range': `bytes ${start}-${end}/${item.size}`,

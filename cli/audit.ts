@@ -260,7 +260,7 @@ const USAGE = 'ombra audit FILE | --data-dir DIR [--workers N|auto]';
 const SUMMARY =
   "Re-verifies a snapshot (`ombra snapshot export`), or a stopped node's own log, from genesis with the consensus rules:\n" +
   'prints `OK: N blocks, M transactions, head <hash>` and exits 0, or `FAULT at height H: <why>` and exits 1.\n' +
-  'Fork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V6 when set.';
+  'Fork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V7 when set.';
 
 /** Help for `ombra audit`. */
 export const auditHelp = () => helpText(USAGE, SUMMARY, AUDIT_FLAGS);

@@ -16,7 +16,7 @@ const PUSH_FLAGS: Record<string, FlagSpec> = {
   dir: { type: 'string', help: 'the folder to publish (dot files and symbolic links are skipped)' },
   alias: { type: 'string', help: 'serve the site at /web/ALIAS/ (a DNS label of 3-63 characters; first come)' },
   name: { type: 'string', help: "the site's name when it is registered (default: the folder's name)" },
-  fee: { type: 'string', env: 'OMBRA_FEE', default: '0', help: 'fee of each transaction in micro-units (file INITs always go with 0)' },
+  fee: { type: 'string', env: 'OMBRA_FEE', default: '0', help: 'fee of each transaction in micro-units (from fork 7 claims need 1000)' },
   index: INDEX_FLAG,
   mnemonic: MNEMONIC_FLAG,
   url: URL_FLAG,

@@ -94,8 +94,8 @@ export async function drivePush(o: PushOptions): Promise<PushResult> {
       totalChunks: chunks.length,
       contentHash: file.contentHash,
     };
-    // Writing files costs capacity, not funds: INIT goes with fee 0.
-    last = (await wallet.send('WEB_FILE_INIT', { ...init, fee: '0' })).tx;
+    // An INIT claims a file: from fork 7 it pays the claim fee, so it goes with --fee like the rest.
+    last = (await wallet.send('WEB_FILE_INIT', { ...init, fee: o.fee })).tx;
     uploads.push({ file, chunks });
   }
   await landed(last);

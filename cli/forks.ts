@@ -8,9 +8,10 @@ const VARS: [keyof ForkHeights, string][] = [
   [4, 'OMBRA_FORK_HEIGHT_V4'],
   [5, 'OMBRA_FORK_HEIGHT_V5'],
   [6, 'OMBRA_FORK_HEIGHT_V6'],
+  [7, 'OMBRA_FORK_HEIGHT_V7'],
 ];
 
-/** Reads OMBRA_FORK_HEIGHT (fork 2) and OMBRA_FORK_HEIGHT_V3.._V6. */
+/** Reads OMBRA_FORK_HEIGHT (fork 2) and OMBRA_FORK_HEIGHT_V3.._V7. */
 export function forkOverridesFromEnv(env: NodeJS.ProcessEnv = process.env): Partial<ForkHeights> {
   const out: Partial<ForkHeights> = {};
   for (const [fork, name] of VARS) {

@@ -17,7 +17,7 @@ const USAGE = 'ombra replay --data-dir DIR';
 const SUMMARY =
   'Rebuilds every read model (accounts, indexes, stats, supply, holders) from genesis, re-verifying\n' +
   'every block and signature, with progress on stderr. The data dir keeps its genesis; stop the node first.\n' +
-  'Fork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V6 when set, as for `ombra start`.';
+  'Fork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V7 when set, as for `ombra start`.';
 
 /** Help for `ombra replay`. */
 export const replayHelp = () => helpText(USAGE, SUMMARY, REPLAY_FLAGS);

@@ -116,7 +116,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
 
 const USAGE = 'ombra start [--dev] [--data-dir DIR] [--http-port P] [--block-time-ms MS] [--genesis FILE --key-file FILE]';
 const SUMMARY =
-  'Runs a node: the block log, projections, block production (authorities only) and the HTTP API.\nFork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V6 when set.';
+  'Runs a node: the block log, projections, block production (authorities only) and the HTTP API.\nFork heights follow OMBRA_FORK_HEIGHT and OMBRA_FORK_HEIGHT_V3.._V7 when set.';
 
 /** Help for `ombra start`. */
 export const startHelp = () => helpText(USAGE, SUMMARY, START_FLAGS);

@@ -9,7 +9,9 @@
  * - one record per landed chunk (`<chunks>` kind, id `<uploadId>:<index>`, the chunk's base64)
  *   while the upload is pending: completion needs every byte to check the hash, chunks come in any
  *   order, so they wait in state, each as its own entry (a chunk never re-serialises the others).
- *   They are removed from state (StateOverlay.remove) when the upload completes or expires;
+ *   They are removed from state (StateOverlay.remove) when the upload completes or expires. The
+ *   kind's `cacheCap` is 0: a node's bounded record cache keeps none in the heap after the block
+ *   that landed it, they are rows on disk read back when the upload completes;
  * - per uploader, the bytes its pending uploads declared (`<pending>` kind), capped by
  *   `maxPendingBytes`: the consensus state never holds more than that of one account's chunks,
  *   and an upload that does not complete within `expiryMs` of its start expires (chunks dropped).
@@ -40,9 +42,10 @@ import {
   type UploadFacts,
   type UploadHeader,
 } from './upload.ts';
-import { sha256Hex } from './hash.ts';
+import { createHash } from 'node:crypto';
 import { defineRecord, type RecordDef } from './record.ts';
 import type { StateOverlay } from './state.ts';
+import { hashChunks } from './uploadHashes.ts';
 import type { SignedTx, StateReader, TxContext } from './tx/handler.ts';
 
 export type { ChunkLimits, ChunkRef, PendingBytes, PendingChunk, Upload, UploadFacts, UploadHeader } from './upload.ts';
@@ -92,8 +95,11 @@ export interface ChunkStore<U extends string = string, C extends string = string
   checkChunk(state: StateReader, from: string, c: ChunkRef, upload?: Readonly<Upload>): void;
   /** Stores a checked chunk; returns the upload as it now is. */
   putChunk(s: StateOverlay, c: ChunkRef): Upload;
-  /** Refuses completion unless every chunk landed (or `last` is the missing one) and the bytes match length and hash. */
-  checkComplete(state: StateReader, upload: Readonly<Upload>, last?: ChunkRef): void;
+  /**
+   * Refuses completion unless every chunk landed (or `last` is the missing one) and the bytes match
+   * length and hash. At admission `ctx.uploadHashes` hashes incrementally (core/uploadHashes.ts).
+   */
+  checkComplete(state: StateReader, upload: Readonly<Upload>, last?: ChunkRef, ctx?: TxContext): void;
   /** Closes a checked upload as complete and drops its chunks from state. */
   complete(s: StateOverlay, id: string, ctx: TxContext): void;
   /** Refuses when `from`'s pending uploads could not also declare `bytes` (a restart of a closed upload). */
@@ -123,6 +129,9 @@ export function defineChunkStore<const U extends string, const C extends string,
     prefix: o.prefixes.chunks,
     id: `${o.idField}:chunkIndex`,
     doc: `pending ${noun} chunk`,
+    // Up to 400 KB each and read only when their upload completes: a bounded cache keeps none in
+    // memory (they are rows on disk, read back on a miss), so pending uploads cost the heap nothing.
+    cacheCap: 0,
   });
   const PENDING = defineRecord<PendingBytes>()(o.pending, { prefix: o.prefixes.pending, id: 'address', doc: `pending ${noun} bytes` });
 
@@ -131,11 +140,11 @@ export function defineChunkStore<const U extends string, const C extends string,
     if (bytes === 0) s.remove(PENDING, owner);
     else s.put(PENDING, owner, { address: owner, bytes });
   };
-  /** The upload's bytes from its chunks in state (`last` standing in for one not stored yet). */
-  const assemble = (state: StateReader, u: Readonly<Upload>, last?: ChunkRef): Buffer => {
+  /** The bytes of an upload whose every chunk is in state (after its completion was checked). */
+  const assemble = (state: StateReader, u: Readonly<Upload>): Buffer => {
     const parts: Buffer[] = [];
     for (let i = 0; i < u.totalChunks; i++) {
-      const data = last?.index === i ? last.data : state.get(CHUNKS, chunkKey(u.id, i))?.data;
+      const data = state.get(CHUNKS, chunkKey(u.id, i))?.data;
       if (data === undefined) refuse(`${noun} ${u.id} is missing chunk ${i} of ${u.totalChunks}`);
       parts.push(Buffer.from(data, 'base64'));
     }
@@ -215,11 +224,26 @@ export function defineChunkStore<const U extends string, const C extends string,
       return next;
     },
 
-    checkComplete(state, u, last) {
+    checkComplete(state, u, last, ctx) {
       if (u.status !== 'pending') refuse(`${noun} ${u.id} is ${u.status}`);
-      const bytes = assemble(state, u, last);
-      if (bytes.length !== u.totalBytes) refuse(`${noun} ${u.id} holds ${bytes.length} bytes, not totalBytes ${u.totalBytes}`);
-      if (sha256Hex(bytes) !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);
+      const read = (i: number) => state.get(CHUNKS, chunkKey(u.id, i))?.data;
+      const hashes = ctx?.uploadHashes;
+      // Admission hashes incrementally; blocks and revalidation hash chunk by chunk from the state (never assembled whole).
+      let d: { bytes: number; sha256: string } | number;
+      if (hashes) d = hashes.digest(o.namespace, u, read, ctx.timestamp, last);
+      else {
+        const h = createHash('sha256');
+        const r = hashChunks(h, 0, u.totalChunks, read, last);
+        d = r.missing ?? { bytes: r.bytes, sha256: h.digest('hex') };
+      }
+      if (typeof d === 'number') return refuse(`${noun} ${u.id} is missing chunk ${d} of ${u.totalChunks}`);
+      try {
+        if (d.bytes !== u.totalBytes) refuse(`${noun} ${u.id} holds ${d.bytes} bytes, not totalBytes ${u.totalBytes}`);
+        if (d.sha256 !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);
+      } catch (e) {
+        hashes?.failed(u.owner, ctx!.timestamp);
+        throw e;
+      }
     },
 
     complete(s, id, ctx) {

@@ -18,3 +18,8 @@ export const AGENT_CLAIM_TIMEOUT_MS = 600_000;
 export const AGENT_RUN_TIMEOUT_MS = 1_800_000;
 /** Fee of a chat turn, paid to the treasury (CHAT_TURN_FEE). */
 export const CHAT_TURN_FEE = 100n;
+/**
+ * From fork 7, the least `fee` of a transaction that claims an id or a name (a site id, an alias,
+ * a blob id, a drive file): first come no longer means free, and a key with no balance claims nothing.
+ */
+export const CLAIM_MIN_FEE_V7 = 1_000n;

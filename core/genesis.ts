@@ -5,8 +5,12 @@ import { ChainError } from './errors.ts';
 import { sha256Hex } from './hash.ts';
 import type { ForkId } from './schema.ts';
 
-/** Activation heights of forks 2..6. */
-export type ForkHeights = Record<2 | 3 | 4 | 5 | 6, number>;
+/**
+ * Activation heights of forks 2..7. Forks 2..6 are named by every genesis; fork 7 (claims cost a
+ * fee, core/economics.ts) is optional: a genesis without it, and no OMBRA_FORK_HEIGHT_V7, never
+ * activates it.
+ */
+export type ForkHeights = Record<2 | 3 | 4 | 5 | 6, number> & { 7?: number };
 
 /** The genesis file. */
 export interface Genesis {
@@ -48,7 +52,9 @@ export const MAX_TX_FUTURE_MS = 120_000;
 
 /** True when fork `fork` is active at `height`. */
 export function forkActive(forks: ForkHeights, fork: ForkId, height: number): boolean {
-  return fork === 1 || height >= forks[fork];
+  if (fork === 1) return true;
+  const at = forks[fork];
+  return at !== undefined && height >= at;
 }
 
 /** Validates and normalises a parsed genesis file; throws ChainError INVALID_PARAMS. */
@@ -75,14 +81,18 @@ export function parseGenesis(raw: unknown): Genesis {
   }
   if (!isBigIntString(g.blockReward)) bad('blockReward must be a big-integer string');
   const forks = g.forks as Record<string, unknown>;
-  if (typeof forks !== 'object' || forks === null) bad('forks must be an object of heights for 2..6');
+  if (typeof forks !== 'object' || forks === null) bad('forks must be an object of heights for 2..6 (and optionally 7)');
   const out = {} as ForkHeights;
   for (const id of [2, 3, 4, 5, 6] as const) {
     const h = forks[String(id)];
     if (!isUint(h)) bad(`forks.${id} must be a block height`);
     out[id] = h as number;
   }
-  for (const k of Object.keys(forks)) if (!['2', '3', '4', '5', '6'].includes(k)) bad(`forks.${k} is not a fork`);
+  if (forks['7'] !== undefined) {
+    if (!isUint(forks['7'])) bad('forks.7 must be a block height');
+    out[7] = forks['7'] as number;
+  }
+  for (const k of Object.keys(forks)) if (!['2', '3', '4', '5', '6', '7'].includes(k)) bad(`forks.${k} is not a fork`);
   if (
     g.finalityDepth !== undefined &&
     (!isUint(g.finalityDepth) || (g.finalityDepth as number) < 1 || (g.finalityDepth as number) > 100_000)
@@ -119,7 +129,7 @@ export function genesisIdentity(g: Genesis): string {
   );
 }
 
-/** Applies operator fork-height overrides (OMBRA_FORK_HEIGHT, _V3.._V6, read by cli/). */
+/** Applies operator fork-height overrides (OMBRA_FORK_HEIGHT, _V3.._V7, read by cli/). */
 export function withForkOverrides(g: Genesis, overrides: Partial<ForkHeights>): Genesis {
   return { ...g, forks: { ...g.forks, ...overrides } };
 }

@@ -18,6 +18,11 @@ export interface RecordDef<K extends string = string, T = unknown> {
    * for are indexed in `ChainState.open[kind]`, so begin-block hooks visit only those.
    */
   isOpen?(value: T): boolean;
+  /**
+   * Most finished records of this kind a bounded record cache keeps in memory (default: the
+   * state's cap). Bulky kinds read rarely set 0: pending upload chunks live on disk only.
+   */
+  readonly cacheCap?: number;
   /** Phantom for type inference only. */
   readonly _t?: T;
 }
@@ -28,6 +33,7 @@ export interface RecordOptions<T> {
   id: string;
   doc: string;
   isOpen?: (value: T) => boolean;
+  cacheCap?: number;
 }
 
 /**

@@ -105,7 +105,7 @@ export function loadRecords(state: ChainState, keys: readonly string[], values: 
   });
 }
 
-/** Evicts, kind by kind, the oldest finished records beyond the cap (open ones stay). */
+/** Evicts, kind by kind, the oldest finished records beyond the cap or the kind's own `cacheCap` (open ones stay). */
 export function trimRecords(state: ChainState): void {
   const c = state.cache;
   if (!c || c.sticky) return;
@@ -121,9 +121,10 @@ export function trimRecords(state: ChainState): void {
       }
     // Amortised: a large cache is trimmed once it is an eighth over, so a pass over the oldest
     // entries (open ones among them are skipped) is paid once per many inserts.
-    const slack = c.cap >= 1024 ? c.cap >> 3 : 0;
-    if (map.size - pinned <= c.cap + slack) continue;
-    let excess = map.size - pinned - c.cap;
+    const cap = Math.min(c.cap, rec.cacheCap ?? c.cap);
+    const slack = cap >= 1024 ? cap >> 3 : 0;
+    if (map.size - pinned <= cap + slack) continue;
+    let excess = map.size - pinned - cap;
     for (const id of map.keys()) {
       if (excess <= 0) break;
       if (open?.has(id)) continue;

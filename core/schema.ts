@@ -135,8 +135,8 @@ export function checkObject(v: unknown, fields: AnyFields, extraAllowed: readonl
   return null;
 }
 
-/** Which fork activates a type: 1 is genesis, 2..6 the named forks. */
-export type ForkId = 1 | 2 | 3 | 4 | 5 | 6;
+/** Which fork activates a type or a rule: 1 is genesis, 2..7 the named forks. */
+export type ForkId = 1 | 2 | 3 | 4 | 5 | 6 | 7;
 
 /** The fields every transaction carries (besides `type` and `publicKey`). */
 export interface BaseFields {

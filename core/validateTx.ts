@@ -2,6 +2,7 @@
  * The one transaction validator, shared by the REST API, gossip, the mempool and block
  * application. Checks run in DESIGN.md's order so every path answers the same code.
  */
+import { CLAIM_TYPES, checkClaimFee } from './claimFee.ts';
 import { ChainError } from './errors.ts';
 import { forkActive, MAX_TX_FUTURE_MS } from './genesis.ts';
 import { verifySignature } from './signature.ts';
@@ -75,5 +76,6 @@ export function checkTxState(tx: SignedTx, env: ValidationEnv): void {
   if (tx.timestamp > env.timestamp + MAX_TX_FUTURE_MS) {
     throw new ChainError('VALIDATION_FAILED', `timestamp ${tx.timestamp} is more than ${MAX_TX_FUTURE_MS} ms ahead`);
   }
+  if (CLAIM_TYPES.has(tx.type)) checkClaimFee(tx, env);
   handler.check?.(tx, env.state, env);
 }

@@ -4,6 +4,9 @@
  * The pool is bounded in transactions and bytes: when full, a new transaction evicts strictly
  * lower-fee ones, always from the tail of a sender's run so no pending transaction loses the one
  * its nonce depends on. A pending nonce can be replaced by a fee at least `replaceBumpPercent` higher.
+ * Uploads and claims follow node/uploadPolicy.ts: chunk bytes have their own budgets (per sender
+ * and overall, evicting lower-fee chunks of others when the overall one is full), a sender with no
+ * balance neither uploads nor claims, and a pending claim cannot be taken by another sender.
  */
 import { txBytes } from '../core/applyBlock.ts';
 import { ChainError } from '../core/errors.ts';
@@ -14,6 +17,7 @@ import { canonicalTx } from '../core/txCodec.ts';
 import { checkTxState, type PendingRun } from '../core/validateTx.ts';
 import { StateOverlay } from '../core/state.ts';
 import { BinaryHeap } from './binaryHeap.ts';
+import { ClaimIndex, FUNDED_TYPES, uploadBytesOf } from './uploadPolicy.ts';
 
 /** Mempool limits and admission policy (node-local, not consensus). */
 export interface MempoolOptions {
@@ -27,15 +31,24 @@ export interface MempoolOptions {
   minFee: Readonly<Record<string, bigint>>;
   /** A replacement (same sender and nonce) must pay at least this many percent more, and at least 1 micro more. */
   replaceBumpPercent: number;
+  /** Most bytes of chunk-carrying transactions held (within `maxBytes`). */
+  maxUploadBytes: number;
+  /** Most bytes of chunk-carrying transactions one sender has pending. */
+  maxUploadBytesPerSender: number;
 }
 
-/** Defaults: 10,000 transactions, 64 per sender, 64 MiB, no fee floor, replacement +10%. */
+/**
+ * Defaults: 10,000 transactions, 64 per sender, 64 MiB, no fee floor, replacement +10%; chunks
+ * 24 MiB in all and 4 MiB a sender (seven 400 KB chunks, more than a block of 3 MiB takes).
+ */
 export const defaultMempoolOptions: MempoolOptions = {
   maxSize: 10_000,
   maxPerSender: 64,
   maxBytes: 64 * 1024 * 1024,
   minFee: {},
   replaceBumpPercent: 10,
+  maxUploadBytes: 24 * 1024 * 1024,
+  maxUploadBytesPerSender: 4 * 1024 * 1024,
 };
 
 /**
@@ -49,6 +62,8 @@ interface Entry {
   seq: number;
   fee: bigint;
   bytes: number;
+  /** Bytes counted against the upload budgets (the whole transaction when it carries a chunk). */
+  upload: number;
 }
 
 /** True when `a` goes into a block before `b`: higher fee, then earlier arrival. */
@@ -59,8 +74,10 @@ export class Mempool {
   private readonly opts: MempoolOptions;
   private readonly byHash = new Map<string, Entry>();
   private readonly runs = new Map<string, Entry[]>();
+  private readonly claims = new ClaimIndex();
   private seq = 0;
   private totalBytes = 0;
+  private totalUpload = 0;
 
   constructor(opts: Partial<MempoolOptions> = {}) {
     this.opts = { ...defaultMempoolOptions, ...opts };
@@ -73,6 +90,11 @@ export class Mempool {
   /** Bytes held (canonical JSON of every pending transaction). */
   get bytes(): number {
     return this.totalBytes;
+  }
+
+  /** Bytes held in chunk-carrying transactions. */
+  get uploadBytes(): number {
+    return this.totalUpload;
   }
 
   has(hash: string): boolean {
@@ -103,16 +125,32 @@ export class Mempool {
 
   /**
    * Adds a transaction that passed validateTx against this pool (with the run before its nonce
-   * when it replaces one). Returns the transactions that left: the replaced one and any evicted.
+   * when it replaces one); `balance` is the sender's balance at the head. Returns the
+   * transactions that left: the replaced one and any evicted.
    */
-  add(tx: SignedTx): SignedTx[] {
+  add(tx: SignedTx, balance?: bigint): SignedTx[] {
     const fee = feeOf(tx);
     const floor = this.opts.minFee[tx.type] ?? 0n;
     if (typeof tx.fee === 'string' && fee < floor)
       throw new MempoolPolicyError('VALIDATION_FAILED', `fee ${fee} is below this node's minimum of ${floor} for ${tx.type}`);
-    const e: Entry = { tx, seq: this.seq++, fee, bytes: txBytes([canonicalTx(tx)]) };
+    if (balance === 0n && FUNDED_TYPES.has(tx.type))
+      throw new MempoolPolicyError(
+        'INSUFFICIENT_BALANCE',
+        `${tx.type} stores bytes or claims an id: this node admits it only from a sender with a balance`,
+      );
+    const conflict = this.claims.conflict(tx);
+    if (conflict)
+      throw new MempoolPolicyError('VALIDATION_FAILED', `${conflict.key} is claimed by a pending transaction of ${conflict.sender}`);
+    const bytes = txBytes([canonicalTx(tx)]);
+    const e: Entry = { tx, seq: this.seq++, fee, bytes, upload: uploadBytesOf(tx, bytes) };
     const run = this.runs.get(tx.from) ?? [];
     const at = run.findIndex((x) => x.tx.nonce === tx.nonce);
+    const senderUpload = run.reduce((n, x) => n + (x.tx.nonce === tx.nonce ? 0 : x.upload), 0);
+    if (e.upload > 0 && senderUpload + e.upload > this.opts.maxUploadBytesPerSender)
+      throw new MempoolPolicyError(
+        'MEMPOOL_FULL',
+        `sender already has ${senderUpload} bytes of chunks pending: at most ${this.opts.maxUploadBytesPerSender}`,
+      );
     if (at >= 0) {
       const old = run[at];
       const bump = (old.fee * BigInt(this.opts.replaceBumpPercent) + 99n) / 100n;
@@ -122,43 +160,62 @@ export class Mempool {
           'DUPLICATE_TX',
           `nonce ${tx.nonce} is pending with fee ${old.fee}: a replacement needs a fee of at least ${need}`,
         );
-      const evicted = this.makeRoom(tx.from, fee, 0, e.bytes - old.bytes);
+      const evicted = this.makeRoom(tx.from, fee, 0, e.bytes - old.bytes, e.upload - old.upload);
       run[at] = e;
-      this.byHash.delete(old.tx.hash);
-      this.byHash.set(tx.hash, e);
-      this.totalBytes += e.bytes - old.bytes;
+      this.forget(old);
+      this.index(e);
       return [old.tx, ...evicted];
     }
     if (run.length >= this.opts.maxPerSender)
       throw new MempoolPolicyError('MEMPOOL_FULL', `sender already has ${this.opts.maxPerSender} pending transactions`);
-    const evicted = this.makeRoom(tx.from, fee, 1, e.bytes);
+    const evicted = this.makeRoom(tx.from, fee, 1, e.bytes, e.upload);
     run.push(e);
     this.runs.set(tx.from, run);
-    this.byHash.set(tx.hash, e);
-    this.totalBytes += e.bytes;
+    this.index(e);
     return evicted;
+  }
+
+  /** Counts an entry in (the caller placed it in its run). */
+  private index(e: Entry): void {
+    this.byHash.set(e.tx.hash, e);
+    this.totalBytes += e.bytes;
+    this.totalUpload += e.upload;
+    this.claims.add(e.tx);
+  }
+
+  /** Counts an entry out (the caller took it out of its run). */
+  private forget(e: Entry): void {
+    this.byHash.delete(e.tx.hash);
+    this.totalBytes -= e.bytes;
+    this.totalUpload -= e.upload;
+    this.claims.remove(e.tx);
   }
 
   /**
    * Evicts the fewest lowest-fee run tails (of other senders, each with a fee strictly below
-   * `fee`) that make room for `count` more transactions and `bytes` more bytes; refuses with
-   * MEMPOOL_FULL, evicting nothing, when that is not possible.
+   * `fee`) that make room for `count` more transactions, `bytes` more bytes and `upload` more
+   * chunk bytes; refuses with MEMPOOL_FULL, evicting nothing, when that is not possible.
    */
-  private makeRoom(sender: string, fee: bigint, count: number, bytes: number): SignedTx[] {
-    const fits = (n: number, b: number) => n + count <= this.opts.maxSize && b + bytes <= this.opts.maxBytes;
+  private makeRoom(sender: string, fee: bigint, count: number, bytes: number, upload: number): SignedTx[] {
+    const fitsAll = (n: number, b: number) => n + count <= this.opts.maxSize && b + bytes <= this.opts.maxBytes;
+    const fitsUpload = (u: number) => upload <= 0 || u + upload <= this.opts.maxUploadBytes;
     let n = this.byHash.size;
     let b = this.totalBytes;
-    if (fits(n, b)) return [];
+    let u = this.totalUpload;
+    if (fitsAll(n, b) && fitsUpload(u)) return [];
     // Planned on a copy of the run lengths first: a refusal must leave the pool untouched.
     const len = new Map<string, number>();
     const victims: Entry[] = [];
-    while (!fits(n, b)) {
+    while (!fitsAll(n, b) || !fitsUpload(u)) {
+      // Only the chunk budget is short: only runs still holding chunks can help.
+      const chunksOnly = fitsAll(n, b);
       let victim: Entry | undefined;
       let owner = '';
       for (const [s, run] of this.runs) {
         if (s === sender) continue;
         const l = len.get(s) ?? run.length;
         if (l === 0) continue;
+        if (chunksOnly && !run.slice(0, l).some((x) => x.upload > 0)) continue;
         const tail = run[l - 1];
         if (!victim || better(victim, tail)) {
           victim = tail;
@@ -168,22 +225,20 @@ export class Mempool {
       if (!victim || victim.fee >= fee)
         throw new MempoolPolicyError(
           'MEMPOOL_FULL',
-          `mempool is full (${this.opts.maxSize} transactions, ${this.opts.maxBytes} bytes) with fees at or above ${fee}`,
+          `mempool is full (${this.opts.maxSize} transactions, ${this.opts.maxBytes} bytes, ${this.opts.maxUploadBytes} bytes of chunks) with fees at or above ${fee}`,
         );
       len.set(owner, (len.get(owner) ?? this.runs.get(owner)!.length) - 1);
       victims.push(victim);
       n--;
       b -= victim.bytes;
+      u -= victim.upload;
     }
     for (const [s, l] of len) {
       const run = this.runs.get(s)!;
       run.length = l;
       if (l === 0) this.runs.delete(s);
     }
-    for (const v of victims) {
-      this.byHash.delete(v.tx.hash);
-      this.totalBytes -= v.bytes;
-    }
+    for (const v of victims) this.forget(v);
     return victims.map((v) => v.tx);
   }
 
@@ -191,7 +246,9 @@ export class Mempool {
   clear(): void {
     this.byHash.clear();
     this.runs.clear();
+    this.claims.clear();
     this.totalBytes = 0;
+    this.totalUpload = 0;
   }
 
   /**
@@ -267,11 +324,7 @@ export class Mempool {
       removed.push(...gone);
       dropped.push(...failed);
       if (keep.length === run.length) continue;
-      for (const e of run) {
-        if (keep.includes(e)) continue;
-        this.byHash.delete(e.tx.hash);
-        this.totalBytes -= e.bytes;
-      }
+      for (const e of run) if (!keep.includes(e)) this.forget(e);
       if (keep.length) this.runs.set(sender, keep);
       else this.runs.delete(sender);
     }

@@ -16,7 +16,8 @@ import { PROJECTIONS } from '../projections/index.ts';
 import { ProjectionRunner } from '../projections/runner.ts';
 import { ChainStore } from './chainStore.ts';
 import { silentLogger, type Logger } from './log.ts';
-import { Mempool, type MempoolOptions } from './mempool.ts';
+import { Mempool, MempoolPolicyError, type MempoolOptions } from './mempool.ts';
+import { UploadHashes } from '../core/uploadHashes.ts';
 import { genesisMismatch } from './genesisCheck.ts';
 import { VerifyPool } from './verifyPool.ts';
 import { PendingLog } from './pendingLog.ts';
@@ -73,6 +74,8 @@ export class OmbraNode implements HealthView {
   readonly store: ChainStore;
   readonly runner: ProjectionRunner;
   readonly mempool: Mempool;
+  /** Admission's incremental hashes of pending uploads (completion checks cost the chunks since the last one). */
+  private readonly uploadHashes: UploadHashes;
   /** Outcomes of block production and import, for health. */
   readonly healthMonitor: HealthMonitor;
   readonly genesis: Genesis;
@@ -101,6 +104,7 @@ export class OmbraNode implements HealthView {
     this.log = opts.log ?? silentLogger;
     this.clock = opts.clock ?? Date.now;
     this.mempool = new Mempool(opts.mempool);
+    this.uploadHashes = new UploadHashes();
     this.healthMonitor = new HealthMonitor(this.clock, opts.health);
     // Undo reaches as deep as a reorganisation may (the finality depth) unless told otherwise.
     this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth ?? finalityDepthOf(genesis));
@@ -334,14 +338,17 @@ export class OmbraNode implements HealthView {
         state,
         pending: (a) => this.mempool.pending(a, before),
         inMempool: (h) => this.mempool.has(h),
+        uploadHashes: this.uploadHashes,
       });
     } catch (e) {
       // A refusal judged on a record the cache could not answer is no refusal: load, then judge.
       if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
+      // The upload hashes' bound on a sender's refused completions is this node's policy (gossip ignores it).
+      if (e instanceof ChainError && e.code === 'RATE_LIMITED') throw new MempoolPolicyError(e.code, e.message);
       throw e;
     }
     if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
-    return { tx, left: this.mempool.add(tx) };
+    return { tx, left: this.mempool.add(tx, state.peek(tx.from).balance) };
   }
 
   /** Builds, signs and appends a block from the mempool at `timestamp`. */
@@ -433,6 +440,8 @@ export class OmbraNode implements HealthView {
         parent = b;
       }
       this.mempool.clear();
+      // Chunks the hashed runs took in may be gone or different on the new branch.
+      this.uploadHashes.clear();
       let returned = 0;
       for (const tx of pending) {
         try {

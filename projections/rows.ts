@@ -85,6 +85,7 @@ export interface RowGroup<G, Item, T> {
   put(group: G, item: Item, value: T, fresh?: boolean): KvOp;
   del(group: G, item: Item): KvOp;
   get(rows: RowReader, group: G, item: Item): Promise<T | undefined>;
+  getMany(rows: RowReader, group: G, items: readonly Item[]): Promise<(T | undefined)[]>;
   /** The values of the group's rows in key order (`reverse`: last first), within `read`'s bounds. */
   values(rows: RowReader, group: G, read?: GroupRead<Item>): AsyncIterable<T>;
   /** The value of one of these rows read back untyped. */
@@ -110,6 +111,8 @@ export function rowGroup<T, G = string, Item = string>(
     put: (g, i, value, fresh = false) => put(key(g, i), value, fresh),
     del: (g, i) => ({ type: 'del', key: key(g, i) }),
     get: async (rows, g, i) => stored<T | undefined>(await rows.get(key(g, i))),
+    getMany: async (rows, g, items) =>
+      items.length ? (await rows.getMany(items.map((i) => key(g, i)))).map((v) => stored<T | undefined>(v)) : [],
     async *values(rows, g, read = {}) {
       const p = prefix(g);
       const range = {

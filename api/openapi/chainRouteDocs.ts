@@ -68,7 +68,7 @@ export const CHAIN_ROUTES: RouteCatalog = {
         blockTimeMs: uint,
         authorities: arr(address),
         blockReward: big,
-        forks: { type: 'object', additionalProperties: uint, description: 'activation height of forks 2..6' },
+        forks: { type: 'object', additionalProperties: uint, description: 'activation height of forks 2..6, and of fork 7 when scheduled' },
         nextHeight: uint,
       }),
     },

@@ -23,6 +23,7 @@
  * deadline, expire)` visits the open records whose deadline passed.
  */
 import { present } from '../errors.ts';
+import type { UploadHashes } from '../uploadHashes.ts';
 import type { Genesis } from '../genesis.ts';
 import type { RecordDef } from '../record.ts';
 import type { PayloadOf, TxSchema } from '../schema.ts';
@@ -43,6 +44,8 @@ export interface TxContext {
   /** That block's proposer; absent for mempool admission. */
   proposer?: string;
   genesis: Genesis;
+  /** Mempool admission only: incremental hashes of pending uploads (never set for a block). */
+  uploadHashes?: UploadHashes;
 }
 
 /** What a transaction takes from its sender, for balance checks and mempool accounting. */

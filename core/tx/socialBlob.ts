@@ -4,6 +4,7 @@
  * namespace `blob`). A blobId (64 hex, the uploader's choice) belongs to its first uploader.
  */
 import { defineChunkStore, type ChunkRef, type UploadHeader } from '../chunks.ts';
+import { checkClaimFee } from '../claimFee.ts';
 import { ChainError } from '../errors.ts';
 import { describeMedia } from '../media/mediaFacts.ts';
 import { f, defineTx } from '../schema.ts';
@@ -34,7 +35,7 @@ export const SOCIAL_BLOB = defineTx({
   type: 'SOCIAL_BLOB',
   family: 'social',
   fork: 1,
-  doc: 'One self-describing chunk of a blob, repeating its header. Chunks land in any order and blocks, all from one uploader; the chunk that completes the blob is refused unless the bytes are totalBytes long with SHA-256 contentHash.',
+  doc: 'One self-describing chunk of a blob, repeating its header. Chunks land in any order and blocks, all from one uploader; the chunk that completes the blob is refused unless the bytes are totalBytes long with SHA-256 contentHash. From fork 7 the chunk that starts a blob claims its id and pays at least 1,000 micro-units.',
   fields: {
     from: f.address(),
     ...header,
@@ -50,7 +51,7 @@ export const SOCIAL_BLOB_INIT = defineTx({
   type: 'SOCIAL_BLOB_INIT',
   family: 'social',
   fork: 1,
-  doc: "Starts a blob upload (the live network's three-step form); its bytes count against the uploader's pending cap (64 MiB) until it completes or expires a day later.",
+  doc: "Starts a blob upload (the live network's three-step form); its bytes count against the uploader's pending cap (64 MiB) until it completes or expires a day later. From fork 7 it claims the blob id and pays at least 1,000 micro-units.",
   fields: { from: f.address(), ...header, contentHash: f.hex(64), ...common },
   moneyFlow: '`fee` moves from `from` to the block proposer.',
 });
@@ -125,6 +126,8 @@ const blob = txHandler(SOCIAL_BLOB, {
   check(tx, state, ctx) {
     const h = headerOf(tx);
     const existing = BLOBS.checkStart(state, tx.from, h);
+    // The chunk that starts a blob claims its id.
+    if (!existing) checkClaimFee(tx, ctx);
     if (existing && !sameHeader(existing, h))
       throw new ChainError('VALIDATION_FAILED', `blob ${tx.blobId} was started with another header`);
     const upload = existing ?? {
@@ -139,7 +142,7 @@ const blob = txHandler(SOCIAL_BLOB, {
     };
     const chunk = chunkIn(tx);
     BLOBS.checkChunk(state, tx.from, chunk, upload);
-    if (upload.received + 1 === upload.totalChunks) BLOBS.checkComplete(state, upload, chunk);
+    if (upload.received + 1 === upload.totalChunks) BLOBS.checkComplete(state, upload, chunk, ctx);
   },
   apply(tx, s, ctx) {
     if (!s.get(BLOBS.UPLOADS, tx.blobId)) BLOBS.start(s, tx.from, headerOf(tx), ctx, tx.hash);
@@ -168,11 +171,11 @@ const chunk = txHandler(SOCIAL_BLOB_CHUNK, {
 });
 
 const finalize = txHandler(SOCIAL_BLOB_FINALIZE, {
-  check(tx, state) {
+  check(tx, state, ctx) {
     const u = state.get(BLOBS.UPLOADS, tx.blobId);
     if (!u) throw new ChainError('VALIDATION_FAILED', `blob ${tx.blobId} was not started`);
     if (u.owner !== tx.from) throw new ChainError('VALIDATION_FAILED', `blob ${tx.blobId} belongs to ${u.owner}`);
-    BLOBS.checkComplete(state, u);
+    BLOBS.checkComplete(state, u, undefined, ctx);
   },
   apply(tx, s, ctx) {
     BLOBS.complete(s, tx.blobId, ctx);

@@ -107,7 +107,7 @@ function ownUpload(state: StateReader, fileId: string, from: string): Readonly<U
 
 /** WEB_FILE_FINALIZE: completes a file whose chunks all landed with the declared length and hash. */
 const fileFinalize = txHandler(WEB_FILE_FINALIZE, {
-  check: (tx, state) => FILES.checkComplete(state, ownUpload(state, tx.fileId, tx.from)),
+  check: (tx, state, ctx) => FILES.checkComplete(state, ownUpload(state, tx.fileId, tx.from), undefined, ctx),
   apply(tx, s, ctx) {
     FILES.complete(s, tx.fileId, ctx);
     payFee(s, tx.from, feeOf(tx), ctx);

@@ -65,7 +65,12 @@ t('blob bytes come back byte-identical, an expired upload leaves no rows, and re
     assert.is((await content.upload(BLOBS, abandoned.blobId))?.status, 'expired');
     const live = await rows(c);
     assert.is(live.filter(([k]) => k.startsWith(`blob:${abandoned.blobId}:`)).length, 0, 'expiry deletes its rows');
-    assert.is(live.length, 5);
+    assert.is(live.filter(([k]) => k.startsWith(`size:blob:${abandoned.blobId}:`)).length, 0, 'and its size rows');
+    assert.is(live.length, 10, 'a data row and a size row per chunk of the complete blob');
+    assert.equal(
+      live.filter(([k]) => k.startsWith('size:')).map(([, v]) => v),
+      [60_000, 60_000, 60_000, 60_000, 10_000],
+    );
 
     const headers = [...c.node.state().records.blobs.values()];
     await c.node.runner.resetAll();

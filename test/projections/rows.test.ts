@@ -13,7 +13,7 @@ import * as assert from 'uvu/assert';
 import { claimRow, finishRow, requestRow, runIndexRows, stepRows } from '../../projections/agentRuns.ts';
 import { blockHeightRow, historyCountRow, historyRows, txLocationRow } from '../../projections/chainIndex.ts';
 import { authorConversationRows, conversationRow, turnRows } from '../../projections/chat.ts';
-import { chunkRows } from '../../projections/content.ts';
+import { chunkRows, chunkSizeRows } from '../../projections/content.ts';
 import { kindRows, ownerCountRow, ownerRows } from '../../projections/recordLists.ts';
 import { numberedRows, type RowReader, row, rowGroup } from '../../projections/rows.ts';
 import {
@@ -84,6 +84,7 @@ t('every kind of row keeps the key its rows were stored under', () => {
     [ownerRows.key(['nfts', '0xa'], 0), `nfts!o!0xa!${N(0)}`],
     [ownerCountRow.key(['imageNfts', '0xa']), 'imageNfts!c!0xa'],
     [chunkRows.key(['blob', 'b1'], 12), 'blob:b1:000012'],
+    [chunkSizeRows.key(['blob', 'b1'], 12), 'size:blob:b1:000012'],
     [siteReleaseRows.key('s1', 3), 'r!s1!00000003'],
   ];
   for (const [key, stored] of keys) assert.is(key, stored);
