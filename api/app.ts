@@ -41,7 +41,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', bodyLimit);
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/chain', chainRoutes(deps));
-  app.route('/api/chain', blockRoutes(deps));
+  app.route('/api/chain', blockRoutes(deps, opts.maxRangeBytes));
   app.route('/api/chain', transactionRoutes(deps));
   app.route('/api/chain/mempool', mempoolRoutes(deps));
   app.route('/api/mempool', mempoolRoutes(deps));
@@ -65,7 +65,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.route('/web', webSiteRoutes(deps));
   if (deps.alerts) app.route('/api/alerts', alertRoutes({ ...deps, alerts: deps.alerts }));
   // Last: /metrics, the OpenAPI document (it describes every route mounted before it), /docs, the explorer.
-  mountOperatorRoutes(app, deps);
+  mountOperatorRoutes(app, deps, opts.metricsRoute);
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`, code: 'NOT_FOUND' }, 404));
   app.onError((err, c) =>
     onError(err, c, (e) => deps.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),

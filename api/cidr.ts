@@ -75,3 +75,16 @@ export class CidrSet {
     return bits !== null && this.cidrs.some((c) => inCidr(bits, c));
   }
 }
+
+/**
+ * The quota bucket of a client address: an IPv6 address stands for its /64 (one subscriber's
+ * network: a host picks any of its 2^64 addresses at will), written `2001:db8:0:7::/64`; IPv4
+ * (mapped or not) and anything that is not an IP stand for themselves.
+ */
+export function quotaBucketOf(ip: string): string {
+  const bits = isIP(ip) === 6 ? ipBits(ip) : null;
+  if (bits === null || bits >> 32n === 0xffffn) return ip;
+  const net = bits >> 64n;
+  const groups = [48n, 32n, 16n, 0n].map((s) => ((net >> s) & 0xffffn).toString(16));
+  return `${groups.join(':')}::/64`;
+}

@@ -2,16 +2,37 @@
  * The one client-IP rule, for HTTP requests and WebSocket upgrades alike: the socket's remote
  * address, unless that address is a trusted proxy (`--trusted-proxy CIDR`); then the rightmost
  * X-Forwarded-For hop that is not itself a trusted proxy (hops to its left are whatever the
- * client wrote, so they cannot be believed).
+ * client wrote, so they cannot be believed). A hop may carry a port (`1.2.3.4:5678`,
+ * `[2001:db8::1]:443`) or quotes. A hop that is no address at all is still one client of the
+ * proxy that wrote it: it answers `<proxy>#<the hop's text>` (at most 64 safe characters), its
+ * own bucket, so a proxy's junk never merges its clients into the proxy's bucket.
  */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
-import { CidrSet } from './cidr.ts';
+import { CidrSet, quotaBucketOf } from './cidr.ts';
 
 /** `::ffff:1.2.3.4` is 1.2.3.4. */
 export function normalizeIp(ip: string): string {
   return ip.startsWith('::ffff:') && isIP(ip.slice(7)) === 4 ? ip.slice(7) : ip;
+}
+
+/** The address of one X-Forwarded-For hop (port, brackets and quotes removed), or null when it is none. */
+export function hopAddress(raw: string): string | null {
+  let hop = raw.trim();
+  if (hop.length > 2 && hop.startsWith('"') && hop.endsWith('"')) hop = hop.slice(1, -1);
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(hop);
+  if (bracketed) hop = bracketed[1];
+  else if (/^[0-9.]+:\d{1,5}$/.test(hop)) hop = hop.slice(0, hop.indexOf(':'));
+  return isIP(hop) === 0 ? null : normalizeIp(hop);
+}
+
+/** The client a proxy names with a hop that is no address: its own bucket, labelled by the hop's text. */
+function unparsedClient(proxy: string, hop: string): string {
+  return `${proxy}#${hop
+    .trim()
+    .replace(/[^0-9A-Za-z:._-]/g, '_')
+    .slice(0, 64)}`;
 }
 
 /** The trusted proxies: CIDRs (or single addresses) whose X-Forwarded-For is believed. */
@@ -26,12 +47,15 @@ export function trustedProxies(cidrs: readonly string[]): TrustedProxies {
 export function clientIpFrom(forwardedFor: string | string[] | undefined, remote: string | undefined, proxies: TrustedProxies): string {
   const peer = normalizeIp(remote || 'unknown');
   if (!proxies?.has(peer)) return peer;
-  const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '')).split(',');
+  const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
+  // No header: the proxy's own request.
+  if (header.trim() === '') return peer;
+  const hops = header.split(',');
   let leftmost = peer;
   for (let i = hops.length - 1; i >= 0; i--) {
-    const hop = normalizeIp(hops[i].trim());
-    // A malformed hop ends what can be believed: the last good one stands.
-    if (isIP(hop) === 0) return leftmost;
+    const hop = hopAddress(hops[i]);
+    // A malformed hop ends what can be believed; it still names one client of the proxy that wrote it.
+    if (hop === null) return unparsedClient(leftmost, hops[i]);
     if (!proxies.has(hop)) return hop;
     leftmost = hop;
   }
@@ -44,6 +68,11 @@ export function clientIp(c: Context, proxies: TrustedProxies = null): string {
   // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
   const xff = incoming?.headers ? incoming.headers['x-forwarded-for'] : c.req.header('x-forwarded-for');
   return clientIpFrom(xff, incoming?.socket?.remoteAddress, proxies);
+}
+
+/** The per-IP quota bucket of a Hono request's client: its IP, or its IPv6 /64 (api/cidr.ts). */
+export function clientBucket(c: Context, proxies: TrustedProxies = null): string {
+  return quotaBucketOf(clientIp(c, proxies));
 }
 
 /** The client IP of an HTTP upgrade request. */

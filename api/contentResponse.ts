@@ -4,10 +4,24 @@
  * `If-None-Match`, and single byte ranges (206 with `Content-Range`, 416 when unsatisfiable),
  * streamed chunk by chunk from the content store. Players need ranges: Chromium reads an Ogg
  * file's duration from its last page, so without them an audio NFT shows an endless duration.
+ * Every answer is user bytes: it carries `nosniff` and a sandboxing CSP (USER_CONTENT_CSP unless
+ * the route names another sandbox), so an uploaded HTML or SVG file never runs as the node's origin.
  */
 import type { Context } from 'hono';
 import { ChainError } from '../core/errors.ts';
 import { cut, type StoredContent } from '../queries/contentQueries.ts';
+
+/**
+ * The CSP of user content opened directly: an opaque origin (`sandbox`), no script, nothing
+ * fetched but the node's own images and media and inline styles.
+ */
+export const USER_CONTENT_CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+
+/** The policy headers every answer of user bytes carries; `csp` must itself sandbox. */
+export function userContentHeaders(csp = USER_CONTENT_CSP): { 'Content-Security-Policy': string; 'X-Content-Type-Options': 'nosniff' } {
+  if (!/(^|;)\s*sandbox\b/.test(csp)) throw new Error(`a user content CSP must sandbox: ${csp}`);
+  return { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff' };
+}
 
 /** True when an `If-None-Match` header names `etag` (weak or strong) or is `*`. */
 function etagMatches(ifNoneMatch: string | undefined, etag: string): boolean {
@@ -50,10 +64,10 @@ export function byteStream(parts: AsyncGenerator<Uint8Array>): ReadableStream<Ui
   });
 }
 
-/** Answers a GET of `item`; `headers` add caching and policy (Cache-Control, CSP, ...). */
+/** Answers a GET of `item`; `headers` add caching (and may name another sandbox CSP, see userContentHeaders). */
 export function contentResponse(c: Context, item: StoredContent, headers: Record<string, string>): Response {
   const etag = `"${item.contentHash}"`;
-  const common = { ETag: etag, 'Accept-Ranges': 'bytes', 'X-Content-Type-Options': 'nosniff', ...headers };
+  const common = { ETag: etag, 'Accept-Ranges': 'bytes', ...headers, ...userContentHeaders(headers['Content-Security-Policy']) };
   if (etagMatches(c.req.header('If-None-Match'), etag)) {
     void item.bytes.return(undefined);
     return c.body(null, 304, common);

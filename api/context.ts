@@ -43,7 +43,11 @@ export interface ApiDeps {
 export interface ApiOptions {
   /** Largest request body in bytes (413 PAYLOAD_TOO_LARGE above). */
   maxBodyBytes: number;
+  /** Most bytes of block JSON one block-range answer carries (at least one block; `next` says where to go on). */
+  maxRangeBytes: number;
+  /** GET /metrics on this app (with metrics); a node off --dev serves it on its own listener instead. */
+  metricsRoute: boolean;
 }
 
-/** Defaults: 1 MiB bodies. */
-export const defaultApiOptions: ApiOptions = { maxBodyBytes: 1024 * 1024 };
+/** Defaults: 1 MiB bodies; 16 MiB block ranges, the cap of a sync answer; /metrics on the app. */
+export const defaultApiOptions: ApiOptions = { maxBodyBytes: 1024 * 1024, maxRangeBytes: 16 * 1024 * 1024, metricsRoute: true };

@@ -7,7 +7,9 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
+import { ListenFault } from './metricsServer.ts';
 import type { RateLimiter } from './rateLimit.ts';
+import { dotSegmentAnswer, dotSegmentProblem } from './requestTarget.ts';
 import type { StreamHub } from './streams/streamHub.ts';
 import { attachWebSockets, type WebSockets } from './streams/wsServer.ts';
 import { capConnections, defaultServerLimits, serverOptionsOf, type ServerLimits } from './serverLimits.ts';
@@ -36,16 +38,25 @@ export class HttpServer {
     this.opts = opts;
   }
 
+  /** The app, behind the raw-target check that URL parsing would otherwise erase (api/requestTarget.ts). */
+  private readonly fetch = (req: Request, env: { incoming?: { url?: string } }): Response | Promise<Response> => {
+    const problem = dotSegmentProblem(env.incoming?.url ?? '');
+    return problem ? dotSegmentAnswer(problem) : this.app.fetch(req, env);
+  };
+
   /** Listens and attaches the WebSocket endpoints. */
   async start(): Promise<void> {
     const limits = { ...defaultServerLimits, ...this.opts.limits };
     const server = await new Promise<ServerType>((resolve, reject) => {
-      const s = serve(
-        { fetch: this.app.fetch, hostname: this.opts.host, port: this.opts.port, serverOptions: serverOptionsOf(limits) },
-        () => resolve(s),
+      const s = serve({ fetch: this.fetch, hostname: this.opts.host, port: this.opts.port, serverOptions: serverOptionsOf(limits) }, () =>
+        resolve(s),
       );
       capConnections(s as Server, limits);
-      s.once('error', reject);
+      s.once('error', (e: NodeJS.ErrnoException) => {
+        const where = `${this.opts.host.includes(':') ? `[${this.opts.host}]` : this.opts.host}:${this.opts.port}`;
+        const why = e.code === 'EADDRINUSE' ? 'is taken by another process' : `cannot be listened on (${e.code ?? e.message})`;
+        reject(new ListenFault(`the HTTP address ${where} ${why}: stop that process or choose another with --http-port (and --http-host)`));
+      });
     });
     this.server = server;
     this.sockets = attachWebSockets(server as Server, this.streams, this.limiter);

@@ -4,6 +4,7 @@
  */
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { byteStream } from './contentResponse.ts';
 
 /** The headers of a JSON answer (the same `Content-Type` `c.json` sets). */
 export const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' };
@@ -11,6 +12,19 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 
 /** An answer whose body is `json`, already encoded. */
 export function jsonAnswer(c: Context, json: string, status: ContentfulStatusCode = 200): Response {
   return c.body(json, status, JSON_HEADERS);
+}
+
+/**
+ * A JSON answer streamed piece by piece as the socket drains: one piece in memory at a time. A
+ * cancel returns `json` at its yield (closing what it reads from).
+ */
+export function jsonStream(c: Context, json: AsyncGenerator<string>): Response {
+  const encoder = new TextEncoder();
+  async function* bytes(): AsyncGenerator<Uint8Array> {
+    // Leaving the for-await (a cancel returns this generator) returns `json` too.
+    for await (const piece of json) yield encoder.encode(piece);
+  }
+  return c.body(byteStream(bytes()), 200, JSON_HEADERS);
 }
 
 /**

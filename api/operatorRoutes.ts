@@ -1,6 +1,6 @@
 /**
  * What operators and people open in a browser, mounted after every API route: GET /metrics
- * (with metrics), the OpenAPI document of the app's routes, /docs and the live explorer.
+ * (with metrics, unless it has its own listener: api/metricsServer.ts), the OpenAPI document of the app's routes, /docs and the live explorer.
  */
 import type { Hono } from 'hono';
 import type { ApiDeps } from './context.ts';
@@ -8,9 +8,9 @@ import { docsRoutes } from './routes/docs.ts';
 import { explorerRoutes } from './routes/explorer.ts';
 import { metricsRoutes } from './routes/metrics.ts';
 
-/** Mounts the operator routes on `app` (call it after every other route). */
-export function mountOperatorRoutes(app: Hono, deps: ApiDeps): void {
-  if (deps.metrics) app.route('/metrics', metricsRoutes(deps.metrics));
+/** Mounts the operator routes on `app` (call it after every other route); /metrics only with `metricsRoute`. */
+export function mountOperatorRoutes(app: Hono, deps: ApiDeps, metricsRoute = true): void {
+  if (deps.metrics && metricsRoute) app.route('/metrics', metricsRoutes(deps.metrics));
   // The document reads app.routes when first asked, so it lists every route, these included.
   app.route(
     '/',

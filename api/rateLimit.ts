@@ -15,6 +15,7 @@
  * forgives everyone) and idle callers are swept once per window.
  */
 import { BlockList, isIP } from 'node:net';
+import { quotaBucketOf } from './cidr.ts';
 import { trustedProxies, type TrustedProxies } from './clientIp.ts';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import type { ApiKeyRecord, ApiKeyStore } from '../services/apiKeys.ts';
@@ -249,15 +250,17 @@ export class RateLimiter {
   admit(ip: string, presented: string | undefined, path: string, now = this.opts.now()): Admission {
     const o = this.opts;
     const anon = o.tiers.anonymous;
+    // Quotas and bad-key counts are per IPv4 address and per IPv6 /64 (api/cidr.ts).
+    const client = quotaBucketOf(ip);
     if (this.isBanned(ip))
-      return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${ip}`) ?? null, anon);
+      return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${client}`) ?? null, anon);
     let record: ApiKeyRecord | null = null;
     if (presented !== undefined) {
-      const blocked = this.blockedFor(ip, now);
+      const blocked = this.blockedFor(client, now);
       if (blocked > 0) return no(429, 'RATE_LIMITED', 'too many invalid API keys from this IP; try again later', null, anon, blocked);
       const check = this.keys.check(presented);
       if (!check.ok) {
-        this.noteBadKey(ip, now);
+        this.noteBadKey(client, now);
         return no(
           401,
           'UNAUTHORIZED',
@@ -274,7 +277,7 @@ export class RateLimiter {
     // Keys registered with a key draw from the quota of the key at the top of their chain.
     const payer = record && this.keys.rootOf(record);
     const limit = this.tierOf(payer);
-    const b = this.bucket(payer ? `key:${payer.id}` : `ip:${ip}`, limit, now);
+    const b = this.bucket(payer ? `key:${payer.id}` : `ip:${client}`, limit, now);
     const who = record ? 'this API key' : 'anonymous callers from this IP';
     if (b.count >= limit.perMinute)
       return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);

@@ -5,6 +5,7 @@
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
+import { quotaBucketOf } from './cidr.ts';
 import { normalizeIp } from './clientIp.ts';
 
 /** Server limits (flags in cli/start.ts; every one has a default). */
@@ -62,8 +63,10 @@ export function capConnections(server: Server, limits: ServerLimits): void {
   if (limits.maxConnectionsPerIp <= 0) return;
   const perIp = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
-    const ip = normalizeIp(socket.remoteAddress ?? 'unknown');
-    if (ip === '127.0.0.1' || ip === '::1') return;
+    const addr = normalizeIp(socket.remoteAddress ?? 'unknown');
+    if (addr === '127.0.0.1' || addr === '::1') return;
+    // Per IPv4 address or IPv6 /64, as every per-IP quota.
+    const ip = quotaBucketOf(addr);
     const n = (perIp.get(ip) ?? 0) + 1;
     if (n > limits.maxConnectionsPerIp) {
       socket.destroy();

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import type { ForkHeights } from '../core/genesis.ts';
 import { ChainStore } from '../node/chainStore.ts';
 import { OmbraNode } from '../node/node.ts';
+import { LogIntegrityError } from '../node/storeDamage.ts';
 
 /** A fault the operator must fix (exit 1, no help). */
 export class CliFault extends Error {}
@@ -38,8 +39,11 @@ export function explainOpenError(e: unknown, dataDir: string): unknown {
   return e;
 }
 
-/** Opens the block log of an existing chain data dir. */
-export async function openExistingStore(dataDir: string): Promise<ChainStore> {
+/**
+ * Opens the block log of an existing chain data dir. A missing or damaged head pointer is the
+ * operator's one-line LogIntegrityError, unless `headless` (the repair, which rebuilds it).
+ */
+export async function openExistingStore(dataDir: string, opts: { headless?: boolean } = {}): Promise<ChainStore> {
   const dbDir = requireChainDir(dataDir);
   let store: ChainStore;
   try {
@@ -47,7 +51,12 @@ export async function openExistingStore(dataDir: string): Promise<ChainStore> {
   } catch (e) {
     throw explainOpenError(e, dataDir);
   }
-  if (!store.head() || !(await store.genesis())) {
+  const pointerFault = !store.head() && store.damage;
+  if (pointerFault && !opts.headless) {
+    await store.close();
+    throw new LogIntegrityError(pointerFault, dataDir);
+  }
+  if ((!store.head() && !pointerFault) || !(await store.genesis())) {
     await store.close();
     throw new CliFault(`no chain in ${resolve(dataDir)}: its database has no genesis`);
   }

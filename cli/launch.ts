@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { noNetwork, type NetworkView } from '../api/context.ts';
 import { createApp } from '../api/app.ts';
 import { HttpServer } from '../api/httpServer.ts';
+import { MetricsServer } from '../api/metricsServer.ts';
 import type { ServerLimits } from '../api/serverLimits.ts';
 import { StreamHub } from '../api/streams/streamHub.ts';
 import type { StreamOptions } from '../api/streams/streamOptions.ts';
@@ -41,6 +42,10 @@ export interface LaunchConfig {
   httpHost: string;
   /** 0 picks a free port. */
   httpPort: number;
+  /** GET /metrics on its own listener (`--metrics-addr`; port 0 picks one); absent: no listener. */
+  metricsAddr?: { host: string; port: number };
+  /** GET /metrics on the API port too (default true; `start` keeps it only under --dev or with --metrics-public). */
+  metricsOnApi?: boolean;
   log?: Logger;
   network?: NetworkView;
   /** Join the p2p network with these options (a peer key is kept in the data dir). */
@@ -76,6 +81,8 @@ export interface Launched {
   limiter: RateLimiter | null;
   /** Prometheus metrics (GET /metrics). */
   metrics: NodeMetrics;
+  /** The metrics listener's base URL, or null without one. */
+  metricsUrl: string | null;
   /** Stops every component in the reverse order of their start. */
   stop(): Promise<void>;
 }
@@ -124,7 +131,10 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const alerts = await life.start('alerts', new AlertService(node.alertPorts(), { log, ...cfg.alerts }));
   const streams = new StreamHub(node.streamPorts(), cfg.streams);
   const queries = createQueries(node.readPorts());
-  const app = createApp({ queries, chain: node, network, streams, keys, alerts, limiter: limiter ?? undefined, metrics, log });
+  const app = createApp(
+    { queries, chain: node, network, streams, keys, alerts, limiter: limiter ?? undefined, metrics, log },
+    { metricsRoute: cfg.metricsOnApi ?? true },
+  );
   const http = await life.start(
     'http',
     new HttpServer(app, streams, limiter, { host: cfg.httpHost, port: cfg.httpPort, limits: cfg.httpLimits }),
@@ -136,9 +146,16 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     },
     stop: async () => stopMetrics(),
   });
+  const metricsServer = cfg.metricsAddr ? await life.start('metrics listener', new MetricsServer(metrics, cfg.metricsAddr)) : null;
   const url = http.url;
   if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;
-  log.info('node serving', { url, height: node.head().index, chainId: node.genesis.chainId, signatures: signatureEquation() });
+  log.info('node serving', {
+    url,
+    ...(metricsServer ? { metrics: `${metricsServer.url}/metrics` } : {}),
+    height: node.head().index,
+    chainId: node.genesis.chainId,
+    signatures: signatureEquation(),
+  });
   return {
     node,
     queries,
@@ -152,6 +169,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     alerts,
     limiter,
     metrics,
+    metricsUrl: metricsServer?.url ?? null,
     stop: () => life.stop(),
   };
 }

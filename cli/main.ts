@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 /** The `ombra` command: dispatches to one module per command. */
+import { ListenFault } from '../api/metricsServer.ts';
 import { ChainError } from '../core/errors.ts';
 import { LogIntegrityError } from '../node/node.ts';
 import { UsageError } from './args.ts';
@@ -37,8 +38,8 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`ombra ${name}: ${e.message}\n\n${cmd.help(rest)}`);
       return 2;
     }
-    // A damaged block log: the message names the height and the repair command; no stack.
-    if (e instanceof LogIntegrityError) {
+    // A damaged block log (names the height and the repair) or a taken port (names the flag): one line, no stack.
+    if (e instanceof LogIntegrityError || e instanceof ListenFault) {
       process.stderr.write(`ombra ${name}: ${e.message}\n`);
       return 1;
     }

@@ -5,6 +5,8 @@
  * (re-executing each block with signatures, so the kept prefix is also proven by its state roots).
  * When LevelDB itself reports corruption, its own repair (RepairDB) salvages the readable tables
  * first; damage noted on open (node/storeDamage.ts) is cleared once the read models are rebuilt.
+ * A missing or damaged head pointer (blocks intact) is rebuilt the same way: it is set to the
+ * last block of that prefix.
  */
 import { Level } from 'level';
 import { OmbraNode } from '../node/node.ts';
@@ -36,14 +38,14 @@ export async function repairCommand(argv: string[]): Promise<number> {
   const truncate = () =>
     withDataDir(
       'repair',
-      () => openExistingStore(dataDir),
+      () => openExistingStore(dataDir, { headless: true }),
       async (store) => {
-        const before = store.head()!;
+        // A missing or damaged head pointer is rebuilt here: the last block that verifies from genesis.
+        const before = store.head();
         const last = await lastVerifiedBlock(store);
         const removed = await store.truncateTo(last);
-        process.stdout.write(
-          `log truncated to block ${last.index} (head pointer was ${before.index}; ${removed} stored block(s) removed)\n`,
-        );
+        const was = before ? `head pointer was ${before.index}` : `head pointer was missing or damaged, rebuilt from the log`;
+        process.stdout.write(`log truncated to block ${last.index} (${was}; ${removed} stored block(s) removed)\n`);
         return 0;
       },
     );

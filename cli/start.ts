@@ -1,4 +1,5 @@
 /** `ombra start`: run a dev node or a network node until SIGINT/SIGTERM. */
+import { parseListenAddr } from '../api/metricsServer.ts';
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
 import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
@@ -12,6 +13,9 @@ import { trustedProxies } from '../api/clientIp.ts';
 import type { AlertOptions } from '../services/alerts.ts';
 import type { ServerLimits } from '../api/serverLimits.ts';
 
+/** Where a node off --dev serves GET /metrics unless told otherwise. */
+export const DEFAULT_METRICS_ADDR = '127.0.0.1:9464';
+
 /** Flags of `ombra start`, each with its environment twin. */
 export const START_FLAGS: Record<string, FlagSpec> = {
   dev: { type: 'boolean', env: 'OMBRA_DEV', help: 'run the dev chain: dev genesis, authority = dev mnemonic index 0, no peers needed' },
@@ -20,6 +24,16 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'http-port': { type: 'string', env: 'OMBRA_HTTP_PORT', default: '7777', help: 'HTTP port (0 picks a free one)' },
   'p2p-port': { type: 'string', env: 'OMBRA_P2P_PORT', default: '7778', help: 'libp2p TCP port (0 picks a free one)' },
   'p2p-host': { type: 'string', env: 'OMBRA_P2P_HOST', default: '127.0.0.1', help: 'libp2p listen address' },
+  'metrics-addr': {
+    type: 'string',
+    env: 'OMBRA_METRICS_ADDR',
+    help: `GET /metrics listener HOST:PORT (default ${DEFAULT_METRICS_ADDR}; under --dev only when given; port 0 picks one)`,
+  },
+  'metrics-public': {
+    type: 'boolean',
+    env: 'OMBRA_METRICS_PUBLIC',
+    help: 'serve GET /metrics on the API port too (always so under --dev)',
+  },
   'block-time-ms': {
     type: 'string',
     env: 'OMBRA_BLOCK_TIME_MS',
@@ -142,6 +156,15 @@ export async function startCommand(argv: string[]): Promise<number> {
     if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p))
       throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
   const p2p = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true };
+  // /metrics on its own listener (not under --dev unless asked); on the API port only under --dev or when made public.
+  const metricsFlag = (flags['metrics-addr'] as string | undefined) ?? (dev ? undefined : DEFAULT_METRICS_ADDR);
+  let metricsAddr: { host: string; port: number } | undefined;
+  try {
+    metricsAddr = metricsFlag === undefined ? undefined : parseListenAddr(metricsFlag, '--metrics-addr');
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const metricsOnApi = dev || flags['metrics-public'] === true;
   const limitsFlag = (flags['rate-limits'] as string | undefined) ?? (dev ? 'off' : 'on');
   if (limitsFlag !== 'on' && limitsFlag !== 'off') throw new UsageError('--rate-limits must be on or off');
   const smtpUrl = flags['smtp-url'] as string | undefined;
@@ -212,6 +235,8 @@ export async function startCommand(argv: string[]): Promise<number> {
     dev,
     httpHost: flags['http-host'] as string,
     httpPort,
+    metricsAddr,
+    metricsOnApi,
     log,
     rateLimits,
     alerts,

@@ -15,9 +15,9 @@ const FLAGS: Record<string, FlagSpec> = {
 const USAGE = 'ombra testnet --nodes N --out DIR [--block-time-ms MS]';
 const SUMMARY =
   'Writes DIR/genesis.json with N authorities (dev mnemonic indexes 0..N-1, known in advance),\n' +
-  'indexes 0-9 funded with 1,000,000 OMBRA each, every fork at 0, and DIR/node<i>/key.json per node.\n' +
-  'Start node i with: ombra start --genesis DIR/genesis.json --key-file DIR/node<i>/key.json \\\n' +
-  "  --data-dir DIR/node<i>/data --p2p-port P --peer <another node's /api/chain/network address>";
+  'indexes 0-9 funded with 1,000,000 OMBRA each, every fork at 0, and DIR/node<i>/key.json per node,\n' +
+  'and prints the start command of each node: distinct HTTP, p2p and metrics ports on this machine\n' +
+  '(node i: HTTP 7777+2i, p2p 7778+2i, metrics 9464+i), every node after the first dialling node 0.';
 
 /** Help for `ombra testnet`. */
 export const testnetHelp = () => helpText(USAGE, SUMMARY, FLAGS);
@@ -58,5 +58,23 @@ export async function testnetCommand(argv: string[]): Promise<number> {
     );
   }
   process.stdout.write(`wrote ${join(out, 'genesis.json')} (${n} authorities, ${blockTimeMs} ms slots) and ${n} key files\n`);
+  process.stdout.write(`start each node in its own terminal:\n${startCommands(out, n).join('\n')}\n`);
   return 0;
+}
+
+/**
+ * The start command of each node of a test network in `out`, with HTTP, p2p and metrics ports
+ * that do not collide on one machine; every node after the first dials node 0, whose peer id is
+ * read from its `/api/chain/network` once it serves.
+ */
+export function startCommands(out: string, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => {
+    const args = [
+      `ombra start --genesis ${join(out, 'genesis.json')} --key-file ${join(out, `node${i}`, 'key.json')}`,
+      `--data-dir ${join(out, `node${i}`, 'data')} --http-port ${7777 + 2 * i} --p2p-port ${7778 + 2 * i}`,
+      `--metrics-addr 127.0.0.1:${9464 + i}`,
+    ];
+    if (i > 0) args.push('--peer "$(curl -s http://127.0.0.1:7777/api/chain/network | jq -r \'.addresses[0]\')"');
+    return `  ${args.join(' ')}`;
+  });
 }

@@ -8,7 +8,7 @@ import type { Block } from '../core/block.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { heightKey } from '../core/encoding.ts';
 import { dirname, resolve } from 'node:path';
-import { damageOnOpen, explainCorruption, type LogFault, readStopRecord, writeStopRecord } from './storeDamage.ts';
+import { damageOnOpen, explainCorruption, headPointerOf, type LogFault, readStopRecord, writeStopRecord } from './storeDamage.ts';
 
 /** The head of the log. */
 export interface Head {
@@ -56,13 +56,15 @@ export class ChainStore {
       throw explainCorruption(e, dataDir, 'LevelDB cannot open it');
     }
     const store = new ChainStore(db, dir);
+    let pointer: Awaited<ReturnType<typeof headPointerOf>>;
     try {
-      store.headCache = ((await store.meta.get('head')) as Head | undefined) ?? null;
+      pointer = await headPointerOf(store.meta, store.blocks);
     } catch (e) {
       await db.close();
       throw explainCorruption(e, dataDir, 'the head pointer cannot be read');
     }
-    store.damage = damageOnOpen(dir, store.headCache);
+    store.headCache = pointer.head;
+    store.damage = pointer.fault ?? damageOnOpen(dir, store.headCache);
     const record = readStopRecord(dir);
     if (store.damage && !record?.damage && store.headCache) writeStopRecord(dir, { ...(record ?? store.headCache), damage: store.damage });
     return store;
@@ -215,6 +217,12 @@ export class ChainStore {
   async blocksJsonIn(from: number, to: number): Promise<string[]> {
     // One read of the whole range: no promise a value.
     return (await this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }).all()) as string[];
+  }
+
+  /** Blocks `from..to` inclusive as their stored JSON text, streamed in order from one snapshot. */
+  async *rangeJson(from: number, to: number): AsyncGenerator<string> {
+    for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }))
+      yield value as string;
   }
 
   /** Blocks `from..to` inclusive, in order. */

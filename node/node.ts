@@ -131,6 +131,8 @@ export class OmbraNode implements HealthView {
     const dataDir = dirname(resolve(opts.dbDir));
     let store = await ChainStore.open(opts.dbDir);
     try {
+      // A missing or damaged head pointer: nothing below can be read without one.
+      if (!store.head() && store.damage) throw new LogIntegrityError(store.damage, dataDir);
       const stored = await store.genesis();
       const raw = stored ?? opts.genesis;
       if (!raw) throw new ChainError('INVALID_PARAMS', 'this data dir has no chain yet: pass --genesis FILE or --dev');

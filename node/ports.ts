@@ -38,6 +38,8 @@ export interface BlockReader {
   blocksJsonIn(from: number, to: number): Promise<string[]>;
   /** Blocks from..to inclusive, streamed in height order. */
   range(from: number, to: number): AsyncIterable<Block>;
+  /** Blocks from..to inclusive as their stored JSON text, streamed in height order from one snapshot. */
+  rangeJson(from: number, to: number): AsyncGenerator<string>;
 }
 
 /** The projections' read models, typed by their definitions. */

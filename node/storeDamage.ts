@@ -121,3 +121,38 @@ export function damageOnOpen(dir: string, head: { index: number; hash: string } 
     return { height: head.index, message: `block ${head.index} is not the block the node stopped at` };
   return null;
 }
+
+/** The narrow views of the store the head pointer's check reads. */
+interface PointerViews {
+  meta: { get(key: string): Promise<unknown> };
+  blocks: { keys(opts: { reverse: true; limit: 1 }): AsyncIterable<string> };
+}
+
+/**
+ * The stored head pointer, or the fault of a missing or damaged one (genesis written, so the
+ * chain exists): `ombra repair` rebuilds it from the block log. A new database has neither.
+ */
+export async function headPointerOf(
+  meta: PointerViews['meta'],
+  blocks: PointerViews['blocks'],
+): Promise<{ head: { index: number; hash: string } | null; fault: LogFault | null }> {
+  const fault = async (what: string): Promise<LogFault> => {
+    let top: string | null = null;
+    for await (const key of blocks.keys({ reverse: true, limit: 1 })) top = key;
+    const held = top === null ? 'the log holds no block' : `the log holds blocks up to ${Number(top)}`;
+    return { height: null, message: `${what}; ${held}, from which the repair rebuilds it` };
+  };
+  let raw: unknown;
+  try {
+    raw = await meta.get('head');
+  } catch (e) {
+    if (isCorruption(e)) throw e;
+    return { head: null, fault: await fault(`the head pointer cannot be decoded (${(e as Error).message.slice(0, 120)})`) };
+  }
+  if (raw === undefined)
+    return { head: null, fault: (await meta.get('genesis')) === undefined ? null : await fault('the head pointer is missing') };
+  const h = raw as { index?: unknown; hash?: unknown };
+  if (typeof h !== 'object' || h === null || !Number.isSafeInteger(h.index) || (h.index as number) < 0 || typeof h.hash !== 'string')
+    return { head: null, fault: await fault(`the head pointer is damaged (${JSON.stringify(raw)?.slice(0, 80)})`) };
+  return { head: { index: h.index as number, hash: h.hash }, fault: null };
+}

@@ -127,6 +127,11 @@ export class ChainQueries {
     return this.ports.blocks.blocksIn(Math.max(0, from), Math.min(to, this.height()));
   }
 
+  /** Blocks from..to inclusive (clamped to the head) as their stored JSON text, streamed one at a time. */
+  blocksJson(from: number, to: number): AsyncGenerator<string> {
+    return this.ports.blocks.rangeJson(Math.max(0, from), Math.min(to, this.height()));
+  }
+
   /** A confirmed transaction by hash. */
   async tx(hash: string): Promise<ConfirmedTx | undefined> {
     const loc = await txLocationRow.get(await this.ports.models.readable(txIndexProjection), hash);

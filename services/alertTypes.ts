@@ -33,6 +33,8 @@ export interface AlertOptions {
   confirmTtlMs: number;
   /** Unconfirmed e-mail subscriptions one address may have at once (each sent one confirmation mail). */
   maxUnconfirmedPerEmail: number;
+  /** Confirmation mails one mailbox (see services/confirmMailCap.ts) may be sent in any 24 hours. */
+  maxConfirmMailsPerDay: number;
   /** How long the secret a rotation replaced still signs, beside the new one. */
   secretGraceMs: number;
   clock: () => number;
@@ -55,6 +57,7 @@ export const defaultAlertOptions: AlertOptions = {
   disableAfterFailures: 20,
   confirmTtlMs: 24 * 3600_000,
   maxUnconfirmedPerEmail: 3,
+  maxConfirmMailsPerDay: 3,
   secretGraceMs: 24 * 3600_000,
   clock: Date.now,
   log: silentLogger,

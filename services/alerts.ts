@@ -15,6 +15,7 @@ import { AlertOutbox } from './alertOutbox.ts';
 import { alertReactor, matchRows, type AlertReactorDeps, type AlertReactorState } from './alertReactor.ts';
 import { confirmRow } from './alertConfirm.ts';
 import { AlertBook, newSubRecord } from './alertBook.ts';
+import { ConfirmMailCap, mailboxOf } from './confirmMailCap.ts';
 import { newConfirmToken, newToken, sha } from './alertSecrets.ts';
 import { defaultAlertOptions, type AlertOptions } from './alertTypes.ts';
 import { ForbiddenTarget, resolvePublic } from './netGuard.ts';
@@ -28,6 +29,7 @@ export class AlertService {
   private readonly subsDb: Rows;
   private readonly book: AlertBook;
   private readonly outbox: AlertOutbox;
+  private readonly mailCap: ConfirmMailCap;
   private readonly reactor: Reactor<AlertReactorState>;
   private readonly reactorDeps: AlertReactorDeps;
   private reactorState: AlertReactorState | null = null;
@@ -46,6 +48,7 @@ export class AlertService {
       opts: this.opts,
     });
     const book = this.book;
+    this.mailCap = new ConfirmMailCap(ports.store.sublevel('local:alerts:mailcap'), this.opts.maxConfirmMailsPerDay);
     this.outbox = new AlertOutbox(
       {
         store: ports.store,
@@ -87,6 +90,7 @@ export class AlertService {
   /** Lifecycle: loads subscriptions, joins the runner (caught up from its checkpoint), starts delivering. */
   async start(): Promise<void> {
     await this.book.load();
+    await this.mailCap.load();
     await this.outbox.load();
     await this.book.sweepUnconfirmed();
     await this.ports.runner.attachReactor(this.reactor, (from, to) => this.ports.blocks(from, to));
@@ -183,9 +187,10 @@ export class AlertService {
     await this.book.sweepUnconfirmed();
     let fromIp = 0;
     let waiting = 0;
+    const mailbox = input.channel === 'email' ? mailboxOf(input.target) : null;
     for (const s of this.book.all()) {
       if (s.ip === ip) fromIp++;
-      if (s.status === 'unconfirmed' && s.target === input.target) waiting++;
+      if (s.status === 'unconfirmed' && s.channel === 'email' && mailboxOf(s.target) === mailbox) waiting++;
     }
     if (fromIp >= this.opts.maxSubsPerIp)
       throw new ChainError('INVALID_PARAMS', `this IP already has ${this.opts.maxSubsPerIp} subscriptions, the most one IP may hold`);
@@ -196,9 +201,11 @@ export class AlertService {
     const confirmToken = email ? newConfirmToken() : null;
     const rec = newSubRecord(input, { tokenHash, ip, now, height: this.ports.height(), confirmToken, ttlMs: this.opts.confirmTtlMs });
     const mail = confirmToken ? confirmRow(rec, confirmToken, this.opts.publicUrl, now, this.opts.confirmTtlMs) : null;
+    // The mailbox's daily allowance is taken last, after every other refusal, and kept with the mail.
+    const capped = mail ? this.mailCap.take(input.target, now) : [];
     await this.ports.store.write([
       { type: 'put', key: rec.id, value: rec, sublevel: this.subsDb },
-      ...(mail ? [this.outbox.confirmPut(mail)] : []),
+      ...(mail ? [this.outbox.confirmPut(mail), ...capped] : []),
     ]);
     this.book.add(rec);
     if (mail) this.outbox.add(mail);

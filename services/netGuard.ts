@@ -1,22 +1,26 @@
 /**
  * SSRF guard for webhook targets: which IP addresses a node may connect to on a subscriber's
- * behalf. Loopback, private (RFC 1918), CGNAT, ULA, link-local, cloud metadata, multicast,
- * unspecified, documentation and other reserved ranges are refused; IPv6 addresses that carry
- * an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4, Teredo) are judged by it too.
+ * behalf. Only global unicast is allowed: IPv6 inside 2000::/3, IPv4 outside multicast and the
+ * reserved 240/4, and in both families nothing the IANA special-purpose address registries mark
+ * as not globally reachable (loopback, private, CGNAT, ULA, link-local, cloud metadata,
+ * documentation, benchmarking, ORCHID, SRv6 SIDs, discard, NAT64 local use, ...). IPv6 addresses
+ * that carry an IPv4 address (IPv4-mapped, IPv4-compatible, NAT64, 6to4, Teredo) are judged by
+ * it.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
+// IANA IPv4 Special-Purpose Address Registry: the blocks not globally reachable, plus multicast.
 const V4: [string, number, string][] = [
-  ['0.0.0.0', 8, 'unspecified'],
+  ['0.0.0.0', 8, 'unspecified ("this network")'],
   ['10.0.0.0', 8, 'private'],
   ['100.64.0.0', 10, 'carrier-grade NAT'],
   ['127.0.0.0', 8, 'loopback'],
   ['169.254.0.0', 16, 'link-local / metadata'],
   ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'reserved'],
+  ['192.0.0.0', 24, 'IETF protocol assignments'],
   ['192.0.2.0', 24, 'documentation'],
-  ['192.88.99.0', 24, 'reserved'],
+  ['192.88.99.0', 24, 'deprecated 6to4 relay anycast'],
   ['192.168.0.0', 16, 'private'],
   ['198.18.0.0', 15, 'benchmarking'],
   ['198.51.100.0', 24, 'documentation'],
@@ -24,19 +28,19 @@ const V4: [string, number, string][] = [
   ['224.0.0.0', 4, 'multicast'],
   ['240.0.0.0', 4, 'reserved'],
 ];
+// IANA IPv6 Special-Purpose Address Registry, inside global unicast 2000::/3 (everything outside
+// it is refused as not global unicast: ::/8, 100::/64, 64:ff9b:1::/48, 5f00::/16, fc00::/7, ...).
+// 2001::/23 is refused whole: its few anycast services (PCP, TURN, AMT, AS112) are no webhook
+// host, and ORCHIDv2 and DRIP identifiers are not locators; Teredo (2001::/32) is judged by the
+// IPv4 addresses it carries before this list is read.
 const V6: [string, number, string][] = [
-  ['::', 128, 'unspecified'],
-  ['::1', 128, 'loopback'],
-  ['::ffff:0:0', 96, 'IPv4-mapped (non-canonical)'],
-  ['64:ff9b::', 96, 'NAT64 (non-canonical)'],
-  ['64:ff9b:1::', 48, 'NAT64 local use'],
-  ['100::', 64, 'discard'],
+  ['2001::', 23, 'IETF protocol assignments (benchmarking, ORCHID, ...)'],
   ['2001:db8::', 32, 'documentation'],
-  ['fc00::', 7, 'unique local (private)'],
-  ['fe80::', 10, 'link-local'],
-  ['fec0::', 10, 'site-local'],
-  ['ff00::', 8, 'multicast'],
+  ['3fff::', 20, 'documentation'],
 ];
+
+/** Global unicast IPv6. */
+const GLOBAL_V6 = one('2000::', 3, 'ipv6');
 
 const lists = [
   ...V4.map(([a, n, why]) => ({ t: 'ipv4', list: one(a, n, 'ipv4'), why })),
@@ -90,6 +94,17 @@ export function embeddedV4(ip: string): string[] {
   return [];
 }
 
+/** Why an IPv6 address outside 2000::/3 is refused (the registry's name where it has one). */
+function ipv6Outside(ip: string): string {
+  const b = ipv6Bytes(ip);
+  if (b.every((x) => x === 0)) return 'unspecified';
+  if (b.slice(0, 15).every((x) => x === 0) && b[15] === 1) return 'loopback';
+  if (b[0] === 0xff) return 'multicast';
+  if (b[0] === 0xfe && b[1] >= 0x80) return b[1] >= 0xc0 ? 'site-local' : 'link-local';
+  if ((b[0] & 0xfe) === 0xfc) return 'unique local (private)';
+  return 'not global unicast';
+}
+
 /** Why `ip` must not be a webhook target, or null when it is a public unicast address. */
 export function forbiddenAddress(ip: string): string | null {
   const family = isIP(ip);
@@ -104,6 +119,7 @@ export function forbiddenAddress(ip: string): string | null {
     if (carried.length) return null;
   }
   const t = family === 4 ? 'ipv4' : 'ipv6';
+  if (t === 'ipv6' && !GLOBAL_V6.check(ip)) return ipv6Outside(ip);
   for (const l of lists) if (l.t === t && l.list.check(ip)) return l.why;
   return null;
 }

@@ -135,7 +135,7 @@ export const CHAIN_ROUTES: RouteCatalog = {
   },
   'GET /api/chain/blocks': {
     tag: 'blocks',
-    summary: 'Block summaries newest first; with from/to, up to 100 full blocks',
+    summary: 'Block summaries newest first; with from/to, up to 100 full blocks and 16 MiB (then `next`)',
     query: {
       ...paging(100),
       from: { schema: uint, description: 'first height of a range of full blocks' },
@@ -145,7 +145,7 @@ export const CHAIN_ROUTES: RouteCatalog = {
   },
   'GET /api/chain/blocks-full': {
     tag: 'blocks',
-    summary: 'Full blocks from..to, at most 500',
+    summary: 'Full blocks from..to, at most 500 and 16 MiB of blocks (then `next`: the height to ask from), streamed',
     query: { from: { schema: uint, description: 'first height' }, to: { schema: uint, description: 'last height' } },
     ok: { schema: ref('BlockRange') },
   },

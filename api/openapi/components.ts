@@ -50,7 +50,7 @@ export function componentSchemas(): Record<string, JsonSchema> {
       attestations: arr(ref('Attestation')),
     }),
     BlockSummary: obj({ index: uint, hash, txCount: uint, timestamp: ms, proposer: address }),
-    BlockRange: obj({ from: uint, to: uint, count: uint, blocks: arr(ref('Block')) }),
+    BlockRange: obj({ from: uint, to: uint, blocks: arr(ref('Block')), count: uint, next: uint }, ['next']),
     AddressBrief: obj({ address, balance: big, nonce: uint }),
     Miner: obj(minerRecord),
     MinerDetail: obj({ ...minerRecord, registeredAt: uint, txHash: hash }),

@@ -7,7 +7,7 @@ import { ChainError } from '../../core/errors.ts';
 import type { AlertService } from '../../services/alerts.ts';
 import { parseSubscribe } from '../alertParams.ts';
 import type { ApiDeps } from '../context.ts';
-import { clientIp } from '../clientIp.ts';
+import { clientBucket } from '../clientIp.ts';
 import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
 import { confirmedPage, confirmPage, wantsHtml } from '../confirmPage.ts';
 import { pageHeaders } from '../staticFiles.ts';
@@ -33,7 +33,8 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
     const body = await readOptionalJson(c);
     if (body === undefined) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object {trigger, params, channel, target}');
     const input = parseSubscribe(body);
-    const created = await alerts.subscribe(input, clientIp(c, deps.limiter?.proxies ?? null), token(c, false));
+    // Subscriptions per IP count per IPv4 address or IPv6 /64.
+    const created = await alerts.subscribe(input, clientBucket(c, deps.limiter?.proxies ?? null), token(c, false));
     return c.json(created, 201);
   });
 

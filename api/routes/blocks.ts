@@ -1,10 +1,16 @@
-/** Block reads under /api/chain: by height, by hash, pages of summaries, ranges of full blocks. */
-import { Hono } from 'hono';
+/**
+ * Block reads under /api/chain: by height, by hash, pages of summaries, ranges of full blocks.
+ * A range (`blocks?from=&to=`, `blocks-full`) is streamed block by block from the stored JSON as
+ * the socket drains, `{from, to, blocks, count}`, and carries at most `maxRangeBytes` of blocks
+ * (16 MiB by default, as a sync answer; always at least one): when it stops short of `to`, `next`
+ * is the height to ask from. One request holds one block in memory, whatever the range.
+ */
+import { Hono, type Context } from 'hono';
 import type { Block } from '../../core/block.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { jsonAnswer } from '../jsonAnswer.ts';
+import { jsonAnswer, jsonStream } from '../jsonAnswer.ts';
 import { parseHash, parseHeight, parseLimit, parseOffset } from '../params.ts';
 
 /** Most blocks in one `blocks-full` range. */
@@ -31,8 +37,36 @@ function range(fromS: string | undefined, toS: string | undefined, height: numbe
   return { from, to };
 }
 
-/** Block routes. */
-export function blockRoutes({ queries }: ApiDeps): Hono {
+/**
+ * The JSON of the range from..to out of `blocks` (stored JSON, in order from `from`): at most
+ * `maxBytes` of blocks, at least one; `next` when it stops before the last block there is.
+ */
+export async function* rangeJson(blocks: AsyncGenerator<string>, from: number, to: number, maxBytes: number): AsyncGenerator<string> {
+  yield `{"from":${from},"to":${to},"blocks":[`;
+  let count = 0;
+  let bytes = 0;
+  let next = '';
+  try {
+    for await (const json of blocks) {
+      const size = Buffer.byteLength(json);
+      if (count > 0 && bytes + size > maxBytes) {
+        next = `,"next":${from + count}`;
+        break;
+      }
+      yield count === 0 ? json : `,${json}`;
+      count++;
+      bytes += size;
+    }
+  } finally {
+    await blocks.return(undefined);
+  }
+  yield `],"count":${count}${next}}`;
+}
+
+/** Block routes; a range answer carries at most `maxRangeBytes` of blocks. */
+export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 1024): Hono {
+  const answerRange = (c: Context, from: number, to: number) =>
+    jsonStream(c, rangeJson(queries.chain.blocksJson(from, to), from, to, maxRangeBytes));
   const app = new Hono();
 
   app.get('/genesis', async (c) => c.json((await queries.chain.block(0))!));
@@ -61,8 +95,7 @@ export function blockRoutes({ queries }: ApiDeps): Hono {
     const height = queries.chain.height();
     if (q.from !== undefined || q.to !== undefined) {
       const { from, to } = range(q.from, q.to, height, MAX_BLOCKS_RANGE);
-      const blocks = await queries.chain.blocks(from, to);
-      return c.json({ from, to, count: blocks.length, blocks });
+      return answerRange(c, from, to);
     }
     const limit = parseLimit(q.limit, 100);
     const offset = parseOffset(q.offset);
@@ -71,11 +104,10 @@ export function blockRoutes({ queries }: ApiDeps): Hono {
     return c.json({ blocks: blocks.map(summary), total: height + 1 });
   });
 
-  app.get('/blocks-full', async (c) => {
+  app.get('/blocks-full', (c) => {
     const q = c.req.query();
     const { from, to } = range(q.from, q.to, queries.chain.height(), MAX_FULL_RANGE);
-    const blocks = await queries.chain.blocks(from, to);
-    return c.json({ from, to, count: blocks.length, blocks });
+    return answerRange(c, from, to);
   });
 
   return app;

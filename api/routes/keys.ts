@@ -8,7 +8,7 @@ import { keyView, type ApiKeyRecord, type ApiKeyStore } from '../../services/api
 import { parseRegister } from '../alertParams.ts';
 import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
 import type { ApiDeps } from '../context.ts';
-import { clientIp } from '../clientIp.ts';
+import { clientBucket } from '../clientIp.ts';
 
 /** The key in X-API-Key, or UNAUTHORIZED. */
 function caller(c: Context, keys: ApiKeyStore, required: true): ApiKeyRecord;
@@ -46,7 +46,8 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
         `tier ${input.tier} keys are issued by the node operator only (ombra keys create --tier ${input.tier}); register issues tier 1 keys`,
       );
     const owner = caller(c, keys, false);
-    const ip = clientIp(c, deps.limiter?.proxies ?? null);
+    // Per IPv4 address or IPv6 /64: a host picks any address of its /64.
+    const ip = clientBucket(c, deps.limiter?.proxies ?? null);
     if (!owner && keys.countByIp(ip) >= maxKeysPerIp)
       throw new ChainError(
         'RATE_LIMITED',

@@ -3,7 +3,7 @@
  * every route of a kind answers 403 FORK_NOT_ACTIVE. `/` `{total, items}` newest first (limit
  * default 30, at most 100, offset), `/owner/:address` `{owner, count, items}` (count = the owner's
  * total), `/:tokenId` the record, `/:tokenId/file` the minted file from the blob store with its
- * content type, `ETag` (the blob's SHA-256) and an immutable cache header; a matching
+ * content type, `ETag` (the blob's SHA-256), an immutable cache header, `nosniff` and the sandbox CSP; a matching
  * `If-None-Match` answers 304.
  */
 import { Hono } from 'hono';

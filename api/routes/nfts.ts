@@ -1,11 +1,12 @@
 /**
  * NFTs. /api/nft (art, third fork): `/` `{total, items}` newest first (limit default 30, at most
  * 100, offset), `/:tokenId` metadata without the SVG, `/:tokenId/svg` the raw SVG from the
- * ART_MINT transaction (cacheable, and served under a CSP that forbids everything but inline
+ * ART_MINT transaction (cacheable, and served sandboxed under a CSP that forbids everything but inline
  * styles, as a second line behind the on-chain sanitiser), `/owner/:address` `{owner, count,
  * items}` (count = the owner's total). Image and audio NFTs: api/routes/media.ts.
  */
 import { Hono } from 'hono';
+import { userContentHeaders } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
@@ -16,8 +17,7 @@ import { mountTokenRoutes } from './tokenRoutes.ts';
 export const SVG_HEADERS = {
   'Content-Type': 'image/svg+xml',
   'Cache-Control': 'public, max-age=3600',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-  'X-Content-Type-Options': 'nosniff',
+  ...userContentHeaders("default-src 'none'; style-src 'unsafe-inline'; sandbox"),
 } as const;
 
 /** /api/nft. */

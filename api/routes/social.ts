@@ -9,15 +9,10 @@ import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import { BLOBS, LIKE_CAPS } from '../../core/tx/social.ts';
 import { contentResponse } from '../contentResponse.ts';
+import { IMMUTABLE } from './media.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
-
-/** Caching and policy headers of a served blob. */
-export const BLOB_HEADERS = {
-  'Cache-Control': 'public, max-age=31536000, immutable',
-  'Content-Security-Policy': "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox",
-} as const;
 
 /** A post id: 1-64 of [A-Za-z0-9_-]. */
 function parsePostId(s: string | undefined): string {
@@ -87,7 +82,7 @@ export function socialRoutes({ queries }: ApiDeps): Hono {
 
   app.get('/blob/:blobId', async (c) => {
     const blobId = parseHash(c.req.param('blobId'), 'blobId');
-    return contentResponse(c, (await content.served(BLOBS, blobId)) ?? notFound(`blob ${blobId}`), BLOB_HEADERS);
+    return contentResponse(c, (await content.served(BLOBS, blobId)) ?? notFound(`blob ${blobId}`), { 'Cache-Control': IMMUTABLE });
   });
 
   return app;

@@ -3,17 +3,18 @@
  * `{siteId, owner, name, activeReleaseId, total, releases}` newest first (limit default 30, at
  * most 100, offset); `release/:releaseId/bundle` and `alias/:alias/bundle` (the active release)
  * `{releaseId, siteId, merkleRoot, files: [{path, fileId, contentType, size, chunks}]}`;
- * `file/:fileId/content` the raw bytes (content-addressed: immutable cache); `file/:fileId` the
- * file's header and upload status. /web/:alias/<path> serves the alias's active release as a
+ * `file/:fileId/content` the raw bytes (content-addressed: immutable cache; sandboxed, no
+ * script); `file/:fileId` the file's header and upload status. /web/:alias/<path> serves the alias's active release as a
  * static site (see `serveFile`).
  */
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import { webPathProblem } from '../../core/tx/webRecords.ts';
 import type { WebQueries } from '../../queries/webQueries.ts';
-import { byteStream, contentResponse } from '../contentResponse.ts';
+import { contentResponse } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
+import { jsonStream } from '../jsonAnswer.ts';
 import { parseHash, parseLimit, parseOffset } from '../params.ts';
 
 const bad = (msg: string): never => {
@@ -29,20 +30,10 @@ function servedType(contentType: string): string {
   return /^text\/|^application\/(json|javascript|xml)$|\+xml$/.test(contentType) ? `${contentType}; charset=utf-8` : contentType;
 }
 
-/** A complete file, text types as UTF-8, with `headers` for caching and policy (see api/contentResponse.ts). */
+/** A complete file, text types as UTF-8, with its caching and sandbox CSP (see api/contentResponse.ts). */
 async function serveFile(c: Context, web: WebQueries, fileId: string, headers: Record<string, string>): Promise<Response> {
   const f = (await web.served(fileId)) ?? notFound(`file ${fileId}`);
   return contentResponse(c, { ...f, contentType: servedType(f.contentType) }, headers);
-}
-
-/** A bundle's JSON, streamed as the socket drains (see WebQueries.bundleJson). */
-function bundleResponse(c: Context, json: AsyncGenerator<string>): Response {
-  const encoder = new TextEncoder();
-  // A cancel returns this generator at its yield, and leaving the for-await returns `json` too.
-  async function* bytes(): AsyncGenerator<Uint8Array> {
-    for await (const piece of json) yield encoder.encode(piece);
-  }
-  return c.body(byteStream(bytes()), 200, { 'Content-Type': 'application/json' });
 }
 
 /** /api/web. */
@@ -61,14 +52,14 @@ export function webApiRoutes({ queries }: ApiDeps): Hono {
   app.get('/release/:releaseId/bundle', async (c) => {
     const releaseId = parseReleaseId(c.req.param('releaseId'));
     const r = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
-    return bundleResponse(c, web.bundleJson(r));
+    return jsonStream(c, web.bundleJson(r));
   });
 
   app.get('/alias/:alias/bundle', async (c) => {
     const alias = parseAlias(c.req.param('alias'));
     const site = (await web.aliasSite(alias)) ?? notFound(`alias ${alias}`);
     const r = (site.activeReleaseId && (await web.release(site.activeReleaseId))) || notFound(`an active release of alias ${alias}`);
-    return bundleResponse(c, web.bundleJson(r));
+    return jsonStream(c, web.bundleJson(r));
   });
 
   app.get('/file/:fileId/content', (c) =>
@@ -85,7 +76,8 @@ export function webApiRoutes({ queries }: ApiDeps): Hono {
 
 /**
  * A drive's pages are the drive owner's code: they are served sandboxed (an opaque origin), so a
- * page cannot act as this node's explorer or read what the node's origin stores.
+ * page cannot act as this node's explorer or read what the node's origin stores; as a site, its
+ * scripts and forms run there. A file opened by its id gets the stricter USER_CONTENT_CSP.
  */
 const SITE_HEADERS = {
   'Cache-Control': 'no-cache',

@@ -1,7 +1,8 @@
 /** Block reads: /api/chain/block/:index, /block/hash/:hash, /blocks, /blocks?from=&to=, /blocks-full, /genesis. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DEV_KEYS, openTestChain, type TestChain } from '../helpers/testChain.ts';
+import { createApp } from '../../api/app.ts';
+import { DEV_KEYS, openTestChain, testApiDeps, type TestChain } from '../helpers/testChain.ts';
 import { ADDRESS, assertError, assertKeys, get, HASH } from './support.ts';
 
 const BLOCK_KEYS = [
@@ -234,6 +235,52 @@ t('GET /api/chain/blocks-full answers an inclusive range of at most 500 blocks',
   for (const q of ['', 'from=10&to=9', 'from=a&to=3', 'from=0&to=-1', 'from=0.5&to=3']) {
     assertError(await get(c, `/api/chain/blocks-full?${q}`), 400, 'INVALID_PARAMS');
   }
+});
+
+t('a block range is streamed block by block and capped in bytes: `next` continues it, and the pieces make the whole range', async () => {
+  const whole = (await get(c, '/api/chain/blocks-full?from=0&to=499')).body;
+  const sizes = whole.blocks.map((b: unknown) => JSON.stringify(b).length);
+  // A cap of about ten blocks' JSON.
+  const cap = sizes.slice(0, 10).reduce((a: number, b: number) => a + b, 0);
+  const app = createApp(testApiDeps(c.node), { maxRangeBytes: cap });
+  for (const path of ['/api/chain/blocks-full?from=0&to=499', '/api/chain/blocks?from=0&to=99']) {
+    const seen: number[] = [];
+    let from = 0;
+    let answers = 0;
+    for (;;) {
+      const res = await app.request(path.replace('from=0', `from=${from}`));
+      assert.is(res.status, 200);
+      // Streamed: the body arrives in several pieces (the opening, each block, the close).
+      const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+      const pieces: Uint8Array[] = [];
+      for (let r = await reader.read(); !r.done; r = await reader.read()) pieces.push(r.value);
+      const text = Buffer.concat(pieces).toString();
+      const body = JSON.parse(text);
+      assert.ok(pieces.length >= Math.min(3, body.count + 2), `${pieces.length} pieces`);
+      assert.ok(text.length <= cap + 200 + Math.max(...sizes), `${text.length} bytes answered under a cap of ${cap}`);
+      assert.ok(body.count >= 1);
+      seen.push(...body.blocks.map((b: { index: number }) => b.index));
+      answers++;
+      if (body.next === undefined) break;
+      assert.is(body.next, from + body.count, 'next follows the last block answered');
+      from = body.next;
+    }
+    const last = path.includes('blocks-full') ? HEIGHT : 99;
+    assert.equal(
+      seen,
+      Array.from({ length: last + 1 }, (_, i) => i),
+      path,
+    );
+    assert.ok(answers >= (last + 1) / 12, `${answers} answers`);
+  }
+  // One block larger than the cap is still answered, alone.
+  const tiny = createApp(testApiDeps(c.node), { maxRangeBytes: 1 });
+  const one = (await (await tiny.request('/api/chain/blocks-full?from=1&to=3')).json()) as {
+    count: number;
+    next: number;
+    blocks: { index: number }[];
+  };
+  assert.equal([one.count, one.next, one.blocks[0].index], [1, 2, 1]);
 });
 
 t.run();

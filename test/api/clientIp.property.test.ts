@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { quotaBucketOf } from '../../api/cidr.ts';
 import { clientIpFrom, trustedProxies } from '../../api/clientIp.ts';
 
 const t = suite('client IP rule');
@@ -14,7 +15,11 @@ t('examples: direct clients, one and two proxies, IPv4-mapped and IPv6 hops, jun
   assert.is(clientIpFrom('203.0.113.9, 10.9.9.9', '::ffff:10.1.2.3', proxies), '203.0.113.9', 'two proxies, IPv4-mapped socket');
   assert.is(clientIpFrom('2001:db8::5, 2001:db8::6', '192.0.2.7', proxies), '2001:db8::5', 'every hop trusted: the leftmost');
   assert.is(clientIpFrom('junk, 203.0.113.9', '10.1.2.3', proxies), '203.0.113.9');
-  assert.is(clientIpFrom('203.0.113.9, junk', '10.1.2.3', proxies), '10.1.2.3', 'a junk hop ends what can be believed');
+  assert.is(clientIpFrom('203.0.113.9, junk', '10.1.2.3', proxies), '10.1.2.3#junk', 'a junk hop is its own client of the proxy');
+  assert.is(clientIpFrom('junk, 10.9.9.9', '10.1.2.3', proxies), '10.9.9.9#junk', 'of the proxy that wrote it');
+  assert.is(clientIpFrom('203.0.113.9:4711', '10.1.2.3', proxies), '203.0.113.9', 'a hop with a port');
+  assert.is(clientIpFrom('"[2001:db9::5]:443"', '10.1.2.3', proxies), '2001:db9::5', 'a quoted, bracketed IPv6 hop with a port');
+  assert.is(clientIpFrom('[2001:db9::6]', '10.1.2.3', proxies), '2001:db9::6');
   assert.is(clientIpFrom(undefined, '10.1.2.3', proxies), '10.1.2.3');
   assert.is(clientIpFrom('1.2.3.4', '10.1.2.3', null), '10.1.2.3', 'no trusted proxy: the socket');
   assert.throws(() => trustedProxies(['10.0.0.0/33']), /prefix/);
@@ -45,6 +50,35 @@ t('property: never throws, always answers an address it was given', () => {
     }),
     { numRuns: 1000 },
   );
+});
+
+t('property: a malformed rightmost hop never puts its client in the proxy bucket, and distinct hops stay apart', () => {
+  const junk = fc.stringMatching(/^[A-Za-z_-][A-Za-z0-9_-]{0,30}$/);
+  fc.assert(
+    fc.property(fc.array(v4, { maxLength: 3 }), junk, junk, (left, a, b) => {
+      const one = clientIpFrom([...left, a].join(', '), '10.0.0.1', proxies);
+      const two = clientIpFrom([...left, b].join(', '), '10.0.0.1', proxies);
+      return one !== '10.0.0.1' && (a === b) === (one === two);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+t('property: IPv6 quota buckets are the /64: addresses share one exactly when their first 64 bits agree', () => {
+  const word = fc.integer({ min: 0, max: 0xffff });
+  const v6 = fc.array(word, { minLength: 8, maxLength: 8 }).filter((w) => w[0] !== 0);
+  fc.assert(
+    fc.property(v6, v6, fc.boolean(), (x, y, samePrefix) => {
+      const b = samePrefix ? [...x.slice(0, 4), ...y.slice(4)] : y;
+      const text = (w: number[]) => w.map((n) => n.toString(16)).join(':');
+      const same = x.slice(0, 4).every((n, i) => n === b[i]);
+      return (quotaBucketOf(text(x)) === quotaBucketOf(text(b))) === same && quotaBucketOf(text(x)).endsWith('::/64');
+    }),
+    { numRuns: 1000 },
+  );
+  assert.is(quotaBucketOf('2001:db8:0:7::1'), '2001:db8:0:7::/64');
+  assert.is(quotaBucketOf('::ffff:1.2.3.4'), '::ffff:1.2.3.4', 'IPv4-mapped stays an address');
+  assert.is(quotaBucketOf('1.2.3.4'), '1.2.3.4');
 });
 
 t.run();

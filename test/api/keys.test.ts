@@ -228,4 +228,15 @@ t('derived keys: at most 20 per key (429), one shared quota with their owner, an
   }
 });
 
+t('anonymous registrations count per IPv6 /64: rotating addresses of one /64 get 20 keys in all, the next /64 its own', () =>
+  withChain(async (c) => {
+    const from = (ip: string) => c.app.request('/api/keys/register', post({}), { incoming: { socket: { remoteAddress: ip } } });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 30; i++) statuses.push((await from(`2001:db8:5:6:${i.toString(16)}::1`)).status);
+    assert.is(statuses.filter((s) => s === 201).length, 20, String(statuses));
+    assert.ok(statuses.slice(20).every((s) => s === 429));
+    assert.is((await from('2001:db8:5:7::1')).status, 201, 'the next /64');
+  }),
+);
+
 t.run();

@@ -60,7 +60,7 @@ art('a minted SVG task: list, metadata without the SVG, the raw SVG with its hea
     assert.is(await res.text(), SVG);
     assert.is(res.headers.get('content-type'), 'image/svg+xml');
     assert.is(res.headers.get('cache-control'), 'public, max-age=3600');
-    assert.is(res.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'");
+    assert.is(res.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; sandbox");
     assert.is(res.headers.get('x-content-type-options'), 'nosniff');
     assert.is((await get(c, `/api/chain/task/${n.taskId}`)).body.nft, first);
   }),

@@ -275,4 +275,27 @@ t('behind a trusted proxy, a spoofed leftmost X-Forwarded-For does not escape th
   });
 });
 
+t('anonymous quotas are per IPv6 /64: a client rotating through its /64 shares one quota; the next /64 has its own', () =>
+  withLimits({ tiers: { anonymous: { perMinute: 5, concurrent: 10, streams: 10 } } }, async (k) => {
+    const statuses: number[] = [];
+    for (let i = 1; i <= 20; i++) statuses.push((await k.req('/api/health', { ip: `2001:db8:0:7::${i.toString(16)}:1` })).status);
+    assert.is(statuses.filter((s) => s === 200).length, 5, String(statuses));
+    assert.is((await k.req('/api/health', { ip: '2001:db8:0:8::1' })).status, 200, 'the next /64');
+    assert.is((await k.req('/api/health', { ip: '198.51.100.9' })).status, 200, 'IPv4 stays per address');
+  }),
+);
+
+t('behind a trusted proxy, a malformed rightmost hop is its own client: other clients keep their quota', async () => {
+  await withLimits({ trustedProxies: ['10.0.0.0/8'], tiers: { anonymous: { perMinute: 5, concurrent: 10, streams: 10 } } }, async (k) => {
+    const via = (xff: string) => k.req('/api/health', { ip: '10.0.0.5', init: { headers: { 'X-Forwarded-For': xff } } });
+    const junk: number[] = [];
+    for (let i = 0; i < 12; i++) junk.push((await via('203.0.113.9, unknown')).status);
+    assert.is(junk.filter((s) => s === 200).length, 5, String(junk));
+    // Every honest client behind the proxy, and the proxy itself, still gets its own quota.
+    for (let i = 1; i <= 3; i++) assert.is((await via(`203.0.113.${i}`)).status, 200);
+    assert.is((await via('203.0.113.20:4711')).status, 200, 'a hop with a port is its address');
+    assert.is((await k.req('/api/health', { ip: '10.0.0.5' })).status, 200, "the proxy's own requests");
+  });
+});
+
 t.run();

@@ -17,7 +17,16 @@ export interface NodeProcess {
 export async function startNodeProcess(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 20_000): Promise<NodeProcess> {
   const child = spawn(
     process.execPath,
-    [MAIN, 'start', '--http-port', '0', ...(args.includes('--p2p-port') ? [] : ['--p2p-port', '0']), ...args],
+    [
+      MAIN,
+      'start',
+      '--http-port',
+      '0',
+      ...(args.includes('--p2p-port') ? [] : ['--p2p-port', '0']),
+      // Off --dev a node listens for /metrics on 127.0.0.1:9464 by default: tests run many at once.
+      ...(args.includes('--metrics-addr') ? [] : ['--metrics-addr', '127.0.0.1:0']),
+      ...args,
+    ],
     {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'pipe'],

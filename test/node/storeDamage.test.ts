@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { repairCommand } from '../../cli/repair.ts';
+import { ChainStore } from '../../node/chainStore.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { LogIntegrityError } from '../../node/storeDamage.ts';
 import { runCli } from '../helpers/cliRun.ts';
@@ -118,6 +119,25 @@ t('a table with overwritten data blocks: startup refuses in one line; repair sal
     await repairedTo(tmp.dir, [1, 16]);
   } finally {
     tmp.cleanup();
+  }
+});
+
+t('a missing or damaged head pointer, blocks intact: start names it in one line, twice; repair rebuilds it from the log', async () => {
+  for (const damage of [(m: ChainStore['meta']) => m.del('head'), (m: ChainStore['meta']) => m.put('head', { index: 'x' })]) {
+    const tmp = tempDir();
+    try {
+      assert.is(await grow(tmp.dir, 12), 12);
+      const store = await ChainStore.open(join(tmp.dir, 'db'));
+      await damage(store.meta);
+      await store.close();
+      const e = await refusal(tmp.dir);
+      assert.match(e.message, /the head pointer is (missing|damaged).*the log holds blocks up to 12/);
+      assert.match((await refusal(tmp.dir)).message, /the head pointer is/);
+      await cliRefuses(tmp.dir, /the head pointer is (missing|damaged)/);
+      assert.is(await repairedTo(tmp.dir, [12, 12]), 12);
+    } finally {
+      tmp.cleanup();
+    }
   }
 });
 

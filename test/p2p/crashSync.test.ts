@@ -59,6 +59,8 @@ t(
       '0',
       '--p2p-port',
       '0',
+      '--metrics-addr',
+      '127.0.0.1:0',
       '--peer',
       peer.p2p!.addresses()[0],
     ];

@@ -108,7 +108,9 @@ t(
       const link = smtp.mails.map(confirmPath).find((p, i) => p && smtp.mails[i].to[0] === 'someone@example.org') as string;
       now += 60_001;
       assert.is((await c.app.request(link)).status, 404, 'expired');
-      // The next subscribe sweeps the expired ones: the address may ask again.
+      // The next subscribe sweeps the expired ones; the address may ask again once its day of mails has passed.
+      assert.is((await subscribe(c, body)).status, 429, 'three mails today already');
+      now += 24 * 3600_000;
       assert.is((await subscribe(c, body)).status, 201);
       const res = await c.app.request('/api/alerts/', { headers: { 'X-Alert-Token': first.body.token } });
       assert.is(res.status, 401, 'the expired subscription and its token are gone');

@@ -95,4 +95,51 @@ t('resolvePublic refuses names that resolve to loopback; the connect-time lookup
   assert.ok(['127.0.0.1', '::1'].includes(allowed));
 });
 
+t('every block the IANA special-purpose registries mark not globally reachable is forbidden; global unicast is allowed', () => {
+  for (const ip of [
+    '5f00::1', // SRv6 SIDs
+    '2001:20::1', // ORCHIDv2
+    '2001:10::1', // ORCHID (deprecated)
+    '2001:2::1', // benchmarking
+    '2001:1::1', // IETF protocol assignments
+    '3fff::1', // documentation (RFC 9637)
+    '3fff:fff:ffff::1',
+    '100::1', // discard-only
+    '100:0:0:1::1', // dummy prefix
+    '2001:db8::1', // documentation
+    '64:ff9b:1::a00:1', // NAT64 local use
+    '64:ff9b:1:ffff::1',
+    'fec0::1', // site-local
+    '4000::1', // outside 2000::/3: not global unicast
+    'e000::1',
+    '::2:0:0:0:1',
+    '192.0.0.9',
+    '192.0.0.170',
+    '192.0.2.1',
+    '198.18.0.1',
+    '198.19.255.255',
+    '198.51.100.7',
+    '203.0.113.9',
+    '192.88.99.1',
+    '240.0.0.1',
+    '250.1.2.3',
+  ])
+    assert.ok(forbiddenAddress(ip), `${ip} allowed`);
+  for (const ip of ['2a00:1450:4001::1', '2001:4860:4860::8888', '2400:cb00::1', '3ffe::1', '2620:fe::fe', '198.20.0.1', '223.255.255.1'])
+    assert.is(forbiddenAddress(ip), null, ip);
+});
+
+t('property: an IPv6 address outside 2000::/3 that carries no IPv4 address is forbidden', () => {
+  const word = fc.integer({ min: 0, max: 0xffff });
+  fc.assert(
+    fc.property(fc.array(word, { minLength: 8, maxLength: 8 }), (w) => {
+      if ((w[0] & 0xe000) === 0x2000) w[0] = (w[0] & 0x1fff) | 0x4000;
+      const ip = w.map((x) => x.toString(16)).join(':');
+      const carries = /^(0:){5}ffff:|^(0:){6}|^64:ff9b:(0:){4}/.test(ip);
+      return carries || forbiddenAddress(ip) !== null;
+    }),
+    { numRuns: 3000 },
+  );
+});
+
 t.run();
