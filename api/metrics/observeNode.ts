@@ -57,7 +57,7 @@ export function observeLaunched(m: NodeMetrics, n: ObservedNode): () => void {
     outbox: () => n.alerts.pendingCount(),
     projectionHeights: () => n.node.runner.heights(),
     readModelResets: () => n.node.runner.resets,
-    guard: n.network.guardStats ? () => n.network.guardStats!() : undefined,
+    guard: n.network.guardStats?.bind(n.network),
     signatureVerifier: signatureEquation,
   });
 }
