@@ -82,7 +82,7 @@ export function chatMessages(block: Block): { type: 'chat'; data: Record<string,
       data: {
         hash: tx.hash,
         from: tx.from,
-        ...pick(tx as SignedTx & Record<string, unknown>, TURN_FIELDS),
+        ...pick(tx, TURN_FIELDS),
         timestamp: tx.timestamp,
         blockIndex: block.index,
       },
