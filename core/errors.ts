@@ -56,8 +56,8 @@ export function refuseUnless(condition: unknown, message: string): asserts condi
  * A value the caller has already made sure of (the record its `check` read, before `apply`; an
  * entry set just above). Its absence is a bug in the node, never a refusal: it throws as one.
  */
-export function present<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`${what} is missing`);
+export function present<T>(value: T | null | undefined, what: string): T {
+  if (value === undefined || value === null) throw new Error(`${what} is missing`);
   return value;
 }
 

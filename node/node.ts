@@ -5,7 +5,7 @@
 import { Subject } from 'rxjs';
 import { applyBlock, buildBlock, genesisState, type Applied, type ParentRef } from '../core/applyBlock.ts';
 import { equivocation, slotOf, type Block } from '../core/block.ts';
-import { ChainError } from '../core/errors.ts';
+import { ChainError, present } from '../core/errors.ts';
 import { finalityDepthOf, withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
 import { cloneState, StateOverlay, type ChainState } from '../core/state.ts';
@@ -156,8 +156,8 @@ export class OmbraNode implements HealthView {
         store = await ChainStore.open(opts.dbDir);
       }
       if (store.damage && !opts.repairing) throw new LogIntegrityError(store.damage, dataDir);
-      const head = store.head()!;
-      const tip = (await store.block(head.index))!;
+      const head = present(store.head(), 'the head of the checked log');
+      const tip = await store.storedBlock(head.index);
       const info = { genesis, genesisBlock: block, genesisState: state, recordCache: opts.recordCache ?? DEFAULT_RECORD_CACHE };
       return new OmbraNode(store, genesis, info, tip, opts);
     } catch (e) {
@@ -189,8 +189,8 @@ export class OmbraNode implements HealthView {
     // than the lowest projection.
     if (this.runner.minHeight() < this.runner.height(accountsProjection)) await this.runner.resetOne(accountsProjection);
     const from = this.runner.minHeight();
-    const head = Math.min(this.store.head()!.index, opts.to ?? Infinity);
-    let parent = (await this.store.block(from))!;
+    const head = Math.min(present(this.store.head(), 'the head of the log').index, opts.to ?? Infinity);
+    let parent = await this.store.storedBlock(from);
     // With verification, workers check batch k+1's signatures while batch k is applied; without
     // it the node's own log is trusted (every block in it was validated before it was appended).
     const pool = opts.verifySignatures ? new VerifyPool() : null;
@@ -392,7 +392,7 @@ export class OmbraNode implements HealthView {
       // Blocks of the branch that equivocate against ours are recorded. The branch still wins when
       // it is better: refusing it would split the network by who saw which block first.
       for (const b of branch) if (b.index <= oldTip.index) await this.noteCompetingBlock(b);
-      const ancestorBlock = (await this.store.block(ancestor))!;
+      const ancestorBlock = await this.store.storedBlock(ancestor);
       // The branch is validated on a copy of the ancestor's state first: an invalid branch moves
       // no read model, so the API never serves the ancestor's state for it.
       const before = await this.consensusStateAt(ancestor);
