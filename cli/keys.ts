@@ -5,7 +5,7 @@
  */
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { MAX_LABEL } from '../api/alertParams.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { helpText, parseFlags, requiredIntFlag, UsageError, type FlagSpec } from './args.ts';
 import { openExistingStore, withDataDir } from './dataDir.ts';
 
 const KEYS_FLAGS: Record<string, FlagSpec> = {
@@ -28,7 +28,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
     throw new UsageError(positionals[0] ? `unknown keys subcommand ${positionals[0]}` : 'missing subcommand: keys create');
   const dataDir = flags['data-dir'] as string | undefined;
   if (!dataDir) throw new UsageError('--data-dir is required');
-  const tier = intFlag(flags, 'tier', 1, 2)!;
+  const tier = requiredIntFlag(flags, 'tier', 1, 2);
   const label = flags.label as string;
   if (label.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(label))
     throw new UsageError(`--label must be at most ${MAX_LABEL} characters, without control characters`);

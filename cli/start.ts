@@ -1,7 +1,7 @@
 /** `ombra start`: run a dev node or a network node until SIGINT/SIGTERM. */
 import { parseListenAddr } from '../api/metricsServer.ts';
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { helpText, intFlag, parseFlags, requiredIntFlag, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile, loadKeyFile } from './genesisFile.ts';
 import { launch } from './launch.ts';
@@ -141,8 +141,8 @@ export async function startCommand(argv: string[]): Promise<number> {
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const log = loggerFromFlags(flags);
   const dev = flags.dev === true;
-  const httpPort = intFlag(flags, 'http-port', 0, 65535)!;
-  const p2pPort = intFlag(flags, 'p2p-port', 0, 65535)!;
+  const httpPort = requiredIntFlag(flags, 'http-port', 0, 65535);
+  const p2pPort = requiredIntFlag(flags, 'p2p-port', 0, 65535);
   const blockTimeMs = intFlag(flags, 'block-time-ms', 100, 3_600_000);
   if (blockTimeMs !== undefined && !dev)
     throw new UsageError('--block-time-ms is only for --dev: a network takes its block time from genesis');

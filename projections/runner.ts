@@ -236,7 +236,8 @@ export class ProjectionRunner {
       // The rows as every block folded so far left them.
       await this.flush();
       const values = await slot.sub.getMany(keys);
-      slot.p.take!(slot.state, new Map(keys.map((k, i) => [k, values[i]])));
+      // A model that names rows it needs takes them (Projection.needs and take go together).
+      slot.p.take?.(slot.state, new Map(keys.map((k, i) => [k, values[i]])));
     }
   }
 
@@ -266,7 +267,7 @@ export class ProjectionRunner {
     if (h !== slot.height + 1) throw new Error(`projection ${slot.p.name} at ${slot.height} got block ${h}`);
     // A projection that can revert a block keeps that block's small `undo` instead of its whole state.
     const whole = track && slot.p.save !== undefined && slot.p.revert === undefined;
-    const before = whole ? structuredClone(slot.p.save!(slot.state)) : undefined;
+    const before = whole && slot.p.save ? structuredClone(slot.p.save(slot.state)) : undefined;
     const next = step();
     if (track) this.undo.note(h, slot.p.name, next.ops ?? [], before, whole, slot.p.revert ? { value: next.undo ?? null } : undefined);
     slot.state = next.state;
@@ -299,7 +300,7 @@ export class ProjectionRunner {
       .drain((name) => this.rowsByName(name))
       .then((undoOps) => this.store.write([...ops, ...undoOps] as never))
       .then(() => {
-        for (const slot of reactors) slot.reactor!.written!(slot.state);
+        for (const slot of reactors) slot.reactor?.written?.(slot.state);
       })
       .catch((e: unknown) => {
         this.failure = e;
@@ -332,7 +333,7 @@ export class ProjectionRunner {
     }
     for (const slot of this.slots.values()) {
       const cp: Checkpoint = { height: ancestor, version: slot.p.version };
-      if (reverted.has(slot)) cp.saved = structuredClone(slot.p.save!(reverted.get(slot)));
+      if (reverted.has(slot) && slot.p.save) cp.saved = structuredClone(slot.p.save(reverted.get(slot)));
       else if (slot.p.save) cp.saved = r.saved.get(slot.p.name);
       r.ops.push({ type: 'put', sublevel: this.checkpoints, key: slot.p.name, value: cp });
     }

@@ -7,7 +7,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Block } from '../../core/block.ts';
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, present } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { jsonAnswer, jsonStream } from '../jsonAnswer.ts';
@@ -69,7 +69,7 @@ export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 10
     jsonStream(c, rangeJson(queries.chain.blocksJson(from, to), from, to, maxRangeBytes));
   const app = new Hono();
 
-  app.get('/genesis', async (c) => c.json((await queries.chain.block(0))!));
+  app.get('/genesis', async (c) => c.json(present(await queries.chain.block(0), 'block 0')));
 
   app.get('/block/hash/:hash', (c): Response | Promise<Response> => {
     const hash = parseHash(c.req.param('hash'));
