@@ -7,7 +7,7 @@
  * they stay open, and each tier has a cap on open streams (tier 1: 10 per key).
  *
  * An operator ban list (IPs and CIDRs, from options and from a file re-read when it changes)
- * answers 403 IP_BANNED. A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
+ * answers 403 IP_BANNED, with limits on or off (`enforceLimits: false` keeps only the bans). A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
  * an IP that presents `badKeyLimit` invalid keys within a window is answered 429 for
  * `badKeyBlockMs`, whatever it sends.
  *
@@ -49,6 +49,11 @@ export interface RateLimitOptions {
   badKeyBlockMs: number;
   /** Proxies (CIDRs) whose X-Forwarded-For is believed: see api/clientIp.ts. */
   trustedProxies: string[];
+  /**
+   * Quotas, concurrency caps and key checks on (`--rate-limits on`). Off, only the ban list
+   * applies: a ban is a ban whatever the limits.
+   */
+  enforceLimits: boolean;
   now: () => number;
 }
 
@@ -65,6 +70,7 @@ export const defaultRateLimitOptions: RateLimitOptions = {
   badKeyLimit: 10,
   badKeyBlockMs: 5 * 60_000,
   trustedProxies: [],
+  enforceLimits: true,
   now: Date.now,
 };
 
@@ -125,7 +131,11 @@ function no(
 /** An admission decision. */
 export type Admission =
   | { ok: true; bucket: Bucket; limit: TierLimit; stream: boolean; release: () => void }
+  /** Let through by a limiter that only bans (`enforceLimits: false`): no quota, no headers. */
+  | { ok: true; bucket: null; limit: null; stream: false; release: () => void }
   | { ok: false; status: 401 | 403 | 429; code: string; error: string; bucket: Bucket | null; limit: TierLimit; retryAfterMs?: number };
+
+const UNLIMITED: Admission = { ok: true, bucket: null, limit: null, stream: false, release: () => {} };
 
 /** The limiter's state and middleware. */
 export class RateLimiter {
@@ -254,6 +264,7 @@ export class RateLimiter {
     const client = quotaBucketOf(ip);
     if (this.isBanned(ip))
       return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${client}`) ?? null, anon);
+    if (!o.enforceLimits) return UNLIMITED;
     let record: ApiKeyRecord | null = null;
     if (presented !== undefined) {
       const blocked = this.blockedFor(client, now);

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { clientIpFrom } from './clientIp.ts';
-import type { RateLimiter } from './rateLimit.ts';
+import type { Admission, RateLimiter } from './rateLimit.ts';
 
 /** Node's request and response as @hono/node-server passes them (absent under `app.request`). */
 export interface NodeEnv {
@@ -42,12 +42,7 @@ export function gate(
   const key = header('x-api-key');
   const ip = clientIpFrom(header('x-forwarded-for'), env?.incoming?.socket?.remoteAddress, limiter.proxies);
   const d = limiter.admit(ip, Array.isArray(key) ? key[0] : key, path, now);
-  const b = d.bucket;
-  const limits = {
-    'X-RateLimit-Limit': String(d.limit.perMinute),
-    'X-RateLimit-Remaining': String(b ? Math.max(0, d.limit.perMinute - b.count) : d.limit.perMinute),
-    'X-RateLimit-Reset': String(Math.ceil((b ? b.reset : now + o.windowMs) / 1000)),
-  };
+  const limits = limitHeaders(limiter, d, now);
   if (!d.ok) {
     const refused: Record<string, string> = { 'Content-Type': 'application/json', ...limits };
     if (d.retryAfterMs !== undefined) refused['Retry-After'] = String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
@@ -66,6 +61,20 @@ export function gate(
       },
       failed: release,
     },
+  };
+}
+
+/**
+ * The X-RateLimit-* headers of an admission decision: the caller's quota, what is left of it
+ * and when its window ends (Unix seconds). None when the limiter only bans.
+ */
+export function limitHeaders(limiter: RateLimiter, d: Admission, now = limiter.opts.now()): Record<string, string> {
+  if (!d.limit || !limiter.opts.enforceLimits) return {};
+  const b = d.bucket;
+  return {
+    'X-RateLimit-Limit': String(d.limit.perMinute),
+    'X-RateLimit-Remaining': String(b ? Math.max(0, d.limit.perMinute - b.count) : d.limit.perMinute),
+    'X-RateLimit-Reset': String(Math.ceil((b ? b.reset : now + limiter.opts.windowMs) / 1000)),
   };
 }
 

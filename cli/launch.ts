@@ -52,7 +52,7 @@ export interface LaunchConfig {
   p2p?: Partial<P2pOptions>;
   /** Live-stream options (SSE, WebSocket); defaults from api/streams/streamOptions.ts. */
   streams?: Partial<StreamOptions>;
-  /** Rate limits; absent or null = off (the default under --dev). */
+  /** Rate limits; absent or null = off (the default under --dev): then only the ban list applies. */
   rateLimits?: Partial<RateLimitOptions> | null;
   /** Alert options (mail relay, private targets, public URL for links). */
   alerts?: Partial<AlertOptions>;
@@ -124,15 +124,17 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     }
   }
   const keys = await life.start('keys', new ApiKeyStore(node.store));
-  // The operator's ban file lives in the data dir and is re-read when it changes.
-  const limiter = cfg.rateLimits
-    ? await life.start('rate limiter', new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...cfg.rateLimits }))
-    : null;
+  // The operator's ban file lives in the data dir and is re-read when it changes. Bans apply
+  // whether limits are on or off: without limits the limiter only bans.
+  const limiter = await life.start(
+    'rate limiter',
+    new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...(cfg.rateLimits ?? { enforceLimits: false }) }),
+  );
   const alerts = await life.start('alerts', new AlertService(node.alertPorts(), { log, ...cfg.alerts }));
   const streams = new StreamHub(node.streamPorts(), cfg.streams);
   const queries = createQueries(node.readPorts());
   const app = createApp(
-    { queries, chain: node, network, streams, keys, alerts, limiter: limiter ?? undefined, metrics, log },
+    { queries, chain: node, network, streams, keys, alerts, limiter, metrics, log },
     { metricsRoute: cfg.metricsOnApi ?? true },
   );
   const http = await life.start(

@@ -175,22 +175,19 @@ export async function startCommand(argv: string[]): Promise<number> {
   // X-Forwarded-For and escape bans and rate limits: the old flag now needs the proxies named.
   if (flags['trust-proxy'] === true && named.length === 0)
     throw new UsageError('--trust-proxy no longer trusts every hop: name your reverse proxies with --trusted-proxy CIDR');
-  let rateLimits: Partial<RateLimitOptions> | null = null;
-  if (limitsFlag === 'on') {
-    const banned = (flags['ban-ip'] as string[] | undefined) ?? [];
-    try {
-      parseBanList(banned);
-    } catch (e) {
-      throw new UsageError(`--ban-ip: ${(e as Error).message}`);
-    }
-    const proxies = named;
-    try {
-      trustedProxies(proxies);
-    } catch (e) {
-      throw new UsageError(`--trusted-proxy: ${(e as Error).message}`);
-    }
-    rateLimits = { banned, trustedProxies: proxies };
+  // Bans (and the proxies that name a client's IP) apply with limits off too.
+  const banned = (flags['ban-ip'] as string[] | undefined) ?? [];
+  try {
+    parseBanList(banned);
+  } catch (e) {
+    throw new UsageError(`--ban-ip: ${(e as Error).message}`);
   }
+  try {
+    trustedProxies(named);
+  } catch (e) {
+    throw new UsageError(`--trusted-proxy: ${(e as Error).message}`);
+  }
+  const rateLimits: Partial<RateLimitOptions> = { banned, trustedProxies: named, enforceLimits: limitsFlag === 'on' };
   const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
   const alerts: Partial<AlertOptions> = { allowPrivate: flags['webhook-allow-private'] === true, smtpUrl };
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;

@@ -70,8 +70,12 @@ export class OmbraClient {
 
   tasks = (p: Page & { status?: string } = {}) => this.http.get<{ tasks: TaskSummary[]; total: number }>('/api/chain/tasks', { ...p });
   task = (id: string) => this.http.find<TaskPipeline>(`/api/chain/task/${encodeURIComponent(id)}`);
-  runsByStatus = (status: string, limit?: number) =>
-    this.http.get<{ status: string; count: number; runs: RunRecord[] }>(`/api/agent/v6/by-status/${status}`, { limit });
+  /** Runs with `status`, oldest first: a page, or (the older form) just a limit. */
+  runsByStatus = (status: string, p: Page | number = {}) =>
+    this.http.get<{ status: string; count: number; runs: RunRecord[] }>(
+      `/api/agent/v6/by-status/${status}`,
+      typeof p === 'number' ? { limit: p } : { ...p },
+    );
   run = (id: string) => this.http.find<RunRecord>(`/api/agent/v6/run/${id}`);
   nfts = (p: Page = {}) => this.http.get<{ total: number; items: ArtNft[] }>('/api/nft', { ...p });
   nft = (tokenId: string) => this.http.find<ArtNft>(`/api/nft/${tokenId}`);

@@ -31,10 +31,23 @@ export type {
 /** A signed transaction of any type: its schema's fields, then publicKey, hash, signature. */
 export type WireTx = SignedTx;
 
+/**
+ * Where a confirmed transaction landed, served beside its signed fields (which it never
+ * overwrites: a BURN's `blockIndex` is its own signed field, and `blockHeight` is always the
+ * including block's height).
+ */
+export interface Placement {
+  blockIndex: number;
+  blockHeight: number;
+  blockHash: string;
+  position: number;
+}
+
+/** A confirmed transaction as reads serve it. */
+export type ConfirmedTx = WireTx & Placement;
+
 /** A transaction as GET /api/chain/tx/:hash answers it. */
-export type TxRecord =
-  | (WireTx & { status: 'confirmed'; blockIndex: number; blockHash: string; position: number })
-  | (WireTx & { status: 'pending' });
+export type TxRecord = (ConfirmedTx & { status: 'confirmed' }) | (WireTx & { status: 'pending' });
 
 export interface BlockSummary {
   index: number;
@@ -72,12 +85,12 @@ export interface AccountRecord {
   nextNonce: number;
   isMiner: boolean;
   miner?: { id: string; name: string; address: string; capabilities: string[]; reputationScore: number; tasksCompleted: number };
-  recentTxs: (WireTx & { blockIndex: number; blockHash: string; position: number })[];
+  recentTxs: ConfirmedTx[];
 }
 
 export type SearchHit =
   | { type: 'block'; data: BlockSummary }
-  | { type: 'tx'; data: WireTx & { blockIndex: number; blockHash: string; position: number } }
+  | { type: 'tx'; data: ConfirmedTx }
   | { type: 'address'; data: { address: string; balance: string; nonce: number } };
 
 export interface MempoolPage {

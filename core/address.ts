@@ -29,8 +29,15 @@ export function isAddress(s: unknown): s is string {
   return typeof s === 'string' && ADDRESS_RE.test(s);
 }
 
+// ASCII only: a check after toLowerCase() would let letters that lower-case into ASCII through.
+const ANY_CASE_RE = /^[oO][xX][0-9a-fA-F]{40}$/;
+
+/** True for an address in any case (`ox` + 40 hex): what a signed transaction may carry. */
+export function isAddressAnyCase(s: unknown): s is string {
+  return typeof s === 'string' && ANY_CASE_RE.test(s);
+}
+
 /** Lower-cases an address given in any case; null when it is not an address at all. */
 export function normalizeAddress(s: string): string | null {
-  const lower = s.toLowerCase();
-  return ADDRESS_RE.test(lower) ? lower : null;
+  return ANY_CASE_RE.test(s) ? s.toLowerCase() : null;
 }

@@ -23,7 +23,7 @@ import { RecordsNotLoaded } from './recordCache.ts';
 import { commitDiff, emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
 import { beginBlock, handlerOf, tokensConsumedBy } from './tx/registry.ts';
-import { canonicalTx } from './txCodec.ts';
+import { canonicalTx, stateTx } from './txCodec.ts';
 import { checkTxState, verifyTx } from './validateTx.ts';
 
 /** What the chain needs to know of a parent block. */
@@ -75,8 +75,9 @@ export function genesisState(g: Genesis): { state: ChainState; block: Block } {
   return { state, block };
 }
 
-/** Applies one already-verified transaction to the overlay: checks state, effects, nonce. */
-function applyTx(tx: SignedTx, s: StateOverlay, ctx: TxContext): void {
+/** Applies one already-verified transaction (its state form: addresses lower-cased) to the overlay: checks state, effects, nonce. */
+function applyTx(signed: SignedTx, s: StateOverlay, ctx: TxContext): void {
+  const tx = stateTx(signed);
   checkTxState(tx, { ...ctx, state: s });
   handlerOf(tx).apply(tx, s, ctx);
   s.account(tx.from).nonce += 1;

@@ -2,6 +2,7 @@
  * The protocol reference (docs/protocol.md), generated from the transaction schemas and the
  * chain constants so it cannot drift from the code. Pure: returns Markdown, touches no files.
  */
+import { PLACEMENT_FIELDS } from './confirmedTx.ts';
 import { BLOCK_FIELDS } from './block.ts';
 import { TREASURY_ADDRESS, ZERO_ADDRESS } from './address.ts';
 import { MAX_BIGINT_DIGITS, MICRO } from './encoding.ts';
@@ -93,6 +94,7 @@ const INTRO = (): string[] => [
   '',
   '- An address is `ox` + the hex of the first 20 bytes of SHA-256 of the 32-byte Ed25519 public key.',
   '- Input is case-insensitive; addresses are stored and returned lowercase.',
+  '- An address field of a signed transaction (`from` included) may be sent in any case: its hash and signature cover the bytes as sent, and blocks keep them; the state, indexes and reads use the lower-case form. `from` must be the address of `publicKey`, case aside.',
   `- Treasury: \`${TREASURY_ADDRESS}\`. Proposer of the genesis block: \`${ZERO_ADDRESS}\`.`,
   "- Wallets: BIP-39 English mnemonic, BIP-39 seed with an empty passphrase, BIP-32 derivation at `m/44'/7777'/0'/0/index`; the derived 32-byte private key is the Ed25519 secret key.",
   '',
@@ -124,7 +126,22 @@ const INTRO = (): string[] => [
   '## Nonces',
   '',
   "An account's `nonce` starts at 0 and is the nonce its next confirmed transaction must carry; each included transaction raises it by one. The mempool accepts a run of consecutive nonces per sender starting at the account nonce.",
+  '',
+  ...readBackSection(),
 ];
+
+/** How a confirmed transaction is served: the signed fields untouched, plus its placement. */
+function readBackSection(): string[] {
+  const collisions = [...TX_HANDLERS.values()].flatMap((h) =>
+    PLACEMENT_FIELDS.filter((p) => p in h.schema.fields).map((p) => `${h.schema.type} signs its own \`${p}\``),
+  );
+  return [
+    '## Transactions read back',
+    '',
+    "A confirmed transaction is served (by hash, in search results, in an account's `recentTxs` and an address's history) as the signed transaction, every signed field as it was sent, so it always re-hashes to its `hash`, plus where it landed: `blockHeight` (the including block's height), `blockHash`, `position` (its index in the block) and `blockIndex` (the including height again). A placement name never overwrites a field of the type: where a type has a field of that name, the signed value is served and the placement is read from `blockHeight`, which no type uses.",
+    ...(collisions.length ? ['', `Collisions today: ${collisions.join('; ')}.`] : []),
+  ];
+}
 
 /** `a, b or c`. */
 const orList = (xs: string[]): string => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);

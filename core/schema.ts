@@ -2,7 +2,7 @@
  * The transaction schema DSL. One `defineTx` per type is the single source of its field order
  * (object key order), validation, TypeScript type and the generated protocol reference.
  */
-import { isAddress } from './address.ts';
+import { isAddressAnyCase } from './address.ts';
 import { isBigIntString, isCanonicalBase64, isHex, isUint, utf8Length } from './encoding.ts';
 
 /** One field's rule. `T` is the field's TypeScript type; `O` marks it optional. */
@@ -13,6 +13,11 @@ export interface FieldSpec<T = unknown, O extends boolean = boolean> {
   readonly optional: O;
   /** null when `v` is acceptable, otherwise why not. */
   check(v: unknown): string | null;
+  /**
+   * The form the state reads of a value `check` accepted (addresses lower-cased), the value
+   * itself when it is that form already; absent when every accepted value is.
+   */
+  readonly stateForm?: (v: unknown) => unknown;
   /** Phantom for type inference only. */
   readonly _t?: T;
 }
@@ -35,8 +40,13 @@ const ID_RE = /^[A-Za-z0-9_-]+$/;
 
 /** Field builders. */
 export const f = {
-  address: () =>
-    spec<string>('address', 'address `ox` + 40 lowercase hex', (v) => (isAddress(v) ? null : 'must be an address: ox + 40 lowercase hex')),
+  /** An address in any case (the spec's addresses are case-insensitive); the state reads it lower-cased. */
+  address: (): FieldSpec<string, false> => ({
+    ...spec<string>('address', 'address `ox` + 40 hex, any case (read lower-case)', (v) =>
+      isAddressAnyCase(v) ? null : 'must be an address: ox + 40 hex',
+    ),
+    stateForm: (v) => (v as string).toLowerCase(),
+  }),
   amount: () =>
     spec<string>('amount', 'big integer string, micro-units', (v) =>
       isBigIntString(v) ? null : 'must be a decimal big-integer string without sign or leading zeros',
@@ -82,8 +92,8 @@ export const f = {
     ),
   bool: () => spec<boolean>('bool', 'boolean', (v) => (typeof v === 'boolean' ? null : 'must be a boolean')),
   /** An array of strings, each checked by `item`. */
-  strings: (maxItems: number, item: FieldSpec<string, false>) =>
-    spec<string[]>('strings', `array of at most ${maxItems}: ${item.doc}`, (v) => {
+  strings: (maxItems: number, item: FieldSpec<string, false>): FieldSpec<string[], false> => ({
+    ...spec<string[]>('strings', `array of at most ${maxItems}: ${item.doc}`, (v) => {
       if (!Array.isArray(v) || v.length > maxItems) return `must be an array of at most ${maxItems} items`;
       for (let i = 0; i < v.length; i++) {
         const why = item.check(v[i]);
@@ -91,9 +101,11 @@ export const f = {
       }
       return null;
     }),
+    ...listStateForm(item.stateForm),
+  }),
   /** An array of objects with their own ordered fields. */
-  list: <F extends AnyFields>(maxItems: number, fields: F) =>
-    spec<InferFields<F>[]>('list', `array of at most ${maxItems} {${Object.keys(fields).join(', ')}}`, (v) => {
+  list: <F extends AnyFields>(maxItems: number, fields: F): FieldSpec<InferFields<F>[], false> => ({
+    ...spec<InferFields<F>[]>('list', `array of at most ${maxItems} {${Object.keys(fields).join(', ')}}`, (v) => {
       if (!Array.isArray(v) || v.length > maxItems) return `must be an array of at most ${maxItems} items`;
       for (let i = 0; i < v.length; i++) {
         const why = checkObject(v[i], fields);
@@ -101,9 +113,48 @@ export const f = {
       }
       return null;
     }),
+    ...(Object.values(fields).some((f) => f.stateForm)
+      ? { stateForm: (v: unknown) => mapSame(v as unknown[], (o) => stateFormOf(o as Record<string, unknown>, fields)) }
+      : {}),
+  }),
   /** Marks a field optional: absent fields are left out of the payload, never null. */
   optional: <T>(s: FieldSpec<T, false>): FieldSpec<T, true> => ({ ...s, optional: true }),
 };
+
+/** `xs` mapped by `f`, or `xs` itself when `f` changed no item. */
+function mapSame(xs: readonly unknown[], f: (v: unknown) => unknown): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < xs.length; i++) {
+    const v = f(xs[i]);
+    if (v === xs[i]) continue;
+    out ??= xs.slice();
+    out[i] = v;
+  }
+  return (out ?? xs) as unknown[];
+}
+
+/** A list's state form: each item's, when its items have one. */
+function listStateForm(item: ((v: unknown) => unknown) | undefined): { stateForm?: (v: unknown) => unknown } {
+  return item ? { stateForm: (v: unknown) => mapSame(v as unknown[], item) } : {};
+}
+
+/**
+ * The state form of an object `checkObject` accepted against `fields`: each field that has one
+ * in its state form (addresses lower-cased), other keys as they are; the object itself when it
+ * is that form already (no copy).
+ */
+export function stateFormOf<T extends Record<string, unknown>>(obj: T, fields: AnyFields): T {
+  let out: Record<string, unknown> | undefined;
+  for (const [name, s] of entriesOf(fields)) {
+    const v = obj[name];
+    if (!s.stateForm || v === undefined) continue;
+    const w = s.stateForm(v);
+    if (w === v) continue;
+    out ??= { ...obj };
+    out[name] = w;
+  }
+  return (out ?? obj) as T;
+}
 
 /** Field sets are built once per schema: their entries are listed once, not per checked object. */
 const entryLists = new WeakMap<AnyFields, [string, AnyFields[string]][]>();

@@ -3,7 +3,7 @@ import { addressFromPublicKey } from './address.ts';
 import { ChainError } from './errors.ts';
 import { sha256Hex } from './hash.ts';
 import { signMessage, type KeyPair } from './keys.ts';
-import { checkObject, type TxSchema } from './schema.ts';
+import { checkObject, stateFormOf, type TxSchema } from './schema.ts';
 import type { SignedTx } from './tx/handler.ts';
 import { TX_HANDLERS } from './tx/registry.ts';
 import { isHex } from './encoding.ts';
@@ -52,11 +52,22 @@ export function checkTxShape(raw: unknown): SignedTx {
   return raw as SignedTx;
 }
 
-/** Checks the hash and that `from` derives from `publicKey` (no signature verification). */
+/** Checks the hash and that `from` (in any case) derives from `publicKey` (no signature verification). */
 export function checkTxHash(tx: SignedTx): void {
   const expected = txHash(tx);
   if (expected !== tx.hash) throw new ChainError('HASH_MISMATCH', `hash mismatch: payload hashes to ${expected}`);
-  if (addressFromPublicKey(tx.publicKey) !== tx.from) throw new ChainError('VALIDATION_FAILED', "from doesn't derive from publicKey");
+  if (addressFromPublicKey(tx.publicKey) !== tx.from.toLowerCase())
+    throw new ChainError('VALIDATION_FAILED', "from doesn't derive from publicKey");
+}
+
+/**
+ * The transaction as the state reads it: every address field lower-cased (addresses are
+ * case-insensitive). The hash and signature stay those of the bytes as sent, which blocks keep;
+ * state, indexes and reads use this form. The transaction itself when it is lower-case already
+ * (no copy).
+ */
+export function stateTx<T extends SignedTx>(tx: T): T {
+  return stateFormOf(tx, schemaOf(tx.type).fields);
 }
 
 /** Builds a signed transaction from its unsigned fields (without publicKey) and a key pair. */

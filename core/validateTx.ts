@@ -8,7 +8,7 @@ import { forkActive, MAX_TX_FUTURE_MS } from './genesis.ts';
 import { verifySignature } from './signature.ts';
 import type { SignedTx, StateReader, TxContext } from './tx/handler.ts';
 import { handlerOf } from './tx/registry.ts';
-import { checkTxHash, checkTxShape } from './txCodec.ts';
+import { checkTxHash, checkTxShape, stateTx } from './txCodec.ts';
 
 /** What a sender already has waiting in the mempool. */
 export interface PendingRun {
@@ -54,8 +54,12 @@ export function validateTx(raw: unknown, env: ValidationEnv): SignedTx {
   return tx;
 }
 
-/** The stateful half of validation, for a tx whose shape, hash and signature are known good. */
-export function checkTxState(tx: SignedTx, env: ValidationEnv): void {
+/**
+ * The stateful half of validation, for a tx whose shape, hash and signature are known good. It
+ * judges the tx's state form (addresses lower-cased: core/txCodec.ts `stateTx`).
+ */
+export function checkTxState(signed: SignedTx, env: ValidationEnv): void {
+  const tx = stateTx(signed);
   const handler = handlerOf(tx);
   if (env.inMempool?.(tx.hash)) throw new ChainError('DUPLICATE_TX', 'Tx already in mempool');
   const account = env.state.peek(tx.from);

@@ -13,7 +13,7 @@ import { ChainError } from '../core/errors.ts';
 import type { ChainState } from '../core/state.ts';
 import { feeOf, type SignedTx, type TxContext } from '../core/tx/handler.ts';
 import { handlerOf } from '../core/tx/registry.ts';
-import { canonicalTx } from '../core/txCodec.ts';
+import { canonicalTx, stateTx } from '../core/txCodec.ts';
 import { checkTxState, type PendingRun } from '../core/validateTx.ts';
 import { StateOverlay } from '../core/state.ts';
 import { BinaryHeap } from './binaryHeap.ts';
@@ -74,6 +74,8 @@ export class Mempool {
   private readonly opts: MempoolOptions;
   private readonly byHash = new Map<string, Entry>();
   private readonly runs = new Map<string, Entry[]>();
+  /** Entries by type, in arrival order (pages of one type without sorting the pool). */
+  private readonly byType = new Map<string, Set<Entry>>();
   private readonly claims = new ClaimIndex();
   private seq = 0;
   private totalBytes = 0;
@@ -115,7 +117,7 @@ export class Mempool {
     if (!run) return out;
     for (const e of run) {
       if (e.tx.nonce >= beforeNonce) break;
-      const c = handlerOf(e.tx).cost(e.tx);
+      const c = handlerOf(e.tx).cost(stateTx(e.tx));
       out.count++;
       out.balance += c.balance;
       out.storage += c.storage;
@@ -138,12 +140,14 @@ export class Mempool {
         'INSUFFICIENT_BALANCE',
         `${tx.type} stores bytes or claims an id: this node admits it only from a sender with a balance`,
       );
-    const conflict = this.claims.conflict(tx);
+    const conflict = this.claims.conflict(stateTx(tx));
     if (conflict)
       throw new MempoolPolicyError('VALIDATION_FAILED', `${conflict.key} is claimed by a pending transaction of ${conflict.sender}`);
     const bytes = txBytes([canonicalTx(tx)]);
     const e: Entry = { tx, seq: this.seq++, fee, bytes, upload: uploadBytesOf(tx, bytes) };
-    const run = this.runs.get(tx.from) ?? [];
+    // Runs are keyed by the sender as the state reads it (a `from` may be sent in any case).
+    const sender = tx.from.toLowerCase();
+    const run = this.runs.get(sender) ?? [];
     const at = run.findIndex((x) => x.tx.nonce === tx.nonce);
     const senderUpload = run.reduce((n, x) => n + (x.tx.nonce === tx.nonce ? 0 : x.upload), 0);
     if (e.upload > 0 && senderUpload + e.upload > this.opts.maxUploadBytesPerSender)
@@ -160,7 +164,7 @@ export class Mempool {
           'DUPLICATE_TX',
           `nonce ${tx.nonce} is pending with fee ${old.fee}: a replacement needs a fee of at least ${need}`,
         );
-      const evicted = this.makeRoom(tx.from, fee, 0, e.bytes - old.bytes, e.upload - old.upload);
+      const evicted = this.makeRoom(sender, fee, 0, e.bytes - old.bytes, e.upload - old.upload);
       run[at] = e;
       this.forget(old);
       this.index(e);
@@ -168,9 +172,9 @@ export class Mempool {
     }
     if (run.length >= this.opts.maxPerSender)
       throw new MempoolPolicyError('MEMPOOL_FULL', `sender already has ${this.opts.maxPerSender} pending transactions`);
-    const evicted = this.makeRoom(tx.from, fee, 1, e.bytes, e.upload);
+    const evicted = this.makeRoom(sender, fee, 1, e.bytes, e.upload);
     run.push(e);
-    this.runs.set(tx.from, run);
+    this.runs.set(sender, run);
     this.index(e);
     return evicted;
   }
@@ -180,7 +184,10 @@ export class Mempool {
     this.byHash.set(e.tx.hash, e);
     this.totalBytes += e.bytes;
     this.totalUpload += e.upload;
-    this.claims.add(e.tx);
+    this.claims.add(stateTx(e.tx));
+    const of = this.byType.get(e.tx.type) ?? new Set<Entry>();
+    of.add(e);
+    this.byType.set(e.tx.type, of);
   }
 
   /** Counts an entry out (the caller took it out of its run). */
@@ -188,7 +195,10 @@ export class Mempool {
     this.byHash.delete(e.tx.hash);
     this.totalBytes -= e.bytes;
     this.totalUpload -= e.upload;
-    this.claims.remove(e.tx);
+    this.claims.remove(stateTx(e.tx));
+    const of = this.byType.get(e.tx.type);
+    of?.delete(e);
+    if (of?.size === 0) this.byType.delete(e.tx.type);
   }
 
   /**
@@ -246,9 +256,26 @@ export class Mempool {
     return victims.map((v) => v.tx);
   }
 
+  /**
+   * `limit` pending transactions of `type` after skipping `offset`, in arrival order, with how
+   * many of that type are pending: O(offset + limit), the pool is not sorted.
+   */
+  ofType(type: string, limit: number, offset: number): { total: number; txs: SignedTx[] } {
+    const of = this.byType.get(type);
+    const txs: SignedTx[] = [];
+    if (!of) return { total: 0, txs };
+    let i = 0;
+    for (const e of of) {
+      if (txs.length >= limit) break;
+      if (i++ >= offset) txs.push(e.tx);
+    }
+    return { total: of.size, txs };
+  }
+
   /** Empties the pool (a reorganisation re-admits what is still valid). */
   clear(): void {
     this.byHash.clear();
+    this.byType.clear();
     this.runs.clear();
     this.claims.clear();
     this.totalBytes = 0;
@@ -309,7 +336,7 @@ export class Mempool {
         }
         try {
           checkTxState(e.tx, { ...ctx, state: overlay, signatureVerified: true });
-          const c = handlerOf(e.tx).cost(e.tx, overlay);
+          const c = handlerOf(e.tx).cost(stateTx(e.tx), overlay);
           const a = overlay.account(sender);
           a.balance -= c.balance;
           a.storageUsed += c.storage;

@@ -10,6 +10,7 @@ import { finalityDepthOf, withForkOverrides, type ForkHeights, type Genesis } fr
 import type { KeyPair } from '../core/keys.ts';
 import { cloneState, StateOverlay, type ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
+import { stateTx } from '../core/txCodec.ts';
 import { validateTx } from '../core/validateTx.ts';
 import type { BalanceChange, BlockEvent, ChainEvent, ChainInfo } from '../projections/events.ts';
 import { PROJECTIONS } from '../projections/index.ts';
@@ -595,6 +596,7 @@ export class OmbraNode implements HealthView {
     return {
       type: 'block',
       block,
+      txs: block.transactions.map(stateTx),
       diff: applied.diff,
       balances,
       emitted: applied.diff.supply.emitted - state.supply.emitted,

@@ -58,6 +58,8 @@ export interface MempoolView {
   get(hash: string): SignedTx | undefined;
   /** A sender's pending run: count, balance and storage it commits. */
   pending(address: string): PendingRun;
+  /** A page of the pending transactions of one type, in arrival order, with their count. */
+  ofType(type: string, limit: number, offset: number): { total: number; txs: SignedTx[] };
 }
 
 /** The one typed event feed: committed blocks, reorganisations, admitted transactions. */

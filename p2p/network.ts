@@ -28,6 +28,12 @@ import { ValidationGate } from './validationGate.ts';
 import { sealFault } from './answerCheck.ts';
 
 /** Codes that mean "already known or out of date", not misbehaviour. */
+/** Listen addresses kept per peer (a peer chooses how many it announces). */
+const MAX_LISTEN_ADDRS = 8;
+
+/** A multiaddr without its trailing `/p2p/<id>` (the peer id is served beside it). */
+const withoutPeerId = (a: string): string => a.replace(/\/p2p\/[^/]+$/, '');
+
 const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
 
 /** A node's network presence. */
@@ -40,6 +46,8 @@ export class P2pNetwork implements NetworkView {
   private readonly book = new PeerBook();
   private readonly timers: NodeJS.Timeout[] = [];
   private sub: Subscription | null = null;
+  /** What each connected peer said it listens on (identify), a few addresses each. */
+  private readonly listenAddrs = new Map<string, string[]>();
   private topics = { block: '', tx: '' };
   /** Progress of a sync more than one block behind: height imported, target height. */
   onSyncProgress: (height: number, target: number) => void = () => undefined;
@@ -96,6 +104,13 @@ export class P2pNetwork implements NetworkView {
       if (e.type === 'block' && e.source === 'local') this.publish(this.topics.block, e.block);
     });
     this.p2p.addEventListener('peer:connect', (e) => void this.syncer.poke(e.detail));
+    this.p2p.addEventListener('peer:identify', (e) =>
+      this.listenAddrs.set(
+        e.detail.peerId.toString(),
+        e.detail.listenAddrs.slice(0, MAX_LISTEN_ADDRS).map((a) => withoutPeerId(a.toString())),
+      ),
+    );
+    this.p2p.addEventListener('peer:disconnect', (e) => this.listenAddrs.delete(e.detail.toString()));
     // Discovered peers (mDNS) are dialled like the ones we were given.
     this.p2p.addEventListener('peer:discovery', (e) => {
       for (const a of e.detail.multiaddrs) this.remember(`${a.toString()}/p2p/${e.detail.id}`);
@@ -234,8 +249,21 @@ export class P2pNetwork implements NetworkView {
     return this.p2p?.getPeers().length ?? 0;
   }
 
+  /**
+   * Connected peers and where they can be dialled: the listen addresses each announced
+   * (identify); before it has, the addresses we dialled it on. An inbound connection's remote
+   * address is an ephemeral outbound port of the peer, never listed.
+   */
   peers(): { peerId: string; addresses: string[] }[] {
-    return this.p2p.getConnections().map((c) => ({ peerId: c.remotePeer.toString(), addresses: [c.remoteAddr.toString()] }));
+    return this.p2p.getPeers().map((id) => {
+      const peerId = id.toString();
+      const dialled = () =>
+        this.p2p
+          .getConnections(id)
+          .filter((c) => c.direction === 'outbound')
+          .map((c) => withoutPeerId(c.remoteAddr.toString()));
+      return { peerId, addresses: [...new Set(this.listenAddrs.get(peerId) ?? dialled())] };
+    });
   }
 
   peerId(): string | null {

@@ -104,7 +104,7 @@ export const agentRunsProjection: Projection<AgentRunsState> = {
     const ops: KvOp[] = [];
     const { block, diff } = ev;
     const orders = new Map<string, string>();
-    block.transactions.forEach((tx, i) => {
+    ev.txs.forEach((tx, i) => {
       if (isTx(tx, AGENT_REQUEST)) {
         const id = tx.agentRunId;
         const order = `${heightKey(block.index)}!${i.toString().padStart(5, '0')}`;

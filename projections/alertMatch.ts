@@ -18,6 +18,7 @@ import { AGENT_FINISH, AGENT_REQUEST } from '../core/tx/agent.ts';
 import { isTx, type SignedTx } from '../core/tx/handler.ts';
 import { partiesOf } from '../core/tx/registry.ts';
 import { TASK_REWARD } from '../core/tx/task.ts';
+import { stateTx } from '../core/txCodec.ts';
 
 /** The triggers. */
 export const TRIGGERS = ['address_tx', 'miner_block', 'reward', 'agent_finished'] as const;
@@ -101,7 +102,8 @@ export function agentRunsIn(block: Block): { opened: [string, string][]; finishe
 }
 
 function txsOf(block: Block): SignedTx[] {
-  return Array.isArray(block.transactions) ? block.transactions : [];
+  // As the state reads them: a subscription's address matches an address sent in any case.
+  return Array.isArray(block.transactions) ? block.transactions.map(stateTx) : [];
 }
 
 function str(v: unknown): string | undefined {

@@ -63,7 +63,7 @@ export const analyticsProjection: Projection<AnalyticsState, AnalyticsState> = {
     }
     const b = s.buckets[hour];
     let rewards = ev.emitted;
-    for (const tx of block.transactions) {
+    for (const tx of ev.txs) {
       if (isTx(tx, TASK_SUBMIT)) {
         add(b.submitters, tx.from);
         b.taskTypes[tx.taskType] = (b.taskTypes[tx.taskType] ?? 0) + 1;

@@ -52,7 +52,7 @@ export const txIndexProjection: Projection<null> = {
   init: () => null,
   apply: (state, ev: BlockEvent) => ({
     state,
-    ops: ev.block.transactions.map(
+    ops: ev.txs.map(
       // A transaction is in the chain once (its nonce), so its row is always new.
       (tx, position): KvOp => txLocationRow.put(tx.hash, { blockIndex: ev.block.index, position }, true),
     ),
@@ -73,7 +73,7 @@ export const addressHistoryProjection: Projection<Map<string, number>> = {
   init: () => new Map(),
   apply(state, ev: BlockEvent) {
     const runs = new Map<string, HistoryRun>();
-    const txs = ev.block.transactions;
+    const txs = ev.txs;
     for (let position = 0; position < txs.length; position++) {
       for (const party of partiesOf(txs[position])) {
         const run = runs.get(party);

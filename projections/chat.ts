@@ -70,7 +70,7 @@ export const chatProjection: Projection<ChatState> = {
   apply(s, ev: BlockEvent) {
     const ops: KvOp[] = [];
     const { block } = ev;
-    block.transactions.forEach((tx, i) => {
+    ev.txs.forEach((tx, i) => {
       if (!isTx(tx, CHAT_TURN)) return;
       const id = tx.conversationId;
       const order = `${heightKey(block.index)}!${i.toString().padStart(5, '0')}`;
@@ -111,7 +111,7 @@ export const chatProjection: Projection<ChatState> = {
   needs(s, ev) {
     if (s.cap === Number.POSITIVE_INFINITY) return [];
     const keys = new Set<string>();
-    for (const tx of ev.block.transactions)
+    for (const tx of ev.txs)
       if (isTx(tx, CHAT_TURN) && !s.convs.has(tx.conversationId) && !s.absent.has(tx.conversationId))
         keys.add(conversationRow.key(tx.conversationId));
     return [...keys];

@@ -35,7 +35,7 @@ export function contentProjectionOf(stores: readonly ChunkStore[]): Projection<n
     init: () => null,
     apply(state, ev: BlockEvent) {
       const ops: KvOp[] = [];
-      for (const tx of ev.block.transactions) {
+      for (const tx of ev.txs) {
         for (const store of stores) {
           const c = store.chunkOf(tx);
           if (!c) continue;

@@ -14,7 +14,13 @@ export interface BalanceChange {
 /** A block was appended (or replayed from the log). */
 export interface BlockEvent {
   type: 'block';
+  /** The block as signed and stored (forwarded and served as is). */
   block: Block;
+  /**
+   * Its transactions as the state reads them (core/txCodec.ts `stateTx`: addresses
+   * lower-cased), what projections index; the stored objects themselves when already so.
+   */
+  txs: readonly SignedTx[];
   diff: StateDiff;
   balances: BalanceChange[];
   /** Micro-units newly emitted by the block (the pre-fork-2 block reward). */

@@ -31,7 +31,7 @@ export const feeEstimateProjection: Projection<FeeEstimateState, FeeEstimateStat
   version: 1,
   init: () => ({ fees: [] }),
   apply(s, ev: BlockEvent) {
-    for (const tx of ev.block.transactions) if (isTx(tx, TASK_SUBMIT)) s.fees.push(tx.fee);
+    for (const tx of ev.txs) if (isTx(tx, TASK_SUBMIT)) s.fees.push(tx.fee);
     if (s.fees.length > FEE_SAMPLE_SIZE) s.fees.splice(0, s.fees.length - FEE_SAMPLE_SIZE);
     return { state: s };
   },

@@ -32,7 +32,7 @@ export const minerStatsProjection: Projection<MinerStats, MinerStats> = {
   version: 2,
   init: () => ({}),
   apply(s, ev: BlockEvent) {
-    for (const tx of ev.block.transactions) {
+    for (const tx of ev.txs) {
       if (isTx(tx, TASK_VALIDATE)) {
         for (const { minerId, score } of tx.scores) {
           const m = bump(s, minerId);

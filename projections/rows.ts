@@ -81,6 +81,8 @@ export function row<T, Id = string>(prefix: string, encode: (id: Id) => string =
 /** Rows `<prefix(group)><item(i)>` -> `T`, read as one key range per group. */
 export interface RowGroup<G, Item, T> {
   prefix(group: G): string;
+  /** The key range of every row of the group. */
+  range(group: G): { gte: string; lt: string };
   key(group: G, item: Item): string;
   put(group: G, item: Item, value: T, fresh?: boolean): KvOp;
   del(group: G, item: Item): KvOp;
@@ -107,6 +109,7 @@ export function rowGroup<T, G = string, Item = string>(
     end === undefined ? `${p.slice(0, -1)}${String.fromCharCode(p.charCodeAt(p.length - 1) + 1)}` : `${p}${end}`;
   return {
     prefix,
+    range: (g) => ({ gte: prefix(g), lt: upper(prefix(g)) }),
     key,
     put: (g, i, value, fresh = false) => put(key(g, i), value, fresh),
     del: (g, i) => ({ type: 'del', key: key(g, i) }),

@@ -133,7 +133,7 @@ export const socialProjection: Projection<SocialState, { feed: number }> = {
   init: (info) => fresh(info, 0),
   apply(state, ev: BlockEvent) {
     const ops: KvOp[] = [];
-    for (const tx of ev.block.transactions) foldTx(state, tx, ev.block.index, ops);
+    for (const tx of ev.txs) foldTx(state, tx, ev.block.index, ops);
     trimCounts(state.counters);
     // Intents change without a transaction of their own (paid by a follow, expired by time).
     for (const i of ev.diff.records.intents.values()) {
@@ -149,7 +149,7 @@ export const socialProjection: Projection<SocialState, { feed: number }> = {
     }
     return { state, ops };
   },
-  needs: (s, ev) => missingCounts(s.counters, ev.block.transactions.flatMap(countedBy)),
+  needs: (s, ev) => missingCounts(s.counters, ev.txs.flatMap(countedBy)),
   take: (s, rows) => takeCounts(s.counters, rows),
   save: (s) => ({ feed: s.feed }),
   // Counts are read back as they are needed: a load (start, rollback) starts without them.

@@ -158,7 +158,7 @@ export const tasksProjection: Projection<TasksState> = {
     const fresh = new Set<number>();
     const touched = new Set<number>();
     // New tasks take their numbers in block order.
-    for (const tx of block.transactions) {
+    for (const tx of ev.txs) {
       if (!isTx(tx, TASK_SUBMIT)) continue;
       const id = taskIdOf(tx);
       const task = diff.records.tasks.get(id);
@@ -200,7 +200,7 @@ export const tasksProjection: Projection<TasksState> = {
     for (const n of fresh) ops.push(liveRow.put(n, liveTask(s, n), true));
     for (const n of touched) if (!fresh.has(n)) ops.push(liveRow.put(n, liveTask(s, n)));
     if (fresh.size > 0 || frozeAny) ops.push(countersRow.put(null, { next: s.next, frozen: s.frozen }));
-    for (const tx of block.transactions) {
+    for (const tx of ev.txs) {
       if (isTx(tx, TASK_RESPONSE) || isTx(tx, TASK_VALIDATE) || isTx(tx, TASK_REWARD))
         foldTx(tx, block.index, diff.records.tasks.get(tx.taskId), ops);
     }

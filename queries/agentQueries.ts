@@ -24,6 +24,7 @@ import {
   stepRows,
 } from '../projections/agentRuns.ts';
 import { RUNS } from '../core/tx/agent.ts';
+import { orderedPage } from './orderedPage.ts';
 import { readRecord } from './stateReads.ts';
 
 /** The spec's agent run record. */
@@ -114,10 +115,10 @@ export class AgentQueries {
     return out;
   }
 
-  /** Runs of one status, submitter or miner (`key`), `limit` of them. */
-  async runsBy(index: RunIndex, key: string, limit: number, oldestFirst: boolean): Promise<RunRecord[]> {
+  /** Runs of one status, submitter or miner (`key`), `limit` of them after skipping `offset`. */
+  async runsBy(index: RunIndex, key: string, limit: number, offset: number, oldestFirst: boolean): Promise<RunRecord[]> {
     const out: RunRecord[] = [];
-    for await (const id of runIndexRows.values(await this.runRows(), [index, key], { reverse: !oldestFirst, limit })) {
+    for (const id of await orderedPage(await this.runRows(), runIndexRows, [index, key], limit, offset, !oldestFirst)) {
       const r = await this.run(id);
       if (r) out.push(r);
     }
@@ -130,17 +131,13 @@ export class AgentQueries {
     return row && conversationRecord(row);
   }
 
-  /** A conversation's latest `limit` turns, in chronological order. */
-  async turns(id: string, limit: number): Promise<Turn[]> {
-    const out: Turn[] = [];
-    for await (const t of turnRows.values(await this.chatRows(), id, { limit, reverse: true })) out.push(t);
-    return out.reverse();
+  /** A conversation's latest `limit` turns before its `offset` latest ones, in chronological order. */
+  async turns(id: string, limit: number, offset: number): Promise<Turn[]> {
+    return (await orderedPage(await this.chatRows(), turnRows, id, limit, offset, true)).reverse();
   }
 
-  /** Distinct conversations an address wrote in, in order of its first turn in each. */
-  async conversationsOf(author: string, limit: number): Promise<string[]> {
-    const out: string[] = [];
-    for await (const id of authorConversationRows.values(await this.chatRows(), author, { limit })) out.push(id);
-    return out;
+  /** Distinct conversations an address wrote in, in order of its first turn in each: `limit` from `offset`. */
+  conversationsOf(author: string, limit: number, offset: number): Promise<string[]> {
+    return this.chatRows().then((rows) => orderedPage(rows, authorConversationRows, author, limit, offset, false));
   }
 }

@@ -30,9 +30,9 @@ import { readRecord, readRecords } from './stateReads.ts';
 import { BlockJsonCache } from './blockJsonCache.ts';
 import { TopHolders } from './topHolders.ts';
 import { accountsProjection } from '../projections/accounts.ts';
+import { confirmedTx, type ConfirmedTx } from '../core/confirmedTx.ts';
 
-/** A confirmed transaction as served: the signed tx plus where and when it landed. */
-export type ConfirmedTx = SignedTx & { blockIndex: number; blockHash: string; position: number };
+export type { ConfirmedTx } from '../core/confirmedTx.ts';
 
 /** Query facade for one node. */
 export class ChainQueries {
@@ -63,6 +63,14 @@ export class ChainQueries {
   /** The chain's genesis (with operator fork overrides). */
   genesis(): Genesis {
     return this.ports.chain.genesis;
+  }
+
+  /**
+   * The reward the next block mints (the genesis `blockReward` before fork 2, none from then
+   * on): the one figure behind /api/chain/params `blockReward` and the supply's `rewardPerBlock`.
+   */
+  rewardPerBlock(): bigint {
+    return blockRewardAt(this.ports.chain.genesis, this.nextHeight());
   }
 
   /** Height of the next block. */
@@ -139,7 +147,7 @@ export class ChainQueries {
     const b = await this.block(loc.blockIndex);
     const tx = b?.transactions[loc.position];
     if (!b || !tx) return undefined;
-    return { ...tx, blockIndex: b.index, blockHash: b.hash, position: loc.position, timestamp: tx.timestamp };
+    return confirmedTx(tx, b, loc.position);
   }
 
   /**
@@ -172,7 +180,7 @@ export class ChainQueries {
       if (!blocks.has(r.blockIndex)) blocks.set(r.blockIndex, await this.block(r.blockIndex));
       const b = blocks.get(r.blockIndex);
       const tx = b?.transactions[r.position];
-      if (b && tx) txs.push({ ...tx, blockIndex: b.index, blockHash: b.hash, position: r.position, timestamp: tx.timestamp });
+      if (b && tx) txs.push(confirmedTx(tx, b, r.position));
     }
     const last = top - page.length + 1;
     return { txs, nextCursor: last > 0 ? String(last - 1) : null };
@@ -280,18 +288,17 @@ export class ChainQueries {
       escrow: s.escrow,
       feesPaid: s.feesPaid,
       blocksProduced: s.blocksProduced,
-      rewardPerBlock: blockRewardAt(this.ports.chain.genesis, this.height() + 1).toString(),
+      rewardPerBlock: this.rewardPerBlock().toString(),
     };
   }
 
-  /** The holders record: count, supply, the top `limit` balances (queries/topHolders.ts: O(limit) a request). */
-  holders(limit: number) {
+  /** The holders record: count, supply, `limit` balances ranked from `offset` (queries/topHolders.ts: O(offset + limit) a request). */
+  holders(limit: number, offset = 0) {
     const total = circulating(this.ports.models.state(supplyProjection));
-    return {
-      totalHolders: this.ports.models.state(holdersProjection).totalHolders,
-      totalSupply: total.toString(),
-      holders: holderRows(this.top.ranked(limit), total),
-    };
+    const totalHolders = this.ports.models.state(holdersProjection).totalHolders;
+    // Past the last holder there is nothing to rank (and no ranking to grow for it).
+    const ranked = offset >= totalHolders ? [] : this.top.ranked(limit, offset);
+    return { totalHolders, totalSupply: total.toString(), holders: holderRows(ranked, total) };
   }
 
   /** The distribution record. */

@@ -146,21 +146,25 @@ export class TaskQueries {
     };
   }
 
-  /** TASK_SUBMIT transactions waiting in the mempool, in mempool order. */
-  pending() {
-    return this.ports.mempool
-      .list()
-      .filter((tx) => isTx(tx, TASK_SUBMIT))
-      .map((tx) => ({
-        taskId: taskIdOf(tx),
-        txHash: tx.hash,
-        submitter: tx.from,
-        taskType: tx.taskType,
-        prompt: tx.prompt,
-        fee: tx.fee,
-        timeoutMs: tx.timeoutMs ?? TASK_TIMEOUTS[tx.taskType],
-        nonce: tx.nonce,
-        timestamp: tx.timestamp,
-      }));
+  /** `limit` TASK_SUBMIT transactions waiting in the mempool from `offset`, in arrival order, and how many wait. */
+  pending(limit: number, offset: number) {
+    const { total, txs } = this.ports.mempool.ofType('TASK_SUBMIT', limit, offset);
+    return {
+      total,
+      // Every one is a TASK_SUBMIT (the pool's index by type): the filter only narrows its fields.
+      tasks: txs
+        .filter((tx) => isTx(tx, TASK_SUBMIT))
+        .map((tx) => ({
+          taskId: taskIdOf(tx),
+          txHash: tx.hash,
+          submitter: tx.from,
+          taskType: tx.taskType,
+          prompt: tx.prompt,
+          fee: tx.fee,
+          timeoutMs: tx.timeoutMs ?? TASK_TIMEOUTS[tx.taskType],
+          nonce: tx.nonce,
+          timestamp: tx.timestamp,
+        })),
+    };
   }
 }

@@ -54,15 +54,16 @@ export class TopHolders {
     this.kept = kept;
   }
 
-  /** The `limit` largest balances, ranked. */
-  ranked(limit: number): Holder[] {
+  /** `limit` balances ranked from `offset` (0: the largest). */
+  ranked(limit: number, offset = 0): Holder[] {
+    const end = offset + limit;
     if (!this.following) {
       // Followed from the first read on: a node nobody asks pays nothing per block.
       this.src.events$.subscribe((ev) => this.onEvent(ev));
       this.following = true;
     }
-    if (this.height !== this.src.height() || (!this.complete && this.top.length < limit)) this.rebuild(Math.max(this.kept, limit));
-    return this.top.slice(0, limit);
+    if (this.height !== this.src.height() || (!this.complete && this.top.length < end)) this.rebuild(Math.max(this.kept, end));
+    return this.top.slice(offset, end);
   }
 
   private onEvent(ev: ChainEvent): void {

@@ -142,10 +142,16 @@ export class WebQueries {
     return this.content.served(FILES, fileId);
   }
 
-  /** The fileId the active release of the site behind `alias` serves at `path`, or undefined. */
-  async resolve(alias: string, path: string): Promise<string | undefined> {
+  /**
+   * What the site behind `alias` serves at `path`: the fileId of its active release, or why
+   * there is none (no such site, no active release, no such file).
+   */
+  async resolve(alias: string, path: string): Promise<{ fileId: string } | { missing: 'site' | 'release' | 'file' }> {
     const site = await this.aliasSite(alias);
-    const active = site?.activeReleaseId ? await this.release(site.activeReleaseId) : undefined;
-    return active ? manifestLookup(active.manifest, path) : undefined;
+    if (!site) return { missing: 'site' };
+    const active = site.activeReleaseId ? await this.release(site.activeReleaseId) : undefined;
+    if (!active) return { missing: 'release' };
+    const fileId = manifestLookup(active.manifest, path);
+    return fileId === undefined ? { missing: 'file' } : { fileId };
   }
 }

@@ -12,7 +12,7 @@ export const ACCESS_ROUTES: RouteCatalog = {
     summary: 'Register a tier 1 API key (shown once)',
     headers: { 'X-API-Key': { ...API_KEY, required: false, description: 'optional: the new key is owned by this one' } },
     body: { schema: obj({ tier: { const: 1 }, label: str }, ['label']), description: '`{tier: 1, label}`' },
-    ok: { status: 201, schema: obj({ id: str, key: str, tier: uint, label: str, createdAt: ms }) },
+    ok: { status: 200, schema: obj({ id: str, key: str, tier: uint, label: str, createdAt: ms }) },
     errors: [401, 413],
   },
   'GET /api/keys/me': {
@@ -48,7 +48,7 @@ export const ACCESS_ROUTES: RouteCatalog = {
       description: '`{trigger, params, channel, target}`',
     },
     ok: {
-      status: 201,
+      status: 200,
       schema: obj({ id: str, token: str, secret: str, trigger: str, createdAt: ms, status: oneOf('active', 'unconfirmed') }, ['secret']),
     },
     errors: [401, 413],

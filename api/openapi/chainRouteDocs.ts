@@ -1,5 +1,5 @@
 /** The catalog of the chain, transaction, mempool, wallet, supply and stream routes. */
-import { addressParam, hashParam, limitOnly, paging, type RouteCatalog } from './routeDoc.ts';
+import { addressParam, hashParam, paging, type RouteCatalog } from './routeDoc.ts';
 import { address, arr, big, bool, hash, ms, nullable, num, obj, oneOf, ref, str, txWith, uint } from './shapes.ts';
 
 const TX_FORMS = {
@@ -67,7 +67,7 @@ export const CHAIN_ROUTES: RouteCatalog = {
         chainId: str,
         blockTimeMs: uint,
         authorities: arr(address),
-        blockReward: big,
+        blockReward: { ...big, description: "what the next block mints: the supply's rewardPerBlock (0 from fork 2 on)" },
         forks: { type: 'object', additionalProperties: uint, description: 'activation height of forks 2..6, and of fork 7 when scheduled' },
         nextHeight: uint,
       }),
@@ -126,6 +126,11 @@ export const CHAIN_ROUTES: RouteCatalog = {
     ok: { schema: ref('Block') },
     errors: [404],
   },
+  'GET /api/chain/block/latest': {
+    tag: 'blocks',
+    summary: 'The head block',
+    ok: { schema: ref('Block') },
+  },
   'GET /api/chain/block/:index': {
     tag: 'blocks',
     summary: 'A block by height',
@@ -166,7 +171,7 @@ export const CHAIN_ROUTES: RouteCatalog = {
     ok: {
       schema: {
         oneOf: [
-          txWith({ blockIndex: uint, blockHash: hash, position: uint, status: { const: 'confirmed' } }),
+          txWith({ blockIndex: uint, blockHeight: uint, blockHash: hash, position: uint, status: { const: 'confirmed' } }),
           txWith({ status: { const: 'pending' } }),
         ],
       },
@@ -205,7 +210,7 @@ export const CHAIN_ROUTES: RouteCatalog = {
   'GET /api/tokenomics/holders': {
     tag: 'supply',
     summary: 'Top holders',
-    query: limitOnly(100),
+    query: paging(100),
     ok: { schema: obj({ totalHolders: uint, totalSupply: big, holders: arr(obj({ address, balance: big, percentage: num })) }) },
   },
   'GET /api/tokenomics/distribution': {

@@ -34,7 +34,11 @@ export function componentSchemas(): Record<string, JsonSchema> {
     },
     ...txComponentSchemas(),
     Tx: { ...txWith({}), description: 'A signed transaction, nothing more' },
-    ConfirmedTx: txWith({ blockIndex: uint, blockHash: hash, position: uint }),
+    ConfirmedTx: {
+      ...txWith({ blockIndex: uint, blockHeight: uint, blockHash: hash, position: uint }),
+      description:
+        'A signed transaction, untouched (it re-hashes to its `hash`), plus where it landed: `blockHeight`, `blockHash`, `position`, and `blockIndex` where the type has no signed `blockIndex` of its own (BURN has)',
+    },
     Attestation: obj({ validatorAddress: address, signature: { type: 'string', pattern: '^[0-9a-f]{128}$' }, publicKey: hash }),
     Block: obj({
       index: uint,

@@ -80,7 +80,7 @@ function operation(r: RouteRef, doc: RouteDoc | undefined): JsonSchema {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   return {
-    operationId: `${r.method.toLowerCase()}${r.path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    operationId: operationId(r),
     summary: doc?.summary ?? `${r.method} ${r.path}`,
     ...(doc?.description ? { description: doc.description } : {}),
     tags: [doc?.tag ?? 'undocumented'],
@@ -98,6 +98,12 @@ function operation(r: RouteRef, doc: RouteDoc | undefined): JsonSchema {
  * the body limit on writes, the preflight answer).
  */
 export const isEndpoint = (r: RouteRef): boolean => r.method !== 'ALL' && r.path !== '/*';
+
+/** `get` + the camel-cased path (`/web/:alias/*` is getWebAliasPath, apart from `/web/:alias`'s getWebAlias). */
+function operationId(r: RouteRef): string {
+  const path = r.path.replace(/\*/g, 'path');
+  return `${r.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
+}
 
 /** The document for these routes (middleware is not a route: see `isEndpoint`). */
 export function buildOpenApi(routes: readonly RouteRef[], info: { version: string; serverUrl?: string }): JsonSchema {

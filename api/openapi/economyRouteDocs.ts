@@ -1,5 +1,5 @@
 /** The catalog of the AI-economy and NFT routes. */
-import { addressParam, CONTENT_HEADERS, hashParam, keyedList, limitOnly, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
+import { addressParam, CONTENT_HEADERS, hashParam, keyedList, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
 import { address, arr, big, hash, ms, nullable, obj, oneOf, ref, str, uint } from './shapes.ts';
 
 const taskId: ParamDoc = { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{8,64}$' }, description: 'task id' };
@@ -89,7 +89,8 @@ export const ECONOMY_ROUTES: RouteCatalog = {
   },
   'GET /api/tasks/pending': {
     tag: 'tasks',
-    summary: 'TASK_SUBMITs waiting in the mempool',
+    summary: 'TASK_SUBMITs waiting in the mempool, in arrival order (total: all of them)',
+    query: paging(100),
     ok: {
       schema: obj({
         tasks: arr(
@@ -178,7 +179,7 @@ export const ECONOMY_ROUTES: RouteCatalog = {
     tag: 'agents',
     summary: 'Runs in a status, oldest first (the queue miners poll)',
     params: { status: RUN_STATUS },
-    query: limitOnly(100),
+    query: paging(100),
     ok: { schema: keyedList('status', str, 'runs', ref('RunRecord')) },
     errors: [403],
   },
@@ -186,7 +187,7 @@ export const ECONOMY_ROUTES: RouteCatalog = {
     tag: 'agents',
     summary: "A submitter's runs, newest first",
     params: { address: addressParam },
-    query: limitOnly(100),
+    query: paging(100),
     ok: { schema: keyedList('submitter', address, 'runs', ref('RunRecord')) },
     errors: [403],
   },
@@ -194,15 +195,15 @@ export const ECONOMY_ROUTES: RouteCatalog = {
     tag: 'agents',
     summary: "A miner's runs, newest first",
     params: { address: addressParam },
-    query: limitOnly(100),
+    query: paging(100),
     ok: { schema: keyedList('miner', address, 'runs', ref('RunRecord')) },
     errors: [403],
   },
   'GET /api/agent/v6/chat/:conversationId/turns': {
     tag: 'agents',
-    summary: "A conversation's latest turns, in chronological order",
+    summary: "A conversation's latest turns (offset: skip that many of the latest), in chronological order",
     params: { conversationId: hashParam('conversation id') },
-    query: limitOnly(1000, 200),
+    query: paging(1000, 200),
     ok: { schema: keyedList('conversationId', hash, 'turns', ref('Turn')) },
     errors: [403, 404],
   },
@@ -217,7 +218,7 @@ export const ECONOMY_ROUTES: RouteCatalog = {
     tag: 'agents',
     summary: 'The conversations an address wrote in, by its first turn in each',
     params: { address: addressParam },
-    query: limitOnly(100),
+    query: paging(100),
     ok: { schema: keyedList('author', address, 'conversationIds', hash) },
     errors: [403],
   },

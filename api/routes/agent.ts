@@ -3,7 +3,8 @@
  * (oldest first: the queue miners poll), by submitter and by miner (newest first), conversations,
  * turns (the latest `limit`, default 200, at most 1000, in chronological order) and an author's
  * conversations (in order of the author's first turn in each). List `limit`s default to 30, at
- * most 100; every `count` is the number of items in that answer.
+ * most 100, and every list takes `offset` (turns: skip that many of the latest); every `count`
+ * is the number of items in that answer.
  */
 import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
@@ -11,7 +12,7 @@ import { RUN_STATUSES } from '../../projections/agentRuns.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
-import { parseAddress, parseHash, parseLimit } from '../params.ts';
+import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
 
 /** Agent v6 routes. */
 export function agentRoutes({ chain, queries }: ApiDeps): Hono {
@@ -35,19 +36,19 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
     const status = c.req.param('status');
     if (!(RUN_STATUSES as readonly string[]).includes(status))
       throw new ChainError('INVALID_PARAMS', `status must be one of ${RUN_STATUSES.join(', ')}`);
-    const runs = await q.runsBy('status', status, parseLimit(c.req.query('limit')), true);
+    const runs = await q.runsBy('status', status, parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')), true);
     return c.json({ status, count: runs.length, runs });
   });
 
   app.get('/by-submitter/:address', async (c) => {
     const submitter = parseAddress(c.req.param('address'));
-    const runs = await q.runsBy('submitter', submitter, parseLimit(c.req.query('limit')), false);
+    const runs = await q.runsBy('submitter', submitter, parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')), false);
     return c.json({ submitter, count: runs.length, runs });
   });
 
   app.get('/by-miner/:address', async (c) => {
     const miner = parseAddress(c.req.param('address'));
-    const runs = await q.runsBy('miner', miner, parseLimit(c.req.query('limit')), false);
+    const runs = await q.runsBy('miner', miner, parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')), false);
     return c.json({ miner, count: runs.length, runs });
   });
 
@@ -55,7 +56,7 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
     const id = parseHash(c.req.param('conversationId'), 'conversationId');
     const limit = parseLimit(c.req.query('limit'), 1000, 200);
     if (!(await q.conversation(id))) notFound(`conversation ${id}`);
-    const turns = await q.turns(id, limit);
+    const turns = await q.turns(id, limit, parseOffset(c.req.query('offset')));
     return c.json({ conversationId: id, count: turns.length, turns });
   });
 
@@ -66,7 +67,7 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
 
   app.get('/chat-by-author/:address', async (c) => {
     const author = parseAddress(c.req.param('address'));
-    const conversationIds = await q.conversationsOf(author, parseLimit(c.req.query('limit')));
+    const conversationIds = await q.conversationsOf(author, parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')));
     return c.json({ author, count: conversationIds.length, conversationIds });
   });
 

@@ -35,7 +35,7 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
     const input = parseSubscribe(body);
     // Subscriptions per IP count per IPv4 address or IPv6 /64.
     const created = await alerts.subscribe(input, clientBucket(c, deps.limiter?.proxies ?? null), token(c, false));
-    return c.json(created, 201);
+    return c.json(created);
   });
 
   app.get('/', (c) => c.json({ alerts: alerts.list(token(c, true)) }));

@@ -78,16 +78,21 @@ export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 10
     return queries.chain.blockJsonByHash(hash).then((json) => jsonAnswer(c, json ?? notFound('block')));
   });
 
+  // A cached block answers synchronously (no promise between the socket and the answer).
+  const blockAt = (c: Context, index: number): Response | Promise<Response> => {
+    const hit = queries.chain.cachedBlockJson(index);
+    if (hit !== undefined) return jsonAnswer(c, hit);
+    return queries.chain.blockJson(index).then((json) => jsonAnswer(c, json ?? notFound(`block ${index}`)));
+  };
+
+  app.get('/block/latest', (c) => blockAt(c, queries.chain.height()));
+
   app.get('/block/:index', (c): Response | Promise<Response> => {
     const raw = c.req.param('index');
     // A well-formed integer outside 0..height is "not found", as the spec says; junk is 400.
     if (/^-[0-9]+$/.test(raw)) notFound(`block ${raw}`);
     if (/^[0-9]{16,}$/.test(raw)) notFound('block');
-    const index = parseHeight(raw);
-    // A cached block answers synchronously (no promise between the socket and the answer).
-    const hit = queries.chain.cachedBlockJson(index);
-    if (hit !== undefined) return jsonAnswer(c, hit);
-    return queries.chain.blockJson(index).then((json) => jsonAnswer(c, json ?? notFound(`block ${index}`)));
+    return blockAt(c, parseHeight(raw));
   });
 
   app.get('/blocks', async (c) => {

@@ -32,7 +32,8 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
       chainId: g.chainId,
       blockTimeMs: g.blockTimeMs,
       authorities: g.authorities,
-      blockReward: g.blockReward,
+      // What the next block mints, as the supply's rewardPerBlock says (0 from fork 2 on).
+      blockReward: queries.chain.rewardPerBlock().toString(),
       forks: g.forks,
       nextHeight: queries.chain.nextHeight(),
     });

@@ -54,7 +54,7 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
         `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`,
       );
     const { record, key } = await keys.create({ tier: 1, label: input.label, ownerId: owner?.id ?? null, createdBy: ip });
-    return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt }, 201);
+    return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt });
   });
 
   app.get('/me', (c) => {

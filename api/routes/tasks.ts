@@ -3,7 +3,8 @@
  * offset; optional `status`), `task/:id` (the full pipeline record) and `fee-estimate`. Under
  * /api/tasks: `active` (status submitted or responses_collected: the tasks miners may still
  * answer; validated ones are listed by /api/chain/tasks?status=validated), `pending`
- * (TASK_SUBMITs in the mempool), `submit` (a signed TASK_SUBMIT through the same validation as
+ * (TASK_SUBMITs in the mempool, arrival order; limit default 30, at most 100; offset; `total`
+ * counts them all), `submit` (a signed TASK_SUBMIT through the same validation as
  * POST /api/chain/tx; answers `{ok, taskId, txHash, hash}`) and `:id`.
  */
 import { Hono } from 'hono';
@@ -63,8 +64,8 @@ export function taskRoutes(deps: ApiDeps): Hono {
   });
 
   app.get('/pending', (c) => {
-    const pending = tasks.pending();
-    return c.json({ tasks: pending, total: pending.length });
+    const { tasks: page, total } = tasks.pending(parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')));
+    return c.json({ tasks: page, total });
   });
 
   app.get('/:id', async (c) => {

@@ -1,7 +1,7 @@
 /** /api/tokenomics: supply, holders, distribution. */
 import { Hono } from 'hono';
 import type { ApiDeps } from '../context.ts';
-import { parseLimit } from '../params.ts';
+import { parseLimit, parseOffset } from '../params.ts';
 
 /** Tokenomics routes. */
 export function tokenomicsRoutes({ queries }: ApiDeps): Hono {
@@ -15,7 +15,7 @@ export function tokenomicsRoutes({ queries }: ApiDeps): Hono {
       rewardPerBlock: s.rewardPerBlock,
     });
   });
-  app.get('/holders', (c) => c.json(queries.chain.holders(parseLimit(c.req.query('limit'), 100))));
+  app.get('/holders', (c) => c.json(queries.chain.holders(parseLimit(c.req.query('limit'), 100), parseOffset(c.req.query('offset')))));
   app.get('/distribution', (c) => c.json(queries.chain.distribution()));
   return app;
 }

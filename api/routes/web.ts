@@ -108,8 +108,13 @@ export function webSiteRoutes({ queries }: ApiDeps): Hono {
     // Without the trailing slash, a page's relative links would resolve against /web/.
     if (rest === '') return c.redirect(`/web/${alias}/`, 301);
     const path = drivePathOf(rest) ?? notFound(pathname.slice(0, 200));
-    const fileId = (await web.resolve(alias, path)) ?? notFound(`${path.slice(0, 200)} in the active release of ${alias}`);
-    return serveFile(c, web, fileId, SITE_HEADERS);
+    const found = await web.resolve(alias, path);
+    if ('missing' in found) {
+      if (found.missing === 'site') throw new ChainError('NOT_FOUND', `no such site: ${alias}`);
+      if (found.missing === 'release') throw new ChainError('NOT_FOUND', `site ${alias} has no active release`);
+      notFound(`${path.slice(0, 200)} in the active release of ${alias}`);
+    }
+    return serveFile(c, web, found.fileId, SITE_HEADERS);
   };
   app.get('/:alias', page);
   app.get('/:alias/*', page);

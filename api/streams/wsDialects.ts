@@ -7,6 +7,7 @@ import { ChainError } from '../../core/errors.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import type { ChainEvent } from '../../projections/events.ts';
 import type { MempoolSnapshot, StreamHub } from './streamHub.ts';
+import { stateTx } from '../../core/txCodec.ts';
 import { addressesOf, agentMessages, chatMessages, reorgMessage, taskIdOf, txSummary } from './wsMessages.ts';
 
 /** What a client asked for. */
@@ -81,8 +82,9 @@ function legacyIndex(e: ChainEvent): Map<string, unknown[]> {
     if (task !== undefined && blockIndex !== undefined)
       add(`task:${task}`, { type: 'task_tx', topic: `task:${task}`, data: { ...base, taskId: task } });
   };
-  if (e.type === 'tx') visit(e.tx);
-  if (e.type === 'block') for (const tx of e.block.transactions) visit(tx, e.block.index);
+  // Topics by address use the lower-case form an address may have been sent in any case.
+  if (e.type === 'tx') visit(stateTx(e.tx));
+  if (e.type === 'block') for (const tx of e.txs) visit(tx, e.block.index);
   return index;
 }
 

@@ -9,6 +9,7 @@ import { WebSocketServer } from 'ws';
 import { ChainError, type ErrorCode } from '../../core/errors.ts';
 import { upgradeIp } from '../clientIp.ts';
 import type { RateLimiter } from '../rateLimit.ts';
+import { limitHeaders } from '../rateLimitGate.ts';
 import { STATUS } from '../errors.ts';
 import type { StreamHub } from './streamHub.ts';
 import { apiDialect, legacyDialect, type WsDialect } from './wsDialects.ts';
@@ -25,11 +26,12 @@ export interface WebSockets {
 /** WebSocket paths and their protocols. */
 const ROUTES: Record<string, WsDialect> = { '/api/ws': apiDialect, '/ws': legacyDialect };
 
-/** Refuses an upgrade with a JSON `{error, code}` answer. */
-function refuse(socket: Duplex, err: ChainError): void {
+/** Refuses an upgrade with a JSON `{error, code}` answer (and the limiter's headers, when it has some). */
+function refuse(socket: Duplex, err: ChainError, headers: Record<string, string> = {}): void {
   const body = JSON.stringify({ error: err.message, code: err.code });
+  const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
   socket.end(
-    `HTTP/1.1 ${STATUS[err.code]} ${err.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${STATUS[err.code]} ${err.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`,
   );
 }
 
@@ -39,6 +41,11 @@ export function attachWebSockets(server: Server, hub: StreamHub, limiter?: RateL
   // Compression off: it costs CPU and memory per connection, and blocks are small.
   const wss = new WebSocketServer({ noServer: true, maxPayload: o.wsMaxPayload, perMessageDeflate: false });
   const sessions = new Set<WsSession>();
+  // The limiter's X-RateLimit-* headers of an admitted upgrade, added to its 101 answer.
+  const limits = new WeakMap<IncomingMessage, Record<string, string>>();
+  wss.on('headers', (lines: string[], req: IncomingMessage) => {
+    for (const [k, v] of Object.entries(limits.get(req) ?? {})) lines.push(`${k}: ${v}`);
+  });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
@@ -54,7 +61,8 @@ export function attachWebSockets(server: Server, hub: StreamHub, limiter?: RateL
     if (limiter) {
       const key = req.headers['x-api-key'];
       const d = limiter.admit(upgradeIp(req, limiter.proxies), Array.isArray(key) ? key[0] : key, path);
-      if (!d.ok) return refuse(socket, new ChainError(d.code as ErrorCode, d.error));
+      if (!d.ok) return refuse(socket, new ChainError(d.code as ErrorCode, d.error), limitHeaders(limiter, d));
+      limits.set(req, limitHeaders(limiter, d));
       release = d.release;
       socket.once('close', release);
     }

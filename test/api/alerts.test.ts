@@ -25,7 +25,7 @@ const raw = async (c: AlertChain, path: string, init?: RequestInit, env?: object
   return { status: res.status, body: (await res.json()) as any, headers: res.headers };
 };
 
-t('subscribe answers 201 {id, token, trigger, createdAt} with the status and a separate signing secret; the token lists and deletes', () =>
+t('subscribe answers 200 {id, token, trigger, createdAt} with the status and a separate signing secret; the token lists and deletes', () =>
   withAlerts({}, async (c) => {
     const res = await subscribe(c, {
       trigger: 'address_tx',
@@ -33,7 +33,7 @@ t('subscribe answers 201 {id, token, trigger, createdAt} with the status and a s
       channel: 'webhook',
       target: HOOK,
     });
-    assert.is(res.status, 201);
+    assert.is(res.status, 200);
     assert.equal(Object.keys(res.body).sort(), ['createdAt', 'id', 'secret', 'status', 'token', 'trigger']);
     assert.match(res.body.token, /^ombra_alert_[0-9a-f]{48}$/);
     assert.match(res.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -180,7 +180,7 @@ t('SSRF: with private targets not allowed, loopback, private, link-local, metada
     assert.is(unresolvable.status, 400);
     assert.match(unresolvable.body.error, /does not resolve/);
     const pub = await subscribe(c, { trigger: 'miner_block', params: {}, channel: 'webhook', target: 'http://8.8.8.8/hook' });
-    assert.is(pub.status, 201, 'a public address is accepted');
+    assert.is(pub.status, 200, 'a public address is accepted');
   }),
 );
 
@@ -188,14 +188,14 @@ t('limits: subscriptions per token and per IP, with clear 400s', () =>
   withAlerts({ maxSubsPerToken: 3, maxSubsPerIp: 5 }, async (c) => {
     const body = { trigger: 'miner_block', params: {}, channel: 'webhook', target: HOOK };
     const first = await subscribe(c, body);
-    for (let i = 0; i < 2; i++) assert.is((await subscribe(c, body, { 'X-Alert-Token': first.body.token })).status, 201);
+    for (let i = 0; i < 2; i++) assert.is((await subscribe(c, body, { 'X-Alert-Token': first.body.token })).status, 200);
     const full = await subscribe(c, body, { 'X-Alert-Token': first.body.token });
     assert.is(full.status, 400);
     assert.match(full.body.error, /already has 3 subscriptions, the most one token may hold/);
     const env = { incoming: { socket: { remoteAddress: '198.51.100.9' } } };
     const post = () =>
       raw(c, '/api/alerts/subscribe', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }, env);
-    for (let i = 0; i < 5; i++) assert.is((await post()).status, 201);
+    for (let i = 0; i < 5; i++) assert.is((await post()).status, 200);
     const ipFull = await post();
     assert.is(ipFull.status, 400);
     assert.match(ipFull.body.error, /this IP already has 5 subscriptions/);

@@ -120,6 +120,18 @@ t('GET /api/chain/block/hash/:hash finds a block by hash in any case; unknown is
   }
 });
 
+t('GET /api/chain/block/latest answers the head block, the same as by its height and by its hash', async () => {
+  const res = await get(c, '/api/chain/block/latest');
+  assert.is(res.status, 200);
+  assertBlock(res.body);
+  const head = c.node.head();
+  assert.is(res.body.index, head.index);
+  assert.is(res.body.hash, head.hash);
+  assert.equal((await get(c, `/api/chain/block/${head.index}`)).body, res.body);
+  assert.equal((await get(c, `/api/chain/block/hash/${head.hash}`)).body, res.body);
+  assertError(await get(c, '/api/chain/block/hash/latest'), 400, 'INVALID_PARAMS');
+});
+
 t('GET /api/chain/blocks answers the 30 newest summaries, newest first, with total', async () => {
   const res = await get(c, '/api/chain/blocks');
   assert.is(res.status, 200);

@@ -241,7 +241,7 @@ search('finds a block by index and by hash, a transaction by hash, and an addres
     const byTx = await get(c, `/api/chain/search/${tx.hash}`);
     assert.is(byTx.body.length, 1);
     assert.is(byTx.body[0].type, 'tx');
-    assert.equal(byTx.body[0].data, { ...tx, blockIndex: 1, blockHash: b1.hash, position: 0 });
+    assert.equal(byTx.body[0].data, { ...tx, blockIndex: 1, blockHeight: 1, blockHash: b1.hash, position: 0 });
 
     const byAddress = await get(c, `/api/chain/search/${A(2)}`);
     assert.equal(byAddress.body, [{ type: 'address', data: { address: A(2), balance: (DEV_ALLOCATION + 5n).toString(), nonce: 0 } }]);
@@ -332,11 +332,29 @@ params('answers the chain id, authorities, block time, reward and the fork heigh
       chainId: 'ombra-dev',
       blockTimeMs: c.genesis.blockTimeMs,
       authorities: [A(0)],
-      blockReward: '50000000',
+      blockReward: '0',
       forks: { 2: 0, 3: 0, 4: 0, 5: 0, 6: 0 },
       nextHeight: 1,
     });
   }),
+);
+
+params('blockReward is what the next block mints, the same figure as the supply rewardPerBlock, before and after fork 2', () =>
+  withChain(
+    async (c) => {
+      const figures = async () => [
+        (await get(c, '/api/chain/params')).body.blockReward,
+        (await get(c, '/api/tokenomics/supply')).body.rewardPerBlock,
+        (await get(c, '/api/stats/supply')).body.rewardPerBlock,
+      ];
+      assert.equal(await figures(), ['50000000', '50000000', '50000000'], 'before fork 2 (height 10)');
+      await c.produce(8);
+      assert.equal(await figures(), ['50000000', '50000000', '50000000'], 'block 9 still mints');
+      await c.produce();
+      assert.equal(await figures(), ['0', '0', '0'], 'block 10 is the fork: no fixed issuance');
+    },
+    { genesis: fixtureGenesis('late-forks-genesis.json') },
+  ),
 );
 
 params.run();

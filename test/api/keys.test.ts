@@ -13,35 +13,37 @@ const post = (body: unknown, headers: Record<string, string> = {}) => ({
   body: typeof body === 'string' ? body : JSON.stringify(body),
 });
 
-t('register issues a tier-1 key shown once, with a live prefix and a checksum; only its hash is stored', () =>
-  withChain(async (c) => {
-    const res = await call(c, '/api/keys/register', post({ tier: 1, label: 'my app' }));
-    assert.is(res.status, 201);
-    assert.equal(Object.keys(res.body).sort(), ['createdAt', 'id', 'key', 'label', 'tier']);
-    assert.is(res.body.tier, 1);
-    assert.is(res.body.label, 'my app');
-    assert.ok(res.body.key.startsWith(KEY_PREFIX));
-    assert.ok(wellFormedKey(res.body.key));
-    const rows: unknown[] = [];
-    for await (const v of c.node.store.sublevel('local:keys').values()) rows.push(v);
-    assert.is(rows.length, 1);
-    const stored = JSON.stringify(rows[0]);
-    assert.not.ok(stored.includes(res.body.key), 'the key itself is not stored');
-    assert.ok(stored.includes(keyHash(res.body.key)), 'its SHA-256 is');
-    const me = await call(c, '/api/keys/me', { headers: { 'X-API-Key': res.body.key } });
-    assert.is(me.status, 200);
-    assert.equal(me.body.keys.length, 1);
-    const { lastUsedAt, ...rest } = me.body.keys[0];
-    assert.equal(rest, { id: res.body.id, label: 'my app', tier: 1, createdAt: res.body.createdAt });
-    assert.ok(typeof lastUsedAt === 'number' && lastUsedAt >= res.body.createdAt, 'lastUsedAt notes this use');
-    assert.not.ok(JSON.stringify(me.body).includes(res.body.key), 'never shown again');
-  }),
+t(
+  'register answers 200 (the success status of the spec) with a tier-1 key shown once, with a live prefix and a checksum; only its hash is stored',
+  () =>
+    withChain(async (c) => {
+      const res = await call(c, '/api/keys/register', post({ tier: 1, label: 'my app' }));
+      assert.is(res.status, 200);
+      assert.equal(Object.keys(res.body).sort(), ['createdAt', 'id', 'key', 'label', 'tier']);
+      assert.is(res.body.tier, 1);
+      assert.is(res.body.label, 'my app');
+      assert.ok(res.body.key.startsWith(KEY_PREFIX));
+      assert.ok(wellFormedKey(res.body.key));
+      const rows: unknown[] = [];
+      for await (const v of c.node.store.sublevel('local:keys').values()) rows.push(v);
+      assert.is(rows.length, 1);
+      const stored = JSON.stringify(rows[0]);
+      assert.not.ok(stored.includes(res.body.key), 'the key itself is not stored');
+      assert.ok(stored.includes(keyHash(res.body.key)), 'its SHA-256 is');
+      const me = await call(c, '/api/keys/me', { headers: { 'X-API-Key': res.body.key } });
+      assert.is(me.status, 200);
+      assert.equal(me.body.keys.length, 1);
+      const { lastUsedAt, ...rest } = me.body.keys[0];
+      assert.equal(rest, { id: res.body.id, label: 'my app', tier: 1, createdAt: res.body.createdAt });
+      assert.ok(typeof lastUsedAt === 'number' && lastUsedAt >= res.body.createdAt, 'lastUsedAt notes this use');
+      assert.not.ok(JSON.stringify(me.body).includes(res.body.key), 'never shown again');
+    }),
 );
 
 t('register takes an empty body as tier 1 without a label', () =>
   withChain(async (c) => {
     const res = await call(c, '/api/keys/register', { method: 'POST' });
-    assert.is(res.status, 201);
+    assert.is(res.status, 200);
     assert.equal({ tier: res.body.tier, label: res.body.label }, { tier: 1, label: '' });
   }),
 );
@@ -201,7 +203,7 @@ t('derived keys: at most 20 per key (429), one shared quota with their owner, an
     const refused: number[] = [];
     for (let i = 0; i < 100; i++) {
       const r = await req('/api/keys/register', post({ label: `d${i}` }, { 'X-API-Key': root.key }));
-      if (r.status === 201) derived.push(await r.json());
+      if (r.status === 200) derived.push(await r.json());
       else refused.push(r.status);
     }
     assert.is(derived.length, 20);
@@ -233,9 +235,9 @@ t('anonymous registrations count per IPv6 /64: rotating addresses of one /64 get
     const from = (ip: string) => c.app.request('/api/keys/register', post({}), { incoming: { socket: { remoteAddress: ip } } });
     const statuses: number[] = [];
     for (let i = 1; i <= 30; i++) statuses.push((await from(`2001:db8:5:6:${i.toString(16)}::1`)).status);
-    assert.is(statuses.filter((s) => s === 201).length, 20, String(statuses));
+    assert.is(statuses.filter((s) => s === 200).length, 20, String(statuses));
     assert.ok(statuses.slice(20).every((s) => s === 429));
-    assert.is((await from('2001:db8:5:7::1')).status, 201, 'the next /64');
+    assert.is((await from('2001:db8:5:7::1')).status, 200, 'the next /64');
   }),
 );
 

@@ -272,6 +272,40 @@ submit('a signed TASK_SUBMIT without taskId gets the first 32 hex of its hash, t
   }),
 );
 
+submit('/pending answers limit (default 30, clamped to 100) of the waiting TASK_SUBMITs from offset, in arrival order, with total', () =>
+  withChain(async (c) => {
+    const hashes: string[] = [];
+    for (let i = 0; i < 36; i++) {
+      const sender = 1 + (i % 3);
+      // Transfers in between: the page counts TASK_SUBMITs only.
+      if (i % 4 === 0) await c.node.submitTx(c.transfer(sender, A(5), 1n));
+      const tx = signTx({ ...unsignedTask(c), from: A(sender), prompt: `task ${i}`, nonce: nextNonce(c, sender) }, DEV_KEYS[sender]);
+      assert.is((await post(c, tx)).status, 200);
+      hashes.push(tx.hash);
+    }
+    const page = async (q: string) => (await get(c, `/api/tasks/pending${q}`)).body;
+    const first = await page('');
+    assert.is(first.total, 36);
+    assert.equal(
+      first.tasks.map((x: any) => x.txHash),
+      hashes.slice(0, 30),
+      'the first 30 by default',
+    );
+    assert.equal((await page('?limit=1000')).tasks.length, 36, 'clamped to 100: all 36');
+    assert.equal(
+      (await page('?offset=30')).tasks.map((x: any) => x.txHash),
+      hashes.slice(30),
+    );
+    assert.equal(
+      (await page('?limit=2&offset=7')).tasks.map((x: any) => x.txHash),
+      hashes.slice(7, 9),
+    );
+    assert.equal(await page('?offset=36'), { tasks: [], total: 36 });
+    assertError(await get(c, '/api/tasks/pending?limit=-1'), 400, 'INVALID_PARAMS');
+    assertError(await get(c, '/api/tasks/pending?offset=x'), 400, 'INVALID_PARAMS');
+  }),
+);
+
 submit('the older {tx, signature} form and an explicit taskId', () =>
   withChain(async (c) => {
     const signed = signTx(unsignedTask(c, { taskId: 'client-chosen-1' }), DEV_KEYS[1]);

@@ -467,7 +467,7 @@ read('a pending transaction is served whole with status "pending"', () =>
   }),
 );
 
-read('a confirmed transaction carries blockIndex, blockHash, position, timestamp and status "confirmed"', () =>
+read('a confirmed transaction carries blockIndex, blockHeight, blockHash, position, timestamp and status "confirmed"', () =>
   withChain(async (c) => {
     const first = c.transfer(1, A(2), 5n, 2000n);
     const second = c.transfer(3, A(2), 6n, 1000n);
@@ -477,11 +477,12 @@ read('a confirmed transaction carries blockIndex, blockHash, position, timestamp
     const head = c.node.head();
     const res = await get(c, `/api/chain/tx/${second.hash}`);
     assert.is(res.status, 200);
-    assertKeys(res.body, [...TX_KEYS, 'blockIndex', 'blockHash', 'position', 'status']);
+    assertKeys(res.body, [...TX_KEYS, 'blockIndex', 'blockHeight', 'blockHash', 'position', 'status']);
     // Higher fee first: `first` sits at position 0, `second` at 1.
     assert.equal(res.body, {
       ...second,
       blockIndex: 1,
+      blockHeight: 1,
       blockHash: head.hash,
       position: 1,
       timestamp: second.timestamp,

@@ -301,4 +301,16 @@ t('reads: releases, bundles, content with ETag and 304, and the alias served as 
   }),
 );
 
+t('/web/<unknown>/ says no such site; a site with no active release and a missing file each say so', () =>
+  withChain(async (c) => {
+    for (const path of ['/web/nobody/', '/web/nobody/index.html', '/web/nobody/a/b.css'])
+      assertError(await get(c, path), 404, 'NOT_FOUND', 'no such site: nobody');
+    await accepted(c, 0, { type: 'WEB_SITE_REGISTER', siteId: SITE, name: 'Mine' });
+    await c.produce();
+    await accepted(c, 0, { type: 'WEB_ALIAS_SET', siteId: SITE, alias: 'empty' });
+    await c.produce();
+    assertError(await get(c, '/web/empty/'), 404, 'NOT_FOUND', 'site empty has no active release');
+  }),
+);
+
 t.run();

@@ -31,8 +31,8 @@ const ENDPOINTS: { path: string; fields: string[]; success: number }[] = [
     fields: ['type', 'from', 'taskType', 'prompt', 'fee', 'timeoutMs', 'nonce', 'timestamp', 'publicKey', 'hash', 'signature'],
     success: 200,
   },
-  { path: '/api/keys/register', fields: ['tier', 'label'], success: 201 },
-  { path: '/api/alerts/subscribe', fields: ['trigger', 'params', 'channel', 'target'], success: 201 },
+  { path: '/api/keys/register', fields: ['tier', 'label'], success: 200 },
+  { path: '/api/alerts/subscribe', fields: ['trigger', 'params', 'channel', 'target'], success: 200 },
 ];
 
 t(`${RUNS} hostile bodies at each write endpoint: typed 4xx errors only, no 5xx, nothing stored from a refusal`, async () => {

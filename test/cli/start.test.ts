@@ -1,7 +1,9 @@
-/** `ombra start` refuses flag combinations that would make the public edge unsafe. */
+/** `ombra start`: flag combinations that would make the public edge unsafe are refused; bans always apply. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runCli } from '../helpers/cliRun.ts';
+import { startNodeProcess } from '../helpers/nodeProcess.ts';
+import { tempDir } from '../helpers/testChain.ts';
 
 const t = suite('ombra start');
 
@@ -32,6 +34,21 @@ t('alert limits are integers within bounds: anything else is a usage error namin
     const r = await runCli(['start', '--dev', flag, value]);
     assert.is(r.code, 2, flag);
     assert.match(r.stderr, new RegExp(`${flag} must be an integer`));
+  }
+});
+
+t('--ban-ip applies under --dev, where rate limits are off: 403 IP_BANNED, and no X-RateLimit headers', async () => {
+  const tmp = tempDir();
+  const p = await startNodeProcess(['--dev', '--data-dir', tmp.dir, '--ban-ip', '127.0.0.0/8', '--ban-ip', '::1']);
+  try {
+    const r = await fetch(`${p.url}/api/health`);
+    assert.is(r.status, 403);
+    assert.is(((await r.json()) as { code: string }).code, 'IP_BANNED');
+    assert.is(r.headers.get('x-ratelimit-limit'), null, 'limits are off: no quota to report');
+  } finally {
+    p.child.kill('SIGTERM');
+    await p.exited;
+    tmp.cleanup();
   }
 });
 

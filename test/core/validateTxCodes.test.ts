@@ -5,7 +5,7 @@ import type { Genesis } from '../../core/genesis.ts';
 import { MAX_TX_FUTURE_MS } from '../../core/genesis.ts';
 import { sha256Hex } from '../../core/hash.ts';
 import { StateOverlay } from '../../core/state.ts';
-import { signTx } from '../../core/txCodec.ts';
+import { signTx, txHash } from '../../core/txCodec.ts';
 import { validateTx, type PendingRun, type ValidationEnv } from '../../core/validateTx.ts';
 import { exampleTx } from './txExamples.ts';
 import { DEV_GENESIS, DEV_KEYS, LATE_GENESIS, refusal, transfer } from './support.ts';
@@ -208,8 +208,17 @@ t('shape errors are INVALID_PARAMS naming the field', () => {
     { code: 'INVALID_PARAMS', message: 'TRANSFER.amount must be a decimal big-integer string without sign or leading zeros' },
   );
   assert.equal(
+    refusal(() => validateTx({ ...tx, to: `${tx.to}0` }, envOf())),
+    { code: 'INVALID_PARAMS', message: 'TRANSFER.to must be an address: ox + 40 hex' },
+  );
+  assert.equal(
+    refusal(() => validateTx({ ...tx, to: `ox${'g'.repeat(40)}` }, envOf())),
+    { code: 'INVALID_PARAMS', message: 'TRANSFER.to must be an address: ox + 40 hex' },
+  );
+  // Any case is an address (the spec's addresses are case-insensitive), but the hash covers the bytes as sent.
+  assert.equal(
     refusal(() => validateTx({ ...tx, to: (tx.to as string).toUpperCase() }, envOf())),
-    { code: 'INVALID_PARAMS', message: 'TRANSFER.to must be an address: ox + 40 lowercase hex' },
+    { code: 'HASH_MISMATCH', message: `hash mismatch: payload hashes to ${txHash({ ...tx, to: (tx.to as string).toUpperCase() })}` },
   );
   assert.equal(
     refusal(() => validateTx({ ...tx, type: 'MINT' }, envOf())),

@@ -171,6 +171,7 @@ export function syntheticBlock(chain: TestChain, txs: Record<string, unknown>[])
   return {
     type: 'block',
     block: { ...head, transactions },
+    txs: transactions,
     diff: { accounts: new Map(), miners: new Map(), supply: chain.node.state().supply } as never,
     balances: [],
     emitted: 0n,

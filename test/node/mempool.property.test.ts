@@ -67,7 +67,7 @@ const limits = fc.record({
   maxBytes: fc.integer({ min: 400, max: 3000 }),
 });
 
-t('random traffic keeps the caps, gapless runs, fee-only eviction and the block order', () => {
+t('random traffic keeps the caps, gapless runs, fee-only eviction, the block order and the per-type arrival index', () => {
   fc.assert(
     fc.property(limits, fc.array(op, { maxLength: 60 }), (lim, ops) => {
       const pool = new Mempool({ ...lim, minFee: { TRANSFER: 3n } } satisfies Partial<MempoolOptions>);
@@ -105,6 +105,10 @@ t('random traffic keeps the caps, gapless runs, fee-only eviction and the block 
         assert.ok(pool.has(next.hash));
       }
       const all = pool.list();
+      // The per-type index follows every add, replacement and eviction.
+      assert.equal(pool.ofType('TRANSFER', all.length + 1, 0), { total: all.length, txs: all });
+      assert.equal(pool.ofType('TRANSFER', 2, 1).txs, all.slice(1, 3));
+      assert.equal(pool.ofType('BURN', 5, 0), { total: 0, txs: [] });
       assert.ok(all.length <= lim.maxSize);
       assert.ok(pool.bytes <= lim.maxBytes);
       const runs = SENDERS.map((s) => all.filter((x) => x.from === s).sort((a, b) => a.nonce - b.nonce));

@@ -39,6 +39,31 @@ t('three authorities take turns by slot, agree at every height, and carry a tran
   }
 });
 
+t('/api/chain/peers lists each peer by the addresses it listens on, never the ephemeral port it dialled from', async () => {
+  const net = testNet(2, 400, 1);
+  try {
+    const a = await net.start(0, []);
+    const b = await net.start(1, [0]);
+    const listening = async (x: typeof a) =>
+      ((await (await fetch(`${x.url}/api/chain/network`)).json()) as { addresses: string[] }).addresses;
+    const bListens = (await listening(b)).map((m) => m.replace(/\/p2p\/.*$/, ''));
+    const aListens = (await listening(a)).map((m) => m.replace(/\/p2p\/.*$/, ''));
+    // A sees B's connection as inbound (from an ephemeral port); B announced its listen address.
+    const seenByA = await waitFor(async () => {
+      const body = (await (await fetch(`${a.url}/api/chain/peers`)).json()) as { peers: { peerId: string; addresses: string[] }[] };
+      const peer = body.peers.find((p) => p.peerId === b.p2p!.peerId());
+      return peer && peer.addresses.length > 0 ? peer : undefined;
+    });
+    for (const addr of seenByA.addresses) assert.ok(bListens.includes(addr), `${addr} is one of B's listen addresses ${bListens}`);
+    const seenByB = (await (await fetch(`${b.url}/api/chain/peers`)).json()) as { peers: { peerId: string; addresses: string[] }[] };
+    const peer = seenByB.peers.find((p) => p.peerId === a.p2p!.peerId());
+    assert.ok(peer && peer.addresses.length > 0);
+    for (const addr of peer.addresses) assert.ok(aListens.includes(addr), `${addr} is one of A's listen addresses ${aListens}`);
+  } finally {
+    await net.stop();
+  }
+});
+
 t('a network node with no peer produces nothing', async () => {
   const net = testNet(1, 200, 2);
   try {

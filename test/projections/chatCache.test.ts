@@ -33,6 +33,7 @@ function events(blocks: readonly (readonly [number, number][])[]): BlockEvent[] 
     return {
       type: 'block',
       block: { index: b + 1, transactions } as unknown as Block,
+      txs: transactions,
       diff: {},
       balances: [],
       emitted: 0n,

@@ -15,6 +15,7 @@ function event(index: number, txs: Record<string, unknown>[], task: Partial<Task
   return {
     type: 'block',
     block: { index, transactions: txs } as never,
+    txs: txs as never,
     diff: { accounts: new Map(), records, supply: { emitted: 0n, burned: 0n, escrow: 0n, feesPaid: 0n } },
     balances: [],
     emitted: 0n,

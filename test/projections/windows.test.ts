@@ -29,7 +29,7 @@ function events(shape: { gap: number; txs: number; reward: number }[]): BlockEve
       hash: `h${i + 1}`,
       transactions: Array.from({ length: txs }, () => ({})),
     };
-    return { type: 'block', block: b, emitted: BigInt(reward), replay: false, balances: [] } as unknown as BlockEvent;
+    return { type: 'block', block: b, txs: b.transactions, emitted: BigInt(reward), replay: false, balances: [] } as unknown as BlockEvent;
   });
 }
 

@@ -58,6 +58,7 @@ function build(made: readonly Made[]): { events: BlockEvent[]; created: Created 
     return {
       type: 'block',
       block: { index, transactions: [] },
+      txs: [],
       diff: { accounts: new Map(), records, supply: {} },
       balances: [],
       emitted: 0n,

@@ -53,7 +53,15 @@ t('equals the full sort after random blocks, reorganisations and unseen folds', 
         });
         height++;
         if (announce)
-          events$.next({ type: 'block', block: { index: height } as never, diff: {} as never, balances, emitted: 0n, replay: false });
+          events$.next({
+            type: 'block',
+            block: { index: height } as never,
+            txs: [],
+            diff: {} as never,
+            balances,
+            emitted: 0n,
+            replay: false,
+          });
       };
       for (const o of ops) {
         if (o.kind === 'block') fold(o.changes, true);
@@ -109,7 +117,7 @@ t('a page costs no scan of the accounts once built, while holders only move with
     set(top, 10_000n + BigInt(b));
     set(low, 5_000n);
     height++;
-    events$.next({ type: 'block', block: { index: height } as never, diff: {} as never, balances, emitted: 0n, replay: false });
+    events$.next({ type: 'block', block: { index: height } as never, txs: [], diff: {} as never, balances, emitted: 0n, replay: false });
     assert.equal(index.ranked(10), fullSort(accounts, 10));
   }
   assert.is(scans, 1);

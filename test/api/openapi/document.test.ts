@@ -31,6 +31,21 @@ t('is valid OpenAPI 3.1 under @seriousme/openapi-schema-validator', async () => 
   assert.is(doc.openapi, '3.1.0');
   const result = await new Validator().validate(doc);
   assert.ok(result.valid, JSON.stringify(result.errors, null, 2)?.slice(0, 3000));
+  // The validator really checks: a document with a broken operation is refused.
+  const broken = structuredClone(doc);
+  broken.paths['/api/health'].get.responses = 'none';
+  assert.not.ok((await new Validator().validate(broken)).valid, 'a broken document is refused');
+});
+
+t('gives every operation its own operationId (code generators key on it)', () => {
+  const seen = new Map<string, string>();
+  for (const [path, ops] of Object.entries<any>(doc.paths))
+    for (const [method, op] of Object.entries<any>(ops)) {
+      const where = `${method.toUpperCase()} ${path}`;
+      assert.ok(op.operationId, `${where} has an operationId`);
+      assert.not.ok(seen.has(op.operationId), `${op.operationId} names both ${seen.get(op.operationId)} and ${where}`);
+      seen.set(op.operationId, where);
+    }
 });
 
 t('lists every route the app serves, each described, and describes no route that does not exist', () => {

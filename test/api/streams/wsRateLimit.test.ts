@@ -1,6 +1,8 @@
-/** WebSocket upgrades count against the rate limiter's stream cap like SSE requests do. */
+/** WebSocket upgrades go through the rate limiter like SSE requests: stream cap, headers, bans. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { devGenesis } from '../../../cli/genesisFile.ts';
 import { launch } from '../../../cli/launch.ts';
@@ -8,6 +10,22 @@ import { waitFor } from '../../helpers/nodeProcess.ts';
 import { DEV_KEYS, tempDir } from '../../helpers/testChain.ts';
 
 const t = suite('websocket rate limits');
+
+/** The upgrade's answer: its status and headers (the socket is closed at once). */
+function upgrade(url: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('upgrade', (res) => {
+      resolve({ status: res.statusCode ?? 0, headers: res.headers });
+      ws.once('open', () => ws.close());
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve({ status: res.statusCode ?? 0, headers: res.headers });
+      res.resume();
+    });
+    ws.once('error', reject);
+  });
+}
 
 /** Opens a socket; resolves with it, or with the refused status code. */
 function open(url: string): Promise<WebSocket | number> {
@@ -19,17 +37,13 @@ function open(url: string): Promise<WebSocket | number> {
   });
 }
 
+/** A dev node on loopback over `dir` with these rate limits (null: off, the --dev default). */
+const launchDev = (dir: string, rateLimits: Parameters<typeof launch>[0]['rateLimits'], key?: (typeof DEV_KEYS)[0]) =>
+  launch({ dataDir: dir, genesis: devGenesis(1000), ...(key ? { key } : {}), dev: true, httpHost: '127.0.0.1', httpPort: 0, rateLimits });
+
 t('a caller past its open-stream cap is refused 429 on upgrade, and a closed socket frees its slot', async () => {
   const tmp = tempDir();
-  const node = await launch({
-    dataDir: tmp.dir,
-    genesis: devGenesis(1000),
-    key: DEV_KEYS[0],
-    dev: true,
-    httpHost: '127.0.0.1',
-    httpPort: 0,
-    rateLimits: { tiers: { anonymous: { perMinute: 1000, concurrent: 100, streams: 2 } } },
-  });
+  const node = await launchDev(tmp.dir, { tiers: { anonymous: { perMinute: 1000, concurrent: 100, streams: 2 } } }, DEV_KEYS[0]);
   const url = `${node.url.replace('http', 'ws')}/api/ws`;
   const sockets: WebSocket[] = [];
   try {
@@ -47,6 +61,43 @@ t('a caller past its open-stream cap is refused 429 on upgrade, and a closed soc
     sockets.push(again);
   } finally {
     for (const s of sockets) s.terminate();
+    await node.stop();
+    tmp.cleanup();
+  }
+});
+
+t('the 101 upgrade answer carries X-RateLimit-Limit, -Remaining and -Reset, and so does a 429 refusal', async () => {
+  const tmp = tempDir();
+  const node = await launchDev(tmp.dir, { tiers: { anonymous: { perMinute: 3, concurrent: 100, streams: 100 } } });
+  const url = `${node.url.replace('http', 'ws')}/api/ws`;
+  try {
+    const first = await upgrade(url);
+    assert.is(first.status, 101);
+    assert.is(first.headers['x-ratelimit-limit'], '3');
+    assert.is(first.headers['x-ratelimit-remaining'], '2');
+    assert.match(String(first.headers['x-ratelimit-reset']), /^[0-9]{10}$/);
+    assert.is((await upgrade(url)).headers['x-ratelimit-remaining'], '1');
+    await upgrade(url);
+    const refused = await upgrade(url);
+    assert.is(refused.status, 429);
+    assert.is(refused.headers['x-ratelimit-remaining'], '0');
+  } finally {
+    await node.stop();
+    tmp.cleanup();
+  }
+});
+
+t('with limits off (the --dev default) banned-ips.txt still bans: HTTP and WebSocket answer 403 IP_BANNED', async () => {
+  const tmp = tempDir();
+  writeFileSync(join(tmp.dir, 'banned-ips.txt'), '127.0.0.0/8\n::1\n');
+  const node = await launchDev(tmp.dir, null);
+  try {
+    const r = await fetch(`${node.url}/api/health`);
+    assert.is(r.status, 403);
+    assert.is(((await r.json()) as { code: string }).code, 'IP_BANNED');
+    assert.is(r.headers.get('x-ratelimit-limit'), null, 'no limits, no quota headers');
+    assert.is((await upgrade(`${node.url.replace('http', 'ws')}/api/ws`)).status, 403);
+  } finally {
     await node.stop();
     tmp.cleanup();
   }
