@@ -1,4 +1,5 @@
 /** `ombra start`: run a dev node or a network node until SIGINT/SIGTERM. */
+import type { P2pOptions } from '../p2p/options.ts';
 import { parseListenAddr } from '../api/metricsServer.ts';
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
 import { helpText, intFlag, parseFlags, requiredIntFlag, UsageError, type FlagSpec } from './args.ts';
@@ -43,6 +44,22 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'key-file': { type: 'string', env: 'OMBRA_KEY_FILE', help: 'authority key file {"privateKey": "<hex>"}' },
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
   mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
+  'p2p-max-connections': { type: 'string', env: 'OMBRA_P2P_MAX_CONNECTIONS', help: 'most libp2p connections (default 64)' },
+  'p2p-max-connections-per-ip': {
+    type: 'string',
+    env: 'OMBRA_P2P_MAX_CONNECTIONS_PER_IP',
+    help: 'most inbound libp2p connections from one IP, known peers not counted (default 8)',
+  },
+  'p2p-reserved-known-connections': {
+    type: 'string',
+    env: 'OMBRA_P2P_RESERVED_KNOWN_CONNECTIONS',
+    help: 'libp2p connections only known peers (--peer and those they name) may use (default 16)',
+  },
+  'sync-request-timeout-ms': {
+    type: 'string',
+    env: 'OMBRA_SYNC_REQUEST_TIMEOUT_MS',
+    help: 'a sync peer must start answering within this time, then keep 256 KiB/s (default 10000)',
+  },
   ...LOG_FLAGS,
   'http-headers-timeout-ms': {
     type: 'string',
@@ -155,7 +172,19 @@ export async function startCommand(argv: string[]): Promise<number> {
   for (const p of peers)
     if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p))
       throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
-  const p2p = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true };
+  const p2p: Partial<P2pOptions> = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true };
+  const p2pLimit = (
+    flag: string,
+    key: 'maxConnections' | 'maxConnectionsPerIp' | 'reservedKnownConnections' | 'syncRequestTimeoutMs',
+    min: number,
+  ) => {
+    const v = intFlag(flags, flag, min, 1_000_000);
+    if (v !== undefined) p2p[key] = v;
+  };
+  p2pLimit('p2p-max-connections', 'maxConnections', 1);
+  p2pLimit('p2p-max-connections-per-ip', 'maxConnectionsPerIp', 1);
+  p2pLimit('p2p-reserved-known-connections', 'reservedKnownConnections', 0);
+  p2pLimit('sync-request-timeout-ms', 'syncRequestTimeoutMs', 100);
   // /metrics on its own listener (not under --dev unless asked); on the API port only under --dev or when made public.
   const metricsFlag = (flags['metrics-addr'] as string | undefined) ?? (dev ? undefined : DEFAULT_METRICS_ADDR);
   let metricsAddr: { host: string; port: number } | undefined;

@@ -263,9 +263,6 @@ export class OmbraNode implements HealthView {
       chain: this,
       feed: this,
       blocks: this.store,
-      syncTarget: (h) => {
-        this.runner.undoHorizon = h;
-      },
       log: this.log,
     };
   }

@@ -127,8 +127,6 @@ export interface NetworkPorts {
   chain: Pick<HeadReader, 'head' | 'genesis' | 'info'> & TxSubmitter & BlockImporter;
   feed: ChainFeed;
   blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn'>;
-  /** Tells the read side the height a sync is heading for (0 when done): undo is kept only near it. */
-  syncTarget(height: number): void;
   log: Logger;
 }
 

@@ -18,6 +18,17 @@ export class PeerFault extends Error {
   }
 }
 
+/**
+ * A peer refused a range (`{error}`, e.g. its rate limit): not a breach, but a peer that keeps
+ * refusing blocks below the head it claimed is lying about its head, so each refusal is a strike.
+ */
+export class Refusal extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Refusal';
+  }
+}
+
 /** True for an error that is the peer's fault: a protocol breach or an invalid block it served. */
 export function isPeerFault(e: unknown): boolean {
   return e instanceof PeerFault || (e instanceof ChainError && e.code === 'INVALID_BLOCK');
@@ -58,7 +69,7 @@ export function checkAnswer(answer: unknown, from: number, to: number, genesis: 
   if (!Array.isArray(blocks)) {
     // `{error}` is a refusal (e.g. the server's rate limit), not a breach: the caller retries later.
     const error = (answer as { error?: unknown } | undefined)?.error;
-    if (typeof error === 'string') throw new Error(`refused ${from}..${to}: ${error.slice(0, 200)}`);
+    if (typeof error === 'string') throw new Refusal(`refused ${from}..${to}: ${error.slice(0, 200)}`);
     throw new PeerFault(`answered no blocks for ${from}..${to}`);
   }
   if (blocks.length === 0 && from <= to) throw new PeerFault(`answered an empty range for ${from}..${to}`);

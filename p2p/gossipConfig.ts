@@ -12,6 +12,10 @@
  * - `maxOutboundBufferSize`: bytes queued to one slow peer; beyond, gossip to it is dropped (it
  *   catches up through sync).
  * - `allowedTopics`: only the chain's two topics are tracked.
+ * - `msgIdFn` and `fastMsgIdFn`: a message's id is the SHA-256 of its topic and data, not its
+ *   sender and sequence number, so a replay of the same bytes (under any identity) is a duplicate
+ *   dropped before its signature or data is looked at. Replays with other bytes cost the sender
+ *   through the stale-gossip budget (p2p/staleGossip.ts).
  * Validations in flight across peers are capped by the caller (p2p/validationGate.ts).
  *
  * Scoring: every rejected message costs its sender (squared, decaying 1% a second); a peer that
@@ -19,6 +23,7 @@
  * RPCs are dropped before any of their messages is looked at). Gossipsub still lets up to 128
  * messages a second through from a peer whose last computed score was not negative.
  */
+import { createHash } from 'node:crypto';
 import type { GossipsubOpts } from '@chainsafe/libp2p-gossipsub';
 import { createPeerScoreParams, createPeerScoreThresholds, createTopicScoreParams } from '@chainsafe/libp2p-gossipsub/score';
 import type { P2pOptions } from './options.ts';
@@ -61,12 +66,23 @@ const CREDIT = {
   meshFailurePenaltyWeight: 0,
 };
 
+/** A message's id: the hash of its topic and data (replayed bytes are duplicates whoever sends them). */
+function contentId(topic: string | undefined | null, data: Uint8Array | undefined | null): Buffer {
+  return createHash('sha256')
+    .update(topic ?? '')
+    .update('\n')
+    .update(data ?? new Uint8Array(0))
+    .digest();
+}
+
 /** The gossipsub options for a chain's `topics`. */
 export function gossipOptions(topics: { block: string; tx: string }, opts: P2pOptions): Partial<GossipsubOpts> {
   return {
     allowPublishToZeroTopicPeers: true,
     emitSelf: false,
     allowedTopics: [topics.block, topics.tx],
+    msgIdFn: (msg) => contentId(msg.topic, msg.data),
+    fastMsgIdFn: (rpc) => contentId(rpc.topic, rpc.data).toString('base64'),
     maxInboundDataLength: opts.maxBlockBytes + ENVELOPE_BYTES,
     decodeRpcLimits: GOSSIP_DECODE_LIMITS,
     awaitRpcHandler: true,

@@ -9,32 +9,27 @@ import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { identify } from '@libp2p/identify';
 import { mdns } from '@libp2p/mdns';
-import { TopicValidatorResult, type Libp2p, type PeerId, type PrivateKey, type PubSub } from '@libp2p/interface';
+import { TopicValidatorResult, type Libp2p, type PrivateKey, type PubSub } from '@libp2p/interface';
 import { tcp } from '@libp2p/tcp';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import type { Subscription } from 'rxjs';
-import type { Block } from '../core/block.ts';
-import { ChainError } from '../core/errors.ts';
-import { MempoolPolicyError } from '../node/mempool.ts';
 import type { NetworkPorts, NetworkView, PeerGuardStats } from '../node/ports.ts';
-import { betterTip } from '../node/reorg.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { Syncer } from './sync.ts';
-import { decode, encode } from './wire.ts';
+import { encode } from './wire.ts';
 import { PeerBook } from './peerBook.ts';
 import { gossipOptions } from './gossipConfig.ts';
 import { ValidationGate } from './validationGate.ts';
-import { sealFault } from './answerCheck.ts';
+import { ConnectionGuard, KNOWN_PEER_TAG } from './connectionGuard.ts';
+import { StaleGossipBudget } from './staleGossip.ts';
+import { GossipValidator } from './gossipValidator.ts';
 
-/** Codes that mean "already known or out of date", not misbehaviour. */
 /** Listen addresses kept per peer (a peer chooses how many it announces). */
 const MAX_LISTEN_ADDRS = 8;
 
 /** A multiaddr without its trailing `/p2p/<id>` (the peer id is served beside it). */
 const withoutPeerId = (a: string): string => a.replace(/\/p2p\/[^/]+$/, '');
-
-const IGNORABLE = new Set(['DUPLICATE_TX', 'STALE_NONCE', 'NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
 
 /** A node's network presence. */
 export class P2pNetwork implements NetworkView {
@@ -53,15 +48,24 @@ export class P2pNetwork implements NetworkView {
   onSyncProgress: (height: number, target: number) => void = () => undefined;
   /** Caps on gossip validations in flight, by topic. */
   private readonly gates: { block: ValidationGate; tx: ValidationGate };
-  /** Rejected gossip, for operators and tests. */
-  readonly rejected: { topic: string; reason: string }[] = [];
-  private readonly rejectedCount = { block: 0, tx: 0 };
+  /** The topic validators (p2p/gossipValidator.ts); set once sync runs. */
+  private validator!: GossipValidator;
+  /** Each peer's allowance of gossip the node already has. */
+  readonly stale: StaleGossipBudget;
+  /** Per-IP and stranger caps on inbound connections. */
+  readonly guard: ConnectionGuard;
 
   constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}) {
     this.ports = ports;
     this.key = key;
     this.opts = { ...defaultP2pOptions, ...opts };
     this.gates = { block: new ValidationGate(this.opts.maxBlockValidations), tx: new ValidationGate(this.opts.maxTxValidations) };
+    this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute);
+    this.guard = new ConnectionGuard(
+      this.opts,
+      (peer) => this.book.knows(peer),
+      () => this.p2p?.getConnections() ?? [],
+    );
   }
 
   async start(): Promise<void> {
@@ -84,18 +88,32 @@ export class P2pNetwork implements NetworkView {
         pubsub: gossipsub(gossipOptions(this.topics, this.opts)),
       },
       connectionManager: { maxConnections: this.opts.maxConnections },
+      connectionGater: this.guard.gater(),
+    });
+    this.p2p.addEventListener('connection:open', (e) => {
+      if (this.guard.check(e.detail)) return;
+      // Known peers are pruned last when the node is over its connection cap.
+      const peer = e.detail.remotePeer;
+      if (this.book.knows(peer.toString()))
+        void this.p2p.peerStore.merge(peer, { tags: { [KNOWN_PEER_TAG]: { value: 100 } } }).catch(() => undefined);
     });
     this.syncer = new Syncer(this.ports, this.p2p, this.opts);
-    this.syncer.onPeersLearned = (addrs) => {
-      for (const a of addrs) this.remember(a);
+    // Peers a known peer names are known too (the connection guard keeps slots for them).
+    this.syncer.onPeersLearned = (addrs, from) => {
+      const known = this.book.knows(from.toString());
+      for (const a of addrs) this.remember(a, false, known);
     };
+    this.syncer.onStruck = () => this.syncRound();
     this.syncer.onProgress = (height, target) => this.onSyncProgress(height, target);
     await this.syncer.register(() => this.peerAddresses());
+    this.validator = new GossipValidator(this.ports, this.opts, this.syncer, this.stale);
     const pubsub = this.p2p.services.pubsub;
     // Beyond the caps a message is ignored unread: no penalty for the sender, no forwarding.
-    pubsub.topicValidators.set(this.topics.tx, (_peer, msg) => this.gates.tx.run(() => this.onTx(msg.data), TopicValidatorResult.Ignore));
+    pubsub.topicValidators.set(this.topics.tx, (peer, msg) =>
+      this.gates.tx.run(() => this.validator.onTx(peer, msg.data), TopicValidatorResult.Ignore),
+    );
     pubsub.topicValidators.set(this.topics.block, (peer, msg) =>
-      this.gates.block.run(() => this.onBlock(peer, msg.data), TopicValidatorResult.Ignore),
+      this.gates.block.run(() => this.validator.onBlock(peer, msg.data), TopicValidatorResult.Ignore),
     );
     pubsub.subscribe(this.topics.tx);
     pubsub.subscribe(this.topics.block);
@@ -128,9 +146,9 @@ export class P2pNetwork implements NetworkView {
   }
 
   /** Keeps an address in the bounded peer book (`pinned`: given by the operator). */
-  private remember(addr: string, pinned = false): void {
+  private remember(addr: string, pinned = false, known = pinned): void {
     if (!addr.includes('/p2p/') || addr.endsWith(`/p2p/${this.p2p.peerId}`)) return;
-    this.book.add(addr, pinned, Date.now());
+    this.book.add(addr, pinned, Date.now(), known);
   }
 
   /** Dials the few addresses that are due (bounded per round, with backoff after failures). */
@@ -157,8 +175,13 @@ export class P2pNetwork implements NetworkView {
       banned: this.syncer?.banned.count() ?? 0,
       bans: this.syncer?.banned.total ?? 0,
       gossipDropped: { block: this.gates.block.dropped, tx: this.gates.tx.dropped },
-      gossipRejected: { ...this.rejectedCount },
+      gossipRejected: { ...(this.validator?.rejectedCount ?? { block: 0, tx: 0 }) },
     };
+  }
+
+  /** Rejected gossip, latest last (operators and tests). */
+  get rejected(): readonly { topic: string; reason: string }[] {
+    return this.validator?.rejected ?? [];
   }
 
   /** Addresses in the peer book (operators and tests). */
@@ -166,8 +189,9 @@ export class P2pNetwork implements NetworkView {
     return this.book.size;
   }
 
+  /** Pokes one peer that may be asked to sync (not banned, not cooling down after a strike), at random. */
   private syncRound(): void {
-    const peers = this.p2p.getPeers();
+    const peers = this.p2p.getPeers().filter((p) => this.syncer.canAsk(p));
     if (peers.length) void this.syncer.poke(peers[Math.floor(Math.random() * peers.length)]);
   }
 
@@ -175,64 +199,6 @@ export class P2pNetwork implements NetworkView {
     this.p2p.services.pubsub
       .publish(topic, encode(v))
       .catch((e: unknown) => this.ports.log.debug('publish failed', { topic, error: (e as Error).message }));
-  }
-
-  private reject(topic: 'block' | 'tx', reason: string): TopicValidatorResult {
-    this.rejectedCount[topic]++;
-    this.rejected.push({ topic, reason });
-    if (this.rejected.length > 1000) this.rejected.shift();
-    this.ports.log.warn('rejected gossip', { topic, reason });
-    return TopicValidatorResult.Reject;
-  }
-
-  private async onTx(data: Uint8Array): Promise<TopicValidatorResult> {
-    const raw = decode(data, this.opts.maxTxBytes);
-    if (raw === undefined) return this.reject('tx', 'malformed or oversized');
-    try {
-      await this.ports.chain.submitTx(raw, 'gossip');
-      return TopicValidatorResult.Accept;
-    } catch (e) {
-      if (e instanceof MempoolPolicyError || (e instanceof ChainError && IGNORABLE.has(e.code))) return TopicValidatorResult.Ignore;
-      return this.reject('tx', e instanceof ChainError ? `${e.code}: ${e.message}` : 'invalid');
-    }
-  }
-
-  private async onBlock(peer: PeerId, data: Uint8Array): Promise<TopicValidatorResult> {
-    if (this.syncer.isBanned(peer)) return this.reject('block', 'sender is banned');
-    // A block that is malformed or not sealed by its slot's authority is junk whatever the
-    // receiver's state: honest peers validate before they forward, so its sender is banned and hung
-    // up on before it can send more (and before the block waits for the write queue or starts a sync).
-    const raw = decode(data, this.opts.maxBlockBytes);
-    const fault = raw === undefined ? 'malformed or oversized' : sealFault(raw, this.ports.chain.genesis);
-    if (fault) {
-      void this.syncer.ban(peer, `gossiped a junk block: ${fault}`);
-      return this.reject('block', fault);
-    }
-    const b = raw as Block;
-    const head = this.ports.chain.head();
-    if (b.index === head.index + 1 && b.previousHash === head.hash) {
-      try {
-        await this.ports.chain.importBlock(b);
-        return TopicValidatorResult.Accept;
-      } catch (e) {
-        // Raced with another import of the same height: nothing wrong with the sender, unless it
-        // is the same authority's second block for that slot.
-        if (this.ports.chain.head().index >= b.index) {
-          return (await this.ports.chain.noteCompetingBlock(b)) ? this.reject('block', 'equivocation') : TopicValidatorResult.Ignore;
-        }
-        return this.reject('block', e instanceof Error ? e.message : 'invalid');
-      }
-    }
-    // A second block for a slot we hold, attested by its authority: evidence, never built upon.
-    if (b.index <= head.index && (await this.ports.chain.noteCompetingBlock(b))) return this.reject('block', 'equivocation');
-    if (
-      b.index > head.index ||
-      (b.index === head.index && b.hash !== head.hash && betterTip(b, head, this.ports.chain.genesis.blockTimeMs))
-    ) {
-      // Ahead of us, or a competing tip that would win: fetch and validate through sync.
-      void this.syncer.poke(peer);
-    }
-    return TopicValidatorResult.Ignore;
   }
 
   /** Dialable addresses of connected peers (their listen addresses, learned by identify). */

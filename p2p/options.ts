@@ -23,6 +23,20 @@ export interface P2pOptions {
   syncBatch: number;
   /** Largest sync response (bytes): servers answer a prefix of a range to stay under it, askers accept up to it plus one block. */
   maxSyncResponseBytes: number;
+  /** A sync request's deadline for the start of its answer (and the dial before it). */
+  syncRequestTimeoutMs: number;
+  /** Beyond that deadline an answer must keep coming at this rate: each byte buys this much more time. */
+  syncMinBytesPerSecond: number;
+  /** A peer struck (a missed deadline, a refused range below the head it claimed) is not asked to sync for this long. */
+  syncStrikeCooldownMs: number;
+  /** Strikes within the ban time (p2p/banList.ts) that get a peer banned. */
+  maxSyncStrikes: number;
+  /** Open connections from one remote IP at most, unless the peer is a known one (peer book). */
+  maxConnectionsPerIp: number;
+  /** Connections kept for known peers (`--peer` and the peers learned from them): strangers get maxConnections minus these. */
+  reservedKnownConnections: number;
+  /** Stale gossip (a transaction or block already known) each peer may send a minute before more costs it score like invalid gossip. */
+  staleGossipPerMinute: number;
   /** How often peers are asked for their head. */
   syncIntervalMs: number;
   /** How often dropped peers are dialled again. */
@@ -44,6 +58,13 @@ export const defaultP2pOptions: P2pOptions = {
   maxConnections: 64,
   syncBatch: 500,
   maxSyncResponseBytes: 16 * 1024 * 1024,
+  syncRequestTimeoutMs: 10_000,
+  syncMinBytesPerSecond: 256 * 1024,
+  syncStrikeCooldownMs: 10_000,
+  maxSyncStrikes: 3,
+  maxConnectionsPerIp: 8,
+  reservedKnownConnections: 16,
+  staleGossipPerMinute: 60,
   syncIntervalMs: 1000,
   redialIntervalMs: 2000,
   mdns: false,

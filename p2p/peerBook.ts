@@ -3,7 +3,8 @@
  * (`--peer`) are pinned and always kept; learned ones (peer exchange, identify, mDNS) fill the
  * rest, back off exponentially after each failed dial, and are evicted after a run of failures
  * or when the book is full. Each round dials only a few due addresses: no redial storms, whatever
- * a peer advertises.
+ * a peer advertises. Pinned addresses and those learned from a known peer are "known": the
+ * connection guard (p2p/connectionGuard.ts) keeps slots for them.
  */
 
 /** Bounds of the peer book. */
@@ -36,6 +37,7 @@ interface Entry {
   addr: string;
   peerId: string;
   pinned: boolean;
+  known: boolean;
   failures: number;
   nextDialAt: number;
 }
@@ -59,18 +61,28 @@ export class PeerBook {
     return this.entries.has(addr);
   }
 
-  /** Keeps an address (`pinned`: the operator's, never evicted); false when there is no room. */
-  add(addr: string, pinned = false, now = 0): boolean {
+  /**
+   * Keeps an address (`pinned`: the operator's, never evicted; `known`: pinned or learned from a
+   * known peer); false when there is no room.
+   */
+  add(addr: string, pinned = false, now = 0, known = pinned): boolean {
     const at = addr.lastIndexOf('/p2p/');
     if (at < 0) return false;
-    const known = this.entries.get(addr);
-    if (known) {
-      if (pinned) known.pinned = true;
+    const kept = this.entries.get(addr);
+    if (kept) {
+      if (pinned) kept.pinned = true;
+      if (known || pinned) kept.known = true;
       return true;
     }
     if (this.entries.size >= this.opts.maxPeers && !this.evictOne(pinned)) return false;
-    this.entries.set(addr, { addr, peerId: addr.slice(at + 5), pinned, failures: 0, nextDialAt: now });
+    this.entries.set(addr, { addr, peerId: addr.slice(at + 5), pinned, known: known || pinned, failures: 0, nextDialAt: now });
     return true;
+  }
+
+  /** True when `peerId` has a known address here (pinned, or learned from a known peer). */
+  knows(peerId: string): boolean {
+    for (const e of this.entries.values()) if (e.known && e.peerId === peerId) return true;
+    return false;
   }
 
   /** Up to `maxDialsPerRound` addresses due for a dial, not connected, soonest due first. */

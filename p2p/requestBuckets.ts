@@ -17,25 +17,46 @@ export class RequestBuckets {
   private readonly buckets = new Map<string, Bucket>();
   private readonly perSecond: number;
   private readonly maxPeers: number;
+  private readonly burst: number;
 
-  constructor(perSecond = SYNC_REQUESTS_PER_SECOND, maxPeers = 1024) {
+  /** `perSecond` tokens a peer, at most `burst` saved up (twice the rate unless told). */
+  constructor(perSecond = SYNC_REQUESTS_PER_SECOND, maxPeers = 1024, burst = 2 * perSecond) {
     this.perSecond = perSecond;
     this.maxPeers = maxPeers;
+    this.burst = burst;
   }
 
   /** Milliseconds until `peer` has a token (0: now); takes it when there is one. */
   take(peer: string, now: number): number {
-    let b = this.buckets.get(peer);
-    if (!b) {
-      if (this.buckets.size >= this.maxPeers) this.buckets.delete(this.buckets.keys().next().value as string);
-      b = { tokens: 2 * this.perSecond, at: now };
-      this.buckets.set(peer, b);
-    }
-    b.tokens = Math.min(2 * this.perSecond, b.tokens + ((now - b.at) / 1000) * this.perSecond);
-    b.at = now;
+    const b = this.refill(peer, now);
     if (b.tokens < 1) return Math.ceil(((1 - b.tokens) * 1000) / this.perSecond);
     b.tokens--;
     return 0;
+  }
+
+  /** Gives `peer` one token back (never beyond the burst). */
+  give(peer: string, now: number): void {
+    const b = this.refill(peer, now);
+    b.tokens = Math.min(this.burst, b.tokens + 1);
+  }
+
+  /** True when `peer` has a token now (none is taken). */
+  has(peer: string, now: number): boolean {
+    const b = this.buckets.get(peer);
+    return !b || Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond) >= 1;
+  }
+
+  /** `peer`'s bucket, topped up to `now`. */
+  private refill(peer: string, now: number): Bucket {
+    let b = this.buckets.get(peer);
+    if (!b) {
+      if (this.buckets.size >= this.maxPeers) this.buckets.delete(this.buckets.keys().next().value as string);
+      b = { tokens: this.burst, at: now };
+      this.buckets.set(peer, b);
+    }
+    b.tokens = Math.min(this.burst, b.tokens + ((now - b.at) / 1000) * this.perSecond);
+    b.at = now;
+    return b;
   }
 
   /** Waits until `peer` has a token and takes it (a client pacing itself). */

@@ -2,16 +2,20 @@
  * Sync over request/response streams (served by p2p/syncServer.ts): a node behind a peer's
  * better chain fetches the missing blocks and imports each as if gossiped, or reorganises when
  * the peer's chain forks from its own. Every answer is checked before use (p2p/answerCheck.ts);
- * a peer that serves invalid blocks or oversized or malformed answers is banned.
+ * a peer that serves invalid blocks or oversized or malformed answers is banned. Every request has
+ * a deadline (and a minimum rate for large answers): a peer that stalls, trickles, or refuses blocks
+ * below the head it claimed is struck, left alone for a cooldown while another peer is asked, and
+ * banned on repeat. The node counts as syncing only after a peer's blocks were verified and
+ * imported, so a claimed head alone never makes it refuse transactions.
  */
 import type { Libp2p, PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
 import type { NetworkPorts } from '../node/ports.ts';
 import { betterTip } from '../node/reorg.ts';
 import type { P2pOptions } from './options.ts';
-import { decode, encode, OversizedError, readAll } from './wire.ts';
+import { decode, encode, OversizedError, readAll, StalledError } from './wire.ts';
 import { type PeerStatus, serveSync } from './syncServer.ts';
-import { checkAnswer, isPeerFault, PeerFault } from './answerCheck.ts';
+import { checkAnswer, isPeerFault, PeerFault, Refusal } from './answerCheck.ts';
 import { batchesOf, blockItems, runPipeline } from '../node/blockPipeline.ts';
 import { VerifyPool } from '../node/verifyPool.ts';
 import { ChainError } from '../core/errors.ts';
@@ -42,10 +46,12 @@ export class Syncer {
   private readonly asked = new RequestBuckets(SYNC_REQUESTS_PER_SECOND, MAX_BANNED);
   /** Requests this node may still make of each peer (client side: it paces itself the same way). */
   private readonly asking = new RequestBuckets(SYNC_REQUESTS_PER_SECOND, MAX_BANNED);
-  /** True while importing a better chain that is more than one block ahead. */
+  /** True while importing a better chain more than one block ahead, once its first blocks were imported. */
   syncing = false;
-  /** Called with multiaddrs a peer told us about. */
-  onPeersLearned: (addrs: string[]) => void = () => undefined;
+  /** Called after a peer was struck (the network asks another one at once). */
+  onStruck: (peer: PeerId) => void = () => undefined;
+  /** Called with multiaddrs a peer told us about, and that peer. */
+  onPeersLearned: (addrs: string[], from: PeerId) => void = () => undefined;
   /** Called after each block imported while syncing (more than one block behind): height, target. */
   onProgress: (height: number, target: number) => void = () => undefined;
 
@@ -63,18 +69,27 @@ export class Syncer {
 
   /** Asks and reads the whole answer; an oversized or malformed one is the peer's fault (a ban). */
   private async ask(peer: PeerId, protocol: string, body: unknown, max: number): Promise<unknown> {
-    const stream = await this.p2p.dialProtocol(peer, protocol, { signal: AbortSignal.timeout(10_000) });
-    await stream.sink([encode(body)]);
+    const timeoutMs = this.opts.syncRequestTimeoutMs;
+    const stream = await this.p2p.dialProtocol(peer, protocol, { signal: AbortSignal.timeout(timeoutMs) }).catch((e: Error) => {
+      throw e.name === 'TimeoutError' || e.name === 'AbortError'
+        ? new StalledError(`opened no ${protocol} stream within ${timeoutMs} ms`)
+        : e;
+    });
     let bytes: Uint8Array;
     try {
-      bytes = await readAll(stream, max);
+      await stream.sink([encode(body)]);
+      bytes = await readAll(stream, max, { timeoutMs, minBytesPerSecond: this.opts.syncMinBytesPerSecond });
     } catch (e) {
       if (e instanceof OversizedError) throw new PeerFault(`answered ${protocol} with ${e.message}`);
       throw e;
     }
     const answer = decode(bytes, max);
-    if (answer === undefined) throw new PeerFault(`answered ${protocol} with malformed JSON`);
-    return answer;
+    if (answer !== undefined) return answer;
+    // A peer that died mid-answer (its connection is gone) leaves a cut answer through no breach;
+    // an empty answer on a live connection is a strike, a malformed one a breach.
+    if (!this.p2p.getConnections(peer).some((c) => c.status === 'open')) throw new Error(`connection closed during ${protocol}`);
+    if (bytes.byteLength === 0) throw new StalledError(`answered ${protocol} with nothing`);
+    throw new PeerFault(`answered ${protocol} with malformed JSON`);
   }
 
   /** A peer's head. */
@@ -88,6 +103,23 @@ export class Syncer {
     await this.asking.wait(peer.toString());
     const answer = await this.ask(peer, this.protocols.blocks, { from, to }, this.opts.maxSyncResponseBytes);
     return checkAnswer(answer, from, to, this.ports.chain.genesis);
+  }
+
+  /** True while `peer` may be asked to sync: neither banned nor cooling down after a strike. */
+  canAsk(peer: PeerId, now = Date.now()): boolean {
+    const id = peer.toString();
+    return !this.banned.has(id, now) && !this.banned.cooling(id, now);
+  }
+
+  /** Strikes a slow or refusing peer: a cooldown, a ban on repeat (p2p/banList.ts). */
+  private async strike(peer: PeerId, why: string): Promise<void> {
+    const id = peer.toString();
+    if (this.banned.strike(id, this.opts.maxSyncStrikes, this.opts.syncStrikeCooldownMs)) {
+      await this.ban(peer, `struck ${this.opts.maxSyncStrikes} times; last: ${why}`);
+    } else {
+      this.ports.log.warn('peer struck: too slow or refused blocks below the head it claimed', { peer: id, why });
+    }
+    this.onStruck(peer);
   }
 
   /** True while `peer` is banned for serving invalid blocks or breaking the protocol. */
@@ -106,15 +138,17 @@ export class Syncer {
     await this.p2p.hangUp(peer).catch(() => undefined);
   }
 
-  /** Syncs with `peer` unless a sync is already running or the peer is banned. */
+  /** Syncs with `peer` unless a sync is already running or the peer is banned or cooling down. */
   poke(peer: PeerId): Promise<void> {
     if (this.isBanned(peer)) {
       void this.p2p.hangUp(peer).catch(() => undefined);
       return Promise.resolve();
     }
-    this.running ??= this.syncWith(peer)
+    if (this.running || !this.canAsk(peer)) return this.running ?? Promise.resolve();
+    this.running = this.syncWith(peer)
       .catch(async (e: unknown) => {
         if (isPeerFault(e)) await this.ban(peer, (e as Error).message);
+        else if (e instanceof StalledError || e instanceof Refusal) await this.strike(peer, e.message);
         else this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message });
       })
       .finally(() => {
@@ -133,11 +167,10 @@ export class Syncer {
       await this.p2p.hangUp(peer);
       return;
     }
-    this.onPeersLearned(Array.isArray(st.peers) ? st.peers.filter((a) => typeof a === 'string').slice(0, 50) : []);
+    this.onPeersLearned(Array.isArray(st.peers) ? st.peers.filter((a) => typeof a === 'string').slice(0, 50) : [], peer);
     const head = this.ports.chain.head();
     if (!betterTip({ index: st.height, timestamp: st.headTimestamp, hash: st.headHash }, head, this.ports.chain.genesis.blockTimeMs))
       return;
-    this.syncing = st.height > head.index + 1;
     const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
     if (ancestor === head.index) await this.catchUp(peer, ancestor, st.height);
     else await this.takeBranch(peer, ancestor, head, st.height);
@@ -145,8 +178,8 @@ export class Syncer {
 
   /** Imports a peer's blocks after our head up to `target`, each verified batch in one synced write. */
   private async catchUp(peer: PeerId, ancestor: number, target: number): Promise<void> {
-    // Blocks far below the target need no undo records: only the last ones can be reorganised.
-    this.ports.syncTarget(target);
+    // Undo records follow what was imported, never the claimed target: the runner keeps them for
+    // the blocks near the log's head, which only verified imports move.
     // Long catch-ups verify signatures ahead in worker threads (the node's one pipeline).
     const pool = target - ancestor >= SYNC_WORKERS_FROM ? new VerifyPool() : null;
     try {
@@ -156,8 +189,10 @@ export class Syncer {
       await runPipeline(
         batchesOf(blockItems(fetched)),
         pool,
+        // Blocks at or below the head go in too: importBlocks skips the ones the chain holds and
+        // refuses (HeadMovedError, no ban) a different one, such as a block this node produced meanwhile.
         ({ block, txBytes }, verified) => {
-          if ((block as Block).index > this.ports.chain.head().index) group.push({ raw: block, verified, txBytes });
+          group.push({ raw: block, verified, txBytes });
         },
         async () => {
           const blocks = group.splice(0);
@@ -168,11 +203,15 @@ export class Syncer {
             // Measured by the batching already: not serialised again.
             blocks.map((b) => b.txBytes),
           );
-          if (this.syncing) this.onProgress(imported[imported.length - 1].index, target);
+          if (imported.length === 0) return;
+          // Verified blocks came in and the claimed head is still ahead: evidence the node is behind.
+          // It lasts at most one request deadline past the last import (then a strike ends the sync).
+          const top = imported[imported.length - 1].index;
+          this.syncing = target > top + 1;
+          if (this.syncing) this.onProgress(top, target);
         },
       );
     } finally {
-      this.ports.syncTarget(0);
       await pool?.close();
     }
   }

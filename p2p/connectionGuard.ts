@@ -1,0 +1,86 @@
+/**
+ * Connection slots an inbound flood cannot take all of. Strangers (peers that are not in the peer
+ * book as known: neither given with `--peer` nor learned from such a peer) share
+ * `maxConnections - reservedKnownConnections` slots, at most `maxConnectionsPerIp` of them from one
+ * remote IP; known peers always get in, and the connection pruner closes strangers first (known
+ * peers carry a high tag value). Throwaway identities from one host so hold a few slots at most,
+ * and the node's own network always has room.
+ *
+ * The gater refuses early (after the handshake, when the remote peer id is known); concurrent
+ * handshakes can race past it, so each opened connection is counted again and closed when over.
+ */
+import type { Connection, ConnectionGater, MultiaddrConnection, PeerId } from '@libp2p/interface';
+import type { Multiaddr } from '@multiformats/multiaddr';
+
+/** The guard's bounds (from P2pOptions). */
+export interface ConnectionGuardOptions {
+  maxConnections: number;
+  maxConnectionsPerIp: number;
+  reservedKnownConnections: number;
+}
+
+/** The tag libp2p's pruner reads: known peers are pruned last. */
+export const KNOWN_PEER_TAG = 'ombra-known-peer';
+
+/** The remote IP of an address ('' when it has none, such as a relay). */
+function ipOf(addr: Multiaddr): string {
+  try {
+    return addr.nodeAddress().address;
+  } catch {
+    return '';
+  }
+}
+
+/** Counts open connections against the caps and refuses strangers beyond them. */
+export class ConnectionGuard {
+  private readonly opts: ConnectionGuardOptions;
+  private readonly isKnown: (peer: string) => boolean;
+  private readonly connections: () => Connection[];
+  /** Connections refused or closed by the caps (operators and tests). */
+  refused = 0;
+
+  constructor(opts: ConnectionGuardOptions, isKnown: (peer: string) => boolean, connections: () => Connection[]) {
+    this.opts = opts;
+    this.isKnown = isKnown;
+    this.connections = connections;
+  }
+
+  /** Inbound slots strangers share. */
+  get strangerSlots(): number {
+    return Math.max(1, this.opts.maxConnections - this.opts.reservedKnownConnections);
+  }
+
+  /** The libp2p connection gater: inbound strangers beyond the caps are refused after the handshake. */
+  gater(): ConnectionGater {
+    return {
+      denyInboundEncryptedConnection: (peer: PeerId, conn: MultiaddrConnection) => {
+        const deny = this.over(peer.toString(), ipOf(conn.remoteAddr), null);
+        if (deny) this.refused++;
+        return deny;
+      },
+    };
+  }
+
+  /** Closes a just-opened inbound connection that took a stranger past the caps; true when closed. */
+  check(conn: Connection): boolean {
+    if (conn.direction !== 'inbound' || !this.over(conn.remotePeer.toString(), ipOf(conn.remoteAddr), conn)) return false;
+    this.refused++;
+    conn.abort(new Error('too many connections from strangers'));
+    return true;
+  }
+
+  /** True when a stranger from `ip` has no slot: the other stranger connections already fill one cap. */
+  private over(peer: string, ip: string, self: Connection | null): boolean {
+    if (this.isKnown(peer)) return false;
+    let strangers = 0;
+    let fromIp = 0;
+    for (const c of this.connections()) {
+      if (c === self || c.direction !== 'inbound' || c.status !== 'open' || this.isKnown(c.remotePeer.toString())) continue;
+      // Racing connections are judged in the order they opened: the later ones go.
+      if (self && (c.timeline.open > self.timeline.open || (c.timeline.open === self.timeline.open && c.id > self.id))) continue;
+      strangers++;
+      if (ip && ipOf(c.remoteAddr) === ip) fromIp++;
+    }
+    return fromIp >= this.opts.maxConnectionsPerIp || strangers >= this.strangerSlots;
+  }
+}
