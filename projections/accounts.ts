@@ -23,7 +23,7 @@ import type { KvOp, Projection } from './projection.ts';
 import { row } from './rows.ts';
 
 /** An account as stored: big integers as strings, `m` only for a miner. */
-export interface StoredAccount {
+interface StoredAccount {
   b: string;
   n: number;
   c: string;

@@ -48,7 +48,7 @@ export interface StepRow {
 }
 
 /** AGENT_CLAIM details. */
-export interface ClaimRow {
+interface ClaimRow {
   modelInfo: string;
   hardwareTier: string;
   txHash: string;
@@ -56,7 +56,7 @@ export interface ClaimRow {
 }
 
 /** AGENT_FINISH details. */
-export interface FinishRow {
+interface FinishRow {
   outcome: 'completed' | 'failed' | 'cancelled';
   finalAnswerInline: string;
   txHash: string;

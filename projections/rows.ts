@@ -23,7 +23,7 @@ export const listNumber = (n: number): string => n.toString().padStart(12, '0');
 export type RowReader = Pick<Rows, 'get' | 'getMany' | 'values'>;
 
 /** The bounds and order of a range read over one group (items, not keys). */
-export interface GroupRead<Item> {
+interface GroupRead<Item> {
   /** The first item read (inclusive); absent: the group's first. */
   from?: Item;
   /** The last item read (inclusive). */
@@ -46,7 +46,7 @@ const put = (key: string, value: unknown, fresh: boolean): KvOp =>
   fresh ? { type: 'put', key, value, fresh: true } : { type: 'put', key, value };
 
 /** One kind of row: `<prefix><encode(id)>` -> `T`. */
-export interface Row<Id, T> {
+interface Row<Id, T> {
   readonly prefix: string;
   key(id: Id): string;
   /** Writes `value`; `fresh`: the row cannot exist before this put (KvOp.fresh). */

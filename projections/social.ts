@@ -43,13 +43,13 @@ export interface LikeRecord {
 }
 
 /** A post's body row (the rest of a post is its consensus record). */
-export interface PostBody {
+interface PostBody {
   body: string;
   blobIds: string[];
 }
 
 /** A profile row (the address is its key). */
-export interface ProfileRow {
+interface ProfileRow {
   displayName: string;
   bio: string;
   avatarBlobId?: string;

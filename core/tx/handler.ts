@@ -110,7 +110,7 @@ export function isTx<S extends TxSchema>(tx: SignedTx, schema: S): tx is SignedT
 }
 
 // Refusals (core/errors.ts), where every family's rules import them from.
-export { refuse, refuseUnless } from '../errors.ts';
+export { refuse } from '../errors.ts';
 
 /** Moves a fee from the sender to the block's proposer (the live network's rule). */
 export function payFee(s: StateOverlay, from: string, fee: bigint, ctx: TxContext): void {

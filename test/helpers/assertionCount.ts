@@ -13,10 +13,10 @@ import ts from 'typescript';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** The folders counted, source first, then the tests. */
-export const COUNTED_FOLDERS = ['core', 'projections', 'node', 'queries', 'services', 'p2p', 'api', 'client', 'cli', 'test'] as const;
+const COUNTED_FOLDERS = ['core', 'projections', 'node', 'queries', 'services', 'p2p', 'api', 'client', 'cli', 'test'] as const;
 
 /** One assertion found in the tree. */
-export interface AssertionSite {
+interface AssertionSite {
   file: string;
   line: number;
   kind: 'cast' | 'asConst' | 'nonNull';
@@ -24,7 +24,7 @@ export interface AssertionSite {
 }
 
 /** The counts of one folder. */
-export interface FolderCount {
+interface FolderCount {
   folder: string;
   casts: number;
   asConst: number;
@@ -40,7 +40,7 @@ function tsFiles(dir: string): string[] {
 }
 
 /** Every type assertion and non-null assertion in one source text. */
-export function assertionSites(file: string, text: string): AssertionSite[] {
+function assertionSites(file: string, text: string): AssertionSite[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const sites: AssertionSite[] = [];
   const add = (node: ts.Node, kind: AssertionSite['kind']) =>
@@ -69,7 +69,7 @@ export function allSites(root = ROOT): AssertionSite[] {
 }
 
 /** Counts per folder, in COUNTED_FOLDERS order. */
-export function countPerFolder(sites: AssertionSite[]): FolderCount[] {
+function countPerFolder(sites: AssertionSite[]): FolderCount[] {
   return COUNTED_FOLDERS.map((folder) => {
     const mine = sites.filter((s) => s.file.split('/')[0] === folder);
     const n = (kind: AssertionSite['kind']) => mine.filter((s) => s.kind === kind).length;
