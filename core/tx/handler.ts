@@ -109,7 +109,7 @@ export function isTx<S extends TxSchema>(tx: SignedTx, schema: S): tx is SignedT
   return tx.type === schema.type;
 }
 
-// Refusals (core/errors.ts), where every family's rules import them from.
+// `refuse` lives in core/errors.ts (beside refuseUnless and present); the families' rules import it from here.
 export { refuse } from '../errors.ts';
 
 /** Moves a fee from the sender to the block's proposer (the live network's rule). */
