@@ -6,7 +6,7 @@ export type { NetworkView } from '../node/ports.ts';
 import type { Queries } from '../queries/index.ts';
 import type { StreamHub } from './streams/streamHub.ts';
 import type { ApiKeyStore } from '../services/apiKeys.ts';
-import type { AlertService } from '../services/alerts.ts';
+import type { AlertService } from '../services/alerts/alertService.ts';
 import type { RateLimiter } from './rateLimit.ts';
 import type { NodeMetrics } from './metrics/nodeMetrics.ts';
 

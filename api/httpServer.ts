@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Hono } from 'hono';
 import { ListenFault } from './metricsServer.ts';
 import type { RateLimiter } from './rateLimit.ts';
+import type { Component } from '../node/ports.ts';
 import { dotSegmentAnswer, dotSegmentProblem } from './requestTarget.ts';
 import type { StreamHub } from './streams/streamHub.ts';
 import { attachWebSockets, type WebSockets } from './streams/wsServer.ts';
@@ -23,7 +24,7 @@ export interface HttpServerOptions {
 }
 
 /** The API server. */
-export class HttpServer {
+export class HttpServer implements Component {
   private readonly app: Hono;
   private readonly streams: StreamHub;
   private readonly limiter: RateLimiter | null;

@@ -18,7 +18,9 @@ import { BlockList, isIP } from 'node:net';
 import { quotaBucketOf } from './cidr.ts';
 import { trustedProxies, type TrustedProxies } from './clientIp.ts';
 import { readFileSync, unwatchFile, watchFile } from 'node:fs';
-import type { ApiKeyRecord, ApiKeyStore } from '../services/apiKeys.ts';
+import type { ApiKeyRecord } from '../services/apiKeyFormat.ts';
+import type { ApiKeyStore } from '../services/apiKeys.ts';
+import type { Component } from '../node/ports.ts';
 
 /** One tier's limits. */
 export interface TierLimit {
@@ -138,7 +140,7 @@ export type Admission =
 const UNLIMITED: Admission = { ok: true, bucket: null, limit: null, stream: false, release: () => {} };
 
 /** The limiter's state and middleware. */
-export class RateLimiter {
+export class RateLimiter implements Component {
   readonly opts: RateLimitOptions;
   private readonly keys: ApiKeyStore;
   private readonly buckets = new Map<string, Bucket>();
@@ -169,7 +171,7 @@ export class RateLimiter {
 
   /** Lifecycle: stops following the ban file. */
   async stop(): Promise<void> {
-    this.close();
+    if (this.opts.banFile) unwatchFile(this.opts.banFile);
   }
 
   /** Re-reads the ban file; a missing file bans nobody, a bad line keeps the previous list. */
@@ -245,11 +247,6 @@ export class RateLimiter {
   /** Tracked callers (tests, metrics). */
   size(): number {
     return this.buckets.size;
-  }
-
-  /** Stops watching the ban file. */
-  close(): void {
-    if (this.opts.banFile) unwatchFile(this.opts.banFile);
   }
 
   /**

@@ -1,11 +1,12 @@
 /** The command table of `ombra`. */
-import { auditCommand, auditHelp } from './audit.ts';
+import { auditCommand, auditHelp } from './auditCommand.ts';
 import { driveCommand, driveHelp } from './drive.ts';
 import { replayCommand, replayHelp } from './replay.ts';
 import { repairCommand, repairHelp } from './repair.ts';
 import { snapshotCommand, snapshotHelp } from './snapshot.ts';
 import { simulateCommand, simulateHelp } from './simulate.ts';
-import { startCommand, startHelp } from './start.ts';
+import { startCommand } from './start.ts';
+import { startHelp } from './startFlags.ts';
 import { testnetCommand, testnetHelp } from './testnet.ts';
 import { walletCommand, walletHelp } from './wallet.ts';
 import { tailCommand, tailHelp } from './tail.ts';

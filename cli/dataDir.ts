@@ -74,10 +74,10 @@ export async function openExistingNode(dataDir: string, forkOverrides: Partial<F
 }
 
 /**
- * Runs `fn` on what `open` opened and closes it afterwards; a CliFault from either prints
+ * Runs `fn` on what `open` opened, then closes it (a store) or stops it (a node); a CliFault from either prints
  * `ombra <command>: <why>` and answers exit code 1.
  */
-export async function withDataDir<T extends { close(): Promise<void> }>(
+export async function withDataDir<T extends { close(): Promise<void> } | { stop(): Promise<void> }>(
   command: string,
   open: () => Promise<T>,
   fn: (opened: T) => Promise<number>,
@@ -87,7 +87,7 @@ export async function withDataDir<T extends { close(): Promise<void> }>(
     try {
       return await fn(opened);
     } finally {
-      await opened.close();
+      await ('stop' in opened ? opened.stop() : opened.close());
     }
   } catch (e) {
     if (e instanceof CliFault) {

@@ -4,7 +4,7 @@
  * so this refuses, clearly, while a node runs on it. The key is printed once, on stdout.
  */
 import { ApiKeyStore } from '../services/apiKeys.ts';
-import { MAX_LABEL } from '../api/alertParams.ts';
+import { MAX_LABEL } from '../services/alerts/alertParams.ts';
 import { helpText, parseFlags, requiredIntFlag, UsageError, type FlagSpec } from './args.ts';
 import { openExistingStore, withDataDir } from './dataDir.ts';
 
@@ -48,7 +48,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
           `key ${record.id} (tier ${tier}${label ? `, label ${JSON.stringify(label)}` : ''}) created; it is shown only this once\n`,
         );
       }
-      await keys.close();
+      await keys.stop();
       return 0;
     },
   );

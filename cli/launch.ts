@@ -20,11 +20,11 @@ import { createQueries, type Queries } from '../queries/index.ts';
 import { dbDirOf } from './dataDir.ts';
 import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
-import { AlertService, type AlertOptions } from '../services/alerts.ts';
+import { AlertService, type AlertOptions } from '../services/alerts/alertService.ts';
 import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
 import type { MempoolOptions } from '../node/mempool.ts';
 import { NodeMetrics } from '../api/metrics/nodeMetrics.ts';
-import { observeLaunched } from '../api/metrics/observeNode.ts';
+import { observeDelivery, observeLaunched } from '../api/metrics/observeNode.ts';
 import { signatureEquation } from '../core/signature.ts';
 
 /** Everything `launch` needs. */
@@ -95,7 +95,8 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const metrics = new NodeMetrics();
   const node = await life.start(
     'node',
-    await OmbraNode.create({
+    await OmbraNode.open({
+      start: false,
       dbDir: dbDirOf(cfg.dataDir),
       genesis: cfg.genesis,
       forkOverrides: cfg.forkOverrides,
@@ -130,7 +131,18 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     'rate limiter',
     new RateLimiter(keys, { banFile: join(cfg.dataDir, 'banned-ips.txt'), ...(cfg.rateLimits ?? { enforceLimits: false }) }),
   );
-  const alerts = await life.start('alerts', new AlertService(node.alertPorts(), { log, ...cfg.alerts }));
+  // Links in alerts point at the operator's public URL, else at the HTTP server once it listens;
+  // attempts are counted by the metrics. Both are given here: nothing is set after start.
+  let serving: HttpServer | null = null;
+  const alerts = await life.start(
+    'alerts',
+    new AlertService(node.alertPorts(), {
+      log,
+      ...cfg.alerts,
+      serverUrl: () => serving?.url,
+      onAttempt: (channel, ok, seconds) => observeDelivery(metrics, channel, ok, seconds),
+    }),
+  );
   const streams = new StreamHub(node.streamPorts(), cfg.streams);
   const queries = createQueries(node.readPorts());
   const app = createApp(
@@ -141,16 +153,16 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     'http',
     new HttpServer(app, streams, limiter, { host: cfg.httpHost, port: cfg.httpPort, limits: cfg.httpLimits }),
   );
+  serving = http;
   let stopMetrics = () => {};
   await life.start('metrics', {
     start: async () => {
-      stopMetrics = observeLaunched(metrics, { node, network, streams, sockets: http.webSockets, alerts });
+      stopMetrics = observeLaunched(metrics, { node: node.metricsPorts(), network, streams, sockets: http.webSockets, alerts });
     },
     stop: async () => stopMetrics(),
   });
   const metricsServer = cfg.metricsAddr ? await life.start('metrics listener', new MetricsServer(metrics, cfg.metricsAddr)) : null;
   const url = http.url;
-  if (!cfg.alerts?.publicUrl) alerts.opts.publicUrl = url;
   log.info('node serving', {
     url,
     ...(metricsServer ? { metrics: `${metricsServer.url}/metrics` } : {}),

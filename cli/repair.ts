@@ -67,11 +67,12 @@ export async function repairCommand(argv: string[]): Promise<number> {
     'repair',
     async () => {
       try {
-        return await OmbraNode.create({
+        return await OmbraNode.open({
           dbDir: dbDirOf(dataDir),
           forkOverrides: forkOverridesFromEnv(),
           verifyDepth: Number.POSITIVE_INFINITY,
           repairing: true,
+          start: false,
         });
       } catch (e) {
         throw explainOpenError(e, dataDir);

@@ -42,7 +42,7 @@ const NO_FILL = { fillCache: false } as object;
 /**
  * Checks the head pointer and the hash chain of the last `depth` blocks; the lowest fault, or
  * null. One block at a time, each let go once checked; the table pages LevelDB maps to read
- * them stay resident until the database closes (OmbraNode.create reopens it after the check).
+ * them stay resident until the database closes (node/openChain.ts reopens it after the check).
  */
 export async function verifyLog(store: ChainStore, depth = DEFAULT_VERIFY_DEPTH): Promise<LogFault | null> {
   const head = store.head();

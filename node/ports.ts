@@ -163,6 +163,19 @@ export interface AlertPorts {
   height(): number;
 }
 
+/** What the metrics read of the node at scrape time: the feed, the head, pending transactions, the read models. */
+export interface MetricsPorts {
+  feed: ChainFeed;
+  chain: Pick<HeadReader, 'head'>;
+  mempool: Pick<MempoolView, 'list'>;
+  models: {
+    /** Height each read model has folded. */
+    heights(): Record<string, number>;
+    /** Read models reset to genesis since start (one per projection). */
+    resets(): number;
+  };
+}
+
 /** What block production needs of the node: the head, the clock, and the one way to append a block. */
 export interface ProducerPorts {
   readonly genesis: Genesis;

@@ -4,7 +4,7 @@
  */
 import { slotOf, slotOwner } from '../core/block.ts';
 import type { KeyPair } from '../core/keys.ts';
-import type { ProducerPorts } from './ports.ts';
+import type { Component, ProducerPorts } from './ports.ts';
 
 /** Producer settings. */
 export interface ProducerOptions {
@@ -16,7 +16,7 @@ export interface ProducerOptions {
 }
 
 /** Drives block production on a timer aligned to slot boundaries. */
-export class Producer {
+export class Producer implements Component {
   private readonly node: ProducerPorts;
   private readonly opts: ProducerOptions;
   private timer: NodeJS.Timeout | null = null;

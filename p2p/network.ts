@@ -14,7 +14,7 @@ import { tcp } from '@libp2p/tcp';
 import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import type { Subscription } from 'rxjs';
-import type { NetworkPorts, NetworkView, PeerGuardStats } from '../node/ports.ts';
+import type { Component, NetworkPorts, NetworkView, PeerGuardStats } from '../node/ports.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { Syncer } from './sync.ts';
 import { encode } from './wire.ts';
@@ -32,7 +32,7 @@ const MAX_LISTEN_ADDRS = 8;
 const withoutPeerId = (a: string): string => a.replace(/\/p2p\/[^/]+$/, '');
 
 /** A node's network presence. */
-export class P2pNetwork implements NetworkView {
+export class P2pNetwork implements NetworkView, Component {
   private readonly ports: NetworkPorts;
   private readonly key: PrivateKey;
   private readonly opts: P2pOptions;

@@ -1,47 +1,18 @@
 /**
- * API keys: node-local data in the `local:keys` sublevel (never chain state).
- *
- * Format: `ombra_live_<40 hex>_<8 hex>`, the tail being the CRC-32 of everything before it, so a
- * mistyped or made-up key is refused without a database lookup. Only SHA-256 of the key is stored;
- * the key itself is shown once, at creation. Every active key is held in memory by its hash, so
- * checking a key costs one CRC, one hash and one map lookup. `lastUsedAt` is updated in memory
+ * API keys: node-local data in the `local:keys` sublevel (never chain state). The key format and
+ * the stored record are in services/apiKeyFormat.ts. Only SHA-256 of the key is stored; the key
+ * itself is shown once, at creation. Every active key is held in memory by its hash, so checking
+ * a key costs one CRC, one hash and one map lookup. `lastUsedAt` is updated in memory
  * and written in batches (at most one write per key per `flushMs`), never once per request.
  *
  * Ownership: a key registered while presenting another key (X-API-Key) is owned by that key. A
  * caller sees and may revoke itself and the keys it owns; nothing else.
  */
-import { hash, randomBytes } from 'node:crypto';
-import { crc32 } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import type { ChainStore } from '../node/chainStore.ts';
+import type { Component } from '../node/ports.ts';
 import { ChainError } from '../core/errors.ts';
-
-/** The recognisable prefix of a live key. */
-export const KEY_PREFIX = 'ombra_live_';
-const KEY_RE = /^ombra_live_([0-9a-f]{40})_([0-9a-f]{8})$/;
-
-/** A stored key (no secret in it). */
-export interface ApiKeyRecord {
-  id: string;
-  /** Hex SHA-256 of the key. */
-  hash: string;
-  tier: number;
-  label: string;
-  createdAt: number;
-  lastUsedAt: number | null;
-  /** The key that registered this one, if any. */
-  ownerId: string | null;
-  /** Client IP that registered it ('operator' for `ombra keys create`). */
-  createdBy: string;
-}
-
-/** What a listing shows. */
-export interface ApiKeyView {
-  id: string;
-  label: string;
-  tier: number;
-  createdAt: number;
-  lastUsedAt: number | null;
-}
+import { generateKey, keyHash, wellFormedKey, type ApiKeyRecord } from './apiKeyFormat.ts';
 
 /** Key store options. */
 export interface ApiKeyOptions {
@@ -64,33 +35,11 @@ export const defaultApiKeyOptions: ApiKeyOptions = {
   clock: Date.now,
 };
 
-/** The checksum part of a key body. */
-function checksum(body: string): string {
-  return (crc32(body) >>> 0).toString(16).padStart(8, '0');
-}
-
-/** A fresh random key. */
-export function generateKey(): string {
-  const body = KEY_PREFIX + randomBytes(20).toString('hex');
-  return `${body}_${checksum(body)}`;
-}
-
-/** True when `s` has the key format and a correct checksum (no lookup). */
-export function wellFormedKey(s: string): boolean {
-  const m = KEY_RE.exec(s);
-  return m !== null && checksum(s.slice(0, s.length - 9)) === m[2];
-}
-
-/** Hex SHA-256 of a key. */
-export function keyHash(key: string): string {
-  return hash('sha256', key);
-}
-
 /** Outcome of checking a presented key. */
 export type KeyCheck = { ok: true; record: ApiKeyRecord } | { ok: false; why: 'malformed' | 'unknown' };
 
 /** The key store. */
-export class ApiKeyStore {
+export class ApiKeyStore implements Component {
   private readonly rows: ReturnType<ChainStore['sublevel']>;
   private readonly byHash = new Map<string, ApiKeyRecord>();
   private readonly byId = new Map<string, ApiKeyRecord>();
@@ -112,9 +61,11 @@ export class ApiKeyStore {
     await this.load();
   }
 
-  /** Lifecycle: closes the store's key rows. */
-  stop(): Promise<void> {
-    return this.close();
+  /** Lifecycle: stops the flush timer and writes the last-used times still pending. */
+  async stop(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.flush();
   }
 
   /** Loads every active key into memory; call once before use. */
@@ -275,16 +226,4 @@ export class ApiKeyStore {
   all(): ApiKeyRecord[] {
     return [...this.byId.values()];
   }
-
-  /** Flushes and stops the timer. */
-  async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.flush();
-  }
-}
-
-/** The public view of a record. */
-export function keyView(r: ApiKeyRecord): ApiKeyView {
-  return { id: r.id, label: r.label, tier: r.tier, createdAt: r.createdAt, lastUsedAt: r.lastUsedAt };
 }

@@ -55,6 +55,13 @@ t('every top-level source folder has a place in the layers', () => {
   );
 });
 
+t('alert code lives in services/alerts/ (the router excepted: every router is in api/routes/)', () => {
+  const stray = LAYERS.flatMap((l) => files(join(ROOT, l)))
+    .map((f) => relative(ROOT, f))
+    .filter((f) => /alert/i.test(f) && !f.startsWith('services/alerts/') && f !== 'api/routes/alerts.ts');
+  assert.equal(stray, []);
+});
+
 t('the folder graph has no cycle', () => {
   const next = new Map<string, Set<string>>();
   for (const [from, to] of folderEdges()) if (from !== to) (next.get(from) ?? next.set(from, new Set()).get(from)!).add(to);

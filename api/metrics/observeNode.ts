@@ -2,8 +2,8 @@
  * Feeds `NodeMetrics` from the node's event feed and attaches the read-only sources its gauges
  * read at scrape time: nothing here reaches into the node's internals or polls.
  */
-import type { ChainFeed, HeadReader, MempoolView } from '../../node/ports.ts';
-import type { AlertService } from '../../services/alerts.ts';
+import type { MetricsPorts } from '../../node/ports.ts';
+import type { AlertService } from '../../services/alerts/alertService.ts';
 import type { NetworkView } from '../context.ts';
 import type { StreamHub } from '../streams/streamHub.ts';
 import { signatureEquation } from '../../core/signature.ts';
@@ -28,35 +28,33 @@ export function observeNode(m: NodeMetrics, src: MetricSources): () => void {
   };
 }
 
-/** Records one finished alert delivery attempt. */
+/** Records one finished alert delivery attempt (`AlertOptions.onAttempt`). */
 export function observeDelivery(m: NodeMetrics, channel: string, ok: boolean, seconds: number): void {
   m.deliveries.inc({ channel, result: ok ? 'success' : 'failure' });
   m.deliverySeconds.observe({ channel }, seconds);
 }
 
-/** The parts of a running node that metrics observe (what `launch` wires). */
+/** The parts of a running node that metrics observe, through read ports (what `launch` wires). */
 export interface ObservedNode {
-  node: ChainFeed &
-    Pick<HeadReader, 'head'> & { mempool: Pick<MempoolView, 'list'>; runner: { heights(): Record<string, number>; resets: number } };
+  node: MetricsPorts;
   network: NetworkView;
-  streams: StreamHub;
+  streams: Pick<StreamHub, 'subscriberCount'>;
   sockets: { sessions: { size: number } };
-  alerts: AlertService;
+  alerts: Pick<AlertService, 'pendingCount'>;
 }
 
-/** Observes a launched node: its feed, head, mempool, network, streams, outbox, read models and alert attempts. */
+/** Observes a launched node: its feed, head, mempool, network, streams, outbox and read models. */
 export function observeLaunched(m: NodeMetrics, n: ObservedNode): () => void {
-  n.alerts.onAttempt = (_row, result, seconds, channel) => observeDelivery(m, channel, result.ok, seconds);
   return observeNode(m, {
-    events$: n.node.events$,
-    head: () => n.node.head(),
+    events$: n.node.feed.events$,
+    head: () => n.node.chain.head(),
     pending: () => n.node.mempool.list(),
     peerCount: () => n.network.peerCount(),
     syncing: () => n.network.syncing(),
     subscribers: () => ({ total: n.streams.subscriberCount, ws: n.sockets.sessions.size }),
     outbox: () => n.alerts.pendingCount(),
-    projectionHeights: () => n.node.runner.heights(),
-    readModelResets: () => n.node.runner.resets,
+    projectionHeights: () => n.node.models.heights(),
+    readModelResets: () => n.node.models.resets(),
     guard: n.network.guardStats?.bind(n.network),
     signatureVerifier: signatureEquation,
   });

@@ -4,12 +4,12 @@
  */
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import type { AlertService } from '../../services/alerts.ts';
-import { parseSubscribe } from '../alertParams.ts';
+import type { AlertService } from '../../services/alerts/alertService.ts';
+import { parseSubscribe } from '../../services/alerts/alertParams.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientBucket } from '../clientIp.ts';
 import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
-import { confirmedPage, confirmPage, wantsHtml } from '../confirmPage.ts';
+import { confirmedPage, confirmPage, wantsHtml } from '../../services/alerts/confirmPage.ts';
 import { pageHeaders } from '../staticFiles.ts';
 
 function token(c: Context, required: true): string;

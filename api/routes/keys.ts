@@ -4,8 +4,9 @@
  */
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import { keyView, type ApiKeyRecord, type ApiKeyStore } from '../../services/apiKeys.ts';
-import { parseRegister } from '../alertParams.ts';
+import { keyView, type ApiKeyRecord } from '../../services/apiKeyFormat.ts';
+import type { ApiKeyStore } from '../../services/apiKeys.ts';
+import { parseRegister } from '../../services/alerts/alertParams.ts';
 import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientBucket } from '../clientIp.ts';

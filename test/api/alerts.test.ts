@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
 import { ChainError } from '../../core/errors.ts';
-import { parseEmail, parseSubscribe, parseWebhookUrl } from '../../api/alertParams.ts';
+import { parseEmail, parseSubscribe, parseWebhookUrl } from '../../services/alerts/alertParams.ts';
 import { openAlertChain, subscribe, type AlertChain } from '../helpers/alertKit.ts';
 import { assertError, assertErrorShape } from './support.ts';
 

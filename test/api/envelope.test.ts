@@ -32,8 +32,8 @@ async function withApp(fn: (c: TestChain, app: ReturnType<typeof createApp>, met
     await chain.produce(2);
     await fn(chain, createApp(testApiDeps(chain.node, { keys, metrics, limiter: rl })), metrics);
   } finally {
-    rl?.close();
-    await keys.close();
+    await rl?.stop();
+    await keys.stop();
     await chain.destroy();
   }
 }

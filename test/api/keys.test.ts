@@ -2,7 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { ApiKeyStore, generateKey, KEY_PREFIX, keyHash, wellFormedKey } from '../../services/apiKeys.ts';
+import { generateKey, KEY_PREFIX, keyHash, wellFormedKey } from '../../services/apiKeyFormat.ts';
+import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { assertError, call, withChain } from './support.ts';
 
 const t = suite('API keys');
@@ -162,7 +163,7 @@ t('lastUsedAt is kept in memory and written in one batch per flush, not once per
     }
     assert.is(writes, 0, 'no write per request');
     assert.is(record.lastUsedAt, 2_099);
-    await keys.close();
+    await keys.stop();
     assert.is(writes, 1, 'one batch on flush');
     assert.is(((await rows.get(record.id)) as any).lastUsedAt, 2_099);
   }),
@@ -224,8 +225,8 @@ t('derived keys: at most 20 per key (429), one shared quota with their owner, an
       assert.is((await req('/api/keys/me', { headers: { 'X-API-Key': k.key } })).status, 401);
     assert.is(keys.all().length, 0);
   } finally {
-    limiter.close();
-    await keys.close();
+    await limiter.stop();
+    await keys.stop();
     await chain.destroy();
   }
 });

@@ -41,8 +41,8 @@ async function withLimits(options: Partial<RateLimitOptions>, fn: (k: Kit) => Pr
   try {
     await fn({ chain, keys, limiter, app, clock, req });
   } finally {
-    limiter.close();
-    await keys.close();
+    await limiter.stop();
+    await keys.stop();
     await chain.destroy();
   }
 }
@@ -157,7 +157,7 @@ t('concurrency: the 11th parallel anonymous request is 429 while 10 are open; sl
   await new Promise((r) => setTimeout(r, 20));
   gates.splice(0).forEach((g) => g());
   assert.is((await again).status, 200);
-  limiter.close();
+  await limiter.stop();
 });
 
 t('streams count while open: tier 1 allows 10 per key; closing one frees its slot', () =>

@@ -116,7 +116,7 @@ async function buildChain(
       shape.onBlock?.(block.index);
     }
   } finally {
-    await node.close();
+    await node.stop();
   }
   return { txs, genesis };
 }

@@ -44,7 +44,7 @@ const counts = {
   accounts: node.state().accounts.size,
   records: Object.fromEntries(Object.entries(node.state().records).map(([k, v]) => [k, (v as Map<string, unknown>).size])),
 };
-const slots = (node.runner as unknown as { slots: Map<string, { state: unknown }> }).slots;
+const slots = (node.runner as unknown as { parts: { slots: Map<string, { state: unknown }> } }).parts.slots;
 const heldByMiB: Record<string, number> = {};
 let before = process.memoryUsage().heapUsed;
 for (const [name, slot] of slots) {

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app.ts';
 import { RateLimiter } from '../../api/rateLimit.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
-import { AlertService } from '../../services/alerts.ts';
+import { AlertService } from '../../services/alerts/alertService.ts';
 import { answer, startReceiver, until } from '../helpers/alertKit.ts';
 import { openTestChain, testApiDeps } from '../helpers/testChain.ts';
 
@@ -83,8 +83,8 @@ export async function rateLimitBench(): Promise<void> {
     }
   } finally {
     for (const s of [plain.server, limited.server]) await new Promise<void>((r) => s.close(() => r()));
-    limiter.close();
-    await keys.close();
+    await limiter.stop();
+    await keys.stop();
     await chain.destroy();
   }
 }

@@ -35,7 +35,7 @@ async function buildChain(dir: string, blocks: number) {
     await node.produce(DEV_KEYS[0], clock);
   }
   const all = await node.store.blocksIn(1, blocks);
-  await node.close();
+  await node.stop();
   return { genesis, blocks: all };
 }
 
@@ -88,7 +88,7 @@ async function localImport(dir: string, genesis: Genesis, blocks: readonly Block
   else for (let i = 0; i < blocks.length; i += group) await node.importBlocks(blocks.slice(i, i + group));
   const seconds = (performance.now() - t) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  await node.close();
+  await node.stop();
   return { seconds, cpuSeconds: (cpu.user + cpu.system) / 1e6 };
 }
 

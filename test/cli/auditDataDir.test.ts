@@ -5,7 +5,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { auditCommand, auditStore } from '../../cli/audit.ts';
+import { auditCommand } from '../../cli/auditCommand.ts';
+import { auditStore } from '../../cli/audit.ts';
 import { UsageError } from '../../cli/args.ts';
 import type { Block } from '../../core/block.ts';
 import { heightKey } from '../../core/encoding.ts';

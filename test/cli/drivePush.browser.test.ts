@@ -144,7 +144,7 @@ t('ombra replay rebuilds the drive identical to the live read models', async () 
     try {
       return await n.runner.dump();
     } finally {
-      await n.close();
+      await n.stop();
     }
   };
   const live = await dump();

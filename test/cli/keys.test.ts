@@ -3,7 +3,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import { ChainStore } from '../../node/chainStore.ts';
-import { ApiKeyStore, wellFormedKey } from '../../services/apiKeys.ts';
+import { wellFormedKey } from '../../services/apiKeyFormat.ts';
+import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { runCli } from '../helpers/cliRun.ts';
 import { openTestChain } from '../helpers/testChain.ts';
 

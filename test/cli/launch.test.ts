@@ -3,6 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { devGenesis } from '../../cli/genesisFile.ts';
 import { launch } from '../../cli/launch.ts';
+import { startSmtp, until } from '../helpers/alertKit.ts';
 import { SseClient, WsClient } from '../helpers/streamClients.ts';
 import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
 
@@ -36,6 +37,39 @@ test('a launched dev node streams blocks over SSE, /api/ws and /ws, and stop() e
     assert.ok((await old.closed()).code > 0);
   } finally {
     await node.stop();
+    tmp.cleanup();
+  }
+});
+
+test('without a public URL, alert links point at the address the HTTP server bound (given at construction, not set after start)', async () => {
+  const tmp = tempDir();
+  const smtp = await startSmtp();
+  const node = await launch({
+    dataDir: tmp.dir,
+    genesis: devGenesis(200),
+    dev: true,
+    httpHost: '127.0.0.1',
+    httpPort: 0,
+    alerts: { smtpUrl: smtp.url },
+  });
+  try {
+    const res = await fetch(`${node.url}/api/alerts/subscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        trigger: 'address_tx',
+        params: { address: `ox${'ef'.repeat(20)}` },
+        channel: 'email',
+        target: 'me@example.com',
+      }),
+    });
+    assert.ok(res.ok, `subscribe answered ${res.status}`);
+    await until(() => smtp.mails.length === 1, 8000, 'confirmation mail');
+    const text = smtp.mails[0].raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    assert.ok(text.includes(`${node.url}/api/alerts/confirm/`), `the link is on ${node.url}`);
+  } finally {
+    await node.stop();
+    await smtp.close();
     tmp.cleanup();
   }
 });

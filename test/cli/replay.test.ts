@@ -39,7 +39,7 @@ async function readModels(dbDir: string) {
     );
     return { models: JSON.parse(json), head: node.head() };
   } finally {
-    await node.close();
+    await node.stop();
   }
 }
 
@@ -95,7 +95,7 @@ t('replay rebuilds read models identical to the incremental ones', async () => {
       assert.is(locked.code, 1);
       assert.match(locked.stderr, /is in use by a running node; stop it first/);
     } finally {
-      await node.close();
+      await node.stop();
     }
   } finally {
     tmp.cleanup();

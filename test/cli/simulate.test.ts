@@ -44,7 +44,7 @@ t('the recorded simulated chain imports block by block and its read models equal
     await node.catchUp(undefined, { verifySignatures: true });
     assert.equal(await node.runner.dump(), incremental);
   } finally {
-    await node.close();
+    await node.stop();
     tmp.cleanup();
   }
 });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
 import { SMTPServer } from 'smtp-server';
 import { createApp } from '../../api/app.ts';
-import { AlertService, type AlertOptions } from '../../services/alerts.ts';
+import { AlertService, type AlertOptions } from '../../services/alerts/alertService.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { openTestChain, testApiDeps, type TestChain } from './testChain.ts';
 
@@ -147,12 +147,12 @@ export async function openAlertChain(opts: Partial<AlertOptions> = {}, dir?: str
   const destroy = chain.destroy;
   ac.close = async () => {
     await ac.alerts.stop();
-    await keys.close();
+    await keys.stop();
     await close();
   };
   ac.destroy = async () => {
     await ac.alerts.stop();
-    await keys.close();
+    await keys.stop();
     await destroy();
   };
   return ac;

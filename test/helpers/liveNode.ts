@@ -32,7 +32,7 @@ export async function liveSimulatedNode(): Promise<LiveNode> {
   const tmp = tempDir('ombra-live-');
   const seed = await OmbraNode.open({ dbDir: dbDirOf(tmp.dir), genesis });
   for (const b of blocks.slice(1)) await seed.importBlock(b);
-  await seed.close();
+  await seed.stop();
   const node = await launch({
     dataDir: tmp.dir,
     genesis,

@@ -122,9 +122,9 @@ export async function openTestChain(
       const nonce = (node.state().accounts.get(key.address)?.nonce ?? 0) + node.mempool.pending(key.address).count;
       return signTx({ type: 'TRANSFER', from: key.address, to, amount: String(amount), fee: String(fee), nonce, timestamp: clock }, key);
     },
-    close: () => node.close(),
+    close: () => node.stop(),
     async destroy() {
-      await node.close();
+      await node.stop();
       tmp.cleanup();
     },
   };

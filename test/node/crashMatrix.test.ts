@@ -88,7 +88,7 @@ t(
       try {
         await assertReadModelsEqualReplay(node);
       } finally {
-        await node.close();
+        await node.stop();
       }
       assert.ok(acked.size > KILLS, `only ${acked.size} transactions were acknowledged`);
     } finally {

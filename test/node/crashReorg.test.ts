@@ -55,7 +55,7 @@ t('kill -9 before every write of a reorganisation: the old chain or the new one,
         for (const h of acked) assert.ok(inChain.has(h) || node.mempool.has(h), `write ${at}: acknowledged ${h} lost`);
         await assertReadModelsEqualReplay(node, `write ${at} (${crash[2]}): read models equal a replay`);
       } finally {
-        await node.close();
+        await node.stop();
       }
     } finally {
       tmp.cleanup();

@@ -44,7 +44,7 @@ async function tamper(dir: string, edit: (store: ChainStore) => Promise<void>): 
 async function refusesAt(dir: string, height: number): Promise<void> {
   const e = await OmbraNode.open({ dbDir: `${dir}/db`, genesis: fixtureGenesis() }).then(
     async (n) => {
-      await n.close();
+      await n.stop();
       return null;
     },
     (err: unknown) => err,
@@ -120,8 +120,8 @@ t('a head pointer behind the log or beyond it is refused; repair restores the ve
 t('--verify-all walks the whole log: damage older than the window is found only with it', async () => {
   const c8 = await chainOf8();
   await tamper(c8.dir, (s) => s.blocks.del(heightKey(2)));
-  const n = await OmbraNode.create({ dbDir: `${c8.dir}/db`, verifyDepth: 3 });
-  await n.close();
+  const n = await OmbraNode.open({ dbDir: `${c8.dir}/db`, verifyDepth: 3, start: false });
+  await n.stop();
   await refusesAt(c8.dir, 2);
   assert.ok(await repairCommand(['--data-dir', c8.dir]).then((code) => code === 0));
   c8.cleanup();

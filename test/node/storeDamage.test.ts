@@ -41,7 +41,7 @@ function newest(dir: string, ext: string): string {
 async function refusal(dir: string): Promise<LogIntegrityError> {
   const e = await OmbraNode.open({ dbDir: join(dir, 'db') }).then(
     async (n) => {
-      await n.close();
+      await n.stop();
       return null;
     },
     (err: unknown) => err,
@@ -70,7 +70,7 @@ async function repairedTo(dir: string, heights: [number, number]): Promise<numbe
     assert.ok(head >= heights[0] && head <= heights[1], `repaired to ${head}, expected ${heights[0]}..${heights[1]}`);
     await assertReadModelsEqualReplay(node);
   } finally {
-    await node.close();
+    await node.stop();
   }
   assert.is(await grow(dir, 1), head + 1, 'it produces on the repaired chain');
   return head;

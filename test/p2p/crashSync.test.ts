@@ -70,7 +70,7 @@ t(
       // spends its first ~50 writes of every start setting them up.
       const first = await open();
       await first.importBlocks(srcBlocks.slice(1, 2));
-      await first.close();
+      await first.stop();
       let height = 1;
       const kinds = new Set<string>();
       let points = 0;
@@ -99,7 +99,7 @@ t(
           );
           await assertReadModelsEqualReplay(node, `${what}: read models equal a replay`);
         } finally {
-          await node.close();
+          await node.stop();
         }
         if (!crash) assert.is(height, BLOCKS, 'an idle run has synced');
       }
@@ -114,7 +114,7 @@ t(
       try {
         await assertReadModelsEqualReplay(last);
       } finally {
-        await last.close();
+        await last.stop();
       }
     } finally {
       await peer.stop();

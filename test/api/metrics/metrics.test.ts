@@ -137,7 +137,7 @@ t('block imports are timed and refused blocks counted by code, through the node 
     assert.is(sample(text, 'ombra_block_import_duration_seconds_count'), 2);
     assert.is(sample(text, 'ombra_blocks_rejected_total', 'code="INVALID_BLOCK"'), 1);
   } finally {
-    await receiver.close();
+    await receiver.stop();
     tmp.cleanup();
     await source.destroy();
   }

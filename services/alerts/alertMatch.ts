@@ -1,6 +1,6 @@
 /**
  * Alert triggers: which subscriptions a committed block fires, and what each delivery says.
- * Pure (no I/O, no clock): the alert consumer in node/alerts.ts feeds it blocks and persists
+ * Pure (no I/O, no clock): the alert reactor (alertReactor.ts) feeds it blocks and persists
  * what it returns together with its checkpoint.
  *
  * - address_tx `{address}`: every transaction in the block that involves the address (`partiesOf`:
@@ -13,12 +13,12 @@
  *
  * A subscription fires only for blocks above the height at which it was created.
  */
-import type { Block } from '../core/block.ts';
-import { AGENT_FINISH, AGENT_REQUEST } from '../core/tx/agent.ts';
-import { isTx, type SignedTx } from '../core/tx/handler.ts';
-import { partiesOf } from '../core/tx/registry.ts';
-import { TASK_REWARD } from '../core/tx/task.ts';
-import { stateTx } from '../core/txCodec.ts';
+import type { Block } from '../../core/block.ts';
+import { AGENT_FINISH, AGENT_REQUEST } from '../../core/tx/agent.ts';
+import { isTx, type SignedTx } from '../../core/tx/handler.ts';
+import { partiesOf } from '../../core/tx/registry.ts';
+import { TASK_REWARD } from '../../core/tx/task.ts';
+import { stateTx } from '../../core/txCodec.ts';
 
 /** The triggers. */
 export const TRIGGERS = ['address_tx', 'miner_block', 'reward', 'agent_finished'] as const;

@@ -4,9 +4,9 @@
  * a disabled one leaves it until its owner re-enables it. Owners are known by their token's hash.
  */
 import { randomBytes } from 'node:crypto';
-import { ChainError } from '../core/errors.ts';
-import { SubscriptionIndex } from '../projections/alertMatch.ts';
-import type { ProjectionStore, Rows } from '../projections/store.ts';
+import { ChainError } from '../../core/errors.ts';
+import { SubscriptionIndex } from './alertMatch.ts';
+import type { ProjectionStore, Rows } from '../../projections/store.ts';
 import type { AlertOutbox } from './alertOutbox.ts';
 import { newSecret, sha, upgradeRecord } from './alertSecrets.ts';
 import { subView, type AlertOptions, type SubRecord } from './alertTypes.ts';

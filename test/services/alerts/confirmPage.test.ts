@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { confirmPage, escapeHtml, wantsHtml } from '../../api/confirmPage.ts';
+import { confirmPage, escapeHtml, wantsHtml } from '../../../services/alerts/confirmPage.ts';
 
 const t = suite('confirmation pages');
 

@@ -5,8 +5,8 @@
  * or a restart, never gives an address a fresh allowance. Mailboxes are compared as `mailboxOf`
  * folds them.
  */
-import { ChainError } from '../core/errors.ts';
-import type { RowOp, Rows } from '../projections/store.ts';
+import { ChainError } from '../../core/errors.ts';
+import type { RowOp, Rows } from '../../projections/store.ts';
 import { sha } from './alertSecrets.ts';
 
 const DAY_MS = 24 * 3600_000;

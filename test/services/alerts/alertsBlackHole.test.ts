@@ -6,7 +6,7 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { answer, openAlertChain, startReceiver, subscribe, until, type AlertChain, type Receiver } from '../helpers/alertKit.ts';
+import { answer, openAlertChain, startReceiver, subscribe, until, type AlertChain, type Receiver } from '../../helpers/alertKit.ts';
 
 const t = suite('alerts against a black hole');
 const STRANGER = `ox${'bd'.repeat(20)}`;

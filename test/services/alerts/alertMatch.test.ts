@@ -1,10 +1,10 @@
 /** Matching a block against alert subscriptions: address_tx fires for every party a transaction names. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Block } from '../../core/block.ts';
-import type { SignedTx } from '../../core/tx/handler.ts';
-import { matchBlock, SubscriptionIndex } from '../../projections/alertMatch.ts';
-import { DEV_KEYS } from '../helpers/testChain.ts';
+import type { Block } from '../../../core/block.ts';
+import type { SignedTx } from '../../../core/tx/handler.ts';
+import { matchBlock, SubscriptionIndex } from '../../../services/alerts/alertMatch.ts';
+import { DEV_KEYS } from '../../helpers/testChain.ts';
 
 const t = suite('alert matching');
 const [sender, recipient, stranger] = [DEV_KEYS[1].address, DEV_KEYS[2].address, DEV_KEYS[3].address];

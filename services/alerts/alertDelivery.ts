@@ -1,11 +1,11 @@
 /**
  * Alert senders: one webhook POST or one e-mail per attempt. Scheduling and retries are in
- * node/alerts.ts; a sender only answers whether this attempt succeeded.
+ * alertOutbox.ts; a sender only answers whether this attempt succeeded.
  *
  * Webhooks follow Standard Webhooks besides the spec's X-Chain-* headers: `webhook-id` (the
  * delivery id, stable across retries), `webhook-timestamp` (Unix seconds of this attempt) and
  * `webhook-signature: v1,<base64 HMAC-SHA256 keyed with the subscription's signing secret over
- * "<id>.<timestamp>.<body>">` (services/alertSecrets.ts; two signatures while a rotated secret is
+ * "<id>.<timestamp>.<body>">` (alertSecrets.ts; two signatures while a rotated secret is
  * in its grace period). Only a 2xx within the deadline succeeds; a 3xx is a failure and
  * is not followed. The connection goes to an address our own DNS lookup checked (SSRF guard).
  */

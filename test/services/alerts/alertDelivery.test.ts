@@ -1,7 +1,7 @@
 /** Alert delivery end to end: real blocks, real receivers on loopback, a real SMTP server. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Block } from '../../core/block.ts';
+import type { Block } from '../../../core/block.ts';
 import {
   answer,
   confirmByMail,
@@ -16,8 +16,8 @@ import {
   verifySignature,
   type AlertChain,
   type Receiver,
-} from '../helpers/alertKit.ts';
-import { DEV_KEYS } from '../helpers/testChain.ts';
+} from '../../helpers/alertKit.ts';
+import { DEV_KEYS } from '../../helpers/testChain.ts';
 
 const t = suite('alert delivery');
 const STRANGER = `ox${'ab'.repeat(20)}`;

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { mailboxOf } from '../../services/confirmMailCap.ts';
-import { openAlertChain, sleep, startSmtp, subscribe, until } from '../helpers/alertKit.ts';
+import { mailboxOf } from '../../../services/alerts/confirmMailCap.ts';
+import { openAlertChain, sleep, startSmtp, subscribe, until } from '../../helpers/alertKit.ts';
 
 const t = suite('confirmation mail cap');
 const FAST = [20, 20, 20];

@@ -1,8 +1,8 @@
 /** Alerts follow reorganisations: the winning branch's blocks fire, and an event in both branches is delivered once. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { answer, openAlertChain, sleep, startReceiver, subscribe, until } from '../helpers/alertKit.ts';
-import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
+import { answer, openAlertChain, sleep, startReceiver, subscribe, until } from '../../helpers/alertKit.ts';
+import { DEV_KEYS, openTestChain } from '../../helpers/testChain.ts';
 
 const t = suite('alerts across a reorganisation');
 const STRANGER = `ox${'ef'.repeat(20)}`;

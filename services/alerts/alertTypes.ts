@@ -1,6 +1,6 @@
 /** Alert options, subscription records and outbox rows: what the alert service's parts share. */
-import type { Trigger } from '../projections/alertMatch.ts';
-import { silentLogger, type Logger } from '../node/log.ts';
+import type { Trigger } from './alertMatch.ts';
+import { silentLogger, type Logger } from '../../node/log.ts';
 
 /** Alert options (cli/ fills them from flags). */
 export interface AlertOptions {
@@ -9,8 +9,15 @@ export interface AlertOptions {
   /** Mail relay, `smtp://HOST:PORT`; e-mail subscriptions are refused without it. */
   smtpUrl?: string;
   mailFrom: string;
-  /** Base URL that e-mails link to (`<publicUrl>/api/chain/tx/<hash>`). */
+  /** Base URL that e-mails link to (`<publicUrl>/api/chain/tx/<hash>`); the operator's --public-url. */
   publicUrl: string;
+  /**
+   * Where the node's HTTP server listens, once it does (undefined before): the base URL of links
+   * when no `publicUrl` is given. The composition root passes it, so nothing is set after start.
+   */
+  serverUrl?: () => string | undefined;
+  /** Observer of each finished delivery attempt (metrics): its channel, whether it succeeded, its seconds. */
+  onAttempt?: (channel: 'webhook' | 'email', ok: boolean, seconds: number) => void;
   /** Waits before each retry, counted from the end of the failed attempt. */
   retryDelaysMs: number[];
   /** Deadline of one attempt. */
@@ -33,7 +40,7 @@ export interface AlertOptions {
   confirmTtlMs: number;
   /** Unconfirmed e-mail subscriptions one address may have at once (each sent one confirmation mail). */
   maxUnconfirmedPerEmail: number;
-  /** Confirmation mails one mailbox (see services/confirmMailCap.ts) may be sent in any 24 hours. */
+  /** Confirmation mails one mailbox (see confirmMailCap.ts) may be sent in any 24 hours. */
   maxConfirmMailsPerDay: number;
   /** How long the secret a rotation replaced still signs, beside the new one. */
   secretGraceMs: number;

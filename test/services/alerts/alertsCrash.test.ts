@@ -1,10 +1,10 @@
 /** kill -9 in the middle of a retry schedule loses no delivery: a real node process, killed and restarted. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { signTx } from '../../core/txCodec.ts';
-import { answer, startReceiver, until } from '../helpers/alertKit.ts';
-import { startNodeProcess } from '../helpers/nodeProcess.ts';
-import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
+import { signTx } from '../../../core/txCodec.ts';
+import { answer, startReceiver, until } from '../../helpers/alertKit.ts';
+import { startNodeProcess } from '../../helpers/nodeProcess.ts';
+import { DEV_KEYS, tempDir } from '../../helpers/testChain.ts';
 
 const t = suite('alerts across kill -9');
 const STRANGER = `ox${'cd'.repeat(20)}`;

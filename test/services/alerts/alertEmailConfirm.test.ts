@@ -1,7 +1,7 @@
 /** E-mail targets are confirmed by a link before anything else is mailed to them: a real SMTP server. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { confirmPath, openAlertChain, sleep, startSmtp, subscribe, until, listAlerts, payAndCommit } from '../helpers/alertKit.ts';
+import { confirmPath, openAlertChain, sleep, startSmtp, subscribe, until, listAlerts, payAndCommit } from '../../helpers/alertKit.ts';
 
 const t = suite('e-mail confirmation');
 const STRANGER = `ox${'ef'.repeat(20)}`;

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { TargetGate, targetHost } from '../../services/targetGate.ts';
+import { TargetGate, targetHost } from '../../../services/alerts/targetGate.ts';
 
 const t = suite('target gate');
 

@@ -8,11 +8,11 @@
  * transaction that is in both branches is delivered once.
  */
 import { hash } from 'node:crypto';
-import type { Block } from '../core/block.ts';
-import { agentRunsIn, matchBlock, type AlertMatch, type SubIndex } from '../projections/alertMatch.ts';
-import type { KvOp } from '../projections/projection.ts';
-import type { Reactor } from '../projections/reactor.ts';
-import type { Logger } from '../node/log.ts';
+import type { Block } from '../../core/block.ts';
+import { agentRunsIn, matchBlock, type AlertMatch, type SubIndex } from './alertMatch.ts';
+import type { KvOp } from '../../projections/projection.ts';
+import type { Reactor } from '../../projections/reactor.ts';
+import type { Logger } from '../../node/log.ts';
 import type { OutboxRow, SubRecord } from './alertTypes.ts';
 
 /** Row keys in the reactor's key space. */

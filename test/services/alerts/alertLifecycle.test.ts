@@ -11,7 +11,7 @@ import {
   verifySignature,
   listAlerts,
   payAndCommit,
-} from '../helpers/alertKit.ts';
+} from '../../helpers/alertKit.ts';
 
 const t = suite('alert subscription lifecycle');
 const STRANGER = `ox${'ce'.repeat(20)}`;

@@ -1,11 +1,11 @@
 /**
  * Validation of POST /api/alerts/subscribe and POST /api/keys/register bodies. Pure: every
  * refusal is INVALID_PARAMS with a message that names the field and what it must be. (Whether
- * a webhook host resolves to a public address is checked afterwards, with DNS, by node/alerts.ts.)
+ * a webhook host resolves to a public address is checked afterwards, with DNS, by alertService.ts.)
  */
-import { normalizeAddress } from '../core/address.ts';
-import { ChainError } from '../core/errors.ts';
-import { TRIGGERS, type Trigger } from '../projections/alertMatch.ts';
+import { normalizeAddress } from '../../core/address.ts';
+import { ChainError } from '../../core/errors.ts';
+import { TRIGGERS, type Trigger } from './alertMatch.ts';
 
 /** A valid subscribe request. */
 export interface SubscribeInput {

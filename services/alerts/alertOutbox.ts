@@ -10,16 +10,14 @@
  * A run of `disableAfterFailures` failed attempts disables a subscription (alertOutcome.ts).
  * Confirmation mails wait here too, in their own key space: they belong to no block.
  */
-import type { ProjectionStore, Rows } from '../projections/store.ts';
+import type { ProjectionStore, Rows } from '../../projections/store.ts';
 import { AlertSender, type Attempt, type AttemptResult } from './alertDelivery.ts';
 import { OUTBOX_PREFIX } from './alertReactor.ts';
 import { secretsInForce } from './alertSecrets.ts';
 import { TargetGate, targetHost } from './targetGate.ts';
 import { settleAttempt } from './alertOutcome.ts';
+import { SentIds } from './sentIds.ts';
 import type { AlertOptions, OutboxRow, SubRecord } from './alertTypes.ts';
-
-/** Blocks a sent id is remembered for: deeper than any reorganisation the undo log serves. */
-const SENT_MEMORY_BLOCKS = 1024;
 
 /** Where the worker keeps its rows. */
 export interface OutboxStorage {
@@ -44,7 +42,7 @@ export class AlertOutbox {
   private readonly subOf: (id: string) => SubRecord | undefined;
   private readonly rows = new Map<string, OutboxRow>();
   private readonly bySub = new Map<string, number>();
-  private readonly sentIds = new Map<string, number>();
+  private readonly sentIds: SentIds;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly gate: TargetGate<OutboxRow>;
   private readonly sender: AlertSender;
@@ -65,6 +63,7 @@ export class AlertOutbox {
     this.subOf = subOf;
     this.opts = opts;
     this.onDisabled = onDisabled;
+    this.sentIds = new SentIds(db.sent);
     this.gate = new TargetGate({
       max: opts.maxConcurrent,
       maxPerTarget: opts.maxConcurrentPerTarget,
@@ -107,7 +106,7 @@ export class AlertOutbox {
 
   /** Loads the ids already sent (before the reactor folds anything) and the confirmation mails waiting. */
   async load(): Promise<void> {
-    for await (const [id, h] of this.db.sent.iterator()) this.sentIds.set(id as string, h as number);
+    await this.sentIds.load();
     for await (const row of this.db.confirm.values()) this.add(row as OutboxRow);
   }
 
@@ -215,6 +214,7 @@ export class AlertOutbox {
     try {
       await this.record(row, sub, result);
     } finally {
+      this.opts.onAttempt?.(sub.channel, result.ok, seconds);
       this.onAttempt?.(row, result, seconds, sub.channel);
     }
   }
@@ -230,8 +230,7 @@ export class AlertOutbox {
       ops.push({ type: 'del', ...here });
     }
     if (out.row === 'delivered' && row.kind !== 'confirm') {
-      this.sentIds.set(row.id, row.blockIndex);
-      ops.push({ type: 'put', key: row.id, value: row.blockIndex, sublevel: this.db.sent }, ...this.forget(row.blockIndex));
+      ops.push(...this.sentIds.note(row.id, row.blockIndex));
     }
     if (out.row === 'dropped')
       this.opts.log.warn('alert delivery dropped', { deliveryId: row.id, subId: sub.id, attempts: row.attempts, error: out.error });
@@ -243,16 +242,5 @@ export class AlertOutbox {
       this.onDisabled(sub);
       this.opts.log.warn('alert subscription disabled', { subId: sub.id, failures: sub.consecutiveFailures, error: out.error });
     } else if (out.row === 'retry' && this.rows.get(row.id) === row) this.schedule(row);
-  }
-
-  /** Sent ids too old for any reorganisation to bring back: forgotten, with the writes that drop them. */
-  private forget(height: number): Op[] {
-    const ops: Op[] = [];
-    for (const [id, h] of this.sentIds) {
-      if (h >= height - SENT_MEMORY_BLOCKS) continue;
-      this.sentIds.delete(id);
-      ops.push({ type: 'del', key: id, sublevel: this.db.sent });
-    }
-    return ops;
   }
 }

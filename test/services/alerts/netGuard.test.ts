@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { forbiddenAddress, guardedLookup, resolvePublic } from '../../services/netGuard.ts';
+import { forbiddenAddress, guardedLookup, resolvePublic } from '../../../services/alerts/netGuard.ts';
 
 const t = suite('webhook SSRF guard');
 

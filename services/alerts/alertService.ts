@@ -1,16 +1,16 @@
 /**
  * Alert subscriptions and their delivery: node-local data, never chain state. Three parts:
- * the subscriptions (services/alertBook.ts, in `local:alerts:subs`), the alert reactor that the projection runner
- * folds every committed block through (services/alertReactor.ts: checkpoints, catch-up and the
+ * the subscriptions (alertBook.ts, in `local:alerts:subs`), the alert reactor that the projection runner
+ * folds every committed block through (alertReactor.ts: checkpoints, catch-up and the
  * undo log come from the runner, so alerts follow reorganisations), and the delivery worker that
- * drains the reactor's outbox (services/alertOutbox.ts).
+ * drains the reactor's outbox (alertOutbox.ts).
  */
-import type { Block } from '../core/block.ts';
-import { ChainError } from '../core/errors.ts';
-import type { Trigger } from '../projections/alertMatch.ts';
-import type { Reactor } from '../projections/reactor.ts';
-import type { Rows } from '../projections/store.ts';
-import type { AlertPorts } from '../node/ports.ts';
+import type { Block } from '../../core/block.ts';
+import { ChainError } from '../../core/errors.ts';
+import type { Trigger } from './alertMatch.ts';
+import type { Reactor } from '../../projections/reactor.ts';
+import type { Rows } from '../../projections/store.ts';
+import type { AlertPorts, Component } from '../../node/ports.ts';
 import { AlertOutbox } from './alertOutbox.ts';
 import { alertReactor, matchRows, type AlertReactorDeps, type AlertReactorState } from './alertReactor.ts';
 import { confirmRow } from './alertConfirm.ts';
@@ -18,13 +18,15 @@ import { AlertBook, newSubRecord } from './alertBook.ts';
 import { ConfirmMailCap, mailboxOf } from './confirmMailCap.ts';
 import { newConfirmToken, newToken, sha } from './alertSecrets.ts';
 import { defaultAlertOptions, type AlertOptions } from './alertTypes.ts';
-import { ForbiddenTarget, resolvePublic } from './netGuard.ts';
+import { checkTarget } from './targetCheck.ts';
 
 export { defaultAlertOptions, subView, type AlertOptions, type OutboxRow, type SubRecord } from './alertTypes.ts';
 
 /** Alert subscriptions, the reactor that fires them and the worker that delivers them. */
-export class AlertService {
+export class AlertService implements Component {
   readonly opts: AlertOptions;
+  /** The base URL links point to: the operator's public URL, else the HTTP server's. */
+  private readonly publicUrl: () => string;
   private readonly ports: AlertPorts;
   private readonly subsDb: Rows;
   private readonly book: AlertBook;
@@ -38,6 +40,9 @@ export class AlertService {
   constructor(ports: AlertPorts, options: Partial<AlertOptions> = {}) {
     this.ports = ports;
     this.opts = { ...defaultAlertOptions, ...options };
+    const given = options.publicUrl;
+    const serverUrl = options.serverUrl;
+    this.publicUrl = () => given ?? serverUrl?.() ?? defaultAlertOptions.publicUrl;
     this.subsDb = ports.store.sublevel('local:alerts:subs');
     const rows = ports.store.sublevel('p:alerts');
     this.book = new AlertBook({
@@ -71,7 +76,7 @@ export class AlertService {
       written: (rows) => {
         for (const r of rows) this.outbox.add(r);
       },
-      publicUrl: () => this.opts.publicUrl,
+      publicUrl: () => this.publicUrl(),
       clock: () => this.opts.clock(),
       maxPerBlockPerSub: this.opts.maxPerBlockPerSub,
       log: this.opts.log,
@@ -121,7 +126,7 @@ export class AlertService {
     return this.outbox.mailEnabled;
   }
 
-  /** Observers of finished attempts (tests, metrics). */
+  /** An observer of finished attempts with the whole row and result (tests; metrics take `onAttempt` in the options). */
   set onAttempt(fn: AlertOutbox['onAttempt']) {
     this.outbox.onAttempt = fn;
   }
@@ -143,22 +148,6 @@ export class AlertService {
 
   // ---- subscriptions ----------------------------------------------------------------------
 
-  /** Refuses a webhook URL whose host resolves to a forbidden address (unless allowed). */
-  async checkTarget(channel: 'webhook' | 'email', target: string): Promise<void> {
-    if (channel === 'email') {
-      if (!this.outbox.mailEnabled)
-        throw new ChainError('INVALID_PARAMS', 'e-mail alerts are not available: this node has no mail relay (--smtp-url)');
-      return;
-    }
-    if (this.opts.allowPrivate) return;
-    try {
-      await resolvePublic(new URL(target).hostname);
-    } catch (e) {
-      if (e instanceof ForbiddenTarget) throw new ChainError('INVALID_PARAMS', `target refused: ${e.message}`);
-      throw new ChainError('INVALID_PARAMS', `target host ${new URL(target).hostname.slice(0, 100)} does not resolve`);
-    }
-  }
-
   /** True when `token` is a known alert token. */
   knowsToken(token: string): boolean {
     return this.book.knowsToken(token);
@@ -174,7 +163,7 @@ export class AlertService {
     ip: string,
     token?: string,
   ) {
-    await this.checkTarget(input.channel, input.target);
+    await checkTarget(input.channel, input.target, { mailEnabled: this.outbox.mailEnabled, allowPrivate: this.opts.allowPrivate });
     if (token !== undefined && !this.knowsToken(token))
       throw new ChainError('UNAUTHORIZED', 'unknown X-Alert-Token: omit it to get a new token');
     const tok = token ?? newToken();
@@ -200,7 +189,7 @@ export class AlertService {
     const email = input.channel === 'email';
     const confirmToken = email ? newConfirmToken() : null;
     const rec = newSubRecord(input, { tokenHash, ip, now, height: this.ports.height(), confirmToken, ttlMs: this.opts.confirmTtlMs });
-    const mail = confirmToken ? confirmRow(rec, confirmToken, this.opts.publicUrl, now, this.opts.confirmTtlMs) : null;
+    const mail = confirmToken ? confirmRow(rec, confirmToken, this.publicUrl(), now, this.opts.confirmTtlMs) : null;
     // The mailbox's daily allowance is taken last, after every other refusal, and kept with the mail.
     const capped = mail ? this.mailCap.take(input.target, now) : [];
     await this.ports.store.write([

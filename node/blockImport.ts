@@ -1,0 +1,123 @@
+/**
+ * Blocks onto the log: validated as children of the head (from a peer, a snapshot, or built here
+ * from the mempool), appended in one synced batch, announced in order, and the mempool
+ * revalidated against the new head.
+ */
+import { applyBlock, buildBlock, type Applied } from '../core/applyBlock.ts';
+import type { Block } from '../core/block.ts';
+import type { ChainError } from '../core/errors.ts';
+import type { KeyPair } from '../core/keys.ts';
+import { RecordsNotLoaded } from '../core/recordCache.ts';
+import { StateOverlay } from '../core/state.ts';
+import type { SignedTx } from '../core/tx/handler.ts';
+import { HeadMovedError } from './reorg.ts';
+import { refOf, type Writer } from './writer.ts';
+
+/** Validates a block from elsewhere (a peer, a snapshot) as the child of the head and appends it. */
+export function importBlock(
+  w: Writer,
+  raw: unknown,
+  source: 'peer' | 'local' = 'peer',
+  opts: { signaturesVerified?: boolean } = {},
+): Promise<Block> {
+  return w.exclusive(async () => {
+    const applied = await w.loading(() =>
+      applyBlock(w.state(), refOf(w.tip), raw, w.genesis, {
+        now: w.clock(),
+        signaturesVerified: opts.signaturesVerified,
+      }),
+    );
+    const block = raw as Block;
+    await append(w, [{ block, applied }], source);
+    return block;
+  }, 'import');
+}
+
+/**
+ * Imports consecutive blocks from elsewhere with one synced write (group commit, for catch-up):
+ * each is validated on the state its predecessors leave, all are appended in one batch, and only
+ * then announced. Blocks before the first invalid one are kept; the fault is then rethrown.
+ */
+export function importBlocks(
+  w: Writer,
+  raws: readonly unknown[],
+  verified: readonly boolean[] = [],
+  txBytes: readonly (number | undefined)[] = [],
+): Promise<Block[]> {
+  return w.exclusive(async () => {
+    // Blocks gossip brought in while these were fetched are ours already: skipped, not invalid.
+    let first = 0;
+    while (first < raws.length && (await holds(w, raws[first]))) first++;
+    const next = (raws[first] as { index?: unknown } | undefined)?.index;
+    if (typeof next === 'number' && next <= w.tip.index)
+      throw new HeadMovedError(`the chain holds another block at ${next} (head ${w.tip.index}) than the one fetched`);
+    const pending = new StateOverlay(w.state());
+    const done: { block: Block; applied: Applied }[] = [];
+    let parent = w.tip;
+    let failure: unknown = null;
+    for (let i = first; i < raws.length; i++) {
+      try {
+        const applied = await w.loading(() =>
+          applyBlock(pending, refOf(parent), raws[i], w.genesis, {
+            now: w.clock(),
+            signaturesVerified: verified[i],
+            txBytes: txBytes[i],
+          }),
+        );
+        pending.absorb(applied.diff);
+        parent = raws[i] as Block;
+        done.push({ block: parent, applied });
+      } catch (e) {
+        failure = e;
+        break;
+      }
+    }
+    if (done.length) await append(w, done, 'peer');
+    if (failure) throw failure;
+    return done.map((d) => d.block);
+  }, 'import');
+}
+
+/** Builds, signs and appends a block from the mempool at `timestamp`. */
+export function produceBlock(w: Writer, key: KeyPair, timestamp: number): Promise<Block> {
+  return w.exclusive(async () => {
+    const candidates = w.mempool.candidates();
+    const { block, applied, dropped } = await w.loading(() => buildBlock(w.state(), refOf(w.tip), candidates, key, timestamp, w.genesis));
+    for (const d of dropped) w.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
+    await append(w, [{ block, applied }], 'local');
+    return block;
+  }, 'produce');
+}
+
+/** True when `raw` is the block this chain already holds at its height. */
+async function holds(w: Writer, raw: unknown): Promise<boolean> {
+  const b = raw as { index?: unknown; hash?: unknown } | null;
+  if (typeof b?.index !== 'number' || b.index > w.tip.index || typeof b.hash !== 'string') return false;
+  return (await w.store.block(b.index))?.hash === b.hash;
+}
+
+async function append(w: Writer, blocks: readonly { block: Block; applied: Applied }[], source: 'local' | 'peer'): Promise<void> {
+  if (w.closed) throw new Error('node is closed');
+  await w.store.appendMany(blocks.map((b) => b.block));
+  // Durable first, then announced in order: each event's balances are read off the state the
+  // previous one left.
+  for (const { block, applied } of blocks) {
+    w.tip = block;
+    await w.announce({ ...w.blockEvent(block, applied, false), source });
+  }
+  const block = w.tip;
+  const ctx = { height: block.index + 1, timestamp: w.clock(), genesis: w.genesis };
+  const removed: SignedTx[] = [];
+  const dropped: { tx: SignedTx; error: ChainError }[] = [];
+  // Runs judged on records the cache lacked stay as they were until those are loaded.
+  await w.loading(() => {
+    const r = w.mempool.revalidate(w.state(), ctx);
+    removed.push(...r.removed);
+    dropped.push(...r.dropped);
+    if (r.misses.size > 0) throw new RecordsNotLoaded(r.misses);
+  });
+  for (const d of dropped) w.log.warn('dropped pending transaction', { hash: d.tx.hash, code: d.error.code, why: d.error.message });
+  const gone = [...removed, ...dropped.map((d) => d.tx)];
+  await w.pendingLog.drop(gone.map((t) => t.hash));
+  w.events$.next({ type: 'mempool', total: w.mempool.size });
+}

@@ -1,0 +1,57 @@
+/**
+ * Catch-up: the log replayed into the read models behind the head (all of them after a reset),
+ * the consensus state re-executing each block to produce the diffs the other models fold.
+ */
+import { present } from '../core/errors.ts';
+import { applyBlock } from '../core/applyBlock.ts';
+import type { Block } from '../core/block.ts';
+import { accountsProjection } from '../projections/accounts.ts';
+import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockPipeline.ts';
+import { VerifyPool } from './verifyPool.ts';
+import { refOf, type Writer } from './writer.ts';
+
+/** Blocks per verification batch during catch-up. */
+const CATCH_UP_CHUNK = 50;
+
+/** What a catch-up checks and how far it goes. */
+export interface CatchUpOptions {
+  /** Check every block's signatures again (workers check batch k+1 while batch k is applied). */
+  verifySignatures?: boolean;
+  /** Stop at this height instead of the head. */
+  to?: number;
+}
+
+/** Replays the log into projections behind the head (all of them after `resetAll`). */
+export async function catchUp(w: Writer, onProgress?: (height: number, head: number) => void, opts: CatchUpOptions = {}): Promise<void> {
+  await w.runner.load();
+  // Diffs come from re-executing blocks on the consensus state, so it must start no later
+  // than the lowest projection.
+  if (w.runner.minHeight() < w.runner.height(accountsProjection)) await w.runner.resetOne(accountsProjection);
+  const from = w.runner.minHeight();
+  const head = Math.min(present(w.store.head(), 'the head of the log').index, opts.to ?? Infinity);
+  let parent = await w.store.storedBlock(from);
+  // With verification, workers check batch k+1's signatures while batch k is applied; without
+  // it the node's own log is trusted (every block in it was validated before it was appended).
+  const pool = opts.verifySignatures ? new VerifyPool() : null;
+  try {
+    const batches = batchesOf(blockItems(w.store.range(from + 1, head)), { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
+    await runPipeline(batches, pool, async ({ block: raw, txBytes }, verified) => {
+      const block = raw as Block;
+      const applied = await w.loading(() =>
+        applyBlock(w.state(), refOf(parent), block, w.genesis, { signaturesVerified: pool ? verified : true, txBytes }),
+      );
+      const ev = w.blockEvent(block, applied, true);
+      await w.runner.prepare(ev);
+      w.runner.fold(ev);
+      parent = block;
+      if (block.index % 1000 === 0) await w.runner.flush();
+      if (block.index % CATCH_UP_CHUNK === 0) onProgress?.(block.index, head);
+    });
+  } finally {
+    await pool?.close();
+  }
+  await w.runner.flush();
+  w.lastCatchUp = { from, to: head, blocks: head - from };
+  onProgress?.(head, head);
+  if (head > from) w.log.info('projections caught up', { from, head });
+}

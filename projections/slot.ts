@@ -1,0 +1,72 @@
+/**
+ * The runner's bookkeeping for one projection or reactor (a slot): its definition, in-memory
+ * state, folded height and rows, and the parts the runner's files share (node-local to
+ * projections/: the fold batches, reactors and rollback work on them).
+ */
+import type { ChainInfo } from './events.ts';
+import type { Projection, Step } from './projection.ts';
+import type { Reactor } from './reactor.ts';
+import type { ProjectionStore, Rows } from './store.ts';
+import type { UndoLog } from './undoLog.ts';
+
+/** One projection or reactor as the runner runs it. */
+export interface Slot {
+  // biome-ignore lint/suspicious/noExplicitAny: slots hold projections of different state types
+  p: Projection<any>;
+  state: unknown;
+  height: number;
+  sub: Rows;
+  /** Set for a reactor: node-local, block-only, never reset by `resetAll`. */
+  reactor?: Reactor;
+}
+
+/** What is stored per projection beside its rows: folded height, definition version, saved state. */
+export interface Checkpoint {
+  height: number;
+  version: number;
+  saved?: unknown;
+}
+
+/** One write of a batch, into the sublevel it names. */
+export type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown };
+
+/** Folding into slots and writing the results (projections/foldBatcher.ts). */
+export interface SlotBatch {
+  /** One slot, one block: the step, its undo record (when `track`) and its rows queued. */
+  foldSlot(slot: Slot, h: number, step: () => Step<unknown>, track: boolean): void;
+  /** Marks `slot` for the next batch (its checkpoint is written with it). */
+  touch(slot: Slot): void;
+  /** Writes what is queued at the end of this turn (one batch for blocks emitted together). */
+  writeSoon(): void;
+  /** Resolves once everything folded so far is on disk. */
+  flush(): Promise<void>;
+}
+
+/** The runner's state that its fold, reactor and rollback files share. */
+export interface RunnerParts {
+  readonly store: ProjectionStore;
+  readonly info: ChainInfo;
+  readonly slots: Map<string, Slot>;
+  readonly checkpoints: Rows;
+  readonly undo: UndoLog;
+  /** Reactors that ran here and were detached: their rows still step back on a reorganisation. */
+  readonly detached: Set<string>;
+  readonly batch: SlotBatch;
+}
+
+/** The lowest checkpoint of the projections (reactors aside): replay from the block after it. */
+export function minHeight(parts: RunnerParts): number {
+  return Math.min(...[...parts.slots.values()].filter((s) => !s.reactor).map((s) => s.height));
+}
+
+/** The rows of a projection or reactor by name, attached or not. */
+export function rowsByName(parts: RunnerParts, name: string): Rows {
+  return parts.slots.get(name)?.sub ?? parts.store.sublevel(`p:${name}`);
+}
+
+/** A slot's in-memory state from its saved state, its rows, or genesis (by what its projection keeps). */
+export async function loadedState(slot: Slot, saved: unknown, info: ChainInfo): Promise<unknown> {
+  if (slot.p.load) return slot.p.load(saved, info);
+  if (slot.p.restore) return await slot.p.restore(slot.sub.iterator() as AsyncIterable<[string, unknown]>, info);
+  return slot.p.init(info);
+}
