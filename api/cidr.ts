@@ -56,7 +56,7 @@ function maskOf(prefix: number): bigint {
 }
 
 /** Whether the address (already as bits) is inside the CIDR. */
-export function inCidr(bits: bigint, cidr: Cidr): boolean {
+function inCidr(bits: bigint, cidr: Cidr): boolean {
   return (bits & maskOf(cidr.prefix)) === cidr.base;
 }
 

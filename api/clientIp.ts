@@ -18,7 +18,7 @@ export function normalizeIp(ip: string): string {
 }
 
 /** The address of one X-Forwarded-For hop (port, brackets and quotes removed), or null when it is none. */
-export function hopAddress(raw: string): string | null {
+function hopAddress(raw: string): string | null {
   let hop = raw.trim();
   if (hop.length > 2 && hop.startsWith('"') && hop.endsWith('"')) hop = hop.slice(1, -1);
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(hop);
@@ -63,7 +63,7 @@ export function clientIpFrom(forwardedFor: string | string[] | undefined, remote
 }
 
 /** The client IP of a Hono request served by @hono/node-server. */
-export function clientIp(c: Context, proxies: TrustedProxies = null): string {
+function clientIp(c: Context, proxies: TrustedProxies = null): string {
   const incoming = (c.env as { incoming?: Partial<IncomingMessage> } | undefined)?.incoming;
   // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
   const xff = incoming?.headers ? incoming.headers['x-forwarded-for'] : c.req.header('x-forwarded-for');

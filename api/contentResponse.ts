@@ -15,7 +15,7 @@ import { cut, type StoredContent } from '../queries/contentQueries.ts';
  * The CSP of user content opened directly: an opaque origin (`sandbox`), no script, nothing
  * fetched but the node's own images and media and inline styles.
  */
-export const USER_CONTENT_CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
+const USER_CONTENT_CSP = "default-src 'none'; img-src 'self' data:; media-src 'self'; style-src 'unsafe-inline'; sandbox";
 
 /** The policy headers every answer of user bytes carries; `csp` must itself sandbox. */
 export function userContentHeaders(csp = USER_CONTENT_CSP): { 'Content-Security-Policy': string; 'X-Content-Type-Options': 'nosniff' } {

@@ -17,7 +17,7 @@ import type { RateLimiter } from './rateLimit.ts';
 import { gate, type NodeEnv, type Pass } from './rateLimitGate.ts';
 
 /** The route label of a request nothing routes. */
-export const UNMATCHED = 'unmatched';
+const UNMATCHED = 'unmatched';
 
 // biome-ignore lint/suspicious/noExplicitAny: Hono's handler type is generic over the app's env.
 type Entry = [any, RouterRoute];
@@ -74,7 +74,7 @@ export class MatchRecorder implements Router<Entry> {
 }
 
 /** Where the timings of answered requests go. */
-export interface HttpTimings {
+interface HttpTimings {
   /** One answered request: its method, route template, status and seconds to its first byte. */
   observeHttp(method: string, route: string, status: number, seconds: number): void;
 }

@@ -7,7 +7,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { byteStream } from './contentResponse.ts';
 
 /** The headers of a JSON answer (the same `Content-Type` `c.json` sets). */
-export const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' };
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' };
 
 /** An answer whose body is `json`, already encoded. */
 export function jsonAnswer(c: Context, json: string, status: ContentfulStatusCode = 200): Response {

@@ -59,7 +59,7 @@ export interface RateLimitOptions {
   now: () => number;
 }
 
-export const defaultRateLimitOptions: RateLimitOptions = {
+const defaultRateLimitOptions: RateLimitOptions = {
   tiers: {
     anonymous: { perMinute: 60, concurrent: 10, streams: 10 },
     '1': { perMinute: 600, concurrent: 50, streams: 10 },

@@ -22,7 +22,7 @@ export interface StaticFile {
 }
 
 /** The content type of a file name (text/plain for unknown extensions). */
-export function contentTypeOf(name: string): string {
+function contentTypeOf(name: string): string {
   return TYPES[extname(name)] ?? 'text/plain; charset=utf-8';
 }
 
@@ -42,14 +42,14 @@ export function staticDir(dir: URL): (name: string) => StaticFile | undefined {
 }
 
 /** `'sha256-...'` of every inline `<script>` of a page (for its CSP: an import map is inline). */
-export function inlineScriptHashes(html: string): string[] {
+function inlineScriptHashes(html: string): string[] {
   return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
     (m) => `'sha256-${createHash('sha256').update(m[1]).digest('base64')}'`,
   );
 }
 
 /** The policy of a page: only this origin, plus the page's own inline scripts by hash. */
-export function pagePolicy(html: string): string {
+function pagePolicy(html: string): string {
   return [
     "default-src 'self'",
     `script-src 'self' ${inlineScriptHashes(html).join(' ')}`.trim(),

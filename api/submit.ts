@@ -15,7 +15,7 @@ import type { NetworkView } from './context.ts';
  * Normalises a submission: a signed transaction as is, or the older
  * `{tx: {...without hash and signature}, signature}` whose hash the node computes.
  */
-export function normaliseSubmission(body: unknown): { raw: Record<string, unknown>; legacy: boolean } {
+function normaliseSubmission(body: unknown): { raw: Record<string, unknown>; legacy: boolean } {
   if (!isJsonObject(body)) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object');
   const b = body;
   if (!('tx' in b)) return { raw: b, legacy: false };

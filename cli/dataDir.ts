@@ -18,7 +18,7 @@ export function dbDirOf(dataDir: string): string {
 }
 
 /** True for LevelDB's "another process holds the lock" failure. */
-export function isLevelLocked(e: unknown): boolean {
+function isLevelLocked(e: unknown): boolean {
   for (let x = e as { code?: unknown; cause?: unknown } | undefined, i = 0; x && i < 5; x = x.cause as typeof x, i++) {
     if (x.code === 'LEVEL_LOCKED') return true;
   }
@@ -26,7 +26,7 @@ export function isLevelLocked(e: unknown): boolean {
 }
 
 /** Refuses a data dir that has no chain database, without creating one. */
-export function requireChainDir(dataDir: string): string {
+function requireChainDir(dataDir: string): string {
   const dbDir = dbDirOf(dataDir);
   if (!existsSync(join(dbDir, 'CURRENT')))
     throw new CliFault(`no chain in ${resolve(dataDir)}: it has no database (expected ${join(dbDir, 'CURRENT')})`);

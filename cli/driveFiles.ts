@@ -6,7 +6,7 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { sha256Hex } from '../core/hash.ts';
-import { fileIdOf, manifestRoot, webPathProblem, type ManifestEntry } from '../core/tx/webRecords.ts';
+import { fileIdOf, manifestRoot, webPathProblem, type ManifestEntry } from '../core/tx/web/webRecords.ts';
 import { UsageError } from './args.ts';
 
 /** Content types by extension (what browsers need to render a site); others are octet streams. */
@@ -43,7 +43,7 @@ const TYPES: Record<string, string> = {
 };
 
 /** The content type a file name gets. */
-export function driveContentType(name: string): string {
+function driveContentType(name: string): string {
   return TYPES[extname(name).toLowerCase()] ?? 'application/octet-stream';
 }
 

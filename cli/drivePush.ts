@@ -10,7 +10,7 @@
  */
 import { OmbraApiError, type OmbraClient, type Wallet } from '../client/index.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import { WEB_FILE_LIMITS } from '../core/tx/storage.ts';
+import { WEB_FILE_LIMITS } from '../core/tx/web/storage.ts';
 import { base64Length, chunkContent } from '../core/upload.ts';
 import { manifestOf, releaseIdOf, type LocalFile } from './driveFiles.ts';
 import { progress } from './progress.ts';

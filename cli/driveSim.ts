@@ -7,7 +7,7 @@
  */
 import { sha256Hex } from '../core/hash.ts';
 import type { KeyPair } from '../core/keys.ts';
-import { fileIdOf, manifestRoot } from '../core/tx/webRecords.ts';
+import { fileIdOf, manifestRoot } from '../core/tx/web/webRecords.ts';
 import type { SimSend } from './socialSim.ts';
 
 /** The drive part of a simulation. */

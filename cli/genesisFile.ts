@@ -6,7 +6,7 @@ import { keyPairFromPrivateKey, type KeyPair } from '../core/keys.ts';
 import { UsageError } from './args.ts';
 
 /** The dev genesis shipped in fixtures/. */
-export const DEV_GENESIS_PATH = new URL('../fixtures/dev-genesis.json', import.meta.url).pathname;
+const DEV_GENESIS_PATH = new URL('../fixtures/dev-genesis.json', import.meta.url).pathname;
 
 function readJsonFile(path: string, what: string): unknown {
   let text: string;

@@ -16,7 +16,7 @@ export const LOG_FLAGS: Record<string, FlagSpec> = {
 };
 
 /** The log format the flags ask for, or the default for `stream`. */
-export function logFormatOf(flags: Flags, stream: { isTTY?: boolean } = process.stderr): LogFormat {
+function logFormatOf(flags: Flags, stream: { isTTY?: boolean } = process.stderr): LogFormat {
   const f = flags['log-format'] as string | undefined;
   if (f === undefined || f === '') return defaultLogFormat(stream);
   if (!(LOG_FORMATS as readonly string[]).includes(f)) throw new UsageError(`--log-format must be ${LOG_FORMATS.join(' or ')}`);

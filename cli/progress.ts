@@ -81,7 +81,7 @@ class RateMeter {
 }
 
 /** The text of a report: `label: 40% (400/1000 blocks, 812 blocks/s, eta 0.7 s)`. */
-export function reportText(r: ProgressReport): string {
+function reportText(r: ProgressReport): string {
   const u = r.unit === 'bytes' ? '' : ` ${r.unit}`;
   const rate = r.unit === 'bytes' ? `${amount(r.rate, 'bytes')}/s` : `${Math.round(r.rate)} ${r.unit}/s`;
   return `${r.task}: ${r.percent}% (${amount(r.done, r.unit)}/${amount(r.total, r.unit)}${u}, ${rate}, eta ${duration(r.etaSeconds)})`;

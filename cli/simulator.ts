@@ -27,7 +27,7 @@ interface Waiting {
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -39,7 +39,7 @@ export function seededRandom(seed: number): () => number {
 }
 
 /** A miner's deterministic answer: an SVG for nft_svg tasks, text otherwise. */
-export function minerAnswer(taskType: string, prompt: string, minerId: string): string {
+function minerAnswer(taskType: string, prompt: string, minerId: string): string {
   const h = sha256Hex(prompt + minerId);
   if (taskType !== 'nft_svg') return `answer ${h.slice(0, 16)} to "${prompt.slice(0, 40)}"`;
   const shapes = [0, 1, 2, 3].map(

@@ -55,7 +55,7 @@ export async function snapshotCommand(argv: string[]): Promise<number> {
 }
 
 /** Exports a chain's block log to `outFile` (via `outFile.tmp` and a rename). */
-export async function exportSnapshot(
+async function exportSnapshot(
   store: ChainStore,
   outFile: string,
   overrides: ReturnType<typeof forkOverridesFromEnv> = {},

@@ -9,7 +9,7 @@ import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } fr
 import { formatHuman, formatJson, wantsColour, type TailEvent } from './tailFormat.ts';
 
 /** Flags of `ombra tail`. */
-export const TAIL_FLAGS: Record<string, FlagSpec> = {
+const TAIL_FLAGS: Record<string, FlagSpec> = {
   url: URL_FLAG,
   events: {
     type: 'string',

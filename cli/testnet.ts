@@ -67,7 +67,7 @@ export async function testnetCommand(argv: string[]): Promise<number> {
  * that do not collide on one machine; every node after the first dials node 0, whose peer id is
  * read from its `/api/chain/network` once it serves.
  */
-export function startCommands(out: string, n: number): string[] {
+function startCommands(out: string, n: number): string[] {
   return Array.from({ length: n }, (_, i) => {
     const args = [
       `ombra start --genesis ${join(out, 'genesis.json')} --key-file ${join(out, `node${i}`, 'key.json')}`,

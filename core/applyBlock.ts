@@ -83,8 +83,6 @@ function applyTx(signed: SignedTx, s: StateOverlay, ctx: TxContext): void {
   s.account(tx.from).nonce += 1;
 }
 
-export { tokensConsumedBy };
-
 /** The bytes transactions take in a block: the UTF-8 length of each one's JSON, summed (consensus). */
 export function txBytes(txs: readonly unknown[]): number {
   let n = 0;

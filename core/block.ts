@@ -37,7 +37,7 @@ export type BlockHeader = Pick<
   'index' | 'previousHash' | 'timestamp' | 'proposer' | 'txRoot' | 'stateRoot' | 'tokensBurned' | 'tokensConsumed'
 >;
 
-/** hex SHA-256 of the header's compact JSON in DESIGN.md's field order. */
+/** hex SHA-256 of the header's compact JSON in the field order docs/protocol.md gives ("Blocks"). */
 export function blockHash(h: BlockHeader): string {
   return sha256Hex(
     JSON.stringify({
@@ -59,7 +59,7 @@ export function txRootOf(txs: readonly { hash: string }[]): string {
 }
 
 /** JSON with object keys sorted at every level: record encodings never depend on key order. */
-export function sortedJson(v: unknown): string {
+function sortedJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
   if (v !== null && typeof v === 'object') {
     const keys = Object.keys(v as object)

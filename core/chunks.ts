@@ -18,7 +18,7 @@
  * The bytes themselves are served from the content store the `content` projection builds from the
  * chunk transactions in blocks (projections/content.ts), so `replay` rebuilds it.
  *
- * How a family uses it (see core/tx/socialBlob.ts):
+ * How a family uses it (see core/tx/social/socialBlob.ts):
  *   1. `export const FILES = defineChunkStore({namespace: 'file', uploads: 'files', chunks:
  *      'fileChunks', pending: 'filePending', prefixes: {...}, noun: 'file', limits: {...},
  *      chunkOf: (tx) => isTx(tx, WEB_FILE_CHUNK) ? {id: tx.fileId, index: tx.chunkIndex, data: tx.dataBase64} : undefined})`;
@@ -44,11 +44,11 @@ import {
 } from './upload.ts';
 import { createHash } from 'node:crypto';
 import { defineRecord, type RecordDef } from './record.ts';
-import type { StateOverlay } from './state.ts';
+import type { TxState } from './txState.ts';
 import { hashChunks } from './uploadHashes.ts';
 import type { SignedTx, StateReader, TxContext } from './tx/handler.ts';
 
-export type { ChunkLimits, ChunkRef, PendingBytes, PendingChunk, Upload, UploadFacts, UploadHeader } from './upload.ts';
+export type { ChunkRef, Upload, UploadHeader } from './upload.ts';
 
 /** How a namespace is declared. */
 export interface ChunkStoreOptions<U extends string, C extends string, P extends string> {
@@ -90,18 +90,18 @@ export interface ChunkStore<U extends string = string, C extends string = string
   /** Refuses a header that breaks the limits, names an id another account took, or exceeds the pending cap. Returns the existing upload of `from`, if any. */
   checkStart(state: StateReader, from: string, h: UploadHeader): Readonly<Upload> | undefined;
   /** Records a new pending upload and reserves its bytes against the owner's pending cap. */
-  start(s: StateOverlay, from: string, h: UploadHeader, ctx: TxContext, txHash: string): void;
+  start(s: TxState, from: string, h: UploadHeader, ctx: TxContext, txHash: string): void;
   /** Refuses a chunk that is not the next piece of a pending upload of `from`; `upload` stands in for one not stored yet. */
   checkChunk(state: StateReader, from: string, c: ChunkRef, upload?: Readonly<Upload>): void;
   /** Stores a checked chunk; returns the upload as it now is. */
-  putChunk(s: StateOverlay, c: ChunkRef): Upload;
+  putChunk(s: TxState, c: ChunkRef): Upload;
   /**
    * Refuses completion unless every chunk landed (or `last` is the missing one) and the bytes match
    * length and hash. At admission `ctx.uploadHashes` hashes incrementally (core/uploadHashes.ts).
    */
   checkComplete(state: StateReader, upload: Readonly<Upload>, last?: ChunkRef, ctx?: TxContext): void;
   /** Closes a checked upload as complete and drops its chunks from state. */
-  complete(s: StateOverlay, id: string, ctx: TxContext): void;
+  complete(s: TxState, id: string, ctx: TxContext): void;
   /** Refuses when `from`'s pending uploads could not also declare `bytes` (a restart of a closed upload). */
   checkPendingRoom(state: StateReader, from: string, bytes: number): void;
   /**
@@ -109,9 +109,9 @@ export interface ChunkStore<U extends string = string, C extends string = string
    * are released, it closes as `deleted` and the content store drops its bytes. A later `start`
    * may reopen its id.
    */
-  discard(s: StateOverlay, id: string, ctx: TxContext): void;
+  discard(s: TxState, id: string, ctx: TxContext): void;
   /** Begin-block hook: expires pending uploads past `createdAt + expiryMs`, dropping their chunks; answers them. */
-  expire(s: StateOverlay, ctx: TxContext): Upload[];
+  expire(s: TxState, ctx: TxContext): Upload[];
 }
 
 /** Declares a namespace of chunked uploads (see the module comment). */
@@ -135,7 +135,7 @@ export function defineChunkStore<const U extends string, const C extends string,
   });
   const PENDING = defineRecord<PendingBytes>()(o.pending, { prefix: o.prefixes.pending, id: 'address', doc: `pending ${noun} bytes` });
 
-  const reserve = (s: StateOverlay, owner: string, delta: number): void => {
+  const reserve = (s: TxState, owner: string, delta: number): void => {
     const bytes = (s.get(PENDING, owner)?.bytes ?? 0) + delta;
     if (bytes === 0) s.remove(PENDING, owner);
     else s.put(PENDING, owner, { address: owner, bytes });
@@ -150,7 +150,7 @@ export function defineChunkStore<const U extends string, const C extends string,
     }
     return Buffer.concat(parts);
   };
-  const dropChunks = (s: StateOverlay, u: Readonly<Upload>): void => {
+  const dropChunks = (s: TxState, u: Readonly<Upload>): void => {
     for (let i = 0; i < u.totalChunks; i++) if (s.get(CHUNKS, chunkKey(u.id, i))) s.remove(CHUNKS, chunkKey(u.id, i));
   };
 

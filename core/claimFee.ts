@@ -11,12 +11,12 @@ import { feeOf, type SignedTx, type TxContext } from './tx/handler.ts';
 
 /**
  * Types whose every transaction claims: a site id, an alias, a blob id (three-step form), a drive
- * file. A SOCIAL_BLOB chunk claims only when it starts its blob (core/tx/socialBlob.ts asks itself).
+ * file. A SOCIAL_BLOB chunk claims only when it starts its blob (core/tx/social/socialBlob.ts asks itself).
  */
 export const CLAIM_TYPES: ReadonlySet<string> = new Set(['WEB_SITE_REGISTER', 'WEB_ALIAS_SET', 'SOCIAL_BLOB_INIT', 'WEB_FILE_INIT']);
 
 /** The least fee a claim pays at `ctx.height`: 0 before fork 7. */
-export function claimMinFee(ctx: Pick<TxContext, 'genesis' | 'height'>): bigint {
+function claimMinFee(ctx: Pick<TxContext, 'genesis' | 'height'>): bigint {
   return forkActive(ctx.genesis.forks, 7, ctx.height) ? CLAIM_MIN_FEE_V7 : 0n;
 }
 

@@ -58,11 +58,6 @@ export function fromHex(hex: string): Uint8Array {
   return new Uint8Array(Buffer.from(hex, 'hex'));
 }
 
-/** UTF-8 bytes of a string. */
-export function utf8(s: string): Uint8Array {
-  return new TextEncoder().encode(s);
-}
-
 /** Byte length of a string in UTF-8. */
 export function utf8Length(s: string): number {
   return Buffer.byteLength(s, 'utf8');

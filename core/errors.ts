@@ -60,8 +60,3 @@ export function present<T>(value: T | null | undefined, what: string): T {
   if (value === undefined || value === null) throw new Error(`${what} is missing`);
   return value;
 }
-
-/** Shorthand for throwing a ChainError. */
-export function fail(code: ErrorCode, message: string): never {
-  throw new ChainError(code, message);
-}

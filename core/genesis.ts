@@ -31,7 +31,7 @@ export interface Genesis {
 }
 
 /** The finality depth of a genesis that names none. */
-export const DEFAULT_FINALITY_DEPTH = 128;
+const DEFAULT_FINALITY_DEPTH = 128;
 
 /** How deep a reorganisation of this chain may reach. */
 export function finalityDepthOf(g: Genesis): number {

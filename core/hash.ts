@@ -6,11 +6,6 @@ export function sha256Hex(data: string | Uint8Array): string {
   return hash('sha256', data, 'hex');
 }
 
-/** Raw SHA-256 digest. */
-export function sha256(data: string | Uint8Array): Uint8Array {
-  return new Uint8Array(hash('sha256', data, 'buffer'));
-}
-
 /** 64 zero hex characters: the empty root and the genesis parent. */
 export const ZERO_HASH = '0'.repeat(64);
 

@@ -10,8 +10,17 @@
  * blocks, answer "absent" without a miss; at most `cap` such ids a kind are kept.
  */
 import type { RecordDef } from './record.ts';
-import type { ChainState, Records } from './state.ts';
 import { RECORDS } from './tx/registry.ts';
+
+/** The record maps of a state, by kind (core/state.ts's `Records`). */
+type RecordMaps = { readonly [kind: string]: Map<string, unknown> };
+
+/** The parts of a state (core/state.ts's `ChainState`) its record cache reads and keeps. */
+interface CachedState {
+  readonly records: RecordMaps;
+  readonly open: { readonly [kind: string]: Set<string> | undefined };
+  cache?: RecordCache;
+}
 
 /** The default cap: finished records kept in memory per kind (open ones come on top). */
 export const DEFAULT_RECORD_CACHE = 4096;
@@ -48,7 +57,6 @@ export function recordKey(rec: RecordDef, id: string): string {
   return `${rec.prefix}:${id}`;
 }
 
-// Read inside functions only (the registry may still be evaluating when this module loads).
 let byPrefix: Map<string, RecordDef> | undefined;
 /** The kind and id a row key names, or undefined when it names no record kind. */
 export function parseRecordKey(key: string): { rec: RecordDef; id: string } | undefined {
@@ -59,7 +67,7 @@ export function parseRecordKey(key: string): { rec: RecordDef; id: string } | un
 }
 
 /** Makes `state`'s records a cache of at most `cap` finished records per kind (Infinity: complete). */
-export function withRecordCache(state: ChainState, cap: number): ChainState {
+export function withRecordCache<S extends CachedState>(state: S, cap: number): S {
   if (cap === Number.POSITIVE_INFINITY) delete state.cache;
   else state.cache = { cap: Math.max(0, Math.floor(cap)), absent: new Map(), sticky: false };
   trimRecords(state);
@@ -72,12 +80,12 @@ export function stickyCopy(cache: RecordCache): RecordCache {
 }
 
 /** True when the state can answer a read of `id` from memory with "absent". */
-export function knownAbsent(state: ChainState, rec: RecordDef, id: string): boolean {
+export function knownAbsent(state: CachedState, rec: RecordDef, id: string): boolean {
   return !state.cache || state.cache.absent.get(rec.kind)?.has(id) === true;
 }
 
 /** Notes that `id` is absent (removed, or read and not found). */
-export function markAbsent(state: ChainState, kind: string, id: string): void {
+export function markAbsent(state: CachedState, kind: string, id: string): void {
   const c = state.cache;
   if (!c) return;
   const ids = c.absent.get(kind) ?? new Set<string>();
@@ -86,7 +94,7 @@ export function markAbsent(state: ChainState, kind: string, id: string): void {
 }
 
 /** Notes that `id` exists (it was written or loaded). */
-export function markPresent(state: ChainState, kind: string, id: string): void {
+export function markPresent(state: CachedState, kind: string, id: string): void {
   state.cache?.absent.get(kind)?.delete(id);
 }
 
@@ -94,7 +102,7 @@ export function markPresent(state: ChainState, kind: string, id: string): void {
  * Writes rows read from disk into the cache (`values[i]` for `keys[i]`; undefined: no row).
  * Only the writer calls this, between a miss and the retry, with rows as of the state's height.
  */
-export function loadRecords(state: ChainState, keys: readonly string[], values: readonly unknown[]): void {
+export function loadRecords(state: CachedState, keys: readonly string[], values: readonly unknown[]): void {
   keys.forEach((key, i) => {
     const parsed = parseRecordKey(key);
     if (!parsed) throw new Error(`not a record key: ${key}`);
@@ -106,7 +114,7 @@ export function loadRecords(state: ChainState, keys: readonly string[], values: 
 }
 
 /** Evicts, kind by kind, the oldest finished records beyond the cap or the kind's own `cacheCap` (open ones stay). */
-export function trimRecords(state: ChainState): void {
+export function trimRecords(state: CachedState): void {
   const c = state.cache;
   if (!c || c.sticky) return;
   for (const rec of RECORDS) {
@@ -135,7 +143,7 @@ export function trimRecords(state: ChainState): void {
 }
 
 /** Moves `id` to the young end of its kind's map (a write or a load counts as a use). */
-export function touch(records: Records, kind: string, id: string, value: unknown): void {
+export function touch(records: RecordMaps, kind: string, id: string, value: unknown): void {
   const map = (records as unknown as Record<string, Map<string, unknown>>)[kind];
   map.delete(id);
   map.set(id, value);

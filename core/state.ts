@@ -8,38 +8,20 @@
 import type { RecordDef } from './record.ts';
 import { knownAbsent, markAbsent, markPresent, recordKey, stickyCopy, touch, trimRecords, type RecordCache } from './recordCache.ts';
 import { RECORDS, type RecordKind, type RecordTypes } from './tx/registry.ts';
+import type { Account, Supply, TxState } from './txState.ts';
 
-/** One account's consensus state. */
-export interface Account {
-  balance: bigint;
-  /** The nonce the account's next confirmed transaction must carry. */
-  nonce: number;
-  /** Storage bytes earned by winning blocks or received by STORAGE_TRANSFER. */
-  storageCapacity: bigint;
-  storageUsed: bigint;
-  /** Set once the account registered a miner. */
-  minerId?: string;
-}
+export type { Account, Supply } from './txState.ts';
 
 // Record value types live with the family that owns them; re-exported here for readers.
 export type { Miner } from './tx/miner.ts';
-export type { Task, TaskResponseRef, TaskStatus } from './tx/task.ts';
-export type { AgentRun, AgentRunStatus } from './tx/agent.ts';
+export type { Task, TaskStatus } from './tx/task/task.ts';
+export type { AgentRun, AgentRunStatus } from './tx/agent/agent.ts';
 export type { ArtNft } from './tx/art.ts';
 export type { RecordKind, RecordTypes } from './tx/registry.ts';
 export { RECORD_KINDS, RECORD_PREFIX } from './tx/registry.ts';
 
 /** One map per record kind, id to value. */
 export type Records = { [K in RecordKind]: Map<string, RecordTypes[K]> };
-
-/** Where every micro-unit is: totalEmitted = Σ balances + escrow + burned. */
-export interface Supply {
-  emitted: bigint;
-  burned: bigint;
-  escrow: bigint;
-  /** Fees paid to proposers so far (informational; fees stay inside Σ balances). */
-  feesPaid: bigint;
-}
 
 /** The whole consensus state, plus indexes derived from it. */
 export interface ChainState {
@@ -53,7 +35,7 @@ export interface ChainState {
 }
 
 /** Ids of open records, by kind (only kinds that declare `isOpen`). */
-export type OpenSets = Partial<Record<RecordKind, Set<string>>>;
+type OpenSets = Partial<Record<RecordKind, Set<string>>>;
 
 /** Ids of removed records, by kind (a kind appears only once something of it was removed). */
 export type Removals = Partial<Record<RecordKind, Set<string>>>;
@@ -67,8 +49,6 @@ export interface StateDiff {
   removed?: Removals;
 }
 
-// The registry is read inside functions only, never at module load: families may import this
-// module, and ESM evaluates a cycle's modules one after the other.
 /** The map of one kind (the one place a kind's name meets its value type): `recordMap(diff.records, UPLOADS)`. */
 export function recordMap<T>(records: Records, rec: RecordDef<string, T>): Map<string, T> {
   return mapOf(records, rec);
@@ -168,7 +148,7 @@ function copyRecords(from: Records, to: Records): void {
 }
 
 /** Copy-on-write view over a ChainState, or over another overlay (a trial inside a block). */
-export class StateOverlay {
+export class StateOverlay implements TxState {
   readonly parent: ChainState | StateOverlay;
   readonly accounts = new Map<string, Account>();
   readonly records: Records = lazyRecords();

@@ -1,4 +1,4 @@
-/** Canonical transaction payloads, hashing and signing (DESIGN.md section 3). */
+/** Canonical transaction payloads, hashing and signing (docs/protocol.md, "Transactions"). */
 import { addressFromPublicKey } from './address.ts';
 import { ChainError } from './errors.ts';
 import { sha256Hex } from './hash.ts';

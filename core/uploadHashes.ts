@@ -27,7 +27,7 @@ export interface UploadHashesOptions {
 }
 
 /** Defaults: 256 uploads, 4 refused completions per sender a minute. */
-export const defaultUploadHashesOptions: UploadHashesOptions = { maxUploads: 256, maxFailures: 4, windowMs: 60_000 };
+const defaultUploadHashesOptions: UploadHashesOptions = { maxUploads: 256, maxFailures: 4, windowMs: 60_000 };
 
 interface Run {
   /** Chunks 0..hashed-1 are in `hash`. */

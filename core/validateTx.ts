@@ -1,6 +1,6 @@
 /**
  * The one transaction validator, shared by the REST API, gossip, the mempool and block
- * application. Checks run in DESIGN.md's order so every path answers the same code.
+ * application. Checks run in the order docs/protocol.md gives ("Validation order") so every path answers the same code.
  */
 import { CLAIM_TYPES, checkClaimFee } from './claimFee.ts';
 import { ChainError } from './errors.ts';

@@ -9,7 +9,7 @@ import type { Block, BlockHeader } from '../core/block.ts';
 import type { Rows } from '../projections/store.ts';
 
 /** A block as evidence: its header, hash and attestation (transactions are not needed). */
-export type EvidenceBlock = BlockHeader & { hash: string; attestations: Block['attestations'] };
+type EvidenceBlock = BlockHeader & { hash: string; attestations: Block['attestations'] };
 
 /** One authority's two blocks for one slot. */
 export interface Evidence {

@@ -13,7 +13,7 @@ export interface HealthOptions {
 }
 
 /** Default: degraded after 3 failures in a row (3 missed own slots, or 3 failed imports). */
-export const defaultHealthOptions: HealthOptions = { failuresBeforeDegraded: 3 };
+const defaultHealthOptions: HealthOptions = { failuresBeforeDegraded: 3 };
 
 type Work = 'production' | 'import';
 

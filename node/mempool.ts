@@ -41,7 +41,7 @@ export interface MempoolOptions {
  * Defaults: 10,000 transactions, 64 per sender, 64 MiB, no fee floor, replacement +10%; chunks
  * 24 MiB in all and 4 MiB a sender (seven 400 KB chunks, more than a block of 3 MiB takes).
  */
-export const defaultMempoolOptions: MempoolOptions = {
+const defaultMempoolOptions: MempoolOptions = {
   maxSize: 10_000,
   maxPerSender: 64,
   maxBytes: 64 * 1024 * 1024,

@@ -30,7 +30,7 @@ export interface HeadReader {
 }
 
 /** Stored blocks, by height. */
-export interface BlockReader {
+interface BlockReader {
   block(index: number): Promise<Block | undefined>;
   /** Blocks from..to inclusive, as an array (the caller bounds the range). */
   blocksIn(from: number, to: number): Promise<Block[]>;
@@ -52,7 +52,7 @@ export interface ReadModels {
 }
 
 /** What the mempool shows to readers. */
-export interface MempoolView {
+interface MempoolView {
   readonly size: number;
   list(): SignedTx[];
   get(hash: string): SignedTx | undefined;
@@ -63,7 +63,7 @@ export interface MempoolView {
 }
 
 /** The one typed event feed: committed blocks, reorganisations, admitted transactions. */
-export interface ChainFeed {
+interface ChainFeed {
   readonly events$: Observable<ChainEvent>;
 }
 
@@ -81,7 +81,7 @@ export interface TxSubmitter {
 }
 
 /** The write entry point for blocks from elsewhere (gossip, sync). */
-export interface BlockImporter {
+interface BlockImporter {
   importBlock(raw: unknown, source?: 'peer' | 'local', opts?: { signaturesVerified?: boolean }): Promise<Block>;
   /**
    * Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's
@@ -98,7 +98,7 @@ export interface BlockImporter {
 }
 
 /** Equivocations this node has seen. */
-export interface EvidenceReader {
+interface EvidenceReader {
   list(): Evidence[];
 }
 

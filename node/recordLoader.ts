@@ -12,7 +12,7 @@ import type { Rows } from '../projections/store.ts';
  * Loads `keys` into `state`'s cache from `rows()` (the accounts read model's rows, flushed to the
  * state's height: the caller's `rows` must wait for pending writes).
  */
-export async function loadInto(state: ChainState, keys: readonly string[], rows: () => Promise<Rows>): Promise<void> {
+async function loadInto(state: ChainState, keys: readonly string[], rows: () => Promise<Rows>): Promise<void> {
   const values = await (await rows()).getMany([...keys]);
   loadRecords(state, keys, values);
 }

@@ -31,7 +31,7 @@ export function betterTip(
  * throws INVALID_BLOCK naming the fault. `loading` runs each block's application, loading the
  * records `state`'s cache lacks (node/recordLoader.ts).
  */
-export async function validateBranch(
+async function validateBranch(
   state: ChainState,
   parent: Block,
   g: Genesis,

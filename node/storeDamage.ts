@@ -32,7 +32,7 @@ export interface StopRecord {
 }
 
 /** The record's file name inside the LevelDB directory (LevelDB ignores names it did not make). */
-export const STOP_RECORD = 'ombra-stopped-at.json';
+const STOP_RECORD = 'ombra-stopped-at.json';
 
 /** A damaged data dir found on open: the node refuses to start and names the repair. */
 export class LogIntegrityError extends Error {
@@ -93,7 +93,7 @@ export function writeStopRecord(dir: string, record: StopRecord): void {
 }
 
 /** The first line of LevelDB's info log from this open that reports skipped or corrupt log records. */
-export function recoveryFault(dir: string): string | null {
+function recoveryFault(dir: string): string | null {
   let log: string;
   try {
     log = readFileSync(join(dir, 'LOG'), 'utf8');

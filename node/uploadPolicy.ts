@@ -11,8 +11,8 @@
  */
 import { CLAIM_TYPES } from '../core/claimFee.ts';
 import { isTx, type SignedTx } from '../core/tx/handler.ts';
-import { SOCIAL_BLOB, SOCIAL_BLOB_INIT } from '../core/tx/socialBlob.ts';
-import { WEB_ALIAS_SET, WEB_SITE_REGISTER } from '../core/tx/storage.ts';
+import { SOCIAL_BLOB, SOCIAL_BLOB_INIT } from '../core/tx/social/socialBlob.ts';
+import { WEB_ALIAS_SET, WEB_SITE_REGISTER } from '../core/tx/web/storage.ts';
 
 /** Types that store bytes for their sender or claim an id or a name: refused from senders with no balance. */
 export const FUNDED_TYPES: ReadonlySet<string> = new Set([
@@ -33,7 +33,7 @@ export function uploadBytesOf(tx: SignedTx, bytes: number): number {
 }
 
 /** The ids and names `tx` claims, as `kind:value` keys (a blob id, a site id, an alias). */
-export function claimKeysOf(tx: SignedTx): string[] {
+function claimKeysOf(tx: SignedTx): string[] {
   if (isTx(tx, SOCIAL_BLOB) || isTx(tx, SOCIAL_BLOB_INIT)) return [`blob:${tx.blobId}`];
   if (isTx(tx, WEB_SITE_REGISTER)) return [`site:${tx.siteId}`];
   if (isTx(tx, WEB_ALIAS_SET)) return [`alias:${tx.alias}`];

@@ -13,7 +13,7 @@ export interface VerifyPoolOptions {
 }
 
 /** Default: one worker per core. */
-export const defaultVerifyPoolOptions = (): VerifyPoolOptions => ({ workers: Math.max(1, availableParallelism()) });
+const defaultVerifyPoolOptions = (): VerifyPoolOptions => ({ workers: Math.max(1, availableParallelism()) });
 
 /** A pool of verification workers. */
 /** Anything signed the way transactions are: `signature` by `publicKey` over the UTF-8 of `hash`. */

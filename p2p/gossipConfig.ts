@@ -32,7 +32,7 @@ import type { P2pOptions } from './options.ts';
 const ENVELOPE_BYTES = 64 * 1024;
 
 /** Counts bounded inside one RPC frame (gossipsub's decodeRpcLimits). */
-export const GOSSIP_DECODE_LIMITS = {
+const GOSSIP_DECODE_LIMITS = {
   /** Subscriptions announced in one frame (the node uses 2 topics). */
   maxSubscriptions: 16,
   /** Messages in one frame (an IWANT answer may bundle several). */

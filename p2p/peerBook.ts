@@ -24,7 +24,7 @@ export interface PeerBookOptions {
 }
 
 /** Defaults. */
-export const defaultPeerBookOptions: PeerBookOptions = {
+const defaultPeerBookOptions: PeerBookOptions = {
   maxPeers: 256,
   maxDialsPerRound: 8,
   backoffMs: 2000,

@@ -40,7 +40,7 @@ const accountRow = row<StoredAccount>('a:');
 const supplyRow = row<StoredSupply, null>('s', () => '');
 
 /** An account row as stored (big integers as strings). */
-export function encodeAccount(a: Account): StoredAccount {
+function encodeAccount(a: Account): StoredAccount {
   return {
     b: a.balance.toString(),
     n: a.nonce,
@@ -75,7 +75,7 @@ const kindOf = (key: string): RecordKind | undefined => KIND_OF_PREFIX.get(key.s
 const openMark = (recordKey: string): string => `!o:${recordKey}`;
 
 /** The rows a whole state is stored as (used for genesis and by tests). */
-export function stateRows(s: ChainState): KvOp[] {
+function stateRows(s: ChainState): KvOp[] {
   const ops: KvOp[] = [];
   for (const [k, a] of s.accounts) ops.push(accountRow.put(k, encodeAccount(a)));
   for (const kind of RECORD_KINDS)

@@ -18,7 +18,7 @@
  */
 import { heightKey } from '../core/encoding.ts';
 import type { AgentRunStatus } from '../core/state.ts';
-import { AGENT_CLAIM, AGENT_FINISH, AGENT_REQUEST, AGENT_RUN_STATUSES, AGENT_STEP, RUNS } from '../core/tx/agent.ts';
+import { AGENT_CLAIM, AGENT_FINISH, AGENT_REQUEST, AGENT_RUN_STATUSES, AGENT_STEP, RUNS } from '../core/tx/agent/agent.ts';
 import { isTx } from '../core/tx/handler.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
@@ -64,7 +64,7 @@ interface FinishRow {
 }
 
 /** An open run's place in the indexes. */
-export interface OpenRun {
+interface OpenRun {
   order: string;
   status: AgentRunStatus;
   claimed: boolean;

@@ -6,22 +6,22 @@
  * miners (addresses that sent TASK_RESPONSE or AGENT_CLAIM), submitters (addresses that sent
  * TASK_SUBMIT or AGENT_REQUEST) and TASK_SUBMIT counts by task type.
  */
-import { AGENT_CLAIM, AGENT_REQUEST } from '../core/tx/agent.ts';
+import { AGENT_CLAIM, AGENT_REQUEST } from '../core/tx/agent/agent.ts';
 import { isTx } from '../core/tx/handler.ts';
-import { TASK_RESPONSE, TASK_REWARD, TASK_SUBMIT } from '../core/tx/task.ts';
+import { TASK_RESPONSE, TASK_REWARD, TASK_SUBMIT } from '../core/tx/task/task.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { Projection } from './projection.ts';
 
 const HOUR = 3_600_000;
 /** Hours of buckets kept: 30 days. */
-export const ANALYTICS_HOURS = 30 * 24;
+const ANALYTICS_HOURS = 30 * 24;
 /** The overview ranges and their length in hours. */
 export const RANGES = { '24h': 24, '7d': 168, '30d': 720 } as const;
 /** An overview range. */
 export type Range = keyof typeof RANGES;
 
 /** One hour of activity. */
-export interface Bucket {
+interface Bucket {
   blocks: number;
   txCount: number;
   rewards: string;

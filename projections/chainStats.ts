@@ -6,7 +6,7 @@ import type { Projection } from './projection.ts';
 export const RECENT_WINDOW = 100;
 
 /** One recent block's figures. */
-export interface RecentBlock {
+interface RecentBlock {
   index: number;
   timestamp: number;
   txCount: number;

@@ -27,7 +27,7 @@ export const chunkSizeRows = rowGroup<number, [namespace: string, id: string], n
 );
 
 /** The content store over the given namespaces (the node's: every registered one). */
-export function contentProjectionOf(stores: readonly ChunkStore[]): Projection<null> {
+function contentProjectionOf(stores: readonly ChunkStore[]): Projection<null> {
   return {
     name: 'content',
     // 2: the size rows.

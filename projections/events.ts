@@ -32,7 +32,7 @@ export interface BlockEvent {
 }
 
 /** A transaction entered the mempool. */
-export interface TxEvent {
+interface TxEvent {
   type: 'tx';
   tx: SignedTx;
   /** Where it came from: this node's API (or restart), or gossip. */
@@ -40,13 +40,13 @@ export interface TxEvent {
 }
 
 /** Transactions left the mempool (mined or dropped). */
-export interface MempoolEvent {
+interface MempoolEvent {
   type: 'mempool';
   total: number;
 }
 
 /** A block at the tip of a branch. */
-export interface HeadRef {
+interface HeadRef {
   index: number;
   hash: string;
 }

@@ -5,12 +5,12 @@
  */
 import { MIN_TASK_FEE } from '../core/economics.ts';
 import { isTx } from '../core/tx/handler.ts';
-import { TASK_SUBMIT } from '../core/tx/task.ts';
+import { TASK_SUBMIT } from '../core/tx/task/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { Projection } from './projection.ts';
 
 /** How many recent task submissions the estimate uses. */
-export const FEE_SAMPLE_SIZE = 100;
+const FEE_SAMPLE_SIZE = 100;
 
 /** The last fees, oldest first (decimal strings). */
 export interface FeeEstimateState {
@@ -40,7 +40,7 @@ export const feeEstimateProjection: Projection<FeeEstimateState, FeeEstimateStat
 };
 
 /** The nearest-rank percentile `p` (1..100) of ascending values. */
-export function percentile(sorted: readonly bigint[], p: number): bigint {
+function percentile(sorted: readonly bigint[], p: number): bigint {
   return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 

@@ -7,7 +7,7 @@ import type { BlockEvent, ChainInfo } from './events.ts';
 import type { Projection } from './projection.ts';
 
 /** Bucket lower bounds in whole OMBRA; the last bucket is open. */
-export const BUCKET_BOUNDS = [0, 1, 10, 100, 1_000, 10_000, 100_000, 1_000_000] as const;
+const BUCKET_BOUNDS = [0, 1, 10, 100, 1_000, 10_000, 100_000, 1_000_000] as const;
 
 /** Holder count and distribution. */
 export interface HoldersState {
@@ -16,7 +16,7 @@ export interface HoldersState {
 }
 
 /** The bucket of a positive balance. */
-export function bucketOf(balance: bigint): number {
+function bucketOf(balance: bigint): number {
   const whole = balance / MICRO;
   let i = 0;
   while (i + 1 < BUCKET_BOUNDS.length && whole >= BigInt(BUCKET_BOUNDS[i + 1])) i++;

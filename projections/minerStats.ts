@@ -5,12 +5,12 @@
  * tasksCompleted the number of rewarded tasks it won.
  */
 import { isTx } from '../core/tx/handler.ts';
-import { TASK_REWARD, TASK_VALIDATE } from '../core/tx/task.ts';
+import { TASK_REWARD, TASK_VALIDATE } from '../core/tx/task/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { Projection } from './projection.ts';
 
 /** One miner's figures. */
-export interface MinerFigures {
+interface MinerFigures {
   scoreSum: number;
   scoreCount: number;
   tasksCompleted: number;

@@ -28,7 +28,7 @@ import { numberedRows, row } from './rows.ts';
 export type ListedKind = 'miners' | 'nfts' | 'imageNfts' | 'audioNfts';
 
 /** How many records each list holds. */
-export type RecordCounts = Record<ListedKind, number>;
+type RecordCounts = Record<ListedKind, number>;
 
 /** The lists' sizes and a cache of owners' counts (by `<kind>!c!<owner>` row key). */
 export interface RecordListsState {

@@ -14,7 +14,13 @@
  * with the checkpoint) and a bounded cache of the per-address counts (projections/rowCounters.ts).
  */
 import { isTx, type SignedTx } from '../core/tx/handler.ts';
-import { SOCIAL_DM_SEND, SOCIAL_FOLLOW_SET, SOCIAL_POST_CREATE, SOCIAL_PROFILE_SET, SOCIAL_REACTION_SET } from '../core/tx/social.ts';
+import {
+  SOCIAL_DM_SEND,
+  SOCIAL_FOLLOW_SET,
+  SOCIAL_POST_CREATE,
+  SOCIAL_PROFILE_SET,
+  SOCIAL_REACTION_SET,
+} from '../core/tx/social/social.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 import { missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';

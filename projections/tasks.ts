@@ -20,7 +20,7 @@
  */
 import type { Task, TaskStatus } from '../core/state.ts';
 import { isTx, type SignedTx } from '../core/tx/handler.ts';
-import { TASK_RESPONSE, TASK_REWARD, TASK_STATUSES, TASK_SUBMIT, TASK_VALIDATE, TASKS, taskIdOf } from '../core/tx/task.ts';
+import { TASK_RESPONSE, TASK_REWARD, TASK_STATUSES, TASK_SUBMIT, TASK_VALIDATE, TASKS, taskIdOf } from '../core/tx/task/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 import {
@@ -74,7 +74,7 @@ function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: K
 /** The in-flight statuses /api/tasks/active lists (the spec's set). */
 export const ACTIVE_STATUSES: readonly TaskStatus[] = ['submitted', 'responses_collected'];
 /** Statuses a task never leaves. */
-export const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen({ status: st } as Task));
+const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen({ status: st } as Task));
 
 /** A list the API pages through: every task, one status, or the active set. */
 export type TaskList = 'all' | 'active' | TaskStatus;

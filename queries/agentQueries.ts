@@ -23,7 +23,7 @@ import {
   type StepRow,
   stepRows,
 } from '../projections/agentRuns.ts';
-import { RUNS } from '../core/tx/agent.ts';
+import { RUNS } from '../core/tx/agent/agent.ts';
 import { orderedPage } from './orderedPage.ts';
 import { readRecord } from './stateReads.ts';
 

@@ -7,7 +7,7 @@
 import type { Block } from '../core/block.ts';
 
 /** Blocks the cache keeps (oldest read first out). */
-export const BLOCK_JSON_CACHE = 256;
+const BLOCK_JSON_CACHE = 256;
 
 /** Where the cache reads blocks and the epoch. */
 export interface BlockJsonSource {

@@ -4,7 +4,7 @@
  */
 import { contentTypeOf } from '../core/media/mediaFacts.ts';
 import type { AudioNft, ImageNft } from '../core/tx/media.ts';
-import { BLOBS } from '../core/tx/socialBlob.ts';
+import { BLOBS } from '../core/tx/social/socialBlob.ts';
 import type { ChainQueries } from './chainQueries.ts';
 import type { ContentQueries, StoredContent } from './contentQueries.ts';
 import { TokenQueries } from './tokenQueries.ts';

@@ -5,8 +5,8 @@
  * address's messages are numbered (one range read at any offset); subscriptions and queues, whose
  * rows come and go, are counted as they are read (one account's follows, one author's pending intents).
  */
-import { INTENTS, type LikeIntent } from '../core/tx/socialLike.ts';
-import { POSTS, type PostRef } from '../core/tx/socialPost.ts';
+import { INTENTS, type LikeIntent } from '../core/tx/social/socialLike.ts';
+import { POSTS, type PostRef } from '../core/tx/social/socialPost.ts';
 import { readRecord, readRecords } from './stateReads.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import type { NumberedRows, RowGroup, RowReader } from '../projections/rows.ts';
@@ -45,7 +45,7 @@ export interface Slice<T> {
 }
 
 /** The served form of an intent record. */
-export function intentRecord(i: LikeIntent): IntentRecord {
+function intentRecord(i: LikeIntent): IntentRecord {
   const { seq: _seq, ...rest } = i;
   return rest;
 }

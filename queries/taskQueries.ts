@@ -5,7 +5,7 @@
  */
 import type { Task, TaskStatus } from '../core/state.ts';
 import { isTx } from '../core/tx/handler.ts';
-import { TASK_SUBMIT, TASK_TIMEOUTS, TASKS, taskIdOf } from '../core/tx/task.ts';
+import { TASK_SUBMIT, TASK_TIMEOUTS, TASKS, taskIdOf } from '../core/tx/task/task.ts';
 import { readRecord } from './stateReads.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
 import type { ReadPorts } from '../node/ports.ts';

@@ -15,7 +15,7 @@ import type { Account } from '../core/state.ts';
 import type { ChainEvent } from '../projections/events.ts';
 
 /** Entries the index keeps beyond the largest page (so a few fallen holders cost no rebuild). */
-export const TOP_HOLDERS_KEPT = 256;
+const TOP_HOLDERS_KEPT = 256;
 
 /** A ranked holder. */
 export interface Holder {

@@ -3,8 +3,8 @@
  * the webDrive projection's index), bundles and file bytes (the content store, through
  * ContentQueries), and the resolution of `alias + path` to a file for static serving.
  */
-import { driveFile, FILES, type DriveFile } from '../core/tx/webFiles.ts';
-import { manifestLookup, WEB_ALIASES, WEB_RELEASES, WEB_SITES, type WebRelease, type WebSite } from '../core/tx/webRecords.ts';
+import { driveFile, FILES, type DriveFile } from '../core/tx/web/webFiles.ts';
+import { manifestLookup, WEB_ALIASES, WEB_RELEASES, WEB_SITES, type WebRelease, type WebSite } from '../core/tx/web/webRecords.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { siteReleaseRows, webDriveProjection } from '../projections/webDrive.ts';
 import type { ContentQueries, StoredContent } from './contentQueries.ts';

@@ -27,7 +27,7 @@ export interface ApiKeyOptions {
   clock: () => number;
 }
 
-export const defaultApiKeyOptions: ApiKeyOptions = {
+const defaultApiKeyOptions: ApiKeyOptions = {
   flushMs: 10_000,
   maxKeysPerIp: 20,
   maxKeysPerOwner: 20,

@@ -10,7 +10,7 @@ import { signatureEquation } from '../../core/signature.ts';
 import type { MetricSources, NodeMetrics } from './nodeMetrics.ts';
 
 /** Starts feeding `m` from `src`; the returned function stops it. */
-export function observeNode(m: NodeMetrics, src: MetricSources): () => void {
+function observeNode(m: NodeMetrics, src: MetricSources): () => void {
   m.src = src;
   const sub = src.events$.subscribe((e) => {
     if (e.type === 'block' && !e.replay) {

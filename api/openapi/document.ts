@@ -51,7 +51,7 @@ export function openApiPath(path: string): string {
 }
 
 /** The key of a route in the catalog. */
-export const routeKey = (r: RouteRef) => `${r.method} ${r.path}`;
+const routeKey = (r: RouteRef) => `${r.method} ${r.path}`;
 
 function param(name: string, where: 'path' | 'query' | 'header', p: ParamDoc): JsonSchema {
   return { name, in: where, required: where === 'path' ? true : (p.required ?? false), description: p.description, schema: p.schema };

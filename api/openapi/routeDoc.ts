@@ -10,7 +10,7 @@ export interface ParamDoc {
 }
 
 /** A successful answer. */
-export interface Answer {
+interface Answer {
   /** Default 200. */
   status?: number;
   /** Default application/json. */
@@ -48,11 +48,6 @@ export function paging(max = 100, def = 30): Record<string, ParamDoc> {
     },
     offset: { schema: { type: 'integer', minimum: 0, default: 0 }, description: 'items to skip' },
   };
-}
-
-/** Just `limit`. */
-export function limitOnly(max = 100, def = 30): Record<string, ParamDoc> {
-  return { limit: paging(max, def).limit };
 }
 
 /** A 64-hex path parameter. */

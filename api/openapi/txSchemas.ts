@@ -25,7 +25,7 @@ function bounds(doc: string): [number, number] | null {
  * bytes has at most N characters; the node counts bytes), and patterns only core can check
  * (a MIME type, a path) stay strings described by their doc.
  */
-export function fieldSchema(spec: FieldSpec): JsonSchema {
+function fieldSchema(spec: FieldSpec): JsonSchema {
   const doc = spec.doc;
   const b = bounds(doc);
   const described = (s: JsonSchema): JsonSchema => ({ ...s, description: doc });
@@ -71,10 +71,10 @@ export function fieldSchema(spec: FieldSpec): JsonSchema {
 }
 
 /** The component name of a type's schema. */
-export const txSchemaName = (type: string) => `Tx_${type}`;
+const txSchemaName = (type: string) => `Tx_${type}`;
 
 /** One type's signed-transaction schema, properties in canonical order. */
-export function txSchema(s: TxSchema): JsonSchema {
+function txSchema(s: TxSchema): JsonSchema {
   const order = ['type', ...Object.keys(s.fields), 'publicKey'];
   const properties: Record<string, JsonSchema> = { type: { const: s.type } };
   for (const [name, spec] of Object.entries(s.fields)) properties[name] = fieldSchema(spec);

@@ -14,9 +14,9 @@ import { jsonAnswer, jsonStream } from '../jsonAnswer.ts';
 import { parseHash, parseHeight, parseLimit, parseOffset } from '../params.ts';
 
 /** Most blocks in one `blocks-full` range. */
-export const MAX_FULL_RANGE = 500;
+const MAX_FULL_RANGE = 500;
 /** Most blocks in one `blocks?from=&to=` range. */
-export const MAX_BLOCKS_RANGE = 100;
+const MAX_BLOCKS_RANGE = 100;
 
 /** A block summary as lists show it. */
 export function summary(b: Block) {
@@ -41,7 +41,7 @@ function range(fromS: string | undefined, toS: string | undefined, height: numbe
  * The JSON of the range from..to out of `blocks` (stored JSON, in order from `from`): at most
  * `maxBytes` of blocks, at least one; `next` when it stops before the last block there is.
  */
-export async function* rangeJson(blocks: AsyncGenerator<string>, from: number, to: number, maxBytes: number): AsyncGenerator<string> {
+async function* rangeJson(blocks: AsyncGenerator<string>, from: number, to: number, maxBytes: number): AsyncGenerator<string> {
   yield `{"from":${from},"to":${to},"blocks":[`;
   let count = 0;
   let bytes = 0;

@@ -80,4 +80,3 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
 }
 
 /** Parses an address path parameter (re-exported for the older address routes). */
-export { parseAddress };

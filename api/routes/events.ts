@@ -21,7 +21,7 @@ const HEIGHT = /^[0-9]{1,15}$/;
  * sends; it wins over the URL it reconnects to), else ?fromHeight, else null (live only).
  * A Last-Event-ID that is not a height cannot be one of ours and is ignored.
  */
-export function resumePoint(lastEventId: string | undefined, fromHeight: string | undefined): number | null {
+function resumePoint(lastEventId: string | undefined, fromHeight: string | undefined): number | null {
   const id = lastEventId?.trim();
   if (id && HEIGHT.test(id)) return Number(id) + 1;
   if (fromHeight === undefined) return null;

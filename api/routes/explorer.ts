@@ -14,16 +14,16 @@ import { notFound } from '../errors.ts';
 import { assetHeaders, pageHeaders, staticDir } from '../staticFiles.ts';
 
 /** The client modules a browser may load: the browser-safe import graph of client/browser.ts. */
-export const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'subscribe.ts', 'types.ts'];
+const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'subscribe.ts', 'types.ts'];
 /** Third-party browser modules: name → module specifier (resolved to its ESM build). */
-export const VENDOR_MODULES: Readonly<Record<string, string>> = { 'eventsource-parser.js': 'eventsource-parser' };
+const VENDOR_MODULES: Readonly<Record<string, string>> = { 'eventsource-parser.js': 'eventsource-parser' };
 
 const JS = 'text/javascript; charset=utf-8';
 const files = staticDir(new URL('../explorer/', import.meta.url));
 const stripped = new Map<string, string>();
 
 /** A client module as the browser gets it: its TypeScript types stripped. */
-export function browserModule(name: string): string | undefined {
+function browserModule(name: string): string | undefined {
   if (!BROWSER_CLIENT_MODULES.includes(name)) return undefined;
   let js = stripped.get(name);
   if (js === undefined) {

@@ -11,7 +11,7 @@ import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
 import type { ChainQueries } from '../../queries/chainQueries.ts';
 
 /** The spec's Miner record. */
-export function minerRecord(queries: ChainQueries, m: Miner) {
+function minerRecord(queries: ChainQueries, m: Miner) {
   const r = queries.minerFigures(m);
   return {
     id: r.id,

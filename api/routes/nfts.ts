@@ -14,7 +14,7 @@ import { parseHash } from '../params.ts';
 import { mountTokenRoutes } from './tokenRoutes.ts';
 
 /** Headers of the SVG body. */
-export const SVG_HEADERS = {
+const SVG_HEADERS = {
   'Content-Type': 'image/svg+xml',
   'Cache-Control': 'public, max-age=3600',
   ...userContentHeaders("default-src 'none'; style-src 'unsafe-inline'; sandbox"),

@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import { BLOBS, LIKE_CAPS } from '../../core/tx/social.ts';
+import { BLOBS, LIKE_CAPS } from '../../core/tx/social/social.ts';
 import { contentResponse } from '../contentResponse.ts';
 import { IMMUTABLE } from './media.ts';
 import type { ApiDeps } from '../context.ts';

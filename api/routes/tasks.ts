@@ -10,7 +10,7 @@
 import { Hono } from 'hono';
 import { ChainError } from '../../core/errors.ts';
 import type { TaskStatus } from '../../core/state.ts';
-import { taskIdOf } from '../../core/tx/task.ts';
+import { taskIdOf } from '../../core/tx/task/task.ts';
 import { TASK_STATUSES } from '../../projections/tasks.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -18,7 +18,7 @@ import { parseLimit, parseOffset } from '../params.ts';
 import { submitFrom } from '../submit.ts';
 
 /** A task id: [A-Za-z0-9_-]{8,64}, as TASK_SUBMIT allows. */
-export function parseTaskId(s: string | undefined): string {
+function parseTaskId(s: string | undefined): string {
   if (s === undefined || !/^[A-Za-z0-9_-]{8,64}$/.test(s)) throw new ChainError('INVALID_PARAMS', 'task id must match [A-Za-z0-9_-]{8,64}');
   return s;
 }

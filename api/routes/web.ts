@@ -9,7 +9,7 @@
  */
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import { webPathProblem } from '../../core/tx/webRecords.ts';
+import { webPathProblem } from '../../core/tx/web/webRecords.ts';
 import type { WebQueries } from '../../queries/webQueries.ts';
 import { contentResponse } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';

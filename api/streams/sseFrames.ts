@@ -21,7 +21,7 @@ export function sseRetry(ms: number): Uint8Array {
 }
 
 /** `block` data: `{index, hash, timestamp, proposer, transactions}` (the full signed transactions). */
-export function blockData(b: Block): { index: number; hash: string; timestamp: number; proposer: string; transactions: SignedTx[] } {
+function blockData(b: Block): { index: number; hash: string; timestamp: number; proposer: string; transactions: SignedTx[] } {
   return { index: b.index, hash: b.hash, timestamp: b.timestamp, proposer: b.proposer, transactions: b.transactions };
 }
 
@@ -31,7 +31,7 @@ export function txData(tx: SignedTx): { type: 'tx'; txType: string; hash: string
 }
 
 /** `reorg` data: `{fromHeight, oldHead, newHead, dropped}` (see ReorgEvent). */
-export function reorgData(e: ReorgEvent): Omit<ReorgEvent, 'type'> {
+function reorgData(e: ReorgEvent): Omit<ReorgEvent, 'type'> {
   return { fromHeight: e.fromHeight, oldHead: e.oldHead, newHead: e.newHead, dropped: e.dropped };
 }
 

@@ -15,7 +15,7 @@ export interface Destroyable {
 }
 
 /** Headers of every event stream. */
-export const SSE_HEADERS: Record<string, string> = {
+const SSE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/event-stream; charset=utf-8',
   'Cache-Control': 'no-cache, no-transform',
   // Reverse proxies (nginx) must not buffer a live stream.

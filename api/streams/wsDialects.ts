@@ -11,7 +11,7 @@ import { stateTx } from '../../core/txCodec.ts';
 import { addressesOf, agentMessages, chatMessages, reorgMessage, taskIdOf, txSummary } from './wsMessages.ts';
 
 /** What a client asked for. */
-export type WsCommand = { op: 'subscribe' | 'unsubscribe'; topic: string } | { op: 'ping' };
+type WsCommand = { op: 'subscribe' | 'unsubscribe'; topic: string } | { op: 'ping' };
 
 /** One WebSocket protocol. */
 export interface WsDialect {
@@ -32,7 +32,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const live = (e: ChainEvent) => e.type !== 'block' || !e.replay;
 
 /** Channels of /api/ws. */
-export const API_CHANNELS = ['blocks', 'txs', 'mempool', 'agent', 'chat'];
+const API_CHANNELS = ['blocks', 'txs', 'mempool', 'agent', 'chat'];
 
 /** `/api/ws`: `{action: subscribe|unsubscribe, channel}`, `{action: ping}`. */
 export const apiDialect: WsDialect = {

@@ -41,7 +41,7 @@ function pick(t: Record<string, unknown>, names: readonly string[]): Record<stri
   return out;
 }
 
-/** The agent-run update event each transaction type announces (its definition's `event`, core/tx/agent.ts). */
+/** The agent-run update event each transaction type announces (its definition's `event`, core/tx/agent/agent.ts). */
 const AGENT_EVENTS = txEvents('agent');
 
 /**

@@ -9,7 +9,7 @@ import type { MempoolSnapshot, StreamHub } from './streamHub.ts';
 import type { WsDialect } from './wsDialects.ts';
 
 /** Close code for a consumer that could not keep up (1008: policy violation). */
-export const SLOW_CONSUMER_CLOSE = 1008;
+const SLOW_CONSUMER_CLOSE = 1008;
 
 /** A connected WebSocket client. */
 export class WsSession {

@@ -13,8 +13,8 @@ import { wavTiming } from './wav.ts';
 export const IMAGE_FORMATS = ['image:png', 'image:jpeg', 'image:webp'] as const;
 /** Audio formats, as AUDIO_MINT names them. */
 export const AUDIO_FORMATS = ['audio:wav', 'audio:mpeg', 'audio:ogg'] as const;
-export type ImageFormat = (typeof IMAGE_FORMATS)[number];
-export type AudioFormat = (typeof AUDIO_FORMATS)[number];
+type ImageFormat = (typeof IMAGE_FORMATS)[number];
+type AudioFormat = (typeof AUDIO_FORMATS)[number];
 export type MediaFormat = ImageFormat | AudioFormat;
 
 /** Facts of an image file. */
@@ -34,11 +34,6 @@ export type MediaFacts = ImageFacts | AudioFacts;
 /** The HTTP content type a format is served with (`image:jpeg` -> `image/jpeg`). */
 export function contentTypeOf(format: MediaFormat): string {
   return format.replace(':', '/');
-}
-
-/** True for an image format. */
-export function isImageFormat(format: string): format is ImageFormat {
-  return (IMAGE_FORMATS as readonly string[]).includes(format);
 }
 
 /**

@@ -62,7 +62,7 @@ export function mpegFrameAt(r: Bytes, at: number): MpegFrame | null {
 const sameStream = (a: MpegFrame, b: MpegFrame) => a.version === b.version && a.layer === b.layer && a.sampleRate === b.sampleRate;
 
 /** Offset just past the ID3v2 tags at the start (none: 0). */
-export function id3v2End(r: Bytes): number {
+function id3v2End(r: Bytes): number {
   let at = 0;
   while (r.startsWith('ID3', at)) {
     const size = [6, 7, 8, 9].map((i) => r.u8(at + i));

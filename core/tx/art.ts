@@ -5,7 +5,7 @@ import { f, defineTx } from '../schema.ts';
 import { svgProblem } from '../svg.ts';
 import { defineFamily } from './family.ts';
 import { feeOf, payFee, refuse, txHandler } from './handler.ts';
-import { checkSeedHash, checkTaskMint, markTaskMinted } from './taskMint.ts';
+import { checkSeedHash, checkTaskMint, markTaskMinted } from './task/taskMint.ts';
 
 /** An art NFT minted from a rewarded SVG task. */
 export interface ArtNft {
@@ -22,7 +22,7 @@ export interface ArtNft {
 export const NFTS = defineRecord<ArtNft>()('nfts', { prefix: 'n', id: 'tokenId', doc: 'art NFT' });
 
 /** ART_MINT: the live network's order, then fee, nonce, timestamp. */
-export const ART_MINT = defineTx({
+const ART_MINT = defineTx({
   type: 'ART_MINT',
   family: 'art',
   fork: 3,

@@ -3,7 +3,7 @@ import { TREASURY_ADDRESS } from '../address.ts';
 import { CHAT_TURN_FEE } from '../economics.ts';
 import { ChainError } from '../errors.ts';
 import { f, defineTx } from '../schema.ts';
-import { RUNS } from './agent.ts';
+import { RUNS } from './agent/agent.ts';
 import { defineFamily } from './family.ts';
 import { feeOf, payFee, txHandler } from './handler.ts';
 

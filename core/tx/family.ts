@@ -1,18 +1,19 @@
 /**
  * A transaction family: its types' handlers, the consensus records it owns, its begin-block hook
- * and its extra protocol reference sections, declared together in core/tx/<family>.ts and listed
- * once in core/tx/registry.ts. See core/tx/handler.ts for how to add a type or a family.
+ * and its extra protocol reference sections, declared together in core/tx/<family>.ts (or
+ * core/tx/<family>/) and listed once in core/tx/registry.ts, whose header says how to add a type
+ * or a family.
  */
 import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef } from '../record.ts';
-import type { StateOverlay } from '../state.ts';
+import type { TxState } from '../txState.ts';
 import type { TxContext, TxHandler } from './handler.ts';
 
 /** Block-level effects a family applies at the start of every block, before its transactions. */
-export interface BeginBlockHook {
+interface BeginBlockHook {
   /** What it does, for the protocol reference's money flows ("a task past its deadline ..."). */
   readonly doc: string;
-  run(s: StateOverlay, ctx: TxContext): void;
+  run(s: TxState, ctx: TxContext): void;
 }
 
 /** One family, as the registry sees it. */
@@ -42,7 +43,7 @@ export function defineFamily<const R extends readonly RecordDef[] = readonly []>
  * each to `expire` (which must `put` it in a closed state). The usual begin-block timeout.
  */
 export function expireDue<T>(
-  s: StateOverlay,
+  s: TxState,
   rec: RecordDef<string, T>,
   timestamp: number,
   deadline: (r: T) => number,

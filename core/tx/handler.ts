@@ -1,39 +1,14 @@
 /**
- * The contract every transaction type implements, and helpers they share.
- *
- * Adding a type to an existing family (edit core/tx/<family>.ts and its test, nothing else):
- *   1. `export const POST = defineTx({type, family, fork, doc, fields: {from, ..., fee, nonce, timestamp}, moneyFlow})`
- *      (core/schema.ts). The key order of `fields` is the canonical hash order; `moneyFlow` says
- *      where its micro-units go (the protocol reference prints it; a test requires it of executed types).
- *   2. `const post = txHandler(POST, {cost, check, apply})`: every hook gets the typed payload
- *      (`tx.amount` is a string, an optional `tx.tokensOut` is `number | undefined`). Optional:
- *      `cost` (default: the `fee`, no storage) and `tokensConsumed(tx)` (counted into the block's
- *      tokensConsumed).
- *   3. Add the handler to the family's `handlers` (their order is the order of the reference),
- *      then `npm run docs` (docs/protocol.md is generated; a test fails when it drifts).
- *   Optional on the schema: `event: {channel, event, fields}` announces it on a live channel
- *   (`txEvents(channel)` in registry.ts). Readers outside core narrow with `isTx(tx, POST)`.
- * Adding a family: a new core/tx/<family>.ts exporting `defineFamily({name, handlers, records,
- * beginBlock, docSections})` (core/tx/family.ts) + one line in core/tx/registry.ts + its test.
- * Records it owns: `export const POSTS = defineRecord<Post>()('posts', {prefix, id, doc, isOpen?})`
- * (core/record.ts), listed in the family's `records`; read and write them with `s.get(POSTS, id)`
- * and `s.put(POSTS, id, value)`. The prefix is part of the state root: never reuse or change one.
- * Timeouts: `beginBlock: {doc, run(s, ctx)}` runs at the start of every block, before its
- * transactions, family by family in registry order; `expireDue(s, RECORD, ctx.timestamp,
- * deadline, expire)` visits the open records whose deadline passed.
+ * The contract every transaction type implements, and helpers they share. How to add a type or a
+ * family, step by step: core/tx/registry.ts.
  */
 import { present } from '../errors.ts';
 import type { UploadHashes } from '../uploadHashes.ts';
 import type { Genesis } from '../genesis.ts';
-import type { RecordDef } from '../record.ts';
 import type { PayloadOf, TxSchema } from '../schema.ts';
-import type { Account, StateOverlay } from '../state.ts';
+import type { StateReader, TxState } from '../txState.ts';
 
-/** Read access to consensus state, as validation needs it. */
-export interface StateReader {
-  peek(address: string): Readonly<Account>;
-  get<T>(rec: RecordDef<string, T>, id: string): Readonly<T> | undefined;
-}
+export type { StateReader } from '../txState.ts';
 
 /** Where and when a transaction is being validated or applied (and a block begun). */
 export interface TxContext {
@@ -49,7 +24,7 @@ export interface TxContext {
 }
 
 /** What a transaction takes from its sender, for balance checks and mempool accounting. */
-export interface TxCost {
+interface TxCost {
   balance: bigint;
   storage: bigint;
 }
@@ -80,7 +55,7 @@ export interface TxRules<S extends TxSchema> {
   /** Type-specific checks against state; throws ChainError VALIDATION_FAILED (or a sharper code). */
   check?(tx: SignedTxOf<S>, state: StateReader, ctx: TxContext): void;
   /** Effects beyond the nonce bump; runs only after `check` passed on the same overlay. */
-  apply(tx: SignedTxOf<S>, s: StateOverlay, ctx: TxContext): void;
+  apply(tx: SignedTxOf<S>, s: TxState, ctx: TxContext): void;
   /** Inference tokens the transaction reports, counted into its block's `tokensConsumed`. */
   tokensConsumed?(tx: SignedTxOf<S>): bigint;
 }
@@ -90,7 +65,7 @@ export interface TxHandler {
   schema: TxSchema;
   cost(tx: SignedTx, state?: StateReader): TxCost;
   check?(tx: SignedTx, state: StateReader, ctx: TxContext): void;
-  apply(tx: SignedTx, s: StateOverlay, ctx: TxContext): void;
+  apply(tx: SignedTx, s: TxState, ctx: TxContext): void;
   tokensConsumed?(tx: SignedTx): bigint;
 }
 
@@ -113,7 +88,7 @@ export function isTx<S extends TxSchema>(tx: SignedTx, schema: S): tx is SignedT
 export { refuse } from '../errors.ts';
 
 /** Moves a fee from the sender to the block's proposer (the live network's rule). */
-export function payFee(s: StateOverlay, from: string, fee: bigint, ctx: TxContext): void {
+export function payFee(s: TxState, from: string, fee: bigint, ctx: TxContext): void {
   if (fee === 0n) return;
   s.account(from).balance -= fee;
   s.account(present(ctx.proposer, 'the block proposer')).balance += fee;

@@ -12,8 +12,8 @@ import { f, defineTx } from '../schema.ts';
 import type { ArtNft } from './art.ts';
 import { defineFamily } from './family.ts';
 import { feeOf, payFee, refuse, type StateReader, txHandler } from './handler.ts';
-import { BLOBS } from './socialBlob.ts';
-import { checkSeedHash, checkTaskMint, markTaskMinted } from './taskMint.ts';
+import { BLOBS } from './social/socialBlob.ts';
+import { checkSeedHash, checkTaskMint, markTaskMinted } from './task/taskMint.ts';
 
 /** What every media NFT records besides its media facts: an art NFT's fields and its blob. */
 interface MediaNftBase extends ArtNft {
@@ -34,7 +34,7 @@ const common = { fee: f.amount(), nonce: f.uint(), timestamp: f.uint() };
 const task = { owner: f.address(), taskId: f.id(64, 8), minerId: f.hex(64), seedHash: f.hex(64), model: f.optional(f.text(128)) };
 const moneyFlow = '`fee` moves from `from` to the block proposer; the NFT is recorded for `owner`.';
 
-export const IMAGE_MINT = defineTx({
+const IMAGE_MINT = defineTx({
   type: 'IMAGE_MINT',
   family: 'media',
   fork: 4,
@@ -52,7 +52,7 @@ export const IMAGE_MINT = defineTx({
   moneyFlow,
 });
 
-export const AUDIO_MINT = defineTx({
+const AUDIO_MINT = defineTx({
   type: 'AUDIO_MINT',
   family: 'media',
   fork: 5,
@@ -81,7 +81,7 @@ export function mediaTokenId(taskId: string, blobId: string, facts: MediaFacts):
 }
 
 /** True when a claimed duration is within 1 % or 50 ms (whichever is larger) of the file's. */
-export function durationMatches(claimedMs: number, fileMs: number): boolean {
+function durationMatches(claimedMs: number, fileMs: number): boolean {
   const d = Math.abs(claimedMs - fileMs);
   return d <= 50 || d * 100 <= fileMs;
 }

@@ -19,7 +19,7 @@ export interface Miner {
 /** Miner records: `m:<minerId>`. */
 export const MINERS = defineRecord<Miner>()('miners', { prefix: 'm', id: 'minerId', doc: 'miner' });
 
-export const MINER_REGISTER = defineTx({
+const MINER_REGISTER = defineTx({
   type: 'MINER_REGISTER',
   family: 'miner',
   fork: 1,

@@ -1,22 +1,49 @@
 /**
  * Every transaction family this chain knows, and what derives from them: handlers by type, the
- * record kinds of the state, begin-block hooks and tokens consumed. A new family is one line here.
+ * record kinds of the state, begin-block hooks and tokens consumed.
+ *
+ * Adding a transaction type (every step; ARCHITECTURE.md has the same list):
+ *   1. Schema, in its family's file (core/tx/<family>.ts, or core/tx/<family>/ for a family of
+ *      several files): `const POST = defineTx({type, family, fork, doc, fields: {from, ..., fee,
+ *      nonce, timestamp}, moneyFlow})` (core/schema.ts), exported once another file imports it
+ *      (knip refuses unused exports). The key order of `fields` is the canonical hash order;
+ *      `moneyFlow` says where its micro-units go (a test requires it).
+ *   2. Rules: `const post = txHandler(POST, {cost, check, apply})` (core/tx/handler.ts): every hook
+ *      gets the typed payload; `check` reads a StateReader, `apply` writes a TxState
+ *      (core/txState.ts). Optional: `cost` (default: the `fee`, no storage), `tokensConsumed(tx)`,
+ *      and on the schema `event: {channel, event, fields}` to announce it on a live channel.
+ *   3. Registry entry: add the handler to its family's `handlers` (their order is the reference's);
+ *      a new family is a `defineFamily({name, handlers, records, beginBlock, chunkStores,
+ *      docSections})` (core/tx/family.ts) plus one line in `families` below. Records it owns:
+ *      `defineRecord<Post>()('posts', {prefix, id, doc, isOpen?})` (core/record.ts), listed in the
+ *      family's `records`, read and written with `s.get(POSTS, id)` / `s.put(POSTS, id, value)`; a
+ *      prefix is part of the state root: never reuse or change one. Timeouts: `beginBlock: {doc,
+ *      run(s, ctx)}` with `expireDue(s, RECORD, ctx.timestamp, deadline, expire)`.
+ *   4. Tests: test/core/ (rules and refusals; test/core/txExamples.ts finds a valid example itself).
+ *   5. Simulator: cli/simulator.ts (or cli/socialSim.ts, cli/driveSim.ts) sends the type, so the
+ *      recorded chain exercises it.
+ *   6. Fixtures: `npm run fixtures` re-records fixtures/simulated-chain.ndjson (cli/fixtures.ts);
+ *      test/cli/simulate.test.ts fails with that command while a sent type is missing from it.
+ *   7. Docs: `npm run docs` regenerates docs/protocol.md (a test fails when it drifts); the
+ *      OpenAPI transaction schemas and the client's TRANSACTION_TYPES derive from this registry.
+ *   8. Readers: a projection folds it with `isTx(tx, POST)` (projections/), a query and a route
+ *      serve what it built (queries/, api/routes/).
  */
 import { present } from '../errors.ts';
 import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef, RecordValue } from '../record.ts';
-import type { StateOverlay } from '../state.ts';
+import type { TxState } from '../txState.ts';
 import type { TxEvent } from '../schema.ts';
-import { agentFamily } from './agent.ts';
+import { agentFamily } from './agent/agent.ts';
 import { artFamily } from './art.ts';
 import { chatFamily } from './chat.ts';
 import type { TxFamily } from './family.ts';
 import type { SignedTx, TxContext, TxHandler } from './handler.ts';
 import { mediaFamily } from './media.ts';
 import { minerFamily } from './miner.ts';
-import { socialFamily } from './social.ts';
-import { storageFamily } from './drive.ts';
-import { taskFamily } from './task.ts';
+import { socialFamily } from './social/social.ts';
+import { storageFamily } from './web/drive.ts';
+import { taskFamily } from './task/task.ts';
 import { transferFamily } from './transfer.ts';
 
 // Order matters: it is the order of the types in the reference (the spec's list, then the live
@@ -73,7 +100,7 @@ export const RECORD_PREFIX = Object.fromEntries(RECORDS.map((r) => [r.kind, r.pr
 export const CHUNK_STORES: readonly ChunkStore[] = FAMILIES.flatMap((f) => f.chunkStores ?? []);
 
 /** Runs every family's begin-block hook, in registry order (before the block's transactions). */
-export function beginBlock(s: StateOverlay, ctx: TxContext): void {
+export function beginBlock(s: TxState, ctx: TxContext): void {
   for (const f of FAMILIES) f.beginBlock?.run(s, ctx);
 }
 

@@ -20,7 +20,7 @@ export const TRANSFER = defineTx({
 });
 
 /** BURN: the live network's order; it has no fee. */
-export const BURN = defineTx({
+const BURN = defineTx({
   type: 'BURN',
   family: 'transfer',
   fork: 1,

@@ -10,7 +10,7 @@
 import type { OutboxRow, SubRecord } from './alertTypes.ts';
 
 /** The confirmation link of a token. */
-export function confirmLink(publicUrl: string, token: string): string {
+function confirmLink(publicUrl: string, token: string): string {
   return `${publicUrl}/api/alerts/confirm/${token}`;
 }
 

@@ -14,10 +14,10 @@
  * A subscription fires only for blocks above the height at which it was created.
  */
 import type { Block } from '../../core/block.ts';
-import { AGENT_FINISH, AGENT_REQUEST } from '../../core/tx/agent.ts';
+import { AGENT_FINISH, AGENT_REQUEST } from '../../core/tx/agent/agent.ts';
 import { isTx, type SignedTx } from '../../core/tx/handler.ts';
 import { partiesOf } from '../../core/tx/registry.ts';
-import { TASK_REWARD } from '../../core/tx/task.ts';
+import { TASK_REWARD } from '../../core/tx/task/task.ts';
 import { stateTx } from '../../core/txCodec.ts';
 
 /** The triggers. */

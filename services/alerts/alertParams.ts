@@ -17,9 +17,9 @@ export interface SubscribeInput {
 }
 
 /** Longest webhook URL. */
-export const MAX_URL = 2048;
+const MAX_URL = 2048;
 /** Longest e-mail address (RFC 5321 path limit). */
-export const MAX_EMAIL = 254;
+const MAX_EMAIL = 254;
 /** Longest key label. */
 export const MAX_LABEL = 64;
 

@@ -17,7 +17,7 @@ import type { OutboxRow, SubRecord } from './alertTypes.ts';
 
 /** Row keys in the reactor's key space. */
 export const OUTBOX_PREFIX = 'o!';
-export const RUN_PREFIX = 'r!';
+const RUN_PREFIX = 'r!';
 
 /** What the reactor holds in memory: open agent runs' requesters, and rows not yet durable. */
 export interface AlertReactorState {
@@ -50,7 +50,7 @@ export interface AlertReactorDeps {
 const sha = (s: string) => hash('sha256', s);
 
 /** The delivery id of a match: stable across retries, restarts and branches. */
-export function deliveryId(m: Pick<AlertMatch, 'subId' | 'eventKey'>): string {
+function deliveryId(m: Pick<AlertMatch, 'subId' | 'eventKey'>): string {
   return `msg_${sha(`${m.subId}|${m.eventKey}`).slice(0, 32)}`;
 }
 

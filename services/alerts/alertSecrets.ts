@@ -12,7 +12,7 @@ import { createHmac, hash, randomBytes } from 'node:crypto';
 import type { SubRecord } from './alertTypes.ts';
 
 /** Prefix of a Standard Webhooks signing secret. */
-export const SECRET_PREFIX = 'whsec_';
+const SECRET_PREFIX = 'whsec_';
 
 /** Hex SHA-256 (how tokens and confirmation links are kept). */
 export const sha = (s: string): string => hash('sha256', s);
@@ -37,12 +37,12 @@ export function newConfirmToken(): string {
  * secrets existed was signed with its token's UTF-8 bytes; it keeps that key (its receiver has
  * it) until its owner rotates.
  */
-export function signingKey(secret: string): Buffer {
+function signingKey(secret: string): Buffer {
   return secret.startsWith(SECRET_PREFIX) ? Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
 }
 
 /** One `v1,<base64 HMAC-SHA256>` signature of `<id>.<timestamp>.<body>`. */
-export function signOnce(secret: string, id: string, timestamp: number, body: string): string {
+function signOnce(secret: string, id: string, timestamp: number, body: string): string {
   return `v1,${createHmac('sha256', signingKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 

@@ -20,7 +20,7 @@ import { newConfirmToken, newToken, sha } from './alertSecrets.ts';
 import { defaultAlertOptions, type AlertOptions } from './alertTypes.ts';
 import { checkTarget } from './targetCheck.ts';
 
-export { defaultAlertOptions, subView, type AlertOptions, type OutboxRow, type SubRecord } from './alertTypes.ts';
+export type { AlertOptions } from './alertTypes.ts';
 
 /** Alert subscriptions, the reactor that fires them and the worker that delivers them. */
 export class AlertService implements Component {

@@ -74,7 +74,7 @@ export const defaultAlertOptions: AlertOptions = {
  * Where a subscription stands: `active` fires; `unconfirmed` (an e-mail target that has not
  * followed its confirmation link) and `disabled` (after a run of failed attempts) do not.
  */
-export type SubStatus = 'active' | 'unconfirmed' | 'disabled';
+type SubStatus = 'active' | 'unconfirmed' | 'disabled';
 
 /**
  * A stored subscription. Only the management token's hash is kept; the signing secret is kept in

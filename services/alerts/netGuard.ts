@@ -83,7 +83,7 @@ const v4At = (b: number[], i: number, xor = 0) => [b[i] ^ xor, b[i + 1] ^ xor, b
  * `::/96`, NAT64 `64:ff9b::/96`, 6to4 `2002::/16`, and Teredo `2001::/32` (its server, and its
  * client, stored inverted).
  */
-export function embeddedV4(ip: string): string[] {
+function embeddedV4(ip: string): string[] {
   const b = ipv6Bytes(ip);
   const zeros = (from: number, to: number) => b.slice(from, to).every((x) => x === 0);
   if (zeros(0, 10) && b[10] === 0xff && b[11] === 0xff) return [v4At(b, 12)];

@@ -4,10 +4,10 @@
  */
 import { sha256Hex } from '../../core/hash.ts';
 import type { Task } from '../../core/state.ts';
-import { agentRunIdOf } from '../../core/tx/agent.ts';
+import { agentRunIdOf } from '../../core/tx/agent/agent.ts';
 import type { SignedTx, TxContext } from '../../core/tx/handler.ts';
 import { minerIdOf } from '../../core/tx/miner.ts';
-import { expectedRewards, taskIdOf } from '../../core/tx/task.ts';
+import { expectedRewards, taskIdOf } from '../../core/tx/task/task.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { DEV_KEYS, type TestChain } from '../helpers/testChain.ts';
 import { nextNonce } from './support.ts';
@@ -38,12 +38,12 @@ export function respond(c: TestChain, i: number, taskId: string, content: string
 }
 
 /** The dev authority validates: `best` wins, every responder scored. */
-export function validate(c: TestChain, taskId: string, best: string, scores: { minerId: string; score: number }[]): Promise<SignedTx> {
+function validate(c: TestChain, taskId: string, best: string, scores: { minerId: string; score: number }[]): Promise<SignedTx> {
   return send(c, 0, 'TASK_VALIDATE', { taskId, bestMinerId: best, scores, fee: '1000' });
 }
 
 /** The dev authority pays out exactly the expected split. */
-export function reward(c: TestChain, taskId: string): Promise<SignedTx> {
+function reward(c: TestChain, taskId: string): Promise<SignedTx> {
   const task = c.node.state().records.tasks.get(taskId) as Task;
   const rewards = expectedRewards(task, c.node.nextHeight(), { genesis: c.genesis } as TxContext);
   return send(c, 0, 'TASK_REWARD', { taskId, rewards, fee: '1000' });

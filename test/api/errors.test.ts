@@ -10,7 +10,7 @@ const t = suite('errors, CORS and limits');
 
 t('unknown routes are 404 {error, code: "NOT_FOUND"}', () =>
   withChain(async (c) => {
-    // GET / is the explorer (DESIGN.md, second wave); other unknown top-level paths are 404.
+    // GET / is the explorer (api/routes/explorer.ts); other unknown top-level paths are 404.
     for (const path of [
       '/nope',
       '/explorer/nope.js',

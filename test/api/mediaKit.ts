@@ -38,8 +38,8 @@ export async function mediaTask(
   return { ...run, prompt, minerId: task.bestMinerId!, seedHash: sha256Hex(prompt + task.bestMinerId + run.reward.hash) };
 }
 
-/** The token id of a mint, as DESIGN.md derives it. */
-export function tokenIdOf(taskId: string, blobId: string, facts: MediaFacts): string {
+/** The token id of a mint, as core/tx/media.ts derives it. */
+function tokenIdOf(taskId: string, blobId: string, facts: MediaFacts): string {
   return 'width' in facts
     ? sha256Hex(`${taskId}${blobId}${facts.format}${facts.width}x${facts.height}`)
     : sha256Hex(`${taskId}${blobId}${facts.format}${facts.durationMs}`);

@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { KeyPair } from '../../core/keys.ts';
-import { LIKE_CAPS } from '../../core/tx/socialLike.ts';
+import { LIKE_CAPS } from '../../core/tx/social/socialLike.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { bytesOf, testBlob } from '../core/blobKit.ts';
 import { DEV_KEYS, openTestChain, type TestChain } from '../helpers/testChain.ts';

@@ -95,8 +95,6 @@ export function assertKeys(obj: unknown, keys: string[], what = 'object'): void 
   assert.equal(Object.keys(obj as object).sort(), [...keys].sort(), `${what} keys`);
 }
 
-/** A canonical big-integer string. */
-export const BIG = /^(0|[1-9][0-9]*)$/;
 /** 64 lowercase hex characters. */
 export const HASH = /^[0-9a-f]{64}$/;
 /** An address. */

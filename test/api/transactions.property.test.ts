@@ -1,7 +1,7 @@
 /**
  * Properties of POST /api/chain/tx: random bodies and mutated transactions. Only well-formed,
  * correctly signed, funded transactions with the right nonce are admitted; every refusal is a
- * 4xx `{error, code}` with the code DESIGN.md's table gives, and changes nothing.
+ * 4xx `{error, code}` with the code and status api/errors.ts gives, and changes nothing.
  */
 import fc from 'fast-check';
 import { suite } from 'uvu';

@@ -1,4 +1,4 @@
-/** POST /api/chain/tx (both request forms, every refusal of DESIGN.md's table in order) and GET /api/chain/tx/:hash. */
+/** POST /api/chain/tx (both request forms, every refusal of docs/protocol.md's validation order) and GET /api/chain/tx/:hash. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sha256Hex } from '../../core/hash.ts';
@@ -36,7 +36,7 @@ function signed(chain: TestChain, i: number, fields: Record<string, unknown>, no
   return signTx({ type: type as string, from: A(i), ...rest, nonce, timestamp: chain.now() }, DEV_KEYS[i]);
 }
 
-/** An AGENT_REQUEST (fork 6) as DESIGN.md fixes its fields. */
+/** An AGENT_REQUEST (fork 6) with its fields in canonical order (docs/protocol.md). */
 function agentRequest(chain: TestChain, i: number): Record<string, unknown> {
   const nonce = nextNonce(chain, i);
   const prompt = 'Summarise the last ten blocks.';

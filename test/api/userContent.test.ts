@@ -7,7 +7,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sha256Hex } from '../../core/hash.ts';
 import { contentTypeOf } from '../../core/media/mediaFacts.ts';
-import { manifestRoot } from '../../core/tx/webRecords.ts';
+import { manifestRoot } from '../../core/tx/web/webRecords.ts';
 import { EXPECTED, fixture } from '../core/media/mediaFixtures.ts';
 import { DEV_KEYS, type TestChain } from '../helpers/testChain.ts';
 import { fullTask, registerMiner, send } from './economy.ts';

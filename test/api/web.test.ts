@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { STORAGE_QUOTA_PER_BLOCK } from '../../core/genesis.ts';
-import { manifestRoot } from '../../core/tx/webRecords.ts';
+import { manifestRoot } from '../../core/tx/web/webRecords.ts';
 import { DEV_KEYS, type TestChain } from '../helpers/testChain.ts';
 import { assertError, get, snapshot, withChain } from './support.ts';
 import { accepted, sendTx, siteFile, upload } from './webKit.ts';

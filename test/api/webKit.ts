@@ -1,7 +1,7 @@
 /** Drive test helpers: signed WEB_* transactions from dev keys, and a file uploaded end to end. */
 import * as assert from 'uvu/assert';
 import { sha256Hex } from '../../core/hash.ts';
-import { fileIdOf } from '../../core/tx/webRecords.ts';
+import { fileIdOf } from '../../core/tx/web/webRecords.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { chunkContent } from '../../core/upload.ts';
 import { DEV_KEYS, type TestChain } from '../helpers/testChain.ts';

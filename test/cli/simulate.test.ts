@@ -14,6 +14,8 @@ import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
 
 const t = suite('ombra simulate');
 const FIXTURE = new URL('../../fixtures/simulated-chain.ndjson', import.meta.url);
+/** What brings the fixture up to date (cli/fixtures.ts). */
+const RECORD = 're-record it with `npm run fixtures`';
 
 t('the recorded simulated chain imports block by block and its read models equal a full rebuild', async () => {
   const lines = readFileSync(FIXTURE, 'utf8')
@@ -29,13 +31,16 @@ t('the recorded simulated chain imports block by block and its read models equal
   assert.equal(
     executed.filter((x) => !types.has(x)),
     [],
-    'the fixture exercises every type the simulator sends',
+    `the fixture exercises every type the simulator sends: a type is missing, so the fixture is stale; ${RECORD}`,
   );
   const tmp = tempDir();
   const node = await OmbraNode.open({ dbDir: join(tmp.dir, 'db'), genesis });
   try {
     assert.is(node.head().hash, blocks[0].hash);
-    for (const b of blocks.slice(1)) await node.importBlock(b);
+    for (const b of blocks.slice(1))
+      await node.importBlock(b).catch((e: Error) => {
+        throw new Error(`block ${b.index} of the fixture no longer imports (${e.message}): the fixture is stale; ${RECORD}`);
+      });
     assert.is(node.head().hash, blocks.at(-1).hash);
     const s = node.state();
     assert.is(sumBalances(s) + s.supply.escrow + s.supply.burned, s.supply.emitted);

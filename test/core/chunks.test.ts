@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BLOB_EXPIRY_MS, BLOB_MAX_PENDING_BYTES, BLOBS } from '../../core/tx/socialBlob.ts';
+import { BLOB_EXPIRY_MS, BLOB_MAX_PENDING_BYTES, BLOBS } from '../../core/tx/social/socialBlob.ts';
 import { chunkKey } from '../../core/chunks.ts';
 import { StateOverlay, type ChainState } from '../../core/state.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { sumBalances, type AgentRun, type ChainState, type Task } from '../../core/state.ts';
-import { AGENT_TRANSITIONS } from '../../core/tx/agentMachine.ts';
-import { TASK_TRANSITIONS } from '../../core/tx/taskMachine.ts';
+import { AGENT_TRANSITIONS } from '../../core/tx/agent/agentMachine.ts';
+import { TASK_TRANSITIONS } from '../../core/tx/task/taskMachine.ts';
 import { act, pureTraffic } from '../helpers/taskTraffic.ts';
 import { DEV_GENESIS } from './support.ts';
 

@@ -2,7 +2,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { StateOverlay } from '../../core/state.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
-import { LIKE_CAPS, LIKE_DAILY, LIKE_QUEUES } from '../../core/tx/socialLike.ts';
+import { LIKE_CAPS, LIKE_DAILY, LIKE_QUEUES } from '../../core/tx/social/socialLike.ts';
 import { validateTx } from '../../core/validateTx.ts';
 import { followTx, likeTx, postTx, reactTx } from './socialKit.ts';
 import { DEV_GENESIS, DEV_KEYS, refusal, supplyGap, TwoNodeChain } from './support.ts';

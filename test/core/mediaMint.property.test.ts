@@ -14,8 +14,8 @@ import { StateOverlay } from '../../core/state.ts';
 import type { SignedTx, TxContext } from '../../core/tx/handler.ts';
 import { mediaTokenId } from '../../core/tx/media.ts';
 import { TX_HANDLERS } from '../../core/tx/registry.ts';
-import { BLOBS } from '../../core/tx/socialBlob.ts';
-import { TASKS } from '../../core/tx/task.ts';
+import { BLOBS } from '../../core/tx/social/socialBlob.ts';
+import { TASKS } from '../../core/tx/task/task.ts';
 import { FIXTURES } from './media/mediaFixtures.ts';
 import { DEV_GENESIS, DEV_KEYS } from './support.ts';
 

@@ -4,7 +4,7 @@ import { genesisState } from '../../core/applyBlock.ts';
 import { defineRecord } from '../../core/record.ts';
 import { f, defineTx } from '../../core/schema.ts';
 import { cloneState, commitDiff, emptyState, StateOverlay } from '../../core/state.ts';
-import { RUNS } from '../../core/tx/agent.ts';
+import { RUNS } from '../../core/tx/agent/agent.ts';
 import { defineFamily, expireDue } from '../../core/tx/family.ts';
 import { type SignedTx, txHandler } from '../../core/tx/handler.ts';
 import { MINERS } from '../../core/tx/miner.ts';
@@ -19,7 +19,7 @@ import {
   tokensConsumedBy,
   txEvents,
 } from '../../core/tx/registry.ts';
-import { TASKS, type Task } from '../../core/tx/task.ts';
+import { TASKS, type Task } from '../../core/tx/task/task.ts';
 import { exampleTx } from './txExamples.ts';
 import { DEV_GENESIS, DEV_KEYS } from './support.ts';
 

@@ -5,7 +5,7 @@ import { signTx } from '../../core/txCodec.ts';
 import { DEV_GENESIS } from './support.ts';
 
 /** Signs a social transaction of `type` from `key` with a fee of 10. */
-export function socialTx(key: KeyPair, type: string, fields: Record<string, unknown>, nonce: number): SignedTx {
+function socialTx(key: KeyPair, type: string, fields: Record<string, unknown>, nonce: number): SignedTx {
   const unsigned = { type, from: key.address, ...fields, fee: '10', nonce, timestamp: DEV_GENESIS.timestamp };
   return signTx(unsigned, key) as SignedTx;
 }

@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChainState } from '../../core/state.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
-import { LIKE_CAPS } from '../../core/tx/socialLike.ts';
+import { LIKE_CAPS } from '../../core/tx/social/socialLike.ts';
 import { followTx, likeTx, postTx, reactTx } from './socialKit.ts';
 import { DEV_GENESIS, DEV_KEYS, supplyGap, TwoNodeChain } from './support.ts';
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { genesisState } from '../../core/applyBlock.ts';
 import { nextStateRoot } from '../../core/block.ts';
 import { commitDiff, removedIds, StateOverlay } from '../../core/state.ts';
-import { BLOBS } from '../../core/tx/socialBlob.ts';
+import { BLOBS } from '../../core/tx/social/socialBlob.ts';
 import { accountsProjection } from '../../projections/accounts.ts';
 import type { BlockEvent } from '../../projections/events.ts';
 import { DEV_GENESIS } from './support.ts';

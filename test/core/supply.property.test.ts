@@ -79,7 +79,7 @@ function txOf(op: Op, m: Model, height: number, timestamp: number): SignedTx {
   return signTx({ ...body, nonce: base.nonce, timestamp }, key) as SignedTx;
 }
 
-/** The model's verdict on a tx, applied to the model when valid. Written from DESIGN.md, not from core. */
+/** The model's verdict on a tx, applied to the model when valid. Written from docs/protocol.md's money flows, not from core. */
 function modelApply(tx: SignedTx, m: Model, height: number, proposer: number): boolean {
   const from = m.accounts[DEV_KEYS.findIndex((k) => k.address === tx.from)];
   const fee = typeof tx.fee === 'string' ? BigInt(tx.fee) : 0n;

@@ -51,7 +51,7 @@ export function transfer(
 }
 
 /** Runs `fn` and returns the ChainError it throws; fails when it throws nothing or something else. */
-export function chainErrorOf(fn: () => unknown): ChainError {
+function chainErrorOf(fn: () => unknown): ChainError {
   try {
     fn();
   } catch (e) {

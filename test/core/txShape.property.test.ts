@@ -1,6 +1,6 @@
 /**
  * Hostile input: whatever arrives, checkTxShape and validateTx answer with a ChainError whose
- * code is in DESIGN.md's table, never with another exception; malformed fields are
+ * code is one api/errors.ts maps, never with another exception; malformed fields are
  * INVALID_PARAMS naming the field.
  */
 import fc from 'fast-check';
@@ -18,7 +18,7 @@ import { exampleTx } from './txExamples.ts';
 import { DEV_GENESIS, DEV_KEYS, LATE_GENESIS, refusal } from './support.ts';
 
 const t = suite('hostile transactions');
-/** The codes of DESIGN.md's POST /api/chain/tx table. */
+/** The codes POST /api/chain/tx answers with (docs/protocol.md, "Validation order"). */
 const TABLE = new Set([
   'INVALID_JSON',
   'PAYLOAD_TOO_LARGE',

@@ -9,7 +9,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { drivePathOf } from '../../api/routes/web.ts';
 import { merkleRoot, sha256Hex } from '../../core/hash.ts';
-import { manifestLookup, manifestProblem, manifestRoot, webPathProblem } from '../../core/tx/webRecords.ts';
+import { manifestLookup, manifestProblem, manifestRoot, webPathProblem } from '../../core/tx/web/webRecords.ts';
 
 const t = suite('drive paths and manifests');
 const segment = fc.stringMatching(/^[A-Za-z0-9._~%-]{1,12}$/).filter((s) => s !== '.' && s !== '..');

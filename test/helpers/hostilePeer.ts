@@ -31,7 +31,7 @@ export async function hostileLibp2p(pubsub = false): Promise<Libp2p<{ pubsub: Pu
 }
 
 /** The key junk is signed with: a funded dev account that owns no slot. */
-export const NOT_AN_AUTHORITY = DEV_KEYS[9];
+const NOT_AN_AUTHORITY = DEV_KEYS[9];
 
 /**
  * A junk block at `index` after `previousHash` carrying about `bytes` of transaction-like JSON:

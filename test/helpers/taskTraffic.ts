@@ -11,9 +11,9 @@ import type { KeyPair } from '../../core/keys.ts';
 import { applyBlock, buildBlock, genesisState, type ParentRef } from '../../core/applyBlock.ts';
 import type { Block } from '../../core/block.ts';
 import { commitDiff, type AgentRun, type ChainState, type StateDiff, type Task } from '../../core/state.ts';
-import { agentRunIdOf } from '../../core/tx/agent.ts';
+import { agentRunIdOf } from '../../core/tx/agent/agent.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
-import { expectedRewards } from '../../core/tx/task.ts';
+import { expectedRewards } from '../../core/tx/task/task.ts';
 import { canonicalPayload } from '../../core/txCodec.ts';
 import { DEV_KEYS } from '../core/support.ts';
 
@@ -22,7 +22,7 @@ const signers = DEV_KEYS.map((k) =>
 );
 
 /** Signs with node:crypto (the wallet's signer is much slower; same signatures). */
-export function signed(i: number, fields: Record<string, unknown>, nonce: number, timestamp: number): SignedTx {
+function signed(i: number, fields: Record<string, unknown>, nonce: number, timestamp: number): SignedTx {
   const k: KeyPair = DEV_KEYS[i];
   const payload = canonicalPayload({ ...fields, from: k.address, nonce, timestamp, publicKey: k.publicKey });
   const hash = sha256Hex(JSON.stringify(payload));

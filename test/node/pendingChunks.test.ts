@@ -1,10 +1,10 @@
 /** Pending upload chunks live on disk: after their block the node's heap holds none of them, and completion reads them back. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BLOBS } from '../../core/tx/socialBlob.ts';
+import { BLOBS } from '../../core/tx/social/socialBlob.ts';
 import { ContentQueries } from '../../queries/contentQueries.ts';
 import { blobChunkTx, bytesOf, testBlob } from '../core/blobKit.ts';
-import { FILES } from '../../core/tx/webFiles.ts';
+import { FILES } from '../../core/tx/web/webFiles.ts';
 import { accepted, siteFile } from '../api/webKit.ts';
 import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
 

@@ -1,7 +1,7 @@
 /** The content store: chunk rows from blocks, served once complete, dropped on expiry, rebuilt by replay. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BLOB_EXPIRY_MS, BLOBS } from '../../core/tx/socialBlob.ts';
+import { BLOB_EXPIRY_MS, BLOBS } from '../../core/tx/social/socialBlob.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { contentProjection } from '../../projections/content.ts';
 import { ContentQueries } from '../../queries/contentQueries.ts';

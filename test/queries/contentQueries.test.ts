@@ -1,7 +1,7 @@
 /** Byte ranges of stored content read only the chunks they return. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BLOBS } from '../../core/tx/socialBlob.ts';
+import { BLOBS } from '../../core/tx/social/socialBlob.ts';
 import type { ReadPorts } from '../../node/ports.ts';
 import { contentProjection } from '../../projections/content.ts';
 import type { Rows } from '../../projections/store.ts';

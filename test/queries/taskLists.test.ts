@@ -11,7 +11,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Block } from '../../core/block.ts';
 import type { ChainState, Task } from '../../core/state.ts';
-import { TASK_STATUSES, taskIdOf } from '../../core/tx/task.ts';
+import { TASK_STATUSES, taskIdOf } from '../../core/tx/task/task.ts';
 import { ACTIVE_STATUSES } from '../../projections/tasks.ts';
 import { taskSummary } from '../../queries/taskQueries.ts';
 import { DEV_GENESIS } from '../core/support.ts';

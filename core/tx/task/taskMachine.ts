@@ -2,13 +2,13 @@
  * The task state machine. TASK_TRANSITIONS is the whole table: every transition not in it is
  * refused with VALIDATION_FAILED naming the current status. The protocol reference prints it.
  */
-import { ZERO_ADDRESS } from '../address.ts';
-import { FEE_SPLIT_V2, TASK_SETTLEMENT_WINDOW_MS } from '../economics.ts';
-import { forkActive } from '../genesis.ts';
-import { present } from '../errors.ts';
-import { refuse, type TxContext } from './handler.ts';
-import { transitionRow, transitionTable, type Transition } from './machine.ts';
-import type { Task, TaskStatus } from './task.ts';
+import { ZERO_ADDRESS } from '../../address.ts';
+import { FEE_SPLIT_V2, TASK_SETTLEMENT_WINDOW_MS } from '../../economics.ts';
+import { forkActive } from '../../genesis.ts';
+import { present } from '../../errors.ts';
+import { refuse, type TxContext } from '../handler.ts';
+import { transitionRow, transitionTable, type Transition } from '../machine.ts';
+import type { Task, TaskStatus } from './taskRecord.ts';
 
 /** What moves a task. */
 export type TaskTrigger = 'TASK_SUBMIT' | 'TASK_RESPONSE' | 'TASK_VALIDATE' | 'TASK_REWARD' | 'timeout';

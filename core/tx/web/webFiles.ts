@@ -6,9 +6,9 @@
  * fileId that is uploading or complete (an identical file: same site, path and content) changes
  * nothing and costs nothing.
  */
-import { defineChunkStore, type ChunkRef, type Upload, type UploadHeader } from '../chunks.ts';
-import type { StateOverlay } from '../state.ts';
-import { feeOf, isTx, payFee, refuse, txHandler, type SignedTx, type StateReader, type TxContext } from './handler.ts';
+import { defineChunkStore, type ChunkRef, type Upload, type UploadHeader } from '../../chunks.ts';
+import type { TxState } from '../../txState.ts';
+import { feeOf, isTx, payFee, refuse, txHandler, type SignedTx, type StateReader, type TxContext } from '../handler.ts';
 import { WEB_FILE_CHUNK, WEB_FILE_DELETE, WEB_FILE_FINALIZE, WEB_FILE_INIT, WEB_FILE_LIMITS } from './storage.ts';
 import { fileIdOf, manifestLookup, ownedSite, webPathProblem, WEB_FILES, WEB_RELEASES, type WebFile } from './webRecords.ts';
 
@@ -133,9 +133,9 @@ const fileDelete = txHandler(WEB_FILE_DELETE, {
 });
 
 /** Begin-block: file uploads past their expiry close, their chunks dropped and their bytes freed. */
-export function expireFiles(s: StateOverlay, ctx: TxContext): void {
+export function expireFiles(s: TxState, ctx: TxContext): void {
   for (const u of FILES.expire(s, ctx)) s.account(u.owner).storageUsed -= BigInt(u.totalBytes);
 }
 
-/** The file types, in the spec's order around the release types (see core/tx/drive.ts). */
+/** The file types, in the spec's order around the release types (see core/tx/web/drive.ts). */
 export const fileHandlers = { fileInit, fileChunk, fileFinalize, fileDelete };

@@ -3,17 +3,17 @@
  * state keeps only what rules need: a post's author, parent and like count, who likes what, and
  * which DM ids are taken; bodies, profiles and ciphertexts live in the `social` read model.
  */
-import { present, refuse } from '../errors.ts';
-import { defineRecord } from '../record.ts';
-import { f, defineTx } from '../schema.ts';
-import type { StateOverlay } from '../state.ts';
-import { feeOf, payFee, txHandler, type StateReader } from './handler.ts';
+import { present, refuse } from '../../errors.ts';
+import { defineRecord } from '../../record.ts';
+import { f, defineTx } from '../../schema.ts';
+import type { TxState } from '../../txState.ts';
+import { feeOf, payFee, txHandler, type StateReader } from '../handler.ts';
 import { BLOBS } from './socialBlob.ts';
 
 /** Most blobs a post or a direct message names. */
-export const MAX_POST_BLOBS = 8;
+const MAX_POST_BLOBS = 8;
 /** Longest post body and DM ciphertext, in bytes. */
-export const MAX_BODY_BYTES = 16_384;
+const MAX_BODY_BYTES = 16_384;
 
 /** A post as the consensus state keeps it (its body is in the read model). */
 export interface PostRef {
@@ -97,16 +97,16 @@ export const SOCIAL_DM_SEND = defineTx({
 });
 
 /** Refuses unless every id names a distinct complete blob. */
-export function checkBlobs(state: StateReader, ids: readonly string[]): void {
+function checkBlobs(state: StateReader, ids: readonly string[]): void {
   if (new Set(ids).size !== ids.length) refuse('blobIds must not repeat');
   for (const id of ids) if (state.get(BLOBS.UPLOADS, id)?.status !== 'complete') refuse(`blob ${id} is not a complete blob`);
 }
 
 /** The liker record id of `address` on `postId`. */
-export const likerKey = (postId: string, address: string) => `${postId}:${address}`;
+const likerKey = (postId: string, address: string) => `${postId}:${address}`;
 
 /** Updates an account's likes of a post and the post's likeCount (distinct accounts that like it). */
-export function setLiker(s: StateOverlay, postId: string, address: string, change: (l: Liker) => Liker): void {
+export function setLiker(s: TxState, postId: string, address: string, change: (l: Liker) => Liker): void {
   const key = likerKey(postId, address);
   const before = s.get(LIKERS, key) ?? { reaction: false, paid: 0 };
   const after = change(before);

@@ -2,9 +2,9 @@
  * The storage family: mined storage capacity (STORAGE_TRANSFER; the proposer's credit is in
  * core/applyBlock.ts) and the web drive (WEB_* in webSites.ts and webFiles.ts).
  */
-import { STORAGE_QUOTA_PER_BLOCK } from '../genesis.ts';
-import { defineFamily } from './family.ts';
-import { feeOf, payFee, refuse, txHandler } from './handler.ts';
+import { STORAGE_QUOTA_PER_BLOCK } from '../../genesis.ts';
+import { defineFamily } from '../family.ts';
+import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
 import { STORAGE_TRANSFER } from './storage.ts';
 import { expireFiles, fileHandlers, FILES } from './webFiles.ts';
 import { WEB_ALIASES, WEB_FILES, WEB_RELEASES, WEB_SITES } from './webRecords.ts';

@@ -1,8 +1,8 @@
 /**
  * Storage capacity and the web drive: the schemas of STORAGE_TRANSFER and the WEB_* types. Their
- * rules live in core/tx/drive.ts (the family), webSites.ts and webFiles.ts.
+ * rules live in core/tx/web/drive.ts (the family), webSites.ts and webFiles.ts.
  */
-import { f, defineTx } from '../schema.ts';
+import { f, defineTx } from '../../schema.ts';
 
 /** Bounds of drive files (core/chunks.ts): chunks of 1..400,000 bytes, files of at most 64 MiB in 100,000 chunks. */
 export const WEB_FILE_LIMITS = {

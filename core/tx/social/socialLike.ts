@@ -6,11 +6,11 @@
  * `expiresAt`). Intents expire in creation order, so a FIFO of intent ids makes the begin-block
  * hook O(intents expiring), and a pair's pending ids make a follow O(intents it pays).
  */
-import { present, refuse, refuseUnless } from '../errors.ts';
-import { defineRecord } from '../record.ts';
-import { f, defineTx } from '../schema.ts';
-import type { StateOverlay } from '../state.ts';
-import { feeOf, payFee, txHandler, type TxContext } from './handler.ts';
+import { present, refuse, refuseUnless } from '../../errors.ts';
+import { defineRecord } from '../../record.ts';
+import { f, defineTx } from '../../schema.ts';
+import type { TxState } from '../../txState.ts';
+import { feeOf, payFee, txHandler, type TxContext } from '../handler.ts';
 import { POSTS, setLiker } from './socialPost.ts';
 
 /** The like caps record (GET /api/social/caps), the live network's values. */
@@ -38,11 +38,11 @@ export interface LikeIntent {
 }
 
 /** Follows, `fo:<follower>:<target>` (removed on unfollow). */
-export const FOLLOWS = defineRecord<{ since: number }>()('follows', { prefix: 'fo', id: 'follower:target', doc: 'follow' });
+const FOLLOWS = defineRecord<{ since: number }>()('follows', { prefix: 'fo', id: 'follower:target', doc: 'follow' });
 /** Like intents, `li:<intentId>` (the intent id is its transaction hash). */
 export const INTENTS = defineRecord<LikeIntent>()('intents', { prefix: 'li', id: 'intentId', doc: 'like intent' });
 /** Pending intent ids of one liker to one author, oldest first, `lp:<from>:<author>`. */
-export const LIKE_PAIRS = defineRecord<{ intentIds: string[] }>()('likePairs', {
+const LIKE_PAIRS = defineRecord<{ intentIds: string[] }>()('likePairs', {
   prefix: 'lp',
   id: 'from:author',
   doc: 'pending likes of a pair',
@@ -56,16 +56,15 @@ export const LIKE_DAILY = defineRecord<{ day: number; tokens: number }>()('likeD
   doc: 'daily like tokens',
 });
 /** The expiry order, `lo:<seq>` -> intentId, and its bounds, `lc:clock`. */
-export const LIKE_ORDER = defineRecord<{ intentId: string }>()('likeOrder', { prefix: 'lo', id: 'seq', doc: 'like expiry order' });
-export const LIKE_CLOCK = defineRecord<{ head: number; tail: number }>()('likeClock', {
+const LIKE_ORDER = defineRecord<{ intentId: string }>()('likeOrder', { prefix: 'lo', id: 'seq', doc: 'like expiry order' });
+const LIKE_CLOCK = defineRecord<{ head: number; tail: number }>()('likeClock', {
   prefix: 'lc',
   id: '"clock"',
   doc: 'like expiry bounds',
 });
 
 const common = { fee: f.amount(), nonce: f.uint(), timestamp: f.uint() };
-const follows = (s: { get: StateOverlay['get'] }, follower: string, target: string) =>
-  s.get(FOLLOWS, `${follower}:${target}`) !== undefined;
+const follows = (s: { get: TxState['get'] }, follower: string, target: string) => s.get(FOLLOWS, `${follower}:${target}`) !== undefined;
 
 export const SOCIAL_FOLLOW_SET = defineTx({
   type: 'SOCIAL_FOLLOW_SET',
@@ -77,7 +76,7 @@ export const SOCIAL_FOLLOW_SET = defineTx({
     "`fee` moves from `from` to the block proposer; on a follow, the escrow of `from`'s pending like intents to `targetAddress` moves to `targetAddress`.",
 });
 
-export const SOCIAL_LIKE_INTENT = defineTx({
+const SOCIAL_LIKE_INTENT = defineTx({
   type: 'SOCIAL_LIKE_INTENT',
   family: 'social',
   fork: 1,
@@ -88,7 +87,7 @@ export const SOCIAL_LIKE_INTENT = defineTx({
 });
 
 /** Moves a paid intent's tokens to the author and counts the like. */
-function settle(s: StateOverlay, intent: LikeIntent, status: 'paid' | 'expired', ctx: TxContext): void {
+function settle(s: TxState, intent: LikeIntent, status: 'paid' | 'expired', ctx: TxContext): void {
   const tokens = BigInt(intent.tokens);
   s.supply.escrow -= tokens;
   s.account(status === 'paid' ? intent.author : intent.from).balance += tokens;
@@ -171,7 +170,7 @@ const like = txHandler(SOCIAL_LIKE_INTENT, {
 });
 
 /** Begin-block hook: refunds, oldest first, the pending intents whose expiresAt has come. */
-function expireLikes(s: StateOverlay, ctx: TxContext): void {
+function expireLikes(s: TxState, ctx: TxContext): void {
   const clock = s.get(LIKE_CLOCK, 'clock');
   if (!clock) return;
   let head = clock.head;

@@ -1,52 +1,15 @@
 /** The task pipeline: TASK_SUBMIT, TASK_RESPONSE, TASK_VALIDATE, TASK_REWARD, the task records and their timeouts. */
-import { MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../economics.ts';
-import { sha256Hex } from '../hash.ts';
-import { defineRecord } from '../record.ts';
-import { f, defineTx } from '../schema.ts';
-import { defineFamily, expireDue } from './family.ts';
-import { present } from '../errors.ts';
-import { feeOf, payFee, refuse, txHandler } from './handler.ts';
+import { present } from '../../errors.ts';
+import { MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../../economics.ts';
+import { sha256Hex } from '../../hash.ts';
+import { f, defineTx } from '../../schema.ts';
+import { defineFamily, expireDue } from '../family.ts';
+import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
+import { TASKS } from './taskRecord.ts';
 import { checkTaskTransition, expectedRewards, nextTaskStatus, taskDeadline, taskMachineDoc } from './taskMachine.ts';
 
 export { expectedRewards };
-
-/** Every task status, in pipeline order (see taskMachine.ts for the transitions). */
-export const TASK_STATUSES = ['submitted', 'responses_collected', 'validated', 'rewarded', 'timeout'] as const;
-/** A task status. */
-export type TaskStatus = (typeof TASK_STATUSES)[number];
-const OPEN_TASK: readonly TaskStatus[] = ['submitted', 'responses_collected', 'validated'];
-
-/** One miner's answer to a task, as consensus keeps it (the content stays in the block log). */
-export interface TaskResponseRef {
-  minerId: string;
-  miner: string;
-  contentHash: string;
-  txHash: string;
-}
-
-/** A task in flight or settled. */
-export interface Task {
-  taskId: string;
-  submitter: string;
-  taskType: string;
-  prompt: string;
-  fee: string;
-  timeoutMs: number;
-  submittedAt: number;
-  submitBlock: number;
-  submitTxHash: string;
-  status: TaskStatus;
-  responses: TaskResponseRef[];
-  validator?: string;
-  bestMinerId?: string;
-  scores?: { minerId: string; score: number }[];
-  rewardTxHash?: string;
-  settledAt?: number;
-  nftTokenId?: string;
-}
-
-/** Task records, `t:<taskId>`; open (able to time out) while in flight. */
-export const TASKS = defineRecord<Task>()('tasks', { prefix: 't', id: 'taskId', doc: 'task', isOpen: (t) => OPEN_TASK.includes(t.status) });
+export { TASK_STATUSES, TASKS, type Task, type TaskStatus } from './taskRecord.ts';
 
 /** Task types and their timeouts in ms (the live network's TASK_TIMEOUTS). */
 export const TASK_TIMEOUTS = {

@@ -2,13 +2,13 @@
  * The agent run state machine. AGENT_TRANSITIONS is the whole table; anything else is refused
  * with VALIDATION_FAILED naming the current status. The protocol reference prints it.
  */
-import { TREASURY_ADDRESS } from '../address.ts';
-import { AGENT_CLAIM_TIMEOUT_MS, AGENT_RUN_TIMEOUT_MS } from '../economics.ts';
-import type { StateOverlay } from '../state.ts';
-import { present } from '../errors.ts';
-import { refuse } from './handler.ts';
-import { RUNS, type AgentRun, type AgentRunStatus } from './agent.ts';
-import { transitionRow, transitionTable, type Transition } from './machine.ts';
+import { TREASURY_ADDRESS } from '../../address.ts';
+import { AGENT_CLAIM_TIMEOUT_MS, AGENT_RUN_TIMEOUT_MS } from '../../economics.ts';
+import type { TxState } from '../../txState.ts';
+import { present } from '../../errors.ts';
+import { refuse } from '../handler.ts';
+import { RUNS, type AgentRun, type AgentRunStatus } from './agentRun.ts';
+import { transitionRow, transitionTable, type Transition } from '../machine.ts';
 
 /** What moves a run. */
 export type AgentTrigger =
@@ -80,7 +80,7 @@ export function runDeadline(r: AgentRun): number {
  * the submitter. The three always sum to maxFee.
  */
 export function settleRun(
-  s: StateOverlay,
+  s: TxState,
   run: AgentRun,
   status: AgentRunStatus,
   minerReward: bigint,

@@ -2,10 +2,10 @@
  * The web drive's consensus records (sites, files, releases, aliases) and the pure rules they
  * share: file ids, safe file paths, release manifests and their Merkle root.
  */
-import { sha256Hex, merkleRoot } from '../hash.ts';
-import { defineRecord } from '../record.ts';
-import type { StateReader } from './handler.ts';
-import { refuse } from './handler.ts';
+import { sha256Hex, merkleRoot } from '../../hash.ts';
+import { defineRecord } from '../../record.ts';
+import type { StateReader } from '../handler.ts';
+import { refuse } from '../handler.ts';
 
 /** A web drive: owned by its registrant, pointing at one of its releases once activated. */
 export interface WebSite {
@@ -22,7 +22,7 @@ export interface WebSite {
 
 /**
  * A file of a site: where it lives. Its header, status and bytes are its upload's in the file
- * store (core/tx/webFiles.ts); this record is written by its first WEB_FILE_INIT and never changes.
+ * store (core/tx/web/webFiles.ts); this record is written by its first WEB_FILE_INIT and never changes.
  */
 export interface WebFile {
   fileId: string;

@@ -3,7 +3,7 @@
  * WEB_RELEASE_ACTIVATE and WEB_ALIAS_SET. Only a site's owner writes to it.
  */
 import { WEB_ALIAS_SET, WEB_RELEASE_ACTIVATE, WEB_RELEASE_PUBLISH, WEB_SITE_REGISTER } from './storage.ts';
-import { feeOf, payFee, refuse, txHandler } from './handler.ts';
+import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
 import { driveFile } from './webFiles.ts';
 import { manifestProblem, manifestRoot, ownedSite, WEB_ALIASES, WEB_RELEASES, WEB_SITES } from './webRecords.ts';
 

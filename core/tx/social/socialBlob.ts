@@ -3,19 +3,19 @@
  * SOCIAL_BLOB_INIT / SOCIAL_BLOB_CHUNK / SOCIAL_BLOB_FINALIZE build one blob store (core/chunks.ts,
  * namespace `blob`). A blobId (64 hex, the uploader's choice) belongs to its first uploader.
  */
-import { defineChunkStore, type ChunkRef, type UploadHeader } from '../chunks.ts';
-import { checkClaimFee } from '../claimFee.ts';
-import { ChainError } from '../errors.ts';
-import { describeMedia } from '../media/mediaFacts.ts';
-import { f, defineTx } from '../schema.ts';
-import { feeOf, isTx, payFee, txHandler, type SignedTx } from './handler.ts';
+import { defineChunkStore, type ChunkRef, type UploadHeader } from '../../chunks.ts';
+import { checkClaimFee } from '../../claimFee.ts';
+import { ChainError } from '../../errors.ts';
+import { describeMedia } from '../../media/mediaFacts.ts';
+import { f, defineTx } from '../../schema.ts';
+import { feeOf, isTx, payFee, txHandler, type SignedTx } from '../handler.ts';
 
-/** Most decoded bytes in one chunk (DESIGN.md: 400,000, so a chunk transaction stays far below a block's 3 MiB). */
-export const BLOB_MAX_CHUNK_BYTES = 400_000;
+/** Most decoded bytes in one chunk (400,000, so a chunk transaction stays far below a block's 3 MiB). */
+const BLOB_MAX_CHUNK_BYTES = 400_000;
 /** Most chunks of one blob. */
-export const BLOB_MAX_CHUNKS = 1_000;
+const BLOB_MAX_CHUNKS = 1_000;
 /** Largest blob. */
-export const BLOB_MAX_BYTES = 50_000_000;
+const BLOB_MAX_BYTES = 50_000_000;
 /** Most bytes one account's pending (incomplete) blobs may declare at once: 64 MiB. */
 export const BLOB_MAX_PENDING_BYTES = 64 * 1024 * 1024;
 /** A blob still incomplete this long after its first transaction expires (chunks dropped): one day. */
@@ -56,7 +56,7 @@ export const SOCIAL_BLOB_INIT = defineTx({
   moneyFlow: '`fee` moves from `from` to the block proposer.',
 });
 
-export const SOCIAL_BLOB_CHUNK = defineTx({
+const SOCIAL_BLOB_CHUNK = defineTx({
   type: 'SOCIAL_BLOB_CHUNK',
   family: 'social',
   fork: 1,
@@ -65,7 +65,7 @@ export const SOCIAL_BLOB_CHUNK = defineTx({
   moneyFlow: '`fee` moves from `from` to the block proposer.',
 });
 
-export const SOCIAL_BLOB_FINALIZE = defineTx({
+const SOCIAL_BLOB_FINALIZE = defineTx({
   type: 'SOCIAL_BLOB_FINALIZE',
   family: 'social',
   fork: 1,

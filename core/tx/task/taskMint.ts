@@ -3,10 +3,10 @@
  * exists, is of the mint's task type and rewarded, was not minted yet, the sender submitted it,
  * minerId names its best miner; and the seedHash they all carry.
  */
-import { sha256Hex } from '../hash.ts';
-import type { StateOverlay } from '../state.ts';
-import { refuse, type StateReader } from './handler.ts';
-import { TASKS, type Task, type TaskResponseRef } from './task.ts';
+import { sha256Hex } from '../../hash.ts';
+import type { TxState } from '../../txState.ts';
+import { refuse, type StateReader } from '../handler.ts';
+import { TASKS, type Task, type TaskResponseRef } from './taskRecord.ts';
 
 /** The fields every task mint carries. */
 export interface TaskMintFields {
@@ -38,7 +38,7 @@ export function checkSeedHash(task: Readonly<Task>, seedHash: string): void {
 }
 
 /** Marks a task as minted (once per task, whatever the kind of token). */
-export function markTaskMinted(s: StateOverlay, taskId: string, tokenId: string): void {
+export function markTaskMinted(s: TxState, taskId: string, tokenId: string): void {
   const task = s.get(TASKS, taskId);
   if (task) s.put(TASKS, taskId, { ...task, nftTokenId: tokenId });
 }

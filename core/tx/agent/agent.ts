@@ -1,60 +1,16 @@
 /** Agent runs (sixth fork): AGENT_REQUEST, AGENT_CLAIM, AGENT_STEP, AGENT_FINISH, the run records and their timeouts. */
-import { AGENT_NETWORK_FEE_PER_STEP, AGENT_REWARD_PER_TOKEN } from '../economics.ts';
-import { sha256Hex } from '../hash.ts';
-import { defineRecord } from '../record.ts';
-import { f, defineTx } from '../schema.ts';
+import { AGENT_NETWORK_FEE_PER_STEP, AGENT_REWARD_PER_TOKEN } from '../../economics.ts';
+import { sha256Hex } from '../../hash.ts';
+import { f, defineTx } from '../../schema.ts';
 import { agentMachineDoc, checkAgentTransition, checkRunTransition, runDeadline, settleRun } from './agentMachine.ts';
-import { defineFamily, expireDue } from './family.ts';
-import { present } from '../errors.ts';
-import { feeOf, payFee, refuse, txHandler } from './handler.ts';
+import { present } from '../../errors.ts';
+import { type AgentRun, RUNS } from './agentRun.ts';
+import { defineFamily, expireDue } from '../family.ts';
+import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
 
-/** The eight run statuses (see agentMachine.ts for the transitions). */
-export const AGENT_RUN_STATUSES = [
-  'pending',
-  'claimed',
-  'running',
-  'completed',
-  'failed',
-  'timeout',
-  'insufficient_funds',
-  'cancelled',
-] as const;
-/** An agent run status. */
-export type AgentRunStatus = (typeof AGENT_RUN_STATUSES)[number];
-const OPEN_RUN: readonly AgentRunStatus[] = ['pending', 'claimed', 'running'];
+export { AGENT_RUN_STATUSES, RUNS, type AgentRun, type AgentRunStatus } from './agentRun.ts';
 
-/** An agent run's consensus record. */
-export interface AgentRun {
-  agentRunId: string;
-  conversationId: string;
-  submitter: string;
-  maxFee: string;
-  maxSteps: number;
-  status: AgentRunStatus;
-  submittedAt: number;
-  requestTxHash: string;
-  minerAddress?: string;
-  minerId?: string;
-  claimedAt?: number;
-  lastActivityAt?: number;
-  stepCount: number;
-  stepTokensOut: number;
-  totalTokensOut: number;
-  networkFee: string;
-  minerReward: string;
-  userRefund: string;
-  finishedAt?: number;
-}
-
-/** Agent run records, `r:<agentRunId>`; open (able to time out) until settled. */
-export const RUNS = defineRecord<AgentRun>()('runs', {
-  prefix: 'r',
-  id: 'agentRunId',
-  doc: 'agent run',
-  isOpen: (r) => OPEN_RUN.includes(r.status),
-});
-
-/** AGENT_REQUEST: no fee, `maxFee` is the escrow (DESIGN.md's order). */
+/** AGENT_REQUEST: no fee, `maxFee` is the escrow (the live network's field order). */
 export const AGENT_REQUEST = defineTx({
   type: 'AGENT_REQUEST',
   family: 'agent',
