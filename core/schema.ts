@@ -150,7 +150,7 @@ export const f = {
       },
       { bounds: { min: 0, max: maxItems } },
     ),
-    ...(item.stateForm ? { stateForm: (v: unknown) => mapSame(v as unknown[], item.stateForm!) } : {}),
+    ...listStateForm(item.stateForm),
   }),
   /** An array of objects with their own ordered fields. */
   list: <F extends AnyFields>(maxItems: number, fields: F): FieldSpec<InferFields<F>[], false> => ({
@@ -185,6 +185,11 @@ function mapSame(xs: readonly unknown[], f: (v: unknown) => unknown): unknown[] 
     out[i] = v;
   }
   return (out ?? xs) as unknown[];
+}
+
+/** A list's state form: each item's, when its items have one. */
+function listStateForm(item: ((v: unknown) => unknown) | undefined): { stateForm?: (v: unknown) => unknown } {
+  return item ? { stateForm: (v: unknown) => mapSame(v as unknown[], item) } : {};
 }
 
 /**

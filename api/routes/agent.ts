@@ -30,17 +30,17 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
   });
 
   serve(app, E.getApiAgentV6ByStatusStatus, async (c, { params: { status }, query: { limit, offset } }) => {
-    const runs = await q.runsBy(`s!${status}`, limit, offset, true);
+    const runs = await q.runsBy('status', status, limit, offset, true);
     return c.json({ status, count: runs.length, runs });
   });
 
   serve(app, E.getApiAgentV6BySubmitterAddress, async (c, { params: { address: submitter }, query: { limit, offset } }) => {
-    const runs = await q.runsBy(`u!${submitter}`, limit, offset, false);
+    const runs = await q.runsBy('submitter', submitter, limit, offset, false);
     return c.json({ submitter, count: runs.length, runs });
   });
 
   serve(app, E.getApiAgentV6ByMinerAddress, async (c, { params: { address: miner }, query: { limit, offset } }) => {
-    const runs = await q.runsBy(`m!${miner}`, limit, offset, false);
+    const runs = await q.runsBy('miner', miner, limit, offset, false);
     return c.json({ miner, count: runs.length, runs });
   });
 

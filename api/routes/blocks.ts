@@ -7,7 +7,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Block } from '../../core/block.ts';
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, present } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { jsonAnswer, jsonStream } from '../jsonAnswer.ts';
@@ -66,7 +66,7 @@ export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 10
     jsonStream(c, rangeJson(queries.chain.blocksJson(from, to), from, to, maxRangeBytes));
   const app = new Hono();
 
-  serve(app, E.getApiChainGenesis, async (c) => c.json((await queries.chain.block(0))!));
+  serve(app, E.getApiChainGenesis, async (c) => c.json(present(await queries.chain.block(0), 'block 0')));
 
   serve(app, E.getApiChainBlockHashHash, (c, { params: { hash } }) => {
     const hit = queries.chain.cachedBlockJsonByHash(hash);

@@ -2,6 +2,7 @@
  * GET /api/openapi.json (the OpenAPI 3.1 document of `app`'s own routes, built on first request
  * and kept) and GET /docs (a page the node serves itself that renders it; no CDN).
  */
+import { present } from '../../core/errors.ts';
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import { serve } from '../endpoints/endpoint.ts';
@@ -22,7 +23,7 @@ export function docsRoutes(routes: () => readonly RouteRef[]): Hono {
     return c.body(doc, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
   });
   serve(app, E.getDocs, (c) => {
-    const page = files('index.html')!;
+    const page = present(files('index.html'), 'the docs page');
     return c.body(page.body, 200, pageHeaders(page.body));
   });
   serve(app, E.getDocsFile, (c, { params }) => {

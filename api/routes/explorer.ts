@@ -5,6 +5,7 @@
  * source for Node and browser; stripped once, then kept), and eventsource-parser from
  * node_modules at /explorer/vendor/, which the page's import map names.
  */
+import { present } from '../../core/errors.ts';
 import { readFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -62,7 +63,7 @@ function vendorModule(name: string): string | undefined {
 export function explorerRoutes(): Hono {
   const app = new Hono();
   serve(app, E.get, (c) => {
-    const page = files('index.html')!;
+    const page = present(files('index.html'), 'the explorer page');
     return c.body(page.body, 200, pageHeaders(page.body));
   });
   serve(app, E.getExplorerFile, (c, { params }) => {
