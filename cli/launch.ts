@@ -23,7 +23,7 @@ import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { AlertService, type AlertOptions } from '../services/alerts/alertService.ts';
 import { RateLimiter, type RateLimitOptions } from '../api/rateLimit.ts';
-import type { MempoolOptions } from '../node/mempool.ts';
+import type { MempoolOptions } from '../node/mempoolOptions.ts';
 import { NodeMetrics } from '../api/metrics/nodeMetrics.ts';
 import { observeDelivery, observeLaunched } from '../api/metrics/observeNode.ts';
 import { signatureEquation } from '../core/signature.ts';
@@ -33,7 +33,7 @@ export interface LaunchConfig {
   dataDir: string;
   genesis?: Genesis;
   forkOverrides?: Partial<ForkHeights>;
-  /** Mempool limits and fee floors (defaults in node/mempool.ts). */
+  /** Mempool limits and fee floors (defaults in node/mempoolOptions.ts). */
   mempool?: Partial<MempoolOptions>;
   /** Blocks back from the head whose hash chain is checked on open (node/logIntegrity.ts; Infinity = all). */
   verifyDepth?: number;

@@ -1,73 +1,22 @@
 /**
- * Pending transactions. Each sender has a run of consecutive nonces starting at its account
- * nonce; blocks take transactions by fee (highest first), then arrival, never out of nonce order.
- * The pool is bounded in transactions and bytes: when full, a new transaction evicts strictly
- * lower-fee ones, always from the tail of a sender's run so no pending transaction loses the one
- * its nonce depends on. A pending nonce can be replaced by a fee at least `replaceBumpPercent` higher.
- * Uploads and claims follow node/uploadPolicy.ts: chunk bytes have their own budgets (per sender
- * and overall, evicting lower-fee chunks of others when the overall one is full), a sender with no
- * balance neither uploads nor claims, and a pending claim cannot be taken by another sender.
+ * Pending transactions. Each sender has a run of consecutive nonces starting at its account nonce;
+ * blocks take transactions by fee (highest first), then arrival, never out of nonce order (limits,
+ * eviction and replacement: node/mempoolOptions.ts). Uploads and claims follow
+ * node/uploadPolicy.ts: chunk bytes have their own budgets (per sender and overall, evicting lower-
+ * fee chunks of others when the overall one is full), a sender with no balance neither uploads nor
+ * claims, and a pending claim cannot be taken by another sender.
  */
 import { txBytes } from '../core/applyBlock.ts';
-import { ChainError } from '../core/errors.ts';
 import type { ChainState } from '../core/state.ts';
 import { feeOf, type SignedTx, type TxContext } from '../core/tx/handler.ts';
 import { handlerOf } from '../core/tx/registry.ts';
 import { canonicalTx, stateTx } from '../core/txCodec.ts';
-import { checkTxState, type PendingRun } from '../core/validateTx.ts';
-import { StateOverlay } from '../core/state.ts';
+import type { PendingRun } from '../core/validateTx.ts';
 import { BinaryHeap } from './binaryHeap.ts';
+import { planEviction } from './evictionPlan.ts';
+import { type DroppedTx, recheckRun } from './recheckRun.ts';
+import { better, defaultMempoolOptions, type MempoolEntry as Entry, MempoolPolicyError, type MempoolOptions } from './mempoolOptions.ts';
 import { ClaimIndex, FUNDED_TYPES, uploadBytesOf } from './uploadPolicy.ts';
-
-/** Mempool limits and admission policy (node-local, not consensus). */
-export interface MempoolOptions {
-  /** Most transactions held. */
-  maxSize: number;
-  /** Most pending transactions of one sender. */
-  maxPerSender: number;
-  /** Most bytes held (canonical JSON, the measure of the block byte limit). */
-  maxBytes: number;
-  /** Lowest `fee` admitted, per transaction type (micro-units; absent = 0). Types without a `fee` field are exempt. */
-  minFee: Readonly<Record<string, bigint>>;
-  /** A replacement (same sender and nonce) must pay at least this many percent more, and at least 1 micro more. */
-  replaceBumpPercent: number;
-  /** Most bytes of chunk-carrying transactions held (within `maxBytes`). */
-  maxUploadBytes: number;
-  /** Most bytes of chunk-carrying transactions one sender has pending. */
-  maxUploadBytesPerSender: number;
-}
-
-/**
- * Defaults: 10,000 transactions, 64 per sender, 64 MiB, no fee floor, replacement +10%; chunks
- * 24 MiB in all and 4 MiB a sender (seven 400 KB chunks, more than a block of 3 MiB takes).
- */
-const defaultMempoolOptions: MempoolOptions = {
-  maxSize: 10_000,
-  maxPerSender: 64,
-  maxBytes: 64 * 1024 * 1024,
-  minFee: {},
-  replaceBumpPercent: 10,
-  maxUploadBytes: 24 * 1024 * 1024,
-  maxUploadBytesPerSender: 4 * 1024 * 1024,
-};
-
-/**
- * A refusal by this node's mempool policy (fee floor, underpriced replacement, full pool), not a
- * fault of the transaction: gossip ignores these rather than penalising the peer that relayed it.
- */
-export class MempoolPolicyError extends ChainError {}
-
-interface Entry {
-  tx: SignedTx;
-  seq: number;
-  fee: bigint;
-  bytes: number;
-  /** Bytes counted against the upload budgets (the whole transaction when it carries a chunk). */
-  upload: number;
-}
-
-/** True when `a` goes into a block before `b`: higher fee, then earlier arrival. */
-const better = (a: Entry, b: Entry) => (a.fee === b.fee ? a.seq < b.seq : a.fee > b.fee);
 
 /** The pending pool. */
 export class Mempool {
@@ -207,53 +156,17 @@ export class Mempool {
    * chunk bytes; refuses with MEMPOOL_FULL, evicting nothing, when that is not possible.
    */
   private makeRoom(sender: string, fee: bigint, count: number, bytes: number, upload: number): SignedTx[] {
-    const fitsAll = (n: number, b: number) => n + count <= this.opts.maxSize && b + bytes <= this.opts.maxBytes;
-    const fitsUpload = (u: number) => upload <= 0 || u + upload <= this.opts.maxUploadBytes;
-    let n = this.byHash.size;
-    let b = this.totalBytes;
-    let u = this.totalUpload;
-    if (fitsAll(n, b) && fitsUpload(u)) return [];
-    // Planned on a copy of the run lengths first: a refusal must leave the pool untouched.
-    const len = new Map<string, number>();
-    const victims: Entry[] = [];
-    while (!fitsAll(n, b) || !fitsUpload(u)) {
-      // Only the chunk budget is short: only runs still holding chunks can help.
-      const chunksOnly = fitsAll(n, b);
-      let victim: Entry | undefined;
-      let owner = '';
-      let ownerLength = 0;
-      for (const [s, run] of this.runs) {
-        if (s === sender) continue;
-        const l = len.get(s) ?? run.length;
-        if (l === 0) continue;
-        if (chunksOnly && !run.slice(0, l).some((x) => x.upload > 0)) continue;
-        const tail = run[l - 1];
-        if (!victim || better(victim, tail)) {
-          victim = tail;
-          owner = s;
-          ownerLength = l;
-        }
-      }
-      if (!victim || victim.fee >= fee)
-        throw new MempoolPolicyError(
-          'MEMPOOL_FULL',
-          `mempool is full (${this.opts.maxSize} transactions, ${this.opts.maxBytes} bytes, ${this.opts.maxUploadBytes} bytes of chunks) with fees at or above ${fee}`,
-        );
-      len.set(owner, ownerLength - 1);
-      victims.push(victim);
-      n--;
-      b -= victim.bytes;
-      u -= victim.upload;
-    }
-    for (const [s, l] of len) {
+    const held = { count: this.byHash.size, bytes: this.totalBytes, upload: this.totalUpload };
+    const plan = planEviction(this.runs, held, sender, fee, { count, bytes, upload }, this.opts);
+    for (const [s, l] of plan.lengths) {
       // Every planned owner is a sender with a run.
       const run = this.runs.get(s);
       if (!run) continue;
       run.length = l;
       if (l === 0) this.runs.delete(s);
     }
-    for (const v of victims) this.forget(v);
-    return victims.map((v) => v.tx);
+    for (const v of plan.victims) this.forget(v);
+    return plan.victims.map((v) => v.tx);
   }
 
   /**
@@ -312,44 +225,14 @@ export class Mempool {
    * on a record the state's cache could not answer is left as it was and its row keys returned in
    * `misses`: load them and revalidate again.
    */
-  revalidate(
-    state: ChainState,
-    ctx: TxContext,
-  ): { removed: SignedTx[]; dropped: { tx: SignedTx; error: ChainError }[]; misses: Set<string> } {
+  revalidate(state: ChainState, ctx: TxContext): { removed: SignedTx[]; dropped: DroppedTx[]; misses: Set<string> } {
     const removed: SignedTx[] = [];
-    const dropped: { tx: SignedTx; error: ChainError }[] = [];
+    const dropped: DroppedTx[] = [];
     const misses = new Set<string>();
     for (const [sender, run] of this.runs) {
-      const keep: Entry[] = [];
-      const overlay = new StateOverlay(state);
-      const gone: SignedTx[] = [];
-      const failed: { tx: SignedTx; error: ChainError }[] = [];
-      let broken = false;
-      for (const e of run) {
-        if (broken) {
-          failed.push({ tx: e.tx, error: new ChainError('NONCE_GAP', 'an earlier transaction of the sender was dropped') });
-          continue;
-        }
-        if (e.tx.nonce < overlay.peek(sender).nonce) {
-          gone.push(e.tx);
-          continue;
-        }
-        try {
-          checkTxState(e.tx, { ...ctx, state: overlay, signatureVerified: true });
-          const c = handlerOf(e.tx).cost(stateTx(e.tx), overlay);
-          const a = overlay.account(sender);
-          a.balance -= c.balance;
-          a.storageUsed += c.storage;
-          a.nonce += 1;
-          keep.push(e);
-        } catch (err) {
-          if (!(err instanceof ChainError) && overlay.missing().size === 0) throw err;
-          failed.push({ tx: e.tx, error: err as ChainError });
-          broken = true;
-        }
-      }
-      if (overlay.missing().size > 0) {
-        for (const k of overlay.missing()) misses.add(k);
+      const { keep, gone, failed, missing } = recheckRun(run, sender, state, ctx);
+      if (missing.size > 0) {
+        for (const k of missing) misses.add(k);
         continue;
       }
       removed.push(...gone);

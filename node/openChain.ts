@@ -14,7 +14,7 @@ import { genesisMismatch } from './genesisCheck.ts';
 import type { HealthOptions } from './healthMonitor.ts';
 import type { Logger } from './log.ts';
 import { DEFAULT_VERIFY_DEPTH, verifyLog } from './logIntegrity.ts';
-import type { MempoolOptions } from './mempool.ts';
+import type { MempoolOptions } from './mempoolOptions.ts';
 import { explainCorruption, LogIntegrityError } from './storeDamage.ts';
 import { dirname, resolve } from 'node:path';
 

@@ -8,7 +8,7 @@ import { StateOverlay } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { validateTx } from '../core/validateTx.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
-import { MempoolPolicyError } from './mempool.ts';
+import { MempoolPolicyError } from './mempoolOptions.ts';
 import type { Writer } from './writer.ts';
 
 /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */

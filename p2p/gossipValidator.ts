@@ -8,7 +8,7 @@
 import { TopicValidatorResult, type PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
-import { MempoolPolicyError } from '../node/mempool.ts';
+import { MempoolPolicyError } from '../node/mempoolOptions.ts';
 import type { NetworkPorts } from '../node/ports.ts';
 import { betterTip } from '../node/reorg.ts';
 import { sealFault } from './answerCheck.ts';

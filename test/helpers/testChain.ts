@@ -2,7 +2,7 @@
  * A real node on a temporary LevelDB for tests: dev genesis (or another), the dev keys, and
  * deterministic block production (`produce`) instead of the wall-clock timer.
  */
-import type { MempoolOptions } from '../../node/mempool.ts';
+import type { MempoolOptions } from '../../node/mempoolOptions.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -8,7 +8,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ChainError } from '../../core/errors.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
-import { Mempool, MempoolPolicyError, type MempoolOptions } from '../../node/mempool.ts';
+import { Mempool } from '../../node/mempool.ts';
+import { MempoolPolicyError, type MempoolOptions } from '../../node/mempoolOptions.ts';
 import { DEV_KEYS } from '../helpers/testChain.ts';
 
 const t = suite('mempool policy');
