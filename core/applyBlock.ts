@@ -20,7 +20,8 @@ import { blockRewardAt, genesisIdentity, MAX_BLOCK_TX_BYTES, MAX_BLOCK_TXS, STOR
 import { utf8Length } from './encoding.ts';
 import type { KeyPair } from './keys.ts';
 import { RecordsNotLoaded } from './recordCache.ts';
-import { commitDiff, emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
+import { commitDiff, emptyState, type ChainState, type StateDiff } from './state.ts';
+import { StateOverlay } from './stateOverlay.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
 import { beginBlock, handlerOf, tokensConsumedBy } from './tx/registry.ts';
 import { canonicalTx, stateTx } from './txCodec.ts';

@@ -1,14 +1,14 @@
 /**
- * Consensus state and a copy-on-write overlay. `applyBlock` writes only into an overlay, so a
- * failing block leaves the base untouched; the overlay's contents are the block's state diff.
+ * Consensus state and the record maps it and its copy-on-write overlay (core/stateOverlay.ts) are
+ * made of; `commitDiff` is the one place the state mutates.
  * Besides accounts, the state holds keyed records (miners, tasks, agent runs, art NFTs) as plain
  * JSON values: big integers inside records are decimal strings. The record kinds are whatever the
  * families in core/tx/registry.ts declare: nothing here names one.
  */
 import type { RecordDef } from './record.ts';
-import { knownAbsent, markAbsent, markPresent, recordKey, stickyCopy, touch, trimRecords, type RecordCache } from './recordCache.ts';
+import { markAbsent, markPresent, stickyCopy, touch, trimRecords, type RecordCache } from './recordCache.ts';
 import { RECORDS, type RecordKind, type RecordTypes } from './tx/registry.ts';
-import type { Account, Supply, TxState } from './txState.ts';
+import type { Account, Supply } from './txState.ts';
 
 export type { Account, Supply } from './txState.ts';
 
@@ -56,8 +56,10 @@ export function recordMap<T>(records: Records, rec: RecordDef<string, T>): Map<s
 function mapOf<T>(records: Records, rec: RecordDef<string, T>): Map<string, T> {
   return (records as unknown as Record<string, Map<string, T>>)[rec.kind];
 }
-const openSet = (open: OpenSets, rec: RecordDef): Set<string> | undefined => (open as Record<string, Set<string>>)[rec.kind];
-const removedOf = (removed: Removals | undefined, kind: string): Set<string> | undefined =>
+/** The open set of a kind (absent when the kind declares no `isOpen`). */
+export const openSet = (open: OpenSets, rec: RecordDef): Set<string> | undefined => (open as Record<string, Set<string>>)[rec.kind];
+/** The removal set of a kind (absent when nothing of it was removed). */
+export const removedOf = (removed: Removals | undefined, kind: string): Set<string> | undefined =>
   removed && (removed as Record<string, Set<string>>)[kind];
 
 /** The ids of `rec` a diff removed (empty when none). */
@@ -66,7 +68,7 @@ export function removedIds(diff: StateDiff, rec: RecordDef): ReadonlySet<string>
 }
 
 /** Writes `from`'s removals into `to`'s records map and removal sets (`removed` absent: plain maps). */
-function copyRemovals(from: Removals | undefined, records: Records, removed?: Removals): void {
+export function copyRemovals(from: Removals | undefined, records: Records, removed?: Removals): void {
   if (!from) return;
   for (const [kind, ids] of Object.entries(from) as [string, Set<string>][]) {
     // Deleting from a kind still reading as NONE deletes nothing: no map needed.
@@ -106,13 +108,13 @@ let lazyKinds: Records | null = null;
  * Record maps for an overlay (a block touches few of ~26 kinds, and two or three overlays are
  * made a block): every kind reads as one shared empty map until `writableMap` gives it its own.
  */
-function lazyRecords(): Records {
+export function lazyRecords(): Records {
   lazyKinds ??= Object.fromEntries(RECORDS.map((r) => [r.kind, NONE])) as unknown as Records;
   return Object.create(lazyKinds) as Records;
 }
 
 /** A kind's own map in `records`, made on first write when the kind still reads as `NONE`. */
-function writableMap<T>(records: Records, kind: string): Map<string, T> {
+export function writableMap<T>(records: Records, kind: string): Map<string, T> {
   const all = records as unknown as Record<string, Map<string, T>>;
   let map = all[kind];
   if (map === NONE) {
@@ -137,7 +139,7 @@ export function emptyState(): ChainState {
 }
 
 /** Copies every record of `from` into `to` (records are immutable values: maps are copied, not records). */
-function copyRecords(from: Records, to: Records): void {
+export function copyRecords(from: Records, to: Records): void {
   // Own keys: every kind of a full map set, only the written kinds of an overlay's.
   for (const kind of Object.keys(from)) {
     const source = (from as unknown as Record<string, Map<string, unknown>>)[kind];
@@ -146,138 +148,6 @@ function copyRecords(from: Records, to: Records): void {
     for (const [k, v] of source) target.set(k, v);
   }
 }
-
-/** Copy-on-write view over a ChainState, or over another overlay (a trial inside a block). */
-export class StateOverlay implements TxState {
-  readonly parent: ChainState | StateOverlay;
-  readonly accounts = new Map<string, Account>();
-  readonly records: Records = lazyRecords();
-  /** Records removed in this overlay (an id is in `records` or here, never both). */
-  readonly removed: Removals = {};
-  supply: Supply;
-  /** Row keys the base state could not answer (a bounded cache's evicted or unknown ids); root overlay only. */
-  private misses?: Set<string>;
-
-  constructor(parent: ChainState | StateOverlay) {
-    this.parent = parent;
-    this.supply = { ...parent.supply };
-  }
-
-  /** Read-only view of an account (a fresh empty one when unknown). */
-  peek(address: string): Readonly<Account> {
-    const own = this.accounts.get(address);
-    if (own) return own;
-    const p = this.parent;
-    return p instanceof StateOverlay ? p.peek(address) : (p.accounts.get(address) ?? emptyAccount());
-  }
-
-  /** A mutable copy of an account, recorded in the diff. */
-  account(address: string): Account {
-    let a = this.accounts.get(address);
-    if (!a) {
-      a = { ...this.peek(address) };
-      this.accounts.set(address, a);
-    }
-    return a;
-  }
-
-  /** A record of a kind by id. */
-  get<T>(rec: RecordDef<string, T>, id: string): Readonly<T> | undefined {
-    const own = mapOf(this.records, rec).get(id);
-    if (own) return own;
-    if (removedOf(this.removed, rec.kind)?.has(id)) return undefined;
-    const p = this.parent;
-    if (p instanceof StateOverlay) return p.get(rec, id);
-    const v = mapOf(p.records, rec).get(id);
-    if (v === undefined && !knownAbsent(p, rec, id)) {
-      this.misses ??= new Set();
-      this.misses.add(recordKey(rec, id));
-    }
-    return v;
-  }
-
-  /**
-   * Row keys of records read through this overlay (or its parents) that the base state could not
-   * answer from memory. While any is noted, what was read is not the state: callers throw
-   * RecordsNotLoaded, never a refusal.
-   */
-  missing(): ReadonlySet<string> {
-    const p = this.parent;
-    return p instanceof StateOverlay ? p.missing() : (this.misses ?? NO_MISSES);
-  }
-
-  /** Forgets the misses noted so far (a new attempt after they were loaded). */
-  forgetMisses(): void {
-    const p = this.parent;
-    if (p instanceof StateOverlay) p.forgetMisses();
-    else this.misses = undefined;
-  }
-
-  /** Records a new or changed record (a fresh object: stored values are never mutated). */
-  put<T>(rec: RecordDef<string, T>, id: string, value: T): void {
-    writableMap<T>(this.records, rec.kind).set(id, value);
-    removedOf(this.removed, rec.kind)?.delete(id);
-  }
-
-  /**
-   * Removes a record: it leaves the state, its row and the state root's leaf (the state root hashes
-   * a removal as the key with value `null`). For data that must not stay in memory once used,
-   * such as upload chunks; most records are kept forever and closed by a status instead.
-   */
-  remove(rec: RecordDef, id: string): void {
-    mapOf(this.records, rec).delete(id);
-    copyRemovals({ [rec.kind]: new Set([id]) } as Removals, this.records, this.removed);
-  }
-
-  /**
-   * Ids of the open records of a kind as of the base state plus this overlay's changes (and of
-   * records this overlay changed: callers re-judge them). Read-only: when the overlay changed
-   * nothing of the kind it is the base's own set, not a copy (begin-block hooks ask for several
-   * kinds every block, and most blocks change none of them).
-   */
-  openIds(rec: RecordDef): ReadonlySet<string> {
-    const p = this.parent;
-    const base = p instanceof StateOverlay ? p.openIds(rec) : (openSet(p.open, rec) ?? NO_IDS);
-    const own = mapOf(this.records, rec);
-    const removed = removedOf(this.removed, rec.kind);
-    if (own.size === 0 && !removed?.size) return base;
-    const ids = new Set(base);
-    for (const id of own.keys()) ids.add(id);
-    for (const id of removed ?? []) ids.delete(id);
-    return ids;
-  }
-
-  /** Folds this overlay's changes into its parent overlay. */
-  mergeIntoParent(): void {
-    const p = this.parent;
-    if (!(p instanceof StateOverlay)) throw new Error('mergeIntoParent needs an overlay parent');
-    for (const [k, v] of this.accounts) p.accounts.set(k, v);
-    copyRemovals(this.removed, p.records, p.removed);
-    copyRecords(this.records, p.records);
-    for (const [kind, ids] of Object.entries(p.removed) as [string, Set<string>][])
-      for (const id of mapOf(this.records, { kind } as RecordDef).keys()) ids.delete(id);
-    p.supply = this.supply;
-  }
-
-  /** Takes in a later block's changes (blocks applied one after another before any is committed). */
-  absorb(diff: StateDiff): void {
-    for (const [k, v] of diff.accounts) this.accounts.set(k, v);
-    copyRemovals(diff.removed, this.records, this.removed);
-    copyRecords(diff.records, this.records);
-    for (const [kind, ids] of Object.entries(this.removed) as [string, Set<string>][])
-      for (const id of mapOf(diff.records, { kind } as RecordDef).keys()) ids.delete(id);
-    this.supply = diff.supply;
-  }
-
-  /** The block's changes. */
-  diff(): StateDiff {
-    const removed = Object.values(this.removed).some((ids) => ids.size > 0) ? this.removed : undefined;
-    return { accounts: this.accounts, records: this.records, supply: this.supply, ...(removed ? { removed } : {}) };
-  }
-}
-
-const NO_MISSES: ReadonlySet<string> = new Set();
-const NO_IDS: ReadonlySet<string> = new Set();
 
 /** Adds or removes the ids of `records` in the open sets, as each record's kind judges it. */
 function trackOpen(open: OpenSets, records: Records): void {

@@ -1,6 +1,6 @@
 /**
  * The consensus state as a transaction's rules see it: the port core/tx/ families, their
- * begin-block hooks and core/chunks.ts are written against. core/state.ts's StateOverlay
+ * begin-block hooks and core/chunks.ts are written against. core/stateOverlay.ts's StateOverlay
  * implements it. Nothing here knows a family, so the registry (which lists the families) and the
  * state (which makes one map per record kind the registry declares) both sit above the families
  * without an import circle.

@@ -8,7 +8,7 @@ import type { Block } from '../core/block.ts';
 import type { ChainError } from '../core/errors.ts';
 import type { KeyPair } from '../core/keys.ts';
 import { RecordsNotLoaded } from '../core/recordCache.ts';
-import { StateOverlay } from '../core/state.ts';
+import { StateOverlay } from '../core/stateOverlay.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { HeadMovedError } from './reorg.ts';
 import { refOf, type Writer } from './writer.ts';

@@ -3,7 +3,8 @@
  * mined, what still applies, and what no longer does (with the rest of the run after it).
  */
 import { ChainError } from '../core/errors.ts';
-import { type ChainState, StateOverlay } from '../core/state.ts';
+import type { ChainState } from '../core/state.ts';
+import { StateOverlay } from '../core/stateOverlay.ts';
 import type { SignedTx, TxContext } from '../core/tx/handler.ts';
 import { handlerOf } from '../core/tx/registry.ts';
 import { stateTx } from '../core/txCodec.ts';

@@ -4,7 +4,7 @@
  */
 import { ChainError } from '../core/errors.ts';
 import { RecordsNotLoaded } from '../core/recordCache.ts';
-import { StateOverlay } from '../core/state.ts';
+import { StateOverlay } from '../core/stateOverlay.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { validateTx } from '../core/validateTx.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';

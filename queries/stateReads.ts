@@ -5,7 +5,7 @@
  */
 import { parseRecordKey } from '../core/recordCache.ts';
 import type { RecordDef } from '../core/record.ts';
-import { StateOverlay } from '../core/state.ts';
+import { StateOverlay } from '../core/stateOverlay.ts';
 import type { StateReader } from '../core/tx/handler.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { accountsProjection } from '../projections/accounts.ts';

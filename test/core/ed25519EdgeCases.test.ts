@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { addressFromPublicKey } from '../../core/address.ts';
 import { applyBlock, buildBlock, genesisState } from '../../core/applyBlock.ts';
 import { isValidPublicKey, verifySignature } from '../../core/signature.ts';
-import { StateOverlay } from '../../core/state.ts';
+import { StateOverlay } from '../../core/stateOverlay.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { txHash } from '../../core/txCodec.ts';
 import { validateTx } from '../../core/validateTx.ts';

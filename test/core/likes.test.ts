@@ -1,6 +1,6 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { StateOverlay } from '../../core/state.ts';
+import { StateOverlay } from '../../core/stateOverlay.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { LIKE_CAPS, LIKE_DAILY, LIKE_QUEUES } from '../../core/tx/social/socialLike.ts';
 import { validateTx } from '../../core/validateTx.ts';

@@ -10,7 +10,7 @@ import { genesisState } from '../../core/applyBlock.ts';
 import { ChainError } from '../../core/errors.ts';
 import { sha256Hex } from '../../core/hash.ts';
 import { AUDIO_FORMATS, IMAGE_FORMATS, type MediaFacts, mediaFacts } from '../../core/media/mediaFacts.ts';
-import { StateOverlay } from '../../core/state.ts';
+import { StateOverlay } from '../../core/stateOverlay.ts';
 import type { SignedTx, TxContext } from '../../core/tx/handler.ts';
 import { mediaTokenId } from '../../core/tx/media.ts';
 import { TX_HANDLERS } from '../../core/tx/registry.ts';

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert';
 import { genesisState } from '../../core/applyBlock.ts';
 import { ChainError } from '../../core/errors.ts';
 import { f, defineTx, type PayloadOf } from '../../core/schema.ts';
-import { StateOverlay } from '../../core/state.ts';
+import { StateOverlay } from '../../core/stateOverlay.ts';
 import { feeOf, isTx, payFee, txHandler, type SignedTx, type SignedTxOf, type TxContext } from '../../core/tx/handler.ts';
 import { TASK_RESPONSE } from '../../core/tx/task/task.ts';
 import { DEV_GENESIS, DEV_KEYS } from './support.ts';

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert';
 import { genesisState } from '../../core/applyBlock.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { Genesis } from '../../core/genesis.ts';
-import { StateOverlay } from '../../core/state.ts';
+import { StateOverlay } from '../../core/stateOverlay.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { TX_HANDLERS, TX_TYPES } from '../../core/tx/registry.ts';
 import { checkTxShape } from '../../core/txCodec.ts';

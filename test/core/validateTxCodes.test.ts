@@ -4,7 +4,7 @@ import { genesisState } from '../../core/applyBlock.ts';
 import type { Genesis } from '../../core/genesis.ts';
 import { MAX_TX_FUTURE_MS } from '../../core/genesis.ts';
 import { sha256Hex } from '../../core/hash.ts';
-import { StateOverlay } from '../../core/state.ts';
+import { StateOverlay } from '../../core/stateOverlay.ts';
 import { signTx, txHash } from '../../core/txCodec.ts';
 import { validateTx, type PendingRun, type ValidationEnv } from '../../core/validateTx.ts';
 import { exampleTx } from './txExamples.ts';
