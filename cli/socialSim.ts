@@ -9,11 +9,11 @@
 import { sha256Hex } from '../core/hash.ts';
 import { chunkContent } from '../core/upload.ts';
 
-/** Sends a transaction from dev key `i`; `then` runs once it is confirmed; null when refused. */
+/** Sends a transaction from dev key `i`; `then` runs once it is confirmed (given its hash); null when refused. */
 export type SimSend = (
   i: number,
   fields: Record<string, unknown> & { type: string },
-  then?: () => Promise<void>,
+  then?: (hash: string) => Promise<void>,
 ) => Promise<(Record<string, unknown> & { hash: string }) | null>;
 
 /** Simulated social users (dev keys); the first two also upload. */
