@@ -1,5 +1,4 @@
 /** Reads over the block log and the projections: what the REST API serves. */
-import type { Block } from '../core/block.ts';
 import { formatUnits } from '../core/encoding.ts';
 import { blockRewardAt, type Genesis } from '../core/genesis.ts';
 import type { Account, ChainState, Miner } from '../core/state.ts';
@@ -7,57 +6,31 @@ import { minerFigures, minerStatsProjection } from '../projections/minerStats.ts
 
 /** A miner as served: consensus record plus read-model figures. */
 export type MinerRecord = Miner & { reputationScore: number; tasksCompleted: number };
-import type { SignedTx } from '../core/tx/handler.ts';
-import type { TxLocation } from '../projections/chainIndex.ts';
 import { statsRecord, chainStatsProjection } from '../projections/chainStats.ts';
 import { bucketLabels, holderRows, holdersProjection } from '../projections/holders.ts';
 import { circulating, supplyProjection } from '../projections/supply.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import {
-  addressHistoryProjection,
-  blockHashProjection,
-  blockHeightRow,
-  historyCountRow,
-  historyRows,
-  txIndexProjection,
-  txLocationRow,
-} from '../projections/chainIndex.ts';
 import type { RecordDef } from '../core/record.ts';
 import { MINERS } from '../core/tx/miner.ts';
 import { recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
 import { recordListPage } from './recordListPage.ts';
 import { readRecord, readRecords } from './stateReads.ts';
-import { BlockJsonCache } from './blockJsonCache.ts';
 import { TopHolders } from './topHolders.ts';
+import { BlockReads } from './blockReads.ts';
+import type { SignedTx } from '../core/tx/handler.ts';
 import { accountsProjection } from '../projections/accounts.ts';
-import { confirmedTx, type ConfirmedTx } from '../core/confirmedTx.ts';
 
-export type { ConfirmedTx } from '../core/confirmedTx.ts';
-
-/** Query facade for one node. */
-export class ChainQueries {
-  private readonly ports: ReadPorts;
-  private readonly json: BlockJsonCache;
+/** Query facade for one node: the block log's reads (queries/blockReads.ts) and the rest. */
+export class ChainQueries extends BlockReads {
   private readonly top: TopHolders;
 
   constructor(ports: ReadPorts) {
-    this.ports = ports;
-    this.json = new BlockJsonCache({ block: (i) => this.block(i), epoch: () => ports.chain.epoch() });
+    super(ports);
     this.top = new TopHolders({
       accounts: () => ports.chain.state().accounts,
       height: () => ports.models.height(accountsProjection),
       events$: ports.feed.events$,
     });
-  }
-
-  /** The head block. */
-  head(): Block {
-    return this.ports.chain.head();
-  }
-
-  /** The head's height. */
-  height(): number {
-    return this.ports.chain.head().index;
   }
 
   /** The chain's genesis (with operator fork overrides). */
@@ -92,98 +65,6 @@ export class ChainQueries {
   /** The mempool's transactions, oldest first. */
   pendingTxs(): SignedTx[] {
     return this.ports.mempool.list();
-  }
-
-  /** A block's JSON by height, through the cache of recently read blocks (queries/blockJsonCache.ts). */
-  blockJson(index: number): Promise<string | undefined> {
-    return this.json.get(index);
-  }
-
-  /** A block's JSON by height when the cache holds it (answered without waiting: the hot read of explorers). */
-  cachedBlockJson(index: number): string | undefined {
-    return this.json.cached(index);
-  }
-
-  /** A block's JSON by hash when the cache holds it. */
-  cachedBlockJsonByHash(hash: string): string | undefined {
-    return this.json.cachedByHash(hash);
-  }
-
-  /** A block's JSON by hash, through the cache. */
-  async blockJsonByHash(hash: string): Promise<string | undefined> {
-    const index = await this.blockIndexOf(hash);
-    return index === undefined ? undefined : this.json.get(index);
-  }
-
-  /** A block by height. */
-  block(index: number): Promise<Block | undefined> {
-    return this.ports.blocks.block(index);
-  }
-
-  /** A block by hash. */
-  async blockByHash(hash: string): Promise<Block | undefined> {
-    const index = await this.blockIndexOf(hash);
-    return index === undefined ? undefined : this.block(index);
-  }
-
-  private async blockIndexOf(hash: string): Promise<number | undefined> {
-    return blockHeightRow.get(await this.ports.models.readable(blockHashProjection), hash);
-  }
-
-  /** Blocks from..to inclusive (the caller bounds the range). */
-  blocks(from: number, to: number): Promise<Block[]> {
-    return this.ports.blocks.blocksIn(Math.max(0, from), Math.min(to, this.height()));
-  }
-
-  /** Blocks from..to inclusive (clamped to the head) as their stored JSON text, streamed one at a time. */
-  blocksJson(from: number, to: number): AsyncGenerator<string> {
-    return this.ports.blocks.rangeJson(Math.max(0, from), Math.min(to, this.height()));
-  }
-
-  /** A confirmed transaction by hash. */
-  async tx(hash: string): Promise<ConfirmedTx | undefined> {
-    const loc = await txLocationRow.get(await this.ports.models.readable(txIndexProjection), hash);
-    if (!loc) return undefined;
-    const b = await this.block(loc.blockIndex);
-    const tx = b?.transactions[loc.position];
-    if (!b || !tx) return undefined;
-    return confirmedTx(tx, b, loc.position);
-  }
-
-  /**
-   * An address's transactions, newest first: `limit` of them after skipping `offset`, or from
-   * `cursor` (a `nextCursor` an earlier page answered: pages that do not shift as new
-   * transactions arrive). O(page) at any depth: the page is a range of the history rows, and
-   * each block it touches is read once.
-   */
-  async addressTxs(
-    address: string,
-    limit: number,
-    offset = 0,
-    cursor?: number,
-  ): Promise<{ txs: ConfirmedTx[]; nextCursor: string | null }> {
-    const rows = await this.ports.models.readable(addressHistoryProjection);
-    const count = (await historyCountRow.get(rows, address)) ?? 0;
-    const top = Math.min(count - 1, cursor ?? count - 1) - offset;
-    if (top < 0 || limit === 0) return { txs: [], nextCursor: top < 0 ? null : String(top) };
-    // Each row is one block's run of the address's transactions; the first one read holds `top`.
-    const page: TxLocation[] = [];
-    for await (const v of historyRows.values(rows, address, { from: 0, through: top, reverse: true, limit })) {
-      const [seq, blockIndex] = v;
-      for (let n = Math.min(top, seq + v.length - 3); n >= seq && page.length < limit; n--)
-        page.push({ blockIndex, position: v[2 + n - seq] });
-      if (page.length >= limit) break;
-    }
-    const blocks = new Map<number, Block | undefined>();
-    const txs: ConfirmedTx[] = [];
-    for (const r of page) {
-      if (!blocks.has(r.blockIndex)) blocks.set(r.blockIndex, await this.block(r.blockIndex));
-      const b = blocks.get(r.blockIndex);
-      const tx = b?.transactions[r.position];
-      if (b && tx) txs.push(confirmedTx(tx, b, r.position));
-    }
-    const last = top - page.length + 1;
-    return { txs, nextCursor: last > 0 ? String(last - 1) : null };
   }
 
   /** Address keys with this prefix that have history (partial-address search). */
