@@ -6,75 +6,21 @@
  * Retry-After. Streaming connections (SSE, WebSocket) count toward concurrency for as long as
  * they stay open, and each tier has a cap on open streams (tier 1: 10 per key).
  *
- * An operator ban list (IPs and CIDRs, from options and from a file re-read when it changes)
- * answers 403 IP_BANNED, with limits on or off (`enforceLimits: false` keeps only the bans). A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
+ * The operator ban list (api/banList.ts) answers 403 IP_BANNED, with limits on or off
+ * (`enforceLimits: false` keeps only the bans). A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
  * an IP that presents `badKeyLimit` invalid keys within a window is answered 429 for
  * `badKeyBlockMs`, whatever it sends.
  *
  * Windows are fixed, one minute from a caller's first request; state is in memory (a restart
  * forgives everyone) and idle callers are swept once per window.
  */
-import { BlockList, isIP } from 'node:net';
+import { BanList } from './banList.ts';
 import { quotaBucketOf } from './cidr.ts';
+import { defaultRateLimitOptions, type RateLimitOptions, type TierLimit } from './rateLimitOptions.ts';
 import { trustedProxies, type TrustedProxies } from './clientIp.ts';
-import { readFileSync, unwatchFile, watchFile } from 'node:fs';
 import type { ApiKeyRecord } from '../services/apiKeyFormat.ts';
 import type { ApiKeyStore } from '../services/apiKeys.ts';
 import type { Component } from '../node/ports.ts';
-
-/** One tier's limits. */
-export interface TierLimit {
-  /** Requests per window. */
-  perMinute: number;
-  /** Requests (streams included) open at once. */
-  concurrent: number;
-  /** Streaming connections open at once. */
-  streams: number;
-}
-
-/** Rate limiter options (defaults: the spec's current tier table). */
-export interface RateLimitOptions {
-  /** `anonymous`, then one entry per key tier ('1', '2', ...). */
-  tiers: Record<string, TierLimit>;
-  windowMs: number;
-  /** Path prefixes of streaming endpoints. */
-  streamPaths: string[];
-  /** Banned IPs and CIDRs (e.g. `203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`). */
-  banned: string[];
-  /** A file of banned IPs/CIDRs, one per line (`#` comments); re-read when it changes. */
-  banFile?: string;
-  /** How often the ban file is checked for changes (ms). */
-  banFilePollMs: number;
-  /** Invalid keys an IP may present per window before it is blocked. */
-  badKeyLimit: number;
-  /** How long such an IP is answered 429. */
-  badKeyBlockMs: number;
-  /** Proxies (CIDRs) whose X-Forwarded-For is believed: see api/clientIp.ts. */
-  trustedProxies: string[];
-  /**
-   * Quotas, concurrency caps and key checks on (`--rate-limits on`). Off, only the ban list
-   * applies: a ban is a ban whatever the limits.
-   */
-  enforceLimits: boolean;
-  now: () => number;
-}
-
-const defaultRateLimitOptions: RateLimitOptions = {
-  tiers: {
-    anonymous: { perMinute: 60, concurrent: 10, streams: 10 },
-    '1': { perMinute: 600, concurrent: 50, streams: 10 },
-    '2': { perMinute: 6000, concurrent: 200, streams: 200 },
-  },
-  windowMs: 60_000,
-  streamPaths: ['/api/chain/events', '/api/mempool/events', '/api/ws', '/ws'],
-  banned: [],
-  banFilePollMs: 2000,
-  badKeyLimit: 10,
-  badKeyBlockMs: 5 * 60_000,
-  trustedProxies: [],
-  enforceLimits: true,
-  now: Date.now,
-};
 
 interface Bucket {
   limit: TierLimit;
@@ -88,26 +34,6 @@ interface BadKeys {
   count: number;
   reset: number;
   blockedUntil: number;
-}
-
-/** Parses ban entries into a BlockList; throws on a malformed entry. */
-export function parseBanList(entries: string[]): BlockList {
-  const list = new BlockList();
-  for (const raw of entries) {
-    const e = raw.trim();
-    if (!e || e.startsWith('#')) continue;
-    const [addr, bits] = e.split('/');
-    const family = isIP(addr);
-    if (!family) throw new Error(`ban list: ${e.slice(0, 80)} is not an IP address or CIDR`);
-    const type = family === 4 ? 'ipv4' : 'ipv6';
-    if (bits === undefined) list.addAddress(addr, type);
-    else {
-      const n = /^[0-9]{1,3}$/.test(bits) ? Number(bits) : -1;
-      if (n < 0 || n > (family === 4 ? 32 : 128)) throw new Error(`ban list: bad prefix length in ${e.slice(0, 80)}`);
-      list.addSubnet(addr, n, type);
-    }
-  }
-  return list;
 }
 
 /** True when `path` is one of `paths` or below it. */
@@ -145,11 +71,7 @@ export class RateLimiter implements Component {
   private readonly keys: ApiKeyStore;
   private readonly buckets = new Map<string, Bucket>();
   private readonly badKeys = new Map<string, BadKeys>();
-  private banned: BlockList;
-  private fileBanned: BlockList = new BlockList();
-  /** Entries on both lists (0 skips the check on the hot path). */
-  private banEntries = 0;
-  private fileBanEntries = 0;
+  private readonly bans: BanList;
   /** The trusted proxies the one client-IP rule believes. */
   readonly proxies: TrustedProxies;
   private lastSweep = 0;
@@ -158,49 +80,22 @@ export class RateLimiter implements Component {
     this.keys = keys;
     this.opts = { ...defaultRateLimitOptions, ...options, tiers: { ...defaultRateLimitOptions.tiers, ...options.tiers } };
     this.proxies = trustedProxies(this.opts.trustedProxies);
-    this.banned = parseBanList(this.opts.banned);
-    this.banEntries = this.opts.banned.filter((e) => e.trim() && !e.trim().startsWith('#')).length;
-    this.reloadBanFile();
+    this.bans = new BanList(this.opts.banned, this.opts.banFile, this.opts.banFilePollMs);
   }
 
   /** Lifecycle: follows the ban file (re-read when it changes). */
   async start(): Promise<void> {
-    if (this.opts.banFile)
-      watchFile(this.opts.banFile, { interval: this.opts.banFilePollMs, persistent: false }, () => this.reloadBanFile());
+    this.bans.follow();
   }
 
   /** Lifecycle: stops following the ban file. */
   async stop(): Promise<void> {
-    if (this.opts.banFile) unwatchFile(this.opts.banFile);
+    this.bans.unfollow();
   }
 
   /** Re-reads the ban file; a missing file bans nobody, a bad line keeps the previous list. */
   reloadBanFile(): void {
-    if (!this.opts.banFile) return;
-    let text: string;
-    try {
-      text = readFileSync(this.opts.banFile, 'utf8');
-    } catch {
-      this.fileBanned = new BlockList();
-      this.fileBanEntries = 0;
-      return;
-    }
-    try {
-      const lines = text.split('\n');
-      this.fileBanned = parseBanList(lines);
-      this.fileBanEntries = lines.filter((e) => e.trim() && !e.trim().startsWith('#')).length;
-    } catch {
-      // keep the previous list: an operator's typo must not unban everyone
-    }
-  }
-
-  /** True when `ip` is on the ban list. */
-  isBanned(ip: string): boolean {
-    if (this.banEntries + this.fileBanEntries === 0) return false;
-    const family = isIP(ip);
-    if (!family) return false;
-    const type = family === 6 ? 'ipv6' : 'ipv4';
-    return (this.banEntries > 0 && this.banned.check(ip, type)) || (this.fileBanEntries > 0 && this.fileBanned.check(ip, type));
+    this.bans.reloadFile();
   }
 
   private tierOf(record: ApiKeyRecord | null): TierLimit {
@@ -259,7 +154,7 @@ export class RateLimiter implements Component {
     const anon = o.tiers.anonymous;
     // Quotas and bad-key counts are per IPv4 address and per IPv6 /64 (api/cidr.ts).
     const client = quotaBucketOf(ip);
-    if (this.isBanned(ip))
+    if (this.bans.isBanned(ip))
       return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${client}`) ?? null, anon);
     if (!o.enforceLimits) return UNLIMITED;
     let record: ApiKeyRecord | null = null;
