@@ -4,37 +4,12 @@
  * and Node.js metrics keep their standard `process_*` / `nodejs_*` names, which stock
  * dashboards expect. Gauges that mirror node state are read at scrape time (`collect`), so
  * nothing polls between scrapes; counters and histograms are fed by the event feed and by the
- * narrow callbacks below.
+ * narrow callbacks below. The scrape-time readers are made by api/metrics/metricRegistry.ts.
  */
-import type { Observable } from 'rxjs';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram } from 'prom-client';
 import { ChainError } from '../../core/errors.ts';
-import type { ChainEvent } from '../../projections/events.ts';
-import type { PeerGuardStats } from '../../node/ports.ts';
 import { HttpSeries } from './httpSeries.ts';
-
-/** What the metrics read at scrape time (narrow, read-only views of the node's parts). */
-export interface MetricSources {
-  events$: Observable<ChainEvent>;
-  head(): { index: number; timestamp: number };
-  /** Pending transactions (counted and sized at scrape time). */
-  pending(): readonly unknown[];
-  peerCount(): number;
-  syncing(): boolean;
-  /** Live subscribers of SSE and WebSocket together, and WebSocket sessions alone. */
-  subscribers?(): { total: number; ws: number };
-  /** Deliveries waiting in the alert outbox. */
-  outbox?(): number;
-  /** Height each read model has folded. */
-  projectionHeights?(): Record<string, number>;
-  /** Read models reset to genesis since start (one per projection). */
-  readModelResets?(): number;
-  /** Bans and gossip dropped unread (absent without p2p). */
-  guard?(): PeerGuardStats;
-  /** Which implementation checks the Ed25519 equation ('libsodium', or 'node:crypto' as the fallback). */
-  signatureVerifier?(): string;
-  clock?(): number;
-}
+import { MetricRegistry } from './metricRegistry.ts';
 
 /** Histogram buckets (seconds) of block work: from a millisecond to ten seconds. */
 const BLOCK_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -44,10 +19,7 @@ const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25
 const DELIVERY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Every metric of one node, on its own registry. */
-export class NodeMetrics {
-  readonly registry = new Registry();
-  /** Where scrape-time gauges read (set by `observeNode`). */
-  src: MetricSources | null = null;
+export class NodeMetrics extends MetricRegistry {
   readonly height = this.gauge('ombra_chain_height', 'Height of the head block', (s) => s.head().index);
   readonly headAge = this.gauge('ombra_chain_head_age_seconds', "Seconds since the head block's timestamp", (s) =>
     Math.max(0, ((s.clock ?? Date.now)() - s.head().timestamp) / 1000),
@@ -175,6 +147,7 @@ export class NodeMetrics {
   });
 
   constructor(opts: { processMetrics?: boolean } = {}) {
+    super();
     if (opts.processMetrics !== false) {
       collectDefaultMetrics({ register: this.registry });
       // prom-client's nodejs_active_*_total are gauges, which the exposition rules (promtool) refuse
@@ -183,65 +156,6 @@ export class NodeMetrics {
         if (metric.name.startsWith('nodejs_') && metric.name.endsWith('_total') && !(metric instanceof Counter))
           this.registry.removeSingleMetric(metric.name);
     }
-  }
-
-  /** A gauge read from the sources at scrape time (left unset until sources are attached). */
-  private gauge(name: string, help: string, read: (s: MetricSources) => number): Gauge {
-    const metrics = this;
-    return new Gauge({
-      name,
-      help,
-      registers: [this.registry],
-      collect() {
-        if (metrics.src) this.set(read(metrics.src));
-      },
-    });
-  }
-
-  /** A counter that follows a count kept by the node, brought up to date at scrape time. */
-  private following(name: string, help: string, read: (s: MetricSources) => number): Counter {
-    const metrics = this;
-    let seen = 0;
-    return new Counter({
-      name,
-      help,
-      registers: [this.registry],
-      collect() {
-        if (!metrics.src) return;
-        const now = read(metrics.src);
-        if (now > seen) this.inc(now - seen);
-        seen = now;
-      },
-    });
-  }
-
-  /** A counter by gossip topic that follows the network's counts, brought up to date at scrape time. */
-  private byTopic(name: string, help: string, read: (g: PeerGuardStats) => { block: number; tx: number }): Counter<'topic'> {
-    const metrics = this;
-    const seen = { block: 0, tx: 0 };
-    return new Counter({
-      name,
-      help,
-      labelNames: ['topic'] as const,
-      registers: [this.registry],
-      collect() {
-        const g = metrics.src?.guard?.();
-        if (!g) return;
-        const now = read(g);
-        for (const topic of ['block', 'tx'] as const) {
-          if (now[topic] > seen[topic]) this.inc({ topic }, now[topic] - seen[topic]);
-          seen[topic] = now[topic];
-        }
-      },
-    });
-  }
-
-  private counter(name: string, help: string): Counter {
-    return new Counter({ name, help, registers: [this.registry] });
-  }
-
-  private histogram(name: string, help: string, buckets: number[]): Histogram {
-    return new Histogram({ name, help, buckets, registers: [this.registry] });
   }
 
   /** The node's block-work callback: a timing per import or production, and rejections. */

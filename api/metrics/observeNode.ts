@@ -7,7 +7,8 @@ import type { AlertService } from '../../services/alerts/alertService.ts';
 import type { NetworkView } from '../context.ts';
 import type { StreamHub } from '../streams/streamHub.ts';
 import { signatureEquation } from '../../core/signature.ts';
-import type { MetricSources, NodeMetrics } from './nodeMetrics.ts';
+import type { MetricSources } from './metricRegistry.ts';
+import type { NodeMetrics } from './nodeMetrics.ts';
 
 /** Starts feeding `m` from `src`; the returned function stops it. */
 function observeNode(m: NodeMetrics, src: MetricSources): () => void {
