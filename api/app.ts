@@ -39,31 +39,35 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   // Only requests that may carry a body pay for the limit (it wraps the request's stream).
   const bodyLimit = limitBody(opts.maxBodyBytes);
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', bodyLimit);
-  app.route('/api/health', healthRoutes(deps));
-  app.route('/api/chain', chainRoutes(deps));
-  app.route('/api/chain', blockRoutes(deps, opts.maxRangeBytes));
-  app.route('/api/chain', transactionRoutes(deps));
-  app.route('/api/chain/mempool', mempoolRoutes(deps));
-  app.route('/api/mempool', mempoolRoutes(deps));
-  app.route('/api/wallet', walletRoutes(deps));
-  app.route('/api/tokenomics', tokenomicsRoutes(deps));
-  app.route('/api/address', addressRoutes(deps));
-  app.route('/api/stats', statsRoutes(deps));
-  app.route('/api/chain', chainEventRoutes(deps));
-  app.route('/api/mempool', mempoolEventRoutes(deps));
-  app.route('/api/chain', chainTaskRoutes(deps));
-  app.route('/api/tasks', taskRoutes(deps));
-  app.route('/api/miners', minerRoutes(deps));
-  app.route('/api/nft', nftRoutes(deps));
-  app.route('/api/image', mediaRoutes(deps, 'image', 4));
-  app.route('/api/audio', mediaRoutes(deps, 'audio', 5));
-  app.route('/api/social', socialRoutes(deps));
-  app.route('/api/agent/v6', agentRoutes(deps));
-  app.route('/api/analytics', analyticsRoutes(deps));
-  app.route('/api/keys', keyRoutes(deps));
-  app.route('/api/web', webApiRoutes(deps));
-  app.route('/web', webSiteRoutes(deps));
-  if (deps.alerts) app.route('/api/alerts', alertRoutes({ ...deps, alerts: deps.alerts }));
+  // Each router registers its routes at the full paths of their definitions (api/endpoints/);
+  // the order is the matching order (static segments before parameters within each router).
+  const routers = [
+    healthRoutes(deps),
+    chainRoutes(deps),
+    blockRoutes(deps, opts.maxRangeBytes),
+    transactionRoutes(deps),
+    mempoolRoutes(deps),
+    walletRoutes(deps),
+    tokenomicsRoutes(deps),
+    addressRoutes(deps),
+    statsRoutes(deps),
+    chainEventRoutes(deps),
+    mempoolEventRoutes(deps),
+    chainTaskRoutes(deps),
+    taskRoutes(deps),
+    minerRoutes(deps),
+    nftRoutes(deps),
+    mediaRoutes(deps, 'image', 4),
+    mediaRoutes(deps, 'audio', 5),
+    socialRoutes(deps),
+    agentRoutes(deps),
+    analyticsRoutes(deps),
+    keyRoutes(deps),
+    webApiRoutes(deps),
+    webSiteRoutes(deps),
+    ...(deps.alerts ? [alertRoutes({ ...deps, alerts: deps.alerts })] : []),
+  ];
+  for (const r of routers) app.route('/', r);
   // Last: /metrics, the OpenAPI document (it describes every route mounted before it), /docs, the explorer.
   mountOperatorRoutes(app, deps, opts.metricsRoute);
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`, code: 'NOT_FOUND' }, 404));

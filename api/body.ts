@@ -17,6 +17,11 @@ export function limitBody(maxBytes: number): MiddlewareHandler {
   });
 }
 
+/** True for a JSON object (not an array, not null): a body or a field whose keys are read. */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** Parses the request body as JSON; INVALID_JSON when it is not. */
 export async function readJson(c: Context): Promise<unknown> {
   return parseJson(await c.req.text());

@@ -116,7 +116,7 @@ export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
       Object.assign(headers, pass.headers);
     }
     // Refusals too: a browser must be able to read its 429.
-    if (direct) for (const name in headers) outgoing.setHeader!(name, headers[name]);
+    if (direct) for (const name in headers) outgoing.setHeader?.(name, headers[name]);
     if (admission && 'refusal' in admission) {
       // Never dispatched: labelled by the route it stood in front of.
       if (timings) recorder.match(request.method === 'HEAD' ? 'GET' : request.method, path);

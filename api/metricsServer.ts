@@ -36,7 +36,7 @@ export class MetricsServer {
 
   /** Listens; a taken address rejects with a ListenFault naming --metrics-addr. */
   async start(): Promise<void> {
-    const app = new Hono().route('/metrics', metricsRoutes(this.metrics));
+    const app = new Hono().route('/', metricsRoutes(this.metrics));
     app.notFound((c) => c.json({ error: 'this listener serves GET /metrics only', code: 'NOT_FOUND' }, 404));
     await new Promise<void>((resolve, reject) => {
       const s = serve({ fetch: app.fetch, hostname: this.host, port: this.port }, () => {

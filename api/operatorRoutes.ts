@@ -10,7 +10,7 @@ import { metricsRoutes } from './routes/metrics.ts';
 
 /** Mounts the operator routes on `app` (call it after every other route); /metrics only with `metricsRoute`. */
 export function mountOperatorRoutes(app: Hono, deps: ApiDeps, metricsRoute = true): void {
-  if (deps.metrics && metricsRoute) app.route('/metrics', metricsRoutes(deps.metrics));
+  if (deps.metrics && metricsRoute) app.route('/', metricsRoutes(deps.metrics));
   // The document reads app.routes when first asked, so it lists every route, these included.
   app.route(
     '/',

@@ -87,7 +87,7 @@ function holdWhileOpen(res: Response, env: NodeEnv | undefined, release: () => v
       release();
       return res;
     }
-    socket.once!('close', release);
+    socket.once?.('close', release);
   }
   // A stream written straight onto Node's response ends with it (the connection may live on).
   const outgoing = env?.outgoing;

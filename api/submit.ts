@@ -8,24 +8,22 @@ import { ChainError } from '../core/errors.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { txHash } from '../core/txCodec.ts';
 import type { TxSubmitter } from '../node/ports.ts';
-import { readJson } from './body.ts';
+import { isJsonObject, readJson } from './body.ts';
 import type { NetworkView } from './context.ts';
 
 /**
  * Normalises a submission: a signed transaction as is, or the older
  * `{tx: {...without hash and signature}, signature}` whose hash the node computes.
  */
-function normaliseSubmission(body: unknown): { raw: unknown; legacy: boolean } {
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ChainError('INVALID_PARAMS', 'body must be a JSON object');
-  const b = body as Record<string, unknown>;
+function normaliseSubmission(body: unknown): { raw: Record<string, unknown>; legacy: boolean } {
+  if (!isJsonObject(body)) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object');
+  const b = body;
   if (!('tx' in b)) return { raw: b, legacy: false };
   for (const k of Object.keys(b))
     if (k !== 'tx' && k !== 'signature') throw new ChainError('INVALID_PARAMS', `${k} is not a known field of {tx, signature}`);
-  const tx = b.tx;
-  if (typeof tx !== 'object' || tx === null || Array.isArray(tx)) throw new ChainError('INVALID_PARAMS', 'tx must be an object');
+  const t = b.tx;
+  if (!isJsonObject(t)) throw new ChainError('INVALID_PARAMS', 'tx must be an object');
   if (typeof b.signature !== 'string') throw new ChainError('INVALID_PARAMS', 'signature is required');
-  const t = tx as Record<string, unknown>;
   if ('hash' in t || 'signature' in t)
     throw new ChainError('INVALID_PARAMS', 'tx must not carry hash or signature in the {tx, signature} form');
   // The hash needs a known type and a public key; shape errors surface from validation.
@@ -48,7 +46,7 @@ export async function submitFrom(
   const body = await readJson(c);
   if (deps.network.syncing()) throw new ChainError('SYNCING', 'node is syncing; try again shortly');
   const { raw, legacy } = normaliseSubmission(body);
-  if (onlyType !== undefined && (raw as { type?: unknown }).type !== onlyType)
+  if (onlyType !== undefined && raw.type !== onlyType)
     throw new ChainError('INVALID_PARAMS', `body must be a signed ${onlyType} transaction`);
   return { tx: await deps.chain.submitTx(raw), legacy };
 }

@@ -74,6 +74,13 @@ export function intFlag(flags: Flags, name: string, min: number, max: number): n
   return Number(v);
 }
 
+/** An integer flag within bounds that must have a value (given, or its spec's default). */
+export function requiredIntFlag(flags: Flags, name: string, min: number, max: number): number {
+  const v = intFlag(flags, name, min, max);
+  if (v === undefined) throw new UsageError(`--${name} is required`);
+  return v;
+}
+
 /** Help text for a command. */
 export function helpText(usage: string, summary: string, specs: Record<string, FlagSpec>): string {
   const lines = Object.entries(specs).map(([n, s]) => {

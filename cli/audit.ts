@@ -72,7 +72,9 @@ async function auditItems(items: AsyncIterable<PipelineItem<LineMeta>>, cur: Aud
   const expectedHeight = () => (cur.parent ? cur.parent.index + 1 : 0);
 
   const onBlockZero = (item: PipelineItem<LineMeta>) => {
-    const { state: s, block } = genesisState(cur.genesis!);
+    // The genesis line (or the stored genesis) is read before any block.
+    if (!cur.genesis) throw new Fault(0, item.meta.line, 'block 0 comes before a genesis');
+    const { state: s, block } = genesisState(cur.genesis);
     const got = item.block as Partial<Block> | null;
     if (typeof got !== 'object' || got === null || got.hash !== block.hash) {
       throw new Fault(
@@ -89,15 +91,17 @@ async function auditItems(items: AsyncIterable<PipelineItem<LineMeta>>, cur: Aud
 
   const onBlock = (item: PipelineItem<LineMeta>, verified: boolean) => {
     try {
-      const p = cur.parent!;
+      // Set by block 0, which every later block follows.
+      const { parent: p, state, genesis } = cur;
+      if (!p || !state || !genesis) throw new Error('a block came before block 0');
       const applied = applyBlock(
-        cur.state!,
+        state,
         { index: p.index, hash: p.hash, timestamp: p.timestamp, stateRoot: p.stateRoot },
         item.block,
-        cur.genesis!,
+        genesis,
         { signaturesVerified: verified, txBytes: item.txBytes },
       );
-      commitDiff(cur.state!, applied.diff);
+      commitDiff(state, applied.diff);
     } catch (e) {
       throw new Fault(expectedHeight(), item.meta.line, (e as Error).message);
     }
@@ -198,14 +202,14 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
  * height. Never throws for faults in the log.
  */
 export async function auditStore(store: ChainStore, opts: AuditOptions = {}): Promise<AuditResult> {
-  const head = store.head()!;
+  const head = store.head();
   const pool = opts.workers && opts.workers > 0 ? new VerifyPool({ workers: opts.workers }) : null;
   const cur: AuditCursor = { genesis: null, state: null, parent: null, transactions: 0 };
   async function* blocks(): AsyncGenerator<PipelineItem<LineMeta>> {
     for await (const [key, block] of store.blocks.iterator()) {
       const height = Number(key);
       yield { block, meta: { line: height } };
-      if (opts.onProgress && height % 1000 === 0) opts.onProgress(Math.min(height, head.index), head.index);
+      if (opts.onProgress && head && height % 1000 === 0) opts.onProgress(Math.min(height, head.index), head.index);
     }
   }
   try {
@@ -217,6 +221,7 @@ export async function auditStore(store: ChainStore, opts: AuditOptions = {}): Pr
     await auditItems(blocks(), cur, pool);
     const last = cur.parent;
     if (!last) throw new Fault(0, 0, 'the log has no block 0');
+    if (!head) throw new Fault(last.index + 1, last.index + 1, `the log ends at block ${last.index} but has no head pointer`);
     if (last.index !== head.index || last.hash !== head.hash)
       throw new Fault(
         Math.min(last.index, head.index) + 1,

@@ -47,7 +47,10 @@ export async function auditCommand(argv: string[]): Promise<number> {
       () => openExistingStore(dataDir),
       async (store) =>
         report(
-          await auditStore(store, { forkOverrides: forkOverridesFromEnv(), workers: workersFlag(flags, store.head()!.index >= 10_000) }),
+          await auditStore(store, {
+            forkOverrides: forkOverridesFromEnv(),
+            workers: workersFlag(flags, (store.head()?.index ?? 0) >= 10_000),
+          }),
           false,
         ),
     );

@@ -6,7 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../client/index.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
+import { helpText, requiredIntFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
 import { localFiles } from './driveFiles.ts';
 import { drivePush } from './drivePush.ts';
 import { INDEX_FLAG, MNEMONIC_FLAG, parseUrlFlag, walletKey } from './wallet.ts';
@@ -53,7 +53,7 @@ export async function driveCommand(argv: string[]): Promise<number> {
   const fee = String(flags.fee);
   if (!/^(0|[1-9][0-9]{0,29})$/.test(fee)) throw new UsageError('--fee must be a whole number of micro-units');
   const name = String(flags.name ?? basename(dir)).slice(0, 128) || siteId;
-  const timeoutS = intFlag(flags, 'timeout-s', 1, 86_400)!;
+  const timeoutS = requiredIntFlag(flags, 'timeout-s', 1, 86_400);
   const url = parseUrlFlag(flags);
   const { files, skipped } = localFiles(dir, siteId);
   if (files.length === 0) throw new UsageError(`--dir ${dir} holds no non-empty files`);

@@ -5,10 +5,11 @@
  * sublevel directly. A created key is printed once, on stdout; only its hash is stored.
  */
 import { adminKeyView } from '../api/adminServer.ts';
+import { present } from '../core/errors.ts';
 import { MAX_LABEL } from '../services/alerts/alertParams.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { adminJson } from './adminClient.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags } from './args.ts';
+import { helpText, parseFlags, requiredIntFlag, UsageError, type FlagSpec, type Flags } from './args.ts';
 import { CliFault, openExistingStore, withDataDir } from './dataDir.ts';
 
 const DATA_DIR: FlagSpec = { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the node (running or stopped)' };
@@ -72,14 +73,15 @@ export async function keysCommand(argv: string[]): Promise<number> {
     const online = await adminJson<{ keys: KeyRow[] }>(dataDir, 'GET', '/admin/keys');
     if (online)
       return await run({
-        create: async (tier, label) => (await adminJson<Created>(dataDir, 'POST', '/admin/keys', { tier, label }))!,
-        list: async () => (await adminJson<{ keys: KeyRow[] }>(dataDir, 'GET', '/admin/keys'))!.keys,
+        create: async (tier, label) =>
+          present(await adminJson<Created>(dataDir, 'POST', '/admin/keys', { tier, label }), 'the created key'),
+        list: async () => present(await adminJson<{ keys: KeyRow[] }>(dataDir, 'GET', '/admin/keys'), 'the key list').keys,
         revoke: async (id) => {
           const got = await adminJson<{ revoked: number }>(dataDir, 'DELETE', `/admin/keys/${encodeURIComponent(id)}`).catch((e) => {
             if (e instanceof CliFault && /NOT_FOUND/.test(e.message)) return { revoked: 0 };
             throw e;
           });
-          return got!.revoked;
+          return present(got, 'the revocation').revoked;
         },
       });
   } catch (e) {
@@ -117,7 +119,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
 async function runKeys(sub: string, flags: Flags, id: string | undefined, ops: KeyOps): Promise<number> {
   const json = flags.json === true;
   if (sub === 'create') {
-    const tier = intFlag(flags, 'tier', 1, 2)!;
+    const tier = requiredIntFlag(flags, 'tier', 1, 2);
     const label = flags.label as string;
     if (label.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(label))
       throw new UsageError(`--label must be at most ${MAX_LABEL} characters, without control characters`);
@@ -142,7 +144,8 @@ async function runKeys(sub: string, flags: Flags, id: string | undefined, ops: K
         );
     return 0;
   }
-  const revoked = await ops.revoke(id!);
+  if (id === undefined) throw new UsageError('keys revoke takes one key id (see `ombra keys list`)');
+  const revoked = await ops.revoke(id);
   if (!revoked) throw new CliFault(`no active key ${id} (see \`ombra keys list\`)`);
   if (json) process.stdout.write(`${JSON.stringify({ id, revoked })}\n`);
   else process.stderr.write(`revoked ${id}${revoked > 1 ? ` and ${revoked - 1} key(s) registered with it` : ''}\n`);

@@ -13,7 +13,13 @@ export interface KindRow {
 /** The rows of the summary, one per type that was sent or refused, busiest first. */
 export function kindRows(counts: SimCounts): KindRow[] {
   const rows = new Map<string, KindRow>();
-  const row = (kind: string) => rows.get(kind) ?? rows.set(kind, { kind, sent: 0, refused: 0, codes: '' }).get(kind)!;
+  const row = (kind: string): KindRow => {
+    const known = rows.get(kind);
+    if (known) return known;
+    const fresh = { kind, sent: 0, refused: 0, codes: '' };
+    rows.set(kind, fresh);
+    return fresh;
+  };
   for (const [kind, n] of Object.entries(counts.sent)) row(kind).sent += n;
   for (const [key, n] of Object.entries(counts.refused)) {
     const [kind, code] = key.split(' ');

@@ -1,6 +1,6 @@
 /** `ombra simulate`: drives a running node with realistic traffic of every executed type. */
 import { DEV_MNEMONIC, keyPairFromMnemonic } from '../core/keys.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
+import { helpText, requiredIntFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
 import { SimClient } from './simClient.ts';
 import { Simulator } from './simulator.ts';
 import { progressLine, summaryTable } from './simReport.ts';
@@ -31,8 +31,8 @@ export const simulateHelp = () => helpText(USAGE, SUMMARY, FLAGS);
 export async function simulateCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const seconds = intFlag(flags, 'seconds', 1, 86_400)!;
-  const seed = intFlag(flags, 'seed', 0, 2 ** 31 - 1)!;
+  const seconds = requiredIntFlag(flags, 'seconds', 1, 86_400);
+  const seed = requiredIntFlag(flags, 'seed', 0, 2 ** 31 - 1);
   const keys = Array.from({ length: 10 }, (_, i) => keyPairFromMnemonic(DEV_MNEMONIC, i));
   const client = new SimClient(flags.url as string, keys);
   try {

@@ -23,7 +23,7 @@ interface Params {
 interface Waiting {
   hash: string;
   since: number;
-  then: () => Promise<void>;
+  then: (hash: string) => Promise<void>;
 }
 
 /** Deterministic pseudo-random numbers (mulberry32). */
@@ -94,7 +94,7 @@ export class Simulator {
   private async send(
     i: number,
     fields: Record<string, unknown> & { type: string },
-    then: () => Promise<void> = async () => undefined,
+    then: (hash: string) => Promise<void> = async () => undefined,
   ): Promise<(Record<string, unknown> & { hash: string }) | null> {
     try {
       const tx = await this.c.send(i, fields);
@@ -109,9 +109,20 @@ export class Simulator {
     }
   }
 
+  private async readParams(): Promise<void> {
+    const params = await this.c.get<Params>('/api/chain/params');
+    if (!params) throw new Error('the node answered no /api/chain/params');
+    this.params = params;
+  }
+
+  /** A miner's id (empty when its registration was refused: the node refuses what it then sends). */
+  private minerId(m: number): string {
+    return this.minerIds.get(m) ?? '';
+  }
+
   /** Registers the miners that are not registered yet and learns their ids. */
   private async setUp(): Promise<void> {
-    this.params = (await this.c.get<Params>('/api/chain/params'))!;
+    await this.readParams();
     if (this.params.authorities[0] !== this.c.keys[0].address)
       throw new Error('dev key 0 is not the first genesis authority of this chain');
     this.conversation = sha256Hex(`${this.c.keys[6].address}|conversation|${Math.floor(this.rnd() * 1e9)}`);
@@ -134,7 +145,7 @@ export class Simulator {
   async run(until: number, tickMs = 250, done: () => boolean = () => false): Promise<void> {
     await this.setUp();
     while (Date.now() < until && !done()) {
-      this.params = (await this.c.get<Params>('/api/chain/params'))!;
+      await this.readParams();
       await this.tick();
       await this.advance();
       await new Promise((r) => setTimeout(r, tickMs));
@@ -147,7 +158,7 @@ export class Simulator {
       if (status === 'pending') continue;
       if (status === 'unknown' && Date.now() - w.since < 30_000) continue;
       this.waiting.splice(this.waiting.indexOf(w), 1);
-      if (status === 'confirmed') await w.then();
+      if (status === 'confirmed') await w.then(w.hash);
       else this.log.push(`transaction ${w.hash} was dropped`);
     }
   }
@@ -193,7 +204,7 @@ export class Simulator {
         if (--left === 0) this.openTasks--;
       };
       for (const m of responders) {
-        const minerId = this.minerIds.get(m)!;
+        const minerId = this.minerId(m);
         const answer = async (content: string) => {
           const sent = await this.send(
             m,
@@ -229,7 +240,7 @@ export class Simulator {
   }
 
   private async validate(taskId: string, taskType: string, prompt: string, fee: number, responders: number[]): Promise<void> {
-    const scores = responders.map((m) => ({ minerId: this.minerIds.get(m)!, score: 50 + Math.floor(this.rnd() * 51) }));
+    const scores = responders.map((m) => ({ minerId: this.minerId(m), score: 50 + Math.floor(this.rnd() * 51) }));
     const best = scores.reduce((a, b) => (b.score > a.score ? b : a));
     const bestMiner = responders[scores.indexOf(best)];
     const validator = this.c.keys[0].address;
@@ -243,10 +254,10 @@ export class Simulator {
             { address: ZERO_ADDRESS, amount: (f - (f * 70n) / 100n - (f * 5n) / 100n).toString(), reason: 'burn' },
           ]
         : [{ address: miner, amount: f.toString(), reason: 'miner' }];
-      const reward = await this.send(0, { type: 'TASK_REWARD', taskId, rewards, fee: '1000' }, async () => {
+      const reward = await this.send(0, { type: 'TASK_REWARD', taskId, rewards, fee: '1000' }, async (rewardHash) => {
         this.openTasks--;
-        if (taskType === 'nft_svg' && this.active(3)) await this.mint(taskId, prompt, best.minerId, reward!.hash);
-        if (isMedia(taskType)) await this.mintMedia(taskType, taskId, prompt, best.minerId, reward!.hash);
+        if (taskType === 'nft_svg' && this.active(3)) await this.mint(taskId, prompt, best.minerId, rewardHash);
+        if (isMedia(taskType)) await this.mintMedia(taskType, taskId, prompt, best.minerId, rewardHash);
       });
       if (!reward) this.openTasks--;
     });
@@ -322,7 +333,7 @@ export class Simulator {
         );
       },
     );
-    if (tx) runId = tx.agentRunId as string;
+    if (tx) runId = String(tx.agentRunId);
     else this.openRuns--;
   }
 

@@ -2,7 +2,7 @@
 import type { P2pOptions } from '../p2p/options.ts';
 import { parseListenAddr } from '../api/metricsServer.ts';
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../core/keys.ts';
-import { intFlag, parseFlags, UsageError } from './args.ts';
+import { intFlag, parseFlags, requiredIntFlag, UsageError } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile } from './genesisFile.ts';
 import { readKeyFile } from './keyFile.ts';
@@ -23,8 +23,8 @@ export async function startCommand(argv: string[]): Promise<number> {
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const log = loggerFromFlags(flags);
   const dev = flags.dev === true;
-  const httpPort = intFlag(flags, 'http-port', 0, 65535)!;
-  const p2pPort = intFlag(flags, 'p2p-port', 0, 65535)!;
+  const httpPort = requiredIntFlag(flags, 'http-port', 0, 65535);
+  const p2pPort = requiredIntFlag(flags, 'p2p-port', 0, 65535);
   const blockTimeMs = intFlag(flags, 'block-time-ms', 100, 3_600_000);
   if (blockTimeMs !== undefined && !dev)
     throw new UsageError('--block-time-ms is only for --dev: a network takes its block time from genesis');

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEV_MNEMONIC, keyPairFromMnemonic } from '../core/keys.ts';
 import type { Genesis } from '../core/genesis.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { helpText, intFlag, requiredIntFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 const FLAGS: Record<string, FlagSpec> = {
   nodes: { type: 'string', env: 'OMBRA_TESTNET_NODES', help: 'number of authorities (1-10)' },
@@ -43,7 +43,7 @@ export async function testnetCommand(argv: string[]): Promise<number> {
   const n = intFlag(flags, 'nodes', 1, 10);
   if (n === undefined) throw new UsageError('--nodes is required');
   if (typeof flags.out !== 'string') throw new UsageError('--out is required');
-  const blockTimeMs = intFlag(flags, 'block-time-ms', 100, 3_600_000)!;
+  const blockTimeMs = requiredIntFlag(flags, 'block-time-ms', 100, 3_600_000);
   const chainId = flags['chain-id'] as string;
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(chainId)) throw new UsageError('--chain-id must be 1-64 of [A-Za-z0-9_.-]');
   const out = flags.out;

@@ -9,7 +9,7 @@ import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../client/
 import { normalizeAddress } from '../core/address.ts';
 import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, newMnemonic, type KeyPair } from '../core/keys.ts';
 import { TRANSFER } from '../core/tx/transfer.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, type Flags, URL_FLAG } from './args.ts';
+import { helpText, parseFlags, requiredIntFlag, UsageError, type FlagSpec, type Flags, URL_FLAG } from './args.ts';
 import { readKeystore } from './keyFile.ts';
 import { encryptKeystore } from './keystore.ts';
 import { AmountError, formatOmbra, parseOmbra } from './ombraAmount.ts';
@@ -162,7 +162,7 @@ async function signingKey(flags: Flags): Promise<{ key: KeyPair; index: number |
 
 /** The wallet key from --index and --mnemonic / OMBRA_MNEMONIC / the dev mnemonic. */
 export function walletKey(flags: Flags): { key: KeyPair; index: number } {
-  const index = intFlag(flags, 'index', 0, 2 ** 31 - 1)!;
+  const index = requiredIntFlag(flags, 'index', 0, 2 ** 31 - 1);
   let mnemonic = flags.mnemonic as string | undefined;
   if (mnemonic === undefined) {
     process.stderr.write(`using the dev mnemonic "${DEV_MNEMONIC}" (set --mnemonic or OMBRA_MNEMONIC for a real wallet)\n`);
@@ -228,7 +228,7 @@ async function walletSend(flags: Flags): Promise<number> {
   if (!to) throw new UsageError(`--to must be an address: ox + 40 hex characters, got ${String(flags.to).slice(0, 80)}`);
   const amount = amountFlag(flags);
   const fee = microFlag(flags, 'fee', true);
-  const timeoutS = intFlag(flags, 'timeout-s', 1, 86_400)!;
+  const timeoutS = requiredIntFlag(flags, 'timeout-s', 1, 86_400);
   const base = parseUrlFlag(flags);
   const { key } = await signingKey(flags);
   const json = flags.json === true;

@@ -4,6 +4,9 @@
  * (GET /explorer/client/<file>.ts); `eventsource-parser` comes from the page's import map.
  */
 export { HttpTransport, OmbraApiError, OmbraUnreachable, type ClientOptions, type Query } from './http.ts';
-export { OmbraClient, type Page } from './reads.ts';
+export { OmbraClient, type Page, pathOf, type ParamsOf, type QueryOf, type ReadId } from './reads.ts';
+export { ROUTES, type OperationId, type PathParams, type QueryValues } from './routes.ts';
+export type { Answers } from './answers.ts';
+export type { Components } from './records.ts';
 export { backoffMs, subscribe, type SubscribeEnd, type SubscribeOptions } from './subscribe.ts';
 export type * from './types.ts';

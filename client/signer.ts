@@ -14,7 +14,7 @@ import { TX_TYPES } from '../core/tx/registry.ts';
 import { checkTxShape, schemaOf, signTx } from '../core/txCodec.ts';
 import { OmbraApiError } from './http.ts';
 import type { OmbraClient } from './reads.ts';
-import type { Submitted, WireTx } from './types.ts';
+import type { Submitted } from './types.ts';
 
 /** Fields the signer fills in: the sender, its nonce and the time. */
 type Filled = 'type' | 'from' | 'nonce' | 'timestamp';
@@ -94,7 +94,7 @@ export class Wallet {
     for (let attempt = 0; ; attempt++) {
       const tx = await this.sign(type, body);
       try {
-        const answer = await this.client.submit(tx as WireTx);
+        const answer = await this.client.submit(tx);
         this.nonce = tx.nonce + 1;
         return { tx, answer };
       } catch (e) {

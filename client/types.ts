@@ -9,10 +9,11 @@
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { Attestation, Block } from '../core/block.ts';
 import type { ArtNft } from '../core/tx/art.ts';
-import type { AudioNft, ImageNft } from '../core/tx/media.ts';
 import type { TaskPipeline, TaskSummary } from '../queries/taskQueries.ts';
 import type { RunRecord } from '../queries/agentQueries.ts';
 import type { Bundle, BundleFile, FileInfo, ReleaseSummary, SiteReleases } from '../queries/webQueries.ts';
+import type { Answers } from './answers.ts';
+import type { Components } from './records.ts';
 
 export type {
   Attestation,
@@ -31,81 +32,29 @@ export type {
 /** A signed transaction of any type: its schema's fields, then publicKey, hash, signature. */
 export type WireTx = SignedTx;
 
+// The answers below are derived from the node's route definitions (client/answers.ts); the
+// names are the client's own.
+
+/** A confirmed transaction as reads serve it: its signed fields untouched, and where it landed. */
+export type ConfirmedTx = Components['ConfirmedTx'];
 /**
  * Where a confirmed transaction landed, served beside its signed fields (which it never
  * overwrites: a BURN's `blockIndex` is its own signed field, and `blockHeight` is always the
  * including block's height).
  */
-export interface Placement {
-  blockIndex: number;
-  blockHeight: number;
-  blockHash: string;
-  position: number;
-}
-
-/** A confirmed transaction as reads serve it. */
-export type ConfirmedTx = WireTx & Placement;
-
+export type Placement = Pick<ConfirmedTx, 'blockIndex' | 'blockHeight' | 'blockHash' | 'position'>;
 /** A transaction as GET /api/chain/tx/:hash answers it. */
-export type TxRecord = (ConfirmedTx & { status: 'confirmed' }) | (WireTx & { status: 'pending' });
-
-export interface BlockSummary {
-  index: number;
-  hash: string;
-  txCount: number;
-  timestamp: number;
-  proposer: string;
-}
-
-export interface Health {
-  status: string;
-  height: number;
-  peers: number;
-  syncing: boolean;
-}
-
-export interface HeightAnswer {
-  height: number;
-  latestBlock: { index: number; hash: string; timestamp: number };
-}
-
-export interface ChainParams {
-  chainId: string;
-  blockTimeMs: number;
-  authorities: string[];
-  blockReward: string;
-  forks: Record<string, number>;
-  nextHeight: number;
-}
-
-export interface AccountRecord {
-  address: string;
-  balance: string;
-  nonce: number;
-  nextNonce: number;
-  isMiner: boolean;
-  miner?: { id: string; name: string; address: string; capabilities: string[]; reputationScore: number; tasksCompleted: number };
-  recentTxs: ConfirmedTx[];
-}
-
-export type SearchHit =
-  | { type: 'block'; data: BlockSummary }
-  | { type: 'tx'; data: ConfirmedTx }
-  | { type: 'address'; data: { address: string; balance: string; nonce: number } };
-
-export interface MempoolPage {
-  total: number;
-  pending: { type: string; from: string; to?: string; amount?: string; fee?: string; nonce: number; hash: string }[];
-}
-
+export type TxRecord = Answers['getApiChainTxHash'];
+export type BlockSummary = Components['BlockSummary'];
+export type Health = Answers['getApiHealth'];
+export type HeightAnswer = Answers['getApiChainHeight'];
+export type ChainParams = Answers['getApiChainParams'];
+export type AccountRecord = Answers['getApiChainAccountAddress'];
+export type SearchHit = Answers['getApiChainSearchQ'][number];
+export type MempoolPage = Components['MempoolPage'];
 /** An image or audio NFT record as /api/image and /api/audio serve it. */
-export type MediaNft = Omit<ImageNft, 'txHash'> | Omit<AudioNft, 'txHash'>;
-
-export interface Submitted {
-  ok: true;
-  hash: string;
-  txHash?: string;
-}
+export type MediaNft = Components['ImageNft'] | Components['AudioNft'];
+export type Submitted = Answers['postApiChainTx'];
 
 /** One server-sent event of GET /api/chain/events, its data parsed. */
 export interface ChainEvent {

@@ -22,7 +22,7 @@ import type { KeyPair } from './keys.ts';
 import { RecordsNotLoaded } from './recordCache.ts';
 import { commitDiff, emptyState, StateOverlay, type ChainState, type StateDiff } from './state.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
-import { beginBlock, TX_HANDLERS, tokensConsumedBy } from './tx/registry.ts';
+import { beginBlock, handlerOf, tokensConsumedBy } from './tx/registry.ts';
 import { canonicalTx, stateTx } from './txCodec.ts';
 import { checkTxState, verifyTx } from './validateTx.ts';
 
@@ -79,7 +79,7 @@ export function genesisState(g: Genesis): { state: ChainState; block: Block } {
 function applyTx(signed: SignedTx, s: StateOverlay, ctx: TxContext): void {
   const tx = stateTx(signed);
   checkTxState(tx, { ...ctx, state: s });
-  TX_HANDLERS.get(tx.type)!.apply(tx, s, ctx);
+  handlerOf(tx).apply(tx, s, ctx);
   s.account(tx.from).nonce += 1;
 }
 

@@ -31,7 +31,7 @@
  * Every check throws ChainError VALIDATION_FAILED and changes nothing; every effect runs only after
  * its check passed on the same overlay.
  */
-import { ChainError } from './errors.ts';
+import { present, refuse, refuseUnless } from './errors.ts';
 import {
   base64Length,
   type ChunkLimits,
@@ -71,10 +71,6 @@ export interface ChunkStoreOptions<U extends string, C extends string, P extends
    */
   describe?(bytes: Uint8Array): UploadFacts;
 }
-
-const refuse = (msg: string): never => {
-  throw new ChainError('VALIDATION_FAILED', msg);
-};
 
 /** The state id of chunk `index` of upload `id`. */
 export function chunkKey(id: string, index: number): string {
@@ -149,7 +145,7 @@ export function defineChunkStore<const U extends string, const C extends string,
     const parts: Buffer[] = [];
     for (let i = 0; i < u.totalChunks; i++) {
       const data = state.get(CHUNKS, chunkKey(u.id, i))?.data;
-      if (data === undefined) return refuse(`${noun} ${u.id} is missing chunk ${i} of ${u.totalChunks}`);
+      if (data === undefined) refuse(`${noun} ${u.id} is missing chunk ${i} of ${u.totalChunks}`);
       parts.push(Buffer.from(data, 'base64'));
     }
     return Buffer.concat(parts);
@@ -209,7 +205,7 @@ export function defineChunkStore<const U extends string, const C extends string,
     },
 
     checkChunk(state, from, c, upload = state.get(UPLOADS, c.id)) {
-      if (!upload) return refuse(`${noun} ${c.id} was not started`);
+      refuseUnless(upload, `${noun} ${c.id} was not started`);
       if (upload.owner !== from) refuse(`${noun} ${c.id} belongs to ${upload.owner}`);
       if (upload.status !== 'pending') refuse(`${noun} ${c.id} is ${upload.status}`);
       if (c.index >= upload.totalChunks) refuse(`chunkIndex ${c.index} is beyond totalChunks ${upload.totalChunks}`);
@@ -221,7 +217,7 @@ export function defineChunkStore<const U extends string, const C extends string,
     },
 
     putChunk(s, c) {
-      const u = s.get(UPLOADS, c.id)!;
+      const u = present(s.get(UPLOADS, c.id), `${noun} ${c.id}`);
       s.put(CHUNKS, chunkKey(c.id, c.index), { data: c.data });
       const next = { ...u, received: u.received + 1, receivedBytes: u.receivedBytes + base64Length(c.data) };
       s.put(UPLOADS, c.id, next);
@@ -245,13 +241,13 @@ export function defineChunkStore<const U extends string, const C extends string,
         if (d.bytes !== u.totalBytes) refuse(`${noun} ${u.id} holds ${d.bytes} bytes, not totalBytes ${u.totalBytes}`);
         if (d.sha256 !== u.contentHash) refuse(`${noun} ${u.id}: SHA-256 of its bytes is not contentHash ${u.contentHash}`);
       } catch (e) {
-        hashes?.failed(u.owner, ctx!.timestamp);
+        if (hashes && ctx) hashes.failed(u.owner, ctx.timestamp);
         throw e;
       }
     },
 
     complete(s, id, ctx) {
-      const u = s.get(UPLOADS, id)!;
+      const u = present(s.get(UPLOADS, id), `${noun} ${id}`);
       const facts = o.describe?.(assemble(s, u)) ?? {};
       dropChunks(s, u);
       s.put(UPLOADS, id, { ...u, ...facts, status: 'complete', closedAt: ctx.timestamp });
@@ -259,7 +255,7 @@ export function defineChunkStore<const U extends string, const C extends string,
     },
 
     discard(s, id, ctx) {
-      const u = s.get(UPLOADS, id)!;
+      const u = present(s.get(UPLOADS, id), `${noun} ${id}`);
       if (u.status === 'pending') {
         dropChunks(s, u);
         reserve(s, u.owner, -u.totalBytes);

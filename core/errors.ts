@@ -34,3 +34,29 @@ export class ChainError extends Error {
     this.code = code;
   }
 }
+
+/**
+ * Refuses a transaction with VALIDATION_FAILED. A declared `never` function (not an arrow in a
+ * const) so that TypeScript narrows after it: `if (!task) refuse('...'); task.status` needs no `!`.
+ */
+export function refuse(message: string): never {
+  throw new ChainError('VALIDATION_FAILED', message);
+}
+
+/**
+ * Refuses with VALIDATION_FAILED unless `condition` holds, and narrows like an `if`:
+ * `refuseUnless(upload, 'not started'); upload.owner`. Its message is built before the test:
+ * keep it to reads whose message is cheap (refuse in an `if` in a loop).
+ */
+export function refuseUnless(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new ChainError('VALIDATION_FAILED', message);
+}
+
+/**
+ * A value the caller has already made sure of (the record its `check` read, before `apply`; an
+ * entry set just above). Its absence is a bug in the node, never a refusal: it throws as one.
+ */
+export function present<T>(value: T | null | undefined, what: string): T {
+  if (value === undefined || value === null) throw new Error(`${what} is missing`);
+  return value;
+}

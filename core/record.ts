@@ -41,7 +41,16 @@ export interface RecordOptions<T> {
  * name is inferred): `export const TASKS = defineRecord<Task>()('tasks', {prefix: 't', id: 'taskId', doc: 'task', isOpen})`.
  */
 export function defineRecord<T>() {
-  return <const K extends string>(kind: K, opts: RecordOptions<T>): RecordDef<K, T> => ({ kind, ...opts });
+  // A kind declared with `isOpen` has it in its type: readers call it without `!`.
+  function define<const K extends string>(
+    kind: K,
+    opts: RecordOptions<T> & { isOpen: (value: T) => boolean },
+  ): RecordDef<K, T> & { isOpen(value: T): boolean };
+  function define<const K extends string>(kind: K, opts: RecordOptions<T>): RecordDef<K, T>;
+  function define<const K extends string>(kind: K, opts: RecordOptions<T>): RecordDef<K, T> {
+    return { kind, ...opts };
+  }
+  return define;
 }
 
 /** The value type of a record kind. */

@@ -11,6 +11,16 @@ export interface FieldSpec<T = unknown, O extends boolean = boolean> {
   /** Human description for the protocol reference. */
   readonly doc: string;
   readonly optional: O;
+  /**
+   * The bounds `check` enforces, as data (what the OpenAPI schemas are built from): a value's
+   * range (`uint`), a length in UTF-8 bytes (`text`), characters (`id`, `hex`, `chars`) or
+   * decoded bytes (`base64`), an array's most items (`strings`, `list`).
+   */
+  readonly bounds?: { readonly min: number; readonly max: number };
+  /** The allowed values (`enum`). */
+  readonly values?: readonly string[];
+  /** The fields of each item (`list`). */
+  readonly fields?: Readonly<Record<string, FieldSpec>>;
   /** null when `v` is acceptable, otherwise why not. */
   check(v: unknown): string | null;
   /**
@@ -32,8 +42,10 @@ export type InferFields<F extends AnyFields> = { -readonly [K in ReqKeys<F>]: Fi
   -readonly [K in OptKeys<F>]?: FieldType<F[K]>;
 };
 
-function spec<T>(kind: string, doc: string, check: (v: unknown) => string | null): FieldSpec<T, false> {
-  return { kind, doc, optional: false, check };
+type FieldData = Pick<FieldSpec, 'bounds' | 'values' | 'fields'>;
+
+function spec<T>(kind: string, doc: string, check: (v: unknown) => string | null, data: FieldData = {}): FieldSpec<T, false> {
+  return { kind, doc, optional: false, check, ...data };
 }
 
 const ID_RE = /^[A-Za-z0-9_-]+$/;
@@ -52,67 +64,109 @@ export const f = {
       isBigIntString(v) ? null : 'must be a decimal big-integer string without sign or leading zeros',
     ),
   uint: (max = Number.MAX_SAFE_INTEGER, min = 0) =>
-    spec<number>('uint', `integer ${min}..${max}`, (v) =>
-      isUint(v) && v >= min && v <= max ? null : `must be an integer in ${min}..${max}`,
+    spec<number>(
+      'uint',
+      `integer ${min}..${max}`,
+      (v) => (isUint(v) && v >= min && v <= max ? null : `must be an integer in ${min}..${max}`),
+      {
+        bounds: { min, max },
+      },
     ),
   hex: (chars: number) =>
-    spec<string>('hex', `${chars} lowercase hex characters`, (v) => (isHex(v, chars) ? null : `must be ${chars} lowercase hex characters`)),
+    spec<string>(
+      'hex',
+      `${chars} lowercase hex characters`,
+      (v) => (isHex(v, chars) ? null : `must be ${chars} lowercase hex characters`),
+      {
+        bounds: { min: chars, max: chars },
+      },
+    ),
   /** Free text limited in UTF-8 bytes. */
   text: (maxBytes: number, minBytes = 0) =>
-    spec<string>('text', `string of ${minBytes}..${maxBytes} UTF-8 bytes`, (v) =>
-      typeof v === 'string' && utf8Length(v) <= maxBytes && utf8Length(v) >= minBytes
-        ? null
-        : `must be a string of ${minBytes}..${maxBytes} UTF-8 bytes`,
+    spec<string>(
+      'text',
+      `string of ${minBytes}..${maxBytes} UTF-8 bytes`,
+      (v) =>
+        typeof v === 'string' && utf8Length(v) <= maxBytes && utf8Length(v) >= minBytes
+          ? null
+          : `must be a string of ${minBytes}..${maxBytes} UTF-8 bytes`,
+      { bounds: { min: minBytes, max: maxBytes } },
     ),
   /** Free text limited in characters (Unicode code points), as profile names are. */
   chars: (maxChars: number, minChars = 0) =>
-    spec<string>('text', `string of ${minChars}..${maxChars} characters`, (v) => {
-      const n = typeof v === 'string' ? [...v].length : -1;
-      return n >= minChars && n <= maxChars ? null : `must be a string of ${minChars}..${maxChars} characters`;
-    }),
+    spec<string>(
+      'text',
+      `string of ${minChars}..${maxChars} characters`,
+      (v) => {
+        const n = typeof v === 'string' ? [...v].length : -1;
+        return n >= minChars && n <= maxChars ? null : `must be a string of ${minChars}..${maxChars} characters`;
+      },
+      { bounds: { min: minChars, max: maxChars } },
+    ),
   /** An identifier: letters, digits, `_` and `-`. */
   id: (maxChars = 64, minChars = 1) =>
-    spec<string>('id', `identifier [A-Za-z0-9_-]{${minChars},${maxChars}}`, (v) =>
-      typeof v === 'string' && v.length >= minChars && v.length <= maxChars && ID_RE.test(v)
-        ? null
-        : `must match [A-Za-z0-9_-]{${minChars},${maxChars}}`,
+    spec<string>(
+      'id',
+      `identifier [A-Za-z0-9_-]{${minChars},${maxChars}}`,
+      (v) =>
+        typeof v === 'string' && v.length >= minChars && v.length <= maxChars && ID_RE.test(v)
+          ? null
+          : `must match [A-Za-z0-9_-]{${minChars},${maxChars}}`,
+      { bounds: { min: minChars, max: maxChars } },
     ),
   pattern: (re: RegExp, doc: string) =>
     spec<string>('pattern', doc, (v) => (typeof v === 'string' && re.test(v) ? null : `must be ${doc}`)),
   /** Canonical base64 (padded, no stray bits: it re-encodes to itself) of minBytes..maxBytes decoded bytes. */
   base64: (maxBytes: number, minBytes = 0) =>
-    spec<string>('base64', `canonical base64 of ${minBytes}..${maxBytes} bytes`, (v) =>
-      typeof v === 'string' && isCanonicalBase64(v, minBytes, maxBytes)
-        ? null
-        : `must be canonical base64 (padded) of ${minBytes}..${maxBytes} bytes`,
+    spec<string>(
+      'base64',
+      `canonical base64 of ${minBytes}..${maxBytes} bytes`,
+      (v) =>
+        typeof v === 'string' && isCanonicalBase64(v, minBytes, maxBytes)
+          ? null
+          : `must be canonical base64 (padded) of ${minBytes}..${maxBytes} bytes`,
+      { bounds: { min: minBytes, max: maxBytes } },
     ),
   oneOf: <const V extends readonly string[]>(values: V) =>
-    spec<V[number]>('enum', `one of ${values.map((x) => `\`${x}\``).join(', ')}`, (v) =>
-      typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`,
+    spec<V[number]>(
+      'enum',
+      `one of ${values.map((x) => `\`${x}\``).join(', ')}`,
+      (v) => (typeof v === 'string' && values.includes(v) ? null : `must be one of ${values.join(', ')}`),
+      { values },
     ),
   bool: () => spec<boolean>('bool', 'boolean', (v) => (typeof v === 'boolean' ? null : 'must be a boolean')),
   /** An array of strings, each checked by `item`. */
   strings: (maxItems: number, item: FieldSpec<string, false>): FieldSpec<string[], false> => ({
-    ...spec<string[]>('strings', `array of at most ${maxItems}: ${item.doc}`, (v) => {
-      if (!Array.isArray(v) || v.length > maxItems) return `must be an array of at most ${maxItems} items`;
-      for (let i = 0; i < v.length; i++) {
-        const why = item.check(v[i]);
-        if (why) return `[${i}] ${why}`;
-      }
-      return null;
-    }),
-    ...(item.stateForm ? { stateForm: (v: unknown) => mapSame(v as unknown[], item.stateForm!) } : {}),
+    ...spec<string[]>(
+      'strings',
+      `array of at most ${maxItems}: ${item.doc}`,
+      (v) => {
+        if (!Array.isArray(v) || v.length > maxItems) return `must be an array of at most ${maxItems} items`;
+        for (let i = 0; i < v.length; i++) {
+          const why = item.check(v[i]);
+          if (why) return `[${i}] ${why}`;
+        }
+        return null;
+      },
+      { bounds: { min: 0, max: maxItems } },
+    ),
+    ...listStateForm(item.stateForm),
   }),
   /** An array of objects with their own ordered fields. */
   list: <F extends AnyFields>(maxItems: number, fields: F): FieldSpec<InferFields<F>[], false> => ({
-    ...spec<InferFields<F>[]>('list', `array of at most ${maxItems} {${Object.keys(fields).join(', ')}}`, (v) => {
-      if (!Array.isArray(v) || v.length > maxItems) return `must be an array of at most ${maxItems} items`;
-      for (let i = 0; i < v.length; i++) {
-        const why = checkObject(v[i], fields);
-        if (why) return `[${i}]${why.startsWith('.') ? '' : ' '}${why}`;
-      }
-      return null;
-    }),
+    ...spec<InferFields<F>[]>(
+      'list',
+      `array of at most ${maxItems} {${Object.keys(fields).join(', ')}}`,
+      (v) => {
+        if (!Array.isArray(v) || v.length > maxItems) return `must be an array of at most ${maxItems} items`;
+        for (let i = 0; i < v.length; i++) {
+          const why = checkObject(v[i], fields);
+          if (why) return `[${i}]${why.startsWith('.') ? '' : ' '}${why}`;
+        }
+        return null;
+      },
+      { bounds: { min: 0, max: maxItems }, fields },
+    ),
     ...(Object.values(fields).some((f) => f.stateForm)
       ? { stateForm: (v: unknown) => mapSame(v as unknown[], (o) => stateFormOf(o as Record<string, unknown>, fields)) }
       : {}),
@@ -131,6 +185,11 @@ function mapSame(xs: readonly unknown[], f: (v: unknown) => unknown): unknown[] 
     out[i] = v;
   }
   return (out ?? xs) as unknown[];
+}
+
+/** A list's state form: each item's, when its items have one. */
+function listStateForm(item: ((v: unknown) => unknown) | undefined): { stateForm?: (v: unknown) => unknown } {
+  return item ? { stateForm: (v: unknown) => mapSame(v as unknown[], item) } : {};
 }
 
 /**

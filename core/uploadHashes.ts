@@ -97,7 +97,7 @@ export class UploadHashes {
     const run = this.runs.get(key) ?? { hashed: 0, bytes: 0, hash: createHash('sha256') };
     this.runs.delete(key);
     this.runs.set(key, run);
-    if (this.runs.size > this.opts.maxUploads) this.runs.delete(this.runs.keys().next().value!);
+    if (this.runs.size > this.opts.maxUploads) dropOldest(this.runs);
     // Grow the run over chunks that landed since the last check.
     while (run.hashed < u.totalChunks) {
       const data = read(run.hashed);
@@ -119,7 +119,7 @@ export class UploadHashes {
     this.failures.delete(from);
     this.failures.set(from, times);
     // As many senders as uploads are remembered; the longest quiet go first.
-    if (this.failures.size > this.opts.maxUploads * 16) this.failures.delete(this.failures.keys().next().value!);
+    if (this.failures.size > this.opts.maxUploads * 16) dropOldest(this.failures);
   }
 
   /** Forgets every hashed run (a reorganisation may have changed landed chunks). */
@@ -145,4 +145,10 @@ export class UploadHashes {
     if (times.length) this.failures.set(from, times);
     return times;
   }
+}
+
+/** Deletes the first entry of `map` (the least recently set, as entries are re-set when used). */
+function dropOldest(map: Map<string, unknown>): void {
+  const first = map.keys().next();
+  if (!first.done) map.delete(first.value);
 }

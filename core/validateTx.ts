@@ -7,7 +7,7 @@ import { ChainError } from './errors.ts';
 import { forkActive, MAX_TX_FUTURE_MS } from './genesis.ts';
 import { verifySignature } from './signature.ts';
 import type { SignedTx, StateReader, TxContext } from './tx/handler.ts';
-import { TX_HANDLERS } from './tx/registry.ts';
+import { handlerOf } from './tx/registry.ts';
 import { checkTxHash, checkTxShape, stateTx } from './txCodec.ts';
 
 /** What a sender already has waiting in the mempool. */
@@ -33,7 +33,7 @@ const NO_PENDING: PendingRun = { count: 0, balance: 0n, storage: 0n };
 /** Stateless checks: shape, fork, hash, sender derivation, signature. Returns the typed tx. */
 export function verifyTx(raw: unknown, env: Pick<ValidationEnv, 'height' | 'genesis' | 'signatureVerified'>): SignedTx {
   const tx = checkTxShape(raw);
-  const handler = TX_HANDLERS.get(tx.type)!;
+  const handler = handlerOf(tx);
   if (!forkActive(env.genesis.forks, handler.schema.fork, env.height)) {
     throw new ChainError(
       'FORK_NOT_ACTIVE',
@@ -60,7 +60,7 @@ export function validateTx(raw: unknown, env: ValidationEnv): SignedTx {
  */
 export function checkTxState(signed: SignedTx, env: ValidationEnv): void {
   const tx = stateTx(signed);
-  const handler = TX_HANDLERS.get(tx.type)!;
+  const handler = handlerOf(tx);
   if (env.inMempool?.(tx.hash)) throw new ChainError('DUPLICATE_TX', 'Tx already in mempool');
   const account = env.state.peek(tx.from);
   const pending = env.pending?.(tx.from) ?? NO_PENDING;

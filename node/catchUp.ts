@@ -2,6 +2,7 @@
  * Catch-up: the log replayed into the read models behind the head (all of them after a reset),
  * the consensus state re-executing each block to produce the diffs the other models fold.
  */
+import { present } from '../core/errors.ts';
 import { applyBlock } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { accountsProjection } from '../projections/accounts.ts';
@@ -27,8 +28,8 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
   // than the lowest projection.
   if (w.runner.minHeight() < w.runner.height(accountsProjection)) await w.runner.resetOne(accountsProjection);
   const from = w.runner.minHeight();
-  const head = Math.min(w.store.head()!.index, opts.to ?? Infinity);
-  let parent = (await w.store.block(from))!;
+  const head = Math.min(present(w.store.head(), 'the head of the log').index, opts.to ?? Infinity);
+  let parent = await w.store.storedBlock(from);
   // With verification, workers check batch k+1's signatures while batch k is applied; without
   // it the node's own log is trusted (every block in it was validated before it was appended).
   const pool = opts.verifySignatures ? new VerifyPool() : null;

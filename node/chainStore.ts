@@ -5,6 +5,7 @@
  */
 import { Level } from 'level';
 import type { Block } from '../core/block.ts';
+import { present } from '../core/errors.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { heightKey } from '../core/encoding.ts';
 import { dirname, resolve } from 'node:path';
@@ -208,6 +209,11 @@ export class ChainStore {
   async block(index: number): Promise<Block | undefined> {
     if (!Number.isSafeInteger(index) || index < 0 || !this.headCache || index > this.headCache.index) return undefined;
     return (await this.blocks.get(heightKey(index))) as Block | undefined;
+  }
+
+  /** The block at `index`, which the caller knows is in the log (the head, a stored ancestor). */
+  async storedBlock(index: number): Promise<Block> {
+    return present(await this.block(index), `block ${index} of the log`);
   }
 
   /**

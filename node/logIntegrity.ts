@@ -63,8 +63,8 @@ export async function verifyLog(store: ChainStore, depth = DEFAULT_VERIFY_DEPTH)
       throw e;
     }
     const why = linkFault(b, h, parentHash);
-    if (why) return { height: h, message: why };
-    parentHash = b!.hash;
+    if (why !== null || b === undefined) return { height: h, message: why ?? `block ${h} is missing from the log` };
+    parentHash = b.hash;
   }
   if (parentHash !== head.hash) return { height: head.index, message: `the head pointer's hash differs from block ${head.index}'s hash` };
   return null;

@@ -12,7 +12,7 @@ import { txBytes } from '../core/applyBlock.ts';
 import { ChainError } from '../core/errors.ts';
 import type { ChainState } from '../core/state.ts';
 import { feeOf, type SignedTx, type TxContext } from '../core/tx/handler.ts';
-import { TX_HANDLERS } from '../core/tx/registry.ts';
+import { handlerOf } from '../core/tx/registry.ts';
 import { canonicalTx, stateTx } from '../core/txCodec.ts';
 import { checkTxState, type PendingRun } from '../core/validateTx.ts';
 import { StateOverlay } from '../core/state.ts';
@@ -117,7 +117,7 @@ export class Mempool {
     if (!run) return out;
     for (const e of run) {
       if (e.tx.nonce >= beforeNonce) break;
-      const c = TX_HANDLERS.get(e.tx.type)!.cost(stateTx(e.tx));
+      const c = handlerOf(e.tx).cost(stateTx(e.tx));
       out.count++;
       out.balance += c.balance;
       out.storage += c.storage;
@@ -221,6 +221,7 @@ export class Mempool {
       const chunksOnly = fitsAll(n, b);
       let victim: Entry | undefined;
       let owner = '';
+      let ownerLength = 0;
       for (const [s, run] of this.runs) {
         if (s === sender) continue;
         const l = len.get(s) ?? run.length;
@@ -230,6 +231,7 @@ export class Mempool {
         if (!victim || better(victim, tail)) {
           victim = tail;
           owner = s;
+          ownerLength = l;
         }
       }
       if (!victim || victim.fee >= fee)
@@ -237,14 +239,16 @@ export class Mempool {
           'MEMPOOL_FULL',
           `mempool is full (${this.opts.maxSize} transactions, ${this.opts.maxBytes} bytes, ${this.opts.maxUploadBytes} bytes of chunks) with fees at or above ${fee}`,
         );
-      len.set(owner, (len.get(owner) ?? this.runs.get(owner)!.length) - 1);
+      len.set(owner, ownerLength - 1);
       victims.push(victim);
       n--;
       b -= victim.bytes;
       u -= victim.upload;
     }
     for (const [s, l] of len) {
-      const run = this.runs.get(s)!;
+      // Every planned owner is a sender with a run.
+      const run = this.runs.get(s);
+      if (!run) continue;
       run.length = l;
       if (l === 0) this.runs.delete(s);
     }
@@ -332,7 +336,7 @@ export class Mempool {
         }
         try {
           checkTxState(e.tx, { ...ctx, state: overlay, signatureVerified: true });
-          const c = TX_HANDLERS.get(e.tx.type)!.cost(stateTx(e.tx), overlay);
+          const c = handlerOf(e.tx).cost(stateTx(e.tx), overlay);
           const a = overlay.account(sender);
           a.balance -= c.balance;
           a.storageUsed += c.storage;

@@ -5,7 +5,7 @@
  */
 import { genesisState } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
-import { ChainError } from '../core/errors.ts';
+import { ChainError, present } from '../core/errors.ts';
 import { withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
 import { DEFAULT_RECORD_CACHE } from '../core/recordCache.ts';
 import type { ChainInfo } from '../projections/events.ts';
@@ -88,8 +88,8 @@ export async function openChain(opts: NodeOptions): Promise<OpenedChain> {
       store = await ChainStore.open(opts.dbDir);
     }
     if (store.damage && !opts.repairing) throw new LogIntegrityError(store.damage, dataDir);
-    const head = store.head()!;
-    const tip = (await store.block(head.index))!;
+    const head = present(store.head(), 'the head of the checked log');
+    const tip = await store.storedBlock(head.index);
     const info = { genesis, genesisBlock: block, genesisState: state, recordCache: opts.recordCache ?? DEFAULT_RECORD_CACHE };
     return { store, genesis, info, tip };
   } catch (e) {

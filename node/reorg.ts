@@ -85,7 +85,7 @@ export function reorg(w: Writer, ancestor: number, branch: Block[], expectedHead
     // Blocks of the branch that equivocate against ours are recorded. The branch still wins when
     // it is better: refusing it would split the network by who saw which block first.
     for (const b of branch) if (b.index <= oldTip.index) await noteCompetingBlock(w, b);
-    const ancestorBlock = (await w.store.block(ancestor))!;
+    const ancestorBlock = await w.store.storedBlock(ancestor);
     // The branch is validated on a copy of the ancestor's state first: an invalid branch moves
     // no read model, so the API never serves the ancestor's state for it.
     const before = await consensusStateAt(w, ancestor);

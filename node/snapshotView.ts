@@ -38,11 +38,12 @@ export async function openSnapshotView(store: ChainStore, genesisOf: (g: Genesis
     const stored = (await store.meta.get('genesis', { snapshot })) as Genesis | undefined;
     if (!head || !stored) throw new SnapshotFault('the data dir has no chain: no genesis or head');
     const genesis = genesisOf(stored);
+    const top = head.index;
     async function* lines(onBlock?: (blocks: number) => void): AsyncGenerator<string> {
       try {
         yield `${JSON.stringify({ genesis })}\n`;
         let expected = 0;
-        const entries = store.blocks.iterator({ gte: heightKey(0), lte: heightKey(head!.index), valueEncoding: 'utf8', snapshot });
+        const entries = store.blocks.iterator({ gte: heightKey(0), lte: heightKey(top), valueEncoding: 'utf8', snapshot });
         // Keys are the heights: a gap shows as a key that is not the next height, without parsing a block.
         for await (const [key, text] of entries) {
           if (key !== heightKey(expected)) throw new SnapshotFault(`block log is missing block ${expected} (found ${Number(key)})`);
@@ -50,7 +51,7 @@ export async function openSnapshotView(store: ChainStore, genesisOf: (g: Genesis
           onBlock?.(expected);
           yield `${text}\n`;
         }
-        if (expected !== head!.index + 1) throw new SnapshotFault(`block log ends at ${expected - 1}, before its head ${head!.index}`);
+        if (expected !== top + 1) throw new SnapshotFault(`block log ends at ${expected - 1}, before its head ${top}`);
       } finally {
         await close();
       }

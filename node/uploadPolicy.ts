@@ -10,7 +10,9 @@
  *   while it is pending, whatever fee it offers: a claim seen in the pool cannot be front-run here.
  */
 import { CLAIM_TYPES } from '../core/claimFee.ts';
-import type { SignedTx } from '../core/tx/handler.ts';
+import { isTx, type SignedTx } from '../core/tx/handler.ts';
+import { SOCIAL_BLOB, SOCIAL_BLOB_INIT } from '../core/tx/social/socialBlob.ts';
+import { WEB_ALIAS_SET, WEB_SITE_REGISTER } from '../core/tx/web/storage.ts';
 
 /** Types that store bytes for their sender or claim an id or a name: refused from senders with no balance. */
 export const FUNDED_TYPES: ReadonlySet<string> = new Set([
@@ -32,18 +34,10 @@ export function uploadBytesOf(tx: SignedTx, bytes: number): number {
 
 /** The ids and names `tx` claims, as `kind:value` keys (a blob id, a site id, an alias). */
 function claimKeysOf(tx: SignedTx): string[] {
-  const t = tx as SignedTx & { blobId?: string; siteId?: string; alias?: string };
-  switch (tx.type) {
-    case 'SOCIAL_BLOB':
-    case 'SOCIAL_BLOB_INIT':
-      return [`blob:${t.blobId}`];
-    case 'WEB_SITE_REGISTER':
-      return [`site:${t.siteId}`];
-    case 'WEB_ALIAS_SET':
-      return [`alias:${t.alias}`];
-    default:
-      return [];
-  }
+  if (isTx(tx, SOCIAL_BLOB) || isTx(tx, SOCIAL_BLOB_INIT)) return [`blob:${tx.blobId}`];
+  if (isTx(tx, WEB_SITE_REGISTER)) return [`site:${tx.siteId}`];
+  if (isTx(tx, WEB_ALIAS_SET)) return [`alias:${tx.alias}`];
+  return [];
 }
 
 /** Which sender's pending transactions claim each key (counted: one sender may send several chunks of one blob). */

@@ -10,10 +10,14 @@ export interface VerifyJob {
   signatures: string[];
 }
 
-parentPort!.on('message', (job: VerifyJob) => {
+// Started only as a worker thread (node/verifyPool.ts), where the parent's port exists.
+const port = parentPort;
+if (!port) throw new Error('verifyWorker runs as a worker thread');
+
+port.on('message', (job: VerifyJob) => {
   const bad: number[] = [];
   for (let i = 0; i < job.keys.length; i++) {
     if (!verifySignature(job.keys[i], job.messages[i], job.signatures[i])) bad.push(i);
   }
-  parentPort!.postMessage({ id: job.id, bad });
+  port.postMessage({ id: job.id, bad });
 });

@@ -84,7 +84,7 @@ export function checkAnswer(answer: unknown, from: number, to: number, genesis: 
     parent = b;
   }
   // Genesis (asked for by an ancestor search reaching 0) is compared by hash, not sealed.
-  const fault = parent!.index > 0 ? sealFault(parent, genesis) : null;
+  const fault = parent !== null && parent.index > 0 ? sealFault(parent, genesis) : null;
   if (fault) throw new PeerFault(fault);
   return blocks as Block[];
 }

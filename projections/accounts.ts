@@ -20,9 +20,27 @@ import { markAbsent, trimRecords, withRecordCache } from '../core/recordCache.ts
 import { RECORDS } from '../core/tx/registry.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { row } from './rows.ts';
+
+/** An account as stored: big integers as strings, `m` only for a miner. */
+interface StoredAccount {
+  b: string;
+  n: number;
+  c: string;
+  u: string;
+  m?: string;
+}
+
+/** The supply as stored (big integers as strings). */
+type StoredSupply = Record<keyof Supply, string>;
+
+/** `a:<address>`: an account. */
+const accountRow = row<StoredAccount>('a:');
+/** `s`: the supply. */
+const supplyRow = row<StoredSupply, null>('s', () => '');
 
 /** An account row as stored (big integers as strings). */
-function encodeAccount(a: Account): unknown {
+function encodeAccount(a: Account): StoredAccount {
   return {
     b: a.balance.toString(),
     n: a.nonce,
@@ -32,25 +50,26 @@ function encodeAccount(a: Account): unknown {
   };
 }
 
-function decodeAccount(v: unknown): Account {
-  const r = v as { b: string; n: number; c: string; u: string; m?: string };
+function decodeAccount(r: StoredAccount): Account {
   const a: Account = { balance: BigInt(r.b), nonce: r.n, storageCapacity: BigInt(r.c), storageUsed: BigInt(r.u) };
   if (r.m) a.minerId = r.m;
   return a;
 }
 
-function encodeSupply(s: Supply): unknown {
+function encodeSupply(s: Supply): StoredSupply {
   return { emitted: s.emitted.toString(), burned: s.burned.toString(), escrow: s.escrow.toString(), feesPaid: s.feesPaid.toString() };
 }
 
-function decodeSupply(v: unknown): Supply {
-  const r = v as Record<string, string>;
+function decodeSupply(r: StoredSupply): Supply {
   return { emitted: BigInt(r.emitted), burned: BigInt(r.burned), escrow: BigInt(r.escrow), feesPaid: BigInt(r.feesPaid) };
 }
 
-const OPEN_OF = new Map(RECORDS.filter((r) => r.isOpen).map((r) => [r.kind as string, r.isOpen!]));
+const OPEN_OF = new Map<RecordKind, (value: unknown) => boolean>();
+for (const r of RECORDS) if (r.isOpen) OPEN_OF.set(r.kind, r.isOpen);
 
-const KIND_OF_PREFIX = Object.fromEntries(RECORD_KINDS.map((k) => [RECORD_PREFIX[k], k])) as Record<string, RecordKind>;
+const KIND_OF_PREFIX = new Map(RECORD_KINDS.map((k) => [RECORD_PREFIX[k], k]));
+/** The kind of a record row's key (`<prefix>:<id>`), if it is one. */
+const kindOf = (key: string): RecordKind | undefined => KIND_OF_PREFIX.get(key.slice(0, key.indexOf(':')));
 
 /** The row marking an open record (its value is in the record's own row). */
 const openMark = (recordKey: string): string => `!o:${recordKey}`;
@@ -58,27 +77,27 @@ const openMark = (recordKey: string): string => `!o:${recordKey}`;
 /** The rows a whole state is stored as (used for genesis and by tests). */
 function stateRows(s: ChainState): KvOp[] {
   const ops: KvOp[] = [];
-  for (const [k, a] of s.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
+  for (const [k, a] of s.accounts) ops.push(accountRow.put(k, encodeAccount(a)));
   for (const kind of RECORD_KINDS)
     for (const [k, v] of s.records[kind]) {
       ops.push({ type: 'put', key: `${RECORD_PREFIX[kind]}:${k}`, value: v });
       if (OPEN_OF.get(kind)?.(v)) ops.push({ type: 'put', key: openMark(`${RECORD_PREFIX[kind]}:${k}`), value: 1 });
     }
-  ops.push({ type: 'put', key: 's', value: encodeSupply(s.supply) });
+  ops.push(supplyRow.put(null, encodeSupply(s.supply)));
   return ops;
 }
 
 /** Writes one stored row into a state (undefined: the row is absent, so the entry goes). */
 function applyRow(state: ChainState, key: string, value: unknown): void {
-  if (key.startsWith('a:')) {
-    if (value === undefined) state.accounts.delete(key.slice(2));
-    else state.accounts.set(key.slice(2), decodeAccount(value));
-  } else if (key === 's') {
-    if (value !== undefined) state.supply = decodeSupply(value);
+  if (accountRow.owns(key)) {
+    if (value === undefined) state.accounts.delete(accountRow.idOf(key));
+    else state.accounts.set(accountRow.idOf(key), decodeAccount(accountRow.value(value)));
+  } else if (key === supplyRow.key(null)) {
+    if (value !== undefined) state.supply = decodeSupply(supplyRow.value(value));
   } else {
-    const kind = KIND_OF_PREFIX[key.slice(0, key.indexOf(':'))];
+    const kind = kindOf(key);
     if (!kind) return;
-    const map = state.records[kind] as Map<string, unknown>;
+    const map: Map<string, unknown> = state.records[kind];
     const id = key.slice(key.indexOf(':') + 1);
     if (value === undefined) {
       map.delete(id);
@@ -114,16 +133,17 @@ export const accountsProjection: Projection<ChainState> = {
     if (ev.block.index === 1) ops.push(...stateRows(state));
     // Open marks follow each record's openness: before the commit, `state.open` is the old one.
     for (const [kind, isOpen] of OPEN_OF) {
-      const was = (state.open as Record<string, Set<string>>)[kind];
-      const key = (k: string) => `${RECORD_PREFIX[kind as RecordKind]}:${k}`;
-      for (const [k, v] of ev.diff.records[kind as RecordKind] as Map<string, unknown>) {
+      const was = state.open[kind] ?? new Set<string>();
+      const key = (k: string) => `${RECORD_PREFIX[kind]}:${k}`;
+      const changed: Map<string, unknown> = ev.diff.records[kind];
+      for (const [k, v] of changed) {
         if (isOpen(v) && !was.has(k)) ops.push({ type: 'put', key: openMark(key(k)), value: 1, fresh: true });
         else if (!isOpen(v) && was.has(k)) ops.push({ type: 'del', key: openMark(key(k)) });
       }
-      for (const k of ev.diff.removed?.[kind as RecordKind] ?? []) if (was.has(k)) ops.push({ type: 'del', key: openMark(key(k)) });
+      for (const k of ev.diff.removed?.[kind] ?? []) if (was.has(k)) ops.push({ type: 'del', key: openMark(key(k)) });
     }
     commitDiff(state, ev.diff);
-    for (const [k, a] of ev.diff.accounts) ops.push({ type: 'put', key: `a:${k}`, value: encodeAccount(a) });
+    for (const [k, a] of ev.diff.accounts) ops.push(accountRow.put(k, encodeAccount(a)));
     for (const kind of RECORD_KINDS) {
       // A block changes a kind or two: the others are skipped without an iterator.
       const changed = ev.diff.records[kind];
@@ -131,15 +151,14 @@ export const accountsProjection: Projection<ChainState> = {
       const removed = ev.diff.removed?.[kind];
       if (removed) for (const k of removed) ops.push({ type: 'del', key: `${RECORD_PREFIX[kind]}:${k}` });
     }
-    ops.push({ type: 'put', key: 's', value: encodeSupply(ev.diff.supply) });
+    ops.push(supplyRow.put(null, encodeSupply(ev.diff.supply)));
     return { state, ops };
   },
   async restore(rows, info) {
     const cap = info.recordCache ?? Number.POSITIVE_INFINITY;
-    const it = rows as unknown as Partial<SeekableRows>;
     // A bounded cache needs only the accounts, the supply and the open records: a restart costs
     // what is live, not the history. A complete state (tools, tests) reads every row.
-    if (cap !== Number.POSITIVE_INFINITY && it.seek && it.next && it.close && it.db) return restoreLive(it as SeekableRows, info, cap);
+    if (cap !== Number.POSITIVE_INFINITY && isSeekable(rows)) return restoreLive(rows, info, cap);
     const state = withRecordCache(emptyState(), cap);
     let any = false;
     let n = 0;
@@ -147,8 +166,8 @@ export const accountsProjection: Projection<ChainState> = {
       any = true;
       applyRow(state, key, value);
       // Open records are pinned as they come; the rest are trimmed now and then.
-      const kind = KIND_OF_PREFIX[key.slice(0, key.indexOf(':'))];
-      if (kind && OPEN_OF.get(kind)?.(value)) (state.open as Record<string, Set<string>>)[kind].add(key.slice(key.indexOf(':') + 1));
+      const kind = kindOf(key);
+      if (kind && OPEN_OF.get(kind)?.(value)) state.open[kind]?.add(key.slice(key.indexOf(':') + 1));
       if (state.cache && ++n % 4096 === 0) trimRecords(state);
     }
     if (!any) return genesisWith(info);
@@ -166,6 +185,12 @@ interface SeekableRows {
   db?: { getMany(keys: string[]): Promise<unknown[]> };
 }
 
+/** True when `rows` is a LevelDB iterator a live restore can seek (a plain iterable is read whole). */
+function isSeekable(rows: object): rows is SeekableRows {
+  const has = (name: string) => name in rows && typeof Reflect.get(rows, name) === 'function';
+  return has('seek') && has('next') && has('close') && 'db' in rows && Boolean(rows.db);
+}
+
 /** Reads the open marks, the accounts and the supply (seeking past the records), then the open records. */
 async function restoreLive(it: SeekableRows, info: ChainInfo, cap: number): Promise<ChainState> {
   const state = withRecordCache(emptyState(), cap);
@@ -174,11 +199,12 @@ async function restoreLive(it: SeekableRows, info: ChainInfo, cap: number): Prom
     let e = await it.next();
     for (; e?.[0].startsWith('!o:'); e = await it.next()) open.push(e[0].slice(3));
     if (!e && open.length === 0) return genesisWith(info);
-    it.seek('a:');
-    for (e = await it.next(); e?.[0].startsWith('a:'); e = await it.next()) applyRow(state, e[0], e[1]);
-    it.seek('s');
+    it.seek(accountRow.prefix);
+    for (e = await it.next(); e && accountRow.owns(e[0]); e = await it.next()) applyRow(state, e[0], e[1]);
+    const supply = supplyRow.key(null);
+    it.seek(supply);
     e = await it.next();
-    if (e?.[0] === 's') applyRow(state, 's', e[1]);
+    if (e?.[0] === supply) applyRow(state, supply, e[1]);
   } finally {
     await it.close();
   }

@@ -18,9 +18,11 @@
  */
 import { heightKey } from '../core/encoding.ts';
 import type { AgentRunStatus } from '../core/state.ts';
-import { AGENT_RUN_STATUSES, RUNS } from '../core/tx/agent/agent.ts';
+import { AGENT_CLAIM, AGENT_FINISH, AGENT_REQUEST, AGENT_RUN_STATUSES, AGENT_STEP, RUNS } from '../core/tx/agent/agent.ts';
+import { isTx } from '../core/tx/handler.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { row, rowGroup } from './rows.ts';
 
 /** The eight run statuses (core's list). */
 export const RUN_STATUSES: readonly AgentRunStatus[] = AGENT_RUN_STATUSES;
@@ -45,6 +47,22 @@ export interface StepRow {
   txHash: string;
 }
 
+/** AGENT_CLAIM details. */
+interface ClaimRow {
+  modelInfo: string;
+  hardwareTier: string;
+  txHash: string;
+  blockIndex: number;
+}
+
+/** AGENT_FINISH details. */
+interface FinishRow {
+  outcome: 'completed' | 'failed' | 'cancelled';
+  finalAnswerInline: string;
+  txHash: string;
+  blockIndex: number;
+}
+
 /** An open run's place in the indexes. */
 interface OpenRun {
   order: string;
@@ -57,10 +75,24 @@ export interface AgentRunsState {
   byId: Map<string, OpenRun>;
 }
 
-const openKey = (runId: string): string => `!o!${runId}`;
+/** The indexes of runs: by status, by submitter, by miner. */
+export type RunIndex = 'status' | 'submitter' | 'miner';
+const INDEX_PREFIX: Record<RunIndex, string> = { status: 's', submitter: 'u', miner: 'm' };
 
-/** Row key of a step. */
-const stepKey = (runId: string, i: number): string => `p!${runId}!${i.toString().padStart(3, '0')}`;
+/** `q!<runId>`, `c!<runId>`, `f!<runId>`: the request's, claim's and finish's details. */
+export const requestRow = row<RequestRow>('q!');
+export const claimRow = row<ClaimRow>('c!');
+export const finishRow = row<FinishRow>('f!');
+/** `p!<runId>!<stepIndex, 3 digits>`: a run's steps (read up to `p!<runId>!~`). */
+export const stepRows = rowGroup<StepRow, string, number>(
+  (runId) => `p!${runId}!`,
+  (i) => i.toString().padStart(3, '0'),
+  '~',
+);
+/** `s!<status>!<order>`, `u!<submitter>!<order>`, `m!<miner>!<order>` -> runId (read up to `<prefix>!~`). */
+export const runIndexRows = rowGroup<string, [RunIndex, string]>(([index, key]) => `${INDEX_PREFIX[index]}!${key}!`, String, '~');
+/** `!o!<runId>`: an open run (these rows sort first). */
+const openRow = row<OpenRun>('!o!');
 
 /** Agent run details and indexes. */
 export const agentRunsProjection: Projection<AgentRunsState> = {
@@ -73,58 +105,45 @@ export const agentRunsProjection: Projection<AgentRunsState> = {
     const { block, diff } = ev;
     const orders = new Map<string, string>();
     ev.txs.forEach((tx, i) => {
-      const id = tx.agentRunId as string;
-      if (tx.type === 'AGENT_REQUEST') {
+      if (isTx(tx, AGENT_REQUEST)) {
+        const id = tx.agentRunId;
         const order = `${heightKey(block.index)}!${i.toString().padStart(5, '0')}`;
         orders.set(id, order);
         const row: RequestRow = {
-          prompt: tx.prompt as string,
-          toolsWhitelist: tx.toolsWhitelist as string[],
+          prompt: tx.prompt,
+          toolsWhitelist: tx.toolsWhitelist,
           modelHint: typeof tx.modelHint === 'string' ? tx.modelHint : null,
           blockIndex: block.index,
           order,
         };
-        ops.push({ type: 'put', key: `q!${id}`, value: row }, { type: 'put', key: `u!${tx.from}!${order}`, value: id });
-      } else if (tx.type === 'AGENT_CLAIM') {
-        ops.push({
-          type: 'put',
-          key: `c!${id}`,
-          value: { modelInfo: tx.modelInfo, hardwareTier: tx.hardwareTier, txHash: tx.hash, blockIndex: block.index },
-        });
-      } else if (tx.type === 'AGENT_STEP') {
-        const step: StepRow = {
-          stepIndex: tx.stepIndex as number,
-          outputTokens: tx.outputTokens as number,
-          outputHash: tx.outputHash as string,
-          toolCalls: tx.toolCalls as StepRow['toolCalls'],
-          timestamp: tx.timestamp,
-          blockIndex: block.index,
-          txHash: tx.hash,
-        };
-        ops.push({ type: 'put', key: stepKey(id, step.stepIndex), value: step });
-      } else if (tx.type === 'AGENT_FINISH') {
-        ops.push({
-          type: 'put',
-          key: `f!${id}`,
-          value: { outcome: tx.outcome, finalAnswerInline: tx.finalAnswerInline, txHash: tx.hash, blockIndex: block.index },
-        });
+        ops.push(requestRow.put(id, row), runIndexRows.put(['submitter', tx.from], order, id));
+      } else if (isTx(tx, AGENT_CLAIM)) {
+        const { modelInfo, hardwareTier } = tx;
+        ops.push(claimRow.put(tx.agentRunId, { modelInfo, hardwareTier, txHash: tx.hash, blockIndex: block.index }));
+      } else if (isTx(tx, AGENT_STEP)) {
+        const { stepIndex, outputTokens, outputHash, toolCalls, timestamp } = tx;
+        const step: StepRow = { stepIndex, outputTokens, outputHash, toolCalls, timestamp, blockIndex: block.index, txHash: tx.hash };
+        ops.push(stepRows.put(tx.agentRunId, step.stepIndex, step));
+      } else if (isTx(tx, AGENT_FINISH)) {
+        const { outcome, finalAnswerInline } = tx;
+        ops.push(finishRow.put(tx.agentRunId, { outcome, finalAnswerInline, txHash: tx.hash, blockIndex: block.index }));
       }
     });
     for (const [id, run] of diff.records.runs) {
       const known = s.byId.get(id);
       const order = known?.order ?? orders.get(id) ?? `${heightKey(block.index)}!99999`;
-      if (known) ops.push({ type: 'del', key: `s!${known.status}!${order}` });
+      if (known) ops.push(runIndexRows.del(['status', known.status], order));
       const claimed = known?.claimed ?? false;
-      if (run.minerAddress && !claimed) ops.push({ type: 'put', key: `m!${run.minerAddress}!${order}`, value: id });
-      ops.push({ type: 'put', key: `s!${run.status}!${order}`, value: id });
-      if (RUNS.isOpen!(run)) {
+      if (run.minerAddress && !claimed) ops.push(runIndexRows.put(['miner', run.minerAddress], order, id));
+      ops.push(runIndexRows.put(['status', run.status], order, id));
+      if (RUNS.isOpen(run)) {
         const open: OpenRun = { order, status: run.status, claimed: claimed || run.minerAddress !== undefined };
         s.byId.set(id, open);
-        ops.push(known ? { type: 'put', key: openKey(id), value: open } : { type: 'put', key: openKey(id), value: open, fresh: true });
+        ops.push(openRow.put(id, open, !known));
       } else if (known) {
         // Settled: it never changes again, so it leaves memory (its index rows stay).
         s.byId.delete(id);
-        ops.push({ type: 'del', key: openKey(id) });
+        ops.push(openRow.del(id));
       }
     }
     return { state: s, ops };
@@ -133,8 +152,8 @@ export const agentRunsProjection: Projection<AgentRunsState> = {
     const s: AgentRunsState = { byId: new Map() };
     // The open runs' rows sort first; the history after them is never read here.
     for await (const [key, value] of rows) {
-      if (!key.startsWith('!o!')) break;
-      s.byId.set(key.slice(3), value as OpenRun);
+      if (!openRow.owns(key)) break;
+      s.byId.set(openRow.idOf(key), openRow.value(value));
     }
     return s;
   },

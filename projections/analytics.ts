@@ -6,6 +6,9 @@
  * miners (addresses that sent TASK_RESPONSE or AGENT_CLAIM), submitters (addresses that sent
  * TASK_SUBMIT or AGENT_REQUEST) and TASK_SUBMIT counts by task type.
  */
+import { AGENT_CLAIM, AGENT_REQUEST } from '../core/tx/agent/agent.ts';
+import { isTx } from '../core/tx/handler.ts';
+import { TASK_RESPONSE, TASK_REWARD, TASK_SUBMIT } from '../core/tx/task/task.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { Projection } from './projection.ts';
 
@@ -41,7 +44,7 @@ const add = (list: string[], x: string): void => {
 };
 
 /** Hourly figures and the heatmap. */
-export const analyticsProjection: Projection<AnalyticsState> = {
+export const analyticsProjection: Projection<AnalyticsState, AnalyticsState> = {
   name: 'analytics',
   version: 1,
   init: (info: ChainInfo) => ({
@@ -61,13 +64,13 @@ export const analyticsProjection: Projection<AnalyticsState> = {
     const b = s.buckets[hour];
     let rewards = ev.emitted;
     for (const tx of ev.txs) {
-      if (tx.type === 'TASK_SUBMIT') {
+      if (isTx(tx, TASK_SUBMIT)) {
         add(b.submitters, tx.from);
-        b.taskTypes[tx.taskType as string] = (b.taskTypes[tx.taskType as string] ?? 0) + 1;
-      } else if (tx.type === 'AGENT_REQUEST') add(b.submitters, tx.from);
-      else if (tx.type === 'TASK_RESPONSE' || tx.type === 'AGENT_CLAIM') add(b.miners, tx.from);
-      else if (tx.type === 'TASK_REWARD') {
-        for (const r of tx.rewards as { amount: string; reason: string }[]) if (r.reason !== 'burn') rewards += BigInt(r.amount);
+        b.taskTypes[tx.taskType] = (b.taskTypes[tx.taskType] ?? 0) + 1;
+      } else if (isTx(tx, AGENT_REQUEST)) add(b.submitters, tx.from);
+      else if (isTx(tx, TASK_RESPONSE) || isTx(tx, AGENT_CLAIM)) add(b.miners, tx.from);
+      else if (isTx(tx, TASK_REWARD)) {
+        for (const r of tx.rewards) if (r.reason !== 'burn') rewards += BigInt(r.amount);
       }
     }
     const burned = ev.diff.supply.burned;
@@ -82,7 +85,7 @@ export const analyticsProjection: Projection<AnalyticsState> = {
     return { state: s };
   },
   save: (s) => s,
-  load: (saved) => saved as AnalyticsState,
+  load: (saved) => saved,
 };
 
 /** The overview record of a range: the hour buckets ending with the latest block's hour. */

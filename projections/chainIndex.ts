@@ -6,22 +6,12 @@ import { heightKey } from '../core/encoding.ts';
 import { partiesOf } from '../core/tx/registry.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { row, rowGroup } from './rows.ts';
 
 /** Where a transaction sits in the chain. */
 export interface TxLocation {
   blockIndex: number;
   position: number;
-}
-
-/** Row key of an address's transaction count. */
-export const countKey = (address: string): string => `c!${address}`;
-
-/**
- * Row key of the run of an address's transactions that starts at its `seq`-th (0 = its first;
- * newest last in key order).
- */
-export function historyKey(address: string, seq: number): string {
-  return `h!${address}!${heightKey(seq)}`;
 }
 
 /**
@@ -31,14 +21,26 @@ export function historyKey(address: string, seq: number): string {
  */
 export type HistoryRun = [seq: number, blockIndex: number, ...positions: number[]];
 
+/** blockHash: `<block hash>` -> its height. */
+export const blockHeightRow = row<number>('');
+/** txIndex: `<transaction hash>` -> where it sits. */
+export const txLocationRow = row<TxLocation>('');
+/** addressHistory: `c!<address>` -> how many transactions the address has. */
+export const historyCountRow = row<number>('c!');
+/**
+ * addressHistory: `h!<address>!<seq>`, the run of an address's transactions that starts at its
+ * `seq`-th (0 = its first; newest last in key order).
+ */
+export const historyRows = rowGroup<HistoryRun, string, number>((address) => `h!${address}!`, heightKey);
+
 /** Block hash -> height. */
 export const blockHashProjection: Projection<null> = {
   name: 'blockHash',
   version: 1,
   init: () => null,
   apply: (state, ev: BlockEvent) => {
-    const ops: KvOp[] = [{ type: 'put', key: ev.block.hash, value: ev.block.index }];
-    if (ev.block.index === 1) ops.push({ type: 'put', key: ev.block.previousHash, value: 0 });
+    const ops: KvOp[] = [blockHeightRow.put(ev.block.hash, ev.block.index)];
+    if (ev.block.index === 1) ops.push(blockHeightRow.put(ev.block.previousHash, 0));
     return { state, ops };
   },
 };
@@ -52,12 +54,7 @@ export const txIndexProjection: Projection<null> = {
     state,
     ops: ev.txs.map(
       // A transaction is in the chain once (its nonce), so its row is always new.
-      (tx, position): KvOp => ({
-        type: 'put',
-        key: tx.hash,
-        value: { blockIndex: ev.block.index, position } satisfies TxLocation,
-        fresh: true,
-      }),
+      (tx, position): KvOp => txLocationRow.put(tx.hash, { blockIndex: ev.block.index, position }, true),
     ),
   }),
 };
@@ -87,18 +84,18 @@ export const addressHistoryProjection: Projection<Map<string, number>> = {
     const ops: KvOp[] = [];
     for (const [address, run] of runs) {
       // Entry n of an address exists only once its count passed n: the run's key is new.
-      ops.push({ type: 'put', key: historyKey(address, run[0]), value: run, fresh: true });
+      ops.push(historyRows.put(address, run[0], run, true));
       const count = run[0] + run.length - 2;
       state.set(address, count);
-      ops.push({ type: 'put', key: countKey(address), value: count });
+      ops.push(historyCountRow.put(address, count));
     }
     return { state, ops };
   },
   async restore(rows) {
     const state = new Map<string, number>();
     for await (const [key, value] of rows) {
-      if (!key.startsWith('c!')) break;
-      state.set(key.slice(2), value as number);
+      if (!historyCountRow.owns(key)) break;
+      state.set(historyCountRow.idOf(key), historyCountRow.value(value));
     }
     return state;
   },

@@ -28,7 +28,7 @@ export interface ChainStats {
 type ChainStatsUndo = [number, string, number, number, RecentBlock | null];
 
 /** Height, tip, totals and the recent-block window (a block's undo is the tip and one entry, not the window). */
-export const chainStatsProjection: Projection<ChainStats> = {
+export const chainStatsProjection: Projection<ChainStats, ChainStats, ChainStatsUndo> = {
   name: 'chainStats',
   version: 1,
   init: (info: ChainInfo) => ({
@@ -48,7 +48,7 @@ export const chainStatsProjection: Projection<ChainStats> = {
       proposer: b.proposer,
       rewards: ev.emitted.toString(),
     });
-    if (s.recent.length > RECENT_WINDOW) undo[4] = s.recent.shift() as RecentBlock;
+    if (s.recent.length > RECENT_WINDOW) undo[4] = s.recent.shift() ?? null;
     s.height = b.index;
     s.latestBlockHash = b.hash;
     s.latestTimestamp = b.timestamp;
@@ -56,9 +56,9 @@ export const chainStatsProjection: Projection<ChainStats> = {
     return { state: s, undo };
   },
   save: (s) => s,
-  load: (saved) => saved as ChainStats,
+  load: (saved) => saved,
   revert(s, undo) {
-    const [height, hash, timestamp, totalTxs, evicted] = undo as ChainStatsUndo;
+    const [height, hash, timestamp, totalTxs, evicted] = undo;
     s.recent.pop();
     if (evicted) s.recent.unshift(evicted);
     Object.assign(s, { height, latestBlockHash: hash, latestTimestamp: timestamp, totalTxs });

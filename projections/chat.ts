@@ -11,8 +11,11 @@
  * (`ChatState`); readers read the rows.
  */
 import { heightKey } from '../core/encoding.ts';
+import { CHAT_TURN } from '../core/tx/chat.ts';
+import { isTx } from '../core/tx/handler.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { row, rowGroup } from './rows.ts';
 
 /** The conversation record as served. */
 export interface Conversation {
@@ -52,7 +55,12 @@ export interface ChatState {
   absent: Set<string>;
 }
 
-const rowKey = (id: string): string => `k!${id}`;
+/** `k!<conversationId>`: the conversation record and its authors. */
+export const conversationRow = row<ConversationRow>('k!');
+/** `t!<conversationId>!<order>`: a conversation's turns (read up to `t!<id>!~`). */
+export const turnRows = rowGroup<Turn>((conversationId) => `t!${conversationId}!`, String, '~');
+/** `a!<author>!<order>` -> conversationId, at an author's first turn in it (read up to `a!<author>!~`). */
+export const authorConversationRows = rowGroup<string>((author) => `a!${author}!`, String, '~');
 
 /** Conversations, turns and each author's conversations. */
 export const chatProjection: Projection<ChatState> = {
@@ -63,8 +71,8 @@ export const chatProjection: Projection<ChatState> = {
     const ops: KvOp[] = [];
     const { block } = ev;
     ev.txs.forEach((tx, i) => {
-      if (tx.type !== 'CHAT_TURN') return;
-      const id = tx.conversationId as string;
+      if (!isTx(tx, CHAT_TURN)) return;
+      const id = tx.conversationId;
       const order = `${heightKey(block.index)}!${i.toString().padStart(5, '0')}`;
       const prev = s.convs.get(id);
       if (!prev && s.cap !== Number.POSITIVE_INFINITY && !s.absent.delete(id))
@@ -77,21 +85,21 @@ export const chatProjection: Projection<ChatState> = {
             authors: prev.authors.includes(tx.from) ? prev.authors : [...prev.authors, tx.from],
           }
         : { conversationId: id, creator: tx.from, turnCount: 1, firstTurnAt: tx.timestamp, lastTurnAt: tx.timestamp, authors: [tx.from] };
-      if (!prev?.authors.includes(tx.from)) ops.push({ type: 'put', key: `a!${tx.from}!${order}`, value: id });
+      if (!prev?.authors.includes(tx.from)) ops.push(authorConversationRows.put(tx.from, order, id));
       // Re-inserted: the map's order is the order of last turns, the eviction order.
       s.convs.delete(id);
       s.convs.set(id, conv);
       const turn: Turn = {
         hash: tx.hash,
         from: tx.from,
-        role: tx.role as string,
-        content: tx.content as string,
+        role: tx.role,
+        content: tx.content,
         agentRunId: typeof tx.agentRunId === 'string' ? tx.agentRunId : null,
         parentTurnHash: typeof tx.parentTurnHash === 'string' ? tx.parentTurnHash : null,
         timestamp: tx.timestamp,
         blockIndex: block.index,
       };
-      ops.push({ type: 'put', key: `t!${id}!${order}`, value: turn }, { type: 'put', key: rowKey(id), value: conv });
+      ops.push(turnRows.put(id, order, turn), conversationRow.put(id, conv));
     });
     // Every row evicted here was written by this block or an earlier one: `prepare` reads it back.
     for (const id of s.convs.keys()) {
@@ -104,15 +112,15 @@ export const chatProjection: Projection<ChatState> = {
     if (s.cap === Number.POSITIVE_INFINITY) return [];
     const keys = new Set<string>();
     for (const tx of ev.txs)
-      if (tx.type === 'CHAT_TURN' && !s.convs.has(tx.conversationId as string) && !s.absent.has(tx.conversationId as string))
-        keys.add(rowKey(tx.conversationId as string));
+      if (isTx(tx, CHAT_TURN) && !s.convs.has(tx.conversationId) && !s.absent.has(tx.conversationId))
+        keys.add(conversationRow.key(tx.conversationId));
     return [...keys];
   },
   take(s, rows) {
     for (const [key, row] of rows) {
-      const id = key.slice(2);
+      const id = conversationRow.idOf(key);
       if (row === undefined) s.absent.add(id);
-      else s.convs.set(id, row as ConversationRow);
+      else s.convs.set(id, conversationRow.value(row));
     }
   },
   async restore(rows, info) {
@@ -121,10 +129,10 @@ export const chatProjection: Projection<ChatState> = {
     // reads the conversation rows only: past the authors' index (seek, where the rows can) and
     // up to the turns.
     if (s.cap !== Number.POSITIVE_INFINITY) return s;
-    (rows as { seek?: (k: string) => void }).seek?.('k!');
+    if ('seek' in rows && typeof rows.seek === 'function') rows.seek(conversationRow.prefix);
     for await (const [key, value] of rows) {
       if (key > 'k!~') break;
-      if (key.startsWith('k!')) s.convs.set(key.slice(2), value as ConversationRow);
+      if (conversationRow.owns(key)) s.convs.set(conversationRow.idOf(key), conversationRow.value(value));
     }
     return s;
   },

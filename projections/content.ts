@@ -14,16 +14,17 @@ import { recordMap } from '../core/state.ts';
 import { CHUNK_STORES } from '../core/tx/registry.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { rowGroup } from './rows.ts';
 
-/** Row key of chunk `index` of upload `id` in `namespace`; keys of one upload sort by index. */
-export function contentKey(namespace: string, id: string, index: number): string {
-  return `${namespace}:${id}:${index.toString().padStart(6, '0')}`;
-}
-
-/** Row key of the decoded length of chunk `index` of upload `id` in `namespace`. */
-export function contentSizeKey(namespace: string, id: string, index: number): string {
-  return `size:${contentKey(namespace, id, index)}`;
-}
+/** The digits of a chunk's index in its keys: one upload's chunks sort by index. */
+const chunkIndex = (index: number): string => index.toString().padStart(6, '0');
+/** `<namespace>:<id>:<index, 6 digits>` -> a chunk's base64. */
+export const chunkRows = rowGroup<string, [namespace: string, id: string], number>(([namespace, id]) => `${namespace}:${id}:`, chunkIndex);
+/** `size:<namespace>:<id>:<index, 6 digits>` -> the decoded length of that chunk. */
+export const chunkSizeRows = rowGroup<number, [namespace: string, id: string], number>(
+  ([namespace, id]) => `size:${namespace}:${id}:`,
+  chunkIndex,
+);
 
 /** The content store over the given namespaces (the node's: every registered one). */
 function contentProjectionOf(stores: readonly ChunkStore[]): Projection<null> {
@@ -38,18 +39,15 @@ function contentProjectionOf(stores: readonly ChunkStore[]): Projection<null> {
         for (const store of stores) {
           const c = store.chunkOf(tx);
           if (!c) continue;
-          ops.push({ type: 'put', key: contentKey(store.namespace, c.id, c.index), value: c.data });
-          ops.push({ type: 'put', key: contentSizeKey(store.namespace, c.id, c.index), value: base64Length(c.data) });
+          const upload: [string, string] = [store.namespace, c.id];
+          ops.push(chunkRows.put(upload, c.index, c.data), chunkSizeRows.put(upload, c.index, base64Length(c.data)));
         }
       }
       for (const store of stores) {
         for (const u of recordMap(ev.diff.records, store.UPLOADS).values()) {
           if (u.status !== 'expired' && u.status !== 'deleted') continue;
-          for (let i = 0; i < u.totalChunks; i++)
-            ops.push(
-              { type: 'del', key: contentKey(store.namespace, u.id, i) },
-              { type: 'del', key: contentSizeKey(store.namespace, u.id, i) },
-            );
+          const upload: [string, string] = [store.namespace, u.id];
+          for (let i = 0; i < u.totalChunks; i++) ops.push(chunkRows.del(upload, i), chunkSizeRows.del(upload, i));
         }
       }
       return { state, ops };

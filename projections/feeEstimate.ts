@@ -4,6 +4,8 @@
  * below it). With no submission yet every figure is MIN_TASK_FEE and `sample` is 0.
  */
 import { MIN_TASK_FEE } from '../core/economics.ts';
+import { isTx } from '../core/tx/handler.ts';
+import { TASK_SUBMIT } from '../core/tx/task/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { Projection } from './projection.ts';
 
@@ -24,17 +26,17 @@ export interface FeeEstimate {
 }
 
 /** Recent task submission fees. */
-export const feeEstimateProjection: Projection<FeeEstimateState> = {
+export const feeEstimateProjection: Projection<FeeEstimateState, FeeEstimateState> = {
   name: 'feeEstimate',
   version: 1,
   init: () => ({ fees: [] }),
   apply(s, ev: BlockEvent) {
-    for (const tx of ev.txs) if (tx.type === 'TASK_SUBMIT') s.fees.push(tx.fee as string);
+    for (const tx of ev.txs) if (isTx(tx, TASK_SUBMIT)) s.fees.push(tx.fee);
     if (s.fees.length > FEE_SAMPLE_SIZE) s.fees.splice(0, s.fees.length - FEE_SAMPLE_SIZE);
     return { state: s };
   },
   save: (s) => s,
-  load: (saved) => saved as FeeEstimateState,
+  load: (saved) => saved,
 };
 
 /** The nearest-rank percentile `p` (1..100) of ascending values. */

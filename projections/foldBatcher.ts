@@ -35,7 +35,7 @@ export class FoldBatcher implements SlotBatch {
     if (h !== slot.height + 1) throw new Error(`projection ${slot.p.name} at ${slot.height} got block ${h}`);
     // A projection that can revert a block keeps that block's small `undo` instead of its whole state.
     const whole = track && slot.p.save !== undefined && slot.p.revert === undefined;
-    const before = whole ? structuredClone(slot.p.save!(slot.state)) : undefined;
+    const before = whole && slot.p.save ? structuredClone(slot.p.save(slot.state)) : undefined;
     const next = step();
     if (track) this.undo.note(h, slot.p.name, next.ops ?? [], before, whole, slot.p.revert ? { value: next.undo ?? null } : undefined);
     slot.state = next.state;
@@ -87,7 +87,7 @@ export class FoldBatcher implements SlotBatch {
       .drain((name) => this.rowsByName(name))
       .then((undoOps) => this.store.write([...ops, ...undoOps] as never))
       .then(() => {
-        for (const slot of reactors) slot.reactor!.written!(slot.state);
+        for (const slot of reactors) slot.reactor?.written?.(slot.state);
       })
       .catch((e: unknown) => {
         this.failure = e;

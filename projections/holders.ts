@@ -35,7 +35,7 @@ function add(s: HoldersState, balance: bigint, sign: 1 | -1): void {
 }
 
 /** Holder count and distribution buckets. */
-export const holdersProjection: Projection<HoldersState> = {
+export const holdersProjection: Projection<HoldersState, HoldersState> = {
   name: 'holders',
   version: 1,
   init(info: ChainInfo) {
@@ -52,7 +52,7 @@ export const holdersProjection: Projection<HoldersState> = {
     return { state: next };
   },
   save: (s) => s,
-  load: (saved) => saved as HoldersState,
+  load: (saved) => saved,
 };
 
 /** Ranked holders as served, each with its share of `totalSupply` (the ranking: queries/topHolders.ts). */

@@ -4,6 +4,8 @@
  * reputationScore is the mean validation score (0-100) a miner's responses received,
  * tasksCompleted the number of rewarded tasks it won.
  */
+import { isTx } from '../core/tx/handler.ts';
+import { TASK_REWARD, TASK_VALIDATE } from '../core/tx/task/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { Projection } from './projection.ts';
 
@@ -23,7 +25,7 @@ function bump(s: MinerStats, id: string): MinerFigures {
 }
 
 /** Reputation and completed tasks per miner. */
-export const minerStatsProjection: Projection<MinerStats> = {
+export const minerStatsProjection: Projection<MinerStats, MinerStats> = {
   name: 'minerStats',
   // 2: folds from the block's TASK_VALIDATE and TASK_REWARD transactions; version 1 read the
   // status of each changed record and missed the scores of a task validated and rewarded in one block.
@@ -31,21 +33,21 @@ export const minerStatsProjection: Projection<MinerStats> = {
   init: () => ({}),
   apply(s, ev: BlockEvent) {
     for (const tx of ev.txs) {
-      if (tx.type === 'TASK_VALIDATE') {
-        for (const { minerId, score } of tx.scores as { minerId: string; score: number }[]) {
+      if (isTx(tx, TASK_VALIDATE)) {
+        for (const { minerId, score } of tx.scores) {
           const m = bump(s, minerId);
           m.scoreSum += score;
           m.scoreCount += 1;
         }
-      } else if (tx.type === 'TASK_REWARD') {
-        const best = ev.diff.records.tasks.get(tx.taskId as string)?.bestMinerId;
+      } else if (isTx(tx, TASK_REWARD)) {
+        const best = ev.diff.records.tasks.get(tx.taskId)?.bestMinerId;
         if (best) bump(s, best).tasksCompleted += 1;
       }
     }
     return { state: s };
   },
   save: (s) => s,
-  load: (saved) => saved as MinerStats,
+  load: (saved) => saved,
 };
 
 /** The public figures of a miner. */

@@ -16,7 +16,7 @@ export type KvOp =
   | { type: 'del'; key: string };
 
 /** One reducer step: the next state, plus rows to write for large read models. */
-export interface Step<S> {
+export interface Step<S, Undo = unknown> {
   state: S;
   ops?: KvOp[];
   /**
@@ -24,7 +24,7 @@ export interface Step<S> {
    * evicted), kept in the undo log instead of the whole state before the block. Never mutated
    * afterwards.
    */
-  undo?: unknown;
+  undo?: Undo;
 }
 
 /**
@@ -32,21 +32,23 @@ export interface Step<S> {
  * owns it) as long as the result depends only on the state and the event.
  * Small models persist their whole state with each checkpoint (`save`/`load`); large ones keep
  * rows in their sublevel (`ops`) and may rebuild an in-memory index from them (`restore`).
+ * `Saved` is what `save` returns and `load` is given back (the checkpoint holds it), `Undo` what a
+ * step keeps for `revert` (the undo log holds it).
  */
-export interface Projection<S = unknown> {
+export interface Projection<S = unknown, Saved = unknown, Undo = unknown> {
   readonly name: string;
   /** Bump to make every node rebuild this model from genesis. */
   readonly version: number;
   init(info: ChainInfo): S;
-  apply(state: S, ev: BlockEvent): Step<S>;
-  save?(state: S): unknown;
-  load?(saved: unknown, info: ChainInfo): S;
+  apply(state: S, ev: BlockEvent): Step<S, Undo>;
+  save?(state: S): Saved;
+  load?(saved: Saved, info: ChainInfo): S;
   /**
    * Steps `state` back over one block given that block's `Step.undo` (a saved model whose state
    * a block changes by a little, such as a window of recent blocks): the undo log then keeps
    * that small value a block, not the whole saved state.
    */
-  revert?(state: S, undo: unknown): S;
+  revert?(state: S, undo: Undo): S;
   restore?(rows: AsyncIterable<[string, unknown]>, info: ChainInfo): Promise<S>;
   /**
    * A model that keeps a bounded cache of its own rows names the rows `apply` needs for `ev` that
@@ -63,7 +65,7 @@ export function foldAll<S>(p: Projection<S>, info: ChainInfo, events: Iterable<B
   const rows = new Map<string, unknown>();
   for (const ev of events) {
     const keys = p.needs?.(state, ev) ?? [];
-    if (keys.length) p.take!(state, new Map(keys.map((k) => [k, rows.get(k)])));
+    if (keys.length) p.take?.(state, new Map(keys.map((k) => [k, rows.get(k)])));
     const step = p.apply(state, ev);
     state = step.state;
     for (const op of step.ops ?? []) {

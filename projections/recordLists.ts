@@ -21,7 +21,8 @@ import { NFTS } from '../core/tx/art.ts';
 import { AUDIO_NFTS, IMAGE_NFTS } from '../core/tx/media.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
-import { listNumber, missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
+import { missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
+import { numberedRows, row } from './rows.ts';
 
 /** The kinds listed. */
 export type ListedKind = 'miners' | 'nfts' | 'imageNfts' | 'audioNfts';
@@ -35,25 +36,24 @@ export interface RecordListsState {
   owners: RowCounters;
 }
 
-/** The prefix of a list's numbered rows (`owner` for one owner's tokens). */
-export const listPrefix = (kind: ListedKind, owner?: string): string => (owner ? `${kind}!o!${owner}!` : `${kind}!n!`);
-/** The row holding an owner's count of `kind`. */
-export const ownerCountKey = (kind: ListedKind, owner: string): string => `${kind}!c!${owner}`;
+/** `<kind>!n!<n>` -> id: every record of a kind, numbered. */
+export const kindRows = numberedRows<string, ListedKind>((kind) => `${kind}!n!`);
+/** `<kind>!o!<owner>!<n>` -> tokenId: one owner's tokens of a kind, numbered. */
+export const ownerRows = numberedRows<string, [ListedKind, string]>(([kind, owner]) => `${kind}!o!${owner}!`);
+/** `<kind>!c!<owner>`: how many tokens of a kind an owner's list holds. */
+export const ownerCountRow = row<number, [ListedKind, string]>('', ([kind, owner]) => `${kind}!c!${owner}`);
 
 const TOKENS = [NFTS, IMAGE_NFTS, AUDIO_NFTS] as const;
-type Token = { tokenId: string; owner: string };
 
-const tokensOf = (ev: BlockEvent, rec: (typeof TOKENS)[number]): Token[] =>
-  [...((recordMap(ev.diff.records, rec) as Map<string, Token> | undefined)?.values() ?? [])].sort((a, b) =>
-    a.tokenId < b.tokenId ? 1 : -1,
-  );
+const tokensOf = (ev: BlockEvent, rec: (typeof TOKENS)[number]) =>
+  [...(recordMap(ev.diff.records, rec)?.values() ?? [])].sort((a, b) => (a.tokenId < b.tokenId ? 1 : -1));
 
 function fresh(info: ChainInfo, counts: RecordCounts): RecordListsState {
   return { counts, owners: rowCounters(info.recordCache) };
 }
 
 /** Miner and token lists. */
-export const recordListsProjection: Projection<RecordListsState> = {
+export const recordListsProjection: Projection<RecordListsState, RecordCounts> = {
   name: 'recordLists',
   version: 2,
   init: (info) => fresh(info, { miners: 0, nfts: 0, imageNfts: 0, audioNfts: 0 }),
@@ -61,15 +61,14 @@ export const recordListsProjection: Projection<RecordListsState> = {
     const ops: KvOp[] = [];
     const counts = { ...s.counts };
     const miners = [...(recordMap(ev.diff.records, MINERS)?.values() ?? [])].sort((a, b) => (a.id < b.id ? -1 : 1));
-    for (const m of miners) ops.push({ type: 'put', key: `miners!n!${listNumber(counts.miners++)}`, value: m.id, fresh: true });
+    for (const m of miners) ops.push(kindRows.put('miners', counts.miners++, m.id));
     for (const rec of TOKENS) {
-      const kind = rec.kind as ListedKind;
+      const kind: ListedKind = rec.kind;
       for (const t of tokensOf(ev, rec)) {
-        ops.push({ type: 'put', key: `${kind}!n!${listNumber(counts[kind]++)}`, value: t.tokenId, fresh: true });
-        const key = ownerCountKey(kind, t.owner);
-        const n = nextNumber(s.owners, key, 'recordLists');
-        ops.push({ type: 'put', key: `${listPrefix(kind, t.owner)}${listNumber(n)}`, value: t.tokenId, fresh: true });
-        ops.push({ type: 'put', key, value: n + 1 });
+        ops.push(kindRows.put(kind, counts[kind]++, t.tokenId));
+        const owner: [ListedKind, string] = [kind, t.owner];
+        const n = nextNumber(s.owners, ownerCountRow.key(owner), 'recordLists');
+        ops.push(ownerRows.put(owner, n, t.tokenId), ownerCountRow.put(owner, n + 1));
       }
     }
     trimCounts(s.owners);
@@ -79,10 +78,10 @@ export const recordListsProjection: Projection<RecordListsState> = {
   needs: (s, ev) =>
     missingCounts(
       s.owners,
-      TOKENS.flatMap((rec) => tokensOf(ev, rec).map((t) => ownerCountKey(rec.kind as ListedKind, t.owner))),
+      TOKENS.flatMap((rec) => tokensOf(ev, rec).map((t) => ownerCountRow.key([rec.kind, t.owner]))),
     ),
   take: (s, rows) => takeCounts(s.owners, rows),
   save: (s) => s.counts,
   // Owners' counts are read back as they are needed: a load (start, rollback) starts without them.
-  load: (saved, info) => fresh(info, { ...(saved as RecordCounts) }),
+  load: (saved, info) => fresh(info, { ...saved }),
 };

@@ -29,7 +29,7 @@ export async function rollbackTo(parts: RunnerParts, ancestor: number): Promise<
   }
   for (const slot of parts.slots.values()) {
     const cp: Checkpoint = { height: ancestor, version: slot.p.version };
-    if (reverted.has(slot)) cp.saved = structuredClone(slot.p.save!(reverted.get(slot)));
+    if (reverted.has(slot) && slot.p.save) cp.saved = structuredClone(slot.p.save(reverted.get(slot)));
     else if (slot.p.save) cp.saved = r.saved.get(slot.p.name);
     r.ops.push({ type: 'put', sublevel: parts.checkpoints, key: slot.p.name, value: cp });
   }

@@ -6,10 +6,10 @@
  * counts it is folded (the projection's `needs`/`take`, ProjectionRunner.prepare). Restarts and
  * rollbacks start with an empty cache: the rows are the truth.
  */
+import { row } from './rows.ts';
 
-const DIGITS = 12;
-/** A list number as its row key part (fixed width, so keys sort as numbers). */
-export const listNumber = (n: number): string => n.toString().padStart(DIGITS, '0');
+/** A count row: how many rows a key's list holds. */
+const countRow = row<number>('');
 
 /** Counts by row key, bounded. */
 export interface RowCounters {
@@ -36,7 +36,7 @@ export function missingCounts(c: RowCounters, keys: Iterable<string>): string[] 
 export function takeCounts(c: RowCounters, rows: Map<string, unknown>): void {
   for (const [key, n] of rows) {
     if (n === undefined) c.absent.add(key);
-    else c.counts.set(key, n as number);
+    else c.counts.set(key, countRow.value(n));
   }
 }
 

@@ -166,7 +166,8 @@ export class ProjectionRunner {
       // The rows as every block folded so far left them.
       await this.flush();
       const values = await slot.sub.getMany(keys);
-      slot.p.take!(slot.state, new Map(keys.map((k, i) => [k, values[i]])));
+      // A model that names rows it needs takes them (Projection.needs and take go together).
+      slot.p.take?.(slot.state, new Map(keys.map((k, i) => [k, values[i]])));
     }
   }
 

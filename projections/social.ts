@@ -23,7 +23,8 @@ import {
 } from '../core/tx/social/social.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
-import { listNumber, missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
+import { missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
+import { type NumberedRows, numberedRows, row, rowGroup } from './rows.ts';
 
 /** A direct message as served (ciphertext only). */
 export interface DmRecord {
@@ -47,58 +48,92 @@ export interface LikeRecord {
   timestamp: number;
 }
 
+/** A post's body row (the rest of a post is its consensus record). */
+interface PostBody {
+  body: string;
+  blobIds: string[];
+}
+
+/** A profile row (the address is its key). */
+interface ProfileRow {
+  displayName: string;
+  bio: string;
+  avatarBlobId?: string;
+}
+
+/** `post!<postId>`: a post's body. */
+export const postRow = row<PostBody>('post!');
+/** `feed!<n>` -> postId: every post in chain order. */
+export const feedRows = numberedRows<string>(() => 'feed!');
+/** `by!<author>!<n>` -> postId: an author's posts. */
+export const authorPostRows = numberedRows<string, string>((author) => `by!${author}!`);
+/** `dm!<address>!<n>`: the messages an address sent or received. */
+export const dmRows = numberedRows<DmRecord, string>((address) => `dm!${address}!`);
+/** `byc!<author>`, `dmc!<address>`: how many rows an author's posts and an address's messages hold. */
+export const postCountRow = row<number>('byc!');
+export const dmCountRow = row<number>('dmc!');
+// The social lists page over their whole group (the range ends before `<prefix>\xff`).
+/** `sub!<follower>!<target>` -> target while the follow holds. */
+export const subscriptionRows = rowGroup<string>((follower) => `sub!${follower}!`, String, '\xff');
+/** `queue!<author>!<seq, 12 digits>` -> intentId while the intent is pending. */
+export const queueRows = rowGroup<string, string, number>(
+  (author) => `queue!${author}!`,
+  (seq) => seq.toString().padStart(12, '0'),
+  '\xff',
+);
+/** `like!<postId>!r!<address>` (enabled reactions) and `like!<postId>!i!<intentId>` (paid intents). */
+export const likeRows = rowGroup<LikeRecord, string, { reaction: string } | { intent: string }>(
+  (postId) => `like!${postId}!`,
+  (like) => ('reaction' in like ? `r!${like.reaction}` : `i!${like.intent}`),
+  '\xff',
+);
+/** `profile!<address>`. */
+export const profileRow = row<ProfileRow>('profile!');
+
 /** The feed's size and a cache of the per-address counts. */
 export interface SocialState {
   feed: number;
   counters: RowCounters;
 }
 
-/** The row counting an author's posts. */
-export const postCountKey = (author: string): string => `byc!${author}`;
-/** The row counting an address's messages (sent and received). */
-export const dmCountKey = (address: string): string => `dmc!${address}`;
-
 const fresh = (info: ChainInfo, feed: number): SocialState => ({ feed, counters: rowCounters(info.recordCache) });
-/** Row key of a pending intent in its author's queue. */
-const queueKey = (author: string, seq: number) => `queue!${author}!${seq.toString().padStart(12, '0')}`;
-
 /** The count rows a transaction numbers a list of. */
 function countedBy(tx: SignedTx): string[] {
-  if (isTx(tx, SOCIAL_POST_CREATE)) return [postCountKey(tx.from)];
-  if (isTx(tx, SOCIAL_DM_SEND)) return [...new Set([tx.from, tx.recipient])].map(dmCountKey);
+  if (isTx(tx, SOCIAL_POST_CREATE)) return [postCountRow.key(tx.from)];
+  if (isTx(tx, SOCIAL_DM_SEND)) return [...new Set([tx.from, tx.recipient])].map(dmCountRow.key);
   return [];
 }
 
-/** Puts the next row of the list `key` counts: `<prefix><n>`, and the count. */
-function append(s: SocialState, key: string, prefix: string, value: unknown, ops: KvOp[]): void {
-  const n = nextNumber(s.counters, key, 'social');
-  ops.push({ type: 'put', key: `${prefix}${listNumber(n)}`, value, fresh: true }, { type: 'put', key, value: n + 1 });
+/** Puts the next row of `owner`'s list in `list`, and its count in `count`. */
+function append<T>(s: SocialState, list: NumberedRows<string, T>, count: typeof postCountRow, owner: string, value: T, ops: KvOp[]): void {
+  const n = nextNumber(s.counters, count.key(owner), 'social');
+  ops.push(list.put(owner, n, value), count.put(owner, n + 1));
 }
 
 function foldTx(s: SocialState, tx: SignedTx, blockIndex: number, ops: KvOp[]): void {
   if (isTx(tx, SOCIAL_POST_CREATE)) {
-    ops.push({ type: 'put', key: `post!${tx.postId}`, value: { body: tx.body, blobIds: tx.blobIds } });
-    ops.push({ type: 'put', key: `feed!${listNumber(s.feed++)}`, value: tx.postId, fresh: true });
-    append(s, postCountKey(tx.from), `by!${tx.from}!`, tx.postId, ops);
+    ops.push(postRow.put(tx.postId, { body: tx.body, blobIds: tx.blobIds }));
+    ops.push(feedRows.put(undefined, s.feed++, tx.postId));
+    append(s, authorPostRows, postCountRow, tx.from, tx.postId, ops);
   } else if (isTx(tx, SOCIAL_DM_SEND)) {
     const { dmId, from, recipient, ciphertext, nonceHex, ephemeralPubKey, contentHash, blobIds, timestamp } = tx;
     const value: DmRecord = { dmId, from, recipient, ciphertext, nonceHex, ephemeralPubKey, contentHash, blobIds, timestamp, blockIndex };
-    for (const party of new Set([from, recipient])) append(s, dmCountKey(party), `dm!${party}!`, value, ops);
+    for (const party of new Set([from, recipient])) append(s, dmRows, dmCountRow, party, value, ops);
   } else if (isTx(tx, SOCIAL_FOLLOW_SET)) {
-    const key = `sub!${tx.from}!${tx.targetAddress}`;
-    ops.push(tx.enabled ? { type: 'put', key, value: tx.targetAddress } : { type: 'del', key });
+    const { from, targetAddress } = tx;
+    ops.push(tx.enabled ? subscriptionRows.put(from, targetAddress, targetAddress) : subscriptionRows.del(from, targetAddress));
   } else if (isTx(tx, SOCIAL_REACTION_SET)) {
-    const key = `like!${tx.targetPostId}!r!${tx.from}`;
+    const like = { reaction: tx.from };
     const value: LikeRecord = { address: tx.from, kind: 'reaction', timestamp: tx.timestamp };
-    ops.push(tx.enabled ? { type: 'put', key, value } : { type: 'del', key });
+    ops.push(tx.enabled ? likeRows.put(tx.targetPostId, like, value) : likeRows.del(tx.targetPostId, like));
   } else if (isTx(tx, SOCIAL_PROFILE_SET)) {
     const { displayName, bio, avatarBlobId } = tx;
-    ops.push({ type: 'put', key: `profile!${tx.from}`, value: { displayName, bio, ...(avatarBlobId ? { avatarBlobId } : {}) } });
+    ops.push(profileRow.put(tx.from, { displayName, bio, ...(avatarBlobId ? { avatarBlobId } : {}) }));
   }
 }
 
 /** Posts, timelines, messages, subscriptions, queues, likes and profiles. */
-export const socialProjection: Projection<SocialState> = {
+export const socialProjection: Projection<SocialState, { feed: number }> = {
   name: 'social',
   version: 2,
   init: (info) => fresh(info, 0),
@@ -108,13 +143,13 @@ export const socialProjection: Projection<SocialState> = {
     trimCounts(state.counters);
     // Intents change without a transaction of their own (paid by a follow, expired by time).
     for (const i of ev.diff.records.intents.values()) {
-      const key = queueKey(i.author, i.seq);
-      if (i.status === 'pending') ops.push({ type: 'put', key, value: i.intentId });
+      if (i.status === 'pending') ops.push(queueRows.put(i.author, i.seq, i.intentId));
       else {
-        ops.push({ type: 'del', key });
+        ops.push(queueRows.del(i.author, i.seq));
         if (i.status === 'paid') {
-          const value: LikeRecord = { address: i.from, kind: 'intent', tokens: i.tokens, timestamp: i.settledAt! };
-          ops.push({ type: 'put', key: `like!${i.postId}!i!${i.intentId}`, value });
+          // A paid intent carries when it was paid (settledAt); createdAt only if a record lacked it.
+          const value: LikeRecord = { address: i.from, kind: 'intent', tokens: i.tokens, timestamp: i.settledAt ?? i.createdAt };
+          ops.push(likeRows.put(i.postId, { intent: i.intentId }, value));
         }
       }
     }
@@ -124,5 +159,5 @@ export const socialProjection: Projection<SocialState> = {
   take: (s, rows) => takeCounts(s.counters, rows),
   save: (s) => ({ feed: s.feed }),
   // Counts are read back as they are needed: a load (start, rollback) starts without them.
-  load: (saved, info) => fresh(info, (saved as { feed: number }).feed),
+  load: (saved, info) => fresh(info, saved.feed),
 };

@@ -12,7 +12,7 @@ export interface SupplyState {
 }
 
 /** totalEmitted = Σ balances + escrow + totalBurned, at every height. */
-export const supplyProjection: Projection<SupplyState> = {
+export const supplyProjection: Projection<SupplyState, SupplyState> = {
   name: 'supply',
   version: 1,
   init: (info: ChainInfo) => {
@@ -38,7 +38,7 @@ export const supplyProjection: Projection<SupplyState> = {
     };
   },
   save: (s) => s,
-  load: (saved) => saved as SupplyState,
+  load: (saved) => saved,
 };
 
 /** Circulating supply: everything emitted that is neither burned nor held in escrow. */

@@ -19,66 +19,39 @@
  * tasks submitted within a task's lifetime, not by history), each list's live numbers, counters.
  */
 import type { Task, TaskStatus } from '../core/state.ts';
-import type { SignedTx } from '../core/tx/handler.ts';
-import { TASK_STATUSES, TASKS, taskIdOf } from '../core/tx/task/task.ts';
+import { isTx, type SignedTx } from '../core/tx/handler.ts';
+import { TASK_RESPONSE, TASK_REWARD, TASK_STATUSES, TASK_SUBMIT, TASK_VALIDATE, TASKS, taskIdOf } from '../core/tx/task/task.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
-import { listNumber } from './rowCounters.ts';
+import {
+  countersRow,
+  frozenRows,
+  type LiveTask,
+  liveRow,
+  type ResponseRow,
+  responseRows,
+  rewardRow,
+  type TaskCounters,
+  taskNumberRows,
+  taskRow,
+  validationRow,
+} from './taskRows.ts';
 
-/** Every task status, in pipeline order (core's list). */
-export { TASK_STATUSES };
-
-/** One response's details, as its transaction carried them. */
-export interface ResponseRow {
-  txHash: string;
-  blockIndex: number;
-  minerId: string;
-  miner: string;
-  contentHash: string;
-  content: string;
-  model: string | null;
-  tokensIn: number | null;
-  tokensOut: number | null;
-  thinkingTokens: number | null;
-  durationMs: number | null;
-  timestamp: number;
-}
-
-/** The validation's details. */
-export interface ValidationRow {
-  txHash: string;
-  blockIndex: number;
-  validator: string;
-  bestMinerId: string;
-  scores: { minerId: string; score: number }[];
-  timestamp: number;
-}
-
-/** The reward's details. */
-export interface RewardRow {
-  txHash: string;
-  blockIndex: number;
-  rewards: { address: string; amount: string; reason: string }[];
-  timestamp: number;
-}
-
-const emptyCounts = (): Record<TaskStatus, number> => Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<TaskStatus, number>;
+// Every status by name: a status core adds is a type error here until it is counted.
+const emptyCounts = (): Record<TaskStatus, number> => ({ submitted: 0, responses_collected: 0, validated: 0, rewarded: 0, timeout: 0 });
 const num = (v: unknown): number | null => (typeof v === 'number' ? v : null);
 
-/** Row key of a response: responses keep the order consensus gave them. */
-const responseKey = (taskId: string, i: number): string => `r!${taskId}!${i.toString().padStart(2, '0')}`;
-
 function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: KvOp[]): void {
-  if (tx.type === 'TASK_RESPONSE' && task) {
+  if (isTx(tx, TASK_RESPONSE) && task) {
     const i = task.responses.findIndex((r) => r.txHash === tx.hash);
     if (i < 0) return;
     const row: ResponseRow = {
       txHash: tx.hash,
       blockIndex,
-      minerId: tx.minerId as string,
+      minerId: tx.minerId,
       miner: tx.from,
-      contentHash: tx.contentHash as string,
-      content: tx.content as string,
+      contentHash: tx.contentHash,
+      content: tx.content,
       model: typeof tx.model === 'string' ? tx.model : null,
       tokensIn: num(tx.tokensIn),
       tokensOut: num(tx.tokensOut),
@@ -86,38 +59,24 @@ function foldTx(tx: SignedTx, blockIndex: number, task: Task | undefined, ops: K
       durationMs: num(tx.durationMs),
       timestamp: tx.timestamp,
     };
-    ops.push({ type: 'put', key: responseKey(task.taskId, i), value: row });
-  } else if (tx.type === 'TASK_VALIDATE') {
-    const row: ValidationRow = {
-      txHash: tx.hash,
-      blockIndex,
-      validator: tx.from,
-      bestMinerId: tx.bestMinerId as string,
-      scores: tx.scores as ValidationRow['scores'],
-      timestamp: tx.timestamp,
-    };
-    ops.push({ type: 'put', key: `v!${tx.taskId}`, value: row });
-  } else if (tx.type === 'TASK_REWARD') {
-    const row: RewardRow = { txHash: tx.hash, blockIndex, rewards: tx.rewards as RewardRow['rewards'], timestamp: tx.timestamp };
-    ops.push({ type: 'put', key: `w!${tx.taskId}`, value: row });
+    ops.push(responseRows.put(task.taskId, i, row));
+  } else if (isTx(tx, TASK_VALIDATE)) {
+    const { hash: txHash, from: validator, bestMinerId, scores, timestamp } = tx;
+    ops.push(validationRow.put(tx.taskId, { txHash, blockIndex, validator, bestMinerId, scores, timestamp }));
+  } else if (isTx(tx, TASK_REWARD)) {
+    ops.push(rewardRow.put(tx.taskId, { txHash: tx.hash, blockIndex, rewards: tx.rewards, timestamp: tx.timestamp }));
   }
 }
 
 /** The in-flight statuses /api/tasks/active lists (the spec's set). */
 export const ACTIVE_STATUSES: readonly TaskStatus[] = ['submitted', 'responses_collected'];
 /** Statuses a task never leaves. */
-const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen!({ status: st } as Task));
+const FINAL_STATUSES: readonly TaskStatus[] = TASK_STATUSES.filter((st) => !TASKS.isOpen({ status: st } as Task));
 
 /** A list the API pages through: every task, one status, or the active set. */
 export type TaskList = 'all' | 'active' | TaskStatus;
 /** The lists held (in part) in memory: every status and the active set. */
 type LiveList = Exclude<TaskList, 'all'>;
-
-/** A task not frozen yet. */
-interface LiveTask {
-  id: string;
-  status: TaskStatus;
-}
 
 /** In memory: the live tasks and the counters (what the `!` rows hold). */
 export interface TasksState {
@@ -133,13 +92,15 @@ export interface TasksState {
   frozen: Record<TaskStatus, number>;
 }
 
-/** Row key of the n-th frozen task of `status`. */
-const frozenKey = (status: TaskStatus, n: number): string => `z!${status}!${listNumber(n)}`;
-const liveKey = (n: number): string => `!l!${listNumber(n)}`;
-
 const listsOf = (status: TaskStatus): LiveList[] => (ACTIVE_STATUSES.includes(status) ? [status, 'active'] : [status]);
-const emptyLists = (): Record<LiveList, number[]> =>
-  Object.fromEntries([...TASK_STATUSES, 'active'].map((l) => [l, []])) as unknown as Record<LiveList, number[]>;
+const emptyLists = (): Record<LiveList, number[]> => ({
+  submitted: [],
+  responses_collected: [],
+  validated: [],
+  rewarded: [],
+  timeout: [],
+  active: [],
+});
 const emptyState = (): TasksState => ({ next: 0, live: new Map(), numberOf: new Map(), lists: emptyLists(), frozen: emptyCounts() });
 
 /** Index of the first element of ascending `a` that is >= `n`. */
@@ -152,6 +113,13 @@ function lowerBound(a: readonly number[], n: number): number {
     else hi = mid;
   }
   return lo;
+}
+
+/** The live task numbered `n`: every number from `next - live.size` to `next - 1` has one. */
+export function liveTask(s: TasksState, n: number): LiveTask {
+  const t = s.live.get(n);
+  if (!t) throw new Error(`tasks: no live task numbered ${n}`);
+  return t;
 }
 
 function enlist(s: TasksState, n: number, status: TaskStatus): void {
@@ -188,7 +156,7 @@ export const tasksProjection: Projection<TasksState> = {
     const touched = new Set<number>();
     // New tasks take their numbers in block order.
     for (const tx of ev.txs) {
-      if (tx.type !== 'TASK_SUBMIT') continue;
+      if (!isTx(tx, TASK_SUBMIT)) continue;
       const id = taskIdOf(tx);
       const task = diff.records.tasks.get(id);
       if (!task || s.numberOf.has(id)) continue;
@@ -197,18 +165,14 @@ export const tasksProjection: Projection<TasksState> = {
       s.numberOf.set(id, n);
       enlist(s, n, task.status);
       fresh.add(n);
-      ops.push({ type: 'put', key: `n!${listNumber(n)}`, value: id, fresh: true });
+      ops.push(taskNumberRows.put(undefined, n, id));
     }
     for (const [id, task] of diff.records.tasks) {
       const n = s.numberOf.get(id);
-      ops.push(
-        n !== undefined && fresh.has(n)
-          ? { type: 'put', key: `t!${id}`, value: task, fresh: true }
-          : { type: 'put', key: `t!${id}`, value: task },
-      );
+      ops.push(taskRow.put(id, task, n !== undefined && fresh.has(n)));
       // A frozen task is finished: its status never changes again (a later TASK_MINT only names its NFT).
       if (n === undefined) continue;
-      const known = s.live.get(n)!;
+      const known = liveTask(s, n);
       if (known.status !== task.status) {
         delist(s, n, known.status);
         enlist(s, n, task.status);
@@ -219,23 +183,23 @@ export const tasksProjection: Projection<TasksState> = {
     // Freeze the finished tasks no open task precedes.
     let frozeAny = false;
     for (let n = s.next - s.live.size; s.live.size > 0; n++) {
-      const t = s.live.get(n)!;
+      const t = liveTask(s, n);
       if (!FINAL_STATUSES.includes(t.status)) break;
       delist(s, n, t.status);
       s.live.delete(n);
       s.numberOf.delete(t.id);
-      ops.push({ type: 'put', key: frozenKey(t.status, s.frozen[t.status]++), value: t.id, fresh: true });
-      if (!fresh.has(n)) ops.push({ type: 'del', key: liveKey(n) });
+      ops.push(frozenRows.put(t.status, s.frozen[t.status]++, t.id));
+      if (!fresh.has(n)) ops.push(liveRow.del(n));
       fresh.delete(n);
       touched.delete(n);
       frozeAny = true;
     }
-    for (const n of fresh) ops.push({ type: 'put', key: liveKey(n), value: s.live.get(n), fresh: true });
-    for (const n of touched) if (!fresh.has(n)) ops.push({ type: 'put', key: liveKey(n), value: s.live.get(n) });
-    if (fresh.size > 0 || frozeAny) ops.push({ type: 'put', key: '!m', value: { next: s.next, frozen: s.frozen } });
+    for (const n of fresh) ops.push(liveRow.put(n, liveTask(s, n), true));
+    for (const n of touched) if (!fresh.has(n)) ops.push(liveRow.put(n, liveTask(s, n)));
+    if (fresh.size > 0 || frozeAny) ops.push(countersRow.put(null, { next: s.next, frozen: s.frozen }));
     for (const tx of ev.txs) {
-      if (tx.type === 'TASK_RESPONSE' || tx.type === 'TASK_VALIDATE' || tx.type === 'TASK_REWARD')
-        foldTx(tx, block.index, diff.records.tasks.get(tx.taskId as string), ops);
+      if (isTx(tx, TASK_RESPONSE) || isTx(tx, TASK_VALIDATE) || isTx(tx, TASK_REWARD))
+        foldTx(tx, block.index, diff.records.tasks.get(tx.taskId), ops);
     }
     return { state: s, ops };
   },
@@ -244,13 +208,13 @@ export const tasksProjection: Projection<TasksState> = {
     // The `!` rows sort first: the counters and the live tasks, then the history, never read here.
     for await (const [key, value] of rows) {
       if (!key.startsWith('!')) break;
-      if (key === '!m') {
-        const m = value as { next: number; frozen: Record<TaskStatus, number> };
+      if (key === countersRow.key(null)) {
+        const m: TaskCounters = countersRow.value(value);
         s.next = m.next;
         s.frozen = { ...emptyCounts(), ...m.frozen };
       } else {
-        const n = Number(key.slice(3));
-        const t = value as LiveTask;
+        const n = Number(liveRow.idOf(key));
+        const t = liveRow.value(value);
         s.live.set(n, t);
         s.numberOf.set(t.id, n);
         enlist(s, n, t.status);

@@ -34,7 +34,7 @@ const round = (x: number): number => Math.round(x * 1000) / 1000;
 type TpsUndo = [number, number | null, number | null, number | null];
 
 /** Transactions per second over block timestamps (a block's undo is a few numbers, not the window). */
-export const tpsProjection: Projection<TpsState> = {
+export const tpsProjection: Projection<TpsState, TpsState, TpsUndo> = {
   name: 'tps',
   version: 1,
   init: (info: ChainInfo) => ({ timestamps: [info.genesisBlock.timestamp], counts: [], peak: 0, peakBlock: null }),
@@ -53,15 +53,15 @@ export const tpsProjection: Projection<TpsState> = {
     s.timestamps.push(block.timestamp);
     s.counts.push(n);
     if (s.counts.length > TPS_WINDOW) {
-      undo[2] = s.counts.shift() as number;
-      undo[3] = s.timestamps.shift() as number;
+      undo[2] = s.counts.shift() ?? null;
+      undo[3] = s.timestamps.shift() ?? null;
     }
     return { state: s, undo };
   },
   save: (s) => s,
-  load: (saved) => saved as TpsState,
+  load: (saved) => saved,
   revert(s, undo) {
-    const [peak, peakBlock, count, timestamp] = undo as TpsUndo;
+    const [peak, peakBlock, count, timestamp] = undo;
     s.peak = peak;
     s.peakBlock = peakBlock;
     s.counts.pop();

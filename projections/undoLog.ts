@@ -7,6 +7,7 @@
 import { heightKey } from '../core/encoding.ts';
 import type { KvOp } from './projection.ts';
 
+import { row } from './rows.ts';
 import type { Rows as Sublevel } from './store.ts';
 type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown };
 
@@ -32,6 +33,9 @@ interface Noted {
 }
 
 /** Marks an absent row in the drain's working copy. */
+/** `<height>`: the undo record of one block, by projection name. */
+const undoRow = row<Record<string, UndoEntry>, number>('', heightKey);
+
 const ABSENT: unique symbol = Symbol('absent');
 
 /** Collects undo information as blocks are folded and writes it with their rows. */
@@ -64,11 +68,11 @@ export class UndoLog {
     if (this.noted.size === 0) return [];
     const noted = this.noted;
     this.noted = new Map();
-    const heights = [...noted.keys()].sort((a, b) => a - b);
+    const byHeight = [...noted].sort(([a], [b]) => a - b);
     // Each projection's distinct keys, first seen first: one read of each.
     const keys = new Map<string, Set<string>>();
-    for (const h of heights)
-      for (const [name, e] of noted.get(h)!) {
+    for (const [, entries] of byHeight)
+      for (const [name, e] of entries) {
         if (e.ops.length === 0) continue;
         let set = keys.get(name);
         if (!set) {
@@ -89,9 +93,9 @@ export class UndoLog {
       current.set(name, cur);
     }
     const out: BatchOp[] = [];
-    for (const h of heights) {
+    for (const [h, entries] of byHeight) {
       const record: Record<string, UndoEntry> = {};
-      for (const [name, e] of noted.get(h)!) {
+      for (const [name, e] of entries) {
         const cur = current.get(name);
         const kv: UndoEntry['kv'] = [];
         const fresh: string[] = [];
@@ -137,7 +141,7 @@ export class UndoLog {
     // Every projection's entries, highest block first (a projection with `revert` steps back through them).
     const entries = new Map<string, UndoEntry[]>();
     for (let h = top; h > ancestor; h--) {
-      const record = (await this.sub.get(heightKey(h))) as Record<string, UndoEntry> | undefined;
+      const record = await undoRow.get(this.sub, h);
       if (!record) return null;
       // Highest block first: the last write of a row is its value before block ancestor + 1.
       for (const [name, e] of Object.entries(record)) {
@@ -169,7 +173,7 @@ export class UndoLog {
   async rowsAt(name: string, ancestor: number, top: number): Promise<Map<string, unknown> | null> {
     const rows = new Map<string, unknown>();
     for (let h = top; h > ancestor; h--) {
-      const record = (await this.sub.get(heightKey(h))) as Record<string, UndoEntry> | undefined;
+      const record = await undoRow.get(this.sub, h);
       if (!record) return null;
       // Going down, a later (lower) block's value overwrites: the last one is the value at the ancestor.
       for (const entry of record[name]?.kv ?? []) rows.set(entry[0], entry.length === 2 ? entry[1] : undefined);

@@ -21,7 +21,7 @@ export interface ValidatorWindow {
  * Proposed blocks by slot over the window. A block's undo is the entry it pushed out (or null),
  * so the undo log holds a few bytes a block, not the window.
  */
-export const validatorsProjection: Projection<ValidatorWindow> = {
+export const validatorsProjection: Projection<ValidatorWindow, ValidatorWindow, [number, number] | null | undefined> = {
   name: 'validators',
   version: 1,
   init: (info: ChainInfo) => ({
@@ -34,10 +34,10 @@ export const validatorsProjection: Projection<ValidatorWindow> = {
     return { state: s, undo: s.blocks.length > VALIDATOR_WINDOW ? s.blocks.shift() : null };
   },
   save: (s) => s,
-  load: (saved) => saved as ValidatorWindow,
+  load: (saved) => saved,
   revert(s, undo) {
     s.blocks.pop();
-    if (undo) s.blocks.unshift(undo as [number, number]);
+    if (undo) s.blocks.unshift(undo);
     return s;
   },
 };

@@ -6,16 +6,13 @@
  */
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { rowGroup } from './rows.ts';
 
-/** Row key of release `seq` of `siteId`. */
-function siteReleaseKey(siteId: string, seq: number): string {
-  return `r!${siteId}!${seq.toString().padStart(8, '0')}`;
-}
-
-/** The key range of every release row of `siteId` (siteIds hold no `!`). */
-export function siteReleaseRange(siteId: string): { gte: string; lt: string } {
-  return { gte: `r!${siteId}!`, lt: `r!${siteId}"` };
-}
+/** `r!<siteId>!<seq, 8 digits>` -> releaseId: a site's releases in order (siteIds hold no `!`). */
+export const siteReleaseRows = rowGroup<string, string, number>(
+  (siteId) => `r!${siteId}!`,
+  (seq) => seq.toString().padStart(8, '0'),
+);
 
 /** Releases by site. */
 export const webDriveProjection: Projection<null> = {
@@ -24,8 +21,7 @@ export const webDriveProjection: Projection<null> = {
   init: () => null,
   apply(state, ev: BlockEvent) {
     const ops: KvOp[] = [];
-    for (const r of ev.diff.records.webReleases.values())
-      ops.push({ type: 'put', key: siteReleaseKey(r.siteId, r.seq), value: r.releaseId });
+    for (const r of ev.diff.records.webReleases.values()) ops.push(siteReleaseRows.put(r.siteId, r.seq, r.releaseId));
     return { state, ops };
   },
 };

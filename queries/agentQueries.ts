@@ -3,10 +3,26 @@
  * steps, settlement) with the `agentRuns` rows of its transactions; lists come from the indexes.
  */
 import type { AgentRun, AgentRunStatus } from '../core/state.ts';
-import type { RequestRow, StepRow } from '../projections/agentRuns.ts';
-import { conversationRecord, type Conversation, type ConversationRow, type Turn, chatProjection } from '../projections/chat.ts';
+import {
+  authorConversationRows,
+  chatProjection,
+  type Conversation,
+  conversationRecord,
+  conversationRow,
+  type Turn,
+  turnRows,
+} from '../projections/chat.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { agentRunsProjection } from '../projections/agentRuns.ts';
+import {
+  agentRunsProjection,
+  claimRow,
+  finishRow,
+  requestRow,
+  type RunIndex,
+  runIndexRows,
+  type StepRow,
+  stepRows,
+} from '../projections/agentRuns.ts';
 import { RUNS } from '../core/tx/agent/agent.ts';
 import { orderedPage } from './orderedPage.ts';
 import { readRecord } from './stateReads.ts';
@@ -61,9 +77,9 @@ export class AgentQueries {
   async run(id: string): Promise<RunRecord | undefined> {
     const r: AgentRun | undefined = await readRecord(this.ports, RUNS, id);
     if (!r) return undefined;
-    const req = (await (await this.runRows()).get(`q!${id}`)) as RequestRow | undefined;
-    const claim = (await (await this.runRows()).get(`c!${id}`)) as { modelInfo: string; hardwareTier: string } | undefined;
-    const fin = (await (await this.runRows()).get(`f!${id}`)) as { finalAnswerInline: string } | undefined;
+    const req = await requestRow.get(await this.runRows(), id);
+    const claim = await claimRow.get(await this.runRows(), id);
+    const fin = await finishRow.get(await this.runRows(), id);
     return {
       agentRunId: r.agentRunId,
       conversationId: r.conversationId,
@@ -92,17 +108,17 @@ export class AgentQueries {
   /** A run's steps in step order. */
   async steps(id: string): Promise<Omit<StepRow, 'txHash'>[]> {
     const out: Omit<StepRow, 'txHash'>[] = [];
-    for await (const v of (await this.runRows()).values({ gte: `p!${id}!`, lt: `p!${id}!~` })) {
-      const { txHash: _, ...step } = v as StepRow;
+    for await (const v of stepRows.values(await this.runRows(), id)) {
+      const { txHash: _, ...step } = v;
       out.push(step);
     }
     return out;
   }
 
-  /** Runs of an index prefix (`s!<status>`, `u!<submitter>`, `m!<miner>`), `limit` of them after skipping `offset`. */
-  async runsBy(prefix: string, limit: number, offset: number, oldestFirst: boolean): Promise<RunRecord[]> {
+  /** Runs of one status, submitter or miner (`key`), `limit` of them after skipping `offset`. */
+  async runsBy(index: RunIndex, key: string, limit: number, offset: number, oldestFirst: boolean): Promise<RunRecord[]> {
     const out: RunRecord[] = [];
-    for (const id of await orderedPage<string>(await this.runRows(), prefix, limit, offset, !oldestFirst)) {
+    for (const id of await orderedPage(await this.runRows(), runIndexRows, [index, key], limit, offset, !oldestFirst)) {
       const r = await this.run(id);
       if (r) out.push(r);
     }
@@ -111,17 +127,17 @@ export class AgentQueries {
 
   /** A conversation record, or undefined (its row: memory holds a bounded cache only). */
   async conversation(id: string): Promise<Conversation | undefined> {
-    const row = (await (await this.chatRows()).get(`k!${id}`)) as ConversationRow | undefined;
+    const row = await conversationRow.get(await this.chatRows(), id);
     return row && conversationRecord(row);
   }
 
   /** A conversation's latest `limit` turns before its `offset` latest ones, in chronological order. */
   async turns(id: string, limit: number, offset: number): Promise<Turn[]> {
-    return (await orderedPage<Turn>(await this.chatRows(), `t!${id}`, limit, offset, true)).reverse();
+    return (await orderedPage(await this.chatRows(), turnRows, id, limit, offset, true)).reverse();
   }
 
   /** Distinct conversations an address wrote in, in order of its first turn in each: `limit` from `offset`. */
   conversationsOf(author: string, limit: number, offset: number): Promise<string[]> {
-    return this.chatRows().then((rows) => orderedPage<string>(rows, `a!${author}`, limit, offset, false));
+    return this.chatRows().then((rows) => orderedPage(rows, authorConversationRows, author, limit, offset, false));
   }
 }

@@ -58,9 +58,12 @@ export class BlockJsonCache {
   private keep(index: number, hash: string, json: string): void {
     if (this.cap === 0 || this.byHeight.has(index)) return;
     if (this.byHeight.size >= this.cap) {
-      const [oldest, entry] = this.byHeight.entries().next().value as [number, { hash: string }];
-      this.byHeight.delete(oldest);
-      this.byHash.delete(entry.hash);
+      const first = this.byHeight.entries().next();
+      if (!first.done) {
+        const [oldest, entry] = first.value;
+        this.byHeight.delete(oldest);
+        this.byHash.delete(entry.hash);
+      }
     }
     this.byHeight.set(index, { hash, json });
     this.byHash.set(hash, index);

@@ -8,12 +8,20 @@ import { minerFigures, minerStatsProjection } from '../projections/minerStats.ts
 /** A miner as served: consensus record plus read-model figures. */
 export type MinerRecord = Miner & { reputationScore: number; tasksCompleted: number };
 import type { SignedTx } from '../core/tx/handler.ts';
-import type { HistoryRun, TxLocation } from '../projections/chainIndex.ts';
+import type { TxLocation } from '../projections/chainIndex.ts';
 import { statsRecord, chainStatsProjection } from '../projections/chainStats.ts';
 import { bucketLabels, holderRows, holdersProjection } from '../projections/holders.ts';
 import { circulating, supplyProjection } from '../projections/supply.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { addressHistoryProjection, blockHashProjection, countKey, historyKey, txIndexProjection } from '../projections/chainIndex.ts';
+import {
+  addressHistoryProjection,
+  blockHashProjection,
+  blockHeightRow,
+  historyCountRow,
+  historyRows,
+  txIndexProjection,
+  txLocationRow,
+} from '../projections/chainIndex.ts';
 import type { RecordDef } from '../core/record.ts';
 import { MINERS } from '../core/tx/miner.ts';
 import { recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
@@ -119,7 +127,7 @@ export class ChainQueries {
   }
 
   private async blockIndexOf(hash: string): Promise<number | undefined> {
-    return (await (await this.ports.models.readable(blockHashProjection)).get(hash)) as number | undefined;
+    return blockHeightRow.get(await this.ports.models.readable(blockHashProjection), hash);
   }
 
   /** Blocks from..to inclusive (the caller bounds the range). */
@@ -134,7 +142,7 @@ export class ChainQueries {
 
   /** A confirmed transaction by hash. */
   async tx(hash: string): Promise<ConfirmedTx | undefined> {
-    const loc = (await (await this.ports.models.readable(txIndexProjection)).get(hash)) as TxLocation | undefined;
+    const loc = await txLocationRow.get(await this.ports.models.readable(txIndexProjection), hash);
     if (!loc) return undefined;
     const b = await this.block(loc.blockIndex);
     const tx = b?.transactions[loc.position];
@@ -155,15 +163,15 @@ export class ChainQueries {
     cursor?: number,
   ): Promise<{ txs: ConfirmedTx[]; nextCursor: string | null }> {
     const rows = await this.ports.models.readable(addressHistoryProjection);
-    const count = ((await rows.get(countKey(address))) as number | undefined) ?? 0;
+    const count = (await historyCountRow.get(rows, address)) ?? 0;
     const top = Math.min(count - 1, cursor ?? count - 1) - offset;
     if (top < 0 || limit === 0) return { txs: [], nextCursor: top < 0 ? null : String(top) };
     // Each row is one block's run of the address's transactions; the first one read holds `top`.
     const page: TxLocation[] = [];
-    for await (const v of rows.values({ gte: historyKey(address, 0), lte: historyKey(address, top), reverse: true, limit })) {
-      const [seq, blockIndex] = v as HistoryRun;
-      for (let n = Math.min(top, seq + (v as HistoryRun).length - 3); n >= seq && page.length < limit; n--)
-        page.push({ blockIndex, position: (v as HistoryRun)[2 + n - seq] });
+    for await (const v of historyRows.values(rows, address, { from: 0, through: top, reverse: true, limit })) {
+      const [seq, blockIndex] = v;
+      for (let n = Math.min(top, seq + v.length - 3); n >= seq && page.length < limit; n--)
+        page.push({ blockIndex, position: v[2 + n - seq] });
       if (page.length >= limit) break;
     }
     const blocks = new Map<number, Block | undefined>();

@@ -5,7 +5,7 @@
  */
 import type { ChunkStore, Upload } from '../core/chunks.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { contentKey, contentProjection, contentSizeKey } from '../projections/content.ts';
+import { chunkRows, chunkSizeRows, contentProjection } from '../projections/content.ts';
 import { readRecord } from './stateReads.ts';
 
 /** A complete upload as a route serves it. */
@@ -50,8 +50,7 @@ export class ContentQueries {
     const u = await this.complete(store, id);
     if (!u) return;
     const rows = await this.ports.models.readable(contentProjection);
-    const range = { gte: contentKey(store.namespace, id, 0), lte: contentKey(store.namespace, id, u.totalChunks - 1) };
-    for await (const data of rows.values(range)) yield Buffer.from(data as string, 'base64');
+    yield* decoded(chunkRows.values(rows, [store.namespace, id], { from: 0, through: u.totalChunks - 1 }));
   }
 
   /**
@@ -63,8 +62,12 @@ export class ContentQueries {
     const u = await this.complete(store, id);
     if (!u || start > end) return;
     const rows = await this.ports.models.readable(contentProjection);
-    const keys = Array.from({ length: u.totalChunks }, (_, i) => contentSizeKey(store.namespace, id, i));
-    const sizes = await rows.getMany(keys);
+    const upload: [string, string] = [store.namespace, id];
+    const sizes = await chunkSizeRows.getMany(
+      rows,
+      upload,
+      Array.from({ length: u.totalChunks }, (_, i) => i),
+    );
     if (!sizes.every((n) => typeof n === 'number')) {
       // Rows from before the size rows existed: read in order and cut (a replay writes them).
       yield* cut(this.bytes(store, id), 0, start, end);
@@ -76,8 +79,7 @@ export class ContentQueries {
     while (first < u.totalChunks - 1 && at + sizes[first] <= start) at += sizes[first++];
     let last = first;
     for (let past = at + sizes[first]; past <= end && last < u.totalChunks - 1; ) past += sizes[++last];
-    const chunks = rows.values({ gte: contentKey(store.namespace, id, first), lte: contentKey(store.namespace, id, last) });
-    yield* cut(decoded(chunks), at, start, end);
+    yield* cut(decoded(chunkRows.values(rows, upload, { from: first, through: last })), at, start, end);
   }
 
   /** A complete upload ready to serve, or undefined when unknown or not complete. */
@@ -105,8 +107,8 @@ export class ContentQueries {
 }
 
 /** Chunk rows (base64) as bytes. */
-async function* decoded(rows: AsyncIterable<unknown>): AsyncGenerator<Uint8Array> {
-  for await (const data of rows) yield Buffer.from(data as string, 'base64');
+async function* decoded(rows: AsyncIterable<string>): AsyncGenerator<Uint8Array> {
+  for await (const data of rows) yield Buffer.from(data, 'base64');
 }
 
 /**

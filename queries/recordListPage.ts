@@ -2,9 +2,8 @@
  * A page of a numbered record list (projections/recordLists.ts): one range read of `limit` rows
  * at any offset. Miners are listed oldest first, tokens newest first, as they always were.
  */
-import { type ListedKind, listPrefix, ownerCountKey } from '../projections/recordLists.ts';
-import type { Rows } from '../projections/store.ts';
-import { numberedPage } from './numberedPage.ts';
+import { kindRows, type ListedKind, ownerCountRow, ownerRows } from '../projections/recordLists.ts';
+import type { RowReader } from '../projections/rows.ts';
 
 /**
  * `limit` ids from `offset` of `kind`'s list (one owner's tokens when `owner` is given), with the
@@ -12,13 +11,15 @@ import { numberedPage } from './numberedPage.ts';
  * owner's count row.
  */
 export async function recordListPage(
-  rows: Rows,
+  rows: RowReader,
   kind: ListedKind,
   limit: number,
   offset: number,
   owner?: string,
   total?: number,
 ): Promise<{ total: number; ids: string[] }> {
-  const size = owner === undefined ? (total ?? 0) : (((await rows.get(ownerCountKey(kind, owner))) as number | undefined) ?? 0);
-  return { total: size, ids: await numberedPage<string>(rows, listPrefix(kind, owner), size, limit, offset, kind !== 'miners') };
+  const newestFirst = kind !== 'miners';
+  if (owner === undefined) return { total: total ?? 0, ids: await kindRows.page(rows, kind, total ?? 0, limit, offset, newestFirst) };
+  const size = (await ownerCountRow.get(rows, [kind, owner])) ?? 0;
+  return { total: size, ids: await ownerRows.page(rows, [kind, owner], size, limit, offset, newestFirst) };
 }

@@ -9,8 +9,22 @@ import { INTENTS, type LikeIntent } from '../core/tx/social/socialLike.ts';
 import { POSTS, type PostRef } from '../core/tx/social/socialPost.ts';
 import { readRecord, readRecords } from './stateReads.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { dmCountKey, postCountKey, socialProjection, type DmRecord, type LikeRecord } from '../projections/social.ts';
-import { numberedPage } from './numberedPage.ts';
+import type { NumberedRows, RowGroup, RowReader } from '../projections/rows.ts';
+import {
+  authorPostRows,
+  dmCountRow,
+  dmRows,
+  feedRows,
+  likeRows,
+  postCountRow,
+  postRow,
+  profileRow,
+  queueRows,
+  socialProjection,
+  subscriptionRows,
+  type DmRecord,
+  type LikeRecord,
+} from '../projections/social.ts';
 
 /** A post as served. */
 export type Post = Omit<PostRef, 'parentPostId'> & { body: string; blobIds: string[]; parentPostId?: string };
@@ -48,33 +62,39 @@ export class SocialQueries {
     return this.ports.models.readable(socialProjection);
   }
 
-  /** Values of the rows under `prefix`, newest (last in key order) first or oldest first, with their total. */
-  private async page<T>(prefix: string, limit: number, offset: number, newestFirst = true): Promise<Slice<T>> {
+  /** Values of `group`'s rows of `key`, newest (last in key order) first or oldest first, with their total. */
+  private async page<G, T>(group: RowGroup<G, never, T>, key: G, limit: number, offset: number, newestFirst = true): Promise<Slice<T>> {
     const rows = await this.rows();
     const items: T[] = [];
     let count = 0;
-    for await (const v of rows.values({ gte: prefix, lt: `${prefix}\xff`, reverse: newestFirst })) {
-      if (count >= offset && items.length < limit) items.push(v as T);
+    for await (const v of group.values(rows, key, { reverse: newestFirst })) {
+      if (count >= offset && items.length < limit) items.push(v);
       count++;
     }
     return { count, items };
   }
 
   /**
-   * A numbered list's page, newest first: its size is `size` (the feed's, from memory, taken before
-   * the rows are flushed) or the count row `countKey`.
+   * A page of `key`'s list in `list`, newest first: its size is `count` (the feed's, from memory,
+   * taken before the rows are flushed) or what the count row `count` holds for `key`.
    */
-  private async numbered<T>(prefix: string, limit: number, offset: number, count: string | number): Promise<Slice<T>> {
+  private async numbered<G, T>(
+    list: NumberedRows<G, T>,
+    key: G,
+    limit: number,
+    offset: number,
+    count: number | ((rows: RowReader) => Promise<number | undefined>),
+  ): Promise<Slice<T>> {
     const rows = await this.rows();
-    const size = typeof count === 'number' ? count : (((await rows.get(count)) as number | undefined) ?? 0);
-    return { count: size, items: await numberedPage<T>(rows, prefix, size, limit, offset, true) };
+    const size = typeof count === 'number' ? count : ((await count(rows)) ?? 0);
+    return { count: size, items: await list.page(rows, key, size, limit, offset, true) };
   }
 
   /** One post, or undefined. */
   async post(postId: string): Promise<Post | undefined> {
     const ref = await readRecord(this.ports, POSTS, postId);
     if (!ref) return undefined;
-    const row = (await (await this.rows()).get(`post!${postId}`)) as { body: string; blobIds: string[] } | undefined;
+    const row = await postRow.get(await this.rows(), postId);
     const { parentPostId, ...rest } = ref;
     return { ...rest, body: row?.body ?? '', blobIds: row?.blobIds ?? [], ...(parentPostId ? { parentPostId } : {}) };
   }
@@ -90,32 +110,32 @@ export class SocialQueries {
 
   /** Every post, newest first. */
   async feed(limit: number, offset: number): Promise<Slice<Post>> {
-    const page = await this.numbered<string>('feed!', limit, offset, this.ports.models.state(socialProjection).feed);
+    const page = await this.numbered(feedRows, undefined, limit, offset, this.ports.models.state(socialProjection).feed);
     return { count: page.count, items: await this.posts(page.items) };
   }
 
   /** An author's posts, newest first. */
   async byAuthor(author: string, limit: number, offset: number): Promise<Slice<Post>> {
-    const page = await this.numbered<string>(`by!${author}!`, limit, offset, postCountKey(author));
+    const page = await this.numbered(authorPostRows, author, limit, offset, (rows) => postCountRow.get(rows, author));
     return { count: page.count, items: await this.posts(page.items) };
   }
 
   /** A post's likes (enabled reactions and paid intents), newest first. */
   async likes(postId: string): Promise<LikeRecord[]> {
-    const { items } = await this.page<LikeRecord>(`like!${postId}!`, Number.MAX_SAFE_INTEGER, 0, false);
+    const { items } = await this.page(likeRows, postId, Number.MAX_SAFE_INTEGER, 0, false);
     return items.sort((a, b) => b.timestamp - a.timestamp || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
   }
 
   /** The accounts `subscriber` follows, in address order. */
   subscriptions(subscriber: string, limit: number, offset: number): Promise<Slice<string>> {
-    return this.page<string>(`sub!${subscriber}!`, limit, offset, false);
+    return this.page(subscriptionRows, subscriber, limit, offset, false);
   }
 
   /** An author's pending intents, oldest first (queue order). */
   async queue(author: string, limit: number, offset: number): Promise<Slice<IntentRecord>> {
-    const page = await this.page<string>(`queue!${author}!`, limit, offset, false);
+    const page = await this.page(queueRows, author, limit, offset, false);
     const intents = await readRecords(this.ports, INTENTS, page.items);
-    return { count: page.count, items: intents.map((i) => intentRecord(i!)) };
+    return { count: page.count, items: intents.filter((i) => i !== undefined).map(intentRecord) };
   }
 
   /** One intent, or undefined. */
@@ -126,12 +146,12 @@ export class SocialQueries {
 
   /** Messages `address` sent or received, newest first. */
   dms(address: string, limit: number, offset: number): Promise<Slice<DmRecord>> {
-    return this.numbered<DmRecord>(`dm!${address}!`, limit, offset, dmCountKey(address));
+    return this.numbered(dmRows, address, limit, offset, (rows) => dmCountRow.get(rows, address));
   }
 
   /** A profile, or undefined when the account never set one. */
   async profile(address: string): Promise<Profile | undefined> {
-    const row = (await (await this.rows()).get(`profile!${address}`)) as Omit<Profile, 'address'> | undefined;
+    const row = await profileRow.get(await this.rows(), address);
     return row && { address, ...row };
   }
 }

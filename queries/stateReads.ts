@@ -19,18 +19,22 @@ export async function readState<T>(ports: Pick<ReadPorts, 'chain' | 'models'>, r
   for (;;) {
     const view = new StateOverlay(ports.chain.state());
     for (const [key, value] of loaded) {
-      const { rec, id } = parseRecordKey(key)!;
+      // Every key a state read misses is a record's key.
+      const parsed = parseRecordKey(key);
+      if (!parsed) continue;
+      const { rec, id } = parsed;
       if (value === undefined) view.remove(rec, id);
       else view.put(rec, id, value);
     }
-    let out: T | undefined;
+    let out: { value: T } | undefined;
     try {
-      out = read(view);
+      out = { value: read(view) };
     } catch (e) {
       if (view.missing().size === 0) throw e;
     }
     const misses = [...view.missing()];
-    if (misses.length === 0) return out as T;
+    // No misses: the read ran to its end (a read that threw with none was thrown above).
+    if (out && misses.length === 0) return out.value;
     const values = await (await ports.models.readable(accountsProjection)).getMany(misses);
     for (const [i, key] of misses.entries()) loaded.set(key, values[i]);
   }
@@ -38,7 +42,7 @@ export async function readState<T>(ports: Pick<ReadPorts, 'chain' | 'models'>, r
 
 /** One record by id: from the state's cache, else its row (undefined when there is none). */
 export function readRecord<T>(ports: Pick<ReadPorts, 'chain' | 'models'>, rec: RecordDef<string, T>, id: string): Promise<T | undefined> {
-  return readState(ports, (s) => s.get(rec, id) as T | undefined);
+  return readState(ports, (s) => s.get(rec, id));
 }
 
 /** Records by id, in order (undefined where there is none), with one read of the rows. */
@@ -47,5 +51,5 @@ export async function readRecords<T>(
   rec: RecordDef<string, T>,
   ids: readonly string[],
 ): Promise<(T | undefined)[]> {
-  return readState(ports, (s) => ids.map((id) => s.get(rec, id) as T | undefined));
+  return readState(ports, (s) => ids.map((id) => s.get(rec, id)));
 }

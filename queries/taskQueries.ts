@@ -4,13 +4,23 @@
  * projection's rows; single records join the consensus record with the rows of its transactions.
  */
 import type { Task, TaskStatus } from '../core/state.ts';
-import { TASK_TIMEOUTS, TASKS, taskIdOf } from '../core/tx/task/task.ts';
+import { isTx } from '../core/tx/handler.ts';
+import { TASK_SUBMIT, TASK_TIMEOUTS, TASKS, taskIdOf } from '../core/tx/task/task.ts';
 import { readRecord } from './stateReads.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
-import type { ResponseRow, RewardRow, ValidationRow } from '../projections/tasks.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { listSize, tasksProjection, type TaskList } from '../projections/tasks.ts';
-import { numberedPage } from './numberedPage.ts';
+import { listSize, liveTask, tasksProjection, type TaskList } from '../projections/tasks.ts';
+import {
+  frozenRows,
+  type ResponseRow,
+  responseRows,
+  type RewardRow,
+  rewardRow,
+  taskNumberRows,
+  taskRow,
+  type ValidationRow,
+  validationRow,
+} from '../projections/taskRows.ts';
 
 /** The rows numbered `from` (inclusive) to `to` (exclusive) under `prefix`, ascending. */
 
@@ -90,18 +100,17 @@ export class TaskQueries {
       let ids: string[] = [];
       const end = Math.min(total, offset + limit);
       if (list === 'all') {
-        ids = await numberedPage<string>(rows, 'n!', total, limit, offset, true);
+        ids = await taskNumberRows.page(rows, undefined, total, limit, offset, true);
       } else {
         // Newest first: the live numbers (the newest), then the frozen rows below them.
         const live = s.lists[list];
-        for (let i = live.length - 1 - offset; i >= 0 && i >= live.length - end; i--) ids.push(s.live.get(live[i])!.id);
+        for (let i = live.length - 1 - offset; i >= 0 && i >= live.length - end; i--) ids.push(liveTask(s, live[i]).id);
         const from = Math.max(0, offset - live.length);
         const to = end - live.length;
-        if (from < to && list !== 'active')
-          ids.push(...(await numberedPage<string>(rows, `z!${list}!`, s.frozen[list], to - from, from, true)));
+        if (from < to && list !== 'active') ids.push(...(await frozenRows.page(rows, list, s.frozen[list], to - from, from, true)));
       }
-      const records = ids.length ? await rows.getMany(ids.map((id) => `t!${id}`)) : [];
-      if (records.every((t) => t !== undefined)) return { tasks: records.map((t) => taskSummary(t as Task)), total };
+      const records = await taskRow.getMany(rows, ids);
+      if (records.every((t) => t !== undefined)) return { tasks: records.map(taskSummary), total };
     }
   }
 
@@ -110,9 +119,9 @@ export class TaskQueries {
     const t = await readRecord(this.ports, TASKS, id);
     if (!t) return undefined;
     const responses: ResponseRow[] = [];
-    for await (const r of (await this.rows()).values({ gte: `r!${id}!`, lt: `r!${id}!~` })) responses.push(r as ResponseRow);
-    const validation = (await (await this.rows()).get(`v!${id}`)) as ValidationRow | undefined;
-    const reward = (await (await this.rows()).get(`w!${id}`)) as RewardRow | undefined;
+    for await (const r of responseRows.values(await this.rows(), id)) responses.push(r);
+    const validation = await validationRow.get(await this.rows(), id);
+    const reward = await rewardRow.get(await this.rows(), id);
     const deadline = t.submittedAt + t.timeoutMs;
     return {
       ...taskSummary(t),
@@ -131,7 +140,8 @@ export class TaskQueries {
       responses,
       validation: validation ?? null,
       reward: reward ?? null,
-      timeout: t.status === 'timeout' ? { at: t.settledAt!, refunded: t.fee } : null,
+      // A task that timed out carries when (settledAt); its deadline only if a record lacked it.
+      timeout: t.status === 'timeout' ? { at: t.settledAt ?? deadline, refunded: t.fee } : null,
       nft: t.nftTokenId ?? null,
     };
   }
@@ -141,17 +151,20 @@ export class TaskQueries {
     const { total, txs } = this.ports.mempool.ofType('TASK_SUBMIT', limit, offset);
     return {
       total,
-      tasks: txs.map((tx) => ({
-        taskId: taskIdOf(tx),
-        txHash: tx.hash,
-        submitter: tx.from,
-        taskType: tx.taskType as string,
-        prompt: tx.prompt as string,
-        fee: tx.fee as string,
-        timeoutMs: (tx.timeoutMs as number | undefined) ?? TASK_TIMEOUTS[tx.taskType as keyof typeof TASK_TIMEOUTS],
-        nonce: tx.nonce,
-        timestamp: tx.timestamp,
-      })),
+      // Every one is a TASK_SUBMIT (the pool's index by type): the filter only narrows its fields.
+      tasks: txs
+        .filter((tx) => isTx(tx, TASK_SUBMIT))
+        .map((tx) => ({
+          taskId: taskIdOf(tx),
+          txHash: tx.hash,
+          submitter: tx.from,
+          taskType: tx.taskType,
+          prompt: tx.prompt,
+          fee: tx.fee,
+          timeoutMs: tx.timeoutMs ?? TASK_TIMEOUTS[tx.taskType],
+          nonce: tx.nonce,
+          timestamp: tx.timestamp,
+        })),
     };
   }
 }

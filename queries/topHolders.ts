@@ -92,8 +92,8 @@ export class TopHolders {
     this.top.splice(this.position(h), 0, h);
     this.balanceOf.set(address, balance);
     if (this.top.length > this.kept) {
-      const dropped = this.top.pop()!;
-      this.balanceOf.delete(dropped.address);
+      const dropped = this.top.pop();
+      if (dropped) this.balanceOf.delete(dropped.address);
       this.complete = false;
     }
   }

@@ -6,7 +6,7 @@
 import { driveFile, FILES, type DriveFile } from '../core/tx/web/webFiles.ts';
 import { manifestLookup, WEB_ALIASES, WEB_RELEASES, WEB_SITES, type WebRelease, type WebSite } from '../core/tx/web/webRecords.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { siteReleaseRange, webDriveProjection } from '../projections/webDrive.ts';
+import { siteReleaseRows, webDriveProjection } from '../projections/webDrive.ts';
 import type { ContentQueries, StoredContent } from './contentQueries.ts';
 import { readRecord, readState } from './stateReads.ts';
 
@@ -88,12 +88,11 @@ export class WebQueries {
   async siteReleases(site: WebSite, limit: number, offset: number): Promise<SiteReleases> {
     const rows = await this.ports.models.readable(webDriveProjection);
     const releases: ReleaseSummary[] = [];
-    const range = siteReleaseRange(site.siteId);
-    const ids = rows.values({ ...range, reverse: true, limit: offset + limit });
+    const ids = siteReleaseRows.values(rows, site.siteId, { reverse: true, limit: offset + limit });
     let i = 0;
     for await (const id of ids) {
       if (i++ < offset) continue;
-      const r = await this.release(id as string);
+      const r = await this.release(id);
       if (r)
         releases.push({
           releaseId: r.releaseId,

@@ -55,7 +55,7 @@ export function observeLaunched(m: NodeMetrics, n: ObservedNode): () => void {
     outbox: () => n.alerts.pendingCount(),
     projectionHeights: () => n.node.models.heights(),
     readModelResets: () => n.node.models.resets(),
-    guard: n.network.guardStats ? () => n.network.guardStats!() : undefined,
+    guard: n.network.guardStats?.bind(n.network),
     signatureVerifier: signatureEquation,
   });
 }

@@ -1,35 +1,29 @@
 /**
- * The OpenAPI 3.1 document of an app, built from its own routes: every method and path the
- * Hono app registered (walked at request time, so routes added by anyone appear), each with
- * its path parameters, the catalog's summary, query, headers, body and answers, and the
- * `{error, code}` shape for every error status. A route the catalog does not describe still
+ * The OpenAPI 3.1 document of an app, derived from the route definitions (api/endpoints/):
+ * every method and path the Hono app registered (walked at request time, so only routes that
+ * are mounted appear, in mounting order), each with its definition's summary, parameters,
+ * headers, body and answers, and the `{error, code}` shape for every error status. Operation
+ * ids are the definitions' keys, unique by construction. A route without a definition still
  * appears, marked `x-undocumented` (a test fails on it), rather than silently missing.
  */
-import { ACCESS_ROUTES } from './accessRouteDocs.ts';
-import { CHAIN_ROUTES } from './chainRouteDocs.ts';
+import { ENDPOINTS } from '../endpoints/index.ts';
+import { type Endpoint, type Param, pathParams } from '../endpoints/endpoint.ts';
 import { componentSchemas } from './components.ts';
-import { ECONOMY_ROUTES } from './economyRouteDocs.ts';
-import { OPERATOR_ROUTES } from './operatorRouteDocs.ts';
-import { SOCIAL_ROUTES } from './socialRouteDocs.ts';
-import { WEB_ROUTES } from './webRouteDocs.ts';
-import type { ParamDoc, RouteCatalog, RouteDoc } from './routeDoc.ts';
 import type { JsonSchema } from './txSchemas.ts';
-
-/** Every route the node documents. */
-export const ROUTE_CATALOG: RouteCatalog = {
-  ...CHAIN_ROUTES,
-  ...ECONOMY_ROUTES,
-  ...SOCIAL_ROUTES,
-  ...WEB_ROUTES,
-  ...ACCESS_ROUTES,
-  ...OPERATOR_ROUTES,
-};
 
 /** A registered route. */
 export interface RouteRef {
   method: string;
   path: string;
 }
+
+/** The key of a route: `GET /api/chain/block/:index`. */
+export const routeKey = (r: RouteRef) => `${r.method} ${r.path}`;
+
+/** Every definition by its route key. */
+const BY_ROUTE: ReadonlyMap<string, [string, Endpoint]> = new Map(
+  Object.entries(ENDPOINTS).map(([id, e]) => [routeKey(e), [id, e]] as const),
+);
 
 const STATUS_TEXT: Record<number, string> = {
   416: 'byte range outside the content (RANGE_NOT_SATISFIABLE), with Content-Range: bytes */size',
@@ -50,15 +44,12 @@ export function openApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-/** The key of a route in the catalog. */
-const routeKey = (r: RouteRef) => `${r.method} ${r.path}`;
-
-function param(name: string, where: 'path' | 'query' | 'header', p: ParamDoc): JsonSchema {
+function param(name: string, where: 'path' | 'query' | 'header', p: Param): JsonSchema {
   return { name, in: where, required: where === 'path' ? true : (p.required ?? false), description: p.description, schema: p.schema };
 }
 
-function operation(r: RouteRef, doc: RouteDoc | undefined): JsonSchema {
-  const names = [...r.path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+function operation(r: RouteRef, id: string | undefined, doc: Endpoint | undefined): JsonSchema {
+  const names = pathParams(r.path);
   const parameters = [
     ...names.map((n) => param(n, 'path', doc?.params?.[n] ?? { schema: { type: 'string' }, description: n })),
     ...Object.entries(doc?.query ?? {}).map(([n, p]) => param(n, 'query', p)),
@@ -80,7 +71,8 @@ function operation(r: RouteRef, doc: RouteDoc | undefined): JsonSchema {
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   return {
-    operationId: operationId(r),
+    // Undocumented routes get an id from their key (the test that fails on them names it).
+    operationId: id ?? `undocumented ${routeKey(r)}`,
     summary: doc?.summary ?? `${r.method} ${r.path}`,
     ...(doc?.description ? { description: doc.description } : {}),
     tags: [doc?.tag ?? 'undocumented'],
@@ -99,12 +91,6 @@ function operation(r: RouteRef, doc: RouteDoc | undefined): JsonSchema {
  */
 export const isEndpoint = (r: RouteRef): boolean => r.method !== 'ALL' && r.path !== '/*';
 
-/** `get` + the camel-cased path (`/web/:alias/*` is getWebAliasPath, apart from `/web/:alias`'s getWebAlias). */
-function operationId(r: RouteRef): string {
-  const path = r.path.replace(/\*/g, 'path');
-  return `${r.method.toLowerCase()}${path.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
-}
-
 /** The document for these routes (middleware is not a route: see `isEndpoint`). */
 export function buildOpenApi(routes: readonly RouteRef[], info: { version: string; serverUrl?: string }): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -114,7 +100,8 @@ export function buildOpenApi(routes: readonly RouteRef[], info: { version: strin
     seen.add(routeKey(r));
     const p = openApiPath(r.path);
     paths[p] ??= {};
-    paths[p][r.method.toLowerCase()] = operation(r, ROUTE_CATALOG[routeKey(r)]);
+    const [id, doc] = BY_ROUTE.get(routeKey(r)) ?? [undefined, undefined];
+    paths[p][r.method.toLowerCase()] = operation(r, id, doc);
   }
   return {
     openapi: '3.1.0',
@@ -127,7 +114,7 @@ export function buildOpenApi(routes: readonly RouteRef[], info: { version: strin
       license: { name: 'MIT', identifier: 'MIT' },
     },
     ...(info.serverUrl ? { servers: [{ url: info.serverUrl }] } : {}),
-    tags: [...new Set(Object.values(ROUTE_CATALOG).map((d) => d.tag))].map((name) => ({ name })),
+    tags: [...new Set(Object.values(ENDPOINTS).map((d) => d.tag))].map((name) => ({ name })),
     paths,
     components: { schemas: componentSchemas() },
   };

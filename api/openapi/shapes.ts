@@ -43,3 +43,10 @@ export function txWith(properties: Record<string, JsonSchema>): JsonSchema {
     unevaluatedProperties: false,
   };
 }
+
+/** `{ok: true, id, <flag>: true}`. */
+export const okWith = (flag: string): JsonSchema => obj({ ok: { const: true }, id: { type: 'string' }, [flag]: { const: true } });
+
+/** A list answer keyed by its subject. */
+export const keyedList = (key: string, keySchema: JsonSchema, items: string, itemSchema: JsonSchema): JsonSchema =>
+  obj({ [key]: keySchema, count: uint, [items]: { type: 'array', items: itemSchema } });

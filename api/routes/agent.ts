@@ -7,67 +7,55 @@
  * is the number of items in that answer.
  */
 import { Hono } from 'hono';
-import { ChainError } from '../../core/errors.ts';
-import { RUN_STATUSES } from '../../projections/agentRuns.ts';
+import { AGENT_ENDPOINTS as E } from '../endpoints/agent.ts';
+import { serve } from '../endpoints/endpoint.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
-import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
 
 /** Agent v6 routes. */
 export function agentRoutes({ chain, queries }: ApiDeps): Hono {
   const q = queries.agents;
   const app = new Hono();
-  app.use('*', forkGate(chain, 6, 'agent runs and chat'));
+  app.use('/api/agent/v6/*', forkGate(chain, 6, 'agent runs and chat'));
 
-  app.get('/run/:agentRunId/steps', async (c) => {
-    const id = parseHash(c.req.param('agentRunId'), 'agentRunId');
+  serve(app, E.getApiAgentV6RunAgentRunIdSteps, async (c, { params: { agentRunId: id } }) => {
     if (!(await q.hasRun(id))) notFound(`agent run ${id}`);
     const steps = await q.steps(id);
     return c.json({ agentRunId: id, count: steps.length, steps });
   });
 
-  app.get('/run/:agentRunId', async (c) => {
-    const id = parseHash(c.req.param('agentRunId'), 'agentRunId');
+  serve(app, E.getApiAgentV6RunAgentRunId, async (c, { params: { agentRunId: id } }) => {
     return c.json((await q.run(id)) ?? notFound(`agent run ${id}`));
   });
 
-  app.get('/by-status/:status', async (c) => {
-    const status = c.req.param('status');
-    if (!(RUN_STATUSES as readonly string[]).includes(status))
-      throw new ChainError('INVALID_PARAMS', `status must be one of ${RUN_STATUSES.join(', ')}`);
-    const runs = await q.runsBy(`s!${status}`, parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')), true);
+  serve(app, E.getApiAgentV6ByStatusStatus, async (c, { params: { status }, query: { limit, offset } }) => {
+    const runs = await q.runsBy('status', status, limit, offset, true);
     return c.json({ status, count: runs.length, runs });
   });
 
-  app.get('/by-submitter/:address', async (c) => {
-    const submitter = parseAddress(c.req.param('address'));
-    const runs = await q.runsBy(`u!${submitter}`, parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')), false);
+  serve(app, E.getApiAgentV6BySubmitterAddress, async (c, { params: { address: submitter }, query: { limit, offset } }) => {
+    const runs = await q.runsBy('submitter', submitter, limit, offset, false);
     return c.json({ submitter, count: runs.length, runs });
   });
 
-  app.get('/by-miner/:address', async (c) => {
-    const miner = parseAddress(c.req.param('address'));
-    const runs = await q.runsBy(`m!${miner}`, parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')), false);
+  serve(app, E.getApiAgentV6ByMinerAddress, async (c, { params: { address: miner }, query: { limit, offset } }) => {
+    const runs = await q.runsBy('miner', miner, limit, offset, false);
     return c.json({ miner, count: runs.length, runs });
   });
 
-  app.get('/chat/:conversationId/turns', async (c) => {
-    const id = parseHash(c.req.param('conversationId'), 'conversationId');
-    const limit = parseLimit(c.req.query('limit'), 1000, 200);
+  serve(app, E.getApiAgentV6ChatConversationIdTurns, async (c, { params: { conversationId: id }, query }) => {
     if (!(await q.conversation(id))) notFound(`conversation ${id}`);
-    const turns = await q.turns(id, limit, parseOffset(c.req.query('offset')));
+    const turns = await q.turns(id, query.limit, E.getApiAgentV6ChatConversationIdTurns.query.offset.parse(query.offset));
     return c.json({ conversationId: id, count: turns.length, turns });
   });
 
-  app.get('/chat/:conversationId', async (c) => {
-    const id = parseHash(c.req.param('conversationId'), 'conversationId');
+  serve(app, E.getApiAgentV6ChatConversationId, async (c, { params: { conversationId: id } }) => {
     return c.json((await q.conversation(id)) ?? notFound(`conversation ${id}`));
   });
 
-  app.get('/chat-by-author/:address', async (c) => {
-    const author = parseAddress(c.req.param('address'));
-    const conversationIds = await q.conversationsOf(author, parseLimit(c.req.query('limit')), parseOffset(c.req.query('offset')));
+  serve(app, E.getApiAgentV6ChatByAuthorAddress, async (c, { params: { address: author }, query: { limit, offset } }) => {
+    const conversationIds = await q.conversationsOf(author, limit, offset);
     return c.json({ author, count: conversationIds.length, conversationIds });
   });
 

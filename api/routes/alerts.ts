@@ -3,12 +3,13 @@
  * re-enable and rotate the signing secret; e-mail targets confirm by the link they were mailed.
  */
 import { Hono, type Context } from 'hono';
+import { ACCESS_ENDPOINTS as E } from '../endpoints/access.ts';
+import { serve } from '../endpoints/endpoint.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { AlertService } from '../../services/alerts/alertService.ts';
-import { parseSubscribe } from '../../services/alerts/alertParams.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientBucket } from '../clientIp.ts';
-import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
+import { limitBody, SMALL_BODY_BYTES } from '../body.ts';
 import { confirmedPage, confirmPage, wantsHtml } from '../../services/alerts/confirmPage.ts';
 import { pageHeaders } from '../staticFiles.ts';
 
@@ -29,39 +30,41 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
   const { alerts } = deps;
   const app = new Hono();
 
-  app.post('/subscribe', limitBody(SMALL_BODY_BYTES), async (c) => {
-    const body = await readOptionalJson(c);
-    if (body === undefined) throw new ChainError('INVALID_PARAMS', 'body must be a JSON object {trigger, params, channel, target}');
-    const input = parseSubscribe(body);
-    // Subscriptions per IP count per IPv4 address or IPv6 /64.
-    const created = await alerts.subscribe(input, clientBucket(c, deps.limiter?.proxies ?? null), token(c, false));
-    return c.json(created);
-  });
+  serve(
+    app,
+    E.postApiAlertsSubscribe,
+    async (c, { body: input }) => {
+      // Subscriptions per IP count per IPv4 address or IPv6 /64.
+      const created = await alerts.subscribe(input, clientBucket(c, deps.limiter?.proxies ?? null), token(c, false));
+      return c.json(created);
+    },
+    limitBody(SMALL_BODY_BYTES),
+  );
 
-  app.get('/', (c) => c.json({ alerts: alerts.list(token(c, true)) }));
+  serve(app, E.getApiAlerts, (c) => c.json({ alerts: alerts.list(token(c, true)) }));
 
   // The link mailed to an e-mail target. Opening it changes nothing (scanners and previews open
   // links too); the POST its page's button sends is the consent to receive alerts.
-  app.get('/confirm/:token', (c) => {
-    const pending = alerts.awaitingConfirmation(c.req.param('token'));
+  serve(app, E.getApiAlertsConfirmToken, (c, { params }) => {
+    const pending = alerts.awaitingConfirmation(params.token);
     if (!wantsHtml(c.req.header('accept'))) return c.json({ ...pending, status: 'unconfirmed' as const, confirm: 'POST this URL' });
     const html = confirmPage(pending);
     return c.body(html, 200, pageHeaders(html));
   });
 
-  app.post('/confirm/:token', async (c) => {
-    const done = await alerts.confirm(c.req.param('token'));
+  serve(app, E.postApiAlertsConfirmToken, async (c, { params }) => {
+    const done = await alerts.confirm(params.token);
     if (!wantsHtml(c.req.header('accept'))) return c.json(done);
     const html = confirmedPage(done.id);
     return c.body(html, 200, pageHeaders(html));
   });
 
-  app.post('/:id/enable', async (c) => c.json(await alerts.enable(c.req.param('id'), token(c, true))));
+  serve(app, E.postApiAlertsIdEnable, async (c, { params }) => c.json(await alerts.enable(params.id, token(c, true))));
 
-  app.post('/:id/secret', async (c) => c.json(await alerts.rotateSecret(c.req.param('id'), token(c, true))));
+  serve(app, E.postApiAlertsIdSecret, async (c, { params }) => c.json(await alerts.rotateSecret(params.id, token(c, true))));
 
-  app.delete('/:id', async (c) => {
-    const id = c.req.param('id');
+  serve(app, E.deleteApiAlertsId, async (c, { params }) => {
+    const id = params.id;
     await alerts.remove(id, token(c, true));
     return c.json({ ok: true, id, removed: true });
   });

@@ -7,16 +7,13 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Block } from '../../core/block.ts';
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, present } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { jsonAnswer, jsonStream } from '../jsonAnswer.ts';
-import { parseHash, parseHeight, parseLimit, parseOffset } from '../params.ts';
-
-/** Most blocks in one `blocks-full` range. */
-const MAX_FULL_RANGE = 500;
-/** Most blocks in one `blocks?from=&to=` range. */
-const MAX_BLOCKS_RANGE = 100;
+import { BLOCK_ENDPOINTS as E, MAX_BLOCKS_RANGE, MAX_FULL_RANGE } from '../endpoints/blocks.ts';
+import { serve } from '../endpoints/endpoint.ts';
+import { parseHeight } from '../endpoints/params.ts';
 
 /** A block summary as lists show it. */
 export function summary(b: Block) {
@@ -69,10 +66,9 @@ export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 10
     jsonStream(c, rangeJson(queries.chain.blocksJson(from, to), from, to, maxRangeBytes));
   const app = new Hono();
 
-  app.get('/genesis', async (c) => c.json((await queries.chain.block(0))!));
+  serve(app, E.getApiChainGenesis, async (c) => c.json(present(await queries.chain.block(0), 'block 0')));
 
-  app.get('/block/hash/:hash', (c): Response | Promise<Response> => {
-    const hash = parseHash(c.req.param('hash'));
+  serve(app, E.getApiChainBlockHashHash, (c, { params: { hash } }) => {
     const hit = queries.chain.cachedBlockJsonByHash(hash);
     if (hit !== undefined) return jsonAnswer(c, hit);
     return queries.chain.blockJsonByHash(hash).then((json) => jsonAnswer(c, json ?? notFound('block')));
@@ -85,32 +81,30 @@ export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 10
     return queries.chain.blockJson(index).then((json) => jsonAnswer(c, json ?? notFound(`block ${index}`)));
   };
 
-  app.get('/block/latest', (c) => blockAt(c, queries.chain.height()));
+  serve(app, E.getApiChainBlockLatest, (c) => blockAt(c, queries.chain.height()));
 
-  app.get('/block/:index', (c): Response | Promise<Response> => {
-    const raw = c.req.param('index');
+  serve(app, E.getApiChainBlockIndex, (c, { params: { index: raw } }) => {
     // A well-formed integer outside 0..height is "not found", as the spec says; junk is 400.
     if (/^-[0-9]+$/.test(raw)) notFound(`block ${raw}`);
     if (/^[0-9]{16,}$/.test(raw)) notFound('block');
     return blockAt(c, parseHeight(raw));
   });
 
-  app.get('/blocks', async (c) => {
-    const q = c.req.query();
+  serve(app, E.getApiChainBlocks, async (c, { query: q }) => {
     const height = queries.chain.height();
     if (q.from !== undefined || q.to !== undefined) {
       const { from, to } = range(q.from, q.to, height, MAX_BLOCKS_RANGE);
       return answerRange(c, from, to);
     }
-    const limit = parseLimit(q.limit, 100);
-    const offset = parseOffset(q.offset);
+    // Only this branch reads the page: with from/to, limit and offset are ignored.
+    const limit = E.getApiChainBlocks.query.limit.parse(q.limit);
+    const offset = E.getApiChainBlocks.query.offset.parse(q.offset);
     const top = height - offset;
     const blocks = top < 0 || limit === 0 ? [] : (await queries.chain.blocks(Math.max(0, top - limit + 1), top)).reverse();
     return c.json({ blocks: blocks.map(summary), total: height + 1 });
   });
 
-  app.get('/blocks-full', (c) => {
-    const q = c.req.query();
+  serve(app, E.getApiChainBlocksFull, (c, { query: q }) => {
     const { from, to } = range(q.from, q.to, queries.chain.height(), MAX_FULL_RANGE);
     return answerRange(c, from, to);
   });

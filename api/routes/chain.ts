@@ -1,32 +1,29 @@
 /** Chain-wide reads under /api/chain: stats, height, accounts, search, network. */
 import { Hono } from 'hono';
-import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
-import { parseAddress } from '../params.ts';
 import { EncodedOnChange, jsonAnswer } from '../jsonAnswer.ts';
 import type { Block } from '../../core/block.ts';
+import { CHAIN_ENDPOINTS as E } from '../endpoints/chain.ts';
+import { serve } from '../endpoints/endpoint.ts';
 import { summary } from './blocks.ts';
-
-/** Longest accepted search query. */
-const MAX_QUERY = 128;
 
 /** Chain routes. */
 export function chainRoutes({ queries, network }: ApiDeps): Hono {
   const app = new Hono();
 
-  app.get('/stats', (c) => c.json(queries.chain.stats(network.peerCount())));
+  serve(app, E.getApiChainStats, (c) => c.json(queries.chain.stats(network.peerCount())));
 
   // The head summary, encoded once per head.
   const head = new EncodedOnChange((b: Block) => ({
     height: b.index,
     latestBlock: { index: b.index, hash: b.hash, timestamp: b.timestamp },
   }));
-  app.get('/height', (c) => jsonAnswer(c, head.get(queries.chain.head())));
+  serve(app, E.getApiChainHeight, (c) => jsonAnswer(c, head.get(queries.chain.head())));
 
-  app.get('/account/:address', async (c) => c.json(await queries.chain.accountRecord(parseAddress(c.req.param('address')))));
+  serve(app, E.getApiChainAccountAddress, async (c, { params }) => c.json(await queries.chain.accountRecord(params.address)));
 
   // What wallets need to build transactions: the chain id, authorities and fork activation heights.
-  app.get('/params', (c) => {
+  serve(app, E.getApiChainParams, (c) => {
     const g = queries.chain.genesis();
     return c.json({
       chainId: g.chainId,
@@ -39,18 +36,16 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
     });
   });
 
-  app.get('/evidence', (c) => c.json(queries.chain.evidence()));
+  serve(app, E.getApiChainEvidence, (c) => c.json(queries.chain.evidence()));
 
-  app.get('/network', (c) => c.json({ peerId: network.peerId(), addresses: network.addresses() }));
+  serve(app, E.getApiChainNetwork, (c) => c.json({ peerId: network.peerId(), addresses: network.addresses() }));
 
-  app.get('/peers', (c) => {
+  serve(app, E.getApiChainPeers, (c) => {
     const peers = network.peers();
     return c.json({ peerId: network.peerId(), count: peers.length, peers });
   });
 
-  app.get('/search/:q', async (c) => {
-    const q = c.req.param('q').trim().toLowerCase();
-    if (q.length === 0 || q.length > MAX_QUERY) throw new ChainError('INVALID_PARAMS', `q must be 1..${MAX_QUERY} characters`);
+  serve(app, E.getApiChainSearchQ, async (c, { params: { q } }) => {
     const out: { type: 'block' | 'tx' | 'address'; data: unknown }[] = [];
     if (/^[0-9]{1,15}$/.test(q)) {
       const b = await queries.chain.block(Number(q));
@@ -78,5 +73,3 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
 
   return app;
 }
-
-/** Parses an address path parameter (re-exported for the older address routes). */

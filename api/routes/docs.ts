@@ -2,8 +2,11 @@
  * GET /api/openapi.json (the OpenAPI 3.1 document of `app`'s own routes, built on first request
  * and kept) and GET /docs (a page the node serves itself that renders it; no CDN).
  */
+import { present } from '../../core/errors.ts';
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
+import { serve } from '../endpoints/endpoint.ts';
+import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
 import { notFound } from '../errors.ts';
 import { buildOpenApi, type RouteRef } from '../openapi/document.ts';
 import { assetHeaders, pageHeaders, staticDir } from '../staticFiles.ts';
@@ -15,16 +18,16 @@ const files = staticDir(new URL('../docs/', import.meta.url));
 export function docsRoutes(routes: () => readonly RouteRef[]): Hono {
   let doc: string | null = null;
   const app = new Hono();
-  app.get('/api/openapi.json', (c) => {
+  serve(app, E.getApiOpenapiJson, (c) => {
     doc ??= JSON.stringify(buildOpenApi(routes(), { version: VERSION }));
     return c.body(doc, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
   });
-  app.get('/docs', (c) => {
-    const page = files('index.html')!;
+  serve(app, E.getDocs, (c) => {
+    const page = present(files('index.html'), 'the docs page');
     return c.body(page.body, 200, pageHeaders(page.body));
   });
-  app.get('/docs/:file', (c) => {
-    const name = c.req.param('file');
+  serve(app, E.getDocsFile, (c, { params }) => {
+    const name = params.file;
     const f = name === 'index.html' ? undefined : files(name);
     return f ? c.body(f.body, 200, assetHeaders(f.type)) : notFound(`docs file ${name.slice(0, 60)}`);
   });

@@ -4,6 +4,8 @@
  */
 import type { ServerResponse } from 'node:http';
 import { Hono, type Context } from 'hono';
+import { CHAIN_ENDPOINTS as E } from '../endpoints/chain.ts';
+import { serve } from '../endpoints/endpoint.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { ChainEventStream } from '../streams/chainEventStream.ts';
@@ -48,7 +50,8 @@ function serveStream(c: Context, stream: SseStream, direct: boolean): Response {
 
 /** GET /events under /api/chain. */
 export function chainEventRoutes({ streams }: StreamDeps): Hono {
-  return new Hono().get('/events', (c) => {
+  const app = new Hono();
+  serve(app, E.getApiChainEvents, (c) => {
     streams.checkCapacity();
     const from = resumePoint(c.req.header('Last-Event-ID'), c.req.query('fromHeight'));
     const head = streams.ports.chain.head().index;
@@ -62,13 +65,16 @@ export function chainEventRoutes({ streams }: StreamDeps): Hono {
     const res = responseOf(c);
     return serveStream(c, new ChainEventStream(streams, from, socketOf(c), res), res !== undefined);
   });
+  return app;
 }
 
 /** GET /events under /api/mempool. */
 export function mempoolEventRoutes({ streams }: StreamDeps): Hono {
-  return new Hono().get('/events', (c) => {
+  const app = new Hono();
+  serve(app, E.getApiMempoolEvents, (c) => {
     streams.checkCapacity();
     const res = responseOf(c);
     return serveStream(c, new MempoolEventStream(streams, socketOf(c), res), res !== undefined);
   });
+  return app;
 }

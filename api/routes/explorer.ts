@@ -5,15 +5,18 @@
  * source for Node and browser; stripped once, then kept), and eventsource-parser from
  * node_modules at /explorer/vendor/, which the page's import map names.
  */
+import { present } from '../../core/errors.ts';
 import { readFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
+import { serve } from '../endpoints/endpoint.ts';
+import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
 import { notFound } from '../errors.ts';
 import { assetHeaders, pageHeaders, staticDir } from '../staticFiles.ts';
 
 /** The client modules a browser may load: the browser-safe import graph of client/browser.ts. */
-const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'subscribe.ts', 'types.ts'];
+export const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'routes.ts', 'subscribe.ts', 'types.ts'];
 /** Third-party browser modules: name → module specifier (resolved to its ESM build). */
 const VENDOR_MODULES: Readonly<Record<string, string>> = { 'eventsource-parser.js': 'eventsource-parser' };
 
@@ -40,7 +43,7 @@ function stripTypes(source: string): string {
 }
 
 /** A client module as the browser gets it: its TypeScript types stripped. */
-function browserModule(name: string): string | undefined {
+export function browserModule(name: string): string | undefined {
   if (!BROWSER_CLIENT_MODULES.includes(name)) return undefined;
   let js = stripped.get(name);
   if (js === undefined) {
@@ -59,22 +62,22 @@ function vendorModule(name: string): string | undefined {
 /** Explorer routes. */
 export function explorerRoutes(): Hono {
   const app = new Hono();
-  app.get('/', (c) => {
-    const page = files('index.html')!;
+  serve(app, E.get, (c) => {
+    const page = present(files('index.html'), 'the explorer page');
     return c.body(page.body, 200, pageHeaders(page.body));
   });
-  app.get('/explorer/:file', (c) => {
-    const name = c.req.param('file');
+  serve(app, E.getExplorerFile, (c, { params }) => {
+    const name = params.file;
     const f = name === 'index.html' ? undefined : files(name);
     return f ? c.body(f.body, 200, assetHeaders(f.type)) : notFound(`explorer file ${name.slice(0, 60)}`);
   });
-  app.get('/explorer/client/:file', (c) => {
-    const name = c.req.param('file');
+  serve(app, E.getExplorerClientFile, (c, { params }) => {
+    const name = params.file;
     const js = browserModule(name);
     return js === undefined ? notFound(`client module ${name.slice(0, 60)}`) : c.body(js, 200, assetHeaders(JS));
   });
-  app.get('/explorer/vendor/:file', (c) => {
-    const name = c.req.param('file');
+  serve(app, E.getExplorerVendorFile, (c, { params }) => {
+    const name = params.file;
     const js = vendorModule(name);
     return js === undefined ? notFound(`vendor module ${name.slice(0, 60)}`) : c.body(js, 200, assetHeaders(JS));
   });

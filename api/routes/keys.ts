@@ -3,11 +3,12 @@
  * A caller sees and may revoke itself and the keys registered while presenting it.
  */
 import { Hono, type Context } from 'hono';
+import { ACCESS_ENDPOINTS as E } from '../endpoints/access.ts';
+import { serve } from '../endpoints/endpoint.ts';
 import { ChainError } from '../../core/errors.ts';
 import { keyView, type ApiKeyRecord } from '../../services/apiKeyFormat.ts';
 import type { ApiKeyStore } from '../../services/apiKeys.ts';
-import { parseRegister } from '../../services/alerts/alertParams.ts';
-import { limitBody, readOptionalJson, SMALL_BODY_BYTES } from '../body.ts';
+import { limitBody, SMALL_BODY_BYTES } from '../body.ts';
 import type { ApiDeps } from '../context.ts';
 import { clientBucket } from '../clientIp.ts';
 
@@ -34,38 +35,42 @@ function caller(c: Context, keys: ApiKeyStore, required: boolean): ApiKeyRecord 
 export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 20): Hono {
   const { keys } = deps;
   const app = new Hono();
-  app.use('*', async (_c, next) => {
+  app.use('/api/keys/*', async (_c, next) => {
     await keys.load();
     await next();
   });
 
-  app.post('/register', limitBody(SMALL_BODY_BYTES), async (c) => {
-    const input = parseRegister(await readOptionalJson(c));
-    if (input.tier !== 1)
-      throw new ChainError(
-        'INVALID_PARAMS',
-        `tier ${input.tier} keys are issued by the node operator only (ombra keys create --tier ${input.tier}); register issues tier 1 keys`,
-      );
-    const owner = caller(c, keys, false);
-    // Per IPv4 address or IPv6 /64: a host picks any address of its /64.
-    const ip = clientBucket(c, deps.limiter?.proxies ?? null);
-    if (!owner && keys.countByIp(ip) >= maxKeysPerIp)
-      throw new ChainError(
-        'RATE_LIMITED',
-        `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`,
-      );
-    const { record, key } = await keys.create({ tier: 1, label: input.label, ownerId: owner?.id ?? null, createdBy: ip });
-    return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt });
-  });
+  serve(
+    app,
+    E.postApiKeysRegister,
+    async (c, { body: input }) => {
+      if (input.tier !== 1)
+        throw new ChainError(
+          'INVALID_PARAMS',
+          `tier ${input.tier} keys are issued by the node operator only (ombra keys create --tier ${input.tier}); register issues tier 1 keys`,
+        );
+      const owner = caller(c, keys, false);
+      // Per IPv4 address or IPv6 /64: a host picks any address of its /64.
+      const ip = clientBucket(c, deps.limiter?.proxies ?? null);
+      if (!owner && keys.countByIp(ip) >= maxKeysPerIp)
+        throw new ChainError(
+          'RATE_LIMITED',
+          `this IP already registered ${maxKeysPerIp} active keys, the most one IP may hold; revoke one first`,
+        );
+      const { record, key } = await keys.create({ tier: 1, label: input.label, ownerId: owner?.id ?? null, createdBy: ip });
+      return c.json({ id: record.id, key, tier: record.tier, label: record.label, createdAt: record.createdAt });
+    },
+    limitBody(SMALL_BODY_BYTES),
+  );
 
-  app.get('/me', (c) => {
+  serve(app, E.getApiKeysMe, (c) => {
     const me = caller(c, keys, true);
     return c.json({ keys: keys.visibleTo(me).map(keyView) });
   });
 
-  app.delete('/:id', async (c) => {
+  serve(app, E.deleteApiKeysId, async (c, { params }) => {
     const me = caller(c, keys, true);
-    const id = c.req.param('id');
+    const id = params.id;
     const target = keys.get(id);
     if (!target || !keys.mayRevoke(me, target))
       throw new ChainError('NOT_FOUND', `key ${id.slice(0, 40)} not found among the keys this key may revoke`);

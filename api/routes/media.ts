@@ -12,7 +12,8 @@ import { contentResponse } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
-import { parseHash } from '../params.ts';
+import { serve } from '../endpoints/endpoint.ts';
+import { MEDIA_ENDPOINTS } from '../endpoints/nfts.ts';
 import { mountTokenRoutes } from './tokenRoutes.ts';
 
 /** Cache-Control of a minted file: its bytes can never change. */
@@ -21,13 +22,13 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
 /** /api/image or /api/audio. */
 export function mediaRoutes({ chain, queries }: ApiDeps, kind: 'image' | 'audio', fork: ForkId): Hono {
   const tokens = queries.media[kind];
+  const e = MEDIA_ENDPOINTS[kind];
   const app = new Hono();
-  app.use('*', forkGate(chain, fork, `${kind} NFTs`));
+  app.use(`/api/${kind}/*`, forkGate(chain, fork, `${kind} NFTs`));
 
-  mountTokenRoutes(app, tokens, `${kind} NFT`);
+  mountTokenRoutes(app, e, tokens, `${kind} NFT`);
 
-  app.get('/:tokenId/file', async (c) => {
-    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
+  serve(app, e.file, async (c, { params: { tokenId } }) => {
     const n = (await tokens.get(tokenId)) ?? notFound(`${kind} NFT ${tokenId}`);
     const file = (await queries.media.file(n)) ?? notFound(`the file of ${kind} NFT ${tokenId}`);
     return contentResponse(c, file, { 'Cache-Control': IMMUTABLE });

@@ -1,13 +1,13 @@
 /** GET /api/mempool/: pending transactions, oldest first. */
 import { Hono } from 'hono';
 import type { ApiDeps } from '../context.ts';
-import { parseLimit, parseOffset } from '../params.ts';
+import { BLOCK_ENDPOINTS as E } from '../endpoints/blocks.ts';
+import { type Handler, serve } from '../endpoints/endpoint.ts';
 
-/** Mempool routes (also mounted at /api/chain/mempool). */
+/** Mempool routes: /api/mempool and /api/chain/mempool. */
 export function mempoolRoutes({ queries }: ApiDeps): Hono {
-  return new Hono().get('/', (c) => {
-    const limit = parseLimit(c.req.query('limit'), 100);
-    const offset = parseOffset(c.req.query('offset'));
+  const app = new Hono();
+  const page: Handler<typeof E.getApiMempool> = (c, { query: { limit, offset } }) => {
     const all = queries.chain.pendingTxs();
     const pending = all.slice(offset, offset + limit).map((t) => ({
       type: t.type,
@@ -19,5 +19,8 @@ export function mempoolRoutes({ queries }: ApiDeps): Hono {
       hash: t.hash,
     }));
     return c.json({ total: all.length, pending });
-  });
+  };
+  serve(app, E.getApiChainMempool, page);
+  serve(app, E.getApiMempool, page);
+  return app;
 }

@@ -7,7 +7,8 @@ import type { Miner } from '../../core/state.ts';
 import { MINERS } from '../../core/tx/miner.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
-import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
+import { serve } from '../endpoints/endpoint.ts';
+import { TASK_ENDPOINTS as E } from '../endpoints/tasks.ts';
 import type { ChainQueries } from '../../queries/chainQueries.ts';
 
 /** The spec's Miner record. */
@@ -27,23 +28,19 @@ function minerRecord(queries: ChainQueries, m: Miner) {
 export function minerRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
 
-  app.get('/', async (c) => {
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
+  serve(app, E.getApiMiners, async (c, { query: { limit, offset } }) => {
     const { total, ids } = await queries.chain.listPage('miners', limit, offset);
     const miners = (await queries.chain.records(MINERS, ids)).filter((m) => m !== undefined);
     return c.json({ miners: miners.map((m) => minerRecord(queries.chain, m)), total });
   });
 
-  app.get('/by-address/:address', async (c) => {
-    const address = parseAddress(c.req.param('address'));
+  serve(app, E.getApiMinersByAddressAddress, async (c, { params: { address } }) => {
     const id = queries.chain.account(address).minerId;
     const m = id ? await queries.chain.record(MINERS, id) : undefined;
     return c.json(m ? minerRecord(queries.chain, m) : null);
   });
 
-  app.get('/:id', async (c) => {
-    const id = parseHash(c.req.param('id'), 'miner id');
+  serve(app, E.getApiMinersId, async (c, { params: { id } }) => {
     const m = await queries.chain.record(MINERS, id);
     return m ? c.json(minerRecord(queries.chain, m)) : notFound(`miner ${id}`);
   });

@@ -10,7 +10,8 @@ import { userContentHeaders } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
-import { parseHash } from '../params.ts';
+import { serve } from '../endpoints/endpoint.ts';
+import { NFT_ENDPOINTS as E } from '../endpoints/nfts.ts';
 import { mountTokenRoutes } from './tokenRoutes.ts';
 
 /** Headers of the SVG body. */
@@ -24,12 +25,11 @@ const SVG_HEADERS = {
 export function nftRoutes({ chain, queries }: ApiDeps): Hono {
   const { nfts } = queries;
   const app = new Hono();
-  app.use('*', forkGate(chain, 3, 'art NFTs'));
+  app.use('/api/nft/*', forkGate(chain, 3, 'art NFTs'));
 
-  mountTokenRoutes(app, nfts, 'NFT');
+  mountTokenRoutes(app, { list: E.getApiNft, owner: E.getApiNftOwnerAddress, token: E.getApiNftTokenId }, nfts, 'NFT');
 
-  app.get('/:tokenId/svg', async (c) => {
-    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
+  serve(app, E.getApiNftTokenIdSvg, async (c, { params: { tokenId } }) => {
     const n = (await nfts.get(tokenId)) ?? notFound(`NFT ${tokenId}`);
     const svg = (await nfts.svg(n)) ?? notFound(`SVG of NFT ${tokenId}`);
     return c.body(svg, 200, SVG_HEADERS);

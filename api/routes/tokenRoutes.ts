@@ -6,27 +6,22 @@
 import type { Hono } from 'hono';
 import { servedToken, type TokenKind, type TokenQueries } from '../../queries/tokenQueries.ts';
 import { notFound } from '../errors.ts';
-import { parseAddress, parseHash, parseLimit, parseOffset } from '../params.ts';
+import { serve } from '../endpoints/endpoint.ts';
+import type { TokenEndpoints } from '../endpoints/nfts.ts';
 
 /** Mounts the list, owner and record routes of one kind of token on `app`. */
-export function mountTokenRoutes<K extends TokenKind>(app: Hono, tokens: TokenQueries<K>, what: string): void {
-  app.get('/', async (c) => {
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
+export function mountTokenRoutes<K extends TokenKind>(app: Hono, e: TokenEndpoints, tokens: TokenQueries<K>, what: string): void {
+  serve(app, e.list, async (c, { query: { limit, offset } }) => {
     const { total, items } = await tokens.page(limit, offset);
     return c.json({ total, items: items.map(servedToken) });
   });
 
-  app.get('/owner/:address', async (c) => {
-    const owner = parseAddress(c.req.param('address'));
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
+  serve(app, e.owner, async (c, { params: { address: owner }, query: { limit, offset } }) => {
     const mine = await tokens.page(limit, offset, owner);
     return c.json({ owner, count: mine.total, items: mine.items.map(servedToken) });
   });
 
-  app.get('/:tokenId', async (c) => {
-    const tokenId = parseHash(c.req.param('tokenId'), 'tokenId');
+  serve(app, e.token, async (c, { params: { tokenId } }) => {
     const n = await tokens.get(tokenId);
     return n ? c.json(servedToken(n)) : notFound(`${what} ${tokenId}`);
   });

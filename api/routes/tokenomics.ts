@@ -1,12 +1,13 @@
 /** /api/tokenomics: supply, holders, distribution. */
 import { Hono } from 'hono';
 import type { ApiDeps } from '../context.ts';
-import { parseLimit, parseOffset } from '../params.ts';
+import { serve } from '../endpoints/endpoint.ts';
+import { LEDGER_ENDPOINTS as E } from '../endpoints/ledger.ts';
 
 /** Tokenomics routes. */
 export function tokenomicsRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
-  app.get('/supply', (c) => {
+  serve(app, E.getApiTokenomicsSupply, (c) => {
     const s = queries.chain.supply();
     return c.json({
       totalEmitted: s.totalEmitted,
@@ -15,7 +16,7 @@ export function tokenomicsRoutes({ queries }: ApiDeps): Hono {
       rewardPerBlock: s.rewardPerBlock,
     });
   });
-  app.get('/holders', (c) => c.json(queries.chain.holders(parseLimit(c.req.query('limit'), 100), parseOffset(c.req.query('offset')))));
-  app.get('/distribution', (c) => c.json(queries.chain.distribution()));
+  serve(app, E.getApiTokenomicsHolders, (c, { query: { limit, offset } }) => c.json(queries.chain.holders(limit, offset)));
+  serve(app, E.getApiTokenomicsDistribution, (c) => c.json(queries.chain.distribution()));
   return app;
 }

@@ -3,20 +3,20 @@ import { Hono } from 'hono';
 import type { ApiDeps } from '../context.ts';
 import { submitFrom } from '../submit.ts';
 import { notFound } from '../errors.ts';
-import { parseHash } from '../params.ts';
+import { BLOCK_ENDPOINTS as E } from '../endpoints/blocks.ts';
+import { serve } from '../endpoints/endpoint.ts';
 
 /** Transaction routes. */
 export function transactionRoutes(deps: ApiDeps): Hono {
   const { queries } = deps;
   const app = new Hono();
 
-  app.post('/tx', async (c) => {
+  serve(app, E.postApiChainTx, async (c) => {
     const { tx, legacy } = await submitFrom(c, deps);
     return c.json(legacy ? { ok: true, hash: tx.hash, txHash: tx.hash } : { ok: true, hash: tx.hash });
   });
 
-  app.get('/tx/:hash', async (c) => {
-    const hash = parseHash(c.req.param('hash'));
+  serve(app, E.getApiChainTxHash, async (c, { params: { hash } }) => {
     const confirmed = await queries.chain.tx(hash);
     if (confirmed) return c.json({ ...confirmed, status: 'confirmed' });
     const pending = queries.chain.pendingTx(hash);

@@ -1,9 +1,12 @@
 /** GET /api/wallet/balance/:address: balance with mined storage capacity. */
 import { Hono } from 'hono';
 import type { ApiDeps } from '../context.ts';
-import { parseAddress } from '../params.ts';
+import { serve } from '../endpoints/endpoint.ts';
+import { LEDGER_ENDPOINTS as E } from '../endpoints/ledger.ts';
 
 /** Wallet routes. */
 export function walletRoutes({ queries }: ApiDeps): Hono {
-  return new Hono().get('/balance/:address', (c) => c.json(queries.chain.walletRecord(parseAddress(c.req.param('address')))));
+  const app = new Hono();
+  serve(app, E.getApiWalletBalanceAddress, (c, { params }) => c.json(queries.chain.walletRecord(params.address)));
+  return app;
 }

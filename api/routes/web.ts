@@ -9,21 +9,14 @@
  */
 import { Hono, type Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
+import { type Handler, serve } from '../endpoints/endpoint.ts';
+import { WEB_ENDPOINTS as E } from '../endpoints/web.ts';
 import { webPathProblem } from '../../core/tx/web/webRecords.ts';
 import type { WebQueries } from '../../queries/webQueries.ts';
 import { contentResponse } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { jsonStream } from '../jsonAnswer.ts';
-import { parseHash, parseLimit, parseOffset } from '../params.ts';
-
-const bad = (msg: string): never => {
-  throw new ChainError('INVALID_PARAMS', msg);
-};
-const parseSiteId = (s: string) => (/^[A-Za-z0-9_-]{3,64}$/.test(s) ? s : bad('siteId must match [A-Za-z0-9_-]{3,64}'));
-const parseReleaseId = (s: string) => (/^[A-Za-z0-9_-]{1,64}$/.test(s) ? s : bad('releaseId must match [A-Za-z0-9_-]{1,64}'));
-const parseAlias = (s: string) =>
-  /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/.test(s) ? s : bad('alias must be a DNS label of 3-63 characters');
 
 /** Text types are served as UTF-8 (a drive's content type has no parameters). */
 function servedType(contentType: string): string {
@@ -41,33 +34,27 @@ export function webApiRoutes({ queries }: ApiDeps): Hono {
   const { web } = queries;
   const app = new Hono();
 
-  app.get('/site/:siteId/releases', async (c) => {
-    const siteId = parseSiteId(c.req.param('siteId'));
-    const limit = parseLimit(c.req.query('limit'));
-    const offset = parseOffset(c.req.query('offset'));
+  serve(app, E.getApiWebSiteSiteIdReleases, async (c, { params: { siteId }, query: { limit, offset } }) => {
     const site = (await web.site(siteId)) ?? notFound(`site ${siteId}`);
     return c.json(await web.siteReleases(site, limit, offset));
   });
 
-  app.get('/release/:releaseId/bundle', async (c) => {
-    const releaseId = parseReleaseId(c.req.param('releaseId'));
+  serve(app, E.getApiWebReleaseReleaseIdBundle, async (c, { params: { releaseId } }) => {
     const r = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
     return jsonStream(c, web.bundleJson(r));
   });
 
-  app.get('/alias/:alias/bundle', async (c) => {
-    const alias = parseAlias(c.req.param('alias'));
+  serve(app, E.getApiWebAliasAliasBundle, async (c, { params: { alias } }) => {
     const site = (await web.aliasSite(alias)) ?? notFound(`alias ${alias}`);
     const r = (site.activeReleaseId && (await web.release(site.activeReleaseId))) || notFound(`an active release of alias ${alias}`);
     return jsonStream(c, web.bundleJson(r));
   });
 
-  app.get('/file/:fileId/content', (c) =>
-    serveFile(c, web, parseHash(c.req.param('fileId'), 'fileId'), { 'Cache-Control': 'public, max-age=31536000, immutable' }),
+  serve(app, E.getApiWebFileFileIdContent, (c, { params: { fileId } }) =>
+    serveFile(c, web, fileId, { 'Cache-Control': 'public, max-age=31536000, immutable' }),
   );
 
-  app.get('/file/:fileId', async (c) => {
-    const fileId = parseHash(c.req.param('fileId'), 'fileId');
+  serve(app, E.getApiWebFileFileId, async (c, { params: { fileId } }) => {
     return c.json((await web.file(fileId)) ?? notFound(`file ${fileId}`));
   });
 
@@ -100,8 +87,7 @@ export function drivePathOf(rest: string): string | undefined {
 export function webSiteRoutes({ queries }: ApiDeps): Hono {
   const { web } = queries;
   const app = new Hono();
-  const page = async (c: Context) => {
-    const alias = parseAlias(c.req.param('alias') ?? '');
+  const page: Handler<typeof E.getWebAlias> = async (c, { params: { alias } }) => {
     // The URL parser already resolved dot segments (encoded ones too); the rest is still encoded.
     const pathname = new URL(c.req.url).pathname;
     const rest = pathname.slice(`/web/${alias}`.length);
@@ -116,7 +102,7 @@ export function webSiteRoutes({ queries }: ApiDeps): Hono {
     }
     return serveFile(c, web, found.fileId, SITE_HEADERS);
   };
-  app.get('/:alias', page);
-  app.get('/:alias/*', page);
+  serve(app, E.getWebAlias, page);
+  serve(app, E.getWebAliasPath, page);
   return app;
 }

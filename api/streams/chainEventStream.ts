@@ -103,7 +103,11 @@ export class ChainEventStream extends SseStream {
       this.catchingUp = false;
     }
     // Go live: drain what arrived meanwhile (heights already sent are skipped in deliver).
-    while (this.pending.length && !this.catchingUp && !this.closed) this.deliver(this.pending.shift()!);
+    while (!this.catchingUp && !this.closed) {
+      const e = this.pending.shift();
+      if (!e) break;
+      this.deliver(e);
+    }
     if (this.catchingUp) return;
     this.pending = [];
   }

@@ -113,13 +113,19 @@ export class StreamHub {
     const sub = this.ports.feed.events$.subscribe({
       // Handlers added while an event is delivered hear the next one, not this one.
       next: (e) => {
-        for (const h of [...this.feedHandlers]) if (h.event) this.safely(() => h.event!(e));
+        for (const h of [...this.feedHandlers]) {
+          const event = h.event;
+          if (event) this.safely(() => event(e));
+        }
       },
       complete: () => {
         const all = [...this.feedHandlers];
         this.feedHandlers.clear();
         this.feedSub = null;
-        for (const h of all) if (h.end) this.safely(() => h.end!());
+        for (const h of all) {
+          const end = h.end;
+          if (end) this.safely(() => end());
+        }
       },
     });
     // A feed that already ended completes inside subscribe: nothing is left to follow.

@@ -70,7 +70,11 @@ export const apiDialect: WsDialect = {
 /** Address and task topics' matches of one event, indexed once for every subscriber. */
 function legacyIndex(e: ChainEvent): Map<string, unknown[]> {
   const index = new Map<string, unknown[]>();
-  const add = (key: string, v: unknown) => (index.get(key) ?? index.set(key, []).get(key)!).push(v);
+  const add = (key: string, v: unknown) => {
+    const list = index.get(key);
+    if (list) list.push(v);
+    else index.set(key, [v]);
+  };
   const visit = (tx: SignedTx, blockIndex?: number) => {
     const base = { ...txSummary(tx), ...(blockIndex === undefined ? { status: 'pending' } : { status: 'confirmed', blockIndex }) };
     for (const a of addressesOf(tx)) add(`address:${a}`, { type: 'address_tx', topic: `address:${a}`, data: base });

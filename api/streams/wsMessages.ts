@@ -1,6 +1,6 @@
 /**
  * Message shapes of the WebSocket channels, derived from the node's events. The spec shows only
- * `blocks` (`{type: 'block', data: <block>}`); the others are defined here and in the README.
+ * `blocks` (`{type: 'block', data: <block>}`); the others are defined here and in docs/http.md ("Live events").
  * The agent and chat channels read AGENT_* and CHAT_TURN transactions of new blocks by type.
  */
 import type { Block } from '../../core/block.ts';
@@ -22,14 +22,13 @@ export interface TxSummary {
 
 /** `{type, hash, from, to?, amount?, fee?, nonce, timestamp}`: optional fields only when the type has them. */
 export function txSummary(tx: SignedTx): TxSummary {
-  const t = tx as SignedTx & Record<string, unknown>;
   return {
     type: tx.type,
     hash: tx.hash,
     from: tx.from,
-    ...(typeof t.to === 'string' ? { to: t.to } : {}),
-    ...(typeof t.amount === 'string' ? { amount: t.amount } : {}),
-    ...(typeof t.fee === 'string' ? { fee: t.fee } : {}),
+    ...(typeof tx.to === 'string' ? { to: tx.to } : {}),
+    ...(typeof tx.amount === 'string' ? { amount: tx.amount } : {}),
+    ...(typeof tx.fee === 'string' ? { fee: tx.fee } : {}),
     nonce: tx.nonce,
     timestamp: tx.timestamp,
   };
@@ -54,18 +53,17 @@ export function agentMessages(block: Block): { type: 'agent'; data: Record<strin
   const out: { type: 'agent'; data: Record<string, unknown> }[] = [];
   for (const tx of block.transactions) {
     const kind = AGENT_EVENTS.get(tx.type);
-    const t = tx as SignedTx & Record<string, unknown>;
-    if (!kind || typeof t.agentRunId !== 'string') continue;
+    if (!kind || typeof tx.agentRunId !== 'string') continue;
     out.push({
       type: 'agent',
       data: {
         event: kind.event,
-        agentRunId: t.agentRunId,
+        agentRunId: tx.agentRunId,
         blockIndex: block.index,
         txHash: tx.hash,
         miner: tx.from,
         timestamp: tx.timestamp,
-        ...pick(t, kind.fields),
+        ...pick(tx, kind.fields),
       },
     });
   }
@@ -84,7 +82,7 @@ export function chatMessages(block: Block): { type: 'chat'; data: Record<string,
       data: {
         hash: tx.hash,
         from: tx.from,
-        ...pick(tx as SignedTx & Record<string, unknown>, TURN_FIELDS),
+        ...pick(tx, TURN_FIELDS),
         timestamp: tx.timestamp,
         blockIndex: block.index,
       },
@@ -105,8 +103,7 @@ export function addressesOf(tx: SignedTx): Set<string> {
 
 /** The task a transaction belongs to: its `taskId`, or for a TASK_SUBMIT without one, the first 32 hex of its hash. */
 export function taskIdOf(tx: SignedTx): string | undefined {
-  const t = tx as SignedTx & Record<string, unknown>;
-  if (typeof t.taskId === 'string') return t.taskId;
+  if (typeof tx.taskId === 'string') return tx.taskId;
   if (tx.type === 'TASK_SUBMIT') return tx.hash.slice(0, 32);
   return undefined;
 }

@@ -8,7 +8,7 @@ import { defineFamily } from './family.ts';
 import { feeOf, payFee, txHandler } from './handler.ts';
 
 /** CHAT_TURN: the live network's order, then fee, nonce, timestamp. */
-const CHAT_TURN = defineTx({
+export const CHAT_TURN = defineTx({
   type: 'CHAT_TURN',
   family: 'chat',
   fork: 6,

@@ -2,7 +2,7 @@
  * The contract every transaction type implements, and helpers they share. How to add a type or a
  * family, step by step: core/tx/registry.ts.
  */
-import { ChainError } from '../errors.ts';
+import { present } from '../errors.ts';
 import type { UploadHashes } from '../uploadHashes.ts';
 import type { Genesis } from '../genesis.ts';
 import type { PayloadOf, TxSchema } from '../schema.ts';
@@ -84,19 +84,14 @@ export function isTx<S extends TxSchema>(tx: SignedTx, schema: S): tx is SignedT
   return tx.type === schema.type;
 }
 
-/**
- * Refuses a transaction with VALIDATION_FAILED. A declared `never` function (not an arrow in a
- * const) so that TypeScript narrows after it: `if (!task) refuse('...'); task.status` needs no `!`.
- */
-export function refuse(message: string): never {
-  throw new ChainError('VALIDATION_FAILED', message);
-}
+// `refuse` lives in core/errors.ts (beside refuseUnless and present); the families' rules import it from here.
+export { refuse } from '../errors.ts';
 
 /** Moves a fee from the sender to the block's proposer (the live network's rule). */
 export function payFee(s: TxState, from: string, fee: bigint, ctx: TxContext): void {
   if (fee === 0n) return;
   s.account(from).balance -= fee;
-  s.account(ctx.proposer!).balance += fee;
+  s.account(present(ctx.proposer, 'the block proposer')).balance += fee;
   s.supply.feesPaid += fee;
 }
 

@@ -29,6 +29,7 @@
  *   8. Readers: a projection folds it with `isTx(tx, POST)` (projections/), a query and a route
  *      serve what it built (queries/, api/routes/).
  */
+import { present } from '../errors.ts';
 import type { ChunkStore } from '../chunks.ts';
 import type { RecordDef, RecordValue } from '../record.ts';
 import type { TxState } from '../txState.ts';
@@ -67,6 +68,11 @@ const all: TxHandler[] = FAMILIES.flatMap((f) => f.handlers);
 
 /** Handlers by transaction type, in the spec's order. */
 export const TX_HANDLERS: ReadonlyMap<string, TxHandler> = new Map(all.map((h) => [h.schema.type, h]));
+
+/** The handler of a transaction's type, for a transaction whose shape was checked (so its type is known). */
+export function handlerOf(tx: { readonly type: string }): TxHandler {
+  return present(TX_HANDLERS.get(tx.type), `the handler of ${tx.type}`);
+}
 
 /** Every transaction type name: the spec's 22, then CHAT_TURN and ART_MINT. */
 export const TX_TYPES: readonly string[] = all.map((h) => h.schema.type);

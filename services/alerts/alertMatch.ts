@@ -14,8 +14,10 @@
  * A subscription fires only for blocks above the height at which it was created.
  */
 import type { Block } from '../../core/block.ts';
-import type { SignedTx } from '../../core/tx/handler.ts';
+import { AGENT_FINISH, AGENT_REQUEST } from '../../core/tx/agent/agent.ts';
+import { isTx, type SignedTx } from '../../core/tx/handler.ts';
 import { partiesOf } from '../../core/tx/registry.ts';
+import { TASK_REWARD } from '../../core/tx/task/task.ts';
 import { stateTx } from '../../core/txCodec.ts';
 
 /** The triggers. */
@@ -91,10 +93,10 @@ export function agentRunsIn(block: Block): { opened: [string, string][]; finishe
   const opened: [string, string][] = [];
   const finished: string[] = [];
   for (const tx of txsOf(block)) {
-    const runId = (tx as unknown as { agentRunId?: unknown }).agentRunId;
+    const runId = tx.agentRunId;
     if (typeof runId !== 'string') continue;
-    if (tx.type === 'AGENT_REQUEST') opened.push([runId, tx.from]);
-    if (tx.type === 'AGENT_FINISH') finished.push(runId);
+    if (isTx(tx, AGENT_REQUEST)) opened.push([runId, tx.from]);
+    if (isTx(tx, AGENT_FINISH)) finished.push(runId);
   }
   return { opened, finished };
 }
@@ -138,8 +140,7 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
     }
   }
   txsOf(block).forEach((tx, i) => {
-    const t = tx as unknown as Record<string, unknown>;
-    const hash = str(t.hash) ?? `index-${i}`;
+    const hash = str(tx.hash) ?? `index-${i}`;
     const link = { kind: 'tx' as const, hash };
     // address_tx: once per transaction and party, even when the address fills several fields
     for (const addr of partiesOf(tx)) {
@@ -155,8 +156,9 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
         });
       }
     }
-    if (tx.type === 'TASK_REWARD') {
-      const rewards = Array.isArray(t.rewards) ? (t.rewards as { address?: unknown; amount?: unknown; reason?: unknown }[]) : [];
+    if (isTx(tx, TASK_REWARD)) {
+      // Read as they are, whatever they hold: an alert must never break on a field.
+      const rewards: { address?: unknown; amount?: unknown; reason?: unknown }[] = Array.isArray(tx.rewards) ? tx.rewards : [];
       const seen = new Set<string>();
       for (const s of subs.lookup('reward', '*')) {
         if (live(s))
@@ -187,9 +189,9 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
         }
       }
     }
-    if (tx.type === 'AGENT_FINISH') {
-      const runId = str(t.agentRunId);
-      const who = new Set([str(t.from), runId ? requesters.get(runId) : undefined].filter((a): a is string => a !== undefined));
+    if (isTx(tx, AGENT_FINISH)) {
+      const runId = str(tx.agentRunId);
+      const who = new Set([str(tx.from), runId ? requesters.get(runId) : undefined].filter((a): a is string => a !== undefined));
       for (const addr of who) {
         for (const s of subs.lookup('agent_finished', addr)) {
           if (!live(s)) continue;
@@ -197,9 +199,9 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
             subId: s.id,
             trigger: 'agent_finished',
             eventKey: `tx:${hash}`,
-            body: { trigger: 'agent_finished', tx, agentRunId: runId ?? null, outcome: str(t.outcome) ?? null, ...base },
+            body: { trigger: 'agent_finished', tx, agentRunId: runId ?? null, outcome: str(tx.outcome) ?? null, ...base },
             link,
-            summary: `agent run ${(runId ?? '').slice(0, 16)}... finished (${str(t.outcome) ?? 'unknown'}) in block ${block.index}`,
+            summary: `agent run ${(runId ?? '').slice(0, 16)}... finished (${str(tx.outcome) ?? 'unknown'}) in block ${block.index}`,
           });
         }
       }

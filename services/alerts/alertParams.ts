@@ -17,9 +17,9 @@ export interface SubscribeInput {
 }
 
 /** Longest webhook URL. */
-const MAX_URL = 2048;
+export const MAX_URL = 2048;
 /** Longest e-mail address (RFC 5321 path limit). */
-const MAX_EMAIL = 254;
+export const MAX_EMAIL = 254;
 /** Longest key label. */
 export const MAX_LABEL = 64;
 
@@ -71,7 +71,7 @@ export function parseEmail(s: unknown): string {
   const [, local, domain] = m;
   if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) bad('target e-mail address has a malformed local part');
   if (domain.split('.').some((l) => l.startsWith('-') || l.endsWith('-'))) bad('target e-mail address has a malformed domain');
-  if (!/[A-Za-z]/.test(domain.split('.').pop()!)) bad('target e-mail domain must end in a name, not a number');
+  if (!/[A-Za-z]/.test(domain.slice(domain.lastIndexOf('.') + 1))) bad('target e-mail domain must end in a name, not a number');
   return `${local}@${domain.toLowerCase()}`;
 }
 

@@ -87,7 +87,10 @@ export function alertReactor(deps: AlertReactorDeps): Reactor<AlertReactorState>
 export function matchRows(deps: AlertReactorDeps, runs: Map<string, string>, block: Block): { rows: OutboxRow[]; ops: KvOp[] } {
   const opened = agentRunsIn(block);
   const requesters = new Map<string, string>(opened.opened);
-  for (const id of opened.finished) if (!requesters.has(id) && runs.has(id)) requesters.set(id, runs.get(id)!);
+  for (const id of opened.finished) {
+    const requester = runs.get(id);
+    if (requester !== undefined && !requesters.has(id)) requesters.set(id, requester);
+  }
   const now = deps.clock();
   const rows: OutboxRow[] = [];
   const perSub = new Map<string, number>();

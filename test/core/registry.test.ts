@@ -211,7 +211,8 @@ t('begin-block hooks run family by family: tasks, then agent runs, then social a
     FAMILIES.filter((fam) => fam.beginBlock).map((fam) => fam.name),
     ['task', 'agent', 'social', 'storage'],
   );
-  assert.ok(RUNS.isOpen && TASKS.isOpen);
+  assert.type(RUNS.isOpen, 'function');
+  assert.type(TASKS.isOpen, 'function');
 });
 
 t.run();

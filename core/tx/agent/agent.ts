@@ -3,6 +3,7 @@ import { AGENT_NETWORK_FEE_PER_STEP, AGENT_REWARD_PER_TOKEN } from '../../econom
 import { sha256Hex } from '../../hash.ts';
 import { f, defineTx } from '../../schema.ts';
 import { agentMachineDoc, checkAgentTransition, checkRunTransition, runDeadline, settleRun } from './agentMachine.ts';
+import { present } from '../../errors.ts';
 import { type AgentRun, RUNS } from './agentRun.ts';
 import { defineFamily, expireDue } from '../family.ts';
 import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
@@ -10,7 +11,7 @@ import { feeOf, payFee, refuse, txHandler } from '../handler.ts';
 export { AGENT_RUN_STATUSES, RUNS, type AgentRun, type AgentRunStatus } from './agentRun.ts';
 
 /** AGENT_REQUEST: no fee, `maxFee` is the escrow (the live network's field order). */
-const AGENT_REQUEST = defineTx({
+export const AGENT_REQUEST = defineTx({
   type: 'AGENT_REQUEST',
   family: 'agent',
   fork: 6,
@@ -31,7 +32,7 @@ const AGENT_REQUEST = defineTx({
   moneyFlow: '`maxFee` moves from `from` into `escrow`; there is no fee.',
 });
 
-const AGENT_CLAIM = defineTx({
+export const AGENT_CLAIM = defineTx({
   type: 'AGENT_CLAIM',
   family: 'agent',
   fork: 6,
@@ -50,7 +51,7 @@ const AGENT_CLAIM = defineTx({
   event: { channel: 'agent', event: 'claimed', fields: ['modelInfo', 'hardwareTier'] },
 });
 
-const AGENT_STEP = defineTx({
+export const AGENT_STEP = defineTx({
   type: 'AGENT_STEP',
   family: 'agent',
   fork: 6,
@@ -71,7 +72,7 @@ const AGENT_STEP = defineTx({
   event: { channel: 'agent', event: 'step', fields: ['stepIndex', 'outputTokens', 'outputHash', 'toolCalls'] },
 });
 
-const AGENT_FINISH = defineTx({
+export const AGENT_FINISH = defineTx({
   type: 'AGENT_FINISH',
   family: 'agent',
   fork: 6,
@@ -136,7 +137,7 @@ const claim = txHandler(AGENT_CLAIM, {
     if (!state.peek(tx.from).minerId) refuse('only a registered miner may claim a run (send MINER_REGISTER first)');
   },
   apply(tx, s, ctx) {
-    const run = s.get(RUNS, tx.agentRunId)!;
+    const run = present(s.get(RUNS, tx.agentRunId), `run ${tx.agentRunId}`);
     s.put(RUNS, run.agentRunId, {
       ...run,
       status: 'claimed',
@@ -158,7 +159,7 @@ const step = txHandler(AGENT_STEP, {
     if (run.stepCount >= run.maxSteps) refuse(`run ${run.agentRunId} already took its ${run.maxSteps} steps`);
   },
   apply(tx, s, ctx) {
-    const run = s.get(RUNS, tx.agentRunId)!;
+    const run = present(s.get(RUNS, tx.agentRunId), `run ${tx.agentRunId}`);
     const stepTokensOut = run.stepTokensOut + tx.outputTokens;
     const networkFee = BigInt(run.networkFee) + AGENT_NETWORK_FEE_PER_STEP;
     const next: AgentRun = {
@@ -192,7 +193,7 @@ const finish = txHandler(AGENT_FINISH, {
     }
   },
   apply(tx, s, ctx) {
-    const run = s.get(RUNS, tx.agentRunId)!;
+    const run = present(s.get(RUNS, tx.agentRunId), `run ${tx.agentRunId}`);
     if (tx.outcome === 'completed')
       settleRun(s, run, 'completed', BigInt(tx.totalTokensOut) * AGENT_REWARD_PER_TOKEN, ctx.timestamp, tx.totalTokensOut);
     else if (tx.outcome === 'failed') settleRun(s, run, 'failed', 0n, ctx.timestamp, run.stepTokensOut);

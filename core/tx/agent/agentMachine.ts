@@ -5,6 +5,7 @@
 import { TREASURY_ADDRESS } from '../../address.ts';
 import { AGENT_CLAIM_TIMEOUT_MS, AGENT_RUN_TIMEOUT_MS } from '../../economics.ts';
 import type { TxState } from '../../txState.ts';
+import { present } from '../../errors.ts';
 import { refuse } from '../handler.ts';
 import { RUNS, type AgentRun, type AgentRunStatus } from './agentRun.ts';
 import { transitionRow, transitionTable, type Transition } from '../machine.ts';
@@ -90,7 +91,7 @@ export function settleRun(
   const networkFee = BigInt(run.networkFee) < maxFee ? BigInt(run.networkFee) : maxFee;
   const reward = minerReward < maxFee - networkFee ? minerReward : maxFee - networkFee;
   const refund = maxFee - reward - networkFee;
-  if (reward > 0n) s.account(run.minerAddress!).balance += reward;
+  if (reward > 0n) s.account(present(run.minerAddress, `run ${run.agentRunId}'s miner`)).balance += reward;
   if (networkFee > 0n) s.account(TREASURY_ADDRESS).balance += networkFee;
   if (refund > 0n) s.account(run.submitter).balance += refund;
   s.supply.escrow -= maxFee;

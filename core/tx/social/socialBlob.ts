@@ -31,7 +31,7 @@ const header = {
   totalChunks: f.uint(BLOB_MAX_CHUNKS, 1),
 };
 
-const SOCIAL_BLOB = defineTx({
+export const SOCIAL_BLOB = defineTx({
   type: 'SOCIAL_BLOB',
   family: 'social',
   fork: 1,
@@ -47,7 +47,7 @@ const SOCIAL_BLOB = defineTx({
   moneyFlow: '`fee` moves from `from` to the block proposer.',
 });
 
-const SOCIAL_BLOB_INIT = defineTx({
+export const SOCIAL_BLOB_INIT = defineTx({
   type: 'SOCIAL_BLOB_INIT',
   family: 'social',
   fork: 1,
@@ -76,8 +76,13 @@ const SOCIAL_BLOB_FINALIZE = defineTx({
 
 /** The chunk a transaction carries into the blob store, if any. */
 function blobChunkOf(tx: SignedTx): ChunkRef | undefined {
-  if (isTx(tx, SOCIAL_BLOB) || isTx(tx, SOCIAL_BLOB_CHUNK)) return { id: tx.blobId, index: tx.chunkIndex, data: tx.chunkDataBase64 };
+  if (isTx(tx, SOCIAL_BLOB) || isTx(tx, SOCIAL_BLOB_CHUNK)) return chunkIn(tx);
   return undefined;
+}
+
+/** The chunk of a SOCIAL_BLOB or SOCIAL_BLOB_CHUNK (both carry one). */
+function chunkIn(tx: { blobId: string; chunkIndex: number; chunkDataBase64: string }): ChunkRef {
+  return { id: tx.blobId, index: tx.chunkIndex, data: tx.chunkDataBase64 };
 }
 
 /** The blob store: `b:<blobId>` headers, `bc:<blobId>:<index>` pending chunks, `bp:<address>` pending bytes. */
@@ -135,13 +140,13 @@ const blob = txHandler(SOCIAL_BLOB, {
       blockIndex: ctx.height,
       txHash: tx.hash,
     };
-    const chunk = blobChunkOf(tx)!;
+    const chunk = chunkIn(tx);
     BLOBS.checkChunk(state, tx.from, chunk, upload);
     if (upload.received + 1 === upload.totalChunks) BLOBS.checkComplete(state, upload, chunk, ctx);
   },
   apply(tx, s, ctx) {
     if (!s.get(BLOBS.UPLOADS, tx.blobId)) BLOBS.start(s, tx.from, headerOf(tx), ctx, tx.hash);
-    const u = BLOBS.putChunk(s, blobChunkOf(tx)!);
+    const u = BLOBS.putChunk(s, chunkIn(tx));
     if (u.received === u.totalChunks) BLOBS.complete(s, tx.blobId, ctx);
     payFee(s, tx.from, feeOf(tx), ctx);
   },
@@ -158,9 +163,9 @@ const init = txHandler(SOCIAL_BLOB_INIT, {
 });
 
 const chunk = txHandler(SOCIAL_BLOB_CHUNK, {
-  check: (tx, state) => BLOBS.checkChunk(state, tx.from, blobChunkOf(tx)!),
+  check: (tx, state) => BLOBS.checkChunk(state, tx.from, chunkIn(tx)),
   apply(tx, s, ctx) {
-    BLOBS.putChunk(s, blobChunkOf(tx)!);
+    BLOBS.putChunk(s, chunkIn(tx));
     payFee(s, tx.from, feeOf(tx), ctx);
   },
 });

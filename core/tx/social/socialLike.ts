@@ -6,7 +6,7 @@
  * `expiresAt`). Intents expire in creation order, so a FIFO of intent ids makes the begin-block
  * hook O(intents expiring), and a pair's pending ids make a follow O(intents it pays).
  */
-import { ChainError } from '../../errors.ts';
+import { present, refuse, refuseUnless } from '../../errors.ts';
 import { defineRecord } from '../../record.ts';
 import { f, defineTx } from '../../schema.ts';
 import type { TxState } from '../../txState.ts';
@@ -64,9 +64,6 @@ const LIKE_CLOCK = defineRecord<{ head: number; tail: number }>()('likeClock', {
 });
 
 const common = { fee: f.amount(), nonce: f.uint(), timestamp: f.uint() };
-const refuse = (msg: string): never => {
-  throw new ChainError('VALIDATION_FAILED', msg);
-};
 const follows = (s: { get: TxState['get'] }, follower: string, target: string) => s.get(FOLLOWS, `${follower}:${target}`) !== undefined;
 
 export const SOCIAL_FOLLOW_SET = defineTx({
@@ -96,7 +93,7 @@ function settle(s: TxState, intent: LikeIntent, status: 'paid' | 'expired', ctx:
   s.account(status === 'paid' ? intent.author : intent.from).balance += tokens;
   if (status === 'paid') setLiker(s, intent.postId, intent.from, (l) => ({ ...l, paid: l.paid + 1 }));
   s.put(INTENTS, intent.intentId, { ...intent, status, settledAt: ctx.timestamp });
-  const q = s.get(LIKE_QUEUES, intent.author)!.pending - 1;
+  const q = present(s.get(LIKE_QUEUES, intent.author), `${intent.author}'s like queue`).pending - 1;
   if (q === 0) s.remove(LIKE_QUEUES, intent.author);
   else s.put(LIKE_QUEUES, intent.author, { pending: q });
 }
@@ -115,7 +112,7 @@ const follow = txHandler(SOCIAL_FOLLOW_SET, {
       const pair = s.get(LIKE_PAIRS, key);
       if (pair) {
         // Pending funded likes of the target wait for exactly this: pay them all, oldest first.
-        for (const id of pair.intentIds) settle(s, s.get(INTENTS, id)!, 'paid', ctx);
+        for (const id of pair.intentIds) settle(s, present(s.get(INTENTS, id), `intent ${id}`), 'paid', ctx);
         s.remove(LIKE_PAIRS, key);
       }
     }
@@ -129,7 +126,7 @@ const like = txHandler(SOCIAL_LIKE_INTENT, {
     const caps = LIKE_CAPS;
     if (tx.tokens < 1 || tx.tokens > caps.maxTokensPerLikeHard) refuse(`tokens must be 1..${caps.maxTokensPerLikeHard}`);
     const post = state.get(POSTS, tx.postId);
-    if (!post) return refuse(`post ${tx.postId} does not exist`);
+    refuseUnless(post, `post ${tx.postId} does not exist`);
     if (post.author !== tx.author) refuse(`post ${tx.postId} is by ${post.author}, not ${tx.author}`);
     if (tx.author === tx.from) refuse('an account cannot fund a like of its own post');
     const daily = state.get(LIKE_DAILY, tx.from);
@@ -178,13 +175,13 @@ function expireLikes(s: TxState, ctx: TxContext): void {
   if (!clock) return;
   let head = clock.head;
   for (; head < clock.tail; head++) {
-    const id = s.get(LIKE_ORDER, String(head))!.intentId;
-    const intent = s.get(INTENTS, id)!;
+    const id = present(s.get(LIKE_ORDER, String(head)), `like order ${head}`).intentId;
+    const intent = present(s.get(INTENTS, id), `intent ${id}`);
     if (intent.status === 'pending') {
       if (intent.expiresAt > ctx.timestamp) break;
       settle(s, intent, 'expired', ctx);
       const key = `${intent.from}:${intent.author}`;
-      const rest = s.get(LIKE_PAIRS, key)!.intentIds.filter((x) => x !== id);
+      const rest = present(s.get(LIKE_PAIRS, key), `like pair ${key}`).intentIds.filter((x) => x !== id);
       if (rest.length) s.put(LIKE_PAIRS, key, { intentIds: rest });
       else s.remove(LIKE_PAIRS, key);
     }

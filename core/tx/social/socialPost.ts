@@ -3,7 +3,7 @@
  * state keeps only what rules need: a post's author, parent and like count, who likes what, and
  * which DM ids are taken; bodies, profiles and ciphertexts live in the `social` read model.
  */
-import { ChainError } from '../../errors.ts';
+import { present, refuse } from '../../errors.ts';
 import { defineRecord } from '../../record.ts';
 import { f, defineTx } from '../../schema.ts';
 import type { TxState } from '../../txState.ts';
@@ -42,9 +42,6 @@ export const DM_IDS = defineRecord<{ from: string; blockIndex: number }>()('dmId
 const common = { fee: f.amount(), nonce: f.uint(), timestamp: f.uint() };
 const blobIds = () => f.strings(MAX_POST_BLOBS, f.hex(64));
 const flow = '`fee` moves from `from` to the block proposer.';
-const refuse = (msg: string): never => {
-  throw new ChainError('VALIDATION_FAILED', msg);
-};
 
 export const SOCIAL_POST_CREATE = defineTx({
   type: 'SOCIAL_POST_CREATE',
@@ -118,7 +115,7 @@ export function setLiker(s: TxState, postId: string, address: string, change: (l
   else if (s.get(LIKERS, key)) s.remove(LIKERS, key);
   const delta = Number(likes(after)) - Number(likes(before));
   if (delta === 0) return;
-  const post = s.get(POSTS, postId)!;
+  const post = present(s.get(POSTS, postId), `post ${postId}`);
   s.put(POSTS, postId, { ...post, likeCount: post.likeCount + delta });
 }
 

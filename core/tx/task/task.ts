@@ -1,4 +1,5 @@
 /** The task pipeline: TASK_SUBMIT, TASK_RESPONSE, TASK_VALIDATE, TASK_REWARD, the task records and their timeouts. */
+import { present } from '../../errors.ts';
 import { MAX_TASK_RESPONSES, MIN_TASK_FEE } from '../../economics.ts';
 import { sha256Hex } from '../../hash.ts';
 import { f, defineTx } from '../../schema.ts';
@@ -25,7 +26,7 @@ export const TASK_TIMEOUTS = {
 const TASK_TYPES = Object.keys(TASK_TIMEOUTS) as (keyof typeof TASK_TIMEOUTS)[];
 
 /** TASK_SUBMIT: the live network's order. `taskId` may be omitted (then: first 32 hex of the hash). */
-const TASK_SUBMIT = defineTx({
+export const TASK_SUBMIT = defineTx({
   type: 'TASK_SUBMIT',
   family: 'task',
   fork: 1,
@@ -68,7 +69,7 @@ export const TASK_RESPONSE = defineTx({
   moneyFlow: '`fee` moves from the miner to the block proposer.',
 });
 
-const TASK_VALIDATE = defineTx({
+export const TASK_VALIDATE = defineTx({
   type: 'TASK_VALIDATE',
   family: 'task',
   fork: 1,
@@ -85,7 +86,7 @@ const TASK_VALIDATE = defineTx({
   moneyFlow: '`fee` moves from the validator to the block proposer.',
 });
 
-const TASK_REWARD = defineTx({
+export const TASK_REWARD = defineTx({
   type: 'TASK_REWARD',
   family: 'task',
   fork: 1,
@@ -149,7 +150,7 @@ const response = txHandler(TASK_RESPONSE, {
     if (task.responses.length >= MAX_TASK_RESPONSES) refuse(`task ${task.taskId} already has ${MAX_TASK_RESPONSES} responses`);
   },
   apply(tx, s, ctx) {
-    const task = s.get(TASKS, tx.taskId)!;
+    const task = present(s.get(TASKS, tx.taskId), `task ${tx.taskId}`);
     const ref = { minerId: tx.minerId, miner: tx.from, contentHash: tx.contentHash, txHash: tx.hash };
     s.put(TASKS, task.taskId, { ...task, status: nextTaskStatus(task, 'TASK_RESPONSE'), responses: [...task.responses, ref] });
     payFee(s, tx.from, feeOf(tx), ctx);
@@ -173,7 +174,7 @@ const validate = txHandler(TASK_VALIDATE, {
     }
   },
   apply(tx, s, ctx) {
-    const task = s.get(TASKS, tx.taskId)!;
+    const task = present(s.get(TASKS, tx.taskId), `task ${tx.taskId}`);
     const scores = tx.scores.map((x) => ({ minerId: x.minerId, score: x.score }));
     s.put(TASKS, task.taskId, {
       ...task,
@@ -191,13 +192,13 @@ const reward = txHandler(TASK_REWARD, {
     const task = state.get(TASKS, tx.taskId);
     checkTaskTransition(task, 'TASK_REWARD');
     if (tx.from !== task.validator) refuse(`only the task's validator ${task.validator} may reward it`);
-    const expected = expectedRewards(task!, ctx.height, ctx);
+    const expected = expectedRewards(task, ctx.height, ctx);
     const got = tx.rewards.map((r) => [r.address, r.amount, r.reason].join('|'));
     if (got.join(',') !== expected.map((r) => [r.address, r.amount, r.reason].join('|')).join(','))
       refuse(`rewards must be exactly ${JSON.stringify(expected)}`);
   },
   apply(tx, s, ctx) {
-    const task = s.get(TASKS, tx.taskId)!;
+    const task = present(s.get(TASKS, tx.taskId), `task ${tx.taskId}`);
     for (const r of expectedRewards(task, ctx.height, ctx)) {
       if (r.reason === 'burn') s.supply.burned += BigInt(r.amount);
       else s.account(r.address).balance += BigInt(r.amount);

@@ -5,6 +5,7 @@
 import { ZERO_ADDRESS } from '../../address.ts';
 import { FEE_SPLIT_V2, TASK_SETTLEMENT_WINDOW_MS } from '../../economics.ts';
 import { forkActive } from '../../genesis.ts';
+import { present } from '../../errors.ts';
 import { refuse, type TxContext } from '../handler.ts';
 import { transitionRow, transitionTable, type Transition } from '../machine.ts';
 import type { Task, TaskStatus } from './taskRecord.ts';
@@ -73,13 +74,16 @@ export function taskDeadline(t: Task): number {
 /** The exact payout a TASK_REWARD must carry: 100% to the miner before fork 2, then 70/5/25. */
 export function expectedRewards(task: Task, height: number, ctx: TxContext): { address: string; amount: string; reason: string }[] {
   const fee = BigInt(task.fee);
-  const miner = task.responses.find((r) => r.minerId === task.bestMinerId)!.miner;
+  const miner = present(
+    task.responses.find((r) => r.minerId === task.bestMinerId),
+    `task ${task.taskId}'s best response`,
+  ).miner;
   if (!forkActive(ctx.genesis.forks, 2, height)) return [{ address: miner, amount: fee.toString(), reason: 'miner' }];
   const toMiner = (fee * FEE_SPLIT_V2.miner) / 100n;
   const toValidator = (fee * FEE_SPLIT_V2.validator) / 100n;
   return [
     { address: miner, amount: toMiner.toString(), reason: 'miner' },
-    { address: task.validator!, amount: toValidator.toString(), reason: 'validator' },
+    { address: present(task.validator, `task ${task.taskId}'s validator`), amount: toValidator.toString(), reason: 'validator' },
     { address: ZERO_ADDRESS, amount: (fee - toMiner - toValidator).toString(), reason: 'burn' },
   ];
 }

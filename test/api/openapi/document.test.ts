@@ -8,7 +8,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createApp } from '../../../api/app.ts';
 import { noNetwork } from '../../../api/context.ts';
-import { isEndpoint, ROUTE_CATALOG, openApiPath } from '../../../api/openapi/document.ts';
+import { ENDPOINTS } from '../../../api/endpoints/index.ts';
+import { isEndpoint, openApiPath, routeKey } from '../../../api/openapi/document.ts';
 import { TX_HANDLERS, TX_TYPES } from '../../../core/tx/registry.ts';
 import { exampleTx } from '../../core/txExamples.ts';
 import { liveSimulatedNode, type LiveNode } from '../../helpers/liveNode.ts';
@@ -68,7 +69,7 @@ t('lists every route the app serves, each described, and describes no route that
     const [method, path] = key.split(' ');
     const op = doc.paths[openApiPath(path)]?.[method.toLowerCase()];
     assert.ok(op, `${key} is missing from the document`);
-    assert.not.ok(op['x-undocumented'], `${key} has no entry in the route catalog (api/openapi/*RouteDocs.ts)`);
+    assert.not.ok(op['x-undocumented'], `${key} has no definition in api/endpoints/`);
     for (const name of [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]))
       assert.ok(
         op.parameters.some((p: any) => p.in === 'path' && p.name === name),
@@ -76,7 +77,8 @@ t('lists every route the app serves, each described, and describes no route that
       );
     assert.equal(op.responses['400'].content['application/json'].schema, { $ref: '#/components/schemas/Error' }, `${key}: error shape`);
   }
-  for (const key of Object.keys(ROUTE_CATALOG)) assert.ok(served.has(key), `the catalog describes ${key}, which the app does not serve`);
+  for (const e of Object.values(ENDPOINTS))
+    assert.ok(served.has(routeKey(e)), `api/endpoints/ defines ${routeKey(e)}, which the app does not serve`);
 });
 
 t('has one schema per transaction type: canonical property order, x-field-order, required fields', () => {

@@ -1,28 +1,40 @@
-/** The catalog of the API key and alert routes. */
-import { okWith, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
-import { arr, ms, obj, oneOf, ref, str, uint } from './shapes.ts';
+/** The definitions of the API key and alert routes. */
+import { TRIGGERS } from '../../services/alerts/alertMatch.ts';
+import { MAX_EMAIL, MAX_LABEL, MAX_URL, parseRegister, parseSubscribe } from '../../services/alerts/alertParams.ts';
+import { endpoints, type Param } from './endpoint.ts';
+import { arr, ms, obj, okWith, oneOf, ref, str, uint } from '../openapi/shapes.ts';
 
-const API_KEY: ParamDoc = { schema: str, description: 'an API key `ombra_live_<40 hex>_<8 hex>`', required: true };
-const ALERT_TOKEN: ParamDoc = { schema: str, description: 'the subscription token POST /api/alerts/subscribe answered', required: true };
+const API_KEY: Param = { schema: str, description: 'an API key `ombra_live_<40 hex>_<8 hex>`', required: true };
+const ALERT_TOKEN: Param = { schema: str, description: 'the subscription token POST /api/alerts/subscribe answered', required: true };
 
 /** Key and alert routes. */
-export const ACCESS_ROUTES: RouteCatalog = {
-  'POST /api/keys/register': {
+export const ACCESS_ENDPOINTS = endpoints({
+  postApiKeysRegister: {
+    method: 'POST',
+    path: '/api/keys/register',
     tag: 'keys',
     summary: 'Register a tier 1 API key (shown once)',
     headers: { 'X-API-Key': { ...API_KEY, required: false, description: 'optional: the new key is owned by this one' } },
-    body: { schema: obj({ tier: { const: 1 }, label: str }, ['label']), description: '`{tier: 1, label}`' },
+    body: {
+      schema: obj({ tier: { const: 1 }, label: { type: 'string', maxLength: MAX_LABEL } }, ['label']),
+      description: '`{tier: 1, label}`',
+      parse: parseRegister,
+    },
     ok: { status: 200, schema: obj({ id: str, key: str, tier: uint, label: str, createdAt: ms }) },
     errors: [401, 413],
   },
-  'GET /api/keys/me': {
+  getApiKeysMe: {
+    method: 'GET',
+    path: '/api/keys/me',
     tag: 'keys',
     summary: 'The caller and the keys it registered',
     headers: { 'X-API-Key': API_KEY },
     ok: { schema: obj({ keys: arr(ref('ApiKey')) }) },
     errors: [401],
   },
-  'DELETE /api/keys/:id': {
+  deleteApiKeysId: {
+    method: 'DELETE',
+    path: '/api/keys/:id',
     tag: 'keys',
     summary: 'Revoke a key (itself or one it registered) and every key registered with it, down the chain',
     headers: { 'X-API-Key': API_KEY },
@@ -30,7 +42,9 @@ export const ACCESS_ROUTES: RouteCatalog = {
     ok: { schema: obj({ ok: { const: true }, id: str, revoked: { const: true }, keysRevoked: uint }) },
     errors: [401, 404],
   },
-  'POST /api/alerts/subscribe': {
+  postApiAlertsSubscribe: {
+    method: 'POST',
+    path: '/api/alerts/subscribe',
     tag: 'alerts',
     summary: 'Subscribe a webhook or e-mail to a trigger',
     description:
@@ -40,12 +54,13 @@ export const ACCESS_ROUTES: RouteCatalog = {
     headers: { 'X-Alert-Token': { ...ALERT_TOKEN, required: false, description: 'optional: join this token' } },
     body: {
       schema: obj({
-        trigger: oneOf('address_tx', 'miner_block', 'reward', 'agent_finished'),
+        trigger: oneOf(...TRIGGERS),
         params: { type: 'object' },
         channel: oneOf('webhook', 'email'),
-        target: str,
+        target: { type: 'string', maxLength: Math.max(MAX_URL, MAX_EMAIL) },
       }),
       description: '`{trigger, params, channel, target}`',
+      parse: parseSubscribe,
     },
     ok: {
       status: 200,
@@ -53,7 +68,9 @@ export const ACCESS_ROUTES: RouteCatalog = {
     },
     errors: [401, 413],
   },
-  'GET /api/alerts/confirm/:token': {
+  getApiAlertsConfirmToken: {
+    method: 'GET',
+    path: '/api/alerts/confirm/:token',
     tag: 'alerts',
     summary: 'What a confirmation link (mailed to an e-mail target) would confirm; changes nothing',
     description:
@@ -73,7 +90,9 @@ export const ACCESS_ROUTES: RouteCatalog = {
     },
     errors: [404],
   },
-  'POST /api/alerts/confirm/:token': {
+  postApiAlertsConfirmToken: {
+    method: 'POST',
+    path: '/api/alerts/confirm/:token',
     tag: 'alerts',
     summary: 'Confirm an e-mail subscription (the button of its confirmation link)',
     description:
@@ -82,7 +101,9 @@ export const ACCESS_ROUTES: RouteCatalog = {
     ok: { schema: okWith('confirmed') },
     errors: [404],
   },
-  'POST /api/alerts/:id/enable': {
+  postApiAlertsIdEnable: {
+    method: 'POST',
+    path: '/api/alerts/:id/enable',
     tag: 'alerts',
     summary: 'Re-enable a subscription disabled after a run of failed deliveries',
     description: 'It fires for blocks committed after this; an active one answers the same. An unconfirmed e-mail subscription is 400.',
@@ -91,7 +112,9 @@ export const ACCESS_ROUTES: RouteCatalog = {
     ok: { schema: okWith('enabled') },
     errors: [401, 404],
   },
-  'POST /api/alerts/:id/secret': {
+  postApiAlertsIdSecret: {
+    method: 'POST',
+    path: '/api/alerts/:id/secret',
     tag: 'alerts',
     summary: "Rotate a webhook's signing secret (the new one is shown once)",
     description:
@@ -102,14 +125,18 @@ export const ACCESS_ROUTES: RouteCatalog = {
     ok: { schema: obj({ id: str, secret: str, previousSecretValidUntil: ms }) },
     errors: [401, 404],
   },
-  'GET /api/alerts': {
+  getApiAlerts: {
+    method: 'GET',
+    path: '/api/alerts',
     tag: 'alerts',
     summary: "A token's subscriptions",
     headers: { 'X-Alert-Token': ALERT_TOKEN },
     ok: { schema: obj({ alerts: arr(ref('Alert')) }) },
     errors: [401],
   },
-  'DELETE /api/alerts/:id': {
+  deleteApiAlertsId: {
+    method: 'DELETE',
+    path: '/api/alerts/:id',
     tag: 'alerts',
     summary: 'Remove a subscription and its pending deliveries',
     headers: { 'X-Alert-Token': ALERT_TOKEN },
@@ -117,4 +144,4 @@ export const ACCESS_ROUTES: RouteCatalog = {
     ok: { schema: okWith('removed') },
     errors: [401, 404],
   },
-};
+});

@@ -1,48 +1,72 @@
-/** The catalog of the operator routes: metrics, this document, /docs and the explorer. */
-import type { RouteCatalog } from './routeDoc.ts';
+/** The definitions of the operator routes: metrics, this document, /docs and the explorer. */
+import { endpoints } from './endpoint.ts';
 
 const file = (what: string) => ({ schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' }, description: what });
 
 /** Operator routes. */
-export const OPERATOR_ROUTES: RouteCatalog = {
-  'GET /metrics': {
+export const OPERATOR_ENDPOINTS = endpoints({
+  getMetrics: {
+    method: 'GET',
+    path: '/metrics',
     tag: 'operator',
     summary: 'Prometheus metrics (text exposition): ombra_* plus process and Node.js metrics',
     ok: { contentType: 'text/plain', description: 'Prometheus text format 0.0.4' },
   },
-  'GET /api/openapi.json': { tag: 'operator', summary: 'This document (OpenAPI 3.1)', ok: { schema: { type: 'object' } } },
-  'GET /docs': {
+  getApiOpenapiJson: {
+    method: 'GET',
+    path: '/api/openapi.json',
+    tag: 'operator',
+    summary: 'This document (OpenAPI 3.1)',
+    ok: { schema: { type: 'object' } },
+  },
+  getDocs: {
+    method: 'GET',
+    path: '/docs',
     tag: 'operator',
     summary: 'This document, readable in a browser',
     ok: { contentType: 'text/html', description: 'the docs page' },
   },
-  'GET /docs/:file': {
+  getDocsFile: {
+    method: 'GET',
+    path: '/docs/:file',
     tag: 'operator',
     summary: "The docs page's script and style",
     params: { file: file('docs.js or docs.css') },
     ok: { contentType: 'text/javascript', description: 'a static file' },
     errors: [404],
   },
-  'GET /': { tag: 'explorer', summary: 'The live block explorer', ok: { contentType: 'text/html', description: 'the explorer page' } },
-  'GET /explorer/:file': {
+  get: {
+    method: 'GET',
+    path: '/',
+    tag: 'explorer',
+    summary: 'The live block explorer',
+    ok: { contentType: 'text/html', description: 'the explorer page' },
+  },
+  getExplorerFile: {
+    method: 'GET',
+    path: '/explorer/:file',
     tag: 'explorer',
     summary: "The explorer's modules, style and icon",
     params: { file: file('a file of api/explorer/') },
     ok: { contentType: 'text/javascript', description: 'a static file' },
     errors: [404],
   },
-  'GET /explorer/client/:file': {
+  getExplorerClientFile: {
+    method: 'GET',
+    path: '/explorer/client/:file',
     tag: 'explorer',
     summary: "The client's browser modules, their TypeScript types stripped on the fly",
     params: { file: file('a browser-safe module of client/') },
     ok: { contentType: 'text/javascript', description: 'an ES module' },
     errors: [404],
   },
-  'GET /explorer/vendor/:file': {
+  getExplorerVendorFile: {
+    method: 'GET',
+    path: '/explorer/vendor/:file',
     tag: 'explorer',
     summary: 'Third-party browser modules served from node_modules (eventsource-parser)',
     params: { file: file('eventsource-parser.js') },
     ok: { contentType: 'text/javascript', description: 'an ES module' },
     errors: [404],
   },
-};
+});

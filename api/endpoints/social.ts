@@ -1,9 +1,10 @@
-/** The catalog of the social routes (/api/social). */
-import { addressParam, CONTENT_HEADERS, hashParam, keyedList, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
-import { address, arr, hash, ms, obj, oneOf, str, uint } from './shapes.ts';
+/** The definitions of the social routes (/api/social). */
+import { endpoints } from './endpoint.ts';
+import { addressParam, CONTENT_HEADERS, hashParam, matching, paging } from './params.ts';
+import { address, arr, hash, keyedList, ms, obj, oneOf, str, uint } from '../openapi/shapes.ts';
 
 const tag = 'social';
-const postIdParam: ParamDoc = { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' }, description: 'post id' };
+const postIdParam = matching(/^[A-Za-z0-9_-]{1,64}$/, 'post id', 'postId must be 1-64 of [A-Za-z0-9_-]');
 const blobIds = arr(hash);
 const postFields = {
   postId: str,
@@ -47,73 +48,93 @@ const dm = obj({
 });
 
 /** Social routes. */
-export const SOCIAL_ROUTES: RouteCatalog = {
-  'GET /api/social/caps': {
+export const SOCIAL_ENDPOINTS = endpoints({
+  getApiSocialCaps: {
+    method: 'GET',
+    path: '/api/social/caps',
     tag,
     summary: 'The like caps record',
     ok: { schema: obj({ maxTokensPerLikeHard: uint, maxDailyTokensHard: uint, queueCapPerAuthor: uint, likeExpiryMs: uint }) },
   },
-  'GET /api/social/feed': {
+  getApiSocialFeed: {
+    method: 'GET',
+    path: '/api/social/feed',
     tag,
     summary: 'Every post, newest first',
     query: paging(100),
     ok: { schema: obj({ posts: arr(post) }) },
   },
-  'GET /api/social/post/:postId': {
+  getApiSocialPostPostId: {
+    method: 'GET',
+    path: '/api/social/post/:postId',
     tag,
     summary: 'One post plus its likes (enabled reactions and paid funded likes, newest first)',
     params: { postId: postIdParam },
     ok: { schema: obj({ ...postFields, likes: arr(like) }, ['parentPostId']) },
     errors: [404],
   },
-  'GET /api/social/author/:address/posts': {
+  getApiSocialAuthorAddressPosts: {
+    method: 'GET',
+    path: '/api/social/author/:address/posts',
     tag,
     summary: "The author's timeline, newest first (count = all the author's posts)",
-    params: { address: addressParam },
+    params: { address: addressParam() },
     query: paging(100),
     ok: { schema: keyedList('author', address, 'posts', post) },
   },
-  'GET /api/social/subscriptions/:subscriber': {
+  getApiSocialSubscriptionsSubscriber: {
+    method: 'GET',
+    path: '/api/social/subscriptions/:subscriber',
     tag,
     summary: 'Addresses the subscriber follows (like-funding subscriptions), in address order',
-    params: { subscriber: addressParam },
+    params: { subscriber: addressParam('subscriber') },
     query: paging(100),
     ok: { schema: keyedList('subscriber', address, 'subscriptions', address) },
   },
-  'GET /api/social/queue/:author': {
+  getApiSocialQueueAuthor: {
+    method: 'GET',
+    path: '/api/social/queue/:author',
     tag,
     summary: "The author's pending SOCIAL_LIKE_INTENTs, oldest first (queue order)",
-    params: { author: addressParam },
+    params: { author: addressParam('author') },
     query: paging(100),
     ok: { schema: keyedList('author', address, 'intents', intent) },
   },
-  'GET /api/social/intents/:intentId': {
+  getApiSocialIntentsIntentId: {
+    method: 'GET',
+    path: '/api/social/intents/:intentId',
     tag,
     summary: 'One like intent (its id is its transaction hash)',
-    params: { intentId: hashParam('intent id') },
+    params: { intentId: hashParam('intent id', 'intentId') },
     ok: { schema: intent },
     errors: [404],
   },
-  'GET /api/social/dms/:address': {
+  getApiSocialDmsAddress: {
+    method: 'GET',
+    path: '/api/social/dms/:address',
     tag,
     summary: 'Direct messages sent and received, newest first, ciphertext only',
-    params: { address: addressParam },
+    params: { address: addressParam() },
     query: paging(100),
     ok: { schema: keyedList('address', address, 'messages', dm) },
   },
-  'GET /api/social/profile/:address': {
+  getApiSocialProfileAddress: {
+    method: 'GET',
+    path: '/api/social/profile/:address',
     tag,
     summary: "An account's profile",
-    params: { address: addressParam },
+    params: { address: addressParam() },
     ok: { schema: obj({ address, displayName: str, bio: str, avatarBlobId: hash }, ['avatarBlobId']) },
     errors: [404],
   },
-  'GET /api/social/blob/:blobId': {
+  getApiSocialBlobBlobId: {
+    method: 'GET',
+    path: '/api/social/blob/:blobId',
     tag,
     summary: "A complete blob's bytes: its content type, ETag (quoted contentHash; If-None-Match answers 304), immutable cache",
-    params: { blobId: hashParam('blob id') },
+    params: { blobId: hashParam('blob id', 'blobId') },
     headers: CONTENT_HEADERS,
     ok: { contentType: '*/*', description: 'the blob bytes, with its content type' },
     errors: [404, 416],
   },
-};
+});

@@ -1,10 +1,11 @@
-/** The catalog of the web drive routes: /api/web/* and the static sites at /web/:alias/*. */
-import { CONTENT_HEADERS, hashParam, paging, type ParamDoc, type RouteCatalog } from './routeDoc.ts';
-import { address, arr, hash, ms, nullable, obj, oneOf, str, uint } from './shapes.ts';
+/** The definitions of the web drive routes: /api/web/* and the static sites at /web/:alias/*. */
+import { endpoints } from './endpoint.ts';
+import { CONTENT_HEADERS, hashParam, matching, paging } from './params.ts';
+import { address, arr, hash, ms, nullable, obj, oneOf, str, uint } from '../openapi/shapes.ts';
 
-const siteId: ParamDoc = { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{3,64}$' }, description: 'site id' };
-const releaseId: ParamDoc = { schema: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}$' }, description: 'release id' };
-const alias: ParamDoc = { schema: { type: 'string', pattern: '^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$' }, description: 'alias (a DNS label)' };
+const siteId = matching(/^[A-Za-z0-9_-]{3,64}$/, 'site id', 'siteId must match [A-Za-z0-9_-]{3,64}');
+const releaseId = matching(/^[A-Za-z0-9_-]{1,64}$/, 'release id', 'releaseId must match [A-Za-z0-9_-]{1,64}');
+const alias = matching(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'alias (a DNS label)', 'alias must be a DNS label of 3-63 characters');
 const bundle = obj({
   releaseId: str,
   siteId: str,
@@ -14,8 +15,10 @@ const bundle = obj({
 const BUNDLE_NOTE = "Files deleted since the release was published are left out; `chunks` are the file's bytes in upload order, base64.";
 
 /** Web drive routes. */
-export const WEB_ROUTES: RouteCatalog = {
-  'GET /api/web/site/:siteId/releases': {
+export const WEB_ENDPOINTS = endpoints({
+  getApiWebSiteSiteIdReleases: {
+    method: 'GET',
+    path: '/api/web/site/:siteId/releases',
     tag: 'web',
     summary: "A site and its releases, newest first (`files`: how many files a release's manifest names)",
     params: { siteId },
@@ -32,7 +35,9 @@ export const WEB_ROUTES: RouteCatalog = {
     },
     errors: [404],
   },
-  'GET /api/web/release/:releaseId/bundle': {
+  getApiWebReleaseReleaseIdBundle: {
+    method: 'GET',
+    path: '/api/web/release/:releaseId/bundle',
     tag: 'web',
     summary: 'A release with the contents of its files',
     description: BUNDLE_NOTE,
@@ -40,7 +45,9 @@ export const WEB_ROUTES: RouteCatalog = {
     ok: { schema: bundle },
     errors: [404],
   },
-  'GET /api/web/alias/:alias/bundle': {
+  getApiWebAliasAliasBundle: {
+    method: 'GET',
+    path: '/api/web/alias/:alias/bundle',
     tag: 'web',
     summary: 'The active release of the site an alias points at, with the contents of its files',
     description: BUNDLE_NOTE,
@@ -48,19 +55,23 @@ export const WEB_ROUTES: RouteCatalog = {
     ok: { schema: bundle },
     errors: [404],
   },
-  'GET /api/web/file/:fileId/content': {
+  getApiWebFileFileIdContent: {
+    method: 'GET',
+    path: '/api/web/file/:fileId/content',
     tag: 'web',
     summary:
       "A complete file's raw bytes, with its content type, `ETag` (its SHA-256) and an immutable cache; 304 for a matching If-None-Match",
-    params: { fileId: hashParam('file id: SHA-256(siteId + path + contentHash)') },
+    params: { fileId: hashParam('file id: SHA-256(siteId + path + contentHash)', 'fileId') },
     headers: CONTENT_HEADERS,
     ok: { contentType: 'application/octet-stream', description: "the file's bytes under its own content type" },
     errors: [404, 416],
   },
-  'GET /api/web/file/:fileId': {
+  getApiWebFileFileId: {
+    method: 'GET',
+    path: '/api/web/file/:fileId',
     tag: 'web',
     summary: "A drive file's header and upload status (beyond the spec: what an uploader resumes from)",
-    params: { fileId: hashParam('file id') },
+    params: { fileId: hashParam('file id', 'fileId') },
     ok: {
       schema: obj(
         {
@@ -84,7 +95,9 @@ export const WEB_ROUTES: RouteCatalog = {
     },
     errors: [404],
   },
-  'GET /web/:alias': {
+  getWebAlias: {
+    method: 'GET',
+    path: '/web/:alias',
     tag: 'web',
     summary: 'Redirects (301) to /web/:alias/, so relative links of the site resolve inside it',
     params: { alias },
@@ -92,7 +105,9 @@ export const WEB_ROUTES: RouteCatalog = {
     // A client that follows the redirect gets the site's answer.
     errors: [404],
   },
-  'GET /web/:alias/*': {
+  getWebAliasPath: {
+    method: 'GET',
+    path: '/web/:alias/*',
     tag: 'web',
     summary:
       "The site an alias points at, served from its active release: a path ending in `/` is its `index.html`; each file's content type, `ETag` and `Cache-Control: no-cache`; 304 for a matching If-None-Match; sandboxed (CSP)",
@@ -101,4 +116,4 @@ export const WEB_ROUTES: RouteCatalog = {
     ok: { contentType: 'text/html', description: 'the file at the path (any content type)' },
     errors: [404, 416],
   },
-};
+});

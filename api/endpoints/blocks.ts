@@ -1,0 +1,118 @@
+/** The definitions of blocks, transactions and the mempool under /api/chain and /api/mempool. */
+import { endpoints } from './endpoint.ts';
+import { hashParam, lazy, paging } from './params.ts';
+import { arr, hash, obj, ref, str, txWith, uint } from '../openapi/shapes.ts';
+
+const TX_FORMS = {
+  schema: {
+    anyOf: [ref('Tx'), obj({ tx: { type: 'object', description: 'the transaction without hash and signature' }, signature: str })],
+  },
+  description: 'a signed transaction (any type, see the Tx_* schemas), or the older `{tx, signature}` form whose hash the node computes',
+};
+const SUBMIT_ERRORS = [403, 409, 413, 422, 503];
+/** Most blocks in one `blocks-full` range. */
+export const MAX_FULL_RANGE = 500;
+/** Most blocks in one `blocks?from=&to=` range. */
+export const MAX_BLOCKS_RANGE = 100;
+const BLOCK_PAGE = paging(100);
+
+/** Block, transaction and mempool routes. */
+export const BLOCK_ENDPOINTS = endpoints({
+  getApiChainGenesis: {
+    method: 'GET',
+    path: '/api/chain/genesis',
+    tag: 'blocks',
+    summary: 'Block 0',
+    ok: { schema: ref('Block') },
+  },
+  getApiChainBlockHashHash: {
+    method: 'GET',
+    path: '/api/chain/block/hash/:hash',
+    tag: 'blocks',
+    summary: 'A block by hash',
+    params: { hash: hashParam('block hash') },
+    ok: { schema: ref('Block') },
+    errors: [404],
+  },
+  getApiChainBlockLatest: {
+    method: 'GET',
+    path: '/api/chain/block/latest',
+    tag: 'blocks',
+    summary: 'The head block',
+    ok: { schema: ref('Block') },
+  },
+  getApiChainBlockIndex: {
+    method: 'GET',
+    path: '/api/chain/block/:index',
+    tag: 'blocks',
+    summary: 'A block by height',
+    params: { index: { schema: { type: 'string', pattern: '^-?[0-9]+$' }, description: 'height (outside 0..head: 404)' } },
+    ok: { schema: ref('Block') },
+    errors: [404],
+  },
+  getApiChainBlocks: {
+    method: 'GET',
+    path: '/api/chain/blocks',
+    tag: 'blocks',
+    summary: `Block summaries newest first; with from/to, up to ${MAX_BLOCKS_RANGE} full blocks and 16 MiB (then \`next\`)`,
+    query: {
+      limit: lazy(BLOCK_PAGE.limit),
+      offset: lazy(BLOCK_PAGE.offset),
+      from: { schema: uint, description: 'first height of a range of full blocks' },
+      to: { schema: uint, description: 'last height of a range of full blocks' },
+    },
+    ok: { schema: { oneOf: [obj({ blocks: arr(ref('BlockSummary')), total: uint }), ref('BlockRange')] } },
+  },
+  getApiChainBlocksFull: {
+    method: 'GET',
+    path: '/api/chain/blocks-full',
+    tag: 'blocks',
+    summary: `Full blocks from..to, at most ${MAX_FULL_RANGE} and 16 MiB of blocks (then \`next\`: the height to ask from), streamed`,
+    query: { from: { schema: uint, description: 'first height' }, to: { schema: uint, description: 'last height' } },
+    ok: { schema: ref('BlockRange') },
+  },
+  postApiChainTx: {
+    method: 'POST',
+    path: '/api/chain/tx',
+    tag: 'transactions',
+    summary: 'Submit a signed transaction',
+    body: TX_FORMS,
+    ok: {
+      schema: obj({ ok: { const: true }, hash, txHash: hash }, ['txHash']),
+      description: '`txHash` too for the `{tx, signature}` form',
+    },
+    errors: SUBMIT_ERRORS,
+  },
+  getApiChainTxHash: {
+    method: 'GET',
+    path: '/api/chain/tx/:hash',
+    tag: 'transactions',
+    summary: 'A transaction, confirmed (with its block) or pending',
+    params: { hash: hashParam('transaction hash') },
+    ok: {
+      schema: {
+        oneOf: [
+          txWith({ blockIndex: uint, blockHeight: uint, blockHash: hash, position: uint, status: { const: 'confirmed' } }),
+          txWith({ status: { const: 'pending' } }),
+        ],
+      },
+    },
+    errors: [404],
+  },
+  getApiChainMempool: {
+    method: 'GET',
+    path: '/api/chain/mempool',
+    tag: 'mempool',
+    summary: 'Pending transactions, oldest first (as /api/mempool)',
+    query: paging(100),
+    ok: { schema: ref('MempoolPage') },
+  },
+  getApiMempool: {
+    method: 'GET',
+    path: '/api/mempool',
+    tag: 'mempool',
+    summary: 'Pending transactions, oldest first',
+    query: paging(100),
+    ok: { schema: ref('MempoolPage') },
+  },
+});

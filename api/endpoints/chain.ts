@@ -1,0 +1,163 @@
+/** The definitions of /api/health, the chain-wide reads under /api/chain and the event streams. */
+import { ChainError } from '../../core/errors.ts';
+import { type Checked, endpoints } from './endpoint.ts';
+import { addressParam } from './params.ts';
+import { address, arr, big, bool, hash, ms, nullable, obj, oneOf, ref, str, uint } from '../openapi/shapes.ts';
+
+/** Longest accepted search query. */
+const MAX_QUERY = 128;
+
+/** A search query: trimmed and lowercased, 1..MAX_QUERY characters. */
+const searchQuery: Checked<string> = {
+  schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY },
+  description: 'a height, a 64-hex hash, or an address or its prefix',
+  parse: (s = '') => {
+    const q = s.trim().toLowerCase();
+    if (q.length === 0 || q.length > MAX_QUERY) throw new ChainError('INVALID_PARAMS', `q must be 1..${MAX_QUERY} characters`);
+    return q;
+  },
+};
+
+/** Health, chain-wide reads and the live streams. */
+export const CHAIN_ENDPOINTS = endpoints({
+  getApiHealth: {
+    method: 'GET',
+    path: '/api/health',
+    tag: 'chain',
+    summary: 'Liveness: status, height, peers, syncing',
+    description: 'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row).',
+    ok: { schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool }) },
+  },
+  getApiChainStats: {
+    method: 'GET',
+    path: '/api/chain/stats',
+    tag: 'chain',
+    summary: 'Chain statistics over recent blocks',
+    ok: {
+      schema: obj({
+        height: uint,
+        latestBlockHash: hash,
+        totalMiners: uint,
+        recentTxCount: uint,
+        recentRewards: big,
+        activeProposers: uint,
+        p2pPeers: uint,
+      }),
+    },
+  },
+  getApiChainHeight: {
+    method: 'GET',
+    path: '/api/chain/height',
+    tag: 'chain',
+    summary: 'The head',
+    ok: { schema: obj({ height: uint, latestBlock: obj({ index: uint, hash, timestamp: ms }) }) },
+  },
+  getApiChainAccountAddress: {
+    method: 'GET',
+    path: '/api/chain/account/:address',
+    tag: 'chain',
+    summary: 'Balance, nonce, the nonce a new transaction should carry, miner record, the 50 most recent transactions',
+    params: { address: addressParam() },
+    ok: {
+      schema: obj(
+        {
+          address,
+          balance: big,
+          nonce: uint,
+          nextNonce: uint,
+          isMiner: bool,
+          miner: ref('MinerDetail'),
+          recentTxs: arr(ref('ConfirmedTx')),
+        },
+        ['miner'],
+      ),
+    },
+  },
+  getApiChainParams: {
+    method: 'GET',
+    path: '/api/chain/params',
+    tag: 'chain',
+    summary: 'What wallets need to build transactions: chain id, authorities, fork heights',
+    ok: {
+      schema: obj({
+        chainId: str,
+        blockTimeMs: uint,
+        authorities: arr(address),
+        blockReward: { ...big, description: "what the next block mints: the supply's rewardPerBlock (0 from fork 2 on)" },
+        forks: { type: 'object', additionalProperties: uint, description: 'activation height of forks 2..6, and of fork 7 when scheduled' },
+        nextHeight: uint,
+      }),
+    },
+  },
+  getApiChainNetwork: {
+    method: 'GET',
+    path: '/api/chain/network',
+    tag: 'network',
+    summary: "This node's peer id and the multiaddrs other nodes pass to --peer",
+    ok: { schema: obj({ peerId: nullable(str), addresses: arr(str) }) },
+  },
+  getApiChainPeers: {
+    method: 'GET',
+    path: '/api/chain/peers',
+    tag: 'network',
+    summary: 'Connected peers',
+    ok: { schema: obj({ peerId: nullable(str), count: uint, peers: arr(obj({ peerId: str, addresses: arr(str) })) }) },
+  },
+  getApiChainEvidence: {
+    method: 'GET',
+    path: '/api/chain/evidence',
+    tag: 'network',
+    summary: 'Equivocation evidence: two blocks for one slot, both attested by its authority (the second is never built upon)',
+    ok: {
+      schema: obj({
+        count: uint,
+        evidence: arr(
+          obj({
+            proposer: address,
+            slot: uint,
+            height: uint,
+            first: obj({ index: uint, hash, previousHash: hash, timestamp: ms, proposer: address }),
+            second: obj({ index: uint, hash, previousHash: hash, timestamp: ms, proposer: address }),
+            seenAt: ms,
+          }),
+        ),
+      }),
+    },
+  },
+  getApiChainSearchQ: {
+    method: 'GET',
+    path: '/api/chain/search/:q',
+    tag: 'chain',
+    summary: 'Search by height, block or transaction hash, or (partial) address',
+    params: { q: searchQuery },
+    ok: {
+      schema: arr({
+        oneOf: [
+          obj({ type: { const: 'block' }, data: ref('BlockSummary') }),
+          obj({ type: { const: 'tx' }, data: ref('ConfirmedTx') }),
+          obj({ type: { const: 'address' }, data: ref('AddressBrief') }),
+        ],
+      }),
+    },
+  },
+  getApiChainEvents: {
+    method: 'GET',
+    path: '/api/chain/events',
+    tag: 'streams',
+    summary: 'Live chain events (SSE): hello, block, tx, reorg, ping; resumable',
+    description:
+      'Server-sent events. Resume with `Last-Event-ID: H` (what EventSource sends) or `?fromHeight=N`: missed blocks are replayed from the log, then live, with no gap and no repeat.',
+    query: { fromHeight: { schema: uint, description: 'first height wanted (at most 10,000 behind the head)' } },
+    headers: { 'Last-Event-ID': { schema: str, description: 'the last height received; wins over fromHeight' } },
+    ok: { contentType: 'text/event-stream', description: 'an endless event stream' },
+    errors: [429],
+  },
+  getApiMempoolEvents: {
+    method: 'GET',
+    path: '/api/mempool/events',
+    tag: 'streams',
+    summary: 'Mempool size (SSE): hello, then a snapshot every 3 s',
+    ok: { contentType: 'text/event-stream', description: 'an endless event stream' },
+    errors: [429],
+  },
+});

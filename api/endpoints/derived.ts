@@ -1,0 +1,77 @@
+/**
+ * The files derived from the route definitions (`GENERATED_FILES`, written by `npm run docs`):
+ * docs/api.md (api/endpoints/routeTables.ts) and the typed client's route table and answer types: client/routes.ts (each operation's method and path, its path
+ * parameters and query values), client/answers.ts (each JSON answer's type) and
+ * client/records.ts (the component records answers name). The client imports nothing of the server at run time, so these
+ * are files; a test fails when they differ from what the definitions produce.
+ */
+import { componentSchemas } from '../openapi/components.ts';
+import type { JsonSchema } from '../openapi/txSchemas.ts';
+import type { Endpoint, Param } from './endpoint.ts';
+import { ENDPOINTS } from './index.ts';
+import { routeTables } from './routeTables.ts';
+import { key, schemaType } from './schemaType.ts';
+
+const HEADER = (what: string) =>
+  `/**\n * ${what}\n * Generated from api/endpoints/ by \`npm run docs\` (a test fails when it is stale): do not edit.\n */\n`;
+
+/** Transaction schemas are core's: the client names core's type for all of them. */
+const isTxComponent = (name: string) => name === 'Tx' || name === 'SignedTx' || name.startsWith('Tx_');
+const refName = (component: string) => (isTxComponent(component) ? 'SignedTx' : `Components['${component}']`);
+
+const entries = (): [string, Endpoint][] => Object.entries(ENDPOINTS);
+
+/** `{ a: T; b?: U }` of parameters, on one line. */
+function paramsType(params: Record<string, Param>, optional: boolean, widen: (t: string) => string): string {
+  const fields = Object.entries(params).map(
+    ([n, p]) => `${key(n)}${optional && !p.required ? '?' : ''}: ${widen(schemaType(p.schema, refName))}`,
+  );
+  return `{ ${fields.join('; ')} }`;
+}
+
+/** client/routes.ts. */
+function clientRoutesSource(): string {
+  const out = [HEADER('Every route of the node: method and path template by operation id, path parameters and query values.')];
+  out.push('/** Method and path template of every operation. */', 'export const ROUTES = {');
+  for (const [id, e] of entries()) out.push(`  ${id}: ['${e.method}', '${e.path}'],`);
+  out.push('} as const;', '', '/** An operation id. */', 'export type OperationId = keyof typeof ROUTES;', '');
+  out.push('/** The path parameters of the operations that have any. */', 'export interface PathParams {');
+  for (const [id, e] of entries())
+    if (e.params) out.push(`  ${id}: ${paramsType(e.params, false, (t) => (t === 'string' ? 'string | number' : t))};`);
+  out.push('}', '', '/** The query values of the operations that take any. */', 'export interface QueryValues {');
+  for (const [id, e] of entries()) if (e.query) out.push(`  ${id}: ${paramsType(e.query, true, (t) => t)};`);
+  out.push('}', '');
+  return `${out.join('\n')}\n`;
+}
+
+/** client/records.ts. */
+function clientRecordsSource(): string {
+  const out = [HEADER("The records the node's answers are made of: the OpenAPI document's components, transactions aside.")];
+  out.push("import type { SignedTx } from '../core/tx/handler.ts';", '');
+  out.push('/** Each component record by its schema name. */', 'export interface Components {');
+  for (const [name, s] of Object.entries(componentSchemas()))
+    if (!isTxComponent(name)) out.push(`  ${name}: ${schemaType(s, refName, '  ')};`);
+  out.push('}', '');
+  return `${out.join('\n')}\n`;
+}
+
+/** client/answers.ts. */
+function clientAnswersSource(): string {
+  const out = [HEADER("The JSON answer of every operation, typed from the same schemas as the OpenAPI document's.")];
+  out.push("import type { SignedTx } from '../core/tx/handler.ts';", "import type { Components } from './records.ts';", '');
+  out.push('/** The successful answer of every operation (text, HTML and media answers are strings). */', 'export interface Answers {');
+  for (const [id, e] of entries()) {
+    const json = (e.ok.contentType ?? 'application/json') === 'application/json';
+    out.push(`  ${id}: ${json ? schemaType((e.ok.schema ?? {}) as JsonSchema, refName, '  ') : 'string'};`);
+  }
+  out.push('}', '');
+  return `${out.join('\n')}\n`;
+}
+
+/** Each derived file, by path from the repository root, and its generator. */
+export const GENERATED_FILES: Readonly<Record<string, () => string>> = {
+  'docs/api.md': routeTables,
+  'client/routes.ts': clientRoutesSource,
+  'client/answers.ts': clientAnswersSource,
+  'client/records.ts': clientRecordsSource,
+};

@@ -1,0 +1,142 @@
+/**
+ * One definition per route: method, path, parameters (each with its JSON Schema, its meaning
+ * and the parser that enforces it), body, answers and error statuses. The handler's input
+ * parsing (`serve`), the OpenAPI document (api/openapi/document.ts), the client's route table
+ * (client/routes.ts) and docs/api.md are all derived from these, so they cannot drift apart.
+ */
+import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { readOptionalJson } from '../body.ts';
+import type { JsonSchema } from '../openapi/txSchemas.ts';
+
+/**
+ * One path, query or header parameter. `parse` enforces what `schema` says (both come from
+ * the same builder in api/endpoints/params.ts, so a bound is written once); without it the
+ * handler gets the raw string.
+ */
+export interface Param<T = unknown> {
+  schema: JsonSchema;
+  description: string;
+  required?: boolean;
+  parse?: (raw: string | undefined) => T;
+  /** The handler calls `parse` itself, only on the branch that reads the value. */
+  lazy?: boolean;
+}
+
+/** A parameter whose definition parses it. */
+export type Checked<T> = Param<T> & { parse: (raw: string | undefined) => T };
+
+/** A successful answer. */
+interface Answer {
+  /** Default 200. */
+  status?: number;
+  /** Default application/json. */
+  contentType?: string;
+  /** The body's schema (JSON answers); other content types describe their body in `description`. */
+  schema?: JsonSchema;
+  description?: string;
+}
+
+/** Everything about one route. */
+export interface Endpoint {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Hono's template: `/api/chain/block/:index`, `/web/:alias/*`. */
+  path: string;
+  summary: string;
+  tag: string;
+  description?: string;
+  /** Path parameters by name (every `:name` of `path`), parsed in this order. */
+  params?: Record<string, Param>;
+  /** Query parameters, parsed after the path's, in this order. */
+  query?: Record<string, Param>;
+  /** Documented request headers (read by the handler). */
+  headers?: Record<string, Param>;
+  /** A JSON request body; with `parse`, `serve` reads it (empty is `undefined`) and hands the handler what `parse` returns. */
+  body?: { schema: JsonSchema; description: string; parse?: (body: unknown) => unknown };
+  ok: Answer;
+  /** Error statuses this route answers with `{error, code}` (400 and 429 are added to every route). */
+  errors?: number[];
+}
+
+/** Endpoints by operation id. */
+type Endpoints = Record<string, Endpoint>;
+
+/** Keeps the literal types of a group of definitions (for typed inputs and the client). */
+export const endpoints = <const T extends Endpoints>(defs: T): T => defs;
+
+type ValueOf<P> = P extends { parse: (raw: string | undefined) => infer T } ? T : string;
+type Parsed<P, Missing> =
+  P extends Record<string, Param>
+    ? {
+        [K in keyof P]: P[K] extends { lazy: true } ? string | Missing : P[K] extends { parse: unknown } ? ValueOf<P[K]> : string | Missing;
+      }
+    : Record<never, never>;
+
+/** What a handler receives: path parameters, query values and the body, parsed by their definitions. */
+interface Input<E extends Endpoint> {
+  params: Parsed<E['params'], never>;
+  query: Parsed<E['query'], undefined>;
+  body: E['body'] extends { parse: (body: unknown) => infer T } ? T : undefined;
+}
+
+/** Parses path parameters, then query values, in definition order; the first bad one throws INVALID_PARAMS. */
+function inputParser<E extends Endpoint>(e: E): ((c: Context) => Input<E>) | null {
+  const path = Object.entries(e.params ?? {});
+  const query = Object.entries(e.query ?? {});
+  if (path.length === 0 && query.length === 0) return null;
+  return (c) => {
+    const params: Record<string, unknown> = {};
+    for (const [name, p] of path) {
+      const raw = c.req.param(name);
+      params[name] = p.parse && !p.lazy ? p.parse(raw) : raw;
+    }
+    const values: Record<string, unknown> = {};
+    for (const [name, p] of query) {
+      const raw = c.req.query(name);
+      values[name] = p.parse && !p.lazy ? p.parse(raw) : raw;
+    }
+    return { params, query: values, body: undefined } as Input<E>;
+  };
+}
+
+const NO_INPUT = Object.freeze({ params: Object.freeze({}), query: Object.freeze({}), body: undefined });
+
+/** A route's handler: its input already parsed. Synchronous answers stay synchronous (see api/envelope.ts). */
+export type Handler<E extends Endpoint> = (c: Context, input: Input<E>) => Response | Promise<Response>;
+
+/** Registers `e` on `app` at its own method and path, `before` (e.g. a body limit) ahead of the handler. */
+export function serve<E extends Endpoint>(app: Hono, e: E, handler: Handler<NoInfer<E>>, ...before: MiddlewareHandler[]): void {
+  const parse = inputParser(e);
+  const parseBody = e.body?.parse;
+  const inputOf = parse ?? (() => NO_INPUT as Input<E>);
+  // A route without parameters pays nothing per request (GET /api/health is polled hard).
+  const run = parseBody
+    ? async (c: Context) => {
+        const input = inputOf(c);
+        return handler(c, { ...input, body: parseBody(await readOptionalJson(c)) } as Input<E>);
+      }
+    : (c: Context) => handler(c, inputOf(c));
+  // Hono's overloads do not take a spread; the handlers are plain (c, next) functions.
+  (app.on as (m: string, p: string, ...h: unknown[]) => void)(e.method, e.path, ...before, run);
+}
+
+/** The `:name`s of a path template. */
+export const pathParams = (path: string): string[] => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);
+
+/**
+ * Every definition of every group under its operation id. A second definition of an id, or of
+ * a method and path, throws when the module loads: ids are unique by construction.
+ */
+export function catalog(...groups: Endpoints[]): Endpoints {
+  const out: Endpoints = {};
+  const routes = new Set<string>();
+  for (const group of groups)
+    for (const [id, e] of Object.entries(group)) {
+      if (out[id]) throw new Error(`operation id ${id} is defined twice`);
+      if (routes.has(`${e.method} ${e.path}`)) throw new Error(`${e.method} ${e.path} is defined twice`);
+      const declared = Object.keys(e.params ?? {});
+      if (pathParams(e.path).join() !== declared.join()) throw new Error(`${id}: path parameters ${pathParams(e.path)} but ${declared}`);
+      out[id] = e;
+      routes.add(`${e.method} ${e.path}`);
+    }
+  return out;
+}

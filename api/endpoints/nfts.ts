@@ -1,0 +1,122 @@
+/**
+ * The definitions of the NFT routes: art NFTs (/api/nft, fork 3), image NFTs (/api/image,
+ * fork 4) and audio NFTs (/api/audio, fork 5). Every kind has the same list, owner and record
+ * routes (`tokenEndpoints`); art adds its SVG, image and audio their file.
+ */
+import type { JsonSchema } from '../openapi/txSchemas.ts';
+import { arr, address, keyedList, obj, ref, uint } from '../openapi/shapes.ts';
+import { endpoints } from './endpoint.ts';
+import { addressParam, CONTENT_HEADERS, hashParam, paging } from './params.ts';
+
+const tag = 'nft';
+const tokenId = () => ({ tokenId: hashParam('token id', 'tokenId') });
+
+/** The list, owner and record routes of one kind of token under `base`. */
+function tokenEndpoints(base: string, record: JsonSchema, says: { list: string; owner: string; one: string }, errors: number[]) {
+  return endpoints({
+    list: {
+      method: 'GET',
+      path: base,
+      tag,
+      summary: says.list,
+      query: paging(100),
+      ok: { schema: obj({ total: uint, items: arr(record) }) },
+      errors,
+    },
+    owner: {
+      method: 'GET',
+      path: `${base}/owner/:address`,
+      tag,
+      summary: says.owner,
+      params: { address: addressParam() },
+      query: paging(100),
+      ok: { schema: keyedList('owner', address, 'items', record) },
+      errors,
+    },
+    token: {
+      method: 'GET',
+      path: `${base}/:tokenId`,
+      tag,
+      summary: says.one,
+      params: tokenId(),
+      ok: { schema: record },
+      errors: [...errors, 404],
+    },
+  });
+}
+
+/** The list, owner and record routes of a kind of token (api/routes/tokenRoutes.ts serves them). */
+export type TokenEndpoints = ReturnType<typeof tokenEndpoints>;
+
+/** The routes of image (fork 4) or audio (fork 5) NFTs. */
+function mediaEndpoints(kind: 'image' | 'audio', fork: number) {
+  const gate = `before fork ${fork}: 403 FORK_NOT_ACTIVE`;
+  const record = ref(kind === 'image' ? 'ImageNft' : 'AudioNft');
+  const types = kind === 'image' ? 'image/png, image/jpeg or image/webp' : 'audio/wav, audio/mpeg or audio/ogg';
+  const base = `/api/${kind}`;
+  const tokens = tokenEndpoints(
+    base,
+    record,
+    {
+      list: `${kind} NFTs, newest first (${gate})`,
+      owner: `An owner's ${kind} NFTs, newest first (count: all of them)`,
+      one: `A ${kind} NFT`,
+    },
+    [403],
+  );
+  return {
+    ...tokens,
+    file: endpoints({
+      file: {
+        method: 'GET',
+        path: `${base}/:tokenId/file`,
+        tag,
+        summary: `The ${kind} file of an NFT, byte for byte the blob it was minted from`,
+        description: `Content-Type ${types} (from the NFT's format); Cache-Control "public, max-age=31536000, immutable"; ETag = the blob's SHA-256 in quotes; If-None-Match with it answers 304 without a body.`,
+        params: tokenId(),
+        headers: CONTENT_HEADERS,
+        ok: { contentType: kind === 'image' ? 'image/*' : 'audio/*', description: 'the media bytes' },
+        errors: [403, 404, 416],
+      },
+    }).file,
+  };
+}
+
+const art = tokenEndpoints(
+  '/api/nft',
+  ref('ArtNft'),
+  { list: 'Art NFTs, newest first (fork 3)', owner: "An owner's art NFTs", one: 'An art NFT' },
+  [403],
+);
+
+/** The routes of each media kind, by kind (api/routes/media.ts mounts one kind). */
+export const MEDIA_ENDPOINTS = { image: mediaEndpoints('image', 4), audio: mediaEndpoints('audio', 5) };
+
+/** Art NFT routes. */
+export const NFT_ENDPOINTS = endpoints({
+  getApiNft: art.list,
+  getApiNftOwnerAddress: art.owner,
+  getApiNftTokenIdSvg: {
+    method: 'GET',
+    path: '/api/nft/:tokenId/svg',
+    tag,
+    summary: "An art NFT's SVG (served under a sandboxing CSP that allows only inline styles)",
+    params: tokenId(),
+    ok: { contentType: 'image/svg+xml', description: 'the minted SVG' },
+    errors: [403, 404],
+  },
+  getApiNftTokenId: art.token,
+});
+
+/** Every NFT route under its operation id. */
+export const ALL_NFT_ENDPOINTS = {
+  ...NFT_ENDPOINTS,
+  getApiImage: MEDIA_ENDPOINTS.image.list,
+  getApiImageOwnerAddress: MEDIA_ENDPOINTS.image.owner,
+  getApiImageTokenIdFile: MEDIA_ENDPOINTS.image.file,
+  getApiImageTokenId: MEDIA_ENDPOINTS.image.token,
+  getApiAudio: MEDIA_ENDPOINTS.audio.list,
+  getApiAudioOwnerAddress: MEDIA_ENDPOINTS.audio.owner,
+  getApiAudioTokenIdFile: MEDIA_ENDPOINTS.audio.file,
+  getApiAudioTokenId: MEDIA_ENDPOINTS.audio.token,
+};

@@ -1,0 +1,46 @@
+/**
+ * The catalog of route definitions: an operation id or a route defined twice, or a path whose
+ * parameters its definition does not declare, is refused when the catalog is built; the
+ * served document's operation ids are therefore unique.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { catalog, type Endpoint } from '../../../api/endpoints/endpoint.ts';
+import { ENDPOINTS } from '../../../api/endpoints/index.ts';
+import { buildOpenApi } from '../../../api/openapi/document.ts';
+
+const t = suite('the route catalog');
+const route = (method: Endpoint['method'], path: string, params?: Endpoint['params']): Endpoint => ({
+  method,
+  path,
+  summary: 's',
+  tag: 't',
+  ok: {},
+  ...(params ? { params } : {}),
+});
+
+t('refuses a second definition of an operation id', () => {
+  assert.throws(() => catalog({ getX: route('GET', '/x') }, { getX: route('GET', '/y') }), /operation id getX is defined twice/);
+});
+
+t('refuses a second definition of a method and path', () => {
+  assert.throws(() => catalog({ a: route('GET', '/x') }, { b: route('GET', '/x') }), /GET \/x is defined twice/);
+  catalog({ a: route('GET', '/x') }, { b: route('POST', '/x') });
+});
+
+t("refuses a definition whose parameters are not its path's", () => {
+  assert.throws(() => catalog({ a: route('GET', '/x/:id') }), /path parameters/);
+  assert.throws(() => catalog({ a: route('GET', '/x', { id: { schema: {}, description: 'd' } }) }), /path parameters/);
+});
+
+t("every operation id of the node's document is unique", () => {
+  const doc = buildOpenApi(Object.values(ENDPOINTS), { version: '0' }) as {
+    paths: Record<string, Record<string, { operationId: string }>>;
+  };
+  const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+  assert.is(ids.length, Object.keys(ENDPOINTS).length);
+  assert.is(new Set(ids).size, ids.length);
+  assert.ok(ids.includes('getWebAlias') && ids.includes('getWebAliasPath'));
+});
+
+t.run();

@@ -1,0 +1,32 @@
+/**
+ * What is derived from the route definitions is up to date: docs/api.md and the typed client's
+ * route table and answer types are exactly what the definitions produce now.
+ */
+import { readFileSync } from 'node:fs';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { GENERATED_FILES } from '../../../api/endpoints/derived.ts';
+import { ENDPOINTS } from '../../../api/endpoints/index.ts';
+import { ROUTES } from '../../../client/routes.ts';
+
+const t = suite('files derived from the route definitions');
+
+for (const [path, source] of Object.entries(GENERATED_FILES))
+  t(`${path} is exactly what api/endpoints/ produces (regenerate with \`npm run docs\`)`, () => {
+    const onDisk = readFileSync(new URL(`../../../${path}`, import.meta.url), 'utf8');
+    if (onDisk !== source()) assert.unreachable(`${path} is out of date with api/endpoints/: regenerate it with \`npm run docs\``);
+  });
+
+t("the client's route table names every definition's method and path", () => {
+  assert.equal(
+    Object.entries(ROUTES).map(([id, [method, path]]) => `${id} ${method} ${path}`),
+    Object.entries(ENDPOINTS).map(([id, e]) => `${id} ${e.method} ${e.path}`),
+  );
+});
+
+t('docs/api.md has a row for every route', () => {
+  const md = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+  for (const e of Object.values(ENDPOINTS)) assert.ok(md.includes(`| \`${e.method} ${e.path}\` |`), `${e.method} ${e.path}`);
+});
+
+t.run();
