@@ -112,10 +112,15 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   );
   let p2p: P2pNetwork | null = null;
   if (cfg.p2p) {
-    p2p = new P2pNetwork(node.networkPorts(), await loadOrCreatePeerKey(cfg.dataDir), { ...cfg.p2p }, {
-      onSyncProgress: cfg.onSyncProgress,
-      onPeerChange: cfg.onPeerChange,
-    });
+    p2p = new P2pNetwork(
+      node.networkPorts(),
+      await loadOrCreatePeerKey(cfg.dataDir),
+      { ...cfg.p2p },
+      {
+        onSyncProgress: cfg.onSyncProgress,
+        onPeerChange: cfg.onPeerChange,
+      },
+    );
     await life.start('p2p', p2p);
   }
   if (p2p) log.info('p2p listening', { addresses: p2p.addresses().join(',') });
