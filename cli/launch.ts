@@ -15,7 +15,7 @@ import { silentLogger, type Logger } from '../node/log.ts';
 import { OmbraNode } from '../node/node.ts';
 import { Producer } from '../node/producer.ts';
 import { loadOrCreatePeerKey } from '../p2p/identity.ts';
-import { P2pNetwork } from '../p2p/network.ts';
+import { type P2pHooks, P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
 import { createQueries, type Queries } from '../queries/index.ts';
 import { dbDirOf } from './dataDir.ts';
@@ -63,7 +63,9 @@ export interface LaunchConfig {
   /** Progress of folding the log into the read models at startup: height, head. */
   onCatchUp?: (height: number, head: number) => void;
   /** Progress of a sync from peers more than one block behind: height, target. */
-  onSyncProgress?: (height: number, target: number) => void;
+  onSyncProgress?: P2pHooks['onSyncProgress'];
+  /** A peer connected or disconnected. */
+  onPeerChange?: P2pHooks['onPeerChange'];
 }
 
 /** A running node and how to stop it. */
@@ -111,8 +113,15 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   );
   let p2p: P2pNetwork | null = null;
   if (cfg.p2p) {
-    p2p = new P2pNetwork(node.networkPorts(), await loadOrCreatePeerKey(cfg.dataDir), { ...cfg.p2p });
-    if (cfg.onSyncProgress) p2p.onSyncProgress = cfg.onSyncProgress;
+    p2p = new P2pNetwork(
+      node.networkPorts(),
+      await loadOrCreatePeerKey(cfg.dataDir),
+      { ...cfg.p2p },
+      {
+        onSyncProgress: cfg.onSyncProgress,
+        onPeerChange: cfg.onPeerChange,
+      },
+    );
     await life.start('p2p', p2p);
   }
   if (p2p) log.info('p2p listening', { addresses: p2p.addresses().join(',') });

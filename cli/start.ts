@@ -118,7 +118,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   limit('http-max-connections', 'maxConnections', 1, 1_000_000);
   limit('http-max-connections-per-ip', 'maxConnectionsPerIp', 0, 1_000_000);
   const statusIntervalMs = intFlag(flags, 'status-interval-ms', 0, 86_400_000) ?? defaultStatusLogOptions.statusIntervalMs;
-  // Created once the node runs; sync progress before that has nobody to tell.
+  // Created once the node runs; sync progress and peer changes before that have nobody to tell.
   let status: StatusLog | null = null;
   const syncBar = burstProgress('sync', { unit: 'blocks', report });
   const node = await launch({
@@ -128,6 +128,7 @@ export async function startCommand(argv: string[]): Promise<number> {
       status?.syncProgress(height, target);
       syncBar(height, target);
     },
+    onPeerChange: (change) => status?.peerChanged(change),
     dataDir,
     genesis,
     forkOverrides: forkOverridesFromEnv(),
@@ -150,7 +151,6 @@ export async function startCommand(argv: string[]): Promise<number> {
     { statusIntervalMs },
   );
   await status.start();
-  if (node.p2p) node.p2p.onPeerChange = (change) => status?.peerChanged(change);
   log.info('started', {
     dataDir,
     dev,

@@ -32,6 +32,14 @@ const MAX_LISTEN_ADDRS = 8;
 /** A multiaddr without its trailing `/p2p/<id>` (the peer id is served beside it). */
 const withoutPeerId = (a: string): string => a.replace(/\/p2p\/[^/]+$/, '');
 
+/** What the network tells its owner, given at construction (nothing is set on it after start). */
+export interface P2pHooks {
+  /** Progress of a sync more than one block behind: height imported, target height. */
+  onSyncProgress?: (height: number, target: number) => void;
+  /** A peer connected or disconnected (with why, when this node hung up on it). */
+  onPeerChange?: (change: { peer: string; event: 'connect' | 'disconnect'; reason?: string }) => void;
+}
+
 /** A node's network presence. */
 export class P2pNetwork implements NetworkView, Component {
   private readonly ports: NetworkPorts;
@@ -45,10 +53,8 @@ export class P2pNetwork implements NetworkView, Component {
   /** What each connected peer said it listens on (identify), a few addresses each. */
   private readonly listenAddrs = new Map<string, string[]>();
   private topics = { block: '', tx: '' };
-  /** Progress of a sync more than one block behind: height imported, target height. */
-  onSyncProgress: (height: number, target: number) => void = () => undefined;
-  /** A peer connected or disconnected (with why, when this node hung up on it). */
-  onPeerChange: (change: { peer: string; event: 'connect' | 'disconnect'; reason?: string }) => void = () => undefined;
+  private readonly onSyncProgress: NonNullable<P2pHooks['onSyncProgress']>;
+  private readonly onPeerChange: NonNullable<P2pHooks['onPeerChange']>;
   /** Caps on gossip validations in flight, by topic. */
   private readonly gates: { block: ValidationGate; tx: ValidationGate };
   /** The topic validators (p2p/gossipValidator.ts); set once sync runs. */
@@ -58,9 +64,11 @@ export class P2pNetwork implements NetworkView, Component {
   /** Per-IP and stranger caps on inbound connections. */
   readonly guard: ConnectionGuard;
 
-  constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}) {
+  constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}, hooks: P2pHooks = {}) {
     this.ports = ports;
     this.key = key;
+    this.onSyncProgress = hooks.onSyncProgress ?? (() => undefined);
+    this.onPeerChange = hooks.onPeerChange ?? (() => undefined);
     this.opts = { ...defaultP2pOptions, ...opts };
     this.gates = { block: new ValidationGate(this.opts.maxBlockValidations), tx: new ValidationGate(this.opts.maxTxValidations) };
     this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute);
