@@ -4,27 +4,19 @@
  * same validateTx the API uses) and answer accept, ignore or reject. It publishes what the node
  * produced or admitted from its API, reacting to the node's event feed.
  */
-import { gossipsub, type GossipsubEvents } from '@chainsafe/libp2p-gossipsub';
-import { noise } from '@chainsafe/libp2p-noise';
-import { yamux } from '@chainsafe/libp2p-yamux';
-import { identify } from '@libp2p/identify';
-import { mdns } from '@libp2p/mdns';
-import { TopicValidatorResult, type Libp2p, type PrivateKey, type PubSub } from '@libp2p/interface';
-import { tcp } from '@libp2p/tcp';
+import { TopicValidatorResult, type PrivateKey } from '@libp2p/interface';
 import { multiaddr } from '@multiformats/multiaddr';
-import { createLibp2p } from 'libp2p';
 import type { Subscription } from 'rxjs';
 import type { Component, NetworkPorts, NetworkView, PeerGuardStats } from '../node/ports.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
+import { type OmbraLibp2p, startLibp2p } from './libp2pNode.ts';
 import { Syncer } from './sync.ts';
 import { encode } from './wire.ts';
 import { PeerBook } from './peerBook.ts';
-import { gossipOptions } from './gossipConfig.ts';
 import { ValidationGate } from './validationGate.ts';
 import { ConnectionGuard, KNOWN_PEER_TAG } from './connectionGuard.ts';
 import { StaleGossipBudget } from './staleGossip.ts';
 import { GossipValidator } from './gossipValidator.ts';
-import { listenFault } from '../node/listenFault.ts';
 
 /** Listen addresses kept per peer (a peer chooses how many it announces). */
 const MAX_LISTEN_ADDRS = 8;
@@ -45,7 +37,7 @@ export class P2pNetwork implements NetworkView, Component {
   private readonly ports: NetworkPorts;
   private readonly key: PrivateKey;
   private readonly opts: P2pOptions;
-  private p2p!: Libp2p<{ pubsub: PubSub<GossipsubEvents> }>;
+  private p2p!: OmbraLibp2p;
   private syncer!: Syncer;
   private readonly book = new PeerBook();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -82,25 +74,7 @@ export class P2pNetwork implements NetworkView, Component {
   async start(): Promise<void> {
     const id = this.ports.chain.info.genesisBlock.hash.slice(0, 16);
     this.topics = { block: `/ombra/${id}/block/1`, tx: `/ombra/${id}/tx/1` };
-    this.p2p = await this.listen({
-      privateKey: this.key,
-      addresses: { listen: [`/ip4/${this.opts.host}/tcp/${this.opts.port}`] },
-      transports: [tcp()],
-      connectionEncrypters: [noise()],
-      // Data frames of up to 1 MiB instead of 64 KiB: the receiver answers every frame it reads
-      // with a window update (a write of its own), so a sync answer of hundreds of KB costs a
-      // handful of frames and updates instead of one per 64 KiB. Frames stay bounded by the
-      // receiver's window, as yamux requires; peers with the default read them the same way.
-      streamMuxers: [yamux({ maxMessageSize: 1024 * 1024 })],
-      peerDiscovery: this.opts.mdns ? [mdns()] : [],
-      services: {
-        identify: identify(),
-        // Bounded queues and peer scoring (p2p/gossipConfig.ts).
-        pubsub: gossipsub(gossipOptions(this.topics, this.opts)),
-      },
-      connectionManager: { maxConnections: this.opts.maxConnections },
-      connectionGater: this.guard.gater(),
-    });
+    this.p2p = await startLibp2p(this.key, this.opts, this.topics, this.guard.gater());
     this.p2p.addEventListener('connection:open', (e) => {
       if (this.guard.check(e.detail)) return;
       // Known peers are pruned last when the node is over its connection cap.
@@ -158,20 +132,6 @@ export class P2pNetwork implements NetworkView, Component {
     this.timers.push(setInterval(() => this.redial(), this.opts.redialIntervalMs));
     this.timers.push(setInterval(() => this.syncRound(), this.opts.syncIntervalMs));
     this.redial();
-  }
-
-  /**
-   * Creates and starts libp2p. An address it cannot listen on becomes the operator's one-line
-   * ListenFault naming --p2p-port (libp2p's own error is a multi-line stack inside its message).
-   */
-  private async listen(config: Parameters<typeof createLibp2p>[0]): Promise<Libp2p<{ pubsub: PubSub<GossipsubEvents> }>> {
-    try {
-      return (await createLibp2p(config)) as Libp2p<{ pubsub: PubSub<GossipsubEvents> }>;
-    } catch (e) {
-      const code = /\b(E[A-Z]{4,})\b/.exec(String((e as Error).message))?.[1];
-      if ((e as Error).name !== 'UnsupportedListenAddressesError' && !code?.startsWith('EADDR')) throw e;
-      throw listenFault('the p2p address', this.opts.host, this.opts.port, code, 'with --p2p-port (and --p2p-host)');
-    }
   }
 
   /** Adds a peer to keep connected to, and dials it now. */
