@@ -4,7 +4,7 @@ import { addressParam, CONTENT_HEADERS, hashParam, matching, paging } from './pa
 import { address, arr, hash, keyedList, ms, obj, oneOf, str, uint } from '../openapi/shapes.ts';
 
 const tag = 'social';
-const postIdParam = matching(/^[A-Za-z0-9_-]{1,64}$/, 'post id', 'postId must be 1-64 of [A-Za-z0-9_-]');
+const postIdParam = matching(/^[A-Za-z0-9_-]{1,64}$/, 'post id', 'postId must be 1-64 of [A-Za-z0-9_-]', 'sim-1-882058');
 const blobIds = arr(hash);
 const postFields = {
   postId: str,

@@ -3,9 +3,14 @@ import { endpoints } from './endpoint.ts';
 import { CONTENT_HEADERS, hashParam, matching, paging } from './params.ts';
 import { address, arr, hash, ms, nullable, obj, oneOf, str, uint } from '../openapi/shapes.ts';
 
-const siteId = matching(/^[A-Za-z0-9_-]{3,64}$/, 'site id', 'siteId must match [A-Za-z0-9_-]{3,64}');
-const releaseId = matching(/^[A-Za-z0-9_-]{1,64}$/, 'release id', 'releaseId must match [A-Za-z0-9_-]{1,64}');
-const alias = matching(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'alias (a DNS label)', 'alias must be a DNS label of 3-63 characters');
+const siteId = matching(/^[A-Za-z0-9_-]{3,64}$/, 'site id', 'siteId must match [A-Za-z0-9_-]{3,64}', 'sim-5c026a5f40f2');
+const releaseId = matching(/^[A-Za-z0-9_-]{1,64}$/, 'release id', 'releaseId must match [A-Za-z0-9_-]{1,64}', 'sim-5c026a5f40f2-r1');
+const alias = matching(
+  /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/,
+  'alias (a DNS label)',
+  'alias must be a DNS label of 3-63 characters',
+  'sim-5c026a5f40f2',
+);
 const bundle = obj({
   releaseId: str,
   siteId: str,
