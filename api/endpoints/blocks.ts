@@ -1,6 +1,6 @@
 /** The definitions of blocks, transactions and the mempool under /api/chain and /api/mempool. */
 import { endpoints } from './endpoint.ts';
-import { EXAMPLE_TRANSFER } from './examples.ts';
+import { EXAMPLE_IDS, EXAMPLE_TRANSFER } from './examples.ts';
 import { hashParam, lazy, paging } from './params.ts';
 import { arr, hash, obj, ref, str, txWith, uint } from '../openapi/shapes.ts';
 
@@ -32,7 +32,7 @@ export const BLOCK_ENDPOINTS = endpoints({
     path: '/api/chain/block/hash/:hash',
     tag: 'blocks',
     summary: 'A block by hash',
-    params: { hash: hashParam('block hash') },
+    params: { hash: hashParam('block hash', 'hash', EXAMPLE_IDS.block) },
     ok: { schema: ref('Block') },
     errors: [404],
   },

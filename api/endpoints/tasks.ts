@@ -3,7 +3,7 @@ import { ChainError } from '../../core/errors.ts';
 import { TASK_STATUSES } from '../../core/tx/task/task.ts';
 import { RANGES, type Range } from '../../projections/analytics.ts';
 import { type Checked, endpoints } from './endpoint.ts';
-import { EXAMPLE_TASK_SUBMIT } from './examples.ts';
+import { EXAMPLE_IDS, EXAMPLE_TASK_SUBMIT } from './examples.ts';
 import { addressParam, hashParam, matching, oneOfParam, paging } from './params.ts';
 import { address, arr, big, hash, ms, nullable, obj, oneOf, ref, str, uint } from '../openapi/shapes.ts';
 
@@ -123,7 +123,7 @@ export const TASK_ENDPOINTS = endpoints({
     path: '/api/miners/:id',
     tag: 'miners',
     summary: 'A miner',
-    params: { id: hashParam('miner id', 'miner id') },
+    params: { id: hashParam('miner id', 'miner id', EXAMPLE_IDS.miner) },
     ok: { schema: ref('Miner') },
     errors: [404],
   },
