@@ -1,6 +1,6 @@
 /**
  * Message shapes of the WebSocket channels, derived from the node's events. The spec shows only
- * `blocks` (`{type: 'block', data: <block>}`); the others are defined here and in the README.
+ * `blocks` (`{type: 'block', data: <block>}`); the others are defined here and in docs/http.md ("Live events").
  * The agent and chat channels read AGENT_* and CHAT_TURN transactions of new blocks by type.
  */
 import type { Block } from '../../core/block.ts';

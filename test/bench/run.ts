@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: every row of README.md's performance table, each beside a baseline measured in the same run
+ * `npm run bench`: every row of docs/performance.md's table, each beside a baseline measured in the same run
  * on the same machine, printed as a ratio at the end with the machine noted.
  *   reads:   GET /api/chain/block/1 and /api/health vs a bare Hono app answering the same bytes;
  *   replay:  500 and 100 transfers a block, full verification, vs 2 x the 1-core verify rate;
