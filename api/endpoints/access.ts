@@ -2,10 +2,21 @@
 import { TRIGGERS } from '../../services/alerts/alertMatch.ts';
 import { MAX_EMAIL, MAX_LABEL, MAX_URL, parseRegister, parseSubscribe } from '../../services/alerts/alertParams.ts';
 import { endpoints, type Param } from './endpoint.ts';
+import { EXAMPLE_ADDRESS, EXAMPLE_HASH } from './examples.ts';
 import { arr, ms, obj, okWith, oneOf, ref, str, uint } from '../openapi/shapes.ts';
 
-const API_KEY: Param = { schema: str, description: 'an API key `ombra_live_<40 hex>_<8 hex>`', required: true };
-const ALERT_TOKEN: Param = { schema: str, description: 'the subscription token POST /api/alerts/subscribe answered', required: true };
+const API_KEY: Param = {
+  schema: str,
+  description: 'an API key `ombra_live_<40 hex>_<8 hex>`',
+  required: true,
+  example: 'ombra_live_5f0c2a9d81e3b7c46a1d0e9f3b2c7d8e4a6b1c0f_3fe2651b',
+};
+const ALERT_TOKEN: Param = {
+  schema: str,
+  description: 'the subscription token POST /api/alerts/subscribe answered',
+  required: true,
+  example: 'ombra_alert_9c41d0b7e25a83f6c1d4e0a9b7f2356e8d1c4b0a9e7f3d26',
+};
 
 /** Key and alert routes. */
 export const ACCESS_ENDPOINTS = endpoints({
@@ -19,6 +30,7 @@ export const ACCESS_ENDPOINTS = endpoints({
       schema: obj({ tier: { const: 1 }, label: { type: 'string', maxLength: MAX_LABEL } }, ['label']),
       description: '`{tier: 1, label}`',
       parse: parseRegister,
+      example: { tier: 1, label: 'block explorer' },
     },
     ok: { status: 200, schema: obj({ id: str, key: str, tier: uint, label: str, createdAt: ms }) },
     errors: [401, 413],
@@ -38,7 +50,7 @@ export const ACCESS_ENDPOINTS = endpoints({
     tag: 'keys',
     summary: 'Revoke a key (itself or one it registered) and every key registered with it, down the chain',
     headers: { 'X-API-Key': API_KEY },
-    params: { id: { schema: str, description: 'key id' } },
+    params: { id: { schema: str, description: 'key id', example: 'key_5f0c2a9d81e3b7c4' } },
     ok: { schema: obj({ ok: { const: true }, id: str, revoked: { const: true }, keysRevoked: uint }) },
     errors: [401, 404],
   },
@@ -61,6 +73,12 @@ export const ACCESS_ENDPOINTS = endpoints({
       }),
       description: '`{trigger, params, channel, target}`',
       parse: parseSubscribe,
+      example: {
+        trigger: 'address_tx',
+        params: { address: EXAMPLE_ADDRESS },
+        channel: 'webhook',
+        target: 'https://example.com/ombra-hook',
+      },
     },
     ok: {
       status: 200,
@@ -76,7 +94,7 @@ export const ACCESS_ENDPOINTS = endpoints({
     description:
       'A browser (`Accept: text/html`) gets a page with a button that POSTs to the same URL; other clients get JSON. ' +
       'Opening the link confirms nothing, so mail scanners and link previews cannot consent for the recipient.',
-    params: { token: { schema: str, description: 'the 64-hex token of the confirmation link' } },
+    params: { token: { schema: str, description: 'the 64-hex token of the confirmation link', example: EXAMPLE_HASH } },
     ok: {
       schema: obj({
         id: str,
@@ -97,7 +115,7 @@ export const ACCESS_ENDPOINTS = endpoints({
     summary: 'Confirm an e-mail subscription (the button of its confirmation link)',
     description:
       'The subscription fires for blocks committed after this. Unconfirmed subscriptions are removed after 24 h. A browser gets an HTML page.',
-    params: { token: { schema: str, description: 'the 64-hex token of the confirmation link' } },
+    params: { token: { schema: str, description: 'the 64-hex token of the confirmation link', example: EXAMPLE_HASH } },
     ok: { schema: okWith('confirmed') },
     errors: [404],
   },
@@ -108,7 +126,7 @@ export const ACCESS_ENDPOINTS = endpoints({
     summary: 'Re-enable a subscription disabled after a run of failed deliveries',
     description: 'It fires for blocks committed after this; an active one answers the same. An unconfirmed e-mail subscription is 400.',
     headers: { 'X-Alert-Token': ALERT_TOKEN },
-    params: { id: { schema: str, description: 'subscription id' } },
+    params: { id: { schema: str, description: 'subscription id', example: 'sub_5f0c2a9d81e3b7c4' } },
     ok: { schema: okWith('enabled') },
     errors: [401, 404],
   },
@@ -121,7 +139,7 @@ export const ACCESS_ENDPOINTS = endpoints({
       'Deliveries are signed with the new secret and, until `previousSecretValidUntil` (24 h), also with the one it replaces ' +
       '(two `v1,` signatures in `webhook-signature`), so a receiver can switch without losing deliveries.',
     headers: { 'X-Alert-Token': ALERT_TOKEN },
-    params: { id: { schema: str, description: 'subscription id' } },
+    params: { id: { schema: str, description: 'subscription id', example: 'sub_5f0c2a9d81e3b7c4' } },
     ok: { schema: obj({ id: str, secret: str, previousSecretValidUntil: ms }) },
     errors: [401, 404],
   },
@@ -140,7 +158,7 @@ export const ACCESS_ENDPOINTS = endpoints({
     tag: 'alerts',
     summary: 'Remove a subscription and its pending deliveries',
     headers: { 'X-Alert-Token': ALERT_TOKEN },
-    params: { id: { schema: str, description: 'subscription id' } },
+    params: { id: { schema: str, description: 'subscription id', example: 'sub_5f0c2a9d81e3b7c4' } },
     ok: { schema: okWith('removed') },
     errors: [401, 404],
   },

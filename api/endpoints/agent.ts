@@ -2,6 +2,7 @@
 import { RUN_STATUSES } from '../../projections/agentRuns.ts';
 import { endpoints } from './endpoint.ts';
 import { addressParam, hashParam, lazy, limit, offset, oneOfParam, paging } from './params.ts';
+import { EXAMPLE_IDS } from './examples.ts';
 import { address, hash, keyedList, ref, str } from '../openapi/shapes.ts';
 
 /** Agent runs and chat (fork 6). */
@@ -11,7 +12,7 @@ export const AGENT_ENDPOINTS = endpoints({
     path: '/api/agent/v6/run/:agentRunId/steps',
     tag: 'agents',
     summary: "A run's steps",
-    params: { agentRunId: hashParam('agent run id', 'agentRunId') },
+    params: { agentRunId: hashParam('agent run id', 'agentRunId', EXAMPLE_IDS.agentRun) },
     ok: { schema: keyedList('agentRunId', hash, 'steps', ref('RunStep')) },
     errors: [403, 404],
   },
@@ -20,7 +21,7 @@ export const AGENT_ENDPOINTS = endpoints({
     path: '/api/agent/v6/run/:agentRunId',
     tag: 'agents',
     summary: 'An agent run',
-    params: { agentRunId: hashParam('agent run id', 'agentRunId') },
+    params: { agentRunId: hashParam('agent run id', 'agentRunId', EXAMPLE_IDS.agentRun) },
     ok: { schema: ref('RunRecord') },
     errors: [403, 404],
   },
@@ -59,7 +60,7 @@ export const AGENT_ENDPOINTS = endpoints({
     path: '/api/agent/v6/chat/:conversationId/turns',
     tag: 'agents',
     summary: "A conversation's latest turns (offset: skip that many of the latest), in chronological order",
-    params: { conversationId: hashParam('conversation id', 'conversationId') },
+    params: { conversationId: hashParam('conversation id', 'conversationId', EXAMPLE_IDS.conversation) },
     // `offset` is read once the conversation is known (an unknown one is 404 whatever the offset).
     query: { limit: limit(1000, 200), offset: lazy(offset) },
     ok: { schema: keyedList('conversationId', hash, 'turns', ref('Turn')) },
@@ -70,7 +71,7 @@ export const AGENT_ENDPOINTS = endpoints({
     path: '/api/agent/v6/chat/:conversationId',
     tag: 'agents',
     summary: 'A conversation',
-    params: { conversationId: hashParam('conversation id', 'conversationId') },
+    params: { conversationId: hashParam('conversation id', 'conversationId', EXAMPLE_IDS.conversation) },
     ok: { schema: ref('Conversation') },
     errors: [403, 404],
   },

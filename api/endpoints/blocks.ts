@@ -1,5 +1,6 @@
 /** The definitions of blocks, transactions and the mempool under /api/chain and /api/mempool. */
 import { endpoints } from './endpoint.ts';
+import { EXAMPLE_IDS, EXAMPLE_TRANSFER } from './examples.ts';
 import { hashParam, lazy, paging } from './params.ts';
 import { arr, hash, obj, ref, str, txWith, uint } from '../openapi/shapes.ts';
 
@@ -8,6 +9,7 @@ const TX_FORMS = {
     anyOf: [ref('Tx'), obj({ tx: { type: 'object', description: 'the transaction without hash and signature' }, signature: str })],
   },
   description: 'a signed transaction (any type, see the Tx_* schemas), or the older `{tx, signature}` form whose hash the node computes',
+  example: EXAMPLE_TRANSFER,
 };
 const SUBMIT_ERRORS = [403, 409, 413, 422, 503];
 /** Most blocks in one `blocks-full` range. */
@@ -30,7 +32,7 @@ export const BLOCK_ENDPOINTS = endpoints({
     path: '/api/chain/block/hash/:hash',
     tag: 'blocks',
     summary: 'A block by hash',
-    params: { hash: hashParam('block hash') },
+    params: { hash: hashParam('block hash', 'hash', EXAMPLE_IDS.block) },
     ok: { schema: ref('Block') },
     errors: [404],
   },
@@ -46,7 +48,7 @@ export const BLOCK_ENDPOINTS = endpoints({
     path: '/api/chain/block/:index',
     tag: 'blocks',
     summary: 'A block by height',
-    params: { index: { schema: { type: 'string', pattern: '^-?[0-9]+$' }, description: 'height (outside 0..head: 404)' } },
+    params: { index: { schema: { type: 'string', pattern: '^-?[0-9]+$' }, description: 'height (outside 0..head: 404)', example: '1' } },
     ok: { schema: ref('Block') },
     errors: [404],
   },
@@ -58,8 +60,8 @@ export const BLOCK_ENDPOINTS = endpoints({
     query: {
       limit: lazy(BLOCK_PAGE.limit),
       offset: lazy(BLOCK_PAGE.offset),
-      from: { schema: uint, description: 'first height of a range of full blocks' },
-      to: { schema: uint, description: 'last height of a range of full blocks' },
+      from: { schema: uint, description: 'first height of a range of full blocks', example: 1 },
+      to: { schema: uint, description: 'last height of a range of full blocks', example: 10 },
     },
     ok: { schema: { oneOf: [obj({ blocks: arr(ref('BlockSummary')), total: uint }), ref('BlockRange')] } },
   },
@@ -68,7 +70,10 @@ export const BLOCK_ENDPOINTS = endpoints({
     path: '/api/chain/blocks-full',
     tag: 'blocks',
     summary: `Full blocks from..to, at most ${MAX_FULL_RANGE} and 16 MiB of blocks (then \`next\`: the height to ask from), streamed`,
-    query: { from: { schema: uint, description: 'first height' }, to: { schema: uint, description: 'last height' } },
+    query: {
+      from: { schema: uint, description: 'first height', example: 1 },
+      to: { schema: uint, description: 'last height', example: 10 },
+    },
     ok: { schema: ref('BlockRange') },
   },
   postApiChainTx: {

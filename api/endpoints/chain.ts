@@ -1,6 +1,7 @@
 /** The definitions of /api/health, the chain-wide reads under /api/chain and the event streams. */
 import { ChainError } from '../../core/errors.ts';
 import { type Checked, endpoints } from './endpoint.ts';
+import { EXAMPLE_ADDRESS } from './examples.ts';
 import { addressParam } from './params.ts';
 import { address, arr, big, bool, hash, ms, nullable, obj, oneOf, ref, str, uint } from '../openapi/shapes.ts';
 
@@ -16,6 +17,7 @@ const searchQuery: Checked<string> = {
     if (q.length === 0 || q.length > MAX_QUERY) throw new ChainError('INVALID_PARAMS', `q must be 1..${MAX_QUERY} characters`);
     return q;
   },
+  example: EXAMPLE_ADDRESS.slice(0, 10),
 };
 
 /** Health, chain-wide reads and the live streams. */
@@ -147,8 +149,8 @@ export const CHAIN_ENDPOINTS = endpoints({
     summary: 'Live chain events (SSE): hello, block, tx, reorg, ping; resumable',
     description:
       'Server-sent events. Resume with `Last-Event-ID: H` (what EventSource sends) or `?fromHeight=N`: missed blocks are replayed from the log, then live, with no gap and no repeat.',
-    query: { fromHeight: { schema: uint, description: 'first height wanted (at most 10,000 behind the head)' } },
-    headers: { 'Last-Event-ID': { schema: str, description: 'the last height received; wins over fromHeight' } },
+    query: { fromHeight: { schema: uint, description: 'first height wanted (at most 10,000 behind the head)', example: 0 } },
+    headers: { 'Last-Event-ID': { schema: str, description: 'the last height received; wins over fromHeight', example: '42' } },
     ok: { contentType: 'text/event-stream', description: 'an endless event stream' },
     errors: [429],
   },

@@ -20,6 +20,8 @@ export interface Param<T = unknown> {
   parse?: (raw: string | undefined) => T;
   /** The handler calls `parse` itself, only on the branch that reads the value. */
   lazy?: boolean;
+  /** A value `schema` and `parse` accept (as the document's `example`; a number for an integer schema). */
+  example?: string | number;
 }
 
 /** A parameter whose definition parses it. */
@@ -51,7 +53,7 @@ export interface Endpoint {
   /** Documented request headers (read by the handler). */
   headers?: Record<string, Param>;
   /** A JSON request body; with `parse`, `serve` reads it (empty is `undefined`) and hands the handler what `parse` returns. */
-  body?: { schema: JsonSchema; description: string; parse?: (body: unknown) => unknown };
+  body?: { schema: JsonSchema; description: string; parse?: (body: unknown) => unknown; example?: unknown };
   ok: Answer;
   /** Error statuses this route answers with `{error, code}` (400 and 429 are added to every route). */
   errors?: number[];

@@ -7,12 +7,19 @@ import type { JsonSchema } from '../openapi/txSchemas.ts';
 import { arr, address, keyedList, obj, ref, uint } from '../openapi/shapes.ts';
 import { endpoints } from './endpoint.ts';
 import { addressParam, CONTENT_HEADERS, hashParam, paging } from './params.ts';
+import { EXAMPLE_IDS } from './examples.ts';
 
 const tag = 'nft';
-const tokenId = () => ({ tokenId: hashParam('token id', 'tokenId') });
+const tokenId = (example: string) => ({ tokenId: hashParam('token id', 'tokenId', example) });
 
 /** The list, owner and record routes of one kind of token under `base`. */
-function tokenEndpoints(base: string, record: JsonSchema, says: { list: string; owner: string; one: string }, errors: number[]) {
+function tokenEndpoints(
+  base: string,
+  record: JsonSchema,
+  says: { list: string; owner: string; one: string },
+  errors: number[],
+  token: string,
+) {
   return endpoints({
     list: {
       method: 'GET',
@@ -38,7 +45,7 @@ function tokenEndpoints(base: string, record: JsonSchema, says: { list: string; 
       path: `${base}/:tokenId`,
       tag,
       summary: says.one,
-      params: tokenId(),
+      params: tokenId(token),
       ok: { schema: record },
       errors: [...errors, 404],
     },
@@ -63,6 +70,7 @@ function mediaEndpoints(kind: 'image' | 'audio', fork: number) {
       one: `A ${kind} NFT`,
     },
     [403],
+    EXAMPLE_IDS[kind],
   );
   return {
     ...tokens,
@@ -73,7 +81,7 @@ function mediaEndpoints(kind: 'image' | 'audio', fork: number) {
         tag,
         summary: `The ${kind} file of an NFT, byte for byte the blob it was minted from`,
         description: `Content-Type ${types} (from the NFT's format); Cache-Control "public, max-age=31536000, immutable"; ETag = the blob's SHA-256 in quotes; If-None-Match with it answers 304 without a body.`,
-        params: tokenId(),
+        params: tokenId(EXAMPLE_IDS[kind]),
         headers: CONTENT_HEADERS,
         ok: { contentType: kind === 'image' ? 'image/*' : 'audio/*', description: 'the media bytes' },
         errors: [403, 404, 416],
@@ -87,6 +95,7 @@ const art = tokenEndpoints(
   ref('ArtNft'),
   { list: 'Art NFTs, newest first (fork 3)', owner: "An owner's art NFTs", one: 'An art NFT' },
   [403],
+  EXAMPLE_IDS.art,
 );
 
 /** The routes of each media kind, by kind (api/routes/media.ts mounts one kind). */
@@ -101,7 +110,7 @@ export const NFT_ENDPOINTS = endpoints({
     path: '/api/nft/:tokenId/svg',
     tag,
     summary: "An art NFT's SVG (served under a sandboxing CSP that allows only inline styles)",
-    params: tokenId(),
+    params: tokenId(EXAMPLE_IDS.art),
     ok: { contentType: 'image/svg+xml', description: 'the minted SVG' },
     errors: [403, 404],
   },

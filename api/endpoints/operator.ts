@@ -1,7 +1,7 @@
 /** The definitions of the operator routes: metrics, this document, /docs and the explorer. */
 import { endpoints } from './endpoint.ts';
 
-const file = (what: string) => ({ schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' }, description: what });
+const file = (what: string, example: string) => ({ schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' }, description: what, example });
 
 /** Operator routes. */
 export const OPERATOR_ENDPOINTS = endpoints({
@@ -31,7 +31,7 @@ export const OPERATOR_ENDPOINTS = endpoints({
     path: '/docs/:file',
     tag: 'operator',
     summary: "The docs page's script and style",
-    params: { file: file('docs.js or docs.css') },
+    params: { file: file('docs.js or docs.css', 'docs.js') },
     ok: { contentType: 'text/javascript', description: 'a static file' },
     errors: [404],
   },
@@ -47,7 +47,7 @@ export const OPERATOR_ENDPOINTS = endpoints({
     path: '/explorer/:file',
     tag: 'explorer',
     summary: "The explorer's modules, style and icon",
-    params: { file: file('a file of api/explorer/') },
+    params: { file: file('a file of api/explorer/', 'app.js') },
     ok: { contentType: 'text/javascript', description: 'a static file' },
     errors: [404],
   },
@@ -56,7 +56,7 @@ export const OPERATOR_ENDPOINTS = endpoints({
     path: '/explorer/client/:file',
     tag: 'explorer',
     summary: "The client's browser modules, their TypeScript types stripped on the fly",
-    params: { file: file('a browser-safe module of client/') },
+    params: { file: file('a browser-safe module of client/', 'reads.ts') },
     ok: { contentType: 'text/javascript', description: 'an ES module' },
     errors: [404],
   },
@@ -65,7 +65,7 @@ export const OPERATOR_ENDPOINTS = endpoints({
     path: '/explorer/vendor/:file',
     tag: 'explorer',
     summary: 'Third-party browser modules served from node_modules (eventsource-parser)',
-    params: { file: file('eventsource-parser.js') },
+    params: { file: file('eventsource-parser.js', 'eventsource-parser.js') },
     ok: { contentType: 'text/javascript', description: 'an ES module' },
     errors: [404],
   },

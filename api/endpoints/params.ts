@@ -6,6 +6,7 @@
 import { normalizeAddress } from '../../core/address.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { Checked, Param } from './endpoint.ts';
+import { EXAMPLE_ADDRESS, EXAMPLE_HASH } from './examples.ts';
 
 const bad = (msg: string): never => {
   throw new ChainError('INVALID_PARAMS', msg);
@@ -42,17 +43,18 @@ function parseCount(s: string | undefined, why: string): number | undefined {
 }
 
 /** A value the handler reads as it comes (the schema documents it; the handler checks it). */
-const raw = (schema: Record<string, unknown>, description: string, required?: boolean): Param<string | undefined> => ({
+const raw = (schema: Record<string, unknown>, description: string, example: string): Param<string | undefined> => ({
   schema,
   description,
-  ...(required === undefined ? {} : { required }),
+  example,
 });
 
 /** A 64-hex path parameter, returned lowercase; `name` is how an error calls it. */
-export const hashParam = (description: string, name = 'hash'): Checked<string> => ({
+export const hashParam = (description: string, name = 'hash', example: string = EXAMPLE_HASH): Checked<string> => ({
   schema: { type: 'string', pattern: HASH.source },
   description,
   parse: (s) => parseHash(s, name),
+  example,
 });
 
 /** An address path parameter (any case), returned lowercase. */
@@ -60,13 +62,15 @@ export const addressParam = (name = 'address'): Checked<string> => ({
   schema: { type: 'string', pattern: '^(ox|OX|Ox|oX)[0-9a-fA-F]{40}$' },
   description: 'an address, any case',
   parse: (s) => parseAddress(s, name),
+  example: EXAMPLE_ADDRESS,
 });
 
 /** A string matching `re` (its source is the schema's pattern); `message` when it does not. */
-export const matching = (re: RegExp, description: string, message: string): Checked<string> => ({
+export const matching = (re: RegExp, description: string, message: string, example: string): Checked<string> => ({
   schema: { type: 'string', pattern: re.source },
   description,
   parse: (s) => (s !== undefined && re.test(s) ? s : bad(message)),
+  example,
 });
 
 /** One of `values`: in a path, or in a query where absent or empty means `fallback`. */
@@ -86,6 +90,7 @@ export function oneOfParam<const V extends readonly string[], F extends string =
         : s !== undefined && (values as readonly string[]).includes(s)
           ? (s as V[number])
           : bad(message),
+    example: values[0],
   };
 }
 
@@ -98,6 +103,7 @@ export const limit = (max = 100, def = 30): Checked<number> => ({
     if (!COUNT.test(s)) bad('limit must be a non-negative integer');
     return Math.min(Number(s), max);
   },
+  example: Math.min(def, max),
 });
 
 /** `offset`: default 0. */
@@ -105,6 +111,7 @@ export const offset: Checked<number> = {
   schema: { type: 'integer', minimum: 0, default: 0 },
   description: 'items to skip',
   parse: (s) => parseCount(s, 'offset must be a non-negative integer') ?? 0,
+  example: 0,
 };
 
 /** `cursor`: a `nextCursor` an earlier page answered, or absent. */
@@ -112,6 +119,7 @@ export const cursor = (description: string): Checked<number | undefined> => ({
   schema: { type: 'string', pattern: COUNT.source },
   description,
   parse: (s) => parseCount(s, 'cursor must be a nextCursor from an earlier page'),
+  example: '30',
 });
 
 /** `limit` (default `def`, clamped to `max`) then `offset`. */
@@ -126,7 +134,11 @@ export const lazy = <T>(p: Param<T>): Param<T> & { lazy: true; parse: (raw: stri
 
 /** Request headers of every route that serves stored content (see api/contentResponse.ts). */
 export const CONTENT_HEADERS: Record<string, Param<string | undefined>> = {
-  'If-None-Match': raw({ type: 'string' }, 'an ETag of a copy held: 304 without a body when it matches'),
-  Range: raw({ type: 'string' }, 'one byte range `bytes=a-b`, `bytes=a-` or `bytes=-n`: 206 with Content-Range; 416 outside the content'),
-  'If-Range': raw({ type: 'string' }, 'the ETag the range is for: a stale one gets the whole content (200)'),
+  'If-None-Match': raw({ type: 'string' }, 'an ETag of a copy held: 304 without a body when it matches', `"${EXAMPLE_HASH}"`),
+  Range: raw(
+    { type: 'string' },
+    'one byte range `bytes=a-b`, `bytes=a-` or `bytes=-n`: 206 with Content-Range; 416 outside the content',
+    'bytes=0-1023',
+  ),
+  'If-Range': raw({ type: 'string' }, 'the ETag the range is for: a stale one gets the whole content (200)', `"${EXAMPLE_HASH}"`),
 };

@@ -50,6 +50,8 @@ const INTRO = `# HTTP API routes
 Generated from the route definitions in \`api/endpoints/\` by \`npm run docs\`; do not edit.
 The node serves the same definitions as an OpenAPI 3.1 document at \`GET /api/openapi.json\`
 (rendered at \`GET /docs\`), and the typed client (\`ombra-node/client\`) reads them too.
+There, every parameter and request body has an \`example\` taken from the dev chain (the dev
+account of mnemonic index 1, and transactions it signed in \`fixtures/simulated-chain.ndjson\`).
 
 JSON everywhere; big integers (balances, amounts, fees) are decimal strings in micro-units
 (1 OMBRA = 1,000,000); heights, nonces and times (epoch ms) are numbers. Every error is

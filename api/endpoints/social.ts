@@ -1,10 +1,11 @@
 /** The definitions of the social routes (/api/social). */
 import { endpoints } from './endpoint.ts';
 import { addressParam, CONTENT_HEADERS, hashParam, matching, paging } from './params.ts';
+import { EXAMPLE_IDS } from './examples.ts';
 import { address, arr, hash, keyedList, ms, obj, oneOf, str, uint } from '../openapi/shapes.ts';
 
 const tag = 'social';
-const postIdParam = matching(/^[A-Za-z0-9_-]{1,64}$/, 'post id', 'postId must be 1-64 of [A-Za-z0-9_-]');
+const postIdParam = matching(/^[A-Za-z0-9_-]{1,64}$/, 'post id', 'postId must be 1-64 of [A-Za-z0-9_-]', 'sim-1-882058');
 const blobIds = arr(hash);
 const postFields = {
   postId: str,
@@ -105,7 +106,7 @@ export const SOCIAL_ENDPOINTS = endpoints({
     path: '/api/social/intents/:intentId',
     tag,
     summary: 'One like intent (its id is its transaction hash)',
-    params: { intentId: hashParam('intent id', 'intentId') },
+    params: { intentId: hashParam('intent id', 'intentId', EXAMPLE_IDS.intent) },
     ok: { schema: intent },
     errors: [404],
   },
@@ -132,7 +133,7 @@ export const SOCIAL_ENDPOINTS = endpoints({
     path: '/api/social/blob/:blobId',
     tag,
     summary: "A complete blob's bytes: its content type, ETag (quoted contentHash; If-None-Match answers 304), immutable cache",
-    params: { blobId: hashParam('blob id', 'blobId') },
+    params: { blobId: hashParam('blob id', 'blobId', EXAMPLE_IDS.blob) },
     headers: CONTENT_HEADERS,
     ok: { contentType: '*/*', description: 'the blob bytes, with its content type' },
     errors: [404, 416],

@@ -3,11 +3,12 @@ import { ChainError } from '../../core/errors.ts';
 import { TASK_STATUSES } from '../../core/tx/task/task.ts';
 import { RANGES, type Range } from '../../projections/analytics.ts';
 import { type Checked, endpoints } from './endpoint.ts';
+import { EXAMPLE_IDS, EXAMPLE_TASK_SUBMIT } from './examples.ts';
 import { addressParam, hashParam, matching, oneOfParam, paging } from './params.ts';
 import { address, arr, big, hash, ms, nullable, obj, oneOf, ref, str, uint } from '../openapi/shapes.ts';
 
 /** A task id, as TASK_SUBMIT allows. */
-const taskId = matching(/^[A-Za-z0-9_-]{8,64}$/, 'task id', 'task id must match [A-Za-z0-9_-]{8,64}');
+const taskId = matching(/^[A-Za-z0-9_-]{8,64}$/, 'task id', 'task id must match [A-Za-z0-9_-]{8,64}', '327d1c214ca75bd4bd5f15ceeed2b63e');
 const range: Checked<Range> = {
   schema: oneOf(...Object.keys(RANGES)),
   description: 'whole UTC hours ending with the latest block (default 24h)',
@@ -15,6 +16,7 @@ const range: Checked<Range> = {
     if (!Object.hasOwn(RANGES, s)) throw new ChainError('INVALID_PARAMS', `range must be one of ${Object.keys(RANGES).join(', ')}`);
     return s as Range;
   },
+  example: '24h',
 };
 
 /** Tasks, miners and analytics. */
@@ -50,7 +52,11 @@ export const TASK_ENDPOINTS = endpoints({
     summary: 'Submit a signed TASK_SUBMIT',
     description:
       "`taskId` is the transaction's `taskId`, else the first 32 hex of its hash; refused as POST /api/chain/tx refuses, and a transaction of another type is 400.",
-    body: { schema: ref('Tx_TASK_SUBMIT'), description: 'a signed TASK_SUBMIT (or the `{tx, signature}` form)' },
+    body: {
+      schema: ref('Tx_TASK_SUBMIT'),
+      description: 'a signed TASK_SUBMIT (or the `{tx, signature}` form)',
+      example: EXAMPLE_TASK_SUBMIT,
+    },
     ok: { schema: obj({ ok: { const: true }, taskId: str, txHash: hash, hash }) },
     errors: [403, 409, 413, 422, 503],
   },
@@ -117,7 +123,7 @@ export const TASK_ENDPOINTS = endpoints({
     path: '/api/miners/:id',
     tag: 'miners',
     summary: 'A miner',
-    params: { id: hashParam('miner id', 'miner id') },
+    params: { id: hashParam('miner id', 'miner id', EXAMPLE_IDS.miner) },
     ok: { schema: ref('Miner') },
     errors: [404],
   },

@@ -1,11 +1,17 @@
 /** The definitions of the web drive routes: /api/web/* and the static sites at /web/:alias/*. */
 import { endpoints } from './endpoint.ts';
 import { CONTENT_HEADERS, hashParam, matching, paging } from './params.ts';
+import { EXAMPLE_IDS } from './examples.ts';
 import { address, arr, hash, ms, nullable, obj, oneOf, str, uint } from '../openapi/shapes.ts';
 
-const siteId = matching(/^[A-Za-z0-9_-]{3,64}$/, 'site id', 'siteId must match [A-Za-z0-9_-]{3,64}');
-const releaseId = matching(/^[A-Za-z0-9_-]{1,64}$/, 'release id', 'releaseId must match [A-Za-z0-9_-]{1,64}');
-const alias = matching(/^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/, 'alias (a DNS label)', 'alias must be a DNS label of 3-63 characters');
+const siteId = matching(/^[A-Za-z0-9_-]{3,64}$/, 'site id', 'siteId must match [A-Za-z0-9_-]{3,64}', 'sim-5c026a5f40f2');
+const releaseId = matching(/^[A-Za-z0-9_-]{1,64}$/, 'release id', 'releaseId must match [A-Za-z0-9_-]{1,64}', 'sim-5c026a5f40f2-r1');
+const alias = matching(
+  /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/,
+  'alias (a DNS label)',
+  'alias must be a DNS label of 3-63 characters',
+  'sim-5c026a5f40f2',
+);
 const bundle = obj({
   releaseId: str,
   siteId: str,
@@ -61,7 +67,7 @@ export const WEB_ENDPOINTS = endpoints({
     tag: 'web',
     summary:
       "A complete file's raw bytes, with its content type, `ETag` (its SHA-256) and an immutable cache; 304 for a matching If-None-Match",
-    params: { fileId: hashParam('file id: SHA-256(siteId + path + contentHash)', 'fileId') },
+    params: { fileId: hashParam('file id: SHA-256(siteId + path + contentHash)', 'fileId', EXAMPLE_IDS.webFile) },
     headers: CONTENT_HEADERS,
     ok: { contentType: 'application/octet-stream', description: "the file's bytes under its own content type" },
     errors: [404, 416],
@@ -71,7 +77,7 @@ export const WEB_ENDPOINTS = endpoints({
     path: '/api/web/file/:fileId',
     tag: 'web',
     summary: "A drive file's header and upload status (beyond the spec: what an uploader resumes from)",
-    params: { fileId: hashParam('file id', 'fileId') },
+    params: { fileId: hashParam('file id', 'fileId', EXAMPLE_IDS.webFile) },
     ok: {
       schema: obj(
         {

@@ -45,8 +45,20 @@ export function openApiPath(path: string): string {
 }
 
 function param(name: string, where: 'path' | 'query' | 'header', p: Param): JsonSchema {
-  return { name, in: where, required: where === 'path' ? true : (p.required ?? false), description: p.description, schema: p.schema };
+  const required = where === 'path' ? true : (p.required ?? false);
+  return {
+    name,
+    in: where,
+    required,
+    description: p.description,
+    schema: p.schema,
+    ...(p.example === undefined ? {} : { example: p.example }),
+  };
 }
+
+/** A body's media type: its schema, and its example when it has one. */
+const body = (b: NonNullable<Endpoint['body']>): JsonSchema =>
+  b.example === undefined ? { schema: b.schema } : { schema: b.schema, example: b.example };
 
 function operation(r: RouteRef, id: string | undefined, doc: Endpoint | undefined): JsonSchema {
   const names = pathParams(r.path);
@@ -78,7 +90,7 @@ function operation(r: RouteRef, id: string | undefined, doc: Endpoint | undefine
     tags: [doc?.tag ?? 'undocumented'],
     ...(parameters.length ? { parameters } : {}),
     ...(doc?.body
-      ? { requestBody: { required: true, description: doc.body.description, content: { 'application/json': { schema: doc.body.schema } } } }
+      ? { requestBody: { required: true, description: doc.body.description, content: { 'application/json': body(doc.body) } } }
       : {}),
     responses,
     ...(doc ? {} : { 'x-undocumented': true }),

@@ -40,7 +40,7 @@ function stringParams(): [string, Param][] {
   const out: [string, Param][] = [
     ['hashParam', hashParam('h')],
     ['addressParam', addressParam()],
-    ['matching', matching(/^[A-Za-z0-9_-]{3,64}$/, 'id', 'bad id')],
+    ['matching', matching(/^[A-Za-z0-9_-]{3,64}$/, 'id', 'bad id', 'abc')],
     ['oneOfParam', oneOfParam('status', ['a', 'b'] as const, 'status')],
   ];
   for (const [id, e] of Object.entries(ENDPOINTS))
