@@ -8,7 +8,7 @@ import type { SignedTx } from '../../core/tx/handler.ts';
 import type { ChainEvent } from '../../projections/events.ts';
 import type { MempoolSnapshot, StreamHub } from './streamHub.ts';
 import { stateTx } from '../../core/txCodec.ts';
-import { addressesOf, agentMessages, chatMessages, reorgMessage, taskIdOf, txSummary } from './wsMessages.ts';
+import { addressesOf, agentMessages, chatMessages, reorgMessage, taskOfTx, txSummary } from './wsMessages.ts';
 
 /** What a client asked for. */
 type WsCommand = { op: 'subscribe' | 'unsubscribe'; topic: string } | { op: 'ping' };
@@ -78,7 +78,7 @@ function legacyIndex(e: ChainEvent): Map<string, unknown[]> {
   const visit = (tx: SignedTx, blockIndex?: number) => {
     const base = { ...txSummary(tx), ...(blockIndex === undefined ? { status: 'pending' } : { status: 'confirmed', blockIndex }) };
     for (const a of addressesOf(tx)) add(`address:${a}`, { type: 'address_tx', topic: `address:${a}`, data: base });
-    const task = taskIdOf(tx);
+    const task = taskOfTx(tx);
     if (task !== undefined && blockIndex !== undefined)
       add(`task:${task}`, { type: 'task_tx', topic: `task:${task}`, data: { ...base, taskId: task } });
   };

@@ -4,8 +4,10 @@
  * The agent and chat channels read AGENT_* and CHAT_TURN transactions of new blocks by type.
  */
 import type { Block } from '../../core/block.ts';
-import type { SignedTx } from '../../core/tx/handler.ts';
+import { CHAT_TURN } from '../../core/tx/chat.ts';
+import { isTx, type SignedTx } from '../../core/tx/handler.ts';
 import { txEvents } from '../../core/tx/registry.ts';
+import { TASK_SUBMIT, taskIdOf } from '../../core/tx/task/task.ts';
 import type { ReorgEvent } from '../../projections/events.ts';
 
 /** A transaction as the `txs` channel, `new_tx` and the address/task topics show it. */
@@ -76,7 +78,7 @@ const TURN_FIELDS = ['conversationId', 'role', 'content', 'agentRunId'];
 /** `chat` channel: `{type: 'chat', data: {hash, from, conversationId, role, content, agentRunId?, timestamp, blockIndex}}` per CHAT_TURN in a new block. */
 export function chatMessages(block: Block): { type: 'chat'; data: Record<string, unknown> }[] {
   return block.transactions
-    .filter((tx) => tx.type === 'CHAT_TURN')
+    .filter((tx) => isTx(tx, CHAT_TURN))
     .map((tx) => ({
       type: 'chat' as const,
       data: {
@@ -101,9 +103,8 @@ export function addressesOf(tx: SignedTx): Set<string> {
   return out;
 }
 
-/** The task a transaction belongs to: its `taskId`, or for a TASK_SUBMIT without one, the first 32 hex of its hash. */
-export function taskIdOf(tx: SignedTx): string | undefined {
-  if (typeof tx.taskId === 'string') return tx.taskId;
-  if (tx.type === 'TASK_SUBMIT') return tx.hash.slice(0, 32);
+/** The task a transaction belongs to: its `taskId`, or for a TASK_SUBMIT without one, core's id of it. */
+export function taskOfTx(tx: SignedTx): string | undefined {
+  if (typeof tx.taskId === 'string' || isTx(tx, TASK_SUBMIT)) return taskIdOf(tx);
   return undefined;
 }
