@@ -105,7 +105,7 @@ t('every block the IANA special-purpose registries mark not globally reachable i
     '3fff::1', // documentation (RFC 9637)
     '3fff:fff:ffff::1',
     '100::1', // discard-only
-    '100:0:0:1::1', // RFC 9780 placeholder-address prefix (100:0:0:1::/64)
+    '100:0:0:1::1', // RFC 9780's 100:0:0:1::/64
     '2001:db8::1', // documentation
     '64:ff9b:1::a00:1', // NAT64 local use
     '64:ff9b:1:ffff::1',
