@@ -19,7 +19,8 @@ const t = suite('deploy/haproxy.cfg.template');
 function ms(v: string): number {
   const m = /^(\d+)(ms|s|m|h)?$/.exec(v);
   if (!m) throw new Error(`not a duration: ${v}`);
-  return Number(m[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 'ms'];
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  return Number(m[1]) * (unit[m[2] ?? 'ms'] ?? Number.NaN);
 }
 
 t('rendered, it is a valid configuration with the followers as checked servers', () => {
