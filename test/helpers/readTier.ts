@@ -34,6 +34,48 @@ export function renderHaproxyConfig(listen: string, stats: string, followers: st
     .replace(/^@SERVERS@$/m, servers);
 }
 
+/** A HAProxy process from the template in front of `followers` (URLs), up once it sees every one of them up. */
+export interface Balancer {
+  child: ChildProcess;
+  exited: Promise<unknown>;
+  url: string;
+  /** A column of HAProxy's stats for server i: `status` ("UP", "DOWN", "UP 1/2" ...) by default, `scur` (open sessions) ... */
+  serverStatus(i: number, column?: string): Promise<string>;
+}
+
+/** Starts HAProxy (config written into `dir`) on picked loopback ports; stop it by killing `child`. */
+export async function startHaproxy(dir: string, followers: string[]): Promise<Balancer> {
+  const [lbPort, statsPort] = [await freePort(), await freePort()];
+  const cfg = join(dir, `haproxy-${lbPort}.cfg`);
+  writeFileSync(cfg, renderHaproxyConfig(`127.0.0.1:${lbPort}`, `127.0.0.1:${statsPort}`, followers));
+  const child = spawn('haproxy', ['-db', '-f', cfg], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (log += d));
+  const exited = new Promise((r) => child.once('exit', r));
+  const serverStatus = async (i: number, column = 'status'): Promise<string> => {
+    const csv = await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text();
+    const [head, ...rows] = csv.trim().split('\n');
+    const col = head.replace(/^# /, '').split(',').indexOf(column);
+    const row = rows.map((r) => r.split(',')).find((r) => r[0] === 'ombra_followers' && r[1] === `follower${i + 1}`);
+    return row?.[col] ?? 'absent';
+  };
+  try {
+    await waitFor(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`haproxy exited: ${log}`);
+        const all = await Promise.all(followers.map((_, i) => serverStatus(i).catch(() => 'no stats yet')));
+        return all.every((s) => s === 'UP') ? true : undefined;
+      },
+      30_000,
+      100,
+    );
+  } catch (e) {
+    child.kill('SIGKILL');
+    throw e;
+  }
+  return { child, exited, url: `http://127.0.0.1:${lbPort}`, serverStatus };
+}
+
 /** A running tier. */
 export interface ReadTier {
   authority: NodeProcess;
@@ -41,11 +83,15 @@ export interface ReadTier {
   followers: (NodeProcess | null)[];
   /** The balancer's URL (HAProxy's frontend). */
   url: string;
+  /** The balancer's process id. */
+  haproxyPid: number;
   genesisFile: string;
   /** A column of HAProxy's stats for follower i: `status` ("UP", "DOWN", "UP 1/2" ...) by default, `scur` (open sessions) ... */
   serverStatus(i: number, column?: string): Promise<string>;
   /** Kills follower i (SIGKILL) and waits for its exit. */
   kill(i: number): Promise<void>;
+  /** Another HAProxy in front of the given followers only (stopped with the tier). */
+  balancer(followers: number[]): Promise<Balancer>;
   stop(): Promise<void>;
 }
 
@@ -103,40 +149,29 @@ export async function startReadTier(o: ReadTierOptions): Promise<ReadTier> {
       started.push(f);
       followers.push(f);
     }
-    const [lbPort, statsPort] = [await freePort(), await freePort()];
-    const cfg = join(tmp.dir, 'haproxy.cfg');
-    const live = followers.filter((f) => f !== null).map((f) => f.url);
-    writeFileSync(cfg, renderHaproxyConfig(`127.0.0.1:${lbPort}`, `127.0.0.1:${statsPort}`, live));
-    const haproxy = spawn('haproxy', ['-db', '-f', cfg], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let haproxyLog = '';
-    haproxy.stderr.setEncoding('utf8').on('data', (d: string) => (haproxyLog += d));
-    const haproxyExited = new Promise((r) => haproxy.once('exit', r));
-    started.push({ child: haproxy, exited: haproxyExited });
-    const serverStatus = async (i: number, column = 'status'): Promise<string> => {
-      const csv = await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text();
-      const [head, ...rows] = csv.trim().split('\n');
-      const col = head.replace(/^# /, '').split(',').indexOf(column);
-      const row = rows.map((r) => r.split(',')).find((r) => r[0] === 'ombra_followers' && r[1] === `follower${i + 1}`);
-      return row?.[col] ?? 'absent';
-    };
-    await waitFor(
-      async () => {
-        if (haproxy.exitCode !== null) throw new Error(`haproxy exited: ${haproxyLog}`);
-        const all = await Promise.all(followers.map((_, i) => serverStatus(i).catch(() => 'no stats yet')));
-        return all.every((s) => s === 'UP') ? true : undefined;
-      },
-      30_000,
-      100,
+    const lb = await startHaproxy(
+      tmp.dir,
+      followers.map((f) => f?.url ?? ''),
     );
+    started.push(lb);
     return {
       authority,
       followers,
-      url: `http://127.0.0.1:${lbPort}`,
+      url: lb.url,
+      haproxyPid: lb.child.pid ?? -1,
       genesisFile,
-      serverStatus,
+      serverStatus: lb.serverStatus,
       async kill(i) {
         await stopProcess(followers[i]);
         followers[i] = null;
+      },
+      async balancer(which) {
+        const b = await startHaproxy(
+          tmp.dir,
+          which.map((i) => followers[i]?.url ?? ''),
+        );
+        started.push(b);
+        return b;
       },
       stop,
     };
