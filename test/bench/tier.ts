@@ -111,10 +111,18 @@ async function subscribersOnFollower(tier: ReadTier, n: number): Promise<void> {
   const follower = pidOf(tier.followers[1]);
   const haproxy = pidOf(lb);
   const clients = fork(new URL('./fanoutClients.ts', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  // A client cut off (its follower drained, its stream dropped as a slow consumer) never sees the
+  // marker: the wait ends with what HAProxy says rather than hanging.
   const ask = <T>(msg: unknown, key: string) =>
-    new Promise<T>((resolve) => {
+    new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(async () => {
+        clients.off('message', on);
+        const state = `${await lb.serverStatus(0)}, ${await lb.serverStatus(0, 'scur')} sessions`;
+        reject(new Error(`no ${key} from the subscribers within 120 s (follower: ${state})`));
+      }, 120_000);
       const on = (m: Record<string, unknown>) => {
         if (!(key in m)) return;
+        clearTimeout(timer);
         clients.off('message', on);
         resolve(m[key] as T);
       };
