@@ -130,38 +130,37 @@ async function subscribersOnFollower(tier: ReadTier, n: number): Promise<void> {
       if (msg !== null) clients.send(msg as object);
     });
   const height = async () => ((await (await fetch(`${tier.authority.url}/api/chain/height`)).json()) as { height: number }).height;
-  /** Follower CPU seconds over the next `blocks` blocks, each delivered to every client. */
-  const cpuOverBlocks = async (blocks: number, watching: boolean) => {
-    const start = await height();
-    const cpu0 = cpuSeconds(follower);
-    for (let h = start + 1; h <= start + blocks; h++) {
-      if (watching) {
-        await ask({ watch: `\nid: ${h}\n` }, 'watching');
-        await ask(null, 'done');
-      } else await waitFor(async () => ((await height()) >= h ? true : undefined), 30_000, 50);
-    }
-    return cpuSeconds(follower) - cpu0;
+  const sessions = async () => Number(await lb.serverStatus(0, 'scur'));
+  /** Follower CPU seconds and blocks produced over a window of `seconds`. */
+  const window = async (seconds: number) => {
+    const [h0, cpu0] = [await height(), cpuSeconds(follower)];
+    await new Promise((r) => setTimeout(r, seconds * 1000));
+    return { cpu: cpuSeconds(follower) - cpu0, blocks: (await height()) - h0 };
   };
   try {
-    const BLOCKS = 5;
-    const idleCpu = await cpuOverBlocks(BLOCKS, false);
+    const WINDOW = 10;
+    const idle = await window(WINDOW);
     const [f0, h0] = [rssMiB(follower), rssMiB(haproxy)];
     await ask({ connect: { url: lb.url, path: '/api/chain/events', n } }, 'connected');
     await new Promise((r) => setTimeout(r, 2000));
-    const [f1, h1] = [rssMiB(follower), rssMiB(haproxy)];
-    const busyCpu = await cpuOverBlocks(BLOCKS, true);
-    const kib = (mib: number) => ((mib * 1024) / n).toFixed(1);
-    const perDeliveryUs = ((busyCpu - idleCpu) * 1e6) / (BLOCKS * n);
-    console.log(`tier subscribers: ${n} SSE clients through HAProxy on one follower, ${BLOCKS} blocks delivered to each`);
+    const [f1, h1, held] = [rssMiB(follower), rssMiB(haproxy), await sessions()];
+    const busy = await window(WINDOW);
+    const kept = await sessions();
+    const kib = (mib: number) => ((mib * 1024) / held).toFixed(1);
+    // CPU per block per subscriber: what the subscribers added over the idle window's rate.
+    const perDeliveryUs = ((busy.cpu - (idle.cpu * busy.blocks) / Math.max(1, idle.blocks)) * 1e6) / (Math.max(1, busy.blocks) * kept);
+    console.log(
+      `tier subscribers: ${n} SSE clients through HAProxy on one follower (${held} held after connecting, ${kept} after ${WINDOW} s)`,
+    );
     console.log(
       `  follower +${(f1 - f0).toFixed(1)} MiB RSS (${kib(f1 - f0)} KiB each); HAProxy +${(h1 - h0).toFixed(1)} MiB (${kib(h1 - h0)} KiB each)`,
     );
     console.log(
-      `  follower CPU per block: ${((busyCpu / BLOCKS) * 1000).toFixed(0)} ms with them, ${((idleCpu / BLOCKS) * 1000).toFixed(0)} ms without: ${perDeliveryUs.toFixed(1)} us per block per subscriber`,
+      `  follower CPU: ${((busy.cpu / Math.max(1, busy.blocks)) * 1000).toFixed(0)} ms per block with them, ${((idle.cpu / Math.max(1, idle.blocks)) * 1000).toFixed(0)} ms without: ${perDeliveryUs.toFixed(1)} us per block per subscriber`,
     );
     addRow({
-      measure: `${n} SSE subscribers through HAProxy on one follower`,
-      node: `follower ${kib(f1 - f0)} KiB + HAProxy ${kib(h1 - h0)} KiB each; ${perDeliveryUs.toFixed(1)} us follower CPU per block each`,
+      measure: `${held} SSE subscribers through HAProxy on one follower`,
+      node: `follower ${kib(f1 - f0)} KiB + HAProxy ${kib(h1 - h0)} KiB each; ${perDeliveryUs.toFixed(1)} us follower CPU per block each; ${kept} still held after ${WINDOW} s`,
       baseline: '-',
       ratio: null,
     });
