@@ -111,8 +111,8 @@ async function subscribersOnFollower(tier: ReadTier, n: number): Promise<void> {
   const follower = pidOf(tier.followers[1]);
   const haproxy = pidOf(lb);
   const clients = fork(new URL('./fanoutClients.ts', import.meta.url), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  // A client cut off (its follower drained, its stream dropped as a slow consumer) never sees the
-  // marker: the wait ends with what HAProxy says rather than hanging.
+  // The clients' child answers each request; one that cannot (connections refused or cut) ends
+  // the wait with what HAProxy says rather than hanging.
   const ask = <T>(msg: unknown, key: string) =>
     new Promise<T>((resolve, reject) => {
       const timer = setTimeout(async () => {
