@@ -66,7 +66,8 @@ export async function startHaproxy(dir: string, followers: string[]): Promise<Ba
         const all = await Promise.all(followers.map((_, i) => serverStatus(i).catch(() => 'no stats yet')));
         return all.every((s) => s === 'UP') ? true : undefined;
       },
-      30_000,
+      // Health checks answered late on a loaded machine take a few rounds to count.
+      60_000,
       100,
     );
   } catch (e) {
