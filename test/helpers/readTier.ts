@@ -16,7 +16,7 @@ import { tempDir } from './testChain.ts';
 export const haveHaproxy = (): boolean => spawnSync('haproxy', ['-v']).status === 0;
 
 /** A port that was free a moment ago. */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const port = (s.address() as { port: number }).port;
@@ -35,7 +35,7 @@ export function renderHaproxyConfig(listen: string, stats: string, followers: st
 }
 
 /** A HAProxy process from the template in front of `followers` (URLs), up once it sees every one of them up. */
-export interface Balancer {
+interface Balancer {
   child: ChildProcess;
   exited: Promise<unknown>;
   url: string;
@@ -44,7 +44,7 @@ export interface Balancer {
 }
 
 /** Starts HAProxy (config written into `dir`) on picked loopback ports; stop it by killing `child`. */
-export async function startHaproxy(dir: string, followers: string[]): Promise<Balancer> {
+async function startHaproxy(dir: string, followers: string[]): Promise<Balancer> {
   const [lbPort, statsPort] = [await freePort(), await freePort()];
   const cfg = join(dir, `haproxy-${lbPort}.cfg`);
   writeFileSync(cfg, renderHaproxyConfig(`127.0.0.1:${lbPort}`, `127.0.0.1:${statsPort}`, followers));

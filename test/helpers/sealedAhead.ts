@@ -11,7 +11,7 @@ import { encode } from '../../p2p/wire.ts';
 import { hostileLibp2p } from './hostilePeer.ts';
 
 /** An empty block at `index` sealed by `authority` (its slot's owner: a one-authority chain). */
-export function sealedBlock(index: number, authority: KeyPair): Block {
+function sealedBlock(index: number, authority: KeyPair): Block {
   const header = {
     index,
     previousHash: 'ab'.repeat(32),
