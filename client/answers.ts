@@ -49,7 +49,17 @@ export interface Answers {
       seenAt: number;
     }[];
   };
-  getApiChainSearchQ: ({ type: 'block'; data: Components['BlockSummary'] } | { type: 'tx'; data: Components['ConfirmedTx'] } | { type: 'address'; data: Components['AddressBrief'] })[];
+  getApiChainSearchQ: ({ type: 'block'; data: Components['BlockSummary'] } | { type: 'tx'; data: Components['ConfirmedTx'] } | { type: 'address'; data: Components['AddressBrief'] } | { type: 'task'; data: Components['TaskSummary'] } | { type: 'run'; data: { agentRunId: string; conversationId: string; submitter: string; status: string; submittedAt: number } } | { type: 'conversation'; data: Components['Conversation'] } | { type: 'nft'; data: { kind: 'art' | 'image' | 'audio'; tokenId: string; owner: string; mintedAt: number; blockIndex: number } } | { type: 'post'; data: { postId: string; author: string; likeCount: number; timestamp: number; blockIndex: number } } | { type: 'profile'; data: { address: string; displayName: string } } | { type: 'site'; data: { siteId: string; name: string; owner: string; activeReleaseId: string | null; releaseCount: number } } | { type: 'alias'; data: { alias: string; siteId: string; owner: string } } | { type: 'release'; data: { releaseId: string; siteId: string; seq: number; files: number; publishedAt: number } } | {
+    type: 'file';
+    data: {
+      fileId: string;
+      siteId: string;
+      path: string;
+      contentType: string;
+      totalBytes: number;
+      status: 'pending' | 'complete' | 'expired' | 'deleted';
+    };
+  } | { type: 'miner'; data: { id: string; name: string; address: string } } | { type: 'dm'; data: { dmId: string; from: string; blockIndex: number } })[];
   getApiChainEvents: string;
   getApiMempoolEvents: string;
   getApiChainGenesis: Components['Block'];

@@ -169,6 +169,7 @@ export interface PathParams {
 
 /** The query values of the operations that take any. */
 export interface QueryValues {
+  getApiChainSearchQ: { limit?: number };
   getApiChainEvents: { fromHeight?: number };
   getApiChainBlocks: { limit?: number; offset?: number; from?: number; to?: number };
   getApiChainBlocksFull: { from?: number; to?: number };
