@@ -30,7 +30,8 @@ t('any string: refused with INVALID_PARAMS exactly when empty or too long once t
       assert.ok(text.length >= 1 && text.length <= MAX_SEARCH_QUERY);
       assert.is(q.text, text);
       assert.is(q.lower, text.toLowerCase());
-      if (q.height !== undefined) assert.ok(Number.isSafeInteger(q.height) && q.height >= 0 && String(q.height) === text.replace(/^0+(?=.)/, ''));
+      if (q.height !== undefined)
+        assert.ok(Number.isSafeInteger(q.height) && q.height >= 0 && String(q.height) === text.replace(/^0+(?=.)/, ''));
       if (q.hash !== undefined) assert.match(q.hash, /^[0-9a-f]{64}$/);
       if (q.address !== undefined) assert.match(q.address, /^ox[0-9a-f]{40}$/);
       if (q.addressPrefix !== undefined) assert.match(q.addressPrefix, /^ox[0-9a-f]{3,39}$/);
