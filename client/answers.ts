@@ -133,11 +133,48 @@ export interface Answers {
     txCount: number;
     totalRewards: string;
     totalBurned: string;
+    totalFees: string;
+    avgBlockTimeMs: number | null;
     uniqueMiners: number;
     uniqueSubmitters: number;
     topTaskTypes: { type: string; count: number }[];
   };
   getApiAnalyticsHeatmap: { matrix: number[][] };
+  getApiAnalyticsSeries: {
+    range: '24h' | '7d' | '30d';
+    step: 'hour' | 'day';
+    points: {
+      start: number;
+      blocks: number;
+      txCount: number;
+      tps: number;
+      blockTimeMs: number | null;
+      activeMiners: number;
+      submitters: number;
+      tasks: number;
+      taskTypes: Record<string, number>;
+      fees: string;
+      rewards: string;
+      burned: string;
+      storageUsed: string;
+    }[];
+  };
+  getApiAnalyticsTotals: {
+    height: number;
+    transactions: number;
+    tasks: number;
+    agentRuns: number;
+    miners: number;
+    activeMiners24h: number;
+    transactions24h: number;
+    blocks24h: number;
+    tps: { average: number; peak: number };
+    blockTimeMs24h: number | null;
+    circulatingSupply: string;
+    totalBurned: string;
+    feesPaid: string;
+    storageUsed: string;
+  };
   getApiNft: { total: number; items: Components['ArtNft'][] };
   getApiNftOwnerAddress: { owner: string; count: number; items: Components['ArtNft'][] };
   getApiNftTokenIdSvg: string;

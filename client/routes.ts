@@ -48,6 +48,8 @@ export const ROUTES = {
   getApiMinersId: ['GET', '/api/miners/:id'],
   getApiAnalyticsOverview: ['GET', '/api/analytics/overview'],
   getApiAnalyticsHeatmap: ['GET', '/api/analytics/heatmap'],
+  getApiAnalyticsSeries: ['GET', '/api/analytics/series'],
+  getApiAnalyticsTotals: ['GET', '/api/analytics/totals'],
   getApiNft: ['GET', '/api/nft'],
   getApiNftOwnerAddress: ['GET', '/api/nft/owner/:address'],
   getApiNftTokenIdSvg: ['GET', '/api/nft/:tokenId/svg'],
@@ -182,6 +184,7 @@ export interface QueryValues {
   getApiTasksPending: { limit?: number; offset?: number };
   getApiMiners: { limit?: number; offset?: number };
   getApiAnalyticsOverview: { range?: '24h' | '7d' | '30d' };
+  getApiAnalyticsSeries: { range?: '24h' | '7d' | '30d'; step?: 'hour' | 'day' };
   getApiNft: { limit?: number; offset?: number };
   getApiNftOwnerAddress: { limit?: number; offset?: number };
   getApiImage: { limit?: number; offset?: number };
