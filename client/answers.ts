@@ -197,6 +197,7 @@ export interface Answers {
   getApiAgentV6ChatByAuthorAddress: { author: string; count: number; conversationIds: string[] };
   getApiSocialCaps: { maxTokensPerLikeHard: number; maxDailyTokensHard: number; queueCapPerAuthor: number; likeExpiryMs: number };
   getApiSocialFeed: {
+    count: number;
     posts: {
       postId: string;
       author: string;
@@ -221,6 +222,22 @@ export interface Answers {
     parentPostId?: string;
     likes: { address: string; kind: 'reaction' | 'intent'; tokens?: number; timestamp: number }[];
   };
+  getApiSocialPostPostIdLikes: { postId: string; count: number; likes: { address: string; kind: 'reaction' | 'intent'; tokens?: number; timestamp: number }[] };
+  getApiSocialPostPostIdReplies: {
+    postId: string;
+    count: number;
+    replies: {
+      postId: string;
+      author: string;
+      likeCount: number;
+      timestamp: number;
+      blockIndex: number;
+      txHash: string;
+      body: string;
+      blobIds: string[];
+      parentPostId?: string;
+    }[];
+  };
   getApiSocialAuthorAddressPosts: {
     author: string;
     count: number;
@@ -237,6 +254,7 @@ export interface Answers {
     }[];
   };
   getApiSocialSubscriptionsSubscriber: { subscriber: string; count: number; subscriptions: string[] };
+  getApiSocialFollowersAddress: { address: string; count: number; followers: string[] };
   getApiSocialQueueAuthor: {
     author: string;
     count: number;

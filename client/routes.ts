@@ -73,8 +73,11 @@ export const ROUTES = {
   getApiSocialCaps: ['GET', '/api/social/caps'],
   getApiSocialFeed: ['GET', '/api/social/feed'],
   getApiSocialPostPostId: ['GET', '/api/social/post/:postId'],
+  getApiSocialPostPostIdLikes: ['GET', '/api/social/post/:postId/likes'],
+  getApiSocialPostPostIdReplies: ['GET', '/api/social/post/:postId/replies'],
   getApiSocialAuthorAddressPosts: ['GET', '/api/social/author/:address/posts'],
   getApiSocialSubscriptionsSubscriber: ['GET', '/api/social/subscriptions/:subscriber'],
+  getApiSocialFollowersAddress: ['GET', '/api/social/followers/:address'],
   getApiSocialQueueAuthor: ['GET', '/api/social/queue/:author'],
   getApiSocialIntentsIntentId: ['GET', '/api/social/intents/:intentId'],
   getApiSocialDmsAddress: ['GET', '/api/social/dms/:address'],
@@ -143,8 +146,11 @@ export interface PathParams {
   getApiAgentV6ChatConversationId: { conversationId: string | number };
   getApiAgentV6ChatByAuthorAddress: { address: string | number };
   getApiSocialPostPostId: { postId: string | number };
+  getApiSocialPostPostIdLikes: { postId: string | number };
+  getApiSocialPostPostIdReplies: { postId: string | number };
   getApiSocialAuthorAddressPosts: { address: string | number };
   getApiSocialSubscriptionsSubscriber: { subscriber: string | number };
+  getApiSocialFollowersAddress: { address: string | number };
   getApiSocialQueueAuthor: { author: string | number };
   getApiSocialIntentsIntentId: { intentId: string | number };
   getApiSocialDmsAddress: { address: string | number };
@@ -197,8 +203,11 @@ export interface QueryValues {
   getApiAgentV6ChatConversationIdTurns: { limit?: number; offset?: number };
   getApiAgentV6ChatByAuthorAddress: { limit?: number; offset?: number };
   getApiSocialFeed: { limit?: number; offset?: number };
+  getApiSocialPostPostIdLikes: { limit?: number; offset?: number };
+  getApiSocialPostPostIdReplies: { limit?: number; offset?: number };
   getApiSocialAuthorAddressPosts: { limit?: number; offset?: number };
   getApiSocialSubscriptionsSubscriber: { limit?: number; offset?: number };
+  getApiSocialFollowersAddress: { limit?: number; offset?: number };
   getApiSocialQueueAuthor: { limit?: number; offset?: number };
   getApiSocialDmsAddress: { limit?: number; offset?: number };
   getApiWebSiteSiteIdReleases: { limit?: number; offset?: number };

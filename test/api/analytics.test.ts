@@ -57,7 +57,7 @@ overview('a rewarded task: rewards to miner and validator, the burn share, miner
     const feesBefore = c.node.state().supply.feesPaid;
     await c.node.submitTx(c.transfer(1, A(2), 5n));
     await c.produce();
-    const last = present(await c.queries.block(7), "block 7").timestamp;
+    const last = present(await c.queries.block(7), 'block 7').timestamp;
     const { totalFees, avgBlockTimeMs, ...rest } = (await get(c, '/api/analytics/overview?range=7d')).body;
     assert.equal([totalFees, avgBlockTimeMs], [c.node.state().supply.feesPaid.toString(), Math.round((last - times[0]) / 6)]);
     const { totalFees: _f, avgBlockTimeMs: _b, ...wanted } = want;
