@@ -301,6 +301,28 @@ export interface Answers {
   };
   getApiSocialProfileAddress: { address: string; displayName: string; bio: string; avatarBlobId?: string };
   getApiSocialBlobBlobId: string;
+  getApiWebSites: {
+    count: number;
+    sites: {
+      siteId: string;
+      owner: string;
+      name: string;
+      activeReleaseId: string | null;
+      releaseCount: number;
+      createdAt: number;
+      blockIndex: number;
+    }[];
+  };
+  getApiWebReleaseReleaseId: {
+    releaseId: string;
+    siteId: string;
+    seq: number;
+    merkleRoot: string;
+    publishedAt: number;
+    blockIndex: number;
+    count: number;
+    files: { path: string; fileId: string }[];
+  };
   getApiWebSiteSiteIdReleases: {
     siteId: string;
     owner: string;

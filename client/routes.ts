@@ -83,6 +83,8 @@ export const ROUTES = {
   getApiSocialDmsAddress: ['GET', '/api/social/dms/:address'],
   getApiSocialProfileAddress: ['GET', '/api/social/profile/:address'],
   getApiSocialBlobBlobId: ['GET', '/api/social/blob/:blobId'],
+  getApiWebSites: ['GET', '/api/web/sites'],
+  getApiWebReleaseReleaseId: ['GET', '/api/web/release/:releaseId'],
   getApiWebSiteSiteIdReleases: ['GET', '/api/web/site/:siteId/releases'],
   getApiWebReleaseReleaseIdBundle: ['GET', '/api/web/release/:releaseId/bundle'],
   getApiWebAliasAliasBundle: ['GET', '/api/web/alias/:alias/bundle'],
@@ -156,6 +158,7 @@ export interface PathParams {
   getApiSocialDmsAddress: { address: string | number };
   getApiSocialProfileAddress: { address: string | number };
   getApiSocialBlobBlobId: { blobId: string | number };
+  getApiWebReleaseReleaseId: { releaseId: string | number };
   getApiWebSiteSiteIdReleases: { siteId: string | number };
   getApiWebReleaseReleaseIdBundle: { releaseId: string | number };
   getApiWebAliasAliasBundle: { alias: string | number };
@@ -210,6 +213,8 @@ export interface QueryValues {
   getApiSocialFollowersAddress: { limit?: number; offset?: number };
   getApiSocialQueueAuthor: { limit?: number; offset?: number };
   getApiSocialDmsAddress: { limit?: number; offset?: number };
+  getApiWebSites: { limit?: number; offset?: number };
+  getApiWebReleaseReleaseId: { limit?: number; offset?: number };
   getApiWebSiteSiteIdReleases: { limit?: number; offset?: number };
 }
 

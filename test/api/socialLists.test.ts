@@ -68,7 +68,11 @@ t('followers mirror subscriptions: every follow that holds, under its target, wi
       assert.equal([got.count, got.items], [from.length, [...from].sort()]);
       for (const f of from) assert.ok((await get(c, `/api/social/subscriptions/${f}?limit=100`)).body.subscriptions.includes(target));
     }
-    assert.equal((await get(c, `/api/social/followers/ox${'12'.repeat(20)}`)).body, { address: `ox${'12'.repeat(20)}`, count: 0, followers: [] });
+    assert.equal((await get(c, `/api/social/followers/ox${'12'.repeat(20)}`)).body, {
+      address: `ox${'12'.repeat(20)}`,
+      count: 0,
+      followers: [],
+    });
   }),
 );
 
