@@ -13,7 +13,7 @@ import type { KvOp, Projection } from './projection.ts';
 import { row } from './rows.ts';
 
 /** What a name belongs to. */
-export type NamedKind = 'profile' | 'miner';
+type NamedKind = 'profile' | 'miner';
 
 /** A name row: what it names and the name as written. */
 export interface NamedRow {

@@ -33,7 +33,7 @@ export type SearchHit =
   | { type: 'dm'; data: { dmId: string; from: string; blockIndex: number } };
 
 /** An NFT's kind: which collection (and page) it belongs to. */
-export type NftKind = 'art' | 'image' | 'audio';
+type NftKind = 'art' | 'image' | 'audio';
 
 /** The index of the first of sorted `list` not below `key`. */
 function firstAtLeast(list: readonly string[], key: string): number {
