@@ -1,15 +1,17 @@
 // The explorer's pages by route (`#/<name>/<argument>`), and search: one hit opens its page,
 // several are listed with what each one is. Each page answers an element, or null when the
 // thing does not exist (the shell then says so).
+import { dmsPage, followsPage, intentPage, queuePage } from '/explorer/accountSocialPages.js';
 import { addressPage } from '/explorer/addressPage.js';
-import { conversationPage, conversationsPage, runPage, runsPage, taskPage, tasksPage } from '/explorer/agentPages.js';
+import { runPage, runsPage, taskPage, tasksPage } from '/explorer/agentPages.js';
+import { conversationPage, conversationsPage } from '/explorer/chatPages.js';
 import { accountsPage, blockPage, blocksPage, mempoolPage, txPage } from '/explorer/chainPages.js';
 import { el } from '/explorer/dom.js';
 import { aliasPage, filePage, releasePage, sitePage } from '/explorer/drivePages.js';
 import { badge, dataTable, pageOf } from '/explorer/format.js';
 import { leaderboardPage, minerPage, minersPage } from '/explorer/minerPages.js';
 import { galleryPage, mediaPage, nftPage } from '/explorer/nftPages.js';
-import { dmsPage, feedPage, followsPage, intentPage, postPage, postsPage, profilePage, queuePage } from '/explorer/socialPages.js';
+import { feedPage, postPage, postsPage, profilePage } from '/explorer/socialPages.js';
 
 const NFT_PAGES = { art: 'nft', image: 'image', audio: 'audio' };
 const enc = encodeURIComponent;
