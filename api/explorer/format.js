@@ -68,18 +68,28 @@ export function age(ms, now = Date.now()) {
   return d >= 0 ? `${text} ago` : `in ${text}`;
 }
 
-/** A UTC time: "2026-11-26 11:32:59 UTC (4 s ago)" in a <time> element. */
+/**
+ * A relative age in a <time>; a past one carries `data-ago`, which the shell's clock (dom.js
+ * tickAges) keeps current.
+ */
+function ageTime(ms, title) {
+  const iso = new Date(ms).toISOString();
+  return el('time', { datetime: iso, title, 'data-ago': ms <= Date.now() ? ms : undefined }, age(ms));
+}
+
+/** UTC text of a time: "2026-11-26 11:32:59 UTC". */
+const utcText = (ms) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+
+/** A UTC time with its age: "2026-11-26 11:32:59 UTC (4 s ago)". */
 export function utc(ms) {
   if (typeof ms !== 'number' || !Number.isFinite(ms)) return none();
-  const iso = new Date(ms).toISOString();
-  return el('time', { datetime: iso, title: iso }, `${iso.replace('T', ' ').slice(0, 19)} UTC (${age(ms)})`);
+  return el('span', { class: 'when' }, `${utcText(ms)} (`, ageTime(ms, new Date(ms).toISOString()), ')');
 }
 
 /** Only the age of a time, the UTC time on hover. */
 export function ageCell(ms) {
   if (typeof ms !== 'number' || !Number.isFinite(ms)) return none();
-  const iso = new Date(ms).toISOString();
-  return el('time', { datetime: iso, title: `${iso.replace('T', ' ').slice(0, 19)} UTC` }, age(ms));
+  return ageTime(ms, utcText(ms));
 }
 
 /** An absent value. */

@@ -139,7 +139,7 @@ t('the block page links its neighbours and counts confirmations; the transaction
   assert.ok(await page.isVisible(`a.id:has-text("${transfer.to}")`), 'the full recipient address');
   const title = await page.evaluate(() => document.querySelector('.amount')?.title);
   assert.match(title, /micro-OMBRA$/);
-  assert.ok(await page.isVisible('time:has-text("UTC")'));
+  assert.match(String(await page.textContent('.when')), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(\d+ (s|min|h|d) ago\)$/);
 });
 
 t('the address page pages its transactions with direction, counterparty and age', async () => {
@@ -154,6 +154,48 @@ t('the address page pages its transactions with direction, counterparty and age'
   await page.locator('a[aria-label="Next page"]').first().click();
   await page.waitForFunction(() => /^26–/.test(document.querySelector('.pager .count')?.textContent ?? ''));
   assert.equal(chromium.errors, []);
+});
+
+t('search opens the page of every kind of hit', async () => {
+  if (!chromium) return;
+  await page.goto(`${live.url}/`);
+  // The hit types of GET /api/chain/search, each with the fields its page needs.
+  const hits = [
+    { type: 'block', data: { index: 5 } },
+    { type: 'tx', data: { hash: 'a'.repeat(64), type: 'TRANSFER' } },
+    { type: 'address', data: { address: `ox${'b'.repeat(40)}` } },
+    { type: 'task', data: { taskId: 'task-0001' } },
+    { type: 'run', data: { agentRunId: 'c'.repeat(64) } },
+    { type: 'conversation', data: { conversationId: 'd'.repeat(64) } },
+    { type: 'nft', data: { kind: 'art', tokenId: 'e'.repeat(64) } },
+    { type: 'nft', data: { kind: 'image', tokenId: 'e'.repeat(64) } },
+    { type: 'nft', data: { kind: 'audio', tokenId: 'e'.repeat(64) } },
+    { type: 'post', data: { postId: 'p-1' } },
+    { type: 'profile', data: { address: `ox${'b'.repeat(40)}`, displayName: 'x' } },
+    { type: 'site', data: { siteId: 'site-1' } },
+    { type: 'alias', data: { alias: 'my-site' } },
+    { type: 'release', data: { releaseId: 'r1' } },
+    { type: 'file', data: { fileId: 'f'.repeat(64) } },
+    { type: 'miner', data: { id: '1'.repeat(64), name: 'm' } },
+    { type: 'dm', data: { dmId: 'dm-1', from: `ox${'b'.repeat(40)}` } },
+  ];
+  const routes: [string, string | null, boolean][] = await page.evaluate(
+    ([url, hits]) =>
+      import(url).then((m: any) => {
+        const pages = m.explorerPages(null, () => undefined);
+        return hits.map((h: any) => {
+          const target = m.hitTarget(h)?.[0] ?? null;
+          return [h.type, target, target !== null && target.split('/')[0] in pages];
+        });
+      }),
+    ['/explorer/pages.js', hits] as const,
+  );
+  for (const [type, target, known] of routes) assert.ok(known, `a ${type} hit opens ${target}, which is no page`);
+  assert.equal(routes.find(([t]) => t === 'dm')?.[1], `dms/ox${'b'.repeat(40)}`);
+  assert.equal(
+    routes.filter(([t]) => t === 'nft').map(([, r]) => r?.split('/')[0]),
+    ['nft', 'image', 'audio'],
+  );
 });
 
 t('every field of every transaction type has a view on the transaction page', async () => {
