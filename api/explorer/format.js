@@ -123,10 +123,10 @@ export function fullId(text, href, what = 'id') {
   return el('span', { class: 'copyable' }, v, copyButton(text, what));
 }
 
-/** A shortened id link (lists), the full id in its title and accessible name. */
+/** A shortened id link (lists), the full id in its title. */
 export function idLink(href, id, n = 10) {
   const text = typeof id === 'string' && id.length > 2 * n + 1 ? `${id.slice(0, n)}…${id.slice(-6)}` : String(id);
-  return el('a', { href: `#/${href}`, class: 'mono', title: id, 'aria-label': id }, text);
+  return el('a', { href: `#/${href}`, class: 'mono', title: id }, text);
 }
 
 /** An address link for lists. */

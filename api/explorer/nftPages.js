@@ -65,7 +65,7 @@ export async function galleryPage(client, arg) {
         el('div', { class: 'media' }, mediaOf(client, kind, n, true)),
         el(
           'a',
-          { href: `#/${KINDS[kind].page}/${n.tokenId}`, class: 'mono', 'aria-label': `NFT ${n.tokenId}` },
+          { href: `#/${KINDS[kind].page}/${n.tokenId}`, class: 'mono', title: n.tokenId },
           `${n.tokenId.slice(0, 12)}…`,
         ),
         el(
