@@ -198,7 +198,7 @@ export async function runPage(client, arg) {
         ['Finished', r.finishedAt === null ? null : utc(r.finishedAt)],
         ['Block', block(r.blockIndex)],
         ['Prompt', el('pre', {}, r.prompt)],
-        ['Final answer', r.finalAnswerInline === null ? null : el('pre', {}, r.finalAnswerInline)],
+        ['Final answer', r.finalAnswerInline ? el('pre', {}, r.finalAnswerInline) : null],
       ]),
     ),
     section('Steps', steps),

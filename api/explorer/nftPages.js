@@ -63,11 +63,7 @@ export async function galleryPage(client, arg) {
         'li',
         { class: 'tile' },
         el('div', { class: 'media' }, mediaOf(client, kind, n, true)),
-        el(
-          'a',
-          { href: `#/${KINDS[kind].page}/${n.tokenId}`, class: 'mono', title: n.tokenId },
-          `${n.tokenId.slice(0, 12)}…`,
-        ),
+        el('a', { href: `#/${KINDS[kind].page}/${n.tokenId}`, class: 'mono', title: n.tokenId }, `${n.tokenId.slice(0, 12)}…`),
         el(
           'span',
           { class: 'muted' },

@@ -35,6 +35,7 @@ export function pager(base, query, page, shown, total, size = PAGE_SIZE) {
       ? el('a', { href: withParam(base, query, 'page', p === 1 ? null : p), 'aria-label': name }, label)
       : el('span', { class: 'muted', 'aria-disabled': 'true' }, label);
   const hasNext = last === null ? shown === size : page < last;
+  const single = page === 1 && !hasNext;
   return el(
     'nav',
     { class: 'pager', 'aria-label': 'Pages' },
@@ -47,11 +48,12 @@ export function pager(base, query, page, shown, total, size = PAGE_SIZE) {
           ? 'none'
           : `0 of ${total.toLocaleString('en-US')}`,
     ),
-    link('« First', 1, page > 1, 'First page'),
-    link('‹ Previous', page - 1, page > 1, 'Previous page'),
-    el('span', {}, last === null ? `page ${page}` : `page ${page} of ${last}`),
-    link('Next ›', page + 1, hasNext, 'Next page'),
-    last !== null && link('Last »', last, page < last, 'Last page'),
+    // One page: only its count.
+    !single && link('« First', 1, page > 1, 'First page'),
+    !single && link('‹ Previous', page - 1, page > 1, 'Previous page'),
+    !single && el('span', {}, last === null ? `page ${page}` : `page ${page} of ${last}`),
+    !single && link('Next ›', page + 1, hasNext, 'Next page'),
+    !single && last !== null && link('Last »', last, page < last, 'Last page'),
   );
 }
 
