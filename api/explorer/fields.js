@@ -161,7 +161,7 @@ const FLOWS = {
 };
 
 /** The addresses a transaction sends value or a message to (TASK_REWARD: every rewarded address). */
-export function recipientsOf(t) {
+function recipientsOf(t) {
   if (t.type === 'TASK_REWARD') return (t.rewards ?? []).map((r) => r.address);
   const f = FLOWS[t.type]?.to;
   return f && t[f] ? [t[f]] : [];
@@ -184,7 +184,7 @@ export function directionOf(t, address) {
 }
 
 /** What a transaction points at besides an address, as a link (a post, a task, a run, a site...). */
-export function subjectOf(t) {
+function subjectOf(t) {
   for (const [field, page] of [
     ['targetPostId', 'post'],
     ['postId', 'post'],

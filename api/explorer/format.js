@@ -6,7 +6,7 @@ import { el } from '/explorer/dom.js';
 const MICRO = 1000000n;
 
 /** Micro-units (a decimal string or integer) as OMBRA text with up to 6 decimals. */
-export function ombraText(micro) {
+function ombraText(micro) {
   const s = typeof micro === 'number' && Number.isSafeInteger(micro) ? String(micro) : micro;
   if (typeof s !== 'string' || !/^[0-9]+$/.test(s)) return String(micro ?? '');
   const v = BigInt(s);
@@ -60,7 +60,7 @@ export function duration(ms) {
 }
 
 /** How long ago (or how far ahead) a time is: "4 s ago", "in 3 h". */
-export function age(ms, now = Date.now()) {
+function age(ms, now = Date.now()) {
   const d = Math.round((now - ms) / 1000);
   const s = Math.abs(d);
   const text =
@@ -96,7 +96,7 @@ export function ageCell(ms) {
 export const none = () => el('span', { class: 'muted' }, '—');
 
 /** A button that copies `text`, with its own label for screen readers. */
-export function copyButton(text, what = 'value') {
+function copyButton(text, what = 'value') {
   const b = el('button', { type: 'button', class: 'copy', 'aria-label': `Copy ${what}`, title: `Copy ${what}` }, 'Copy');
   b.addEventListener('click', async () => {
     try {

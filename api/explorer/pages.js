@@ -17,7 +17,7 @@ const NFT_PAGES = { art: 'nft', image: 'image', audio: 'audio' };
 const enc = encodeURIComponent;
 
 /** The page a search hit opens, and how it is described in a list of hits. */
-export function hitTarget(h) {
+function hitTarget(h) {
   const d = h.data ?? {};
   switch (h.type) {
     case 'block':
@@ -56,7 +56,7 @@ export function hitTarget(h) {
 }
 
 /** Search: one hit opens its page; several are listed. */
-export async function searchPage(client, q, go) {
+async function searchPage(client, q, go) {
   const query = q.trim();
   const hits = query ? await client.search(query) : [];
   const targets = hits.map((h) => [h, hitTarget(h)]).filter(([, t]) => t !== null);

@@ -14,7 +14,7 @@ export function splitArg(arg) {
 }
 
 /** The route `base` with `query` and `name` set to `value`. */
-export function withParam(base, query, name, value) {
+function withParam(base, query, name, value) {
   const q = new URLSearchParams(query);
   if (value === null || value === undefined || value === '') q.delete(name);
   else q.set(name, String(value));

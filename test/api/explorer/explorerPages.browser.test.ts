@@ -179,15 +179,21 @@ t('search opens the page of every kind of hit', async () => {
     { type: 'miner', data: { id: '1'.repeat(64), name: 'm' } },
     { type: 'dm', data: { dmId: 'dm-1', from: `ox${'b'.repeat(40)}` } },
   ];
+  // Search through the real search page, its client answering the one hit.
   const routes: [string, string | null, boolean][] = await page.evaluate(
-    ([url, hits]) =>
-      import(url).then((m: any) => {
-        const pages = m.explorerPages(null, () => undefined);
-        return hits.map((h: any) => {
-          const target = m.hitTarget(h)?.[0] ?? null;
-          return [h.type, target, target !== null && target.split('/')[0] in pages];
+    async ([url, hits]) => {
+      const m: any = await import(url);
+      const out: [string, string | null, boolean][] = [];
+      for (const h of hits as any[]) {
+        let target: string | null = null;
+        const pages = m.explorerPages({ search: async () => [h] }, (t: string) => {
+          target = t;
         });
-      }),
+        await pages.search('q');
+        out.push([h.type, target, target !== null && (target as string).split('/')[0] in pages]);
+      }
+      return out;
+    },
     ['/explorer/pages.js', hits] as const,
   );
   for (const [type, target, known] of routes) assert.ok(known, `a ${type} hit opens ${target}, which is no page`);
