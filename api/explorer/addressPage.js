@@ -1,7 +1,7 @@
 // An address: balance, storage, miner and profile, links with counts to everything it owns or
 // wrote (posts, follows, funded likes, DMs, NFTs, agent runs, conversations), and its
 // transactions paged, each with its direction, counterparty, value, fee and age.
-import { txRows } from '/explorer/chainPages.js';
+import { txRows, withPostAuthors } from '/explorer/chainPages.js';
 import { el } from '/explorer/dom.js';
 import { directionOf } from '/explorer/fields.js';
 import { ageCell, amount, bytes, fields, fullId, none, pageOf, section } from '/explorer/format.js';
@@ -65,7 +65,7 @@ export async function addressPage(client, arg) {
     query,
     load: async (p) => {
       const r = await client.read('getApiAddressAddrTxs', { addr: a }, p);
-      return { items: r.txs, total: r.total };
+      return { items: await withPostAuthors(client, r.txs), total: r.total };
     },
     head: ['hash', 'type', 'block', 'age', 'direction', 'counterparty', 'value', 'fee'],
     row: (t) => {

@@ -12,6 +12,19 @@ const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n =
 /** "12 confirmations" from a block height and the head's. */
 const confirmations = (index, head) => plural(Math.max(0, head - index) + 1, 'confirmation');
 
+/**
+ * The transactions with each like's post author looked up (`postAuthor`), so lists show whose
+ * post a SOCIAL_REACTION_SET liked: one read per distinct post.
+ */
+export async function withPostAuthors(client, txs) {
+  const ids = [...new Set(txs.filter((t) => t.type === 'SOCIAL_REACTION_SET').map((t) => t.targetPostId))];
+  const posts = await Promise.all(ids.map((postId) => client.find('getApiSocialPostPostId', { postId }).catch(() => null)));
+  const author = new Map(ids.map((id, i) => [id, posts[i]?.author]));
+  return txs.map((t) =>
+    t.type === 'SOCIAL_REACTION_SET' && author.get(t.targetPostId) ? { ...t, postAuthor: author.get(t.targetPostId) } : t,
+  );
+}
+
 /** The transactions of a block or a list: hash, type, from, counterparty, value, fee. */
 export function txRows(txs, address) {
   return txs.map((t) => [
@@ -114,16 +127,12 @@ const PLACEMENT = new Set(['status', 'blockIndex', 'blockHeight', 'blockHash', '
 export async function txPage(client, arg) {
   const [hash] = splitArg(arg);
   if (!HASH.test(hash)) return null;
-  const [t, head] = await Promise.all([client.tx(hash.toLowerCase()), client.height()]);
-  if (!t) return null;
+  const [found, head] = await Promise.all([client.tx(hash.toLowerCase()), client.height()]);
+  if (!found) return null;
+  const [t] = await withPostAuthors(client, [found]);
   const confirmed = t.status === 'confirmed';
   // A BURN signs its own blockIndex: the placement is blockHeight (docs/protocol.md).
-  const signed = Object.entries(t).filter(([k]) => !PLACEMENT.has(k) || (k === 'blockIndex' && t.type === 'BURN'));
-  const extra = [];
-  if (t.type === 'SOCIAL_REACTION_SET' || t.type === 'SOCIAL_LIKE_INTENT') {
-    const post = await client.find('getApiSocialPostPostId', { postId: t.targetPostId ?? t.postId }).catch(() => null);
-    if (post) extra.push(['Post author', fullId(post.author, `address/${post.author}`, 'post author')]);
-  }
+  const signed = Object.entries(found).filter(([k]) => !PLACEMENT.has(k) || (k === 'blockIndex' && t.type === 'BURN'));
   return pageOf(
     ['Transaction ', el('span', { class: 'mono id' }, t.hash)],
     section(
@@ -137,10 +146,9 @@ export async function txPage(client, arg) {
         confirmed && ['Position in block', String(t.position)],
         ['Time (signed)', utc(t.timestamp)],
         ['From', fullId(t.from, `address/${t.from}`, 'sender address')],
-        ['To / about', counterparty(t)],
+        ['To / about', t.postAuthor ? ['the author of the liked post: ', counterparty(t)] : counterparty(t)],
         ['Value', movedValue(t)],
         ['Fee', t.fee === undefined ? 'none' : amount(t.fee)],
-        ...extra,
       ]),
     ),
     section(

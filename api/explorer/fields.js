@@ -163,6 +163,8 @@ const FLOWS = {
 /** The addresses a transaction sends value or a message to (TASK_REWARD: every rewarded address). */
 function recipientsOf(t) {
   if (t.type === 'TASK_REWARD') return (t.rewards ?? []).map((r) => r.address);
+  // A reaction's author is the liked post's, when the page looked it up (withPostAuthors).
+  if (t.type === 'SOCIAL_REACTION_SET') return t.postAuthor ? [t.postAuthor] : [];
   const f = FLOWS[t.type]?.to;
   return f && t[f] ? [t[f]] : [];
 }

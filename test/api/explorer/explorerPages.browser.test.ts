@@ -151,6 +151,9 @@ t('the address page pages its transactions with direction, counterparty and age'
   for (const col of ['direction', 'counterparty', 'value', 'age']) assert.ok(await page.isVisible(`th:has-text("${col}")`), col);
   const count = String(await page.textContent('.pager .count'));
   assert.ok(Number(/^1–25 of (\d+)/.exec(count)?.[1]) > 25, count);
+  // A like (SOCIAL_REACTION_SET) names the liked post's author as its counterparty.
+  const likeRow = page.locator('tr:has(.badge:text-is("SOCIAL_REACTION_SET"))').first();
+  assert.match(String(await likeRow.locator('td:nth-child(6) a').getAttribute('href')), /^#\/address\/ox[0-9a-f]{40}$/);
   await page.locator('a[aria-label="Next page"]').first().click();
   await page.waitForFunction(() => /^26–/.test(document.querySelector('.pager .count')?.textContent ?? ''));
   assert.equal(chromium.errors, []);
