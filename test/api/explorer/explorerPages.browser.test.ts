@@ -207,6 +207,14 @@ t('search opens the page of every kind of hit', async () => {
   );
 });
 
+t('a conversation counts all its turns, not the page', async () => {
+  if (!chromium) return;
+  const id = first('CHAT_TURN').conversationId;
+  const turns = live.blocks.flatMap((b) => b.transactions).filter((x: any) => x.type === 'CHAT_TURN' && x.conversationId === id);
+  await open(`conversation/${id}`, 'Conversation');
+  assert.match(String(await page.textContent('.pager .count')), new RegExp(` of ${turns.length}$`));
+});
+
 t('every field of every transaction type has a view on the transaction page', async () => {
   if (!chromium) return;
   await page.goto(`${live.url}/`);
