@@ -24,6 +24,7 @@ async function related(client, a) {
   const items = [
     ['Posts', `posts/${a}`, 'getApiSocialAuthorAddressPosts', { address: a }],
     ['Follows', `follows/${a}`, 'getApiSocialSubscriptionsSubscriber', { subscriber: a }],
+    ['Followers', `followers/${a}`, 'getApiSocialFollowersAddress', { address: a }],
     ['Funded likes queued for this author', `queue/${a}`, 'getApiSocialQueueAuthor', { author: a }],
     ['Direct messages (metadata)', `dms/${a}`, 'getApiSocialDmsAddress', { address: a }],
     ['Art NFTs owned', `gallery/art?owner=${a}`, 'getApiNftOwnerAddress', { address: a }],
