@@ -22,7 +22,11 @@ let tier: ReadTier;
 
 t.before(async () => {
   if (!haveHaproxy()) return;
-  tier = await startReadTier({ followers: 3 });
+  // uvu reports a failing hook without its error: say it here.
+  tier = await startReadTier({ followers: 3 }).catch((e: Error) => {
+    console.error(`read tier did not start: ${e.message}`);
+    throw e;
+  });
 });
 t.after(async () => {
   await tier?.stop();

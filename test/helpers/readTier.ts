@@ -12,6 +12,9 @@ import { REPO_ROOT, runCli } from './cliRun.ts';
 import { startNodeProcess, waitFor, type NodeProcess } from './nodeProcess.ts';
 import { tempDir } from './testChain.ts';
 
+/** How long a node process may take to serve: several start at once beside other test files. */
+const START_MS = 60_000;
+
 /** True where the `haproxy` binary is installed (.ci/run installs the Debian package). */
 export const haveHaproxy = (): boolean => spawnSync('haproxy', ['-v']).status === 0;
 
@@ -126,27 +129,22 @@ export async function startReadTier(o: ReadTierOptions): Promise<ReadTier> {
     if (made.code !== 0) throw new Error(`ombra testnet failed: ${made.stderr}`);
     const genesisFile = join(tmp.dir, 'genesis.json');
     const common = ['--genesis', genesisFile, '--rate-limits', 'off', ...(o.nodeArgs ?? [])];
-    const authority = await startNodeProcess([
-      ...common,
-      '--key-file',
-      join(tmp.dir, 'node0', 'key.json'),
-      '--data-dir',
-      join(tmp.dir, 'authority'),
-    ]);
+    const authority = await startNodeProcess(
+      [...common, '--key-file', join(tmp.dir, 'node0', 'key.json'), '--data-dir', join(tmp.dir, 'authority')],
+      {},
+      START_MS,
+    );
     started.push(authority);
     const network = (await (await fetch(`${authority.url}/api/chain/network`)).json()) as { addresses: string[] };
     const peer = network.addresses.find((a) => a.includes('/p2p/'));
     if (!peer) throw new Error('the authority announced no p2p address');
     const followers: (NodeProcess | null)[] = [];
     for (let i = 0; i < o.followers; i++) {
-      const f = await startNodeProcess([
-        ...common,
-        '--data-dir',
-        join(tmp.dir, `follower${i + 1}`),
-        '--peer',
-        peer,
-        ...(o.followerArgs?.(i) ?? []),
-      ]);
+      const f = await startNodeProcess(
+        [...common, '--data-dir', join(tmp.dir, `follower${i + 1}`), '--peer', peer, ...(o.followerArgs?.(i) ?? [])],
+        {},
+        START_MS,
+      );
       started.push(f);
       followers.push(f);
     }
