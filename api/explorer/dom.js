@@ -39,18 +39,35 @@ export function ago(ms, now = Date.now()) {
   return `${Math.floor(s / 86400)} d ago`;
 }
 
-/** A time as ISO text with its age. */
-export const when = (ms) =>
-  el('span', { title: new Date(ms).toISOString() }, `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} (${ago(ms)})`);
+/** A time as UTC text ("2026-11-26 11:32:58 UTC"). */
+export const utc = (ms) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 
-/** A table of rows (arrays of cells) under a header row. */
+/** A relative age ("4 s ago") that keeps ticking (see tickAges), its UTC time on hover. */
+export const age = (ms) => el('time', { datetime: new Date(ms).toISOString(), title: utc(ms), 'data-ago': ms }, ago(ms));
+
+/** Brings every ticking age on the page up to now (the explorer calls it once a second). */
+export function tickAges(now = Date.now()) {
+  for (const t of document.querySelectorAll('[data-ago]')) {
+    const text = ago(Number(t.dataset.ago), now);
+    if (t.textContent !== text) t.textContent = text;
+  }
+}
+
+/** A time as UTC text with its ticking age. */
+export const when = (ms) => el('span', {}, `${utc(ms)} (`, age(ms), ')');
+
+/** A table of rows (arrays of cells) under a header row, scrolling sideways inside its own box when too wide. */
 export function table(head, rows, empty = 'nothing yet') {
   if (!rows.length) return el('p', { class: 'muted' }, empty);
   return el(
-    'table',
-    {},
-    el('tr', {}, ...head.map((h) => el('th', {}, h))),
-    ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c)))),
+    'div',
+    { class: 'scroll' },
+    el(
+      'table',
+      {},
+      el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c))))),
+    ),
   );
 }
 
