@@ -72,7 +72,9 @@ async function route() {
     if (mine !== routing) return;
     // The node down or too busy to answer in time: try again while the page is still wanted.
     const transient = e instanceof OmbraUnreachable;
-    view.replaceChildren(el('p', { class: 'error', role: 'alert' }, `Could not load this page: ${e.message}${transient ? ' (retrying)' : ''}`));
+    view.replaceChildren(
+      el('p', { class: 'error', role: 'alert' }, `Could not load this page: ${e.message}${transient ? ' (retrying)' : ''}`),
+    );
     if (transient) setTimeout(() => mine === routing && route(), 3000);
   }
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { present } from '../../../core/errors.ts';
 import { ARTIFACTS, launchChromium, type Chromium } from '../../helpers/chromium.ts';
 import { liveSimulatedNode, type LiveNode } from '../../helpers/liveNode.ts';
 
@@ -49,7 +50,7 @@ const liveAndLoaded = async (p: Page) => {
 async function openTabs(n: number, path: string): Promise<Page[]> {
   const tabs: Page[] = [];
   for (let i = 0; i < n; i++) {
-    const tab = await present(browser).newPage();
+    const tab = await present(browser, 'the browser').newPage();
     tab.on('console', (m) => {
       if (m.type() === 'error') errors.push(`tab ${i}: ${m.text()}`);
     });
@@ -62,12 +63,9 @@ async function openTabs(n: number, path: string): Promise<Page[]> {
 
 /** Waits until every tab shows a height of at least `h`. */
 async function allReach(tabs: Page[], h: number): Promise<void> {
-  await Promise.all(tabs.map((p) => p.waitForFunction((min) => Number(document.getElementById('height').textContent) >= min, h, { timeout: 30_000 })));
-}
-
-function present<T>(v: T | null | undefined): T {
-  assert.ok(v !== null && v !== undefined);
-  return v as T;
+  await Promise.all(
+    tabs.map((p) => p.waitForFunction((min) => Number(document.getElementById('height').textContent) >= min, h, { timeout: 30_000 })),
+  );
 }
 
 t(`${TABS} tabs of one browser share one stream (a shared worker) and all follow new blocks`, async () => {
@@ -140,7 +138,12 @@ t('the home page shows totals and charts drawn with the chain data, and the char
   await liveAndLoaded(page);
   await page.waitForSelector('.tiles dd');
   const tiles: Record<string, string> = await page.evaluate(() =>
-    Object.fromEntries([...document.querySelectorAll('.tiles > div')].map((d: any) => [d.querySelector('dt').textContent, d.querySelector('dd').textContent])),
+    Object.fromEntries(
+      [...document.querySelectorAll('.tiles > div')].map((d: any) => [
+        d.querySelector('dt').textContent,
+        d.querySelector('dd').textContent,
+      ]),
+    ),
   );
   assert.match(tiles['Circulating supply'], /^[0-9,.]+ OMBRA$/);
   assert.ok(Number(tiles['Miners registered'].replace(/,/g, '')) > 0, JSON.stringify(tiles));
@@ -155,15 +158,21 @@ t('the home page shows totals and charts drawn with the chain data, and the char
   );
   assert.is(painted.length, 4);
   for (const n of painted) assert.ok(n > 500, `painted pixels ${painted}`);
-  const captions: string[] = await page.evaluate(() => [...document.querySelectorAll('figure.chart figcaption')].map((f: any) => f.textContent));
+  const captions: string[] = await page.evaluate(() =>
+    [...document.querySelectorAll('figure.chart figcaption')].map((f: any) => f.textContent),
+  );
   assert.ok(captions.some((c) => /Tasks submitted by type/.test(c)));
   assert.ok((await page.locator('.bars li').count()) >= 2, 'task types and authorities listed');
   const at = async () => Number((await page.locator('figure.chart figcaption').first().textContent())?.match(/at #(\d+)/)?.[1]);
   const first = await at();
   assert.ok(first > 0);
-  await page.waitForFunction((h) => Number(document.querySelector('figure.chart figcaption').textContent.match(/at #(\d+)/)?.[1]) >= h + 3, first, {
-    timeout: 30_000,
-  });
+  await page.waitForFunction(
+    (h) => Number(document.querySelector('figure.chart figcaption').textContent.match(/at #(\d+)/)?.[1]) >= h + 3,
+    first,
+    {
+      timeout: 30_000,
+    },
+  );
   await page.screenshot({ path: join(ARTIFACTS, 'explorer-home-charts.png'), fullPage: true });
   assert.equal(errors, []);
 });
@@ -171,7 +180,7 @@ t('the home page shows totals and charts drawn with the chain data, and the char
 t('at 390 px wide neither the home page, a block, a transaction, an address nor /docs scrolls sideways', async () => {
   if (!browser) return;
   errors.length = 0;
-  const phone = await present(browser).newPage();
+  const phone = await present(browser, 'the browser').newPage();
   await phone.setViewportSize({ width: 390, height: 844 });
   const tx = live.blocks.flatMap((b) => b.transactions).find((x) => x.type === 'TASK_RESPONSE');
   const pages: [string, string][] = [
