@@ -34,6 +34,13 @@ t.before(async () => {
   ({ browser, page, errors } = chromium);
 });
 
+// Tabs a test opened are closed after it, even when it failed (they hold connections).
+let opened: Page[] = [];
+t.after.each(async () => {
+  await Promise.all(opened.map((p) => p.close().catch(() => undefined)));
+  opened = [];
+});
+
 t.after(async () => {
   await chromium?.close();
   await live.stop();
@@ -51,6 +58,7 @@ async function openTabs(n: number, path: string): Promise<Page[]> {
   const tabs: Page[] = [];
   for (let i = 0; i < n; i++) {
     const tab = await present(browser, 'the browser').newPage();
+    opened.push(tab);
     tab.on('console', (m) => {
       if (m.type() === 'error') errors.push(`tab ${i}: ${m.text()}`);
     });
@@ -76,7 +84,6 @@ t(`${TABS} tabs of one browser share one stream (a shared worker) and all follow
   for (const tab of tabs) assert.is(await tab.evaluate(() => document.documentElement.dataset.live), 'worker');
   const top = Math.max(...(await Promise.all(tabs.map(heightOf))));
   await allReach(tabs, top + 3);
-  await Promise.all(tabs.map((p) => p.close()));
   assert.equal(errors, []);
 });
 
@@ -93,7 +100,6 @@ t(`without a shared worker, ${TABS} tabs elect one leader that relays; when it c
   const rest = tabs.slice(1);
   const now = Math.max(...(await Promise.all(rest.map(heightOf))));
   await allReach(rest, now + 3);
-  await Promise.all(rest.map((p) => p.close()));
   assert.equal(errors, []);
 });
 
@@ -181,6 +187,7 @@ t('at 390 px wide neither the home page, a block, a transaction, an address nor 
   if (!browser) return;
   errors.length = 0;
   const phone = await present(browser, 'the browser').newPage();
+  opened.push(phone);
   await phone.setViewportSize({ width: 390, height: 844 });
   const tx = live.blocks.flatMap((b) => b.transactions).find((x) => x.type === 'TASK_RESPONSE');
   const pages: [string, string][] = [
@@ -198,7 +205,6 @@ t('at 390 px wide neither the home page, a block, a transaction, an address nor 
     if (path === '/') await phone.screenshot({ path: join(ARTIFACTS, 'explorer-home-390.png'), fullPage: true });
     assert.ok(width <= 390, `${path} lays out ${width} px wide at 390`);
   }
-  await phone.close();
 });
 
 t.run();
