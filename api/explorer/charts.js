@@ -15,10 +15,11 @@ const COLORS = ['#2456b3', '#b35a00', '#1f7a4d', '#7a3fb3'];
  * (each series' last value).
  */
 export class Chart {
-  constructor(title, series, { x = 'height', caption } = {}) {
+  constructor(title, series, { x = 'height', caption, format = fmt } = {}) {
     this.series = series;
     this.x = x;
     this.caption = caption;
+    this.format = format;
     this.summary = el('span', { class: 'muted' });
     this.box = el('div', { class: 'chart-box', role: 'img', 'aria-label': title });
     this.element = el('figure', { class: 'chart' }, el('figcaption', {}, el('strong', {}, title), ' ', this.summary), this.box);
@@ -72,7 +73,7 @@ export class Chart {
     const values = this.series.map((s, i) => {
       const ys = data[i + 1];
       const last = ys.length ? ys[ys.length - 1] : null;
-      return last === null ? '' : `${s.label} ${fmt(last)}${s.unit ? ` ${s.unit}` : ''}`;
+      return last === null ? '' : `${s.label} ${s.scale === 'right' ? fmt(last) : this.format(last)}${s.unit ? ` ${s.unit}` : ''}`;
     });
     const xs = data[0];
     const at = this.x === 'height' && xs.length ? [`at #${xs[xs.length - 1]}`] : [];
@@ -82,6 +83,14 @@ export class Chart {
 
 /** Up to 3 significant decimals, grouped thousands. */
 export const fmt = (n) => (typeof n === 'number' ? n.toLocaleString('en-US', { maximumFractionDigits: n < 10 ? 3 : 1 }) : String(n));
+
+/** A byte count with its unit ("1.5 MB"). */
+export function fmtBytes(n) {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  for (; Math.abs(n) >= 1000 && i < units.length - 1; i++) n /= 1000;
+  return `${fmt(n)} ${units[i]}`;
+}
 
 /** Horizontal bars of labelled counts (categorical data uPlot is not made for), as a list a screen reader reads. */
 export function barList(title, rows, empty = 'nothing yet') {

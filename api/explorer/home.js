@@ -1,13 +1,15 @@
-// The home page: totals, charts, latest blocks and transactions, mempool, tasks and agent runs,
-// all kept up to date from the live event stream. Blocks arrive as events (with their
-// transactions, which feed the per-block charts and tables directly, at no request, redrawn
-// at most once a second); the
-// mempool and tasks are re-read at most every 2 s while events come, totals, analytics and
-// agent runs at most every 10 s, and nothing is re-read while the tab is hidden (it catches up
-// when shown again): many open tabs must not flood the node.
+// The home page: totals and charts (homeStats.js), latest blocks and transactions, mempool,
+// tasks and agent runs, all kept up to date from the live event stream. Blocks arrive as
+// events (with their transactions, which feed the per-block chart and the tables at no
+// request, redrawn at most once a second); the mempool and tasks are re-read at most every 2 s
+// while events come, totals, analytics and agent runs at most every 10 s, and nothing is
+// re-read while the tab is hidden (it catches up when shown again): many open tabs must not
+// flood the node.
 import { OmbraApiError } from '/explorer/client/browser.ts';
-import { barList, fmt, Chart } from '/explorer/charts.js';
+import { Chart } from '/explorer/charts.js';
 import { addrLink, age, blockLink, card, el, link, ombra, short, table, txLink } from '/explorer/dom.js';
+import { HomeStats } from '/explorer/homeStats.js';
+import { Throttle } from '/explorer/throttle.js';
 
 const BLOCKS = 12;
 const TXS = 15;
@@ -16,38 +18,6 @@ const WINDOW = 240;
 const PAINT_EVERY_MS = 1000;
 const REFRESH_EVERY_MS = 2000;
 const STATS_EVERY_MS = 10_000;
-
-/** Runs `fn` at most every `ms` after `schedule()` calls, and only while the page is visible. */
-class Throttle {
-  constructor(ms, fn) {
-    this.ms = ms;
-    this.fn = fn;
-    this.at = 0;
-    this.timer = null;
-    this.owed = false;
-  }
-
-  schedule() {
-    if (document.hidden) {
-      this.owed = true;
-      return;
-    }
-    if (this.timer) return;
-    this.timer = setTimeout(() => this.run(), Math.max(0, this.at + this.ms - Date.now()));
-  }
-
-  run() {
-    this.timer = null;
-    this.owed = false;
-    this.at = Date.now();
-    this.fn().catch(() => undefined);
-  }
-
-  /** The page is shown again: run now if something was skipped meanwhile. */
-  shown() {
-    if (this.owed) this.schedule();
-  }
-}
 
 /** One block as the charts and tables keep it. */
 function summary(b) {
@@ -74,7 +44,9 @@ export class Home {
     const live = () => this.root?.isConnected ?? false;
     this.lists = new Throttle(REFRESH_EVERY_MS, () => (live() ? this.refresh() : Promise.resolve()));
     this.paint = new Throttle(PAINT_EVERY_MS, () => (live() ? this.repaint() : Promise.resolve()));
-    this.stats = new Throttle(STATS_EVERY_MS, () => (live() ? Promise.all([this.refreshStats(), this.refreshRuns()]) : Promise.resolve()));
+    this.stats = new Throttle(STATS_EVERY_MS, () =>
+      live() ? Promise.all([this.analytics.refresh(), this.refreshRuns()]) : Promise.resolve(),
+    );
     this.onVisible = () => {
       if (!live()) return document.removeEventListener('visibilitychange', this.onVisible);
       this.paint.shown();
@@ -98,22 +70,11 @@ export class Home {
     }
     this.txs = this.txs.slice(0, TXS);
 
-    this.tiles = el('dl', { class: 'tiles' });
-    this.txChart = new Chart('Transactions per block', [
+    this.txChart = new Chart('Transactions and block time, latest blocks (live)', [
       { label: 'transactions', bars: true },
       { label: 'block time', unit: 's', scale: 'right' },
     ]);
-    this.tpsChart = new Chart('Transactions per second (10-block average)', [{ label: 'TPS', unit: 'tx/s' }]);
-    this.feeChart = new Chart('Fees per block', [{ label: 'fees', unit: 'OMBRA', bars: true }]);
-    this.hourChart = new Chart('Transactions by UTC hour of day (all time)', [{ label: 'transactions', bars: true }], {
-      x: 'hour',
-      caption: ([hours, counts]) => {
-        const busiest = counts.indexOf(Math.max(...counts));
-        return `${fmt(counts.reduce((a, b) => a + b, 0))} in all; busiest ${hours[busiest]}:00-${hours[busiest] + 1}:00 UTC`;
-      },
-    });
-    this.taskBars = el('div');
-    this.minerBars = el('div');
+    this.analytics = new HomeStats(this.client);
     this.drawWindow();
     this.blocksCard = card('Latest blocks', this.blocksTable());
     this.txsCard = card('Latest transactions', this.txsTable());
@@ -124,36 +85,26 @@ export class Home {
       'div',
       {},
       el('h1', { class: 'visually-hidden' }, 'Ombra chain overview'),
-      el('section', { class: 'card', 'aria-label': 'Totals' }, this.tiles),
+      el('section', { class: 'card', 'aria-label': 'Totals' }, this.analytics.tiles),
       el(
         'section',
         { class: 'charts', 'aria-label': 'Charts' },
-        ...[this.txChart, this.tpsChart, this.feeChart, this.hourChart].map((c) => el('div', { class: 'card' }, c.element)),
-        el('div', { class: 'card' }, this.taskBars),
-        el('div', { class: 'card' }, this.minerBars),
+        ...[this.txChart, ...this.analytics.charts].map((c) => el('div', { class: 'card' }, c.element)),
+        el('div', { class: 'card' }, this.analytics.taskTypes),
+        el('div', { class: 'card' }, this.analytics.authorities),
       ),
       el('div', { class: 'grid' }, this.blocksCard, this.txsCard, this.mempoolCard, this.tasksCard, this.runsCard),
     );
     this.lists.at = this.stats.at = Date.now();
-    await Promise.all([this.refresh(), this.refreshStats(), this.refreshRuns()]);
+    await Promise.all([this.refresh(), this.analytics.refresh(), this.refreshRuns()]);
     return this.root;
   }
 
   /** The per-block charts over the block window. */
   drawWindow() {
     const w = this.window;
-    const xs = w.map((b) => b.index);
     const gaps = w.map((b, i) => (i ? (b.timestamp - w[i - 1].timestamp) / 1000 : null));
-    const tps = w.map((b, i) => {
-      const j = Math.max(0, i - 10);
-      const secs = (b.timestamp - w[j].timestamp) / 1000;
-      let n = 0;
-      for (let k = j + 1; k <= i; k++) n += w[k].txCount;
-      return secs > 0 ? n / secs : null;
-    });
-    this.txChart.setData([xs, w.map((b) => b.txCount), gaps]);
-    this.tpsChart.setData([xs, tps]);
-    this.feeChart.setData([xs, w.map((b) => b.fees)]);
+    this.txChart.setData([w.map((b) => b.index), w.map((b) => b.txCount), gaps]);
   }
 
   blocksTable() {
@@ -218,52 +169,6 @@ export class Home {
       this.txs = this.txs.filter((t) => t.blockIndex < r.fromHeight);
       this.scheduleRefresh();
     });
-  }
-
-  async refreshStats() {
-    const c = this.client;
-    const [supply, day, month, tps, stats, fees, validators, heatmap] = await Promise.all([
-      c.supply(),
-      c.read('getApiAnalyticsOverview', {}, { range: '24h' }),
-      c.read('getApiAnalyticsOverview', {}, { range: '30d' }),
-      c.read('getApiStatsTps', {}),
-      c.stats(),
-      c.read('getApiChainFeeEstimate', {}),
-      c.read('getApiStatsValidators', {}),
-      c.read('getApiAnalyticsHeatmap', {}),
-    ]);
-    const tile = (label, value, title) => el('div', {}, el('dt', {}, label), el('dd', { title }, value));
-    this.tiles.replaceChildren(
-      tile('Circulating supply', ombra(supply.circulating), `${supply.circulating} micro-OMBRA`),
-      tile('Transactions, 24 h', fmt(day.txCount)),
-      tile('Transactions, 30 days', fmt(month.txCount)),
-      tile('TPS, last 100 blocks', fmt(tps.average), `peak ${fmt(tps.peak)}${tps.peakBlock === null ? '' : ` at block ${tps.peakBlock}`}`),
-      tile('Miners registered', fmt(stats.totalMiners)),
-      tile('Active miners, 24 h', fmt(day.uniqueMiners), 'miners that answered a task or claimed an agent run in the last 24 hours'),
-      tile('Task submitters, 24 h', fmt(day.uniqueSubmitters)),
-      tile('Task fee (median)', ombra(fees.medium), `25th ${ombra(fees.low)}, 90th ${ombra(fees.high)} over ${fees.sample} tasks`),
-      tile('Rewards, 24 h', ombra(day.totalRewards), `${ombra(month.totalRewards)} in 30 days`),
-      tile('Burned, 24 h', ombra(day.totalBurned)),
-    );
-    const hours = Array.from({ length: 24 }, (_, h) => h);
-    this.hourChart.setData([hours, hours.map((h) => heatmap.matrix.reduce((n, row) => n + row[h], 0))]);
-    this.taskBars.replaceChildren(
-      barList(
-        'Tasks submitted by type, 30 days',
-        month.topTaskTypes.map((t) => ({ label: t.type, value: t.count })),
-        'no tasks in the last 30 days',
-      ),
-    );
-    this.minerBars.replaceChildren(
-      barList(
-        `Blocks by authority, last ${fmt(validators.blocks)} blocks`,
-        validators.validators.map((v) => ({
-          label: short(v.address, 6),
-          value: v.proposed,
-          text: `${fmt(v.proposed)}${v.missed ? `, ${fmt(v.missed)} missed` : ''}`,
-        })),
-      ),
-    );
   }
 
   /** Re-reads the mempool and tasks soon (coalescing bursts of events). */

@@ -152,7 +152,9 @@ t('the home page shows totals and charts drawn with the chain data, and the char
     ),
   );
   assert.match(tiles['Circulating supply'], /^[0-9,.]+ OMBRA$/);
-  assert.ok(Number(tiles['Miners registered'].replace(/,/g, '')) > 0, JSON.stringify(tiles));
+  for (const name of ['Transactions', 'Tasks', 'Miners', 'Agent runs'])
+    assert.ok(Number(tiles[name].replace(/,/g, '')) > 0, `${name}: ${JSON.stringify(tiles)}`);
+  assert.match(tiles['Storage used'], /^[0-9.,]+ (B|kB|MB)$/);
   // Every chart canvas has drawn something: far more painted pixels than the bare axes' lines.
   const painted: number[] = await page.evaluate(() =>
     [...document.querySelectorAll('.chart-box canvas')].map((c: any) => {
@@ -162,12 +164,17 @@ t('the home page shows totals and charts drawn with the chain data, and the char
       return n;
     }),
   );
-  assert.is(painted.length, 4);
+  assert.is(painted.length, 9);
   for (const n of painted) assert.ok(n > 500, `painted pixels ${painted}`);
   const captions: string[] = await page.evaluate(() =>
     [...document.querySelectorAll('figure.chart figcaption')].map((f: any) => f.textContent),
   );
-  assert.ok(captions.some((c) => /Tasks submitted by type/.test(c)));
+  // The simulated chain's days show in the 30-day series: its transactions and its tasks by type.
+  assert.ok(
+    captions.some((c) => /Transactions per day, 30 days [1-9][0-9,]* transactions in 30 days/.test(c)),
+    captions.join('\n'),
+  );
+  assert.ok(captions.some((c) => /Tasks by type, 30 days/.test(c)));
   assert.ok((await page.locator('.bars li').count()) >= 2, 'task types and authorities listed');
   const at = async () => Number((await page.locator('figure.chart figcaption').first().textContent())?.match(/at #(\d+)/)?.[1]);
   const first = await at();
