@@ -31,7 +31,7 @@ export function ombra(micro) {
 }
 
 /** "4 s ago", "3 min ago", ... */
-export function ago(ms, now = Date.now()) {
+function ago(ms, now = Date.now()) {
   const s = Math.max(0, Math.round((now - ms) / 1000));
   if (s < 60) return `${s} s ago`;
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
@@ -40,7 +40,7 @@ export function ago(ms, now = Date.now()) {
 }
 
 /** A time as UTC text ("2026-11-26 11:32:58 UTC"). */
-export const utc = (ms) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+const utc = (ms) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 
 /** A relative age ("4 s ago") that keeps ticking (see tickAges), its UTC time on hover. */
 export const age = (ms) => el('time', { datetime: new Date(ms).toISOString(), title: utc(ms), 'data-ago': ms }, ago(ms));

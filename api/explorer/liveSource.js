@@ -7,7 +7,7 @@
 import { OmbraClient } from '/explorer/client/browser.ts';
 
 /** The wait before reconnect attempt `n` (0-based), in ms: 250, 500, then 1,000. */
-export const liveBackoff = (n) => Math.min(250 * 2 ** n, 1000);
+const liveBackoff = (n) => Math.min(250 * 2 ** n, 1000);
 
 /**
  * Follows the chain from `fromHeight` (or live only) until `signal` aborts; `send` receives
