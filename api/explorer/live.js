@@ -27,7 +27,18 @@ function pickMode() {
 
 function viaWorker(onMessage) {
   const worker = new SharedWorker('/explorer/liveWorker.js', { type: 'module', name: 'ombra-live' });
-  worker.port.onmessage = (m) => onMessage(m.data);
+  let heard = false;
+  // A browser whose shared workers cannot load modules fails the worker before it says anything.
+  worker.addEventListener('error', () => {
+    if (heard) return;
+    heard = true;
+    document.documentElement.dataset.live =
+      navigator.locks && typeof BroadcastChannel === 'function' ? viaLeader(onMessage) : openLive(onMessage, 'direct');
+  });
+  worker.port.onmessage = (m) => {
+    heard = true;
+    onMessage(m.data);
+  };
   worker.port.start();
   addEventListener('pagehide', () => worker.port.postMessage({ kind: 'bye' }));
   return 'worker';
