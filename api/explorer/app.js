@@ -6,7 +6,7 @@ import { OmbraClient, OmbraUnreachable } from '/explorer/client/browser.ts';
 import { el, tickAges } from '/explorer/dom.js';
 import { Home } from '/explorer/home.js';
 import { openLive } from '/explorer/live.js';
-import { addressPage, blockPage, mediaPage, nftPage, runPage, searchPage, taskPage, txPage } from '/explorer/pages.js';
+import { explorerPages } from '/explorer/pages.js';
 
 const client = new OmbraClient(location.origin);
 const view = document.getElementById('view');
@@ -36,17 +36,7 @@ function go(path, replace = false) {
   else location.hash = url; // hashchange routes
 }
 
-const PAGES = {
-  block: (id) => blockPage(client, id),
-  tx: (id) => txPage(client, id),
-  address: (id) => addressPage(client, id),
-  task: (id) => taskPage(client, id),
-  run: (id) => runPage(client, id),
-  nft: (id) => nftPage(client, id),
-  image: (id) => mediaPage(client, 'image', id),
-  audio: (id) => mediaPage(client, 'audio', id),
-  search: (q) => searchPage(client, q, go),
-};
+const PAGES = explorerPages(client, go);
 
 let routing = 0;
 async function route() {

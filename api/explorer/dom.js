@@ -53,9 +53,6 @@ export function tickAges(now = Date.now()) {
   }
 }
 
-/** A time as UTC text with its ticking age. */
-export const when = (ms) => el('span', {}, `${utc(ms)} (`, age(ms), ')');
-
 /** A table of rows (arrays of cells) under a header row, scrolling sideways inside its own box when too wide. */
 export function table(head, rows, empty = 'nothing yet') {
   if (!rows.length) return el('p', { class: 'muted' }, empty);
@@ -71,23 +68,5 @@ export function table(head, rows, empty = 'nothing yet') {
   );
 }
 
-/** A key/value table. */
-export function kv(pairs) {
-  return el(
-    'table',
-    { class: 'kv' },
-    ...pairs.filter(Boolean).map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', {}, v ?? el('span', { class: 'muted' }, '—')))),
-  );
-}
-
 /** A titled card. */
 export const card = (title, ...body) => el('section', { class: 'card' }, el('h2', {}, title), ...body);
-
-/** A value of a transaction field as text: objects as JSON, amounts with their unit. */
-export function fieldValue(name, v) {
-  if (typeof v === 'string' && /^ox[0-9a-f]{40}$/.test(v)) return addrLink(v);
-  if (['amount', 'fee', 'maxFee'].includes(name) && typeof v === 'string') return `${ombra(v)} (${v} micro)`;
-  if (typeof v === 'object' && v !== null) return el('pre', {}, JSON.stringify(v, null, 2));
-  if (typeof v === 'string' && v.length > 200) return el('pre', {}, v);
-  return el('span', { class: typeof v === 'string' && /^[0-9a-f]{32,}$/.test(v) ? 'mono' : undefined }, String(v));
-}
