@@ -32,6 +32,30 @@ export async function followsPage(client, arg) {
   );
 }
 
+export async function followersPage(client, arg) {
+  const [a, query] = splitArg(arg);
+  if (!ADDRESS.test(a)) return null;
+  const address = a.toLowerCase();
+  return pageOf(
+    ['Followers of ', el('span', { class: 'mono id' }, address)],
+    section(
+      'Accounts that follow it',
+      await pagedTable({
+        caption: 'Followers',
+        base: `followers/${address}`,
+        query,
+        load: async (p) => {
+          const r = await client.read('getApiSocialFollowersAddress', { address }, p);
+          return { items: r.followers, total: r.count };
+        },
+        head: ['account', 'profile'],
+        row: (s) => [addr(s), el('a', { href: `#/profile/${s}`, 'aria-label': `Profile of ${s}` }, 'profile')],
+        empty: 'No followers.',
+      }),
+    ),
+  );
+}
+
 const INTENT_HEAD = ['like', 'from', 'author', 'post', 'tokens', 'status', 'created', 'expires'];
 const intentRow = (i) => [
   idLink(`intent/${i.intentId}`, i.intentId),

@@ -24,27 +24,24 @@ async function related(client, a) {
   const items = [
     ['Posts', `posts/${a}`, 'getApiSocialAuthorAddressPosts', { address: a }],
     ['Follows', `follows/${a}`, 'getApiSocialSubscriptionsSubscriber', { subscriber: a }],
+    ['Followers', `followers/${a}`, 'getApiSocialFollowersAddress', { address: a }],
     ['Funded likes queued for this author', `queue/${a}`, 'getApiSocialQueueAuthor', { author: a }],
     ['Direct messages (metadata)', `dms/${a}`, 'getApiSocialDmsAddress', { address: a }],
     ['Art NFTs owned', `gallery/art?owner=${a}`, 'getApiNftOwnerAddress', { address: a }],
     ['Image NFTs owned', `gallery/image?owner=${a}`, 'getApiImageOwnerAddress', { address: a }],
     ['Audio NFTs owned', `gallery/audio?owner=${a}`, 'getApiAudioOwnerAddress', { address: a }],
-    ['Agent runs submitted', `runs/?submitter=${a}`, 'getApiAgentV6BySubmitterAddress', { address: a }],
-    ['Agent runs served as miner', `runs/?miner=${a}`, 'getApiAgentV6ByMinerAddress', { address: a }],
-    ['Conversations', `conversations/${a}`, 'getApiAgentV6ChatByAuthorAddress', { address: a }],
+    // The agent lists count only the page they answer: a read of one tells none from some.
+    ['Agent runs submitted', `runs/?submitter=${a}`, 'getApiAgentV6BySubmitterAddress', { address: a }, true],
+    ['Agent runs served as miner', `runs/?miner=${a}`, 'getApiAgentV6ByMinerAddress', { address: a }, true],
+    ['Conversations', `conversations/${a}`, 'getApiAgentV6ChatByAuthorAddress', { address: a }, true],
   ];
+  const shown = (n, some) => (n === null ? '(not active)' : some ? (n ? '' : '(none)') : `(${n.toLocaleString('en-US')})`);
   const counts = await Promise.all(items.map(([, , id, params]) => countOf(client, id, params, 'count')));
   return el(
     'ul',
     { class: 'links' },
-    ...items.map(([label, href], i) =>
-      el(
-        'li',
-        {},
-        el('a', { href: `#/${href}` }, label),
-        ' ',
-        el('span', { class: 'muted' }, counts[i] === null ? '(not active)' : `(${counts[i].toLocaleString('en-US')})`),
-      ),
+    ...items.map(([label, href, , , some], i) =>
+      el('li', {}, el('a', { href: `#/${href}` }, label), ' ', el('span', { class: 'muted' }, shown(counts[i], some))),
     ),
   );
 }

@@ -141,7 +141,7 @@ export async function runsPage(client, arg) {
       query,
       load: async (p) => {
         const r = await load(p);
-        return { items: r.runs, total: r.count };
+        return { items: r.runs, total: null }; // `count` is the page's length
       },
       head: RUN_HEAD,
       row: runRow,
@@ -162,7 +162,7 @@ export async function runPage(client, arg) {
     query,
     load: async (p) => {
       const s = await client.read('getApiAgentV6RunAgentRunIdSteps', { agentRunId: r.agentRunId }, p);
-      return { items: s.steps, total: s.count };
+      return { items: s.steps, total: r.stepCount };
     },
     head: ['step', 'output tokens', 'tool calls', 'output hash', 'block', 'age'],
     row: (s) => [

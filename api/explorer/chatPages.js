@@ -19,7 +19,7 @@ export async function conversationPage(client, arg) {
     query,
     load: async (p) => {
       const r = await client.read('getApiAgentV6ChatConversationIdTurns', { conversationId: c.conversationId }, p);
-      return { items: r.turns, total: r.count };
+      return { items: r.turns, total: c.turnCount };
     },
     head: ['role', 'from', 'content', 'run', 'turn', 'age'],
     row: (t) => [
@@ -58,7 +58,8 @@ export async function conversationsPage(client, arg) {
       query,
       load: async (p) => {
         const r = await client.read('getApiAgentV6ChatByAuthorAddress', { address: author }, p);
-        return { items: r.conversationIds, total: r.count };
+        // `count` is the page's length: the total is not known.
+        return { items: r.conversationIds, total: null };
       },
       head: ['conversation'],
       row: (id) => [idLink(`conversation/${id}`, id, 16)],

@@ -1,7 +1,7 @@
 // The web drive: a site with its releases, a release's files, a file's upload record, and an
 // alias with the site it serves (opened live at /web/<alias>/).
 import { el } from '/explorer/dom.js';
-import { ageCell, badge, bytes, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
+import { addr, ageCell, badge, bytes, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
 import { pagedTable, splitArg } from '/explorer/paging.js';
 
 const SITE_ID = /^[A-Za-z0-9_-]{3,64}$/;
@@ -71,23 +71,66 @@ export async function sitePage(client, arg) {
 }
 
 export async function releasePage(client, arg) {
-  const [id] = splitArg(arg);
+  const [id, query] = splitArg(arg);
   if (!RECORD_ID.test(id)) return null;
-  const b = await client.webBundle(id);
-  if (!b) return null;
-  const total = b.files.reduce((s, f) => s + f.size, 0);
+  const r = await client.find('getApiWebReleaseReleaseId', { releaseId: id }, { limit: 1 });
+  if (!r) return null;
+  const files = await pagedTable({
+    caption: 'Files of the release, by path',
+    base: `release/${encodeURIComponent(r.releaseId)}`,
+    query,
+    load: async (p) => {
+      const page = await client.read('getApiWebReleaseReleaseId', { releaseId: r.releaseId }, p);
+      return { items: page.files, total: page.count };
+    },
+    head: ['path', 'file'],
+    row: (f) => [el('span', { class: 'mono' }, f.path), idLink(`file/${f.fileId}`, f.fileId)],
+    empty: 'No files.',
+  });
   return pageOf(
-    ['Release ', b.releaseId],
+    ['Release ', r.releaseId],
     section(
       'Release',
       fields('Release', [
-        ['Release id', b.releaseId],
-        ['Site', siteLink(b.siteId)],
-        ['Merkle root', fullId(b.merkleRoot, null, 'Merkle root')],
-        ['Files', `${b.files.length} (${bytes(total)})`],
+        ['Release id', r.releaseId],
+        ['Site', siteLink(r.siteId)],
+        ['Number', `release ${r.seq} of its site`],
+        ['Merkle root', fullId(r.merkleRoot, null, 'Merkle root')],
+        ['Files', String(r.count)],
+        ['Published', utc(r.publishedAt)],
+        ['Block', el('a', { href: `#/block/${r.blockIndex}` }, `#${r.blockIndex}`)],
       ]),
     ),
-    section('Files', filesTable(b)),
+    section('Files', files),
+  );
+}
+
+export async function sitesPage(client, arg) {
+  const [, query] = splitArg(arg);
+  return pageOf(
+    'Web drives',
+    section(
+      'Sites, newest first',
+      await pagedTable({
+        caption: 'Sites, newest first',
+        base: 'sites',
+        query,
+        load: async (p) => {
+          const r = await client.read('getApiWebSites', {}, p);
+          return { items: r.sites, total: r.count };
+        },
+        head: ['site', 'name', 'owner', 'releases', 'active release', 'created'],
+        row: (x) => [
+          idLink(`site/${encodeURIComponent(x.siteId)}`, x.siteId, 16),
+          x.name,
+          addr(x.owner),
+          String(x.releaseCount),
+          x.activeReleaseId ? el('a', { href: `#/release/${encodeURIComponent(x.activeReleaseId)}` }, x.activeReleaseId) : none(),
+          ageCell(x.createdAt),
+        ],
+        empty: 'No sites yet.',
+      }),
+    ),
   );
 }
 

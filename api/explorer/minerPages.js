@@ -98,7 +98,7 @@ export async function minerPage(client, arg) {
       query,
       load: async (p) => {
         const r = await client.read('getApiAgentV6ByMinerAddress', { address: m.address }, p);
-        return { items: r.runs, total: r.count };
+        return { items: r.runs, total: null };
       },
       head: ['run', 'status', 'submitter', 'steps', 'submitted'],
       row: (r) => [

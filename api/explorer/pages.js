@@ -1,13 +1,13 @@
 // The explorer's pages by route (`#/<name>/<argument>`), and search: one hit opens its page,
 // several are listed with what each one is. Each page answers an element, or null when the
 // thing does not exist (the shell then says so).
-import { dmsPage, followsPage, intentPage, queuePage } from '/explorer/accountSocialPages.js';
+import { dmsPage, followersPage, followsPage, intentPage, queuePage } from '/explorer/accountSocialPages.js';
 import { addressPage } from '/explorer/addressPage.js';
 import { runPage, runsPage, taskPage, tasksPage } from '/explorer/agentPages.js';
 import { conversationPage, conversationsPage } from '/explorer/chatPages.js';
 import { accountsPage, blockPage, blocksPage, mempoolPage, txPage } from '/explorer/chainPages.js';
 import { el } from '/explorer/dom.js';
-import { aliasPage, filePage, releasePage, sitePage } from '/explorer/drivePages.js';
+import { aliasPage, filePage, releasePage, sitePage, sitesPage } from '/explorer/drivePages.js';
 import { badge, dataTable, pageOf } from '/explorer/format.js';
 import { leaderboardPage, minerPage, minersPage } from '/explorer/minerPages.js';
 import { galleryPage, mediaPage, nftPage } from '/explorer/nftPages.js';
@@ -107,9 +107,11 @@ export function explorerPages(client, go) {
     posts: (a) => postsPage(client, a),
     profile: (a) => profilePage(client, a),
     follows: (a) => followsPage(client, a),
+    followers: (a) => followersPage(client, a),
     queue: (a) => queuePage(client, a),
     intent: (a) => intentPage(client, a),
     dms: (a) => dmsPage(client, a),
+    sites: (a) => sitesPage(client, a),
     site: (a) => sitePage(client, a),
     release: (a) => releasePage(client, a),
     file: (a) => filePage(client, a),

@@ -22,7 +22,7 @@ const postRow = (p) => [
 
 const postsOf = (client, address) => async (p) => {
   const r = address ? await client.read('getApiSocialAuthorAddressPosts', { address }, p) : await client.read('getApiSocialFeed', {}, p);
-  return { items: r.posts, total: address ? r.count : null };
+  return { items: r.posts, total: r.count };
 };
 
 export async function feedPage(client, arg) {
@@ -66,7 +66,7 @@ export async function postsPage(client, arg) {
 }
 
 export async function postPage(client, arg) {
-  const [id] = splitArg(arg);
+  const [id, query] = splitArg(arg);
   if (!RECORD_ID.test(id)) return null;
   const post = await client.find('getApiSocialPostPostId', { postId: id });
   if (!post) return null;
@@ -78,9 +78,19 @@ export async function postPage(client, arg) {
     parents.unshift(parent);
     p = parent.parentPostId;
   }
-  // Replies: the API has no index of them; they are looked for among the latest 100 posts.
-  const latest = await client.read('getApiSocialFeed', {}, { limit: 100 });
-  const replies = latest.posts.filter((p) => p.parentPostId === post.postId);
+  const replies = await pagedTable({
+    caption: 'Replies, newest first',
+    base: `post/${encodeURIComponent(post.postId)}`,
+    query,
+    load: async (p) => {
+      const r = await client.read('getApiSocialPostPostIdReplies', { postId: post.postId }, p);
+      return { items: r.replies, total: r.count };
+    },
+    head: POST_HEAD,
+    row: postRow,
+    empty: 'No replies yet.',
+  });
+  const likes = await client.read('getApiSocialPostPostIdLikes', { postId: post.postId }, { limit: 100 });
   return pageOf(
     ['Post ', el('span', { class: 'mono id' }, post.postId)],
     section(
@@ -115,15 +125,16 @@ export async function postPage(client, arg) {
             'The parent post is not known to this node.',
           )
         : el('p', { class: 'muted' }, 'This post starts its thread.'),
-      el('h3', {}, 'Replies among the latest 100 posts'),
-      dataTable('Replies', POST_HEAD, replies.map(postRow), 'No replies among the latest 100 posts.'),
+      el('h3', {}, 'Replies'),
+      replies,
     ),
     section(
-      `Likes (${post.likes.length})`,
+      `Likes (${likes.count.toLocaleString('en-US')})`,
+      likes.count > likes.likes.length ? el('p', { class: 'muted' }, `The latest ${likes.likes.length}:`) : null,
       dataTable(
         'Likes, newest first',
         ['from', 'kind', 'tokens', 'age'],
-        post.likes.map((l) => [addr(l.address), badge(l.kind), l.tokens === undefined ? none() : amount(l.tokens), ageCell(l.timestamp)]),
+        likes.likes.map((l) => [addr(l.address), badge(l.kind), l.tokens === undefined ? none() : amount(l.tokens), ageCell(l.timestamp)]),
         'No likes yet.',
       ),
     ),
@@ -149,6 +160,7 @@ export async function profilePage(client, arg) {
         ['Display name', profile ? profile.displayName || none() : 'no profile set'],
         ['Bio', profile?.bio || none()],
         ['Follows', el('a', { href: `#/follows/${address}` }, 'accounts this address follows')],
+        ['Followers', el('a', { href: `#/followers/${address}` }, 'accounts that follow this address')],
         ['Funded likes', el('a', { href: `#/queue/${address}` }, 'queue of funded likes for this author')],
         ['Direct messages', el('a', { href: `#/dms/${address}` }, 'messages sent and received (metadata)')],
       ]),

@@ -77,9 +77,11 @@ function pageTypes(): [string, string][] {
     [`posts/${post.from}`, 'Posts by'],
     [`profile/${first('SOCIAL_PROFILE_SET').from}`, 'Profile'],
     [`follows/${first('SOCIAL_FOLLOW_SET').from}`, 'Follows of'],
+    [`followers/${first('SOCIAL_FOLLOW_SET').targetAddress}`, 'Followers of'],
     [`queue/${first('SOCIAL_LIKE_INTENT').author}`, 'Funded likes for'],
     [`intent/${first('SOCIAL_LIKE_INTENT').hash}`, 'Funded like'],
     [`dms/${first('SOCIAL_DM_SEND').from}`, 'Direct messages of'],
+    ['sites', 'Web drives'],
     [`site/${first('WEB_SITE_REGISTER').siteId}`, 'Site'],
     [`release/${first('WEB_RELEASE_PUBLISH').releaseId}`, 'Release'],
     [`file/${first('WEB_FILE_CHUNK').fileId}`, 'File'],
@@ -205,6 +207,14 @@ t('search opens the page of every kind of hit', async () => {
     routes.filter(([t]) => t === 'nft').map(([, r]) => r?.split('/')[0]),
     ['nft', 'image', 'audio'],
   );
+});
+
+t('a conversation counts all its turns, not the page', async () => {
+  if (!chromium) return;
+  const id = first('CHAT_TURN').conversationId;
+  const turns = live.blocks.flatMap((b) => b.transactions).filter((x: any) => x.type === 'CHAT_TURN' && x.conversationId === id);
+  await open(`conversation/${id}`, 'Conversation');
+  assert.match(String(await page.textContent('.pager .count')), new RegExp(` of ${turns.length}$`));
 });
 
 t('every field of every transaction type has a view on the transaction page', async () => {
