@@ -27,8 +27,13 @@ export const CHAIN_ENDPOINTS = endpoints({
     path: '/api/health',
     tag: 'chain',
     summary: 'Liveness: status, height, peers, syncing',
-    description: 'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row).',
-    ok: { schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool }) },
+    description:
+      'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row). ' +
+      'A node started from a checkpoint adds `checkpoint: "verifying" | "verified"`, and answers 503 `{status: "mismatch", checkpoint: "mismatch", height}` ' +
+      'once its background verification found the checkpoint contradicts history (docs/checkpoints.md).',
+    ok: {
+      schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool, checkpoint: oneOf('verifying', 'verified') }, ['checkpoint']),
+    },
   },
   getApiChainStats: {
     method: 'GET',
