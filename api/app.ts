@@ -27,6 +27,7 @@ import { alertRoutes } from './routes/alerts.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { mountOperatorRoutes } from './operatorRoutes.ts';
 import { gateOnCheckpoint } from './checkpointGate.ts';
+import { checkpointRoutes } from './routes/checkpoint.ts';
 
 /** Builds the app. */
 export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hono {
@@ -67,6 +68,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     webApiRoutes(deps),
     webSiteRoutes(deps),
     ...(deps.alerts ? [alertRoutes({ ...deps, alerts: deps.alerts })] : []),
+    ...(deps.checkpoints ? [checkpointRoutes(deps.checkpoints)] : []),
   ];
   for (const r of routers) app.route('/', r);
   // Last: /metrics, the OpenAPI document (it describes every route mounted before it), /docs, the explorer.

@@ -2,6 +2,7 @@
 import type { Logger } from '../node/log.ts';
 import type { HeadReader, HealthView, NetworkView, TxSubmitter } from '../node/ports.ts';
 import type { CheckpointStatus } from '../node/checkpointRecord.ts';
+import type { CheckpointPublisher } from '../node/checkpointPublisher.ts';
 
 /** Where the verification of the checkpoint a node started from stands. */
 export interface CheckpointView {
@@ -44,6 +45,8 @@ export interface ApiDeps {
   metrics?: NodeMetrics;
   /** The checkpoint this node started from, when it did (node/checkpointVerifier.ts): health reports it, a mismatch stops reads. */
   checkpoint?: CheckpointView;
+  /** The checkpoint this node offers others (GET /api/checkpoint); the routes exist only with it. */
+  checkpoints?: CheckpointPublisher;
   log: Logger;
 }
 

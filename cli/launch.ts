@@ -15,6 +15,7 @@ import { silentLogger, type Logger } from '../node/log.ts';
 import { OmbraNode } from '../node/node.ts';
 import { Producer } from '../node/producer.ts';
 import type { CheckpointVerifier } from '../node/checkpointVerifier.ts';
+import { CheckpointPublisher } from '../node/checkpointPublisher.ts';
 import { loadOrCreatePeerKey } from '../p2p/identity.ts';
 import { type P2pHooks, P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
@@ -166,8 +167,15 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   );
   const streams = new StreamHub(node.streamPorts(), cfg.streams);
   const queries = createQueries(node.readPorts());
+  // The checkpoint this node offers others (GET /api/checkpoint), kept in DATA_DIR/checkpoints.
+  const checkpoints = new CheckpointPublisher({
+    store: node.store,
+    consistentSnapshot: () => node.consistentSnapshot(),
+    height: () => node.head().index,
+    dir: join(cfg.dataDir, 'checkpoints'),
+  });
   const app = createApp(
-    { queries, chain: node, network, streams, keys, alerts, limiter, metrics, log, ...(verifier ? { checkpoint: verifier } : {}) },
+    { queries, chain: node, network, streams, keys, alerts, limiter, metrics, log, ...(verifier ? { checkpoint: verifier } : {}), checkpoints },
     { metricsRoute: cfg.metricsOnApi ?? true },
   );
   const http = await life.start(
