@@ -160,7 +160,8 @@ export class AdminServer {
     }
     if (path === '/admin/checkpoint' && method === 'GET' && this.deps.consistentSnapshot) {
       const suffix = Number(new URL(req.url ?? '/', 'http://admin').searchParams.get('suffixBlocks') ?? DEFAULT_SUFFIX_BLOCKS);
-      if (!Number.isSafeInteger(suffix) || suffix < 1) return answer(res, 400, { error: 'suffixBlocks must be a positive integer', code: 'INVALID_PARAMS' });
+      if (!Number.isSafeInteger(suffix) || suffix < 1)
+        return answer(res, 400, { error: 'suffixBlocks must be a positive integer', code: 'INVALID_PARAMS' });
       const { header, stream } = await checkpointStream(this.deps.store, await this.deps.consistentSnapshot(), { suffixBlocks: suffix });
       res.writeHead(200, { 'content-type': 'application/gzip', 'x-ombra-checkpoint': `${header.height} ${header.hash} ${header.base}` });
       // A fault mid-stream cuts the response: the client sees it end early and keeps no file.

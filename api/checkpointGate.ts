@@ -14,7 +14,8 @@ const STILL_SERVED: ReadonlySet<string> = new Set(['/api/health', '/metrics']);
 function refusal(): Response {
   return Response.json(
     {
-      error: 'this node started from a checkpoint that its background verification found to contradict the chain history; it serves no reads (see /api/health and the log)',
+      error:
+        'this node started from a checkpoint that its background verification found to contradict the chain history; it serves no reads (see /api/health and the log)',
       code: 'CHECKPOINT_MISMATCH',
     },
     { status: 503 },

@@ -45,7 +45,8 @@ export function checkpointSourceOf(flags: Record<string, unknown>): CheckpointSo
   if (file && url) throw new UsageError('--from-checkpoint and --checkpoint-url are exclusive: give one');
   if (digest === undefined) throw new UsageError('a checkpoint needs --checkpoint-digest HEX (the SHA-256 `ombra snapshot state` printed)');
   if (!isDigest(digest)) throw new UsageError('--checkpoint-digest must be 64 hex digits (a SHA-256)');
-  if (url !== undefined && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(url)) throw new UsageError('--checkpoint-url must be an http:// or https:// URL');
+  if (url !== undefined && !/^https?:\/\/[^\s/]+(\/\S*)?$/.test(url))
+    throw new UsageError('--checkpoint-url must be an http:// or https:// URL');
   return { file, url, digest: digest.toLowerCase() };
 }
 

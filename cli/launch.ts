@@ -175,7 +175,19 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     dir: join(cfg.dataDir, 'checkpoints'),
   });
   const app = createApp(
-    { queries, chain: node, network, streams, keys, alerts, limiter, metrics, log, ...(verifier ? { checkpoint: verifier } : {}), checkpoints },
+    {
+      queries,
+      chain: node,
+      network,
+      streams,
+      keys,
+      alerts,
+      limiter,
+      metrics,
+      log,
+      ...(verifier ? { checkpoint: verifier } : {}),
+      checkpoints,
+    },
     { metricsRoute: cfg.metricsOnApi ?? true },
   );
   const http = await life.start(
@@ -192,10 +204,13 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     stop: async () => stopMetrics(),
   });
   // The operator's admin socket (DATA_DIR/admin.sock): keys, peers and snapshots without a restart.
-  await life.start('admin socket', new AdminServer(
+  await life.start(
+    'admin socket',
+    new AdminServer(
       { keys, store: node.store, genesis: node.genesis, network, log, consistentSnapshot: () => node.consistentSnapshot() },
       cfg.dataDir,
-    ));
+    ),
+  );
   const metricsServer = cfg.metricsAddr ? await life.start('metrics listener', new MetricsServer(metrics, cfg.metricsAddr)) : null;
   const url = http.url;
   log.info('node serving', {

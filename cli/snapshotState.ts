@@ -36,7 +36,8 @@ export async function snapshotStateCommand(argv: string[]): Promise<number> {
   if (!outFile) throw new UsageError('--out is required');
   const suffixBlocks = intFlag(flags, 'suffix-blocks', 1, 100_000_000) ?? DEFAULT_SUFFIX_BLOCKS;
   const done = (r: CheckpointWritten) => {
-    if (flags.json === true) process.stdout.write(`${JSON.stringify({ height: r.height, hash: r.hash, digest: r.digest, bytes: r.bytes })}\n`);
+    if (flags.json === true)
+      process.stdout.write(`${JSON.stringify({ height: r.height, hash: r.hash, digest: r.digest, bytes: r.bytes })}\n`);
     else process.stdout.write(`checkpoint at height ${r.height} (${r.hash}) in ${outFile}: ${r.bytes} bytes\ndigest ${r.digest}\n`);
     return 0;
   };

@@ -34,7 +34,7 @@ export interface CheckpointHeader {
 }
 
 /** One stored row: its keyspace (a LevelDB sublevel), key and JSON value. */
-export type CheckpointRow = [space: string, key: string, value: unknown];
+type CheckpointRow = [space: string, key: string, value: unknown];
 
 /** A checkpoint file that cannot be read as one (wrong format, cut short, a foreign keyspace). */
 export class CheckpointFault extends Error {}
@@ -43,7 +43,7 @@ export class CheckpointFault extends Error {}
 export const META_KEYS: ReadonlySet<string> = new Set(['genesis', 'head']);
 
 /** True when `space` is a keyspace a checkpoint of `models` may carry. */
-export function allowedSpace(space: string, models: readonly string[]): boolean {
+function allowedSpace(space: string, models: readonly string[]): boolean {
   if (space === 'meta' || space === 'blocks' || space === 'checkpoints' || space === 'undo') return true;
   return space.startsWith('p:') && models.includes(space.slice(2));
 }
@@ -111,8 +111,10 @@ export async function readCheckpoint(path: string): Promise<CheckpointReader> {
         }
         const [space, key] = v;
         if (v.length !== 3 || typeof space !== 'string' || typeof key !== 'string') throw new CheckpointFault(`row ${n + 1} is malformed`);
-        if (!allowedSpace(space, header.models)) throw new CheckpointFault(`row ${n + 1} is in keyspace ${space.slice(0, 40)}, which a checkpoint never holds`);
-        if (space === 'meta' && !META_KEYS.has(key)) throw new CheckpointFault(`row ${n + 1} is meta ${key.slice(0, 40)}, which a checkpoint never holds`);
+        if (!allowedSpace(space, header.models))
+          throw new CheckpointFault(`row ${n + 1} is in keyspace ${space.slice(0, 40)}, which a checkpoint never holds`);
+        if (space === 'meta' && !META_KEYS.has(key))
+          throw new CheckpointFault(`row ${n + 1} is meta ${key.slice(0, 40)}, which a checkpoint never holds`);
         n++;
         yield v as CheckpointRow;
       }

@@ -28,7 +28,7 @@ export interface CheckpointPublisherOptions {
 }
 
 /** Defaults: a new checkpoint every 1,000 blocks at most. */
-export const defaultCheckpointPublisherOptions: CheckpointPublisherOptions = { refreshBlocks: 1000 };
+const defaultCheckpointPublisherOptions: CheckpointPublisherOptions = { refreshBlocks: 1000 };
 
 /** Builds and keeps the checkpoint this node serves. */
 export class CheckpointPublisher {

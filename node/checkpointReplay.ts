@@ -43,7 +43,8 @@ async function nodeDigests(node: OmbraNode, models: readonly string[]): Promise<
   const d = new ModelDigests();
   for await (const [key, value] of node.store.sublevel('checkpoints').iterator())
     if (models.includes(key as string)) d.add('checkpoints', key as string, value);
-  for (const name of models) for await (const [key, value] of node.store.sublevel(`p:${name}`).iterator()) d.add(`p:${name}`, key as string, value);
+  for (const name of models)
+    for await (const [key, value] of node.store.sublevel(`p:${name}`).iterator()) d.add(`p:${name}`, key as string, value);
   return d.digests();
 }
 
@@ -66,11 +67,15 @@ async function main(dbDir: string, file: string): Promise<void> {
         const mismatches: string[] = [];
         const head = node.head();
         if (head.index !== header.height || head.hash !== header.hash)
-          mismatches.push(`block ${header.height}: the checkpoint says ${header.hash}, history has ${head.index === header.height ? head.hash : `no such block (head ${head.index})`}`);
+          mismatches.push(
+            `block ${header.height}: the checkpoint says ${header.hash}, history has ${head.index === header.height ? head.hash : `no such block (head ${head.index})`}`,
+          );
         const digests = await nodeDigests(node, header.models);
         for (const name of header.models)
           if (digests[name] !== expected.digests[name])
-            mismatches.push(`read model ${name}: the checkpoint's digest ${expected.digests[name] ?? 'none'}, history's ${digests[name] ?? 'none'}`);
+            mismatches.push(
+              `read model ${name}: the checkpoint's digest ${expected.digests[name] ?? 'none'}, history's ${digests[name] ?? 'none'}`,
+            );
         send({ type: 'result', mismatches, digests });
         await node.stop();
         process.disconnect?.();

@@ -107,7 +107,9 @@ export class CheckpointVerifier implements Component {
     let h = ready.height + 1;
     while (h <= height && !this.stopped) {
       const fromPeers = h < base;
-      const json = fromPeers ? await this.historyFrom(h, base - 1) : await this.deps.store.blocksJsonIn(h, Math.min(height, h + LOCAL_BATCH - 1));
+      const json = fromPeers
+        ? await this.historyFrom(h, base - 1)
+        : await this.deps.store.blocksJsonIn(h, Math.min(height, h + LOCAL_BATCH - 1));
       if (this.stopped) return;
       child.send({ type: 'blocks', json } satisfies ReplayMessage);
       const a = await answers.next();
@@ -122,7 +124,8 @@ export class CheckpointVerifier implements Component {
     child.send({ type: 'finish' } satisfies ReplayMessage);
     const result = await answers.next();
     if (result.type === 'exit') return this.fail(result.message);
-    if (result.type !== 'result') return this.judge([`the replay failed at the end: ${'message' in result ? result.message : result.type}`]);
+    if (result.type !== 'result')
+      return this.judge([`the replay failed at the end: ${'message' in result ? result.message : result.type}`]);
     await this.judge(result.mismatches);
   }
 
@@ -133,7 +136,8 @@ export class CheckpointVerifier implements Component {
         const blocks = await this.deps.fetchHistory(from, to);
         if (blocks.length > 0) return blocks.map((b) => JSON.stringify(b));
       } catch (e) {
-        if (attempt % 30 === 0) this.deps.log.warn('checkpoint verification waits for a peer with history', { from, error: (e as Error).message });
+        if (attempt % 30 === 0)
+          this.deps.log.warn('checkpoint verification waits for a peer with history', { from, error: (e as Error).message });
       }
       await new Promise((r) => setTimeout(r, RETRY_MS));
     }
@@ -144,7 +148,9 @@ export class CheckpointVerifier implements Component {
   private async backfill(json: string[], from: number, to: number): Promise<void> {
     const { store } = this.deps;
     const rows = store.sublevel('blocks');
-    const ops = json.slice(0, to - from + 1).map((text, i) => ({ type: 'put' as const, sublevel: rows, key: heightKey(from + i), value: JSON.parse(text) }));
+    const ops = json
+      .slice(0, to - from + 1)
+      .map((text, i) => ({ type: 'put' as const, sublevel: rows, key: heightKey(from + i), value: JSON.parse(text) }));
     await store.write(ops, { sync: true });
     if (to + 1 >= this.record.base) {
       // The replay took block `base` on top of these: the history links to the checkpoint's log.

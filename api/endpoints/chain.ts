@@ -32,7 +32,9 @@ export const CHAIN_ENDPOINTS = endpoints({
       'A node started from a checkpoint adds `checkpoint: "verifying" | "verified"`, and answers 503 `{status: "mismatch", checkpoint: "mismatch", height}` ' +
       'once its background verification found the checkpoint contradicts history (docs/checkpoints.md).',
     ok: {
-      schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool, checkpoint: oneOf('verifying', 'verified') }, ['checkpoint']),
+      schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool, checkpoint: oneOf('verifying', 'verified') }, [
+        'checkpoint',
+      ]),
     },
   },
   getApiChainStats: {

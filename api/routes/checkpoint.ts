@@ -21,7 +21,11 @@ export function checkpointRoutes(publisher: CheckpointPublisher): Hono {
   serve(app, E.getApiCheckpointDigest, (c, { params: { digest } }) => {
     const path = publisher.fileOf(digest) ?? notFound(`checkpoint ${digest}`);
     const body = Readable.toWeb(createReadStream(path)) as ReadableStream;
-    return c.body(body, 200, { 'Content-Type': 'application/gzip', 'Content-Length': String(statSync(path).size), 'Cache-Control': 'no-cache' });
+    return c.body(body, 200, {
+      'Content-Type': 'application/gzip',
+      'Content-Length': String(statSync(path).size),
+      'Cache-Control': 'no-cache',
+    });
   });
   return app;
 }

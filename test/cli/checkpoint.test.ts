@@ -17,7 +17,10 @@ const t = suite('cli checkpoints');
 const tmp = tempDir('ombra-cli-checkpoint-');
 // The dev chain below runs 200 ms slots: its genesis, as a follower must be given it.
 const GENESIS = join(tmp.dir, 'genesis.json');
-writeFileSync(GENESIS, JSON.stringify({ ...JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'dev-genesis.json'), 'utf8')), blockTimeMs: 200 }));
+writeFileSync(
+  GENESIS,
+  JSON.stringify({ ...JSON.parse(readFileSync(join(REPO_ROOT, 'fixtures', 'dev-genesis.json'), 'utf8')), blockTimeMs: 200 }),
+);
 const source = join(tmp.dir, 'source');
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const json = async (url: string) => (await fetch(url)).json() as Promise<Record<string, unknown>>;
@@ -50,9 +53,26 @@ t('snapshot state of a running node streams a checkpoint through its admin socke
 t('start refuses a checkpoint whose digest differs, naming both, and writes nothing', async () => {
   const dataDir = join(tmp.dir, 'refused');
   const wrong = 'ab'.repeat(32);
-  const r = await runCli(['start', '--genesis', GENESIS, '--data-dir', dataDir, '--http-port', '0', '--p2p-port', '0', '--from-checkpoint', online.file, '--checkpoint-digest', wrong]);
+  const r = await runCli([
+    'start',
+    '--genesis',
+    GENESIS,
+    '--data-dir',
+    dataDir,
+    '--http-port',
+    '0',
+    '--p2p-port',
+    '0',
+    '--from-checkpoint',
+    online.file,
+    '--checkpoint-digest',
+    wrong,
+  ]);
   assert.is(r.code, 1, r.stderr);
-  const line = r.stderr.trim().split('\n').filter((l) => /digest/.test(l));
+  const line = r.stderr
+    .trim()
+    .split('\n')
+    .filter((l) => /digest/.test(l));
   assert.is(line.length, 1, r.stderr);
   assert.match(line[0], wrong);
   assert.match(line[0], online.digest);
@@ -64,7 +84,21 @@ t('start refuses to install a checkpoint into a data dir that is not empty', asy
   const dataDir = join(tmp.dir, 'busy');
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'notes.txt'), 'mine');
-  const r = await runCli(['start', '--genesis', GENESIS, '--data-dir', dataDir, '--http-port', '0', '--p2p-port', '0', '--from-checkpoint', online.file, '--checkpoint-digest', online.digest]);
+  const r = await runCli([
+    'start',
+    '--genesis',
+    GENESIS,
+    '--data-dir',
+    dataDir,
+    '--http-port',
+    '0',
+    '--p2p-port',
+    '0',
+    '--from-checkpoint',
+    online.file,
+    '--checkpoint-digest',
+    online.digest,
+  ]);
   assert.is(r.code, 1, r.stderr);
   assert.match(r.stderr, /is not empty: a checkpoint is installed only into an empty data dir/);
   assert.equal(readdirSync(dataDir), ['notes.txt']);
@@ -89,7 +123,7 @@ t('bad checkpoint flags are usage errors', async () => {
   assert.match(state.stderr, /--out is required/);
 });
 
-t('a follower started from another node\'s /api/checkpoint serves at its height, follows and verifies it', async () => {
+t("a follower started from another node's /api/checkpoint serves at its height, follows and verifies it", async () => {
   const offer = await json(`${dev.url}/api/checkpoint`);
   assert.is(typeof offer.digest, 'string');
   const peers = JSON.parse((await runCli(['peers', '--data-dir', source, '--json'])).stdout) as { addresses: string[]; peerId: string };
@@ -97,8 +131,18 @@ t('a follower started from another node\'s /api/checkpoint serves at its height,
   const peer = addr.includes('/p2p/') ? addr : `${addr}/p2p/${peers.peerId}`;
   const dataDir = join(tmp.dir, 'follower');
   const f = await startNodeProcess([
-    '--genesis', GENESIS, '--data-dir', dataDir, '--rate-limits', 'off', '--peer', peer,
-    '--checkpoint-url', `${dev.url}${offer.url as string}`, '--checkpoint-digest', offer.digest as string,
+    '--genesis',
+    GENESIS,
+    '--data-dir',
+    dataDir,
+    '--rate-limits',
+    'off',
+    '--peer',
+    peer,
+    '--checkpoint-url',
+    `${dev.url}${offer.url as string}`,
+    '--checkpoint-digest',
+    offer.digest as string,
   ]);
   nodes.push(f);
   assert.match(f.stderr(), /checkpoint installed/);
