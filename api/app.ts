@@ -68,7 +68,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     webApiRoutes(deps),
     webSiteRoutes(deps),
     ...(deps.alerts ? [alertRoutes({ ...deps, alerts: deps.alerts })] : []),
-    ...(deps.checkpoints ? [checkpointRoutes(deps.checkpoints)] : []),
+    checkpointRoutes(deps.checkpoints),
   ];
   for (const r of routers) app.route('/', r);
   // Last: /metrics, the OpenAPI document (it describes every route mounted before it), /docs, the explorer.

@@ -45,7 +45,7 @@ export interface ApiDeps {
   metrics?: NodeMetrics;
   /** The checkpoint this node started from, when it did (node/checkpointVerifier.ts): health reports it, a mismatch stops reads. */
   checkpoint?: CheckpointView;
-  /** The checkpoint this node offers others (GET /api/checkpoint); the routes exist only with it. */
+  /** The checkpoint this node offers others (GET /api/checkpoint); without it they answer 404. */
   checkpoints?: CheckpointPublisher;
   log: Logger;
 }

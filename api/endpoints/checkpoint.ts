@@ -14,7 +14,7 @@ export const CHECKPOINT_ENDPOINTS = endpoints({
       'Written on first request and again once the head is 1,000 blocks past it (a few seconds on a large chain; one at a time). ' +
       'Start a node from it with `ombra start --checkpoint-url URL --checkpoint-digest DIGEST`, having checked the digest against a source you trust.',
     ok: { schema: obj({ height: uint, hash, digest: hash, bytes: uint, url: str }) },
-    errors: [503],
+    errors: [404],
   },
   getApiCheckpointDigest: {
     method: 'GET',
@@ -23,6 +23,6 @@ export const CHECKPOINT_ENDPOINTS = endpoints({
     summary: 'A checkpoint file on offer (gzip-compressed NDJSON, docs/checkpoints.md), streamed',
     params: { digest: hashParam('the SHA-256 of the file, as GET /api/checkpoint answers it', 'digest') },
     ok: { contentType: 'application/gzip', description: 'the checkpoint file' },
-    errors: [404, 503],
+    errors: [404],
   },
 });
