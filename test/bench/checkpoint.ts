@@ -50,7 +50,10 @@ export async function checkpointBench(txs: number): Promise<void> {
     const follower = join(tmp.dir, 'follower');
     t = performance.now();
     let cpu = process.cpuUsage();
-    await installCheckpoint(file, join(follower, 'db'), written.digest, { genesis: built.genesis, copyTo: join(follower, 'checkpoint.ckpt') });
+    await installCheckpoint(file, join(follower, 'db'), written.digest, {
+      genesis: built.genesis,
+      copyTo: join(follower, 'checkpoint.ckpt'),
+    });
     const node = await OmbraNode.open({ dbDir: join(follower, 'db'), genesis: built.genesis, log: silentLogger });
     const serveSeconds = seconds(t);
     const serveCpu = cpuSeconds(cpu);
