@@ -15,6 +15,11 @@ import {
 } from '../projections/chainIndex.ts';
 import { BlockJsonCache } from './blockJsonCache.ts';
 
+/** A block summary as lists show it. */
+export function blockSummary(b: Block) {
+  return { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer };
+}
+
 /** The block-log half of ChainQueries. */
 export class BlockReads {
   protected readonly ports: ReadPorts;
