@@ -103,6 +103,22 @@ t('a follower from the checkpoint serves at its height at once, follows, then ve
   assert.is((await health(again)).checkpoint, 'verified');
 });
 
+t('without a peer holding history, blocks below the checkpoint answer a clear 404 and those in it are served', async () => {
+  const dir = join(tmp.dir, 'alone');
+  await installFromSource({ file, digest: checkpoint.digest }, dir, genesis, silentLogger);
+  const n = await launch({ dataDir: dir, genesis, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { host: '127.0.0.1', port: 0 } });
+  running.push(n);
+  assert.is((await health(n)).checkpoint, 'verifying');
+  const below = await get(n, '/api/chain/block/3');
+  assert.is(below.status, 404);
+  const body = (await below.json()) as { error: string; code: string };
+  assert.is(body.code, 'NOT_FOUND');
+  assert.match(body.error, /block 3 is below this node's checkpoint: it holds blocks from 26 on/);
+  assert.is((await get(n, '/api/chain/block/27')).status, 200);
+  assert.is((await get(n, '/api/chain/block/0')).status, 200);
+  await n.stop();
+});
+
 t('a checkpoint whose state was edited is found out: health 503 mismatch, reads stop, and it stays so', async () => {
   // Another balance for one account, the file re-compressed: its (new) digest is valid.
   const text = gunzipSync(readFileSync(file)).toString('utf8');
