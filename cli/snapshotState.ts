@@ -5,12 +5,13 @@
  * A node running on DIR streams it through its admin socket (taken between two writes); a stopped
  * data dir is read directly. Prints the height and the file's SHA-256.
  */
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { Transform } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { CheckpointExportFault, type CheckpointWritten, DEFAULT_SUFFIX_BLOCKS, writeCheckpoint } from '../node/checkpointExport.ts';
+import {
+  CheckpointExportFault,
+  type CheckpointWritten,
+  DEFAULT_SUFFIX_BLOCKS,
+  saveDigested,
+  writeCheckpoint,
+} from '../node/checkpointExport.ts';
 import { adminOpen } from './adminClient.ts';
 import { type FlagSpec, intFlag, parseFlags, UsageError } from './args.ts';
 import { CliFault, openExistingStore, withDataDir } from './dataDir.ts';
@@ -72,24 +73,13 @@ async function stateFromNode(dataDir: string, outFile: string, suffixBlocks: num
     for await (const chunk of res) text += chunk;
     throw new CliFault(`the node refused the checkpoint: ${text.slice(0, 300)}`);
   }
-  const digest = createHash('sha256');
-  let bytes = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer, _enc, cb) {
-      digest.update(chunk);
-      bytes += chunk.length;
-      cb(null, chunk);
-    },
-  });
-  const tmp = `${outFile}.tmp`;
   try {
     // A fault on the node cuts the response: the pipeline fails and no file is left.
-    await pipeline(res, tap, createWriteStream(tmp, { flush: true }));
-    if (!res.complete) throw new CliFault('the node ended the checkpoint early');
-    await rename(tmp, outFile);
+    const { digest, bytes } = await saveDigested(res, outFile, () => {
+      if (!res.complete) throw new CliFault('the node ended the checkpoint early');
+    });
+    return { height: Number(height), hash, base: Number(base), digest, bytes };
   } catch (e) {
-    await rm(tmp, { force: true });
     throw e instanceof CliFault ? e : new CliFault(`the checkpoint stream failed: ${(e as Error).message}`);
   }
-  return { height: Number(height), hash, base: Number(base), digest: digest.digest('hex'), bytes };
 }

@@ -79,6 +79,19 @@ export async function writeCheckpoint(
   opts: { suffixBlocks?: number } = {},
 ): Promise<CheckpointWritten> {
   const { header, stream } = await checkpointStream(store, snapshot, opts);
+  const { digest, bytes } = await saveDigested(stream, outFile);
+  return { height: header.height, hash: header.hash, base: header.base, digest, bytes };
+}
+
+/**
+ * Writes `stream` to `outFile.tmp` (fsynced), runs `check` (which may refuse what came), renames
+ * it over `outFile` and answers the bytes' SHA-256 and count; a failure leaves no file.
+ */
+export async function saveDigested(
+  stream: Readable,
+  outFile: string,
+  check: () => void = () => {},
+): Promise<{ digest: string; bytes: number }> {
   const hash = createHash('sha256');
   let bytes = 0;
   const tap = new Transform({
@@ -92,13 +105,14 @@ export async function writeCheckpoint(
   try {
     // flush fsyncs before close.
     await pipeline(stream, tap, createWriteStream(tmp, { flush: true }) as Writable);
+    check();
     await rename(tmp, outFile);
   } catch (e) {
     stream.destroy();
     await rm(tmp, { force: true });
     throw e;
   }
-  return { height: header.height, hash: header.hash, base: header.base, digest: hash.digest('hex'), bytes };
+  return { digest: hash.digest('hex'), bytes };
 }
 
 async function headerOf(store: ChainStore, snapshot: Snapshot, suffixBlocks: number): Promise<CheckpointHeader> {

@@ -25,6 +25,23 @@ const source = join(tmp.dir, 'source');
 const sha256 = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
 const json = async (url: string) => (await fetch(url)).json() as Promise<Record<string, unknown>>;
 const nodes: NodeProcess[] = [];
+/** `ombra start` on `dataDir` from the online checkpoint file with `digest`. */
+const startFrom = (dataDir: string, digest: string) =>
+  runCli([
+    'start',
+    '--genesis',
+    GENESIS,
+    '--data-dir',
+    dataDir,
+    '--http-port',
+    '0',
+    '--p2p-port',
+    '0',
+    '--from-checkpoint',
+    online.file,
+    '--checkpoint-digest',
+    digest,
+  ]);
 let dev: NodeProcess;
 let online = { file: join(tmp.dir, 'online.ckpt'), height: 0, digest: '' };
 
@@ -53,21 +70,7 @@ t('snapshot state of a running node streams a checkpoint through its admin socke
 t('start refuses a checkpoint whose digest differs, naming both, and writes nothing', async () => {
   const dataDir = join(tmp.dir, 'refused');
   const wrong = 'ab'.repeat(32);
-  const r = await runCli([
-    'start',
-    '--genesis',
-    GENESIS,
-    '--data-dir',
-    dataDir,
-    '--http-port',
-    '0',
-    '--p2p-port',
-    '0',
-    '--from-checkpoint',
-    online.file,
-    '--checkpoint-digest',
-    wrong,
-  ]);
+  const r = await startFrom(dataDir, wrong);
   assert.is(r.code, 1, r.stderr);
   const line = r.stderr
     .trim()
@@ -84,21 +87,7 @@ t('start refuses to install a checkpoint into a data dir that is not empty', asy
   const dataDir = join(tmp.dir, 'busy');
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(join(dataDir, 'notes.txt'), 'mine');
-  const r = await runCli([
-    'start',
-    '--genesis',
-    GENESIS,
-    '--data-dir',
-    dataDir,
-    '--http-port',
-    '0',
-    '--p2p-port',
-    '0',
-    '--from-checkpoint',
-    online.file,
-    '--checkpoint-digest',
-    online.digest,
-  ]);
+  const r = await startFrom(dataDir, online.digest);
   assert.is(r.code, 1, r.stderr);
   assert.match(r.stderr, /is not empty: a checkpoint is installed only into an empty data dir/);
   assert.equal(readdirSync(dataDir), ['notes.txt']);
