@@ -86,7 +86,7 @@ export interface Answers {
   getApiTokenomicsDistribution: { buckets: { range: string; count: number }[] };
   getApiAddressAddr: Components['AddressBrief'];
   getApiAddressAddrBalance: { address: string; balance: string };
-  getApiAddressAddrTxs: { address: string; count: number; txs: Components['ConfirmedTx'][]; nextCursor: string | null };
+  getApiAddressAddrTxs: { address: string; count: number; total: number; txs: Components['ConfirmedTx'][]; nextCursor: string | null };
   getApiStatsTps: { average: number; peak: number; peakBlock: number | null; blocks: number; transactions: number; seconds: number };
   getApiStatsValidators: {
     blocks: number;
