@@ -88,6 +88,7 @@ if (SCALE) {
     const { recordsBench } = await import('./records.ts');
     await recordsBench([20_000, 200_000]);
   }
+  if (ONLY === 'checkpoint') await (await import('./checkpoint.ts')).checkpointBench(TXS);
   if (ONLY === 'ratelimit' || ONLY === 'alerts' || ONLY === undefined) {
     const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
     await rateLimitBench();
