@@ -15,7 +15,7 @@ import { heightKey } from '../core/encoding.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { PROJECTIONS } from '../projections/index.ts';
 import type { ChainStore, Head } from './chainStore.ts';
-import { CHECKPOINT_FORMAT, type CheckpointHeader, META_KEYS } from './checkpointFile.ts';
+import { CHECKPOINT_FORMAT, type CheckpointHeader, META_KEYS, rowLine } from './checkpointFile.ts';
 import { checkpointRecord } from './checkpointRecord.ts';
 
 /** Blocks of the log's recent suffix a checkpoint carries by default (the startup check walks 1,000). */
@@ -148,7 +148,7 @@ async function* rowLines(store: ChainStore, snapshot: Snapshot, header: Checkpoi
   let rows = 0;
   const line = (space: string, key: string, text: string) => {
     rows++;
-    return `[${JSON.stringify(space)},${JSON.stringify(key)},${text}]\n`;
+    return rowLine(space, key, text);
   };
   const scan = (space: string, range: { gte?: string; lte?: string } = {}) =>
     store.sublevel(space).iterator({ ...range, snapshot, valueEncoding: 'utf8' }) as AsyncIterable<[string, string]>;

@@ -1,9 +1,12 @@
 /**
- * The checkpoint file (docs/checkpoints.md): gzip-compressed NDJSON, written and read as a stream.
+ * The checkpoint file (docs/checkpoints.md): gzip-compressed lines, written and read as a stream.
  *
- *   line 1   {"ombraCheckpoint":1,"chainId","genesisHash","height","hash","base","models":[...]}
- *   then     ["<keyspace>","<key>",<value>]   one stored row a line, keyspaces in a fixed order
+ *   line 1   {"ombraCheckpoint":2,"chainId","genesisHash","height","hash","base","models":[...]}
+ *   then     <keyspace>\t<key as a JSON string>\t<value as stored>   one row a line, in a fixed order
  *   last     {"end":<rows>}                   a file cut short has no end line and is refused
+ *
+ * A value is the stored bytes (JSON text, which never holds a raw newline), so installing copies
+ * them without parsing or re-encoding any.
  *
  * The rows are the chain's own LevelDB rows at one height: `meta` (genesis, head), every read
  * model's checkpoint (`checkpoints`) and rows (`p:<name>`), the undo log and the block log's
@@ -12,11 +15,10 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 
 /** The format version this node writes and reads. */
-export const CHECKPOINT_FORMAT = 1;
+export const CHECKPOINT_FORMAT = 2;
 
 /** Line 1 of a checkpoint. */
 export interface CheckpointHeader {
@@ -33,8 +35,18 @@ export interface CheckpointHeader {
   models: string[];
 }
 
-/** One stored row: its keyspace (a LevelDB sublevel), key and JSON value. */
-type CheckpointRow = [space: string, key: string, value: unknown];
+/** One stored row: its keyspace (a LevelDB sublevel), key and value as stored (JSON text bytes). */
+type CheckpointRow = [space: string, key: string, value: Buffer];
+
+/** A stored value's JSON, parsed (for the few rows a reader must look into). */
+export function rowValue(value: Buffer): unknown {
+  return JSON.parse(value.toString('utf8'));
+}
+
+/** One row's line in the file (`text` is the value as stored). */
+export function rowLine(space: string, key: string, text: string): string {
+  return `${space}\t${JSON.stringify(key)}\t${text}\n`;
+}
 
 /** A checkpoint file that cannot be read as one (wrong format, cut short, a foreign keyspace). */
 export class CheckpointFault extends Error {}
@@ -83,10 +95,38 @@ export interface CheckpointReader {
   rows: AsyncGenerator<CheckpointRow>;
 }
 
+/** The lines of a stream as Buffers without their newline (no text decoding). */
+async function* byteLines(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  let rest: Buffer | null = null;
+  for await (const chunk of input) {
+    const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    let from = 0;
+    for (let nl = buf.indexOf(10, from); nl !== -1; nl = buf.indexOf(10, from)) {
+      yield buf.subarray(from, nl);
+      from = nl + 1;
+    }
+    rest = from < buf.length ? buf.subarray(from) : null;
+  }
+  if (rest) yield rest;
+}
+
+const TAB = 9;
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/** A row's key: the JSON string between the tabs, decoded without JSON.parse when it has no escapes. */
+function keyOf(bytes: Buffer): string {
+  if (bytes.length < 2 || bytes[0] !== QUOTE || bytes[bytes.length - 1] !== QUOTE) throw new SyntaxError('a row key is not a JSON string');
+  if (bytes.indexOf(BACKSLASH) === -1) return bytes.toString('utf8', 1, bytes.length - 1);
+  const key = JSON.parse(bytes.toString('utf8')) as unknown;
+  if (typeof key !== 'string') throw new SyntaxError('a row key is not a JSON string');
+  return key;
+}
+
 /** Opens a checkpoint file: reads and checks its header; `rows` streams the rest, refusing foreign keyspaces. */
 export async function readCheckpoint(path: string): Promise<CheckpointReader> {
-  const input = createReadStream(path).pipe(createGunzip());
-  const lines = createInterface({ input, crlfDelay: Number.POSITIVE_INFINITY })[Symbol.asyncIterator]();
+  const input = createReadStream(path, { highWaterMark: 1 << 20 }).pipe(createGunzip({ chunkSize: 1 << 20 }));
+  const lines = byteLines(input);
   const fail = (e: unknown): never => {
     input.destroy();
     if (e instanceof CheckpointFault) throw e;
@@ -95,28 +135,37 @@ export async function readCheckpoint(path: string): Promise<CheckpointReader> {
   let header: CheckpointHeader;
   try {
     const first = await lines.next();
-    header = checkHeader(first.done ? null : JSON.parse(first.value));
+    header = checkHeader(first.done ? null : JSON.parse(first.value.toString('utf8')));
   } catch (e) {
     return fail(e);
   }
+  const spaces = new Map<string, boolean>();
   async function* rows(): AsyncGenerator<CheckpointRow> {
     let n = 0;
     try {
       for (let next = await lines.next(); !next.done; next = await lines.next()) {
-        const v = JSON.parse(next.value) as unknown;
-        if (!Array.isArray(v)) {
-          const end = (v as { end?: unknown } | null)?.end;
+        const line = next.value;
+        const t1 = line.indexOf(TAB);
+        if (t1 === -1) {
+          const end = (JSON.parse(line.toString('utf8')) as { end?: unknown } | null)?.end;
           if (end !== n) throw new CheckpointFault(`the checkpoint's end line says ${String(end)} rows, the file holds ${n}`);
+          if (!(await lines.next()).done) throw new CheckpointFault('the checkpoint goes on after its end line');
           return;
         }
-        const [space, key] = v;
-        if (v.length !== 3 || typeof space !== 'string' || typeof key !== 'string') throw new CheckpointFault(`row ${n + 1} is malformed`);
-        if (!allowedSpace(space, header.models))
-          throw new CheckpointFault(`row ${n + 1} is in keyspace ${space.slice(0, 40)}, which a checkpoint never holds`);
+        const t2 = line.indexOf(TAB, t1 + 1);
+        if (t2 === -1) throw new CheckpointFault(`row ${n + 1} is malformed`);
+        const space = line.toString('latin1', 0, t1);
+        const key = keyOf(line.subarray(t1 + 1, t2));
+        let allowed = spaces.get(space);
+        if (allowed === undefined) {
+          allowed = allowedSpace(space, header.models);
+          spaces.set(space, allowed);
+        }
+        if (!allowed) throw new CheckpointFault(`row ${n + 1} is in keyspace ${space.slice(0, 40)}, which a checkpoint never holds`);
         if (space === 'meta' && !META_KEYS.has(key))
           throw new CheckpointFault(`row ${n + 1} is meta ${key.slice(0, 40)}, which a checkpoint never holds`);
         n++;
-        yield v as CheckpointRow;
+        yield [space, key, line.subarray(t2 + 1)];
       }
       throw new CheckpointFault(`the checkpoint ends after ${n} rows without its end line (cut short?)`);
     } catch (e) {

@@ -1,7 +1,8 @@
 /**
  * Installing a checkpoint (node/checkpointFile.ts) into a new data dir: the file's digest checked
- * against the one the operator trusts before anything is written, then its rows written as they
- * stream in, and the `checkpoint` row saying where it came from (status `verifying`). The node
+ * against the one the operator trusts before anything is written, then its rows copied as they
+ * stream in (the stored bytes, in large batches: only the few rows checked here are parsed), and
+ * the `checkpoint` row saying where it came from (status `verifying`). The node
  * then opens the data dir as any other, at the checkpoint's height; node/checkpointVerifier.ts
  * checks the checkpoint against history in the background.
  */
@@ -12,15 +13,18 @@ import { heightKey } from '../core/encoding.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { PROJECTIONS } from '../projections/index.ts';
 import { ChainStore, type Head } from './chainStore.ts';
-import { CheckpointFault, type CheckpointHeader, fileDigest, readCheckpoint } from './checkpointFile.ts';
+import { CheckpointFault, type CheckpointHeader, fileDigest, readCheckpoint, rowValue } from './checkpointFile.ts';
 import { type CheckpointRecord, saveCheckpointRecord } from './checkpointRecord.ts';
 import { genesisMismatch } from './genesisCheck.ts';
 
 /** The file's digest is not the one the operator gave. */
 export class CheckpointDigestMismatch extends Error {}
 
-/** Rows written per LevelDB batch while installing. */
-const INSTALL_BATCH = 4096;
+/** Bytes of rows gathered into one LevelDB batch while installing. */
+const INSTALL_BATCH_BYTES = 8 * 2 ** 20;
+
+/** How a row's stored bytes are written: as they are. */
+const AS_STORED = { valueEncoding: 'buffer' } as const;
 
 /**
  * Installs the checkpoint `file` into the (new, empty) LevelDB directory `dbDir` after checking
@@ -75,27 +79,42 @@ interface Seen {
 async function writeRows(
   store: ChainStore,
   header: CheckpointHeader,
-  rows: AsyncIterable<[string, string, unknown]>,
+  rows: AsyncIterable<[string, string, Buffer]>,
   given: Genesis | undefined,
 ): Promise<Seen> {
   const seen: Seen = { checkpoints: new Map() };
-  let ops: { type: 'put'; sublevel: unknown; key: string; value: unknown }[] = [];
+  const topKey = heightKey(header.height);
+  const block0Key = heightKey(0);
+  const prefixes = new Map<string, string>();
+  let batch = store.db.batch();
+  let bytes = 0;
   for await (const [space, key, value] of rows) {
-    if (space === 'meta' && key === 'genesis') {
-      seen.genesis = value as Genesis;
-      const why = given && genesisMismatch(seen.genesis, given);
-      if (why) throw new CheckpointFault(`the checkpoint is of another chain than --genesis (${why})`);
-    } else if (space === 'meta' && key === 'head') seen.head = value as Head;
-    else if (space === 'checkpoints') seen.checkpoints.set(key, (value as { height?: number }).height ?? -1);
-    else if (space === 'blocks' && key === heightKey(0)) seen.block0 = value as Block;
-    else if (space === 'blocks' && key === heightKey(header.height)) seen.top = value as Block;
-    ops.push({ type: 'put', sublevel: store.sublevel(space), key, value });
-    if (ops.length >= INSTALL_BATCH) {
-      await store.write(ops);
-      ops = [];
+    // The rows the install checks against the header; every other row is copied unread.
+    if (space === 'meta') {
+      if (key === 'genesis') {
+        seen.genesis = rowValue(value) as Genesis;
+        const why = given && genesisMismatch(seen.genesis, given);
+        if (why) throw new CheckpointFault(`the checkpoint is of another chain than --genesis (${why})`);
+      } else if (key === 'head') seen.head = rowValue(value) as Head;
+    } else if (space === 'checkpoints') seen.checkpoints.set(key, (rowValue(value) as { height?: number }).height ?? -1);
+    else if (space === 'blocks' && (key === block0Key || key === topKey)) {
+      if (key === block0Key) seen.block0 = rowValue(value) as Block;
+      else seen.top = rowValue(value) as Block;
+    }
+    let prefix = prefixes.get(space);
+    if (prefix === undefined) {
+      prefix = store.sublevel(space).prefix;
+      prefixes.set(space, prefix);
+    }
+    batch.put(prefix + key, value, AS_STORED);
+    bytes += key.length + value.length;
+    if (bytes >= INSTALL_BATCH_BYTES) {
+      await batch.write();
+      batch = store.db.batch();
+      bytes = 0;
     }
   }
-  await store.write(ops, { sync: true });
+  await batch.write({ sync: true });
   return seen;
 }
 

@@ -11,7 +11,7 @@
  *   child -> parent  {type: "ready", height} once open; {type: "error", message} on a fault
  */
 import type { Genesis } from '../core/genesis.ts';
-import { type CheckpointHeader, ModelDigests, readCheckpoint } from './checkpointFile.ts';
+import { type CheckpointHeader, ModelDigests, readCheckpoint, rowValue } from './checkpointFile.ts';
 import { OmbraNode } from './node.ts';
 
 /** What the parent passes as arguments: the scratch LevelDB directory and the checkpoint file. */
@@ -29,7 +29,8 @@ async function fileDigests(file: string): Promise<{ header: CheckpointHeader; ge
   const { header, rows } = await readCheckpoint(file);
   const d = new ModelDigests();
   let genesis: Genesis | undefined;
-  for await (const [space, key, value] of rows) {
+  for await (const [space, key, stored] of rows) {
+    const value = rowValue(stored);
     if (space === 'meta' && key === 'genesis') genesis = value as Genesis;
     d.add(space, key, value);
   }

@@ -125,7 +125,7 @@ t('a checkpoint whose state was edited is found out: health 503 mismatch, reads 
   const victim = DEV_KEYS[6].address;
   const edited = text
     .split('\n')
-    .map((l) => (l.startsWith(`["p:accounts","a:${victim}"`) ? l.replace(/"b":"\d+"/, '"b":"999999999999999"') : l))
+    .map((l) => (l.startsWith(`p:accounts\t"a:${victim}"`) ? l.replace(/"b":"\d+"/, '"b":"999999999999999"') : l))
     .join('\n');
   assert.is.not(edited, text, 'the account row was found and edited');
   const forged = join(tmp.dir, 'forged.ckpt');
