@@ -12,7 +12,7 @@ import type { RateLimiter } from './rateLimit.ts';
 import type { Component } from '../node/ports.ts';
 import { dotSegmentAnswer, dotSegmentProblem } from './requestTarget.ts';
 import type { StreamHub } from './streams/streamHub.ts';
-import { attachWebSockets, type WebSockets } from './streams/wsServer.ts';
+import { attachWebSockets, type UpgradeGate, type WebSockets } from './streams/wsServer.ts';
 import { capConnections, defaultServerLimits, serverOptionsOf, type ServerLimits } from './serverLimits.ts';
 
 /** Where to listen, and the server's limits. */
@@ -21,6 +21,8 @@ export interface HttpServerOptions {
   /** 0 picks a free port. */
   port: number;
   limits?: Partial<ServerLimits>;
+  /** Asked before every WebSocket upgrade, which never reaches the app (api/checkpointGate.ts). */
+  upgradeGate?: UpgradeGate;
 }
 
 /** The API server. */
@@ -58,7 +60,7 @@ export class HttpServer implements Component {
       );
     });
     this.server = server;
-    this.sockets = attachWebSockets(server as Server, this.streams, this.limiter);
+    this.sockets = attachWebSockets(server as Server, this.streams, this.limiter, this.opts.upgradeGate);
   }
 
   /** The underlying Node server (after start). */

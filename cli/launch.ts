@@ -32,6 +32,7 @@ import { observeDelivery, observeLaunched } from '../api/metrics/observeNode.ts'
 import { signatureEquation } from '../core/signature.ts';
 import { observeCheckpoint } from '../api/metrics/checkpointMetrics.ts';
 import { checkpointVerifierOf } from './checkpointStart.ts';
+import { checkpointRefusal } from '../api/checkpointGate.ts';
 
 /** Everything `launch` needs. */
 export interface LaunchConfig {
@@ -194,7 +195,12 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   );
   const http = await life.start(
     'http',
-    new HttpServer(app, streams, limiter, { host: cfg.httpHost, port: cfg.httpPort, limits: cfg.httpLimits }),
+    new HttpServer(app, streams, limiter, {
+      host: cfg.httpHost,
+      port: cfg.httpPort,
+      limits: cfg.httpLimits,
+      ...(verifier ? { upgradeGate: (path: string) => checkpointRefusal(verifier, path) } : {}),
+    }),
   );
   serving = http;
   let stopMetrics = () => {};

@@ -1,8 +1,10 @@
 /**
  * The checkpoint a node offers other nodes over HTTP (api/routes/checkpoint.ts): written on first
  * request into DATA_DIR/checkpoints/<digest>.ckpt, and written afresh when asked for once the
- * head has moved `refreshBlocks` past it. One is built at a time; the previous file stays until
- * the next one replaces it, so a download in progress is never cut.
+ * head has moved `refreshBlocks` past it and `minIntervalMs` has passed since the last build. The
+ * route is public, so building is what it must not let a client multiply: one build at a time,
+ * every request during it waiting on that same build, and between builds the cached one served.
+ * The previous file stays until the next one replaces it, so a download in progress is never cut.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm } from 'node:fs/promises';
@@ -25,10 +27,13 @@ export interface CheckpointPublisherDeps {
 export interface CheckpointPublisherOptions {
   /** A published checkpoint this many blocks below the head is replaced on the next request. */
   refreshBlocks: number;
+  /** And not sooner than this after the last build started (a fast chain would rebuild constantly). */
+  minIntervalMs: number;
+  now: () => number;
 }
 
-/** Defaults: a new checkpoint every 1,000 blocks at most. */
-const defaultCheckpointPublisherOptions: CheckpointPublisherOptions = { refreshBlocks: 1000 };
+/** Defaults: a new checkpoint every 1,000 blocks and 10 minutes at most. */
+const defaultCheckpointPublisherOptions: CheckpointPublisherOptions = { refreshBlocks: 1000, minIntervalMs: 10 * 60_000, now: Date.now };
 
 /** Builds and keeps the checkpoint this node serves. */
 export class CheckpointPublisher {
@@ -37,6 +42,9 @@ export class CheckpointPublisher {
   private current: CheckpointWritten | null = null;
   private previous: CheckpointWritten | null = null;
   private building: Promise<CheckpointWritten> | null = null;
+  private builtAt = Number.NEGATIVE_INFINITY;
+  /** Builds started (for the node's metrics and tests). */
+  builds = 0;
 
   constructor(deps: CheckpointPublisherDeps, opts: Partial<CheckpointPublisherOptions> = {}) {
     this.deps = deps;
@@ -46,8 +54,13 @@ export class CheckpointPublisher {
   /** The checkpoint on offer: the current one, or a new one when there is none or it is old. */
   latest(): Promise<CheckpointWritten> {
     const c = this.current;
-    if (c && this.deps.height() - c.height < this.opts.refreshBlocks) return Promise.resolve(c);
-    this.building ??= this.build().finally(() => {
+    if (!c && this.building) return this.building;
+    // While a newer one is built, the current one is still on offer.
+    const fresh = this.deps.height() - (c?.height ?? 0) < this.opts.refreshBlocks || this.opts.now() - this.builtAt < this.opts.minIntervalMs;
+    if (c && (this.building || fresh)) return Promise.resolve(c);
+    this.builds++;
+    this.builtAt = this.opts.now();
+    this.building = this.build().finally(() => {
       this.building = null;
     });
     return this.building;

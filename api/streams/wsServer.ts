@@ -7,6 +7,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { ChainError, type ErrorCode } from '../../core/errors.ts';
+import type { GateRefusal } from '../checkpointGate.ts';
 import { upgradeIp } from '../clientIp.ts';
 import type { RateLimiter } from '../rateLimit.ts';
 import { limitHeaders } from '../rateLimitGate.ts';
@@ -28,15 +29,22 @@ const ROUTES: Record<string, WsDialect> = { '/api/ws': apiDialect, '/ws': legacy
 
 /** Refuses an upgrade with a JSON `{error, code}` answer (and the limiter's headers, when it has some). */
 function refuse(socket: Duplex, err: ChainError, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ error: err.message, code: err.code });
+  refuseWith(socket, { status: STATUS[err.code], body: { error: err.message, code: err.code } }, headers);
+}
+
+function refuseWith(socket: Duplex, { status, body }: GateRefusal, headers: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
   const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
   socket.end(
-    `HTTP/1.1 ${STATUS[err.code]} ${err.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra.join('')}Connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${body.code}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n${extra.join('')}Connection: close\r\n\r\n${text}`,
   );
 }
 
+/** Asked before every upgrade: a refusal for `path`, or null to serve it (api/checkpointGate.ts). */
+export type UpgradeGate = (path: string) => GateRefusal | null;
+
 /** Serves /api/ws and /ws on `server`. */
-export function attachWebSockets(server: Server, hub: StreamHub, limiter?: RateLimiter | null): WebSockets {
+export function attachWebSockets(server: Server, hub: StreamHub, limiter?: RateLimiter | null, gate?: UpgradeGate): WebSockets {
   const o = hub.options;
   // Compression off: it costs CPU and memory per connection, and blocks are small.
   const wss = new WebSocketServer({ noServer: true, maxPayload: o.wsMaxPayload, perMessageDeflate: false });
@@ -51,6 +59,8 @@ export function attachWebSockets(server: Server, hub: StreamHub, limiter?: RateL
     const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
     const dialect = ROUTES[path];
     if (!dialect) return refuse(socket, new ChainError('NOT_FOUND', `no WebSocket at ${path.slice(0, 100)}; use /api/ws or /ws`));
+    const refused = gate?.(path);
+    if (refused) return refuseWith(socket, refused);
     try {
       hub.checkCapacity();
     } catch (e) {

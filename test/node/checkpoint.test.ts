@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import WebSocket from 'ws';
 import { checkpointSourceOf, installFromSource } from '../../cli/checkpointStart.ts';
 import { launch, type Launched } from '../../cli/launch.ts';
 import { ChainStore } from '../../node/chainStore.ts';
@@ -45,6 +46,25 @@ async function follower(dataDir: string): Promise<Launched> {
 }
 
 const get = (n: Launched, path: string) => fetch(`${n.url}${path}`);
+/** The answer to a WebSocket upgrade at `path` that was refused (an opened socket fails the test). */
+function upgradeRefusal(n: Launched, path: string): Promise<{ status: number; code: string }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`${n.url.replace(/^http/, 'ws')}${path}`);
+    ws.once('open', () => {
+      ws.close();
+      reject(new Error(`the WebSocket at ${path} was opened`));
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, code: (JSON.parse(body) as { code: string }).code }));
+    });
+    ws.once('error', reject);
+  });
+}
+
 const health = async (n: Launched) => (await get(n, '/api/health')).json() as Promise<Record<string, unknown>>;
 
 t.before(async () => {
@@ -141,6 +161,9 @@ t('a checkpoint whose state was edited is found out: health 503 mismatch, reads 
   const read = await get(n, `/api/wallet/balance/${victim}`);
   assert.is(read.status, 503);
   assert.is(((await read.json()) as { code: string }).code, 'CHECKPOINT_MISMATCH');
+  // WebSocket upgrades never reach the app: they are refused the same way.
+  assert.equal(await upgradeRefusal(n, '/api/ws'), { status: 503, code: 'CHECKPOINT_MISMATCH' });
+  assert.equal(await upgradeRefusal(n, '/ws'), { status: 503, code: 'CHECKPOINT_MISMATCH' });
   assert.match(await (await get(n, '/metrics')).text(), /ombra_checkpoint_status\{status="mismatch"\} 1/);
   await n.stop();
   const store = await ChainStore.open(join(dir, 'db'));
