@@ -89,25 +89,27 @@ function checkHeader(v: unknown): CheckpointHeader {
   return h as CheckpointHeader;
 }
 
-/** A checkpoint being read: its header, then its rows (iterate `rows` once; it checks the end line). */
+/** A checkpoint being read: its header, then its rows a chunk at a time (iterate `rows` once; it checks the end line). */
 export interface CheckpointReader {
   header: CheckpointHeader;
-  rows: AsyncGenerator<CheckpointRow>;
+  rows: AsyncGenerator<CheckpointRow[]>;
 }
 
-/** The lines of a stream as Buffers without their newline (no text decoding). */
-async function* byteLines(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+/** The lines of a stream as Buffers without their newline (no text decoding), a chunk's worth at a time. */
+async function* byteLines(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer[]> {
   let rest: Buffer | null = null;
   for await (const chunk of input) {
     const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
+    const lines: Buffer[] = [];
     let from = 0;
     for (let nl = buf.indexOf(10, from); nl !== -1; nl = buf.indexOf(10, from)) {
-      yield buf.subarray(from, nl);
+      lines.push(buf.subarray(from, nl));
       from = nl + 1;
     }
     rest = from < buf.length ? buf.subarray(from) : null;
+    if (lines.length) yield lines;
   }
-  if (rest) yield rest;
+  if (rest) yield [rest];
 }
 
 const TAB = 9;
@@ -126,48 +128,56 @@ function keyOf(bytes: Buffer): string {
 /** Opens a checkpoint file: reads and checks its header; `rows` streams the rest, refusing foreign keyspaces. */
 export async function readCheckpoint(path: string): Promise<CheckpointReader> {
   const input = createReadStream(path, { highWaterMark: 1 << 20 }).pipe(createGunzip({ chunkSize: 1 << 20 }));
-  const lines = byteLines(input);
+  const chunks = byteLines(input);
   const fail = (e: unknown): never => {
     input.destroy();
     if (e instanceof CheckpointFault) throw e;
     throw new CheckpointFault(`the checkpoint cannot be read: ${(e as Error).message}`);
   };
   let header: CheckpointHeader;
+  let pending: Buffer[] = [];
   try {
-    const first = await lines.next();
-    header = checkHeader(first.done ? null : JSON.parse(first.value.toString('utf8')));
+    const first = await chunks.next();
+    pending = first.done ? [] : first.value;
+    const line = pending.shift();
+    header = checkHeader(line === undefined ? null : JSON.parse(line.toString('utf8')));
   } catch (e) {
     return fail(e);
   }
   const spaces = new Map<string, boolean>();
-  async function* rows(): AsyncGenerator<CheckpointRow> {
+  async function* rows(): AsyncGenerator<CheckpointRow[]> {
     let n = 0;
+    let ended = false;
     try {
-      for (let next = await lines.next(); !next.done; next = await lines.next()) {
-        const line = next.value;
-        const t1 = line.indexOf(TAB);
-        if (t1 === -1) {
-          const end = (JSON.parse(line.toString('utf8')) as { end?: unknown } | null)?.end;
-          if (end !== n) throw new CheckpointFault(`the checkpoint's end line says ${String(end)} rows, the file holds ${n}`);
-          if (!(await lines.next()).done) throw new CheckpointFault('the checkpoint goes on after its end line');
-          return;
+      for (let lines: Buffer[] | undefined = pending; lines; lines = (await chunks.next()).value || undefined) {
+        const out: CheckpointRow[] = [];
+        for (const line of lines) {
+          if (ended) throw new CheckpointFault('the checkpoint goes on after its end line');
+          const t1 = line.indexOf(TAB);
+          if (t1 === -1) {
+            const end = (JSON.parse(line.toString('utf8')) as { end?: unknown } | null)?.end;
+            if (end !== n) throw new CheckpointFault(`the checkpoint's end line says ${String(end)} rows, the file holds ${n}`);
+            ended = true;
+            continue;
+          }
+          const t2 = line.indexOf(TAB, t1 + 1);
+          if (t2 === -1) throw new CheckpointFault(`row ${n + 1} is malformed`);
+          const space = line.toString('latin1', 0, t1);
+          const key = keyOf(line.subarray(t1 + 1, t2));
+          let allowed = spaces.get(space);
+          if (allowed === undefined) {
+            allowed = allowedSpace(space, header.models);
+            spaces.set(space, allowed);
+          }
+          if (!allowed) throw new CheckpointFault(`row ${n + 1} is in keyspace ${space.slice(0, 40)}, which a checkpoint never holds`);
+          if (space === 'meta' && !META_KEYS.has(key))
+            throw new CheckpointFault(`row ${n + 1} is meta ${key.slice(0, 40)}, which a checkpoint never holds`);
+          n++;
+          out.push([space, key, line.subarray(t2 + 1)]);
         }
-        const t2 = line.indexOf(TAB, t1 + 1);
-        if (t2 === -1) throw new CheckpointFault(`row ${n + 1} is malformed`);
-        const space = line.toString('latin1', 0, t1);
-        const key = keyOf(line.subarray(t1 + 1, t2));
-        let allowed = spaces.get(space);
-        if (allowed === undefined) {
-          allowed = allowedSpace(space, header.models);
-          spaces.set(space, allowed);
-        }
-        if (!allowed) throw new CheckpointFault(`row ${n + 1} is in keyspace ${space.slice(0, 40)}, which a checkpoint never holds`);
-        if (space === 'meta' && !META_KEYS.has(key))
-          throw new CheckpointFault(`row ${n + 1} is meta ${key.slice(0, 40)}, which a checkpoint never holds`);
-        n++;
-        yield [space, key, line.subarray(t2 + 1)];
+        if (out.length) yield out;
       }
-      throw new CheckpointFault(`the checkpoint ends after ${n} rows without its end line (cut short?)`);
+      if (!ended) throw new CheckpointFault(`the checkpoint ends after ${n} rows without its end line (cut short?)`);
     } catch (e) {
       fail(e);
     } finally {

@@ -79,7 +79,7 @@ interface Seen {
 async function writeRows(
   store: ChainStore,
   header: CheckpointHeader,
-  rows: AsyncIterable<[string, string, Buffer]>,
+  rows: AsyncIterable<[string, string, Buffer][]>,
   given: Genesis | undefined,
 ): Promise<Seen> {
   const seen: Seen = { checkpoints: new Map() };
@@ -88,32 +88,33 @@ async function writeRows(
   const prefixes = new Map<string, string>();
   let batch = store.db.batch();
   let bytes = 0;
-  for await (const [space, key, value] of rows) {
-    // The rows the install checks against the header; every other row is copied unread.
-    if (space === 'meta') {
-      if (key === 'genesis') {
-        seen.genesis = rowValue(value) as Genesis;
-        const why = given && genesisMismatch(seen.genesis, given);
-        if (why) throw new CheckpointFault(`the checkpoint is of another chain than --genesis (${why})`);
-      } else if (key === 'head') seen.head = rowValue(value) as Head;
-    } else if (space === 'checkpoints') seen.checkpoints.set(key, (rowValue(value) as { height?: number }).height ?? -1);
-    else if (space === 'blocks' && (key === block0Key || key === topKey)) {
-      if (key === block0Key) seen.block0 = rowValue(value) as Block;
-      else seen.top = rowValue(value) as Block;
+  for await (const chunk of rows)
+    for (const [space, key, value] of chunk) {
+      // The rows the install checks against the header; every other row is copied unread.
+      if (space === 'meta') {
+        if (key === 'genesis') {
+          seen.genesis = rowValue(value) as Genesis;
+          const why = given && genesisMismatch(seen.genesis, given);
+          if (why) throw new CheckpointFault(`the checkpoint is of another chain than --genesis (${why})`);
+        } else if (key === 'head') seen.head = rowValue(value) as Head;
+      } else if (space === 'checkpoints') seen.checkpoints.set(key, (rowValue(value) as { height?: number }).height ?? -1);
+      else if (space === 'blocks' && (key === block0Key || key === topKey)) {
+        if (key === block0Key) seen.block0 = rowValue(value) as Block;
+        else seen.top = rowValue(value) as Block;
+      }
+      let prefix = prefixes.get(space);
+      if (prefix === undefined) {
+        prefix = store.sublevel(space).prefix;
+        prefixes.set(space, prefix);
+      }
+      batch.put(prefix + key, value, AS_STORED);
+      bytes += key.length + value.length;
+      if (bytes >= INSTALL_BATCH_BYTES) {
+        await batch.write();
+        batch = store.db.batch();
+        bytes = 0;
+      }
     }
-    let prefix = prefixes.get(space);
-    if (prefix === undefined) {
-      prefix = store.sublevel(space).prefix;
-      prefixes.set(space, prefix);
-    }
-    batch.put(prefix + key, value, AS_STORED);
-    bytes += key.length + value.length;
-    if (bytes >= INSTALL_BATCH_BYTES) {
-      await batch.write();
-      batch = store.db.batch();
-      bytes = 0;
-    }
-  }
   await batch.write({ sync: true });
   return seen;
 }

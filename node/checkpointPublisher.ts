@@ -56,7 +56,8 @@ export class CheckpointPublisher {
     const c = this.current;
     if (!c && this.building) return this.building;
     // While a newer one is built, the current one is still on offer.
-    const fresh = this.deps.height() - (c?.height ?? 0) < this.opts.refreshBlocks || this.opts.now() - this.builtAt < this.opts.minIntervalMs;
+    const fresh =
+      this.deps.height() - (c?.height ?? 0) < this.opts.refreshBlocks || this.opts.now() - this.builtAt < this.opts.minIntervalMs;
     if (c && (this.building || fresh)) return Promise.resolve(c);
     this.builds++;
     this.builtAt = this.opts.now();

@@ -29,11 +29,12 @@ async function fileDigests(file: string): Promise<{ header: CheckpointHeader; ge
   const { header, rows } = await readCheckpoint(file);
   const d = new ModelDigests();
   let genesis: Genesis | undefined;
-  for await (const [space, key, stored] of rows) {
-    const value = rowValue(stored);
-    if (space === 'meta' && key === 'genesis') genesis = value as Genesis;
-    d.add(space, key, value);
-  }
+  for await (const chunk of rows)
+    for (const [space, key, stored] of chunk) {
+      const value = rowValue(stored);
+      if (space === 'meta' && key === 'genesis') genesis = value as Genesis;
+      d.add(space, key, value);
+    }
   if (!genesis) throw new Error('the checkpoint holds no genesis');
   return { header, genesis, digests: d.digests() };
 }

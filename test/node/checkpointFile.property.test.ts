@@ -29,7 +29,7 @@ function file(text: string): string {
 async function readAll(path: string): Promise<[string, string, string][]> {
   const { rows } = await readCheckpoint(path);
   const out: [string, string, string][] = [];
-  for await (const [space, key, value] of rows) out.push([space, key, value.toString('utf8')]);
+  for await (const chunk of rows) for (const [space, key, value] of chunk) out.push([space, key, value.toString('utf8')]);
   return out;
 }
 
@@ -69,7 +69,10 @@ t('another format version is refused before any row', async () => {
 });
 
 t('a keyspace a checkpoint never holds, a node-local meta row, a cut-short file and a malformed row are refused', async () => {
-  assert.match(await refusal(file(`${header()}${rowLine('apikeys', 'k', '{}')}{"end":1}\n`)), /keyspace apikeys, which a checkpoint never holds/);
+  assert.match(
+    await refusal(file(`${header()}${rowLine('apikeys', 'k', '{}')}{"end":1}\n`)),
+    /keyspace apikeys, which a checkpoint never holds/,
+  );
   assert.match(await refusal(file(`${header()}${rowLine('p:social', 'k', '{}')}{"end":1}\n`)), /keyspace p:social/);
   assert.match(await refusal(file(`${header()}${rowLine('meta', 'peers', '{}')}{"end":1}\n`)), /meta peers/);
   assert.match(await refusal(file(`${header()}${rowLine('blocks', 'k', '{}')}`)), /without its end line/);
