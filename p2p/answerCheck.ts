@@ -29,6 +29,19 @@ export class Refusal extends Error {
   }
 }
 
+/**
+ * A peer that started from a checkpoint holds no blocks below `first` yet (`{error, heldFrom}`):
+ * no fault and no strike; the asker asks another peer for that range.
+ */
+export class NotHeld extends Error {
+  readonly first: number;
+  constructor(message: string, first: number) {
+    super(message);
+    this.name = 'NotHeld';
+    this.first = first;
+  }
+}
+
 /** True for an error that is the peer's fault: a protocol breach or an invalid block it served. */
 export function isPeerFault(e: unknown): boolean {
   return e instanceof PeerFault || (e instanceof ChainError && e.code === 'INVALID_BLOCK');
@@ -68,7 +81,9 @@ export function checkAnswer(answer: unknown, from: number, to: number, genesis: 
   const blocks = (answer as { blocks?: unknown } | undefined)?.blocks;
   if (!Array.isArray(blocks)) {
     // `{error}` is a refusal (e.g. the server's rate limit), not a breach: the caller retries later.
-    const error = (answer as { error?: unknown } | undefined)?.error;
+    const { error, heldFrom } = (answer ?? {}) as { error?: unknown; heldFrom?: unknown };
+    if (typeof error === 'string' && Number.isSafeInteger(heldFrom) && (heldFrom as number) > from)
+      throw new NotHeld(`holds no blocks below ${String(heldFrom)} (it started from a checkpoint)`, heldFrom as number);
     if (typeof error === 'string') throw new Refusal(`refused ${from}..${to}: ${error.slice(0, 200)}`);
     throw new PeerFault(`answered no blocks for ${from}..${to}`);
   }

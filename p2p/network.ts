@@ -11,7 +11,7 @@ import type { Component, NetworkPorts, NetworkView, PeerGuardStats } from '../no
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { type OmbraLibp2p, startLibp2p } from './libp2pNode.ts';
 import { Syncer } from './sync.ts';
-import { isPeerFault } from './answerCheck.ts';
+import { isPeerFault, NotHeld } from './answerCheck.ts';
 import type { Block } from '../core/block.ts';
 import { encode } from './wire.ts';
 import { PeerBook } from './peerBook.ts';
@@ -187,9 +187,13 @@ export class P2pNetwork implements NetworkView, Component {
     return this.book.size;
   }
 
-  /** Pokes one peer that may be asked to sync (not banned, not cooling down after a strike), at random. */
+  /**
+   * Pokes one peer that may be asked to sync (not banned, not cooling down after a strike, not one
+   * that said it holds no blocks past this node's head), at random.
+   */
   private syncRound(): void {
-    const peers = this.p2p.getPeers().filter((p) => this.syncer.canAsk(p));
+    const next = this.ports.chain.head().index + 1;
+    const peers = this.p2p.getPeers().filter((p) => this.syncer.canAsk(p) && this.syncer.holds(p, next));
     if (peers.length) void this.syncer.poke(peers[Math.floor(Math.random() * peers.length)]);
   }
 
@@ -252,13 +256,14 @@ export class P2pNetwork implements NetworkView, Component {
    * background verification). A peer that serves invalid blocks is banned; the caller retries.
    */
   async fetchHistory(from: number, to: number): Promise<Block[]> {
-    const peers = this.p2p?.getPeers().filter((p) => this.syncer.canAsk(p)) ?? [];
+    const peers = this.p2p?.getPeers().filter((p) => this.syncer.canAsk(p) && this.syncer.holds(p, from)) ?? [];
     if (peers.length === 0) throw new Error('no peer to fetch history from');
     const peer = peers[Math.floor(Math.random() * peers.length)];
     try {
       return await this.syncer.fetch(peer, from, Math.min(to, from + this.opts.syncBatch - 1));
     } catch (e) {
       if (isPeerFault(e)) await this.syncer.ban(peer, (e as Error).message);
+      if (e instanceof NotHeld) this.syncer.noteNotHeld(peer, e);
       throw e;
     }
   }

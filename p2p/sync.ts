@@ -15,7 +15,7 @@ import { betterTip } from '../node/reorg.ts';
 import type { P2pOptions } from './options.ts';
 import { decode, encode, OversizedError, readAll, StalledError } from './wire.ts';
 import { type PeerStatus, serveSync } from './syncServer.ts';
-import { checkAnswer, isPeerFault, PeerFault, Refusal } from './answerCheck.ts';
+import { checkAnswer, isPeerFault, NotHeld, PeerFault, Refusal } from './answerCheck.ts';
 import { batchesOf, blockItems, runPipeline } from '../node/blockPipeline.ts';
 import { VerifyPool } from '../node/verifyPool.ts';
 import { ChainError } from '../core/errors.ts';
@@ -108,6 +108,33 @@ export class Syncer {
     return checkAnswer(answer, from, to, this.ports.chain.genesis);
   }
 
+  /** Peers that said they hold no blocks below a height (started from a checkpoint): first held, and when said. */
+  private readonly heldFrom = new Map<string, { first: number; at: number }>();
+
+  /**
+   * False while `peer` recently said it holds no block `from` (it fetches its history meanwhile,
+   * so the note lasts one strike cooldown).
+   */
+  holds(peer: PeerId, from: number, now = Date.now()): boolean {
+    const id = peer.toString();
+    const note = this.heldFrom.get(id);
+    if (!note) return true;
+    if (now - note.at >= this.opts.syncStrikeCooldownMs) {
+      this.heldFrom.delete(id);
+      return true;
+    }
+    return from >= note.first;
+  }
+
+  /** Notes that `peer` refused a range it does not hold: another peer is asked, and this one keeps its standing. */
+  noteNotHeld(peer: PeerId, e: NotHeld): void {
+    this.heldFrom.set(peer.toString(), { first: e.first, at: Date.now() });
+    this.ports.log.info('peer holds no blocks this low (it started from a checkpoint); asking another', {
+      peer: peer.toString(),
+      heldFrom: e.first,
+    });
+  }
+
   /** True while `peer` may be asked to sync: neither banned nor cooling down after a strike. */
   canAsk(peer: PeerId, now = Date.now()): boolean {
     const id = peer.toString();
@@ -153,7 +180,11 @@ export class Syncer {
     this.running = this.syncWith(peer)
       .catch(async (e: unknown) => {
         if (isPeerFault(e)) await this.ban(peer, (e as Error).message);
-        else if (e instanceof StalledError || e instanceof Refusal) await this.strike(peer, e.message);
+        else if (e instanceof NotHeld) {
+          this.noteNotHeld(peer, e);
+          // Once this sync has ended (running is cleared), another peer is asked.
+          setImmediate(() => this.onStruck(peer));
+        } else if (e instanceof StalledError || e instanceof Refusal) await this.strike(peer, e.message);
         else this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message });
       })
       .finally(() => {

@@ -55,10 +55,11 @@ export async function serveSync(
         return;
       }
       // A node started from a checkpoint holds no blocks between 0 and its log's first: a refusal
-      // (the asker tries another peer), never a short answer it would take for a breach.
+      // saying from where it holds them (the asker tries another peer without striking this one),
+      // never a short answer it would take for a breach.
       const first = ports.blocks.logFrom ?? 1;
       if (from > 0 && from < first) {
-        await stream.sink([encode({ error: `this node holds blocks from ${first} only (it started from a checkpoint)` })]);
+        await stream.sink([encode({ error: `this node holds blocks from ${first} only (it started from a checkpoint)`, heldFrom: first })]);
         return;
       }
       // Bounded by bytes too: a prefix of the range, at least one block (the asker continues).
