@@ -16,7 +16,7 @@ import { ChainStore } from '../../node/chainStore.ts';
 import { fileDigest } from '../../node/checkpointFile.ts';
 import { checkpointRecord } from '../../node/checkpointRecord.ts';
 import { writeCheckpoint } from '../../node/checkpointExport.ts';
-import { silentLogger } from '../../node/log.ts';
+import { createLogger, silentLogger } from '../../node/log.ts';
 import { waitFor } from '../helpers/nodeProcess.ts';
 import { DEV_KEYS, fixtureGenesis, openTestChain, tempDir } from '../helpers/testChain.ts';
 
@@ -137,6 +137,37 @@ t('without a peer holding history, blocks below the checkpoint answer a clear 40
   assert.is((await get(n, '/api/chain/block/27')).status, 200);
   assert.is((await get(n, '/api/chain/block/0')).status, 200);
   await n.stop();
+});
+
+t('a node asking a checkpoint-started peer for blocks below its checkpoint is refused, strikes no one and syncs from another', async () => {
+  const dir = join(tmp.dir, 'refusing');
+  await installFromSource({ file, digest: checkpoint.digest }, dir, genesis, silentLogger);
+  const a = await launch({ dataDir: dir, genesis, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { host: '127.0.0.1', port: 0 } });
+  running.push(a);
+  const lines: string[] = [];
+  const b = await launch({
+    dataDir: join(tmp.dir, 'asker'),
+    genesis,
+    dev: false,
+    httpHost: '127.0.0.1',
+    httpPort: 0,
+    log: createLogger('debug', (l) => lines.push(l), 'json'),
+    p2p: { host: '127.0.0.1', port: 0, peers: [a.p2p?.addresses()[0] ?? ''], syncIntervalMs: 200, redialIntervalMs: 200 },
+  });
+  running.push(b);
+  const said = (text: string) => lines.some((l) => l.includes(text));
+  // B (at genesis) asks A, whose log starts at the checkpoint's suffix (block 26).
+  await waitFor(async () => (said('peer holds no blocks this low') || said('peer struck') ? true : undefined), 30_000, 100);
+  assert.not.ok(said('peer struck'), 'the refusing peer was struck');
+  assert.not.ok(said('peer banned'), 'the refusing peer was banned');
+  assert.ok(a.p2p?.peerId() && b.p2p?.peers().some((p) => p.peerId === a.p2p?.peerId()), 'still connected to the refusing peer');
+  // Given a peer holding the whole chain, B syncs from it.
+  b.p2p?.connect(served?.p2p?.addresses()[0] ?? '');
+  await waitFor(async () => (b.node.head().index >= 35 ? true : undefined), 30_000);
+  assert.not.ok(said('peer struck'));
+  assert.not.ok(said('peer banned'));
+  await b.stop();
+  await a.stop();
 });
 
 t('a checkpoint whose state was edited is found out: health 503 mismatch, reads stop, and it stays so', async () => {
