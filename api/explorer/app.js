@@ -33,7 +33,8 @@ function go(path, replace = false) {
   else location.hash = url; // hashchange routes
 }
 
-const PAGES = {
+/** The route table: `#/name/arg` opens PAGES[name](arg) (the browser tests read its names). */
+export const PAGES = {
   block: (id) => blockPage(client, id),
   tx: (id) => txPage(client, id),
   address: (id) => addressPage(client, id),
