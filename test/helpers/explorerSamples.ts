@@ -2,8 +2,9 @@
  * The explorer's page types and a real page of each, for the browser suites: the route names come
  * from the explorer's own route table (so a new page is covered as soon as it is routed), the ids
  * from the node's API (a block, a transaction of every type, a task of every task type, a run of
- * every status, an NFT of each kind, ...). A route with no API source below is sampled from the
- * first link to it found on the pages already sampled; a route with neither fails the suites.
+ * every status, an NFT of each kind, ...). A route with no source below is tried without an
+ * argument (a list page), else sampled from the first link to it found on the pages already
+ * sampled; a route with none of these fails the suites.
  */
 import type { Page } from 'playwright-core';
 
@@ -15,7 +16,7 @@ export interface PageSample {
 }
 
 /** The page's URL under the node's base URL. */
-export const sampleUrl = (base: string, s: PageSample): string => `${base}/#/${s.route ? `${s.route}/${encodeURIComponent(s.arg)}` : ''}`;
+export const sampleUrl = (base: string, s: PageSample): string => `${base}/#/${s.route}${s.arg ? `/${encodeURIComponent(s.arg)}` : ''}`;
 
 // Functions passed to page.evaluate run in the page; the project's type check has no DOM library.
 declare const document: any;
@@ -59,7 +60,28 @@ const SOURCES: Record<string, Source> = {
     ['search-nothing', 'nothing-matches-this'],
     ['search-address-prefix', busiestSender(txs).slice(0, 6)],
   ],
+  miner: async (api) => first((await api<{ miners: { id: string }[] }>('/api/miners?limit=1')).miners).map((m) => ['miner', m.id]),
+  post: async (api) => first((await api<{ posts: { postId: string }[] }>('/api/social/feed?limit=1')).posts).map((p) => ['post', p.postId]),
+  gallery: async () => ['art', 'image', 'audio'].map((k) => [`gallery-${k}`, k]),
+  profile: async (_api, txs) => field(txs, 'SOCIAL_PROFILE_SET', 'from', 'profile'),
+  posts: async (_api, txs) => field(txs, 'SOCIAL_POST_CREATE', 'from', 'posts'),
+  follows: async (_api, txs) => field(txs, 'SOCIAL_FOLLOW_SET', 'from', 'follows'),
+  dms: async (_api, txs) => field(txs, 'SOCIAL_DM_SEND', 'from', 'dms'),
+  queue: async (_api, txs) => field(txs, 'SOCIAL_LIKE_INTENT', 'author', 'queue'),
+  intent: async (_api, txs) => field(txs, 'SOCIAL_LIKE_INTENT', 'hash', 'intent'),
+  conversation: async (_api, txs) => field(txs, 'CHAT_TURN', 'conversationId', 'conversation'),
+  conversations: async (_api, txs) => field(txs, 'CHAT_TURN', 'from', 'conversations'),
+  site: async (_api, txs) => field(txs, 'WEB_SITE_REGISTER', 'siteId', 'site'),
+  release: async (_api, txs) => field(txs, 'WEB_RELEASE_PUBLISH', 'releaseId', 'release'),
+  file: async (_api, txs) => field(txs, 'WEB_FILE_INIT', 'fileId', 'file'),
+  alias: async (_api, txs) => field(txs, 'WEB_ALIAS_SET', 'alias', 'alias'),
 };
+
+/** A sample from the first transaction of a type: one of its fields. */
+function field(txs: Tx[], type: string, key: string, name: string): [string, string][] {
+  const v = txs.find((t) => t.type === type)?.[key];
+  return typeof v === 'string' ? [[name, v]] : [];
+}
 
 /** The height of the block with the most transactions. */
 function mostTxs(txs: Tx[]): number {
@@ -95,6 +117,18 @@ async function explorerRoutes(page: Page, base: string): Promise<string[]> {
   return page.evaluate(async () => Object.keys((await import('/explorer/app.js' as string)).PAGES));
 }
 
+/** Whether the page shows something: not the explorer's "Not found", "No such page" or an error. */
+const shows = (page: Page): Promise<boolean> =>
+  page.evaluate(() => {
+    const view = document.getElementById('view');
+    return (
+      !!view &&
+      view.querySelector('h1')?.textContent !== 'Not found' &&
+      !/No such page/.test(view.textContent) &&
+      !view.querySelector('.error')
+    );
+  });
+
 /** The links to explorer pages (`#/route/arg`) on the page shown. */
 const linksOnPage = (page: Page): Promise<string[]> =>
   page.evaluate(() => [...document.querySelectorAll('#view a[href^="#/"]')].map((a: any) => a.getAttribute('href')));
@@ -119,7 +153,14 @@ export async function explorerSamples(
   for (const route of routes)
     for (const [name, arg] of SOURCES[route] ? await SOURCES[route](api, txs) : []) samples.push({ route, arg, name });
   let missing = routes.filter((r) => !samples.some((s) => s.route === r));
-  // Routes without a source: follow links from the pages sampled so far, breadth first.
+  // Routes without a source: first the route without an argument (a list page), if it shows something.
+  for (const route of missing) {
+    const s = { route, arg: '', name: route };
+    await open(s);
+    if (await shows(page)) samples.push(s);
+  }
+  missing = routes.filter((r) => !samples.some((s) => s.route === r));
+  // Then follow links from the pages sampled so far, breadth first.
   for (let i = 0; missing.length && i < samples.length; i++) {
     await open(samples[i]);
     for (const href of await linksOnPage(page)) {

@@ -76,6 +76,36 @@ t('Tab reaches the search box and the links of the home and block pages, each fo
   assert.is(await page.evaluate(() => location.hash), target);
 });
 
+t('a link focused on the home page keeps the focus while new blocks arrive', async () => {
+  if (!rig) return;
+  const { page } = rig.chromium;
+  await rig.open(page, rig.samples[0], true);
+  let focused: string | null = null;
+  for (let i = 0; i < 40 && !focused; i++) {
+    await page.keyboard.press('Tab');
+    focused = await page.evaluate(() => (document.activeElement.closest('#view') ? document.activeElement.getAttribute('href') : null));
+  }
+  assert.ok(focused, 'Tab never reached a link of the home page');
+  // The highest block linked now; then wait until two newer ones are shown.
+  const newest = () =>
+    page.evaluate(() =>
+      Math.max(
+        -1,
+        ...[...document.querySelectorAll('#view a[href^="#/block/"]')].map((a: any) => Number(a.getAttribute('href').slice(8)) || -1),
+      ),
+    );
+  const before = await newest();
+  await page.waitForFunction((h) => {
+    const shown = [...document.querySelectorAll('#view a[href^="#/block/"]')].map((a: any) => Number(a.getAttribute('href').slice(8)));
+    return shown.some((n) => n >= h + 2);
+  }, before);
+  const now = await page.evaluate(() => ({
+    inView: !!document.activeElement.closest('#view'),
+    element: `${document.activeElement.tagName} ${document.activeElement.getAttribute('href') ?? ''}`,
+  }));
+  assert.ok(now.inView, `focus was on ${focused} before; now on ${now.element}`);
+});
+
 t('axe-core fails a page with an unlabelled button or an image without alt text', async () => {
   if (!rig) return;
   const { page } = rig.chromium;
