@@ -28,7 +28,10 @@ type Source = (api: Api, txs: Tx[]) => Promise<[name: string, arg: string][]>;
 
 const first = <T>(xs: T[]): T[] => xs.slice(0, 1);
 /** One of each distinct key, in order of first appearance. */
-const oneEach = <T>(xs: T[], key: (x: T) => string): T[] => [...new Map(xs.map((x) => [key(x), x] as const).reverse()).values()].reverse();
+const oneEach = <T>(xs: T[], key: (x: T) => string): T[] => {
+  const seen = new Set<string>();
+  return xs.filter((x) => !seen.has(key(x)) && !!seen.add(key(x)));
+};
 
 /** Where each route's samples come from. */
 const SOURCES: Record<string, Source> = {
