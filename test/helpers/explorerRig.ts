@@ -22,6 +22,12 @@ const SCREENSHOTS = join(ARTIFACTS, 'screenshots');
 /** A phone's viewport: the width every page must fit without scrolling sideways. */
 export const PHONE = { width: 390, height: 844 };
 
+/** Options of `explorerRig`. */
+export interface ExplorerRigOptions extends ChromiumOptions {
+  /** Sample only these routes (and the home page); default all of the route table. */
+  routes?: string[];
+}
+
 /** Runs `fn` with `page` at the phone's viewport, then gives the page its viewport back. */
 export async function onPhone<T>(page: Page, fn: () => Promise<T>): Promise<T> {
   const before = page.viewportSize();
@@ -91,7 +97,7 @@ export async function settled(page: Page): Promise<void> {
 }
 
 /** Starts the node and the browser and samples the explorer's pages; null when Chromium is not installed (outside CI). */
-export async function explorerRig(what: string, opts: ChromiumOptions = {}): Promise<ExplorerRig | null> {
+export async function explorerRig(what: string, opts: ExplorerRigOptions = {}): Promise<ExplorerRig | null> {
   const live = await liveSimulatedNode();
   const chromium = await launchChromium(what, opts);
   if (!chromium) {
@@ -120,7 +126,7 @@ export async function explorerRig(what: string, opts: ChromiumOptions = {}): Pro
     return [...problems];
   };
   try {
-    const found = await explorerSamples(watch(chromium.page), live.url, (s) => open(chromium.page, s).then(() => undefined));
+    const found = await explorerSamples(watch(chromium.page), live.url, (s) => open(chromium.page, s).then(() => undefined), opts.routes);
     return {
       live,
       chromium,

@@ -137,20 +137,22 @@ const linksOnPage = (page: Page): Promise<string[]> =>
   page.evaluate(() => [...document.querySelectorAll('#view a[href^="#/"]')].map((a: any) => a.getAttribute('href')));
 
 /**
- * Samples of every route: from the API where a source is known, else from links on the pages
- * sampled so far (`open` shows a sample in `page`). Routes with no sample are answered in `missing`.
+ * Samples of every route (or of the routes named in `only`): from the API where a source is known,
+ * else the route without an argument, else from links on the pages sampled so far (`open` shows a
+ * sample in `page`). Routes with no sample are answered in `missing`.
  */
 export async function explorerSamples(
   page: Page,
   base: string,
   open: (s: PageSample) => Promise<void>,
+  only?: string[],
 ): Promise<{ routes: string[]; samples: PageSample[]; missing: string[] }> {
   const api: Api = async <T>(path: string) => {
     const res = await fetch(`${base}${path}`);
     if (!res.ok) throw new Error(`GET ${path}: ${res.status}`);
     return (await res.json()) as T;
   };
-  const routes = await explorerRoutes(page, base);
+  const routes = (await explorerRoutes(page, base)).filter((r) => !only || only.includes(r));
   const txs = await allTxs(api);
   const samples: PageSample[] = [{ route: '', arg: '', name: 'home' }];
   for (const route of routes)
