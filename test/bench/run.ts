@@ -82,6 +82,7 @@ if (SCALE) {
     await syncBench(10_000, ROUNDS);
   }
   if (wants('fanout')) await fanoutSection();
+  if (wants('tier')) await (await import('./tier.ts')).tierBench(SUBSCRIBERS);
   if (wants('memory')) await memoryBench({ txs: 200_000, replay: false, label: '200k' });
   if (wants('records')) {
     const { recordsBench } = await import('./records.ts');
