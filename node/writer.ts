@@ -9,6 +9,7 @@ import type { Applied, ParentRef } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { finalityDepthOf, type Genesis } from '../core/genesis.ts';
 import type { ChainState } from '../core/state.ts';
+import { StateOverlay } from '../core/stateOverlay.ts';
 import { stateTx } from '../core/txCodec.ts';
 import { UploadHashes } from '../core/uploadHashes.ts';
 import { accountsProjection } from '../projections/accounts.ts';
@@ -95,14 +96,20 @@ export class Writer {
     this.events$.next(ev);
   }
 
-  /** The event of `block`, its balance changes read off the state before it. */
-  blockEvent(block: Block, applied: Applied, replay: boolean): BlockEvent {
-    const state = this.state();
+  /**
+   * The event of `block`, its balance changes read off the state before it: `before`, the head's
+   * state unless the block follows others not yet committed (then an overlay holding their diffs).
+   * Called before anything is committed after the block was applied: every account it changed is
+   * then in the cache (or known absent).
+   */
+  blockEvent(block: Block, applied: Applied, replay: boolean, before = new StateOverlay(this.state())): BlockEvent {
     const balances: BalanceChange[] = [];
     for (const [address, a] of applied.diff.accounts) {
-      const before = state.accounts.get(address)?.balance ?? 0n;
-      if (before !== a.balance) balances.push({ address, before, after: a.balance });
+      const was = before.peek(address).balance;
+      if (was !== a.balance) balances.push({ address, before: was, after: a.balance });
     }
+    if (before.missing().size > 0) throw new Error(`balance changes read accounts the cache lost: ${[...before.missing()].slice(0, 3)}`);
+    const state = before;
     return {
       type: 'block',
       block,

@@ -59,12 +59,12 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
     }
     const addr = /^ox[0-9a-f]{40}$/.test(q) ? q : null;
     if (addr) {
-      const a = queries.chain.account(addr);
+      const a = await queries.chain.account(addr);
       out.push({ type: 'address', data: { address: addr, balance: a.balance.toString(), nonce: a.nonce } });
     } else if (/^(ox)?[0-9a-f]{3,39}$/.test(q)) {
       const prefix = q.startsWith('ox') ? q : `ox${q}`;
       for (const a of await queries.chain.addressesWithPrefix(prefix, 20)) {
-        const acc = queries.chain.account(a);
+        const acc = await queries.chain.account(a);
         out.push({ type: 'address', data: { address: a, balance: acc.balance.toString(), nonce: acc.nonce } });
       }
     }
