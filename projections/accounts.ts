@@ -12,7 +12,6 @@ import {
   indexOpen,
   RECORD_KINDS,
   RECORD_PREFIX,
-  type Account,
   type ChainState,
   type RecordKind,
   type Supply,
