@@ -21,6 +21,7 @@ export function importBlock(
   opts: { signaturesVerified?: boolean } = {},
 ): Promise<Block> {
   return w.exclusive(async () => {
+    await w.prefetch(raw);
     const applied = await w.loading(() =>
       applyBlock(w.state(), refOf(w.tip), raw, w.genesis, {
         now: w.clock(),
@@ -57,6 +58,7 @@ export function importBlocks(
     let failure: unknown = null;
     for (let i = first; i < raws.length; i++) {
       try {
+        await w.prefetch(raws[i]);
         const applied = await w.loading(() =>
           applyBlock(pending, refOf(parent), raws[i], w.genesis, {
             now: w.clock(),

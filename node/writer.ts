@@ -23,7 +23,7 @@ import { silentLogger, type Logger } from './log.ts';
 import { Mempool } from './mempool.ts';
 import type { NodeOptions, OpenedChain } from './openChain.ts';
 import { PendingLog } from './pendingLog.ts';
-import { withLoaded } from './recordLoader.ts';
+import { prefetchAccounts, withLoaded } from './recordLoader.ts';
 import { WriteQueue, type BlockWork } from './writeQueue.ts';
 
 /** The one writer's state and primitives. */
@@ -80,6 +80,11 @@ export class Writer {
    */
   loading<T>(attempt: () => T, state: ChainState = this.state()): Promise<T> {
     return withLoaded(state, () => this.runner.readable(accountsProjection), attempt);
+  }
+
+  /** Loads the accounts a block to be applied names that `state`'s cache lacks (node/recordLoader.ts). Writer only. */
+  prefetch(raw: unknown, state: ChainState = this.state()): Promise<void> {
+    return prefetchAccounts(state, raw, () => this.runner.readable(accountsProjection));
   }
 
   /**
