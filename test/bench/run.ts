@@ -83,6 +83,7 @@ if (SCALE) {
   }
   if (wants('fanout')) await fanoutSection();
   if (wants('memory')) await memoryBench({ txs: 200_000, replay: false, label: '200k' });
+  if (ONLY === 'accounts') await (await import('./accountsMemory.ts')).accountsBench([arg('accounts', 200_000)]);
   if (wants('records')) {
     const { recordsBench } = await import('./records.ts');
     await recordsBench([20_000, 200_000]);
