@@ -114,14 +114,13 @@ export class Writer {
       if (was !== a.balance) balances.push({ address, before: was, after: a.balance });
     }
     if (before.missing().size > 0) throw new Error(`balance changes read accounts the cache lost: ${[...before.missing()].slice(0, 3)}`);
-    const state = before;
     return {
       type: 'block',
       block,
       txs: block.transactions.map(stateTx),
       diff: applied.diff,
       balances,
-      emitted: applied.diff.supply.emitted - state.supply.emitted,
+      emitted: applied.diff.supply.emitted - before.supply.emitted,
       replay,
       ...(replay ? { source: 'replay' as const } : {}),
     };

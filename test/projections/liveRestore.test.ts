@@ -35,7 +35,7 @@ function counted(sub: Rows): { it: AsyncIterable<[string, unknown]>; read: () =>
     next: async () => {
       const e = await inner.next();
       if (e) n++;
-      if (e?.[0].startsWith('a:')) accounts++;
+      if (typeof e?.[0] === 'string' && e[0].startsWith('a:')) accounts++;
       return e;
     },
     async *[Symbol.asyncIterator]() {
