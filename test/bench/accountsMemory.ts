@@ -25,6 +25,21 @@ async function accountsAt(n: number): Promise<void> {
     const all = await child(tmp.dir, 'restart', undefined, 'all');
     console.log(`  default account cache: opened in ${cached.openSeconds.toFixed(2)} s; ${explain(cached)}`);
     console.log(`  every account kept:    opened in ${all.openSeconds.toFixed(2)} s; ${explain(all)}`);
+    // Replay with full verification, the cache against every account kept (every block names 500
+    // new accounts: the cache reads each block's before applying it).
+    const replayCached = await child(tmp.dir, 'replay');
+    const replayAll = await child(tmp.dir, 'replay', undefined, 'all');
+    const rate = (r: ChildReport) => n / r.replaySeconds;
+    console.log(
+      `  replay: cached ${rate(replayCached).toFixed(0)} tx/s (CPU ${replayCached.replayCpuSeconds.toFixed(1)} s, RSS after ${replayCached.rssMiB} MiB), every account kept ${rate(replayAll).toFixed(0)} tx/s (CPU ${replayAll.replayCpuSeconds.toFixed(1)} s, RSS after ${replayAll.rssMiB} MiB)`,
+    );
+    addRow({
+      measure: `replay of ${n.toLocaleString('en')} transfers to new accounts, account cache vs every account kept`,
+      node: `${rate(replayCached).toFixed(0)} tx/s, CPU ${replayCached.replayCpuSeconds.toFixed(1)} s`,
+      baseline: `every account kept: ${rate(replayAll).toFixed(0)} tx/s, CPU ${replayAll.replayCpuSeconds.toFixed(1)} s`,
+      ratio: rate(replayCached) / rate(replayAll),
+      goal: 'near 1',
+    });
     addRow({
       measure: `restart on ${n.toLocaleString('en')} accounts: RSS, heap, open time`,
       node: `${cached.rssMiB} MiB RSS, heap ${cached.heapUsedMiB} MiB (${held(cached)}), opened in ${cached.openSeconds.toFixed(2)} s`,
