@@ -7,9 +7,7 @@
 import { accountKey } from '../core/accountRow.ts';
 import { knownAbsentAccount, loadRecords, RecordsNotLoaded } from '../core/recordCache.ts';
 import type { ChainState } from '../core/state.ts';
-import { partiesOf } from '../core/tx/registry.ts';
-import type { SignedTx } from '../core/tx/handler.ts';
-import { stateTx } from '../core/txCodec.ts';
+import { isAddressAnyCase } from '../core/address.ts';
 import type { Rows } from '../projections/store.ts';
 
 /**
@@ -42,26 +40,23 @@ export async function withLoaded<T>(state: ChainState, rows: () => Promise<Rows>
 }
 
 /**
- * Loads the accounts `raw`'s proposer and transactions name (senders and parties) that `state`'s
- * cache cannot answer, with one read, before the block is applied: a block of transfers to new
- * addresses then costs no retry (no second pass of hashing and checks). Only a saving: what it
- * misses (a malformed block, an account a family reads by another field) the retry still loads.
+ * Loads the accounts `raw`'s proposer and transactions name (every field holding an address:
+ * senders, recipients, other parties) that `state`'s cache cannot answer, with one read, before
+ * the block is applied: a block of transfers to new addresses then costs no retry (no second pass
+ * of hashing and checks). Only a saving, never trusted: what it misses the retry still loads.
  */
 export async function prefetchAccounts(state: ChainState, raw: unknown, rows: () => Promise<Rows>): Promise<void> {
   if (!state.cache) return;
   const b = raw as { proposer?: unknown; transactions?: unknown } | null;
   if (!b || !Array.isArray(b.transactions)) return;
   const keys = new Set<string>();
-  const want = (address: unknown) => {
-    if (typeof address === 'string' && !state.accounts.has(address) && !knownAbsentAccount(state, address)) keys.add(accountKey(address));
+  const want = (value: unknown) => {
+    if (!isAddressAnyCase(value)) return;
+    // The state form of an address is lower-case.
+    const address = value.toLowerCase();
+    if (!state.accounts.has(address) && !knownAbsentAccount(state, address)) keys.add(accountKey(address));
   };
   want(b.proposer);
-  for (const tx of b.transactions) {
-    try {
-      for (const party of partiesOf(stateTx(tx as SignedTx))) want(party);
-    } catch {
-      // Not a transaction applyBlock would take: it refuses the block itself.
-    }
-  }
+  for (const tx of b.transactions) if (tx && typeof tx === 'object') for (const value of Object.values(tx)) want(value);
   if (keys.size > 0) await loadInto(state, [...keys], rows);
 }
