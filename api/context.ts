@@ -1,6 +1,13 @@
 /** What routes may use: the node's queries, write entry point and the network's view. */
 import type { Logger } from '../node/log.ts';
 import type { HeadReader, HealthView, NetworkView, TxSubmitter } from '../node/ports.ts';
+import type { CheckpointStatus } from '../node/checkpointRecord.ts';
+import type { CheckpointPublisher } from '../node/checkpointPublisher.ts';
+
+/** Where the verification of the checkpoint a node started from stands. */
+export interface CheckpointView {
+  status(): CheckpointStatus;
+}
 
 export type { NetworkView } from '../node/ports.ts';
 import type { Queries } from '../queries/index.ts';
@@ -36,6 +43,10 @@ export interface ApiDeps {
   limiter?: RateLimiter;
   /** Prometheus metrics; GET /metrics and the HTTP timings exist only with it. */
   metrics?: NodeMetrics;
+  /** The checkpoint this node started from, when it did (node/checkpointVerifier.ts): health reports it, a mismatch stops reads. */
+  checkpoint?: CheckpointView;
+  /** The checkpoint this node offers others (GET /api/checkpoint); without it they answer 404. */
+  checkpoints?: CheckpointPublisher;
   log: Logger;
 }
 
@@ -47,7 +58,14 @@ export interface ApiOptions {
   maxRangeBytes: number;
   /** GET /metrics on this app (with metrics); a node off --dev serves it on its own listener instead. */
   metricsRoute: boolean;
+  /** GET /api/health answers 503 "behind" while the head is more than this many blocks below the best head peers showed. */
+  maxLagBlocks: number;
 }
 
-/** Defaults: 1 MiB bodies; 16 MiB block ranges, the cap of a sync answer; /metrics on the app. */
-export const defaultApiOptions: ApiOptions = { maxBodyBytes: 1024 * 1024, maxRangeBytes: 16 * 1024 * 1024, metricsRoute: true };
+/** Defaults: 1 MiB bodies; 16 MiB block ranges, the cap of a sync answer; /metrics on the app; behind beyond 8 blocks. */
+export const defaultApiOptions: ApiOptions = {
+  maxBodyBytes: 1024 * 1024,
+  maxRangeBytes: 16 * 1024 * 1024,
+  metricsRoute: true,
+  maxLagBlocks: 8,
+};

@@ -52,6 +52,12 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_SYNC_REQUEST_TIMEOUT_MS',
     help: 'a sync peer must start answering within this time, then keep 256 KiB/s (default 10000)',
   },
+  'max-lag-blocks': {
+    type: 'string',
+    env: 'OMBRA_MAX_LAG_BLOCKS',
+    default: '8',
+    help: 'GET /api/health answers 503 "behind" while the node is more than this many blocks below the best head its peers show',
+  },
   ...LOG_FLAGS,
   'status-interval-ms': {
     type: 'string',
@@ -95,6 +101,21 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     type: 'boolean',
     env: 'OMBRA_VERIFY_ALL',
     help: 'check the hash chain of the whole block log on open (default: the last 1,000 blocks)',
+  },
+  'from-checkpoint': {
+    type: 'string',
+    env: 'OMBRA_FROM_CHECKPOINT',
+    help: 'start a new data dir from this checkpoint file (`ombra snapshot state`); needs --checkpoint-digest',
+  },
+  'checkpoint-url': {
+    type: 'string',
+    env: 'OMBRA_CHECKPOINT_URL',
+    help: "fetch the checkpoint over HTTP (another node's /api/checkpoint/DIGEST); needs --checkpoint-digest",
+  },
+  'checkpoint-digest': {
+    type: 'string',
+    env: 'OMBRA_CHECKPOINT_DIGEST',
+    help: 'hex SHA-256 the checkpoint file must have (a file with another digest is refused)',
   },
   'min-fee': {
     type: 'string',

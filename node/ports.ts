@@ -40,6 +40,8 @@ interface BlockReader {
   range(from: number, to: number): AsyncIterable<Block>;
   /** Blocks from..to inclusive as their stored JSON text, streamed in height order from one snapshot. */
   rangeJson(from: number, to: number): AsyncGenerator<string>;
+  /** The lowest block above 0 held (absent: 1): a node started from a checkpoint holds no blocks below it yet. */
+  readonly logFrom?: number;
 }
 
 /** The projections' read models, typed by their definitions. */
@@ -126,7 +128,7 @@ export interface StreamPorts {
 export interface NetworkPorts {
   chain: Pick<HeadReader, 'head' | 'genesis' | 'info'> & TxSubmitter & BlockImporter;
   feed: ChainFeed;
-  blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn'>;
+  blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn' | 'logFrom'>;
   log: Logger;
 }
 
@@ -145,6 +147,8 @@ export interface NetworkView {
   peerId(): string | null;
   addresses(): string[];
   syncing(): boolean;
+  /** The best head connected peers showed with evidence (p2p/peerHeads.ts); null when none did or without p2p. */
+  networkHeight?(): number | null;
   /** Bans and dropped gossip (metrics); absent without p2p. */
   guardStats?(): PeerGuardStats;
 }

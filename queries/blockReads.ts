@@ -1,6 +1,7 @@
 /** Reads over the block log: blocks by height or hash (as objects or their stored JSON), confirmed transactions, address histories. */
 import type { Block } from '../core/block.ts';
 import { confirmedTx, type ConfirmedTx } from '../core/confirmedTx.ts';
+import { ChainError } from '../core/errors.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import {
   addressHistoryProjection,
@@ -13,6 +14,11 @@ import {
   type TxLocation,
 } from '../projections/chainIndex.ts';
 import { BlockJsonCache } from './blockJsonCache.ts';
+
+/** A block summary as lists show it. */
+export function blockSummary(b: Block) {
+  return { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer };
+}
 
 /** The block-log half of ChainQueries. */
 export class BlockReads {
@@ -55,8 +61,16 @@ export class BlockReads {
     return index === undefined ? undefined : this.json.get(index);
   }
 
-  /** A block by height. */
+  /** A block by height; NOT_FOUND naming the checkpoint for one a node started from a checkpoint does not hold yet. */
   block(index: number): Promise<Block | undefined> {
+    const first = this.ports.blocks.logFrom ?? 1;
+    if (index > 0 && index < first && index <= this.height())
+      return Promise.reject(
+        new ChainError(
+          'NOT_FOUND',
+          `block ${index} is below this node's checkpoint: it holds blocks from ${first} on until it has fetched the history`,
+        ),
+      );
     return this.ports.blocks.block(index);
   }
 
@@ -94,18 +108,18 @@ export class BlockReads {
    * An address's transactions, newest first: `limit` of them after skipping `offset`, or from
    * `cursor` (a `nextCursor` an earlier page answered: pages that do not shift as new
    * transactions arrive). O(page) at any depth: the page is a range of the history rows, and
-   * each block it touches is read once.
+   * each block it touches is read once. `total`: all the address's transactions.
    */
   async addressTxs(
     address: string,
     limit: number,
     offset = 0,
     cursor?: number,
-  ): Promise<{ txs: ConfirmedTx[]; nextCursor: string | null }> {
+  ): Promise<{ txs: ConfirmedTx[]; nextCursor: string | null; total: number }> {
     const rows = await this.ports.models.readable(addressHistoryProjection);
     const count = (await historyCountRow.get(rows, address)) ?? 0;
     const top = Math.min(count - 1, cursor ?? count - 1) - offset;
-    if (top < 0 || limit === 0) return { txs: [], nextCursor: top < 0 ? null : String(top) };
+    if (top < 0 || limit === 0) return { txs: [], nextCursor: top < 0 ? null : String(top), total: count };
     // Each row is one block's run of the address's transactions; the first one read holds `top`.
     const page: TxLocation[] = [];
     for await (const v of historyRows.values(rows, address, { from: 0, through: top, reverse: true, limit })) {
@@ -123,6 +137,6 @@ export class BlockReads {
       if (b && tx) txs.push(confirmedTx(tx, b, r.position));
     }
     const last = top - page.length + 1;
-    return { txs, nextCursor: last > 0 ? String(last - 1) : null };
+    return { txs, nextCursor: last > 0 ? String(last - 1) : null, total: count };
   }
 }

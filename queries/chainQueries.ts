@@ -19,7 +19,6 @@ import { topHolders } from './topHolders.ts';
 import { BlockReads } from './blockReads.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { accountsProjection } from '../projections/accounts.ts';
-import { ACCOUNT_ROW_PREFIX, accountKey } from '../core/accountRow.ts';
 
 /** Query facade for one node: the block log's reads (queries/blockReads.ts) and the rest. */
 export class ChainQueries extends BlockReads {
@@ -55,20 +54,6 @@ export class ChainQueries extends BlockReads {
   /** The mempool's transactions, oldest first. */
   pendingTxs(): SignedTx[] {
     return this.ports.mempool.list();
-  }
-
-  /**
-   * The first `limit` addresses (in order) with this prefix that have an account (partial-address
-   * search): a range of the account rows, with the cached accounts the rows do not hold yet (the
-   * genesis allocations before the first block writes them).
-   */
-  async addressesWithPrefix(prefix: string, limit: number): Promise<string[]> {
-    const found = new Set<string>();
-    for (const a of this.state().accounts.keys()) if (a.startsWith(prefix)) found.add(a);
-    const rows = await this.ports.models.readable(accountsProjection);
-    const from = accountKey(prefix);
-    for await (const key of rows.keys({ gte: from, lt: `${from}\uffff`, limit })) found.add(key.slice(ACCOUNT_ROW_PREFIX.length));
-    return [...found].sort().slice(0, limit);
   }
 
   state(): ChainState {

@@ -5,8 +5,10 @@
  */
 import { ACCESS_ENDPOINTS } from './access.ts';
 import { AGENT_ENDPOINTS } from './agent.ts';
+import { ANALYTICS_ENDPOINTS } from './analytics.ts';
 import { BLOCK_ENDPOINTS } from './blocks.ts';
 import { CHAIN_ENDPOINTS } from './chain.ts';
+import { CHECKPOINT_ENDPOINTS } from './checkpoint.ts';
 import { catalog } from './endpoint.ts';
 import { LEDGER_ENDPOINTS } from './ledger.ts';
 import { ALL_NFT_ENDPOINTS } from './nfts.ts';
@@ -21,10 +23,12 @@ export const ENDPOINTS = catalog(
   BLOCK_ENDPOINTS,
   LEDGER_ENDPOINTS,
   TASK_ENDPOINTS,
+  ANALYTICS_ENDPOINTS,
   ALL_NFT_ENDPOINTS,
   AGENT_ENDPOINTS,
   SOCIAL_ENDPOINTS,
   WEB_ENDPOINTS,
   ACCESS_ENDPOINTS,
   OPERATOR_ENDPOINTS,
+  CHECKPOINT_ENDPOINTS,
 );

@@ -1,10 +1,12 @@
 // The explorer: a hash router over the pages, the head's height and age in the header, and the
-// node's live event stream (the typed client's subscription, which resumes with Last-Event-ID
-// after a drop) feeding the home page without reloads.
-import { OmbraClient } from '/explorer/client/browser.ts';
-import { el } from '/explorer/dom.js';
+// node's live event stream (one per browser, shared by its tabs: see live.js; it resumes with
+// Last-Event-ID after a drop) feeding the home page without reloads. Every relative age on the
+// page ticks once a second, whether or not blocks arrive.
+import { OmbraClient, OmbraUnreachable } from '/explorer/client/browser.ts';
+import { el, tickAges } from '/explorer/dom.js';
 import { Home } from '/explorer/home.js';
-import { addressPage, blockPage, mediaPage, nftPage, runPage, searchPage, taskPage, txPage } from '/explorer/pages.js';
+import { openLive } from '/explorer/live.js';
+import { explorerPages } from '/explorer/pages.js';
 
 const client = new OmbraClient(location.origin);
 const view = document.getElementById('view');
@@ -19,7 +21,8 @@ function showHead() {
 
 function setLive(on) {
   const badge = document.getElementById('live');
-  badge.textContent = on ? 'live' : 'reconnecting';
+  const text = on ? 'live' : 'reconnecting';
+  if (badge.textContent !== text) badge.textContent = text;
   badge.className = `live ${on ? 'on' : 'off'}`;
 }
 
@@ -33,20 +36,12 @@ function go(path, replace = false) {
   else location.hash = url; // hashchange routes
 }
 
-const PAGES = {
-  block: (id) => blockPage(client, id),
-  tx: (id) => txPage(client, id),
-  address: (id) => addressPage(client, id),
-  task: (id) => taskPage(client, id),
-  run: (id) => runPage(client, id),
-  nft: (id) => nftPage(client, id),
-  image: (id) => mediaPage(client, 'image', id),
-  audio: (id) => mediaPage(client, 'audio', id),
-  search: (q) => searchPage(client, q, go),
-};
+const PAGES = explorerPages(client, go);
 
 let routing = 0;
 async function route() {
+  // Only `#/...` is a page; other fragments (the skip link's) are not routes.
+  if (location.hash && !location.hash.startsWith('#/')) return;
   const mine = ++routing;
   const [name, ...rest] = location.hash.replace(/^#\/?/, '').split('/');
   const arg = decodeURIComponent(rest.join('/'));
@@ -64,7 +59,13 @@ async function route() {
     }
     if (page && mine === routing) view.replaceChildren(page);
   } catch (e) {
-    if (mine === routing) view.replaceChildren(el('p', { class: 'error' }, `Could not load this page: ${e.message}`));
+    if (mine !== routing) return;
+    // The node down or too busy to answer in time: try again while the page is still wanted.
+    const transient = e instanceof OmbraUnreachable;
+    view.replaceChildren(
+      el('p', { class: 'error', role: 'alert' }, `Could not load this page: ${e.message}${transient ? ' (retrying)' : ''}`),
+    );
+    if (transient) setTimeout(() => mine === routing && route(), 3000);
   }
 }
 
@@ -73,8 +74,15 @@ document.getElementById('search').addEventListener('submit', (e) => {
   const q = document.getElementById('q').value.trim();
   if (q) go(`search/${encodeURIComponent(q)}`);
 });
+document.querySelector('.skip').addEventListener('click', (e) => {
+  e.preventDefault();
+  view.focus();
+});
 window.addEventListener('hashchange', route);
-setInterval(showHead, 1000);
+setInterval(() => {
+  showHead();
+  tickAges();
+}, 1000);
 
 client
   .height()
@@ -85,20 +93,26 @@ client
   })
   .catch(() => undefined);
 
-client.subscribe({
-  onNotice: (line) => setLive(line.startsWith('connected')),
-  onEvent: (e) => {
-    if (e.event === 'hello') {
-      setLive(true);
-      return;
-    }
-    if (e.event === 'block') {
-      head.index = e.data.index;
-      head.timestamp = e.data.timestamp;
-      showHead();
-      home?.onBlock(e.data);
-    } else if (e.event === 'tx' || e.event === 'reorg') home?.scheduleRefresh();
-  },
-});
+// The test suite reads which transport this tab got (worker, leader or direct).
+document.documentElement.dataset.live = openLive((m) => {
+  if (m.kind === 'status') {
+    setLive(m.live);
+    return;
+  }
+  const e = m.e;
+  if (e.event === 'hello') setLive(true);
+  else if (e.event === 'block') {
+    // A block this tab already has (the worker repeats its last one to a new tab) is skipped.
+    if (head.index !== null && e.data.index <= head.index) return;
+    head.index = e.data.index;
+    head.timestamp = e.data.timestamp;
+    showHead();
+    home?.onBlock(e.data);
+  } else if (e.event === 'reorg') {
+    // The new branch is re-sent from the common ancestor on.
+    head.index = Math.min(head.index ?? 0, e.data.fromHeight - 1);
+    home?.onReorg(e.data);
+  } else if (e.event === 'tx') home?.scheduleRefresh();
+}, new URLSearchParams(location.search).get('live') ?? undefined);
 
 route();

@@ -31,7 +31,7 @@ export function ombra(micro) {
 }
 
 /** "4 s ago", "3 min ago", ... */
-export function ago(ms, now = Date.now()) {
+function ago(ms, now = Date.now()) {
   const s = Math.max(0, Math.round((now - ms) / 1000));
   if (s < 60) return `${s} s ago`;
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
@@ -39,38 +39,34 @@ export function ago(ms, now = Date.now()) {
   return `${Math.floor(s / 86400)} d ago`;
 }
 
-/** A time as ISO text with its age. */
-export const when = (ms) =>
-  el('span', { title: new Date(ms).toISOString() }, `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} (${ago(ms)})`);
+/** A time as UTC text ("2026-11-26 11:32:58 UTC"). */
+const utc = (ms) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 
-/** A table of rows (arrays of cells) under a header row. */
+/** A relative age ("4 s ago") that keeps ticking (see tickAges), its UTC time on hover. */
+export const age = (ms) => el('time', { datetime: new Date(ms).toISOString(), title: utc(ms), 'data-ago': ms }, ago(ms));
+
+/** Brings every ticking age on the page up to now (the explorer calls it once a second). */
+export function tickAges(now = Date.now()) {
+  for (const t of document.querySelectorAll('[data-ago]')) {
+    const text = ago(Number(t.dataset.ago), now);
+    if (t.textContent !== text) t.textContent = text;
+  }
+}
+
+/** A table of rows (arrays of cells) under a header row, scrolling sideways inside its own box when too wide. */
 export function table(head, rows, empty = 'nothing yet') {
   if (!rows.length) return el('p', { class: 'muted' }, empty);
   return el(
-    'table',
-    {},
-    el('tr', {}, ...head.map((h) => el('th', {}, h))),
-    ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c)))),
-  );
-}
-
-/** A key/value table. */
-export function kv(pairs) {
-  return el(
-    'table',
-    { class: 'kv' },
-    ...pairs.filter(Boolean).map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', {}, v ?? el('span', { class: 'muted' }, '—')))),
+    'div',
+    { class: 'scroll' },
+    el(
+      'table',
+      {},
+      el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c))))),
+    ),
   );
 }
 
 /** A titled card. */
 export const card = (title, ...body) => el('section', { class: 'card' }, el('h2', {}, title), ...body);
-
-/** A value of a transaction field as text: objects as JSON, amounts with their unit. */
-export function fieldValue(name, v) {
-  if (typeof v === 'string' && /^ox[0-9a-f]{40}$/.test(v)) return addrLink(v);
-  if (['amount', 'fee', 'maxFee'].includes(name) && typeof v === 'string') return `${ombra(v)} (${v} micro)`;
-  if (typeof v === 'object' && v !== null) return el('pre', {}, JSON.stringify(v, null, 2));
-  if (typeof v === 'string' && v.length > 200) return el('pre', {}, v);
-  return el('span', { class: typeof v === 'string' && /^[0-9a-f]{32,}$/.test(v) ? 'mono' : undefined }, String(v));
-}
