@@ -18,7 +18,6 @@ import { readAccount, readRecord, readRecords } from './stateReads.ts';
 import { topHolders } from './topHolders.ts';
 import { BlockReads } from './blockReads.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import { accountsProjection } from '../projections/accounts.ts';
 
 /** Query facade for one node: the block log's reads (queries/blockReads.ts) and the rest. */
 export class ChainQueries extends BlockReads {
