@@ -72,7 +72,7 @@ t('a page deep in a long history reads as many rows as a page at its head: one p
     );
     assert.is(seen.rows, 1, 'the account record reads the rows of its 50 transactions (one block), not the history');
     assert.equal((await q.addressTxs(A(1), 10, 400)).txs, []);
-    assert.equal(await q.addressTxs(A(3), 10, 0), { txs: [], nextCursor: null });
+    assert.equal(await q.addressTxs(A(3), 10, 0), { txs: [], nextCursor: null, total: 0 });
   } finally {
     await c.destroy();
   }
