@@ -1,6 +1,6 @@
 /**
  * A node in a process of its own, for figures that must not include the benchmark's own memory:
- * `node --expose-gc test/bench/nodeChild.ts DIR MODE [RECORD_CACHE]` with MODE
+ * `node --expose-gc test/bench/nodeChild.ts DIR MODE [RECORD_CACHE [ACCOUNT_CACHE]]` with MODE
  *   restart: opens the node on DIR/db (read models from their checkpoints);
  *   full:    starts it as `ombra start` does (HTTP API, p2p on loopback, streams, alerts);
  *   replay:  opens it, then replays the whole log with full signature verification.
@@ -11,9 +11,12 @@ import { join } from 'node:path';
 import { launch } from '../../cli/launch.ts';
 import { OmbraNode } from '../../node/node.ts';
 
-const [dir, mode, cache] = process.argv.slice(2);
-// A third argument sets the record cache (NodeOptions.recordCache; `all` keeps every record).
-const recordCache = cache === undefined ? undefined : cache === 'all' ? Number.POSITIVE_INFINITY : Number(cache);
+const [dir, mode, cache, accounts] = process.argv.slice(2);
+// A third argument sets the record cache (NodeOptions.recordCache; `all` keeps every record), a
+// fourth the account cache (NodeOptions.accountCache; `all` keeps every account); `-`: the default.
+const cacheArg = (a: string | undefined) => (a === undefined || a === '-' ? undefined : a === 'all' ? Number.POSITIVE_INFINITY : Number(a));
+const recordCache = cacheArg(cache);
+const accountCache = cacheArg(accounts);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 const mib = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
@@ -23,7 +26,7 @@ let node: OmbraNode;
 if (mode === 'full') {
   const launched = await launch({ dataDir: dir, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { port: 0 }, rateLimits: null });
   node = launched.node;
-} else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache });
+} else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache, accountCache });
 const openSeconds = (performance.now() - t0) / 1000;
 let replaySeconds = 0;
 let replayCpuSeconds = 0;

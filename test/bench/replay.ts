@@ -33,14 +33,20 @@ export interface ChildReport {
 }
 
 /** Runs the child on `dir` in `mode`. */
-export async function child(dir: string, mode: 'restart' | 'full' | 'replay', recordCache?: number | 'all'): Promise<ChildReport> {
-  const args = ['--expose-gc', CHILD, dir, mode, ...(recordCache === undefined ? [] : [String(recordCache)])];
+export async function child(
+  dir: string,
+  mode: 'restart' | 'full' | 'replay',
+  recordCache?: number | 'all',
+  accountCache?: number | 'all',
+): Promise<ChildReport> {
+  const caches = accountCache === undefined ? [recordCache] : [recordCache ?? '-', accountCache];
+  const args = ['--expose-gc', CHILD, dir, mode, ...caches.filter((c) => c !== undefined).map(String)];
   const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 20 });
   return JSON.parse(stdout.trim().split('\n').pop()!) as ChildReport;
 }
 
 /** Builds `txs` transfers in blocks of `perBlock`, timing the build. */
-async function build(dir: string, txs: number, perBlock: number, freshAccounts: boolean): Promise<number> {
+export async function build(dir: string, txs: number, perBlock: number, freshAccounts: boolean): Promise<number> {
   const t0 = performance.now();
   const blocks = Math.ceil(txs / perBlock);
   let next = 0;
