@@ -106,43 +106,74 @@ async function verifyBatch<M>(pool: VerifyPool | null, batch: PipelineItem<M>[])
   return verified;
 }
 
+/** A batch taken from the source, its signatures being verified. */
+interface StartedBatch<M> {
+  batch: PipelineItem<M>[];
+  verdicts: Promise<boolean[]>;
+}
+
+/** What `afterBatch` learns of the batch after the one just applied (with `lookahead`). */
+export interface Ahead {
+  /** The highest block index of the next batch, when every signature in it passed. */
+  verifiedTop?: number;
+}
+
 /**
  * Runs `apply` over every item in order, verifying the next batch's signatures on `pool` (none:
  * everything is verified inline) while the current one is applied. Stops at the first throw of
- * `apply` (and rethrows it); the batch being verified ahead is then abandoned.
+ * `apply` (and rethrows it); the batches being verified ahead are then abandoned. With
+ * `lookahead`, two batches are verified ahead and `afterBatch` hears whether the next one passed
+ * (its verdicts are awaited first: begun a batch earlier, they are usually in by then).
  */
 export async function runPipeline<M>(
   batches: AsyncIterable<PipelineItem<M>[]>,
   pool: VerifyPool | null,
   apply: (item: PipelineItem<M>, signaturesVerified: boolean) => void | Promise<void>,
   /** After each batch's items were applied (e.g. commit them as a group). */
-  afterBatch?: () => Promise<void>,
+  afterBatch?: (ahead: Ahead) => Promise<void>,
+  opts: { lookahead?: boolean } = {},
 ): Promise<void> {
   const it = batches[Symbol.asyncIterator]();
-  const start = async () => {
-    const r = await it.next();
-    if (r.done) return null;
-    const verdicts = verifyBatch(pool, r.value);
-    // A worker failure surfaces when the verdicts are awaited, not as an unhandled rejection.
-    verdicts.catch(() => undefined);
-    return { batch: r.value, verdicts };
+  type Started = StartedBatch<M> | { error: unknown } | null;
+  const start = async (): Promise<Started> => {
+    try {
+      const r = await it.next();
+      if (r.done) return null;
+      const verdicts = verifyBatch(pool, r.value);
+      // A worker failure surfaces when the verdicts are awaited, not as an unhandled rejection.
+      verdicts.catch(() => undefined);
+      return { batch: r.value, verdicts };
+    } catch (error) {
+      // A source that fails after batch k still has batch k (and those before) applied first.
+      return { error };
+    }
   };
+  const depth = opts.lookahead ? 2 : 1;
   try {
-    let current = await start();
-    while (current) {
-      // A source that fails after batch k still has batch k applied first: faults stay in order.
-      let failure: { error: unknown } | null = null;
-      const next = await start().catch((error: unknown) => {
-        failure = { error };
-        return null;
-      });
+    const queue: Started[] = [await start()];
+    // Once the source ended or failed, nothing more is started.
+    const more = () => {
+      const last = queue[queue.length - 1];
+      return last !== null && last !== undefined && !('error' in last);
+    };
+    for (let current = queue.shift(); current; current = queue.shift()) {
+      if ('error' in current) throw current.error;
+      // Keep `depth` batches started ahead of the one applied now.
+      while (queue.length < depth && (queue.length === 0 || more())) queue.push(await start());
       const verdicts = await current.verdicts;
       for (let i = 0; i < current.batch.length; i++) await apply(current.batch[i], verdicts[i]);
-      await afterBatch?.();
-      if (failure) throw (failure as { error: unknown }).error;
-      current = next;
+      if (afterBatch) await afterBatch(opts.lookahead ? await aheadOf(queue[0]) : {});
     }
   } finally {
     await it.return?.(undefined);
   }
+}
+
+/** The next batch's verified top, once its verdicts are in (nothing when any failed or none is started). */
+async function aheadOf<M>(next: StartedBatch<M> | { error: unknown } | null | undefined): Promise<Ahead> {
+  if (!next || 'error' in next) return {};
+  const verdicts = await next.verdicts.catch(() => null);
+  if (!verdicts || verdicts.some((v) => !v)) return {};
+  const top = (next.batch[next.batch.length - 1]?.block as { index?: unknown } | null)?.index;
+  return typeof top === 'number' ? { verifiedTop: top } : {};
 }

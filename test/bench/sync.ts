@@ -59,7 +59,7 @@ function attestationBaseline(blocks: readonly Block[]): number {
  */
 async function localImport(dir: string, genesis: Genesis, blocks: readonly Block[], group: number, pipeline = false) {
   const node = await OmbraNode.open({ dbDir: join(dir, 'db'), genesis });
-  // As the syncer does: undo records for the blocks near each imported group's top (never a claimed target).
+  // As the syncer does: undo records only for blocks near the top of what was verified.
   const cpu0 = process.cpuUsage();
   const t = performance.now();
   if (pipeline) {
@@ -72,14 +72,16 @@ async function localImport(dir: string, genesis: Genesis, blocks: readonly Block
         ({ block, txBytes }, verified) => {
           pending.push({ raw: block, verified, txBytes });
         },
-        async () => {
+        async (ahead) => {
           const next = pending.splice(0);
           await node.importBlocks(
             next.map((b) => b.raw),
             next.map((b) => b.verified),
             next.map((b) => b.txBytes),
+            { horizon: ahead.verifiedTop },
           );
         },
+        { lookahead: true },
       );
     } finally {
       await pool.close();
