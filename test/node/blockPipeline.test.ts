@@ -87,36 +87,39 @@ t('a source failing midway still has every block it delivered applied and commit
   assert.equal(commits, [5]);
 });
 
-t('with lookahead, each batch is followed by the next batch\'s top once all its signatures passed, and by nothing after a forged one or at the end', async () => {
-  const c = await openTestChain();
-  const pool = new VerifyPool({ workers: 2 });
-  try {
-    for (let i = 0; i < 6; i++) {
-      await c.node.submitTx(c.transfer(1, DEV_KEYS[2].address, 10n + BigInt(i)));
-      await c.produce();
+t(
+  "with lookahead, each batch is followed by the next batch's top once all its signatures passed, and by nothing after a forged one or at the end",
+  async () => {
+    const c = await openTestChain();
+    const pool = new VerifyPool({ workers: 2 });
+    try {
+      for (let i = 0; i < 6; i++) {
+        await c.node.submitTx(c.transfer(1, DEV_KEYS[2].address, 10n + BigInt(i)));
+        await c.produce();
+      }
+      const blocks = await c.node.store.blocksIn(1, 6);
+      const flip = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1);
+      blocks[4] = { ...blocks[4], transactions: [{ ...blocks[4].transactions[0], signature: flip(blocks[4].transactions[0].signature) }] };
+      const seen: string[] = [];
+      await runPipeline(
+        batchesOf(blockItems(blocks), { maxBlocks: 2, maxTxs: 100 }),
+        pool,
+        ({ block }, verified) => {
+          seen.push(`${(block as Block).index}${verified ? '' : '!'}`);
+        },
+        async (ahead) => {
+          seen.push(`ahead ${ahead.verifiedTop ?? '-'}`);
+        },
+        { lookahead: true },
+      );
+      // Batches 1-2, 3-4, 5-6: block 5's forged transaction keeps the second batch from vouching for the third.
+      assert.equal(seen, ['1', '2', 'ahead 4', '3', '4', 'ahead -', '5!', '6', 'ahead -']);
+    } finally {
+      await pool.close();
+      await c.destroy();
     }
-    const blocks = await c.node.store.blocksIn(1, 6);
-    const flip = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1);
-    blocks[4] = { ...blocks[4], transactions: [{ ...blocks[4].transactions[0], signature: flip(blocks[4].transactions[0].signature) }] };
-    const seen: string[] = [];
-    await runPipeline(
-      batchesOf(blockItems(blocks), { maxBlocks: 2, maxTxs: 100 }),
-      pool,
-      ({ block }, verified) => {
-        seen.push(`${(block as Block).index}${verified ? '' : '!'}`);
-      },
-      async (ahead) => {
-        seen.push(`ahead ${ahead.verifiedTop ?? '-'}`);
-      },
-      { lookahead: true },
-    );
-    // Batches 1-2, 3-4, 5-6: block 5's forged transaction keeps the second batch from vouching for the third.
-    assert.equal(seen, ['1', '2', 'ahead 4', '3', '4', 'ahead -', '5!', '6', 'ahead -']);
-  } finally {
-    await pool.close();
-    await c.destroy();
-  }
-});
+  },
+);
 
 t('with lookahead, a source failing midway still has every batch it delivered applied first', async () => {
   async function* source() {

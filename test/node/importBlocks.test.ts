@@ -91,35 +91,38 @@ async function undoHeights(node: { store: { sublevel(name: string): { keys(): As
   return out.sort((a, b) => a - b);
 }
 
-t('a horizon past the group leaves blocks deeper than the undo depth below it without undo records; without one, every block near the head keeps them', async () => {
-  const src = await openTestChain();
-  const plain = await openTestChain({ undoDepth: 3 });
-  const ahead = await openTestChain({ undoDepth: 3 });
-  try {
-    for (let i = 0; i < 8; i++) {
-      await src.node.submitTx(src.transfer(1, DEV_KEYS[2].address, 10n + BigInt(i)));
-      await src.produce();
+t(
+  'a horizon past the group leaves blocks deeper than the undo depth below it without undo records; without one, every block near the head keeps them',
+  async () => {
+    const src = await openTestChain();
+    const plain = await openTestChain({ undoDepth: 3 });
+    const ahead = await openTestChain({ undoDepth: 3 });
+    try {
+      for (let i = 0; i < 8; i++) {
+        await src.node.submitTx(src.transfer(1, DEV_KEYS[2].address, 10n + BigInt(i)));
+        await src.produce();
+      }
+      const blocks = await src.node.store.blocksIn(1, 8);
+      for (const c of [plain, ahead]) c.advance(src.now() - c.now());
+      await plain.node.importBlocks(blocks.slice(0, 6));
+      // Verified blocks up to 8 are known: 1..5 are more than 3 below 8, and only 6 keeps its record.
+      await ahead.node.importBlocks(blocks.slice(0, 6), [], [], { horizon: 8 });
+      await plain.node.runner.flush();
+      await ahead.node.runner.flush();
+      assert.equal(await undoHeights(plain.node), [4, 5, 6]);
+      assert.equal(await undoHeights(ahead.node), [6]);
+      // The horizon holds for that import only: the next one without it keeps records as before.
+      await ahead.node.importBlocks(blocks.slice(6));
+      await ahead.node.runner.flush();
+      assert.equal(await undoHeights(ahead.node), [6, 7, 8]);
+      assert.equal(await ahead.node.runner.dump(), await plain.node.importBlocks(blocks.slice(6)).then(() => plain.node.runner.dump()));
+    } finally {
+      await src.destroy();
+      await plain.destroy();
+      await ahead.destroy();
     }
-    const blocks = await src.node.store.blocksIn(1, 8);
-    for (const c of [plain, ahead]) c.advance(src.now() - c.now());
-    await plain.node.importBlocks(blocks.slice(0, 6));
-    // Verified blocks up to 8 are known: 1..5 are more than 3 below 8, and only 6 keeps its record.
-    await ahead.node.importBlocks(blocks.slice(0, 6), [], [], { horizon: 8 });
-    await plain.node.runner.flush();
-    await ahead.node.runner.flush();
-    assert.equal(await undoHeights(plain.node), [4, 5, 6]);
-    assert.equal(await undoHeights(ahead.node), [6]);
-    // The horizon holds for that import only: the next one without it keeps records as before.
-    await ahead.node.importBlocks(blocks.slice(6));
-    await ahead.node.runner.flush();
-    assert.equal(await undoHeights(ahead.node), [6, 7, 8]);
-    assert.equal(await ahead.node.runner.dump(), await plain.node.importBlocks(blocks.slice(6)).then(() => plain.node.runner.dump()));
-  } finally {
-    await src.destroy();
-    await plain.destroy();
-    await ahead.destroy();
-  }
-});
+  },
+);
 
 t('a group that fails midway ignores the horizon: the blocks it kept near the new head keep their undo records', async () => {
   const src = await openTestChain();
