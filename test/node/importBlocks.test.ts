@@ -2,6 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChainEvent } from '../../projections/events.ts';
+import type { OmbraNode } from '../../node/node.ts';
 import { txBytes } from '../../core/applyBlock.ts';
 import { MAX_BLOCK_TX_BYTES } from '../../core/genesis.ts';
 import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
@@ -85,9 +86,9 @@ t("importBlocks takes the transactions' byte counts a caller measured: the block
 });
 
 /** Heights of the blocks the undo log holds records for. */
-async function undoHeights(node: { store: { sublevel(name: string): { keys(): AsyncIterable<string> } } }): Promise<number[]> {
+async function undoHeights(node: OmbraNode): Promise<number[]> {
   const out: number[] = [];
-  for await (const key of node.store.sublevel('undo').keys()) out.push(Number(key));
+  for await (const key of node.store.sublevel('undo').keys()) out.push(Number(key as string));
   return out.sort((a, b) => a - b);
 }
 
