@@ -44,7 +44,19 @@ if (mode === 'replay') {
     peak = Math.max(peak, process.memoryUsage.rss());
   }, 100);
   const t1 = performance.now();
-  await node.catchUp(undefined, { verifySignatures: true });
+  // Progress on stderr about every 5% of a long replay: the trend of rate and memory as it grows.
+  let mark = { at: t1, height: 0 };
+  const step = Math.max(1000, Math.ceil(node.head().index / 20));
+  const progress = (height: number, head: number) => {
+    if (height - mark.height < step && height < head) return;
+    const now = performance.now();
+    const txs = (height - mark.height) * (node.head().transactions.length || 1);
+    process.stderr.write(
+      `    replayed ${height}/${head} blocks in ${((now - t1) / 1000).toFixed(0)} s: ~${(txs / ((now - mark.at) / 1000)).toFixed(0)} tx/s lately, RSS ${mib(process.memoryUsage.rss())} MiB, heap ${mib(process.memoryUsage().heapUsed)} MiB\n`,
+    );
+    mark = { at: now, height };
+  };
+  await node.catchUp(node.head().index >= 20_000 ? progress : undefined, { verifySignatures: true });
   replaySeconds = (performance.now() - t1) / 1000;
   clearInterval(sampler);
   peakReplayRssMiB = mib(Math.max(peak, process.memoryUsage.rss()));

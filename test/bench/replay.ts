@@ -4,9 +4,8 @@
  * verifier on two cores), by wall clock and by CPU time. Each figure is taken in a fresh child
  * process (test/bench/nodeChild.ts), so the builder's memory and CPU are not counted.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { cpus } from 'node:os';
 import { present } from '../../core/errors.ts';
 import { tempDir } from '../helpers/testChain.ts';
@@ -15,7 +14,6 @@ import { addRow, median, range } from './table.ts';
 import { sodiumRates, verifyRates } from './verifyRate.ts';
 
 const CHILD = fileURLToPath(new URL('./nodeChild.ts', import.meta.url));
-const run = promisify(execFile);
 
 /** What the child prints. */
 export interface ChildReport {
@@ -36,11 +34,21 @@ export interface ChildReport {
   heldByMiB: Record<string, number>;
 }
 
-/** Runs the child on `dir` in `mode`. */
-export async function child(dir: string, mode: 'restart' | 'full' | 'replay', recordCache?: number | 'all'): Promise<ChildReport> {
+/** Runs the child on `dir` in `mode`; what it prints on stderr (replay progress) goes straight through. */
+export function child(dir: string, mode: 'restart' | 'full' | 'replay', recordCache?: number | 'all'): Promise<ChildReport> {
   const args = ['--expose-gc', CHILD, dir, mode, ...(recordCache === undefined ? [] : [String(recordCache)])];
-  const { stdout } = await run(process.execPath, args, { maxBuffer: 1 << 20 });
-  return JSON.parse(present(stdout.trim().split('\n').pop(), 'the child report')) as ChildReport;
+  return new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    c.stdout.setEncoding('utf8').on('data', (d: string) => {
+      out += d;
+    });
+    c.on('error', reject);
+    c.on('close', (code) => {
+      if (code !== 0) reject(new Error(`bench child (${mode}) exited with ${code}`));
+      else resolve(JSON.parse(present(out.trim().split('\n').pop(), 'the child report')) as ChildReport);
+    });
+  });
 }
 
 /** Builds `txs` transfers in blocks of `perBlock`, timing the build. */
