@@ -49,7 +49,17 @@ export interface Answers {
       seenAt: number;
     }[];
   };
-  getApiChainSearchQ: ({ type: 'block'; data: Components['BlockSummary'] } | { type: 'tx'; data: Components['ConfirmedTx'] } | { type: 'address'; data: Components['AddressBrief'] })[];
+  getApiChainSearchQ: ({ type: 'block'; data: Components['BlockSummary'] } | { type: 'tx'; data: Components['ConfirmedTx'] } | { type: 'address'; data: Components['AddressBrief'] } | { type: 'task'; data: Components['TaskSummary'] } | { type: 'run'; data: { agentRunId: string; conversationId: string; submitter: string; status: string; submittedAt: number } } | { type: 'conversation'; data: Components['Conversation'] } | { type: 'nft'; data: { kind: 'art' | 'image' | 'audio'; tokenId: string; owner: string; mintedAt: number; blockIndex: number } } | { type: 'post'; data: { postId: string; author: string; likeCount: number; timestamp: number; blockIndex: number } } | { type: 'profile'; data: { address: string; displayName: string } } | { type: 'site'; data: { siteId: string; name: string; owner: string; activeReleaseId: string | null; releaseCount: number } } | { type: 'alias'; data: { alias: string; siteId: string; owner: string } } | { type: 'release'; data: { releaseId: string; siteId: string; seq: number; files: number; publishedAt: number } } | {
+    type: 'file';
+    data: {
+      fileId: string;
+      siteId: string;
+      path: string;
+      contentType: string;
+      totalBytes: number;
+      status: 'pending' | 'complete' | 'expired' | 'deleted';
+    };
+  } | { type: 'miner'; data: { id: string; name: string; address: string } } | { type: 'dm'; data: { dmId: string; from: string; blockIndex: number } })[];
   getApiChainEvents: string;
   getApiMempoolEvents: string;
   getApiChainGenesis: Components['Block'];
@@ -76,7 +86,7 @@ export interface Answers {
   getApiTokenomicsDistribution: { buckets: { range: string; count: number }[] };
   getApiAddressAddr: Components['AddressBrief'];
   getApiAddressAddrBalance: { address: string; balance: string };
-  getApiAddressAddrTxs: { address: string; count: number; txs: Components['ConfirmedTx'][]; nextCursor: string | null };
+  getApiAddressAddrTxs: { address: string; count: number; total: number; txs: Components['ConfirmedTx'][]; nextCursor: string | null };
   getApiStatsTps: { average: number; peak: number; peakBlock: number | null; blocks: number; transactions: number; seconds: number };
   getApiStatsValidators: {
     blocks: number;
@@ -123,11 +133,48 @@ export interface Answers {
     txCount: number;
     totalRewards: string;
     totalBurned: string;
+    totalFees: string;
+    avgBlockTimeMs: number | null;
     uniqueMiners: number;
     uniqueSubmitters: number;
     topTaskTypes: { type: string; count: number }[];
   };
   getApiAnalyticsHeatmap: { matrix: number[][] };
+  getApiAnalyticsSeries: {
+    range: '24h' | '7d' | '30d';
+    step: 'hour' | 'day';
+    points: {
+      start: number;
+      blocks: number;
+      txCount: number;
+      tps: number;
+      blockTimeMs: number | null;
+      activeMiners: number;
+      submitters: number;
+      tasks: number;
+      taskTypes: Record<string, number>;
+      fees: string;
+      rewards: string;
+      burned: string;
+      storageUsed: string;
+    }[];
+  };
+  getApiAnalyticsTotals: {
+    height: number;
+    transactions: number;
+    tasks: number;
+    agentRuns: number;
+    miners: number;
+    activeMiners24h: number;
+    transactions24h: number;
+    blocks24h: number;
+    tps: { average: number; peak: number };
+    blockTimeMs24h: number | null;
+    circulatingSupply: string;
+    totalBurned: string;
+    feesPaid: string;
+    storageUsed: string;
+  };
   getApiNft: { total: number; items: Components['ArtNft'][] };
   getApiNftOwnerAddress: { owner: string; count: number; items: Components['ArtNft'][] };
   getApiNftTokenIdSvg: string;
@@ -150,6 +197,7 @@ export interface Answers {
   getApiAgentV6ChatByAuthorAddress: { author: string; count: number; conversationIds: string[] };
   getApiSocialCaps: { maxTokensPerLikeHard: number; maxDailyTokensHard: number; queueCapPerAuthor: number; likeExpiryMs: number };
   getApiSocialFeed: {
+    count: number;
     posts: {
       postId: string;
       author: string;
@@ -174,6 +222,22 @@ export interface Answers {
     parentPostId?: string;
     likes: { address: string; kind: 'reaction' | 'intent'; tokens?: number; timestamp: number }[];
   };
+  getApiSocialPostPostIdLikes: { postId: string; count: number; likes: { address: string; kind: 'reaction' | 'intent'; tokens?: number; timestamp: number }[] };
+  getApiSocialPostPostIdReplies: {
+    postId: string;
+    count: number;
+    replies: {
+      postId: string;
+      author: string;
+      likeCount: number;
+      timestamp: number;
+      blockIndex: number;
+      txHash: string;
+      body: string;
+      blobIds: string[];
+      parentPostId?: string;
+    }[];
+  };
   getApiSocialAuthorAddressPosts: {
     author: string;
     count: number;
@@ -190,6 +254,7 @@ export interface Answers {
     }[];
   };
   getApiSocialSubscriptionsSubscriber: { subscriber: string; count: number; subscriptions: string[] };
+  getApiSocialFollowersAddress: { address: string; count: number; followers: string[] };
   getApiSocialQueueAuthor: {
     author: string;
     count: number;
@@ -236,6 +301,28 @@ export interface Answers {
   };
   getApiSocialProfileAddress: { address: string; displayName: string; bio: string; avatarBlobId?: string };
   getApiSocialBlobBlobId: string;
+  getApiWebSites: {
+    count: number;
+    sites: {
+      siteId: string;
+      owner: string;
+      name: string;
+      activeReleaseId: string | null;
+      releaseCount: number;
+      createdAt: number;
+      blockIndex: number;
+    }[];
+  };
+  getApiWebReleaseReleaseId: {
+    releaseId: string;
+    siteId: string;
+    seq: number;
+    merkleRoot: string;
+    publishedAt: number;
+    blockIndex: number;
+    count: number;
+    files: { path: string; fileId: string }[];
+  };
   getApiWebSiteSiteIdReleases: {
     siteId: string;
     owner: string;

@@ -48,6 +48,8 @@ export const ROUTES = {
   getApiMinersId: ['GET', '/api/miners/:id'],
   getApiAnalyticsOverview: ['GET', '/api/analytics/overview'],
   getApiAnalyticsHeatmap: ['GET', '/api/analytics/heatmap'],
+  getApiAnalyticsSeries: ['GET', '/api/analytics/series'],
+  getApiAnalyticsTotals: ['GET', '/api/analytics/totals'],
   getApiNft: ['GET', '/api/nft'],
   getApiNftOwnerAddress: ['GET', '/api/nft/owner/:address'],
   getApiNftTokenIdSvg: ['GET', '/api/nft/:tokenId/svg'],
@@ -71,13 +73,18 @@ export const ROUTES = {
   getApiSocialCaps: ['GET', '/api/social/caps'],
   getApiSocialFeed: ['GET', '/api/social/feed'],
   getApiSocialPostPostId: ['GET', '/api/social/post/:postId'],
+  getApiSocialPostPostIdLikes: ['GET', '/api/social/post/:postId/likes'],
+  getApiSocialPostPostIdReplies: ['GET', '/api/social/post/:postId/replies'],
   getApiSocialAuthorAddressPosts: ['GET', '/api/social/author/:address/posts'],
   getApiSocialSubscriptionsSubscriber: ['GET', '/api/social/subscriptions/:subscriber'],
+  getApiSocialFollowersAddress: ['GET', '/api/social/followers/:address'],
   getApiSocialQueueAuthor: ['GET', '/api/social/queue/:author'],
   getApiSocialIntentsIntentId: ['GET', '/api/social/intents/:intentId'],
   getApiSocialDmsAddress: ['GET', '/api/social/dms/:address'],
   getApiSocialProfileAddress: ['GET', '/api/social/profile/:address'],
   getApiSocialBlobBlobId: ['GET', '/api/social/blob/:blobId'],
+  getApiWebSites: ['GET', '/api/web/sites'],
+  getApiWebReleaseReleaseId: ['GET', '/api/web/release/:releaseId'],
   getApiWebSiteSiteIdReleases: ['GET', '/api/web/site/:siteId/releases'],
   getApiWebReleaseReleaseIdBundle: ['GET', '/api/web/release/:releaseId/bundle'],
   getApiWebAliasAliasBundle: ['GET', '/api/web/alias/:alias/bundle'],
@@ -141,13 +148,17 @@ export interface PathParams {
   getApiAgentV6ChatConversationId: { conversationId: string | number };
   getApiAgentV6ChatByAuthorAddress: { address: string | number };
   getApiSocialPostPostId: { postId: string | number };
+  getApiSocialPostPostIdLikes: { postId: string | number };
+  getApiSocialPostPostIdReplies: { postId: string | number };
   getApiSocialAuthorAddressPosts: { address: string | number };
   getApiSocialSubscriptionsSubscriber: { subscriber: string | number };
+  getApiSocialFollowersAddress: { address: string | number };
   getApiSocialQueueAuthor: { author: string | number };
   getApiSocialIntentsIntentId: { intentId: string | number };
   getApiSocialDmsAddress: { address: string | number };
   getApiSocialProfileAddress: { address: string | number };
   getApiSocialBlobBlobId: { blobId: string | number };
+  getApiWebReleaseReleaseId: { releaseId: string | number };
   getApiWebSiteSiteIdReleases: { siteId: string | number };
   getApiWebReleaseReleaseIdBundle: { releaseId: string | number };
   getApiWebAliasAliasBundle: { alias: string | number };
@@ -169,6 +180,7 @@ export interface PathParams {
 
 /** The query values of the operations that take any. */
 export interface QueryValues {
+  getApiChainSearchQ: { limit?: number };
   getApiChainEvents: { fromHeight?: number };
   getApiChainBlocks: { limit?: number; offset?: number; from?: number; to?: number };
   getApiChainBlocksFull: { from?: number; to?: number };
@@ -181,6 +193,7 @@ export interface QueryValues {
   getApiTasksPending: { limit?: number; offset?: number };
   getApiMiners: { limit?: number; offset?: number };
   getApiAnalyticsOverview: { range?: '24h' | '7d' | '30d' };
+  getApiAnalyticsSeries: { range?: '24h' | '7d' | '30d'; step?: 'hour' | 'day' };
   getApiNft: { limit?: number; offset?: number };
   getApiNftOwnerAddress: { limit?: number; offset?: number };
   getApiImage: { limit?: number; offset?: number };
@@ -193,10 +206,15 @@ export interface QueryValues {
   getApiAgentV6ChatConversationIdTurns: { limit?: number; offset?: number };
   getApiAgentV6ChatByAuthorAddress: { limit?: number; offset?: number };
   getApiSocialFeed: { limit?: number; offset?: number };
+  getApiSocialPostPostIdLikes: { limit?: number; offset?: number };
+  getApiSocialPostPostIdReplies: { limit?: number; offset?: number };
   getApiSocialAuthorAddressPosts: { limit?: number; offset?: number };
   getApiSocialSubscriptionsSubscriber: { limit?: number; offset?: number };
+  getApiSocialFollowersAddress: { limit?: number; offset?: number };
   getApiSocialQueueAuthor: { limit?: number; offset?: number };
   getApiSocialDmsAddress: { limit?: number; offset?: number };
+  getApiWebSites: { limit?: number; offset?: number };
+  getApiWebReleaseReleaseId: { limit?: number; offset?: number };
   getApiWebSiteSiteIdReleases: { limit?: number; offset?: number };
 }
 

@@ -9,6 +9,7 @@ import { contentProjection } from './content.ts';
 import { feeEstimateProjection } from './feeEstimate.ts';
 import { holdersProjection } from './holders.ts';
 import { minerStatsProjection } from './minerStats.ts';
+import { nameIndexProjection } from './nameIndex.ts';
 import { recordListsProjection } from './recordLists.ts';
 import type { Projection } from './projection.ts';
 import { socialProjection } from './social.ts';
@@ -36,6 +37,7 @@ export const PROJECTIONS: Projection<any>[] = [
   contentProjection,
   socialProjection,
   webDriveProjection,
+  nameIndexProjection,
   feeEstimateProjection,
   analyticsProjection,
   tpsProjection,

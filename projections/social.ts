@@ -5,7 +5,8 @@
  * - `feed!<n>` and `by!<author>!<n>` -> postId, numbered in chain order from 0 (newest last);
  * - `dm!<address>!<n>` -> the message, for its sender and its recipient, numbered the same way;
  * - `byc!<author>`, `dmc!<address>` -> how many rows that author's posts and that address's messages hold;
- * - `sub!<follower>!<target>` -> target while the follow holds;
+ * - `sub!<follower>!<target>` -> target and `fol!<target>!<follower>` -> follower while the follow holds;
+ * - `re!<parentPostId>!<height, 12 digits>!<postId>` -> postId: a post's replies in chain order;
  * - `queue!<author>!<seq>` -> intentId while the intent is pending (queue order);
  * - `like!<postId>!r!<address>` (enabled reactions) and `like!<postId>!i!<intentId>` (paid intents);
  * - `profile!<address>` -> {displayName, bio, avatarBlobId?}.
@@ -24,7 +25,7 @@ import {
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 import { missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
-import { type NumberedRows, numberedRows, row, rowGroup } from './rows.ts';
+import { listNumber, type NumberedRows, numberedRows, row, rowGroup } from './rows.ts';
 
 /** A direct message as served (ciphertext only). */
 export interface DmRecord {
@@ -75,6 +76,14 @@ export const dmCountRow = row<number>('dmc!');
 // The social lists page over their whole group (the range ends before `<prefix>\xff`).
 /** `sub!<follower>!<target>` -> target while the follow holds. */
 export const subscriptionRows = rowGroup<string>((follower) => `sub!${follower}!`, String, '\xff');
+/** `fol!<target>!<follower>` -> follower while the follow holds. */
+export const followerRows = rowGroup<string>((target) => `fol!${target}!`, String, '\xff');
+/** `re!<parentPostId>!<height, 12 digits>!<postId>` -> postId: a post's replies, oldest first. */
+export const replyRows = rowGroup<string, string, { blockIndex: number; postId: string }>(
+  (parent) => `re!${parent}!`,
+  ({ blockIndex, postId }) => `${listNumber(blockIndex)}!${postId}`,
+  '\xff',
+);
 /** `queue!<author>!<seq, 12 digits>` -> intentId while the intent is pending. */
 export const queueRows = rowGroup<string, string, number>(
   (author) => `queue!${author}!`,
@@ -115,6 +124,7 @@ function foldTx(s: SocialState, tx: SignedTx, blockIndex: number, ops: KvOp[]): 
     ops.push(postRow.put(tx.postId, { body: tx.body, blobIds: tx.blobIds }));
     ops.push(feedRows.put(undefined, s.feed++, tx.postId));
     append(s, authorPostRows, postCountRow, tx.from, tx.postId, ops);
+    if (tx.parentPostId) ops.push(replyRows.put(tx.parentPostId, { blockIndex, postId: tx.postId }, tx.postId));
   } else if (isTx(tx, SOCIAL_DM_SEND)) {
     const { dmId, from, recipient, ciphertext, nonceHex, ephemeralPubKey, contentHash, blobIds, timestamp } = tx;
     const value: DmRecord = { dmId, from, recipient, ciphertext, nonceHex, ephemeralPubKey, contentHash, blobIds, timestamp, blockIndex };
@@ -122,6 +132,7 @@ function foldTx(s: SocialState, tx: SignedTx, blockIndex: number, ops: KvOp[]): 
   } else if (isTx(tx, SOCIAL_FOLLOW_SET)) {
     const { from, targetAddress } = tx;
     ops.push(tx.enabled ? subscriptionRows.put(from, targetAddress, targetAddress) : subscriptionRows.del(from, targetAddress));
+    ops.push(tx.enabled ? followerRows.put(targetAddress, from, from) : followerRows.del(targetAddress, from));
   } else if (isTx(tx, SOCIAL_REACTION_SET)) {
     const like = { reaction: tx.from };
     const value: LikeRecord = { address: tx.from, kind: 'reaction', timestamp: tx.timestamp };
@@ -135,7 +146,7 @@ function foldTx(s: SocialState, tx: SignedTx, blockIndex: number, ops: KvOp[]): 
 /** Posts, timelines, messages, subscriptions, queues, likes and profiles. */
 export const socialProjection: Projection<SocialState, { feed: number }> = {
   name: 'social',
-  version: 2,
+  version: 3,
   init: (info) => fresh(info, 0),
   apply(state, ev: BlockEvent) {
     const ops: KvOp[] = [];

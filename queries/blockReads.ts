@@ -14,6 +14,11 @@ import {
 } from '../projections/chainIndex.ts';
 import { BlockJsonCache } from './blockJsonCache.ts';
 
+/** A block summary as lists show it. */
+export function blockSummary(b: Block) {
+  return { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer };
+}
+
 /** The block-log half of ChainQueries. */
 export class BlockReads {
   protected readonly ports: ReadPorts;
@@ -94,18 +99,18 @@ export class BlockReads {
    * An address's transactions, newest first: `limit` of them after skipping `offset`, or from
    * `cursor` (a `nextCursor` an earlier page answered: pages that do not shift as new
    * transactions arrive). O(page) at any depth: the page is a range of the history rows, and
-   * each block it touches is read once.
+   * each block it touches is read once. `total`: all the address's transactions.
    */
   async addressTxs(
     address: string,
     limit: number,
     offset = 0,
     cursor?: number,
-  ): Promise<{ txs: ConfirmedTx[]; nextCursor: string | null }> {
+  ): Promise<{ txs: ConfirmedTx[]; nextCursor: string | null; total: number }> {
     const rows = await this.ports.models.readable(addressHistoryProjection);
     const count = (await historyCountRow.get(rows, address)) ?? 0;
     const top = Math.min(count - 1, cursor ?? count - 1) - offset;
-    if (top < 0 || limit === 0) return { txs: [], nextCursor: top < 0 ? null : String(top) };
+    if (top < 0 || limit === 0) return { txs: [], nextCursor: top < 0 ? null : String(top), total: count };
     // Each row is one block's run of the address's transactions; the first one read holds `top`.
     const page: TxLocation[] = [];
     for await (const v of historyRows.values(rows, address, { from: 0, through: top, reverse: true, limit })) {
@@ -123,6 +128,6 @@ export class BlockReads {
       if (b && tx) txs.push(confirmedTx(tx, b, r.position));
     }
     const last = top - page.length + 1;
-    return { txs, nextCursor: last > 0 ? String(last - 1) : null };
+    return { txs, nextCursor: last > 0 ? String(last - 1) : null, total: count };
   }
 }

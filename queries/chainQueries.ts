@@ -67,17 +67,6 @@ export class ChainQueries extends BlockReads {
     return this.ports.mempool.list();
   }
 
-  /** Address keys with this prefix that have history (partial-address search). */
-  async addressesWithPrefix(prefix: string, limit: number): Promise<string[]> {
-    const out: string[] = [];
-    const state = this.state();
-    for (const a of state.accounts.keys()) {
-      if (a.startsWith(prefix)) out.push(a);
-      if (out.length >= limit) break;
-    }
-    return out.sort();
-  }
-
   state(): ChainState {
     return this.ports.chain.state();
   }

@@ -5,6 +5,7 @@ import { ChainQueries } from './chainQueries.ts';
 import { ContentQueries } from './contentQueries.ts';
 import { MediaNftQueries } from './mediaNftQueries.ts';
 import { NftQueries } from './nftQueries.ts';
+import { SearchQueries } from './searchQueries.ts';
 import { SocialQueries } from './socialQueries.ts';
 import { StatsQueries } from './statsQueries.ts';
 import { TaskQueries } from './taskQueries.ts';
@@ -22,21 +23,22 @@ export interface Queries {
   content: ContentQueries;
   social: SocialQueries;
   web: WebQueries;
+  /** Search across every id kind. */
+  search: SearchQueries;
 }
 
 /** Builds the query objects over one node's read-side ports. */
 export function createQueries(ports: ReadPorts): Queries {
   const chain = new ChainQueries(ports);
   const content = new ContentQueries(ports);
-  return {
+  const sources = {
     chain,
     tasks: new TaskQueries(ports),
     agents: new AgentQueries(ports),
     nfts: new NftQueries(chain),
     media: new MediaNftQueries(chain, content),
-    stats: new StatsQueries(ports.models),
-    content,
     social: new SocialQueries(ports),
     web: new WebQueries(ports, content),
   };
+  return { ...sources, stats: new StatsQueries(ports.models), content, search: new SearchQueries(ports, sources) };
 }

@@ -15,11 +15,13 @@ import {
   dmCountRow,
   dmRows,
   feedRows,
+  followerRows,
   likeRows,
   postCountRow,
   postRow,
   profileRow,
   queueRows,
+  replyRows,
   socialProjection,
   subscriptionRows,
   type DmRecord,
@@ -120,10 +122,22 @@ export class SocialQueries {
     return { count: page.count, items: await this.posts(page.items) };
   }
 
-  /** A post's likes (enabled reactions and paid intents), newest first. */
-  async likes(postId: string): Promise<LikeRecord[]> {
-    const { items } = await this.page(likeRows, postId, Number.MAX_SAFE_INTEGER, 0, false);
-    return items.sort((a, b) => b.timestamp - a.timestamp || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  /** A post's likes (enabled reactions and paid intents), newest first: `limit` from `offset` (all by default), with their count. */
+  async likes(postId: string, limit = Number.MAX_SAFE_INTEGER, offset = 0): Promise<Slice<LikeRecord>> {
+    const { count, items } = await this.page(likeRows, postId, Number.MAX_SAFE_INTEGER, 0, false);
+    items.sort((a, b) => b.timestamp - a.timestamp || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+    return { count, items: items.slice(offset, offset + limit) };
+  }
+
+  /** A post's replies, oldest first (chain order), with their count. */
+  async replies(postId: string, limit: number, offset: number): Promise<Slice<Post>> {
+    const page = await this.page(replyRows, postId, limit, offset, false);
+    return { count: page.count, items: await this.posts(page.items) };
+  }
+
+  /** The accounts that follow `target`, in address order. */
+  followers(target: string, limit: number, offset: number): Promise<Slice<string>> {
+    return this.page(followerRows, target, limit, offset, false);
   }
 
   /** The accounts `subscriber` follows, in address order. */

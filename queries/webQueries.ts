@@ -6,9 +6,9 @@
 import { driveFile, FILES, type DriveFile } from '../core/tx/web/webFiles.ts';
 import { manifestLookup, WEB_ALIASES, WEB_RELEASES, WEB_SITES, type WebRelease, type WebSite } from '../core/tx/web/webRecords.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { siteReleaseRows, webDriveProjection } from '../projections/webDrive.ts';
+import { siteReleaseRows, siteRows, webDriveProjection } from '../projections/webDrive.ts';
 import type { ContentQueries, StoredContent } from './contentQueries.ts';
-import { readRecord, readState } from './stateReads.ts';
+import { readRecord, readRecords, readState } from './stateReads.ts';
 
 /** One release in a site's list. */
 export interface ReleaseSummary {
@@ -52,6 +52,17 @@ export interface Bundle {
 /** A drive file's metadata as served (GET /api/web/file/:fileId). */
 export type FileInfo = Omit<DriveFile, 'txHash'>;
 
+/** A site as lists show it. */
+export interface SiteSummary {
+  siteId: string;
+  owner: string;
+  name: string;
+  activeReleaseId: string | null;
+  releaseCount: number;
+  createdAt: number;
+  blockIndex: number;
+}
+
 /** Query facade of the drive. */
 export class WebQueries {
   private readonly ports: ReadPorts;
@@ -82,6 +93,28 @@ export class WebQueries {
     if (!f) return undefined;
     const { txHash: _txHash, ...info } = f;
     return info;
+  }
+
+  /** Every site, newest first: `limit` from `offset`, with how many there are. */
+  async sites(limit: number, offset: number): Promise<{ count: number; sites: SiteSummary[] }> {
+    // The count before the wait: the rows it numbers are written once `readable` resolves.
+    const count = this.ports.models.state(webDriveProjection).sites;
+    const ids = await siteRows.page(await this.ports.models.readable(webDriveProjection), undefined, count, limit, offset, true);
+    const sites = await readRecords(this.ports, WEB_SITES, ids);
+    return {
+      count,
+      sites: sites
+        .filter((x) => x !== undefined)
+        .map((x) => ({
+          siteId: x.siteId,
+          owner: x.owner,
+          name: x.name,
+          activeReleaseId: x.activeReleaseId ?? null,
+          releaseCount: x.releaseCount,
+          createdAt: x.createdAt,
+          blockIndex: x.blockIndex,
+        })),
+    };
   }
 
   /** A site's releases, newest first, `limit` from `offset`. */

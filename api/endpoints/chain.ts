@@ -1,23 +1,52 @@
 /** The definitions of /api/health, the chain-wide reads under /api/chain and the event streams. */
-import { ChainError } from '../../core/errors.ts';
 import { type Checked, endpoints } from './endpoint.ts';
 import { EXAMPLE_ADDRESS } from './examples.ts';
-import { addressParam } from './params.ts';
+import { addressParam, limit } from './params.ts';
+import { MAX_SEARCH_QUERY, parseSearchQuery, type SearchQuery } from '../../queries/searchQuery.ts';
+import type { JsonSchema } from '../openapi/txSchemas.ts';
 import { address, arr, big, bool, hash, ms, nullable, obj, oneOf, ref, str, uint } from '../openapi/shapes.ts';
 
-/** Longest accepted search query. */
-const MAX_QUERY = 128;
-
-/** A search query: trimmed and lowercased, 1..MAX_QUERY characters. */
-const searchQuery: Checked<string> = {
-  schema: { type: 'string', minLength: 1, maxLength: MAX_QUERY },
-  description: 'a height, a 64-hex hash, or an address or its prefix',
-  parse: (s = '') => {
-    const q = s.trim().toLowerCase();
-    if (q.length === 0 || q.length > MAX_QUERY) throw new ChainError('INVALID_PARAMS', `q must be 1..${MAX_QUERY} characters`);
-    return q;
-  },
+/** A search query: trimmed, 1..MAX_SEARCH_QUERY characters, read into every id form it can take. */
+const searchQuery: Checked<SearchQuery> = {
+  schema: { type: 'string', minLength: 1, maxLength: MAX_SEARCH_QUERY },
+  description:
+    'a height; a 64-hex hash (block, transaction, agent run, conversation, NFT, miner, drive file); a task id; an address or its prefix (3+ hex); a post, site, release or DM id; a web alias; or the start of a profile or miner name',
+  parse: parseSearchQuery,
   example: EXAMPLE_ADDRESS.slice(0, 10),
+};
+
+/** A search hit of `type` whose `data` is `data`. */
+const hit = (type: string, data: JsonSchema): JsonSchema => obj({ type: { const: type }, data });
+
+/** The search answer: every hit kind, discriminated by `type`. */
+const searchHit: JsonSchema = {
+  oneOf: [
+    hit('block', ref('BlockSummary')),
+    hit('tx', ref('ConfirmedTx')),
+    hit('address', ref('AddressBrief')),
+    hit('task', ref('TaskSummary')),
+    hit('run', obj({ agentRunId: hash, conversationId: hash, submitter: address, status: str, submittedAt: ms })),
+    hit('conversation', ref('Conversation')),
+    hit('nft', obj({ kind: oneOf('art', 'image', 'audio'), tokenId: hash, owner: address, mintedAt: ms, blockIndex: uint })),
+    hit('post', obj({ postId: str, author: address, likeCount: uint, timestamp: ms, blockIndex: uint })),
+    hit('profile', obj({ address, displayName: str })),
+    hit('site', obj({ siteId: str, name: str, owner: address, activeReleaseId: nullable(str), releaseCount: uint })),
+    hit('alias', obj({ alias: str, siteId: str, owner: address })),
+    hit('release', obj({ releaseId: str, siteId: str, seq: uint, files: uint, publishedAt: ms })),
+    hit(
+      'file',
+      obj({
+        fileId: hash,
+        siteId: str,
+        path: str,
+        contentType: str,
+        totalBytes: uint,
+        status: oneOf('pending', 'complete', 'expired', 'deleted'),
+      }),
+    ),
+    hit('miner', obj({ id: hash, name: str, address })),
+    hit('dm', obj({ dmId: str, from: address, blockIndex: uint })),
+  ],
 };
 
 /** Health, chain-wide reads and the live streams. */
@@ -130,17 +159,13 @@ export const CHAIN_ENDPOINTS = endpoints({
     method: 'GET',
     path: '/api/chain/search/:q',
     tag: 'chain',
-    summary: 'Search by height, block or transaction hash, or (partial) address',
+    summary:
+      'Search every id kind: blocks, transactions, addresses, tasks, agent runs, conversations, NFTs, posts, profiles, sites, aliases, releases, drive files, miners, DMs',
+    description:
+      'An array of `{type, data}` hits, `type` one of block, tx, address, task, run, conversation, nft (`data.kind`: art, image or audio), post, profile, site, alias, release, file, miner, dm. Exact ids come first, then addresses and names that start with the query (in key order); at most `limit` hits.',
     params: { q: searchQuery },
-    ok: {
-      schema: arr({
-        oneOf: [
-          obj({ type: { const: 'block' }, data: ref('BlockSummary') }),
-          obj({ type: { const: 'tx' }, data: ref('ConfirmedTx') }),
-          obj({ type: { const: 'address' }, data: ref('AddressBrief') }),
-        ],
-      }),
-    },
+    query: { limit: limit(50, 20) },
+    ok: { schema: arr(searchHit) },
   },
   getApiChainEvents: {
     method: 'GET',

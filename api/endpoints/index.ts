@@ -5,6 +5,7 @@
  */
 import { ACCESS_ENDPOINTS } from './access.ts';
 import { AGENT_ENDPOINTS } from './agent.ts';
+import { ANALYTICS_ENDPOINTS } from './analytics.ts';
 import { BLOCK_ENDPOINTS } from './blocks.ts';
 import { CHAIN_ENDPOINTS } from './chain.ts';
 import { catalog } from './endpoint.ts';
@@ -21,6 +22,7 @@ export const ENDPOINTS = catalog(
   BLOCK_ENDPOINTS,
   LEDGER_ENDPOINTS,
   TASK_ENDPOINTS,
+  ANALYTICS_ENDPOINTS,
   ALL_NFT_ENDPOINTS,
   AGENT_ENDPOINTS,
   SOCIAL_ENDPOINTS,

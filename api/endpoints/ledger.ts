@@ -73,7 +73,7 @@ export const LEDGER_ENDPOINTS = endpoints({
     description:
       'Any page costs the same, however deep: `offset` counts from the newest transaction, or `cursor` (not both) continues ' +
       'from the `nextCursor` an earlier page answered, which does not shift as new transactions arrive. `nextCursor` is null ' +
-      'after the oldest transaction.',
+      "after the oldest transaction. `count` is the page's length, `total` all the address's transactions.",
     params: { addr: addressParam() },
     // In the order they are checked.
     query: { offset, cursor: cursor('the `nextCursor` of the previous page'), limit: limit(100) },
@@ -81,6 +81,7 @@ export const LEDGER_ENDPOINTS = endpoints({
       schema: obj({
         address,
         count: uint,
+        total: uint,
         txs: arr(ref('ConfirmedTx')),
         nextCursor: nullable({ type: 'string', pattern: '^[0-9]+$' }),
       }),

@@ -1,25 +1,14 @@
-/** The definitions of the task, miner and analytics routes. */
-import { ChainError } from '../../core/errors.ts';
+/** The definitions of the task and miner routes. */
 import { TASK_STATUSES } from '../../core/tx/task/task.ts';
-import { RANGES, type Range } from '../../projections/analytics.ts';
-import { type Checked, endpoints } from './endpoint.ts';
+import { endpoints } from './endpoint.ts';
 import { EXAMPLE_IDS, EXAMPLE_TASK_SUBMIT } from './examples.ts';
 import { addressParam, hashParam, matching, oneOfParam, paging } from './params.ts';
-import { address, arr, big, hash, ms, nullable, obj, oneOf, ref, str, uint } from '../openapi/shapes.ts';
+import { address, arr, big, hash, ms, nullable, obj, ref, str, uint } from '../openapi/shapes.ts';
 
 /** A task id, as TASK_SUBMIT allows. */
 const taskId = matching(/^[A-Za-z0-9_-]{8,64}$/, 'task id', 'task id must match [A-Za-z0-9_-]{8,64}', '327d1c214ca75bd4bd5f15ceeed2b63e');
-const range: Checked<Range> = {
-  schema: oneOf(...Object.keys(RANGES)),
-  description: 'whole UTC hours ending with the latest block (default 24h)',
-  parse: (s = '24h') => {
-    if (!Object.hasOwn(RANGES, s)) throw new ChainError('INVALID_PARAMS', `range must be one of ${Object.keys(RANGES).join(', ')}`);
-    return s as Range;
-  },
-  example: '24h',
-};
 
-/** Tasks, miners and analytics. */
+/** Tasks and miners. */
 export const TASK_ENDPOINTS = endpoints({
   getApiChainTasks: {
     method: 'GET',
@@ -126,35 +115,5 @@ export const TASK_ENDPOINTS = endpoints({
     params: { id: hashParam('miner id', 'miner id', EXAMPLE_IDS.miner) },
     ok: { schema: ref('Miner') },
     errors: [404],
-  },
-  getApiAnalyticsOverview: {
-    method: 'GET',
-    path: '/api/analytics/overview',
-    tag: 'analytics',
-    summary: 'Blocks, transactions, rewards, burns, miners, submitters and task types over a range',
-    query: { range },
-    ok: {
-      schema: obj({
-        range: oneOf('24h', '7d', '30d'),
-        blocks: uint,
-        txCount: uint,
-        totalRewards: str,
-        totalBurned: str,
-        uniqueMiners: uint,
-        uniqueSubmitters: uint,
-        topTaskTypes: arr(obj({ type: str, count: uint })),
-      }),
-    },
-  },
-  getApiAnalyticsHeatmap: {
-    method: 'GET',
-    path: '/api/analytics/heatmap',
-    tag: 'analytics',
-    summary: 'Transactions by weekday (Monday first) and UTC hour',
-    ok: {
-      schema: obj({
-        matrix: { type: 'array', minItems: 7, maxItems: 7, items: { type: 'array', minItems: 24, maxItems: 24, items: uint } },
-      }),
-    },
   },
 });

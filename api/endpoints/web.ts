@@ -22,6 +22,50 @@ const BUNDLE_NOTE = "Files deleted since the release was published are left out;
 
 /** Web drive routes. */
 export const WEB_ENDPOINTS = endpoints({
+  getApiWebSites: {
+    method: 'GET',
+    path: '/api/web/sites',
+    tag: 'web',
+    summary: 'Every site, newest first (count: all of them)',
+    query: paging(100),
+    ok: {
+      schema: obj({
+        count: uint,
+        sites: arr(
+          obj({
+            siteId: str,
+            owner: address,
+            name: str,
+            activeReleaseId: nullable(str),
+            releaseCount: uint,
+            createdAt: ms,
+            blockIndex: uint,
+          }),
+        ),
+      }),
+    },
+  },
+  getApiWebReleaseReleaseId: {
+    method: 'GET',
+    path: '/api/web/release/:releaseId',
+    tag: 'web',
+    summary: 'A release and the files its manifest names, in manifest order (count: all of them); a page of `files` by limit and offset',
+    params: { releaseId },
+    query: paging(1000, 100),
+    ok: {
+      schema: obj({
+        releaseId: str,
+        siteId: str,
+        seq: uint,
+        merkleRoot: hash,
+        publishedAt: ms,
+        blockIndex: uint,
+        count: uint,
+        files: arr(obj({ path: str, fileId: hash })),
+      }),
+    },
+    errors: [404],
+  },
   getApiWebSiteSiteIdReleases: {
     method: 'GET',
     path: '/api/web/site/:siteId/releases',

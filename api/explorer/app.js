@@ -4,7 +4,7 @@
 import { OmbraClient } from '/explorer/client/browser.ts';
 import { el } from '/explorer/dom.js';
 import { Home } from '/explorer/home.js';
-import { addressPage, blockPage, mediaPage, nftPage, runPage, searchPage, taskPage, txPage } from '/explorer/pages.js';
+import { explorerPages } from '/explorer/pages.js';
 
 const client = new OmbraClient(location.origin);
 const view = document.getElementById('view');
@@ -33,17 +33,7 @@ function go(path, replace = false) {
   else location.hash = url; // hashchange routes
 }
 
-const PAGES = {
-  block: (id) => blockPage(client, id),
-  tx: (id) => txPage(client, id),
-  address: (id) => addressPage(client, id),
-  task: (id) => taskPage(client, id),
-  run: (id) => runPage(client, id),
-  nft: (id) => nftPage(client, id),
-  image: (id) => mediaPage(client, 'image', id),
-  audio: (id) => mediaPage(client, 'audio', id),
-  search: (q) => searchPage(client, q, go),
-};
+const PAGES = explorerPages(client, go);
 
 let routing = 0;
 async function route() {

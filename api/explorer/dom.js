@@ -39,10 +39,6 @@ export function ago(ms, now = Date.now()) {
   return `${Math.floor(s / 86400)} d ago`;
 }
 
-/** A time as ISO text with its age. */
-export const when = (ms) =>
-  el('span', { title: new Date(ms).toISOString() }, `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} (${ago(ms)})`);
-
 /** A table of rows (arrays of cells) under a header row. */
 export function table(head, rows, empty = 'nothing yet') {
   if (!rows.length) return el('p', { class: 'muted' }, empty);
@@ -54,23 +50,5 @@ export function table(head, rows, empty = 'nothing yet') {
   );
 }
 
-/** A key/value table. */
-export function kv(pairs) {
-  return el(
-    'table',
-    { class: 'kv' },
-    ...pairs.filter(Boolean).map(([k, v]) => el('tr', {}, el('th', {}, k), el('td', {}, v ?? el('span', { class: 'muted' }, '—')))),
-  );
-}
-
 /** A titled card. */
 export const card = (title, ...body) => el('section', { class: 'card' }, el('h2', {}, title), ...body);
-
-/** A value of a transaction field as text: objects as JSON, amounts with their unit. */
-export function fieldValue(name, v) {
-  if (typeof v === 'string' && /^ox[0-9a-f]{40}$/.test(v)) return addrLink(v);
-  if (['amount', 'fee', 'maxFee'].includes(name) && typeof v === 'string') return `${ombra(v)} (${v} micro)`;
-  if (typeof v === 'object' && v !== null) return el('pre', {}, JSON.stringify(v, null, 2));
-  if (typeof v === 'string' && v.length > 200) return el('pre', {}, v);
-  return el('span', { class: typeof v === 'string' && /^[0-9a-f]{32,}$/.test(v) ? 'mono' : undefined }, String(v));
-}

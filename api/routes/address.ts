@@ -18,7 +18,7 @@ export function addressRoutes({ queries }: ApiDeps): Hono {
   serve(app, E.getApiAddressAddrTxs, async (c, { params: { addr: address }, query: { offset, cursor, limit } }) => {
     if (cursor !== undefined && offset > 0) throw new ChainError('INVALID_PARAMS', 'give offset or cursor, not both');
     const page = await queries.chain.addressTxs(address, limit, offset, cursor);
-    return c.json({ address, count: page.txs.length, txs: page.txs, nextCursor: page.nextCursor });
+    return c.json({ address, count: page.txs.length, total: page.total, txs: page.txs, nextCursor: page.nextCursor });
   });
   return app;
 }

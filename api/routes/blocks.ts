@@ -6,7 +6,6 @@
  * is the height to ask from. One request holds one block in memory, whatever the range.
  */
 import { Hono, type Context } from 'hono';
-import type { Block } from '../../core/block.ts';
 import { ChainError, present } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -14,11 +13,7 @@ import { jsonAnswer, jsonStream } from '../jsonAnswer.ts';
 import { BLOCK_ENDPOINTS as E, MAX_BLOCKS_RANGE, MAX_FULL_RANGE } from '../endpoints/blocks.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { parseHeight } from '../endpoints/params.ts';
-
-/** A block summary as lists show it. */
-export function summary(b: Block) {
-  return { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer };
-}
+import { blockSummary } from '../../queries/blockReads.ts';
 
 /** Parses `from`/`to` into an inclusive range of at most `max` blocks. */
 function range(fromS: string | undefined, toS: string | undefined, height: number, max: number): { from: number; to: number } {
@@ -101,7 +96,7 @@ export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 10
     const offset = E.getApiChainBlocks.query.offset.parse(q.offset);
     const top = height - offset;
     const blocks = top < 0 || limit === 0 ? [] : (await queries.chain.blocks(Math.max(0, top - limit + 1), top)).reverse();
-    return c.json({ blocks: blocks.map(summary), total: height + 1 });
+    return c.json({ blocks: blocks.map(blockSummary), total: height + 1 });
   });
 
   serve(app, E.getApiChainBlocksFull, (c, { query: q }) => {

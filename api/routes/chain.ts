@@ -5,7 +5,6 @@ import { EncodedOnChange, jsonAnswer } from '../jsonAnswer.ts';
 import type { Block } from '../../core/block.ts';
 import { CHAIN_ENDPOINTS as E } from '../endpoints/chain.ts';
 import { serve } from '../endpoints/endpoint.ts';
-import { summary } from './blocks.ts';
 
 /** Chain routes. */
 export function chainRoutes({ queries, network }: ApiDeps): Hono {
@@ -45,31 +44,7 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
     return c.json({ peerId: network.peerId(), count: peers.length, peers });
   });
 
-  serve(app, E.getApiChainSearchQ, async (c, { params: { q } }) => {
-    const out: { type: 'block' | 'tx' | 'address'; data: unknown }[] = [];
-    if (/^[0-9]{1,15}$/.test(q)) {
-      const b = await queries.chain.block(Number(q));
-      if (b) out.push({ type: 'block', data: summary(b) });
-    }
-    if (/^[0-9a-f]{64}$/.test(q)) {
-      const b = await queries.chain.blockByHash(q);
-      if (b) out.push({ type: 'block', data: summary(b) });
-      const t = await queries.chain.tx(q);
-      if (t) out.push({ type: 'tx', data: t });
-    }
-    const addr = /^ox[0-9a-f]{40}$/.test(q) ? q : null;
-    if (addr) {
-      const a = queries.chain.account(addr);
-      out.push({ type: 'address', data: { address: addr, balance: a.balance.toString(), nonce: a.nonce } });
-    } else if (/^(ox)?[0-9a-f]{3,39}$/.test(q)) {
-      const prefix = q.startsWith('ox') ? q : `ox${q}`;
-      for (const a of await queries.chain.addressesWithPrefix(prefix, 20)) {
-        const acc = queries.chain.account(a);
-        out.push({ type: 'address', data: { address: a, balance: acc.balance.toString(), nonce: acc.nonce } });
-      }
-    }
-    return c.json(out);
-  });
+  serve(app, E.getApiChainSearchQ, async (c, { params: { q }, query }) => c.json(await queries.search.search(q, query.limit)));
 
   return app;
 }

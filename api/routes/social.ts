@@ -22,12 +22,25 @@ export function socialRoutes({ queries }: ApiDeps): Hono {
   serve(app, E.getApiSocialCaps, (c) => c.json({ ...LIKE_CAPS }));
 
   serve(app, E.getApiSocialFeed, async (c, { query: { limit, offset } }) => {
-    return c.json({ posts: (await social.feed(limit, offset)).items });
+    const { count, items } = await social.feed(limit, offset);
+    return c.json({ count, posts: items });
   });
 
   serve(app, E.getApiSocialPostPostId, async (c, { params: { postId } }) => {
     const post = (await social.post(postId)) ?? notFound(`post ${postId}`);
-    return c.json({ ...post, likes: await social.likes(postId) });
+    return c.json({ ...post, likes: (await social.likes(postId)).items });
+  });
+
+  serve(app, E.getApiSocialPostPostIdLikes, async (c, { params: { postId }, query: { limit, offset } }) => {
+    if (!(await social.post(postId))) notFound(`post ${postId}`);
+    const { count, items } = await social.likes(postId, limit, offset);
+    return c.json({ postId, count, likes: items });
+  });
+
+  serve(app, E.getApiSocialPostPostIdReplies, async (c, { params: { postId }, query: { limit, offset } }) => {
+    if (!(await social.post(postId))) notFound(`post ${postId}`);
+    const { count, items } = await social.replies(postId, limit, offset);
+    return c.json({ postId, count, replies: items });
   });
 
   serve(app, E.getApiSocialAuthorAddressPosts, async (c, { params: { address: author }, query: { limit, offset } }) => {
@@ -38,6 +51,11 @@ export function socialRoutes({ queries }: ApiDeps): Hono {
   serve(app, E.getApiSocialSubscriptionsSubscriber, async (c, { params: { subscriber }, query: { limit, offset } }) => {
     const { count, items } = await social.subscriptions(subscriber, limit, offset);
     return c.json({ subscriber, count, subscriptions: items });
+  });
+
+  serve(app, E.getApiSocialFollowersAddress, async (c, { params: { address }, query: { limit, offset } }) => {
+    const { count, items } = await social.followers(address, limit, offset);
+    return c.json({ address, count, followers: items });
   });
 
   serve(app, E.getApiSocialQueueAuthor, async (c, { params: { author }, query: { limit, offset } }) => {

@@ -39,6 +39,13 @@ export function webApiRoutes({ queries }: ApiDeps): Hono {
     return c.json(await web.siteReleases(site, limit, offset));
   });
 
+  serve(app, E.getApiWebSites, async (c, { query: { limit, offset } }) => c.json(await web.sites(limit, offset)));
+
+  serve(app, E.getApiWebReleaseReleaseId, async (c, { params: { releaseId }, query: { limit, offset } }) => {
+    const { txHash: _txHash, manifest, ...r } = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
+    return c.json({ ...r, count: manifest.length, files: manifest.slice(offset, offset + limit) });
+  });
+
   serve(app, E.getApiWebReleaseReleaseIdBundle, async (c, { params: { releaseId } }) => {
     const r = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
     return jsonStream(c, web.bundleJson(r));

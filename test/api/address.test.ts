@@ -43,6 +43,7 @@ addr('answers balance and nonce, balance alone, and the history newest first', (
       [hashes[4], hashes[3]],
     );
     assert.is(two.body.count, 2);
+    assert.is(two.body.total, 5, 'total counts every transaction of the address, not the page');
     assert.is(two.body.nextCursor, '2', 'the next page starts at the third newest');
     assert.equal(
       (await get(c, `/api/address/${A(1)}/txs?limit=2&cursor=${two.body.nextCursor}`)).body.txs.map((t: any) => t.hash),
@@ -54,7 +55,7 @@ addr('answers balance and nonce, balance alone, and the history newest first', (
       [hashes[1], hashes[0]],
     );
     assert.is((await get(c, `/api/address/${A(2)}/txs`)).body.count, 5);
-    assert.equal((await get(c, `/api/address/${A(3)}/txs`)).body, { address: A(3), count: 0, txs: [], nextCursor: null });
+    assert.equal((await get(c, `/api/address/${A(3)}/txs`)).body, { address: A(3), count: 0, total: 0, txs: [], nextCursor: null });
   }),
 );
 
@@ -66,7 +67,9 @@ addr('the history limit defaults to 30 and clamps to 100', () =>
     }
     assert.is((await get(c, `/api/address/${A(1)}/txs`)).body.count, 30);
     assert.is((await get(c, `/api/address/${A(1)}/txs?limit=1000`)).body.count, 100);
-    assert.is((await get(c, `/api/address/${A(1)}/txs?limit=1000&offset=100`)).body.count, 20);
+    const deep = (await get(c, `/api/address/${A(1)}/txs?limit=1000&offset=100`)).body;
+    assert.is(deep.count, 20);
+    assert.is(deep.total, 120);
   }),
 );
 

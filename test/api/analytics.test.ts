@@ -1,5 +1,6 @@
 /** /api/analytics/overview, /api/analytics/heatmap and /api/stats/tps, and the read models across a restart. */
 import { suite } from 'uvu';
+import { present } from '../../core/errors.ts';
 import * as assert from 'uvu/assert';
 import { DEV_KEYS, fixtureGenesis, openTestChain } from '../helpers/testChain.ts';
 import { fullTask, registerMiner, requestRun, submitTask } from './economy.ts';
@@ -18,6 +19,8 @@ overview('a rewarded task: rewards to miner and validator, the burn share, miner
       txCount: 0,
       totalRewards: '0',
       totalBurned: '0',
+      totalFees: '0',
+      avgBlockTimeMs: null,
       uniqueMiners: 0,
       uniqueSubmitters: 0,
       topTaskTypes: [],
@@ -29,12 +32,16 @@ overview('a rewarded task: rewards to miner and validator, the burn share, miner
     await submitTask(c, 5, { taskType: 'embedding', prompt: 'vec2' });
     await requestRun(c, 6);
     await c.produce();
+    // The block time is the mean interval ending at each block after block 1 (whose predecessor is the genesis).
+    const times = await Promise.all([1, 2, 3, 4, 5, 6].map(async (i) => present(await c.queries.block(i), `block ${i}`).timestamp));
     const want = {
       range: '24h',
       blocks: 6,
       txCount: 2 + 1 + 2 + 1 + 1 + 3,
       totalRewards: '15000',
       totalBurned: '5000',
+      totalFees: c.node.state().supply.feesPaid.toString(),
+      avgBlockTimeMs: Math.round((times[5] - times[0]) / 5),
       uniqueMiners: 2,
       uniqueSubmitters: 4,
       topTaskTypes: [
@@ -47,19 +54,26 @@ overview('a rewarded task: rewards to miner and validator, the burn share, miner
     assert.is(c.node.state().supply.burned, 5000n);
     // A day later only the newest hour's block is inside 24h; 7d still has everything.
     c.advance(25 * HOUR);
+    const feesBefore = c.node.state().supply.feesPaid;
     await c.node.submitTx(c.transfer(1, A(2), 5n));
     await c.produce();
+    const last = present(await c.queries.block(7), 'block 7').timestamp;
+    const { totalFees, avgBlockTimeMs, ...rest } = (await get(c, '/api/analytics/overview?range=7d')).body;
+    assert.equal([totalFees, avgBlockTimeMs], [c.node.state().supply.feesPaid.toString(), Math.round((last - times[0]) / 6)]);
+    const { totalFees: _f, avgBlockTimeMs: _b, ...wanted } = want;
+    assert.equal(rest, { ...wanted, range: '7d', blocks: 7, txCount: want.txCount + 1 });
     assert.equal((await get(c, '/api/analytics/overview')).body, {
       range: '24h',
       blocks: 1,
       txCount: 1,
       totalRewards: '0',
       totalBurned: '0',
+      totalFees: (c.node.state().supply.feesPaid - feesBefore).toString(),
+      avgBlockTimeMs: last - times[5],
       uniqueMiners: 0,
       uniqueSubmitters: 0,
       topTaskTypes: [],
     });
-    assert.equal((await get(c, '/api/analytics/overview?range=7d')).body, { ...want, range: '7d', blocks: 7, txCount: want.txCount + 1 });
   }),
 );
 

@@ -150,7 +150,7 @@ t('unknown ids answer 404, junk parameters 400, and an incomplete blob is not se
       assert.ok(typeof body.error === 'string' && typeof body.code === 'string', path);
     }
     const feed = (await get(c, '/api/social/feed?limit=1000')).body;
-    assert.equal(feed, { posts: [] });
+    assert.equal(feed, { count: 0, posts: [] });
   } finally {
     await c.destroy();
   }

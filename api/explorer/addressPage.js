@@ -1,0 +1,103 @@
+// An address: balance, storage, miner and profile, links with counts to everything it owns or
+// wrote (posts, follows, funded likes, DMs, NFTs, agent runs, conversations), and its
+// transactions paged, each with its direction, counterparty, value, fee and age.
+import { txRows, withPostAuthors } from '/explorer/chainPages.js';
+import { el } from '/explorer/dom.js';
+import { directionOf } from '/explorer/fields.js';
+import { ageCell, amount, bytes, fields, fullId, none, pageOf, section } from '/explorer/format.js';
+import { pagedTable, splitArg } from '/explorer/paging.js';
+
+const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
+
+/** A count from a list read with limit 1, or null when the read is refused (a fork not active yet). */
+async function countOf(client, id, params, field) {
+  try {
+    const r = await client.read(id, params, { limit: 1 });
+    return r[field];
+  } catch {
+    return null;
+  }
+}
+
+/** The links of an address to its other pages, each with how many there are. */
+async function related(client, a) {
+  const items = [
+    ['Posts', `posts/${a}`, 'getApiSocialAuthorAddressPosts', { address: a }],
+    ['Follows', `follows/${a}`, 'getApiSocialSubscriptionsSubscriber', { subscriber: a }],
+    ['Followers', `followers/${a}`, 'getApiSocialFollowersAddress', { address: a }],
+    ['Funded likes queued for this author', `queue/${a}`, 'getApiSocialQueueAuthor', { author: a }],
+    ['Direct messages (metadata)', `dms/${a}`, 'getApiSocialDmsAddress', { address: a }],
+    ['Art NFTs owned', `gallery/art?owner=${a}`, 'getApiNftOwnerAddress', { address: a }],
+    ['Image NFTs owned', `gallery/image?owner=${a}`, 'getApiImageOwnerAddress', { address: a }],
+    ['Audio NFTs owned', `gallery/audio?owner=${a}`, 'getApiAudioOwnerAddress', { address: a }],
+    // The agent lists count only the page they answer: a read of one tells none from some.
+    ['Agent runs submitted', `runs/?submitter=${a}`, 'getApiAgentV6BySubmitterAddress', { address: a }, true],
+    ['Agent runs served as miner', `runs/?miner=${a}`, 'getApiAgentV6ByMinerAddress', { address: a }, true],
+    ['Conversations', `conversations/${a}`, 'getApiAgentV6ChatByAuthorAddress', { address: a }, true],
+  ];
+  const shown = (n, some) => (n === null ? '(not active)' : some ? (n ? '' : '(none)') : `(${n.toLocaleString('en-US')})`);
+  const counts = await Promise.all(items.map(([, , id, params]) => countOf(client, id, params, 'count')));
+  return el(
+    'ul',
+    { class: 'links' },
+    ...items.map(([label, href, , , some], i) =>
+      el('li', {}, el('a', { href: `#/${href}` }, label), ' ', el('span', { class: 'muted' }, shown(counts[i], some))),
+    ),
+  );
+}
+
+export async function addressPage(client, arg) {
+  const [raw, query] = splitArg(arg);
+  if (!ADDRESS.test(raw)) return null;
+  const a = raw.toLowerCase();
+  const [acct, wallet, profile, links] = await Promise.all([
+    client.account(a),
+    client.read('getApiWalletBalanceAddress', { address: a }),
+    client.find('getApiSocialProfileAddress', { address: a }),
+    related(client, a),
+  ]);
+  const txs = await pagedTable({
+    caption: 'Transactions of the address, newest first',
+    base: `address/${a}`,
+    query,
+    load: async (p) => {
+      const r = await client.read('getApiAddressAddrTxs', { addr: a }, p);
+      return { items: await withPostAuthors(client, r.txs), total: r.total };
+    },
+    head: ['hash', 'type', 'block', 'age', 'direction', 'counterparty', 'value', 'fee'],
+    row: (t) => {
+      const [hash, type, , other, value, fee] = txRows([t], a)[0];
+      const dir = directionOf(t, a);
+      return [
+        hash,
+        type,
+        el('a', { href: `#/block/${t.blockHeight}` }, `#${t.blockHeight}`),
+        ageCell(t.timestamp),
+        el('span', { class: `dir ${dir}` }, dir),
+        other,
+        value,
+        fee,
+      ];
+    },
+    empty: 'No transactions yet.',
+  });
+  return pageOf(
+    ['Address ', el('span', { class: 'mono id' }, a)],
+    section(
+      'Overview',
+      fields('Account', [
+        ['Address', fullId(a, null, 'address')],
+        ['Balance', amount(acct.balance)],
+        ['Nonce', `${acct.nonce} (next transaction: ${acct.nextNonce})`],
+        ['Storage', `${bytes(wallet.storageUsed)} used of ${bytes(wallet.storageCapacity)}`],
+        [
+          'Miner',
+          acct.miner ? el('a', { href: `#/miner/${acct.miner.id}` }, `${acct.miner.name} (${acct.miner.tasksCompleted} tasks)`) : 'no',
+        ],
+        ['Profile', profile ? el('a', { href: `#/profile/${a}` }, profile.displayName || 'unnamed') : none()],
+      ]),
+    ),
+    section('Activity', links),
+    section('Transactions', txs),
+  );
+}

@@ -1,0 +1,206 @@
+// The AI economy: tasks (list by status and one task's pipeline), agent runs (list by status,
+// submitter or miner; one run with its steps), and conversations with their chat turns.
+import { OmbraApiError } from '/explorer/client/browser.ts';
+import { el } from '/explorer/dom.js';
+import { fieldView } from '/explorer/fields.js';
+import { addr, ageCell, amount, badge, dataTable, duration, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
+import { pagedTable, splitArg } from '/explorer/paging.js';
+
+const HASH = /^[0-9a-fA-F]{64}$/;
+const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
+const TASK_ID = /^[A-Za-z0-9_-]{8,64}$/;
+const TASK_STATUSES = ['submitted', 'responses_collected', 'validated', 'rewarded', 'timeout'];
+const RUN_STATUSES = ['pending', 'claimed', 'running', 'completed', 'failed', 'timeout', 'insufficient_funds', 'cancelled'];
+const block = (i) => el('a', { href: `#/block/${i}` }, `#${i}`);
+const tokenPages = { image: 'image', audio: 'audio' };
+
+/** Links that filter a list by status; the current one marked. */
+const filters = (base, statuses, current, all = true) =>
+  el(
+    'nav',
+    { class: 'tabs', 'aria-label': 'Filter by status' },
+    ...(all ? [undefined, ...statuses] : statuses).map((s) =>
+      el('a', { href: s ? `#/${base}/?status=${s}` : `#/${base}`, 'aria-current': s === current ? 'page' : undefined }, s ?? 'all'),
+    ),
+  );
+
+/** Agent runs need fork 6: before it, a page says so. */
+export async function orNotActive(render) {
+  try {
+    return await render();
+  } catch (e) {
+    if (e instanceof OmbraApiError && e.status === 403)
+      return el('p', { class: 'muted' }, 'Agent runs and chat are not active on this chain yet.');
+    throw e;
+  }
+}
+
+export async function tasksPage(client, arg) {
+  const [, query] = splitArg(arg);
+  const status = TASK_STATUSES.includes(query.get('status')) ? query.get('status') : undefined;
+  return pageOf(
+    'Tasks',
+    filters('tasks', TASK_STATUSES, status),
+    section(
+      status ? `Tasks ${status}` : 'All tasks, newest first',
+      await pagedTable({
+        caption: 'Tasks, newest first',
+        base: 'tasks',
+        query,
+        load: async (p) => {
+          const r = await client.tasks({ ...p, status });
+          return { items: r.tasks, total: r.total };
+        },
+        head: ['task', 'type', 'status', 'submitter', 'responses', 'fee', 'submitted'],
+        row: (t) => [
+          idLink(`task/${t.taskId}`, t.taskId, 8),
+          badge(t.taskType),
+          badge(t.status),
+          addr(t.submitter),
+          String(t.responseCount),
+          amount(t.fee),
+          ageCell(t.submittedAt),
+        ],
+        empty: 'No tasks.',
+      }),
+    ),
+  );
+}
+
+export async function taskPage(client, arg) {
+  const [id] = splitArg(arg);
+  if (!TASK_ID.test(id)) return null;
+  const t = await client.task(id);
+  if (!t) return null;
+  return pageOf(
+    ['Task ', el('span', { class: 'mono id' }, t.taskId)],
+    section(
+      'Task',
+      fields('Task', [
+        ['Status', badge(t.status)],
+        ['Type', badge(t.taskType)],
+        ['Submitter', fullId(t.submitter, `address/${t.submitter}`, 'submitter address')],
+        ['Fee (escrowed)', amount(t.fee)],
+        ['Timeout', duration(t.timeoutMs)],
+        ['Submitted', utc(t.submittedAt)],
+        ['Deadline', utc(t.submit.deadline)],
+        ['Submission', idLink(`tx/${t.submit.txHash}`, t.submit.txHash)],
+        ['Validation', t.validation ? idLink(`tx/${t.validation.txHash}`, t.validation.txHash) : null],
+        ['Best miner', t.bestMinerId ? fullId(t.bestMinerId, `miner/${t.bestMinerId}`, 'miner id') : null],
+        ['Reward', t.reward ? idLink(`tx/${t.reward.txHash}`, t.reward.txHash) : null],
+        ['Rewards', t.reward ? fieldView('rewards', t.reward.rewards) : null],
+        ['Timed out', t.timeout ? [utc(t.timeout.at), ' refunded ', amount(t.timeout.refunded)] : null],
+        ['NFT', t.nft ? idLink(`${tokenPages[t.taskType] ?? 'nft'}/${t.nft}`, t.nft) : null],
+        ['Prompt', el('pre', {}, t.prompt)],
+      ]),
+    ),
+    section(
+      `Responses (${t.responses.length})`,
+      dataTable(
+        'Responses',
+        ['transaction', 'miner', 'model', 'tokens in / out', 'duration', 'content'],
+        t.responses.map((r) => [
+          idLink(`tx/${r.txHash}`, r.txHash, 8),
+          fullId(r.minerId, `miner/${r.minerId}`, 'miner id'),
+          r.model ?? none(),
+          `${r.tokensIn ?? '—'} / ${r.tokensOut ?? '—'}`,
+          r.durationMs === null ? none() : duration(r.durationMs),
+          el('pre', {}, r.content.slice(0, 2000)),
+        ]),
+        'No responses yet.',
+      ),
+    ),
+  );
+}
+
+const RUN_HEAD = ['run', 'status', 'submitter', 'miner', 'steps', 'max fee', 'submitted'];
+const runRow = (r) => [
+  idLink(`run/${r.agentRunId}`, r.agentRunId, 8),
+  badge(r.status),
+  addr(r.submitter),
+  addr(r.minerAddress),
+  `${r.stepCount}/${r.maxSteps}`,
+  amount(r.maxFee),
+  ageCell(r.submittedAt),
+];
+
+export async function runsPage(client, arg) {
+  const [, query] = splitArg(arg);
+  const submitter = ADDRESS.test(query.get('submitter') ?? '') ? query.get('submitter').toLowerCase() : null;
+  const miner = ADDRESS.test(query.get('miner') ?? '') ? query.get('miner').toLowerCase() : null;
+  const status = RUN_STATUSES.includes(query.get('status')) ? query.get('status') : 'completed';
+  const [title, load] = submitter
+    ? [`Agent runs submitted by ${submitter}`, (p) => client.read('getApiAgentV6BySubmitterAddress', { address: submitter }, p)]
+    : miner
+      ? [`Agent runs served by ${miner}`, (p) => client.read('getApiAgentV6ByMinerAddress', { address: miner }, p)]
+      : [`Agent runs ${status}`, (p) => client.runsByStatus(status, p)];
+  const body = await orNotActive(() =>
+    pagedTable({
+      caption: title,
+      base: 'runs',
+      query,
+      load: async (p) => {
+        const r = await load(p);
+        return { items: r.runs, total: null }; // `count` is the page's length
+      },
+      head: RUN_HEAD,
+      row: runRow,
+      empty: 'No agent runs.',
+    }),
+  );
+  return pageOf('Agent runs', submitter || miner ? null : filters('runs', RUN_STATUSES, status, false), section(title, body));
+}
+
+export async function runPage(client, arg) {
+  const [id, query] = splitArg(arg);
+  if (!HASH.test(id)) return null;
+  const r = await orNotActive(() => client.run(id.toLowerCase()));
+  if (!r || r instanceof Node) return r;
+  const steps = await pagedTable({
+    caption: 'Steps of the run',
+    base: `run/${r.agentRunId}`,
+    query,
+    load: async (p) => {
+      const s = await client.read('getApiAgentV6RunAgentRunIdSteps', { agentRunId: r.agentRunId }, p);
+      return { items: s.steps, total: r.stepCount };
+    },
+    head: ['step', 'output tokens', 'tool calls', 'output hash', 'block', 'age'],
+    row: (s) => [
+      String(s.stepIndex),
+      `${s.outputTokens.toLocaleString('en-US')} tokens`,
+      s.toolCalls.length ? s.toolCalls.map((c) => `${c.name} (${c.ok ? 'ok' : 'failed'}, ${duration(c.durationMs)})`).join(', ') : none(),
+      el('span', { class: 'mono' }, `${s.outputHash.slice(0, 16)}…`),
+      block(s.blockIndex),
+      ageCell(s.timestamp),
+    ],
+    empty: 'No steps yet.',
+  });
+  return pageOf(
+    ['Agent run ', el('span', { class: 'mono id' }, r.agentRunId)],
+    section(
+      'Run',
+      fields('Agent run', [
+        ['Status', badge(r.status)],
+        ['Submitter', fullId(r.submitter, `address/${r.submitter}`, 'submitter address')],
+        ['Conversation', fullId(r.conversationId, `conversation/${r.conversationId}`, 'conversation id')],
+        ['Miner', r.minerAddress ? fullId(r.minerAddress, `address/${r.minerAddress}`, 'miner address') : null],
+        ['Model', r.modelInfo],
+        ['Hardware tier', r.hardwareTier],
+        ['Tools allowed', fieldView('toolsWhitelist', r.toolsWhitelist)],
+        ['Steps', `${r.stepCount} of at most ${r.maxSteps}`],
+        ['Output tokens', `${r.totalTokensOut.toLocaleString('en-US')} tokens`],
+        ['Max fee (escrowed)', amount(r.maxFee)],
+        ['Miner reward', amount(r.minerReward)],
+        ['Network fee', amount(r.networkFee)],
+        ['Refund', amount(r.userRefund)],
+        ['Submitted', utc(r.submittedAt)],
+        ['Claimed', r.claimedAt === null ? null : utc(r.claimedAt)],
+        ['Finished', r.finishedAt === null ? null : utc(r.finishedAt)],
+        ['Block', block(r.blockIndex)],
+        ['Prompt', el('pre', {}, r.prompt)],
+        ['Final answer', r.finalAnswerInline ? el('pre', {}, r.finalAnswerInline) : null],
+      ]),
+    ),
+    section('Steps', steps),
+  );
+}
