@@ -84,7 +84,7 @@ if (SCALE) {
   if (wants('replay')) await replayBench({ txs: TXS, rounds: ROUNDS });
   if (wants('sync')) {
     const { syncBench } = await import('./sync.ts');
-    await syncBench(10_000, ROUNDS);
+    await syncBench(10_000, ROUNDS, CHAINS);
   }
   if (wants('fanout')) await fanoutSection();
   if (wants('memory')) await scaleBench({ txs: 200_000, reference: false, cacheDir: CHAINS });

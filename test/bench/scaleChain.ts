@@ -1,5 +1,6 @@
 /**
- * The scale run's chains: N transfers to N new accounts in blocks of 500, built once and kept
+ * The scale run's chains: N transfers to N new accounts in blocks of 500 (the sync bench's: of
+ * one), built once and kept
  * under `.bench/chains/` (gitignored), so a re-run skips the build. The build signs in worker
  * threads (test/bench/signWorker.ts) and builds blocks with core's `buildBlock` on a consensus
  * state that forgets each new account once its block is committed (every transfer pays a new
@@ -13,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { buildBlock, genesisState } from '../../core/applyBlock.ts';
 import type { Block } from '../../core/block.ts';
+import type { Genesis } from '../../core/genesis.ts';
 import { commitDiff } from '../../core/state.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { ChainStore } from '../../node/chainStore.ts';
@@ -26,8 +28,13 @@ export const CHAIN_CACHE = fileURLToPath(new URL('../../.bench/chains/', import.
 /** Bumped when the chains' content changes: older cached chains are then built again. */
 const FORMAT = 1;
 
-/** Transfers a block. */
+/** Transfers a block, unless told otherwise. */
 const PER_BLOCK = 500;
+
+/** The genesis of every chain built here: the dev genesis at a fixed time. */
+export function benchGenesis(): Genesis {
+  return { ...fixtureGenesis(), timestamp: 1_700_000_000_000 };
+}
 
 /** Transfers a signing job (several jobs in flight keep both the workers and the builder busy). */
 const JOB = 5_000;
@@ -47,9 +54,10 @@ interface Built {
  */
 export async function scaleChain(
   txs: number,
-  opts: { cacheDir?: string; onProgress?: (done: number) => void } = {},
+  opts: { cacheDir?: string; perBlock?: number; onProgress?: (done: number) => void } = {},
 ): Promise<{ dir: string; built: Built; cached: boolean }> {
-  const dir = join(opts.cacheDir ?? CHAIN_CACHE, `fresh-transfers-${txs}-per-${PER_BLOCK}`);
+  const perBlock = opts.perBlock ?? PER_BLOCK;
+  const dir = join(opts.cacheDir ?? CHAIN_CACHE, `fresh-transfers-${txs}-per-${perBlock}`);
   const marker = join(dir, 'built.json');
   if (existsSync(marker)) {
     const built = JSON.parse(readFileSync(marker, 'utf8')) as Built;
@@ -58,18 +66,18 @@ export async function scaleChain(
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();
-  const head = await build(join(dir, 'db'), txs, opts.onProgress);
+  const head = await build(join(dir, 'db'), txs, perBlock, opts.onProgress);
   const built: Built = { format: FORMAT, txs, head, seconds: (performance.now() - t0) / 1000 };
   writeFileSync(marker, `${JSON.stringify(built)}\n`);
   return { dir, built, cached: false };
 }
 
 /** Signs in workers, builds each block on a flat consensus state, appends to a fresh block log. */
-async function build(dbDir: string, txs: number, onProgress?: (done: number) => void): Promise<number> {
-  const genesis = { ...fixtureGenesis(), timestamp: 1_700_000_000_000 };
+async function build(dbDir: string, txs: number, perBlock: number, onProgress?: (done: number) => void): Promise<number> {
+  const genesis = benchGenesis();
   const { state, block: block0 } = genesisState(genesis);
   const store = await ChainStore.open(dbDir);
-  const setup: SignSetup = { keys: DEV_KEYS, perBlock: PER_BLOCK, genesisTimestamp: genesis.timestamp, blockTimeMs: genesis.blockTimeMs };
+  const setup: SignSetup = { keys: DEV_KEYS, perBlock, genesisTimestamp: genesis.timestamp, blockTimeMs: genesis.blockTimeMs };
   const workers = Array.from(
     { length: Math.max(1, availableParallelism()) },
     () => new Worker(new URL('./signWorker.ts', import.meta.url), { workerData: setup }),
@@ -103,12 +111,12 @@ async function build(dbDir: string, txs: number, onProgress?: (done: number) => 
     let queue: SignedTx[] = [];
     let pending: Block[] = [];
     for (let done = 0; done < txs; ) {
-      while (queue.length < Math.min(PER_BLOCK, txs - done)) {
+      while (queue.length < Math.min(perBlock, txs - done)) {
         queue = queue.concat(await take(done + queue.length));
         ask();
       }
-      const candidates = queue.slice(0, PER_BLOCK);
-      queue = queue.slice(PER_BLOCK);
+      const candidates = queue.slice(0, perBlock);
+      queue = queue.slice(perBlock);
       const timestamp = genesis.timestamp + (parent.index + 1) * genesis.blockTimeMs;
       const { block, applied, dropped } = buildBlock(state, refOf(parent), candidates, DEV_KEYS[0], timestamp, genesis);
       if (dropped.length || block.transactions.length !== candidates.length)
@@ -119,7 +127,7 @@ async function build(dbDir: string, txs: number, onProgress?: (done: number) => 
       pending.push(block);
       parent = block;
       done += candidates.length;
-      if (pending.length === 20 || done === txs) {
+      if (pending.length * perBlock >= 10_000 || done === txs) {
         await store.appendMany(pending);
         pending = [];
         onProgress?.(done);

@@ -12,32 +12,29 @@ import type { Block } from '../../core/block.ts';
 import { type Ed25519Equation, opensslEquation, sodiumEquation } from '../../core/ed25519Equation.ts';
 import type { Genesis } from '../../core/genesis.ts';
 import { launch } from '../../cli/launch.ts';
-import { testnetGenesis } from '../../cli/testnet.ts';
+import { ChainStore } from '../../node/chainStore.ts';
 import { OmbraNode } from '../../node/node.ts';
-import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
-import { fastSigner, fastTransfer } from './fixtureChain.ts';
+import { benchGenesis, scaleChain } from './scaleChain.ts';
+import { tempDir } from '../helpers/testChain.ts';
 import { addRow, median, range } from './table.ts';
 import type { Rates } from './verifyRate.ts';
 import { batchesOf, blockItems, runPipeline } from '../../node/blockPipeline.ts';
 import { VerifyPool } from '../../node/verifyPool.ts';
 
-const BLOCK_MS = 100;
 const PEER = fileURLToPath(new URL('./syncPeer.ts', import.meta.url));
 
-/** Writes `blocks` blocks (one transfer each) by the single authority into `dir`. */
-async function buildChain(dir: string, blocks: number) {
-  const genesis = { ...testnetGenesis(1, BLOCK_MS, 'ombra-sync-bench', 0), timestamp: Date.now() - (blocks + 50) * BLOCK_MS };
-  let clock = genesis.timestamp;
-  const node = await OmbraNode.open({ dbDir: join(dir, 'db'), genesis, clock: () => clock });
-  const signer = fastSigner(DEV_KEYS[1]);
-  for (let i = 0; i < blocks; i++) {
-    clock += BLOCK_MS;
-    await node.submitTx(fastTransfer(DEV_KEYS[1], signer, DEV_KEYS[2].address, '1', '1', i, clock));
-    await node.produce(DEV_KEYS[0], clock);
+/**
+ * `blocks` blocks of one transfer each by the single authority (test/bench/scaleChain.ts: built
+ * once and kept under `cacheDir`), and where they are.
+ */
+async function buildChain(blocks: number, cacheDir?: string) {
+  const { dir, built, cached } = await scaleChain(blocks, { perBlock: 1, cacheDir });
+  const store = await ChainStore.open(join(dir, 'db'));
+  try {
+    return { dir, genesis: benchGenesis(), blocks: await store.blocksIn(1, blocks), seconds: built.seconds, cached };
+  } finally {
+    await store.close();
   }
-  const all = await node.store.blocksIn(1, blocks);
-  await node.stop();
-  return { genesis, blocks: all };
 }
 
 /**
@@ -193,13 +190,13 @@ const round = (blocks: number, r: { seconds: number; cpuSeconds: number; servedS
 });
 
 /** Runs the sync benchmark and prints its figures; the pipelined and synced imports `rounds` times. */
-export async function syncBench(blocks = 10_000, rounds = 3): Promise<void> {
-  const source = tempDir('ombra-sync-src-');
+export async function syncBench(blocks = 10_000, rounds = 3, cacheDir?: string): Promise<void> {
   const local = tempDir('ombra-sync-local-');
   try {
-    const t0 = performance.now();
-    const chain = await buildChain(source.dir, blocks);
-    console.log(`sync: built ${blocks} blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const chain = await buildChain(blocks, cacheDir);
+    console.log(
+      `sync: ${blocks} blocks of one transfer (${chain.cached ? 'cached' : 'built'}; the build took ${chain.seconds.toFixed(0)} s)`,
+    );
     const first = attestationRates(chain.blocks);
     // The same blocks imported from memory into fresh nodes: one synced batch each, then group commit.
     const one = await localImport(local.dir, chain.genesis, chain.blocks, 1);
@@ -208,7 +205,7 @@ export async function syncBench(blocks = 10_000, rounds = 3): Promise<void> {
     const sync: Round[] = [];
     const limits: Rates[] = [];
     // Over the network: the source serves from a child process, a fresh node dials it and syncs.
-    const peer = await servingPeer(source.dir);
+    const peer = await servingPeer(chain.dir);
     try {
       for (let i = 0; i < rounds; i++) {
         const limit = attestationRates(chain.blocks);
@@ -258,7 +255,6 @@ export async function syncBench(blocks = 10_000, rounds = 3): Promise<void> {
       atLeast: 0.7,
     });
   } finally {
-    source.cleanup();
     local.cleanup();
   }
 }
