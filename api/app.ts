@@ -42,7 +42,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   // Each router registers its routes at the full paths of their definitions (api/endpoints/);
   // the order is the matching order (static segments before parameters within each router).
   const routers = [
-    healthRoutes(deps),
+    healthRoutes(deps, opts.maxLagBlocks),
     chainRoutes(deps),
     blockRoutes(deps, opts.maxRangeBytes),
     transactionRoutes(deps),

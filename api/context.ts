@@ -47,7 +47,14 @@ export interface ApiOptions {
   maxRangeBytes: number;
   /** GET /metrics on this app (with metrics); a node off --dev serves it on its own listener instead. */
   metricsRoute: boolean;
+  /** GET /api/health answers 503 "behind" while the head is more than this many blocks below the best head peers showed. */
+  maxLagBlocks: number;
 }
 
-/** Defaults: 1 MiB bodies; 16 MiB block ranges, the cap of a sync answer; /metrics on the app. */
-export const defaultApiOptions: ApiOptions = { maxBodyBytes: 1024 * 1024, maxRangeBytes: 16 * 1024 * 1024, metricsRoute: true };
+/** Defaults: 1 MiB bodies; 16 MiB block ranges, the cap of a sync answer; /metrics on the app; behind beyond 8 blocks. */
+export const defaultApiOptions: ApiOptions = {
+  maxBodyBytes: 1024 * 1024,
+  maxRangeBytes: 16 * 1024 * 1024,
+  metricsRoute: true,
+  maxLagBlocks: 8,
+};

@@ -48,6 +48,8 @@ export interface LaunchConfig {
   metricsAddr?: { host: string; port: number };
   /** GET /metrics on the API port too (default true; `start` keeps it only under --dev or with --metrics-public). */
   metricsOnApi?: boolean;
+  /** GET /api/health is 503 "behind" beyond this lag behind peers' best head (api/context.ts default). */
+  maxLagBlocks?: number;
   log?: Logger;
   network?: NetworkView;
   /** Join the p2p network with these options (a peer key is kept in the data dir). */
@@ -158,7 +160,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const queries = createQueries(node.readPorts());
   const app = createApp(
     { queries, chain: node, network, streams, keys, alerts, limiter, metrics, log },
-    { metricsRoute: cfg.metricsOnApi ?? true },
+    { metricsRoute: cfg.metricsOnApi ?? true, ...(cfg.maxLagBlocks === undefined ? {} : { maxLagBlocks: cfg.maxLagBlocks }) },
   );
   const http = await life.start(
     'http',

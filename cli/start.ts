@@ -60,6 +60,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     throw new UsageError((e as Error).message);
   }
   const metricsOnApi = dev || flags['metrics-public'] === true;
+  const maxLagBlocks = requiredIntFlag(flags, 'max-lag-blocks', 0, 1_000_000);
   const limitsFlag = (flags['rate-limits'] as string | undefined) ?? (dev ? 'off' : 'on');
   if (limitsFlag !== 'on' && limitsFlag !== 'off') throw new UsageError('--rate-limits must be on or off');
   const smtpUrl = flags['smtp-url'] as string | undefined;
@@ -138,6 +139,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     httpPort,
     metricsAddr,
     metricsOnApi,
+    maxLagBlocks,
     log,
     rateLimits,
     alerts,

@@ -52,6 +52,12 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_SYNC_REQUEST_TIMEOUT_MS',
     help: 'a sync peer must start answering within this time, then keep 256 KiB/s (default 10000)',
   },
+  'max-lag-blocks': {
+    type: 'string',
+    env: 'OMBRA_MAX_LAG_BLOCKS',
+    default: '8',
+    help: 'GET /api/health answers 503 "behind" while the node is more than this many blocks below the best head its peers show',
+  },
   ...LOG_FLAGS,
   'status-interval-ms': {
     type: 'string',

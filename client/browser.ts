@@ -1,7 +1,8 @@
 /**
  * The browser-safe part of the client (reads, submission of signed transactions, live
  * subscriptions). The node serves these modules to the explorer with their types stripped
- * (GET /explorer/client/<file>.ts); `eventsource-parser` comes from the page's import map.
+ * (GET /explorer/client/<file>.ts), `eventsource-parser` from /explorer/vendor/ (the node points
+ * the bare import there, as workers have no import map).
  */
 export { HttpTransport, OmbraApiError, OmbraUnreachable, type ClientOptions, type Query } from './http.ts';
 export { OmbraClient, type Page, pathOf, type ParamsOf, type QueryOf, type ReadId } from './reads.ts';

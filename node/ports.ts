@@ -152,6 +152,8 @@ export interface NetworkView {
   peerId(): string | null;
   addresses(): string[];
   syncing(): boolean;
+  /** The best head connected peers showed with evidence (p2p/peerHeads.ts); null when none did or without p2p. */
+  networkHeight?(): number | null;
   /** Bans and dropped gossip (metrics); absent without p2p. */
   guardStats?(): PeerGuardStats;
 }

@@ -26,14 +26,19 @@ const STALE = new Set(['DUPLICATE_TX', 'STALE_NONCE']);
 export class GossipValidator {
   private readonly ports: NetworkPorts;
   private readonly opts: P2pOptions;
-  private readonly syncer: Pick<Syncer, 'isBanned' | 'ban' | 'poke'>;
+  private readonly syncer: Pick<Syncer, 'isBanned' | 'ban' | 'poke' | 'heads'>;
   private readonly stale: StaleGossipBudget;
   /** Rejected gossip, for operators and tests (the last 1,000). */
   readonly rejected: { topic: string; reason: string }[] = [];
   /** Rejections so far, by topic (operators' metrics). */
   readonly rejectedCount = { block: 0, tx: 0 };
 
-  constructor(ports: NetworkPorts, opts: P2pOptions, syncer: Pick<Syncer, 'isBanned' | 'ban' | 'poke'>, stale: StaleGossipBudget) {
+  constructor(
+    ports: NetworkPorts,
+    opts: P2pOptions,
+    syncer: Pick<Syncer, 'isBanned' | 'ban' | 'poke' | 'heads'>,
+    stale: StaleGossipBudget,
+  ) {
     this.ports = ports;
     this.opts = opts;
     this.syncer = syncer;
@@ -104,7 +109,9 @@ export class GossipValidator {
       b.index > head.index ||
       (b.index === head.index && b.hash !== head.hash && betterTip(b, head, this.ports.chain.genesis.blockTimeMs))
     ) {
-      // Ahead of us, or a competing tip that would win: fetch and validate through sync.
+      // Ahead of us, or a competing tip that would win: fetch and validate through sync. Its seal
+      // is the evidence that the network reaches its height (readiness: GET /api/health).
+      this.syncer.heads.note(peer.toString(), b.index);
       void this.syncer.poke(peer);
       return TopicValidatorResult.Ignore;
     }

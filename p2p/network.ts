@@ -118,6 +118,7 @@ export class P2pNetwork implements NetworkView, Component {
     );
     this.p2p.addEventListener('peer:disconnect', (e) => {
       this.listenAddrs.delete(e.detail.toString());
+      this.syncer.heads.forget(e.detail.toString());
       this.onPeerChange({
         peer: e.detail.toString(),
         event: 'disconnect',
@@ -233,6 +234,10 @@ export class P2pNetwork implements NetworkView, Component {
 
   addresses(): string[] {
     return this.p2p?.getMultiaddrs().map((m) => m.toString()) ?? [];
+  }
+
+  networkHeight(): number | null {
+    return this.syncer?.heads.best() ?? null;
   }
 
   syncing(): boolean {

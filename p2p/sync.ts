@@ -23,6 +23,7 @@ import { finalityDepthOf } from '../core/genesis.ts';
 import { RequestBuckets, SYNC_REQUESTS_PER_SECOND } from './requestBuckets.ts';
 import { BAN_MS, BanList, MAX_BANNED } from './banList.ts';
 import { fetchAhead } from './fetchAhead.ts';
+import { PeerHeads } from './peerHeads.ts';
 
 /** Catch-ups of at least this many blocks verify signatures in worker threads. */
 const SYNC_WORKERS_FROM = 64;
@@ -48,6 +49,8 @@ export class Syncer {
   private readonly asking = new RequestBuckets(SYNC_REQUESTS_PER_SECOND, MAX_BANNED);
   /** True while importing a better chain more than one block ahead, once its first blocks were imported. */
   syncing = false;
+  /** Heads peers showed with evidence (readiness); a struck or banned peer's is forgotten. */
+  readonly heads = new PeerHeads();
   /** Called after a peer was struck (the network asks another one at once). */
   onStruck: (peer: PeerId) => void = () => undefined;
   /** Called with multiaddrs a peer told us about, and that peer. */
@@ -114,6 +117,7 @@ export class Syncer {
   /** Strikes a slow or refusing peer: a cooldown, a ban on repeat (p2p/banList.ts). */
   private async strike(peer: PeerId, why: string): Promise<void> {
     const id = peer.toString();
+    this.heads.forget(id);
     if (this.banned.strike(id, this.opts.maxSyncStrikes, this.opts.syncStrikeCooldownMs)) {
       await this.ban(peer, `struck ${this.opts.maxSyncStrikes} times; last: ${why}`);
     } else {
@@ -130,6 +134,7 @@ export class Syncer {
   /** Bans a peer that served an invalid block or branch or broke the protocol, and hangs up. */
   async ban(peer: PeerId, why: string): Promise<void> {
     this.banned.add(peer.toString());
+    this.heads.forget(peer.toString());
     this.ports.log.warn('peer banned: it served invalid blocks or broke the sync protocol', {
       peer: peer.toString(),
       why,
@@ -210,6 +215,7 @@ export class Syncer {
           // Verified blocks came in and the claimed head is still ahead: evidence the node is behind.
           // It lasts at most one request deadline past the last import (then a strike ends the sync).
           const top = imported[imported.length - 1].index;
+          this.heads.note(peer.toString(), target);
           this.syncing = target > top + 1;
           if (this.syncing) this.onProgress(top, target);
         },

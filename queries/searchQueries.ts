@@ -10,18 +10,23 @@ import type { ReadPorts } from '../node/ports.ts';
 import { addressHistoryProjection, historyCountRow } from '../projections/chainIndex.ts';
 import { nameIndexProjection, namedRow, namePrefixRange } from '../projections/nameIndex.ts';
 import { blockSummary } from './blockReads.ts';
-import type { Queries } from './index.ts';
 import type { SearchQuery } from './searchQuery.ts';
-import { taskSummary } from './taskQueries.ts';
+import type { AgentQueries } from './agentQueries.ts';
+import type { ChainQueries } from './chainQueries.ts';
+import type { MediaNftQueries } from './mediaNftQueries.ts';
+import type { NftQueries } from './nftQueries.ts';
+import type { SocialQueries } from './socialQueries.ts';
+import { type TaskQueries, taskSummary } from './taskQueries.ts';
+import type { WebQueries } from './webQueries.ts';
 
 /** One search hit: what it is (`type`) and a brief of it (`data`), enough to list and link it. */
 export type SearchHit =
   | { type: 'block'; data: ReturnType<typeof blockSummary> }
-  | { type: 'tx'; data: NonNullable<Awaited<ReturnType<Queries['chain']['tx']>>> }
+  | { type: 'tx'; data: NonNullable<Awaited<ReturnType<ChainQueries['tx']>>> }
   | { type: 'address'; data: { address: string; balance: string; nonce: number } }
   | { type: 'task'; data: ReturnType<typeof taskSummary> }
   | { type: 'run'; data: { agentRunId: string; conversationId: string; submitter: string; status: string; submittedAt: number } }
-  | { type: 'conversation'; data: NonNullable<Awaited<ReturnType<Queries['agents']['conversation']>>> }
+  | { type: 'conversation'; data: NonNullable<Awaited<ReturnType<AgentQueries['conversation']>>> }
   | { type: 'nft'; data: { kind: NftKind; tokenId: string; owner: string; mintedAt: number; blockIndex: number } }
   | { type: 'post'; data: { postId: string; author: string; likeCount: number; timestamp: number; blockIndex: number } }
   | { type: 'profile'; data: { address: string; displayName: string } }
@@ -48,7 +53,16 @@ function firstAtLeast(list: readonly string[], key: string): number {
 }
 
 /** The query objects a search reads. */
-type SearchSources = Pick<Queries, 'chain' | 'tasks' | 'agents' | 'nfts' | 'media' | 'social' | 'web'>;
+// Named one by one (not `Pick<Queries, ...>`): index.ts builds this class, so importing it back would be a circle.
+type SearchSources = {
+  chain: ChainQueries;
+  tasks: TaskQueries;
+  agents: AgentQueries;
+  nfts: NftQueries;
+  media: MediaNftQueries;
+  social: SocialQueries;
+  web: WebQueries;
+};
 
 /** Search over one node's read models. */
 export class SearchQueries {

@@ -55,8 +55,11 @@ export const CHAIN_ENDPOINTS = endpoints({
     method: 'GET',
     path: '/api/health',
     tag: 'chain',
-    summary: 'Liveness: status, height, peers, syncing',
-    description: 'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row).',
+    summary: 'Liveness and readiness: status, height, peers, syncing',
+    description:
+      'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row), ' +
+      'and 503 `{status: "behind", height, networkHeight}` while the head is more than `--max-lag-blocks` (default 8) below the best ' +
+      'head its peers showed with evidence (a load balancer drains the node until it catches up).',
     ok: { schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool }) },
   },
   getApiChainStats: {

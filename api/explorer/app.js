@@ -1,9 +1,11 @@
 // The explorer: a hash router over the pages, the head's height and age in the header, and the
-// node's live event stream (the typed client's subscription, which resumes with Last-Event-ID
-// after a drop) feeding the home page without reloads.
-import { OmbraClient } from '/explorer/client/browser.ts';
-import { el } from '/explorer/dom.js';
+// node's live event stream (one per browser, shared by its tabs: see live.js; it resumes with
+// Last-Event-ID after a drop) feeding the home page without reloads. Every relative age on the
+// page ticks once a second, whether or not blocks arrive.
+import { OmbraClient, OmbraUnreachable } from '/explorer/client/browser.ts';
+import { el, tickAges } from '/explorer/dom.js';
 import { Home } from '/explorer/home.js';
+import { openLive } from '/explorer/live.js';
 import { explorerPages } from '/explorer/pages.js';
 
 const client = new OmbraClient(location.origin);
@@ -19,7 +21,8 @@ function showHead() {
 
 function setLive(on) {
   const badge = document.getElementById('live');
-  badge.textContent = on ? 'live' : 'reconnecting';
+  const text = on ? 'live' : 'reconnecting';
+  if (badge.textContent !== text) badge.textContent = text;
   badge.className = `live ${on ? 'on' : 'off'}`;
 }
 
@@ -37,6 +40,8 @@ const PAGES = explorerPages(client, go);
 
 let routing = 0;
 async function route() {
+  // Only `#/...` is a page; other fragments (the skip link's) are not routes.
+  if (location.hash && !location.hash.startsWith('#/')) return;
   const mine = ++routing;
   const [name, ...rest] = location.hash.replace(/^#\/?/, '').split('/');
   const arg = decodeURIComponent(rest.join('/'));
@@ -54,7 +59,13 @@ async function route() {
     }
     if (page && mine === routing) view.replaceChildren(page);
   } catch (e) {
-    if (mine === routing) view.replaceChildren(el('p', { class: 'error' }, `Could not load this page: ${e.message}`));
+    if (mine !== routing) return;
+    // The node down or too busy to answer in time: try again while the page is still wanted.
+    const transient = e instanceof OmbraUnreachable;
+    view.replaceChildren(
+      el('p', { class: 'error', role: 'alert' }, `Could not load this page: ${e.message}${transient ? ' (retrying)' : ''}`),
+    );
+    if (transient) setTimeout(() => mine === routing && route(), 3000);
   }
 }
 
@@ -63,8 +74,15 @@ document.getElementById('search').addEventListener('submit', (e) => {
   const q = document.getElementById('q').value.trim();
   if (q) go(`search/${encodeURIComponent(q)}`);
 });
+document.querySelector('.skip').addEventListener('click', (e) => {
+  e.preventDefault();
+  view.focus();
+});
 window.addEventListener('hashchange', route);
-setInterval(showHead, 1000);
+setInterval(() => {
+  showHead();
+  tickAges();
+}, 1000);
 
 client
   .height()
@@ -75,20 +93,26 @@ client
   })
   .catch(() => undefined);
 
-client.subscribe({
-  onNotice: (line) => setLive(line.startsWith('connected')),
-  onEvent: (e) => {
-    if (e.event === 'hello') {
-      setLive(true);
-      return;
-    }
-    if (e.event === 'block') {
-      head.index = e.data.index;
-      head.timestamp = e.data.timestamp;
-      showHead();
-      home?.onBlock(e.data);
-    } else if (e.event === 'tx' || e.event === 'reorg') home?.scheduleRefresh();
-  },
-});
+// The test suite reads which transport this tab got (worker, leader or direct).
+document.documentElement.dataset.live = openLive((m) => {
+  if (m.kind === 'status') {
+    setLive(m.live);
+    return;
+  }
+  const e = m.e;
+  if (e.event === 'hello') setLive(true);
+  else if (e.event === 'block') {
+    // A block this tab already has (the worker repeats its last one to a new tab) is skipped.
+    if (head.index !== null && e.data.index <= head.index) return;
+    head.index = e.data.index;
+    head.timestamp = e.data.timestamp;
+    showHead();
+    home?.onBlock(e.data);
+  } else if (e.event === 'reorg') {
+    // The new branch is re-sent from the common ancestor on.
+    head.index = Math.min(head.index ?? 0, e.data.fromHeight - 1);
+    home?.onReorg(e.data);
+  } else if (e.event === 'tx') home?.scheduleRefresh();
+}, new URLSearchParams(location.search).get('live') ?? undefined);
 
 route();

@@ -31,7 +31,7 @@ export function ombra(micro) {
 }
 
 /** "4 s ago", "3 min ago", ... */
-export function ago(ms, now = Date.now()) {
+function ago(ms, now = Date.now()) {
   const s = Math.max(0, Math.round((now - ms) / 1000));
   if (s < 60) return `${s} s ago`;
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
@@ -39,14 +39,32 @@ export function ago(ms, now = Date.now()) {
   return `${Math.floor(s / 86400)} d ago`;
 }
 
-/** A table of rows (arrays of cells) under a header row. */
+/** A time as UTC text ("2026-11-26 11:32:58 UTC"). */
+const utc = (ms) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
+
+/** A relative age ("4 s ago") that keeps ticking (see tickAges), its UTC time on hover. */
+export const age = (ms) => el('time', { datetime: new Date(ms).toISOString(), title: utc(ms), 'data-ago': ms }, ago(ms));
+
+/** Brings every ticking age on the page up to now (the explorer calls it once a second). */
+export function tickAges(now = Date.now()) {
+  for (const t of document.querySelectorAll('[data-ago]')) {
+    const text = ago(Number(t.dataset.ago), now);
+    if (t.textContent !== text) t.textContent = text;
+  }
+}
+
+/** A table of rows (arrays of cells) under a header row, scrolling sideways inside its own box when too wide. */
 export function table(head, rows, empty = 'nothing yet') {
   if (!rows.length) return el('p', { class: 'muted' }, empty);
   return el(
-    'table',
-    {},
-    el('tr', {}, ...head.map((h) => el('th', {}, h))),
-    ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c)))),
+    'div',
+    { class: 'scroll' },
+    el(
+      'table',
+      {},
+      el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c))))),
+    ),
   );
 }
 

@@ -1,53 +1,125 @@
-// The home page: latest blocks and transactions, mempool, tasks and agent runs, all kept up to
-// date from the live event stream (blocks and transactions arrive as events; the mempool,
-// tasks and runs are re-read after each block, at most twice a second).
+// The home page: totals and charts (homeStats.js), latest blocks and transactions, mempool,
+// tasks and agent runs, all kept up to date from the live event stream. Blocks arrive as
+// events (with their transactions, which feed the per-block chart and the tables at no
+// request, redrawn at most once a second); the mempool and tasks are re-read at most every 2 s
+// while events come, totals, analytics and agent runs at most every 10 s, and nothing is
+// re-read while the tab is hidden (it catches up when shown again): many open tabs must not
+// flood the node.
 import { OmbraApiError } from '/explorer/client/browser.ts';
-import { addrLink, ago, blockLink, card, el, link, ombra, short, table, txLink } from '/explorer/dom.js';
+import { Chart } from '/explorer/charts.js';
+import { addrLink, age, blockLink, card, el, link, ombra, short, table, txLink } from '/explorer/dom.js';
+import { HomeStats } from '/explorer/homeStats.js';
+import { Throttle } from '/explorer/throttle.js';
 
 const BLOCKS = 12;
 const TXS = 15;
+/** Blocks the per-block charts show. */
+const WINDOW = 240;
+const PAINT_EVERY_MS = 1000;
+const REFRESH_EVERY_MS = 2000;
+const STATS_EVERY_MS = 10_000;
+
+/** One block as the charts and tables keep it. */
+function summary(b) {
+  let fees = 0n;
+  for (const t of b.transactions) if (typeof t.fee === 'string' && /^[0-9]+$/.test(t.fee)) fees += BigInt(t.fee);
+  return {
+    index: b.index,
+    hash: b.hash,
+    txCount: b.transactions.length,
+    timestamp: b.timestamp,
+    proposer: b.proposer,
+    fees: Number(fees) / 1e6,
+  };
+}
 
 /** Home page state and rendering. */
 export class Home {
   constructor(client) {
     this.client = client;
-    this.blocks = [];
+    this.window = []; // block summaries, oldest first
     this.txs = [];
     this.root = null;
-    this.refreshTimer = null;
+    this.queue = Promise.resolve();
+    const live = () => this.root?.isConnected ?? false;
+    this.lists = new Throttle(REFRESH_EVERY_MS, () => (live() ? this.refresh() : Promise.resolve()));
+    this.paint = new Throttle(PAINT_EVERY_MS, () => (live() ? this.repaint() : Promise.resolve()));
+    this.stats = new Throttle(STATS_EVERY_MS, () =>
+      live() ? Promise.all([this.analytics.refresh(), this.refreshRuns()]) : Promise.resolve(),
+    );
+    this.onVisible = () => {
+      if (!live()) return document.removeEventListener('visibilitychange', this.onVisible);
+      this.paint.shown();
+      this.lists.shown();
+      this.stats.shown();
+    };
+    document.addEventListener('visibilitychange', this.onVisible);
   }
 
   /** Loads the first view and returns its element. */
   async render() {
-    const page = await this.client.blocks({ limit: BLOCKS });
-    this.blocks = page.blocks;
-    // The latest transactions may be further back than the latest blocks: look back up to 1,000 blocks.
-    this.txs = [];
-    for (let to = this.blocks[0]?.index ?? 0, windows = 0; to > 0 && this.txs.length < TXS && windows < 10; to -= 100, windows++) {
-      const range = await this.client.blocksRange(Math.max(1, to - 99), to);
-      for (const b of range.blocks.reverse()) this.txs.push(...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse());
+    const head = (await this.client.height()).height;
+    const from = Math.max(0, head - WINDOW + 1);
+    const range = head >= 0 ? (await this.client.blocksRange(from, head)).blocks : [];
+    this.window = range.map(summary);
+    for (const b of [...range].reverse()) this.txs.push(...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse());
+    // The latest transactions may be further back: look back up to 1,000 blocks more.
+    for (let to = from - 1, n = 0; to > 0 && this.txs.length < TXS && n < 10; to -= 100, n++) {
+      const older = await this.client.blocksRange(Math.max(1, to - 99), to);
+      for (const b of older.blocks.reverse()) this.txs.push(...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse());
     }
     this.txs = this.txs.slice(0, TXS);
+
+    this.txChart = new Chart('Transactions and block time, latest blocks (live)', [
+      { label: 'transactions', bars: true },
+      { label: 'block time', unit: 's', scale: 'right' },
+    ]);
+    this.analytics = new HomeStats(this.client);
+    this.drawWindow();
     this.blocksCard = card('Latest blocks', this.blocksTable());
     this.txsCard = card('Latest transactions', this.txsTable());
     this.mempoolCard = card('Mempool', el('p', { class: 'muted' }, 'Loading…'));
     this.tasksCard = card('Tasks', el('p', { class: 'muted' }, 'Loading…'));
     this.runsCard = card('Agent runs', el('p', { class: 'muted' }, 'Loading…'));
-    this.root = el('div', { class: 'grid' }, this.blocksCard, this.txsCard, this.mempoolCard, this.tasksCard, this.runsCard);
-    await this.refresh();
+    this.root = el(
+      'div',
+      {},
+      el('h1', { class: 'visually-hidden' }, 'Ombra chain overview'),
+      el('section', { class: 'card', 'aria-label': 'Totals' }, this.analytics.tiles),
+      el(
+        'section',
+        { class: 'charts', 'aria-label': 'Charts' },
+        ...[this.txChart, ...this.analytics.charts].map((c) => el('div', { class: 'card' }, c.element)),
+        el('div', { class: 'card' }, this.analytics.taskTypes),
+        el('div', { class: 'card' }, this.analytics.authorities),
+      ),
+      el('div', { class: 'grid' }, this.blocksCard, this.txsCard, this.mempoolCard, this.tasksCard, this.runsCard),
+    );
+    this.lists.at = this.stats.at = Date.now();
+    await Promise.all([this.refresh(), this.analytics.refresh(), this.refreshRuns()]);
     return this.root;
+  }
+
+  /** The per-block charts over the block window. */
+  drawWindow() {
+    const w = this.window;
+    const gaps = w.map((b, i) => (i ? (b.timestamp - w[i - 1].timestamp) / 1000 : null));
+    this.txChart.setData([w.map((b) => b.index), w.map((b) => b.txCount), gaps]);
   }
 
   blocksTable() {
     return table(
       ['height', 'hash', 'txs', 'proposer', 'age'],
-      this.blocks.map((b) => [
-        blockLink(b.index),
-        el('a', { href: `#/block/${b.index}`, class: 'mono' }, short(b.hash)),
-        b.txCount,
-        addrLink(b.proposer),
-        ago(b.timestamp),
-      ]),
+      this.window
+        .slice(-BLOCKS)
+        .reverse()
+        .map((b) => [
+          blockLink(b.index),
+          el('a', { href: `#/block/${b.index}`, class: 'mono' }, short(b.hash)),
+          b.txCount,
+          addrLink(b.proposer),
+          age(b.timestamp),
+        ]),
     );
   }
 
@@ -59,35 +131,53 @@ export class Home {
     );
   }
 
-  /** A new block from the stream. */
+  /** A new block from the stream (in order; a gap since the last one is read from the node first). */
   onBlock(b) {
-    if (this.blocks.some((x) => x.index === b.index)) return;
-    this.blocks = [
-      { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer },
-      ...this.blocks,
-    ].slice(0, BLOCKS);
-    this.txs = [...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse(), ...this.txs].slice(0, TXS);
-    this.blocksCard.replaceChildren(el('h2', {}, 'Latest blocks'), this.blocksTable());
-    this.blocksCard.querySelector('tr:nth-child(2)')?.classList.add('fresh');
-    this.txsCard.replaceChildren(el('h2', {}, 'Latest transactions'), this.txsTable());
-    this.scheduleRefresh();
+    this.queue = this.queue.then(() => this.take(b)).catch(() => undefined);
   }
 
-  /** Re-reads the mempool, tasks and runs soon (coalescing bursts of events). */
+  async take(b) {
+    const top = this.window.at(-1)?.index ?? -1;
+    if (b.index <= top) return;
+    const blocks =
+      b.index > top + 1 && top >= 0
+        ? [...(await this.client.blocksRange(Math.max(top + 1, b.index - WINDOW), b.index - 1)).blocks, b]
+        : [b];
+    for (const x of blocks) {
+      this.window.push(summary(x));
+      this.txs.unshift(...x.transactions.map((t) => ({ ...t, blockIndex: x.index })).reverse());
+    }
+    this.window = this.window.slice(-WINDOW);
+    this.txs = this.txs.slice(0, TXS);
+    this.paint.schedule();
+    this.scheduleRefresh();
+    this.stats.schedule();
+  }
+
+  /** Redraws the charts and the latest blocks and transactions (at most once a second). */
+  async repaint() {
+    this.drawWindow();
+    this.blocksCard.replaceChildren(el('h2', {}, 'Latest blocks'), this.blocksTable());
+    this.blocksCard.querySelector('tbody tr')?.classList.add('fresh');
+    this.txsCard.replaceChildren(el('h2', {}, 'Latest transactions'), this.txsTable());
+  }
+
+  /** A reorg: blocks from `fromHeight` on are gone (the stream re-sends the new branch). */
+  onReorg(r) {
+    this.queue = this.queue.then(() => {
+      this.window = this.window.filter((b) => b.index < r.fromHeight);
+      this.txs = this.txs.filter((t) => t.blockIndex < r.fromHeight);
+      this.scheduleRefresh();
+    });
+  }
+
+  /** Re-reads the mempool and tasks soon (coalescing bursts of events). */
   scheduleRefresh() {
-    if (this.refreshTimer) return;
-    this.refreshTimer = setTimeout(() => {
-      this.refreshTimer = null;
-      if (this.root?.isConnected) this.refresh().catch(() => undefined);
-    }, 500);
+    this.lists.schedule();
   }
 
   async refresh() {
-    const [mempool, tasks, runs] = await Promise.all([
-      this.client.mempool({ limit: 10 }),
-      this.client.tasks({ limit: 8 }),
-      this.recentRuns(),
-    ]);
+    const [mempool, tasks] = await Promise.all([this.client.mempool({ limit: 10 }), this.client.tasks({ limit: 8 })]);
     this.mempoolCard.replaceChildren(
       el('h2', {}, `Mempool (${mempool.total} pending)`),
       table(
@@ -115,7 +205,10 @@ export class Home {
         'no tasks yet',
       ),
     );
-    this.runsCard.replaceChildren(el('h2', {}, 'Agent runs'), runs);
+  }
+
+  async refreshRuns() {
+    this.runsCard.replaceChildren(el('h2', {}, 'Agent runs'), await this.recentRuns());
   }
 
   /** Open and recent agent runs, or why there are none. */
@@ -133,7 +226,7 @@ export class Home {
           el('span', { class: 'badge' }, r.status),
           addrLink(r.submitter),
           `${r.stepCount}/${r.maxSteps}`,
-          ago(r.submittedAt),
+          age(r.submittedAt),
         ]),
         'no agent runs yet',
       );

@@ -22,7 +22,9 @@ export class ChainEventStream extends SseStream {
 
   /**
    * `from` is the first height the client is missing (Last-Event-ID + 1 or ?fromHeight), or
-   * null for a live-only stream. A `from` past the head resumes at the head.
+   * null for a live-only stream. A `from` past the head, by at most maxResumeBlocks, is a client
+   * that failed over from a node further ahead: it gets blocks from `from` on as they arrive, none
+   * twice. One further past cannot be this chain's and resumes at the head.
    */
   constructor(hub: StreamHub, from: number | null, socket?: Destroyable, res?: ServerResponse) {
     super(hub, socket, res);
@@ -34,7 +36,8 @@ export class ChainEventStream extends SseStream {
     });
     // Read after subscribing: every height above this one will arrive on the live feed.
     const head = chain.head();
-    this.lastSent = from === null ? head.index : Math.min(from - 1, head.index);
+    const believable = from !== null && from - 1 - head.index <= hub.options.maxResumeBlocks;
+    this.lastSent = from === null ? head.index : believable ? from - 1 : head.index;
     // hello's id is the height the client holds: a reconnect before any block resumes from it.
     this.send(sseFrame('hello', { height: head.index, latestBlockHash: head.hash }, this.lastSent >= 0 ? this.lastSent : undefined));
     if (this.lastSent < head.index) void this.catchUp();

@@ -1,8 +1,9 @@
 /** GET /api/health: liveness for operators and load balancers. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createApp } from '../../api/app.ts';
 import { noNetwork } from '../../api/context.ts';
-import { openTestChain } from '../helpers/testChain.ts';
+import { openTestChain, testApiDeps } from '../helpers/testChain.ts';
 import { assertKeys, get, withChain } from './support.ts';
 
 const t = suite('GET /api/health');
@@ -95,5 +96,36 @@ t('import failing on the node’s own storage degrades health; blocks refused on
     await c.destroy();
   }
 });
+
+t('a node more than 8 blocks below the best head its peers showed answers 503 {status: "behind", height, networkHeight}', () => {
+  let networkHeight: number | null = null;
+  return withChain(
+    async (c) => {
+      assert.is((await get(c, '/api/health')).status, 200, 'no peer showed a head: nothing to be behind');
+      networkHeight = 8;
+      assert.equal((await get(c, '/api/health')).body, { status: 'ok', height: 0, peers: 1, syncing: false }, '8 behind is within the lag');
+      networkHeight = 9;
+      const behind = await get(c, '/api/health');
+      assert.is(behind.status, 503);
+      assert.equal(behind.body, { status: 'behind', height: 0, networkHeight: 9 });
+      await c.produce(1);
+      const caughtUp = await get(c, '/api/health');
+      assert.is(caughtUp.status, 200, 'back in rotation once within the lag');
+      assert.is(caughtUp.body.height, 1);
+    },
+    { network: { ...noNetwork, peerCount: () => 1, networkHeight: () => networkHeight } },
+  );
+});
+
+t('the lag allowed is the maxLagBlocks option: 0 drains a node one block behind', () =>
+  withChain(async (c) => {
+    const app = createApp(testApiDeps(c.node, { network: { ...noNetwork, networkHeight: () => 1 } }), { maxLagBlocks: 0 });
+    const res = await app.request('/api/health');
+    assert.is(res.status, 503);
+    assert.equal(await res.json(), { status: 'behind', height: 0, networkHeight: 1 });
+    await c.produce(1);
+    assert.is((await app.request('/api/health')).status, 200);
+  }),
+);
 
 t.run();

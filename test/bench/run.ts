@@ -87,6 +87,7 @@ if (SCALE) {
     await syncBench(10_000, ROUNDS, CHAINS);
   }
   if (wants('fanout')) await fanoutSection();
+  if (wants('tier')) await (await import('./tier.ts')).tierBench(SUBSCRIBERS);
   if (wants('memory')) await scaleBench({ txs: 200_000, reference: false, cacheDir: CHAINS });
   if (wants('records')) {
     const { recordsBench } = await import('./records.ts');

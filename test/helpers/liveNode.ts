@@ -18,6 +18,8 @@ export interface LiveNode {
   genesis: Genesis;
   /** The fixture's blocks (0..head). */
   blocks: Block[];
+  /** Stops the node, runs `whileDown`, then starts it again on the same data and port (`node` is then the new one). */
+  restart(whileDown?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export async function liveSimulatedNode(): Promise<LiveNode> {
   const seed = await OmbraNode.open({ dbDir: dbDirOf(tmp.dir), genesis });
   for (const b of blocks.slice(1)) await seed.importBlock(b);
   await seed.stop();
-  const node = await launch({
+  const options = {
     dataDir: tmp.dir,
     genesis,
     key: DEV_KEYS[0],
@@ -41,15 +43,22 @@ export async function liveSimulatedNode(): Promise<LiveNode> {
     httpHost: '127.0.0.1',
     httpPort: 0,
     alerts: { allowPrivate: true },
-  });
-  return {
+  };
+  const node = await launch(options);
+  const live: LiveNode = {
     node,
     url: node.url,
     genesis,
     blocks,
+    async restart(whileDown) {
+      await live.node.stop();
+      await whileDown?.();
+      live.node = await launch({ ...options, httpPort: Number(new URL(live.url).port) });
+    },
     async stop() {
-      await node.stop();
+      await live.node.stop();
       tmp.cleanup();
     },
   };
+  return live;
 }

@@ -5,7 +5,8 @@
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BROWSER_CLIENT_MODULES, browserModule } from '../../../api/routes/explorer.ts';
+import { onError } from '../../../api/errors.ts';
+import { BROWSER_CLIENT_MODULES, browserModule, explorerRoutes } from '../../../api/routes/explorer.ts';
 
 const t = suite('browser client modules');
 
@@ -21,6 +22,30 @@ t('every relative import of a served client module is served', () => {
   visit('browser.ts');
   assert.ok(reached.has('reads.ts') && reached.has('routes.ts'), [...reached].join());
   for (const name of reached) assert.ok(BROWSER_CLIENT_MODULES.includes(name), name);
+});
+
+t('served client modules import nothing by a bare name: a worker, which has no import map, loads them too', () => {
+  for (const name of BROWSER_CLIENT_MODULES) {
+    const js = browserModule(name) ?? '';
+    const bare = [...js.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/g)]
+      .map((m) => m[1])
+      .filter((s) => !/^(\.\/|\/)/.test(s));
+    assert.equal(bare, [], name);
+  }
+  assert.match(browserModule('subscribe.ts') ?? '', /from '\/explorer\/vendor\/eventsource-parser\.js'/);
+});
+
+t('the chart library and its style are served from node_modules with their types; other names are 404', async () => {
+  const app = explorerRoutes();
+  app.onError((err, c) => onError(err, c));
+  const js = await app.request('/explorer/vendor/uPlot.js');
+  assert.is(js.status, 200);
+  assert.match(js.headers.get('content-type') ?? '', /^text\/javascript/);
+  assert.match(await js.text(), /export \{ uPlot as default \}|export default uPlot/);
+  const css = await app.request('/explorer/vendor/uPlot.css');
+  assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+  for (const name of ['uPlot.d.ts', 'constructor', '__proto__', 'package.json'])
+    assert.is((await app.request(`/explorer/vendor/${name}`)).status, 404, name);
 });
 
 t.run();

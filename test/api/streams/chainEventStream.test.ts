@@ -121,23 +121,41 @@ test('?fromHeight=N replays from height N, and Last-Event-ID wins over it on a r
     }
   }));
 
-test('a resume point past the head resumes at the head; fromHeight=0 includes the genesis block', () =>
+test('a resume point past the head (a client failing over from a node further ahead) gets no block twice; fromHeight=0 includes the genesis block', () =>
   withServedChain(async ({ chain, url }) => {
     await chain.produce(2);
-    const past = await SseClient.open(`${url}/api/chain/events?fromHeight=99`);
+    const failedOver = await SseClient.open(`${url}/api/chain/events`, { 'Last-Event-ID': '4' });
     const all = await SseClient.open(`${url}/api/chain/events?fromHeight=0`);
     try {
-      await chain.produce(1);
-      await past.waitFor((m) => m.event === 'block');
-      await all.waitFor((m) => m.event === 'block' && m.data.index === 3);
-      assert.equal(heights(past), [3]);
-      assert.equal(heights(all), [0, 1, 2, 3]);
+      assert.is((await failedOver.waitFor((m) => m.event === 'hello')).id, '4', 'hello keeps the client at the height it holds');
+      await chain.produce(3);
+      await failedOver.waitFor((m) => m.event === 'block');
+      await all.waitFor((m) => m.event === 'block' && m.data.index === 5);
+      assert.equal(heights(failedOver), [5]);
+      assert.equal(heights(all), [0, 1, 2, 3, 4, 5]);
       assert.is(all.named('hello')[0].id, undefined);
     } finally {
-      await past.close();
+      await failedOver.close();
       await all.close();
     }
   }));
+
+test('a resume point more than maxResumeBlocks past the head cannot be this chain and resumes at the head', () =>
+  withServedChain(
+    async ({ chain, url }) => {
+      await chain.produce(2);
+      const foreign = await SseClient.open(`${url}/api/chain/events?fromHeight=99`);
+      try {
+        assert.is((await foreign.waitFor((m) => m.event === 'hello')).id, '2');
+        await chain.produce(1);
+        await foreign.waitFor((m) => m.event === 'block');
+        assert.equal(heights(foreign), [3]);
+      } finally {
+        await foreign.close();
+      }
+    },
+    { maxResumeBlocks: 3 },
+  ));
 
 test('a malformed fromHeight or one further back than maxResumeBlocks is 400 INVALID_PARAMS; a foreign Last-Event-ID is ignored', () =>
   withServedChain(

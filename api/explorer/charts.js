@@ -1,0 +1,125 @@
+// Charts of the home page, drawn with uPlot (served by the node from node_modules at
+// /explorer/vendor/uPlot.js; no CDN). Each chart is a <figure> whose caption names it and
+// states its latest value in text, so the canvas is never the only way to read it. Charts
+// follow their box's width (phones included) and take new data without being rebuilt.
+import uPlot from '/explorer/vendor/uPlot.js';
+import { el } from '/explorer/dom.js';
+
+const HEIGHT = 170;
+const COLORS = ['#2456b3', '#b35a00', '#1f7a4d', '#7a3fb3'];
+
+/**
+ * A chart of series over x: block heights (`x: 'height'`, the default), UTC hours of the day
+ * (`'hour'`) or UNIX seconds (`'time'`); `series` are `{label, unit, bars?, scale?}` where
+ * scale 'right' puts a series on a second axis; `caption(data)` replaces the default caption
+ * (each series' last value).
+ */
+export class Chart {
+  constructor(title, series, { x = 'height', caption, format = fmt } = {}) {
+    this.series = series;
+    this.x = x;
+    this.caption = caption;
+    this.format = format;
+    this.summary = el('span', { class: 'muted' });
+    this.box = el('div', { class: 'chart-box', role: 'img', 'aria-label': title });
+    this.element = el('figure', { class: 'chart' }, el('figcaption', {}, el('strong', {}, title), ' ', this.summary), this.box);
+    const scales = x === 'time' ? {} : { x: { time: false } };
+    const xLabels =
+      x === 'hour' ? (_, ticks) => ticks.map((t) => `${t}h`) : x === 'height' ? (_, ticks) => ticks.map((t) => `#${t}`) : undefined;
+    const axes = [
+      xLabels ? { stroke: '#5b6478', values: xLabels } : { stroke: '#5b6478' },
+      ...(series.some((s) => s.scale === 'right')
+        ? [{ stroke: '#5b6478' }, { scale: 'right', side: 1, stroke: '#5b6478', grid: { show: false } }]
+        : [{ stroke: '#5b6478' }]),
+    ];
+    this.plot = new uPlot(
+      {
+        width: 320,
+        height: HEIGHT,
+        legend: { show: false },
+        cursor: { drag: { x: false, y: false } },
+        scales,
+        axes,
+        series: [
+          {},
+          ...series.map((s, i) => ({
+            label: s.label,
+            scale: s.scale === 'right' ? 'right' : 'y',
+            stroke: COLORS[i % COLORS.length],
+            fill: s.bars ? `${COLORS[i % COLORS.length]}55` : undefined,
+            width: 1.5,
+            points: { show: false },
+            paths: s.bars ? uPlot.paths.bars({ size: [0.8, 40] }) : undefined,
+          })),
+        ],
+      },
+      [[], ...series.map(() => [])],
+      this.box,
+    );
+    // The chart takes its box's width, now and whenever the layout changes.
+    new ResizeObserver(() => {
+      const w = Math.floor(this.box.clientWidth);
+      if (w > 0 && w !== this.plot.width) this.plot.setSize({ width: w, height: HEIGHT });
+    }).observe(this.box);
+  }
+
+  /** Replaces the data: `[xs, ys1, ys2, ...]`; the caption shows each series' last value (with its block on a height chart). */
+  setData(data) {
+    this.plot.setData(data);
+    if (this.caption) {
+      this.summary.textContent = this.caption(data);
+      return;
+    }
+    const values = this.series.map((s, i) => {
+      const ys = data[i + 1];
+      const last = ys.length ? ys[ys.length - 1] : null;
+      return last === null ? '' : `${s.label} ${s.scale === 'right' ? fmt(last) : this.format(last)}${s.unit ? ` ${s.unit}` : ''}`;
+    });
+    const xs = data[0];
+    const at = this.x === 'height' && xs.length ? [`at #${xs[xs.length - 1]}`] : [];
+    this.summary.textContent = [...values.filter(Boolean), ...at].join(' · ');
+  }
+}
+
+/** Up to 3 significant decimals, grouped thousands. */
+export const fmt = (n) => (typeof n === 'number' ? n.toLocaleString('en-US', { maximumFractionDigits: n < 10 ? 3 : 1 }) : String(n));
+
+/** A byte count with its unit ("1.5 MB"). */
+export function fmtBytes(n) {
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let i = 0;
+  for (; Math.abs(n) >= 1000 && i < units.length - 1; i++) n /= 1000;
+  return `${fmt(n)} ${units[i]}`;
+}
+
+/** Horizontal bars of labelled counts (categorical data uPlot is not made for), as a list a screen reader reads. */
+export function barList(title, rows, empty = 'nothing yet') {
+  const max = Math.max(1, ...rows.map((r) => r.value));
+  return el(
+    'figure',
+    { class: 'chart' },
+    el('figcaption', {}, el('strong', {}, title)),
+    rows.length
+      ? el(
+          'ul',
+          { class: 'bars' },
+          ...rows.map((r) =>
+            el(
+              'li',
+              {},
+              el('span', { class: 'bar-label' }, r.label),
+              el('span', { class: 'bar-track' }, bar((100 * r.value) / max)),
+              el('span', { class: 'bar-value' }, r.text ?? fmt(r.value)),
+            ),
+          ),
+        )
+      : el('p', { class: 'muted' }, empty),
+  );
+}
+
+/** A bar `pct` wide (set through CSSOM: the page's CSP forbids style attributes, not this). */
+function bar(pct) {
+  const b = el('span', { class: 'bar' });
+  b.style.width = `${Math.max(1, Math.round(pct))}%`;
+  return b;
+}

@@ -1,0 +1,126 @@
+// The home page's headline figures and analytics charts, read from the node's analytics routes
+// (/api/analytics/totals and /series, which the analytics projection answers without a scan),
+// the fee estimate, the authorities' record and the weekday-hour heatmap. Re-read by the home
+// page at most every 10 s while blocks come.
+import { barList, Chart, fmt, fmtBytes } from '/explorer/charts.js';
+import { el, ombra, short } from '/explorer/dom.js';
+
+const micro = (s) => Number(s) / 1e6;
+const sum = (ys) => ys.reduce((a, b) => a + (b ?? 0), 0);
+const tile = (label, value, title) => el('div', {}, el('dt', {}, label), el('dd', { title }, value));
+
+/** Totals and charts over the last 7 days (per hour) and 30 days (per day). */
+export class HomeStats {
+  constructor(client) {
+    this.client = client;
+    this.tiles = el('dl', { class: 'tiles' });
+    const total = (label, span) => (d) => `${fmt(sum(d[1]))} ${label} in ${span}`;
+    this.hourly = new Chart(
+      'Transactions and blocks per hour, 7 days',
+      [
+        { label: 'transactions', bars: true },
+        { label: 'blocks', scale: 'right' },
+      ],
+      { x: 'time', caption: (d) => `${fmt(sum(d[1]))} transactions, ${fmt(sum(d[2]))} blocks` },
+    );
+    this.daily = new Chart('Transactions per day, 30 days', [{ label: 'transactions', bars: true }], {
+      x: 'time',
+      caption: total('transactions', '30 days'),
+    });
+    this.speed = new Chart(
+      'TPS and block time per hour, 7 days',
+      [
+        { label: 'TPS', unit: 'tx/s' },
+        { label: 'block time', unit: 's', scale: 'right' },
+      ],
+      { x: 'time', caption: (d) => `peak ${fmt(Math.max(0, ...d[1].filter((v) => v !== null)))} tx/s` },
+    );
+    this.miners = new Chart('Active miners per day, 30 days', [{ label: 'active miners', bars: true }], {
+      x: 'time',
+      caption: (d) => `most in a day: ${fmt(Math.max(0, ...d[1]))}`,
+    });
+    this.tasks = new Chart('Tasks submitted per day, 30 days', [{ label: 'tasks', bars: true }], {
+      x: 'time',
+      caption: total('tasks', '30 days'),
+    });
+    this.fees = new Chart('Fees per day, 30 days (OMBRA)', [{ label: 'fees', bars: true }], {
+      x: 'time',
+      caption: (d) => `${fmt(sum(d[1]))} OMBRA in 30 days`,
+    });
+    this.storage = new Chart('Drive storage used, 30 days', [{ label: 'storage' }], {
+      x: 'time',
+      format: fmtBytes,
+      caption: (d) => `now ${fmtBytes(d[1].at(-1) ?? 0)}`,
+    });
+    this.hourOfDay = new Chart('Transactions by UTC hour of day, all time', [{ label: 'transactions', bars: true }], {
+      x: 'hour',
+      caption: ([hours, counts]) => {
+        const busiest = counts.indexOf(Math.max(...counts));
+        return `busiest ${hours[busiest]}:00-${hours[busiest] + 1}:00 UTC`;
+      },
+    });
+    this.taskTypes = el('div');
+    this.authorities = el('div');
+    this.charts = [this.hourly, this.daily, this.speed, this.miners, this.tasks, this.fees, this.storage, this.hourOfDay];
+  }
+
+  /** Reads everything again and redraws. */
+  async refresh() {
+    const c = this.client;
+    const [t, week, month, fee, validators, heatmap] = await Promise.all([
+      c.read('getApiAnalyticsTotals', {}),
+      c.read('getApiAnalyticsSeries', {}, { range: '7d', step: 'hour' }),
+      c.read('getApiAnalyticsSeries', {}, { range: '30d', step: 'day' }),
+      c.read('getApiChainFeeEstimate', {}),
+      c.read('getApiStatsValidators', {}),
+      c.read('getApiAnalyticsHeatmap', {}),
+    ]);
+    this.tiles.replaceChildren(
+      tile('Transactions', fmt(t.transactions), `${fmt(t.transactions24h)} in the last 24 hours`),
+      tile('Transactions, 24 h', fmt(t.transactions24h)),
+      tile('TPS', fmt(t.tps.average), `average over the last 100 blocks; peak ${fmt(t.tps.peak)}`),
+      tile('Block time, 24 h', t.blockTimeMs24h === null ? '—' : `${fmt(t.blockTimeMs24h / 1000)} s`),
+      tile('Circulating supply', ombra(t.circulatingSupply), `${t.circulatingSupply} micro-OMBRA`),
+      tile('Burned', ombra(t.totalBurned)),
+      tile('Fees paid', ombra(t.feesPaid)),
+      tile('Tasks', fmt(t.tasks)),
+      tile('Agent runs', fmt(t.agentRuns)),
+      tile('Miners', fmt(t.miners)),
+      tile('Active miners, 24 h', fmt(t.activeMiners24h), 'miners that answered a task or claimed an agent run'),
+      tile('Task fee (median)', ombra(fee.medium), `25th percentile ${ombra(fee.low)}, 90th ${ombra(fee.high)}, over ${fee.sample} tasks`),
+      tile('Storage used', fmtBytes(Number(t.storageUsed)), `${t.storageUsed} bytes on the drive`),
+    );
+    const wx = week.points.map((p) => p.start / 1000);
+    const mx = month.points.map((p) => p.start / 1000);
+    this.hourly.setData([wx, week.points.map((p) => p.txCount), week.points.map((p) => p.blocks)]);
+    this.speed.setData([wx, week.points.map((p) => p.tps), week.points.map((p) => (p.blockTimeMs === null ? null : p.blockTimeMs / 1000))]);
+    this.daily.setData([mx, month.points.map((p) => p.txCount)]);
+    this.miners.setData([mx, month.points.map((p) => p.activeMiners)]);
+    this.tasks.setData([mx, month.points.map((p) => p.tasks)]);
+    this.fees.setData([mx, month.points.map((p) => micro(p.fees))]);
+    this.storage.setData([mx, month.points.map((p) => Number(p.storageUsed))]);
+    const hours = Array.from({ length: 24 }, (_, h) => h);
+    this.hourOfDay.setData([hours, hours.map((h) => heatmap.matrix.reduce((n, row) => n + row[h], 0))]);
+    const types = {};
+    for (const p of month.points) for (const [k, n] of Object.entries(p.taskTypes)) types[k] = (types[k] ?? 0) + n;
+    this.taskTypes.replaceChildren(
+      barList(
+        'Tasks by type, 30 days',
+        Object.entries(types)
+          .sort((a, b) => b[1] - a[1])
+          .map(([label, value]) => ({ label, value })),
+        'no tasks in the last 30 days',
+      ),
+    );
+    this.authorities.replaceChildren(
+      barList(
+        `Blocks by authority, last ${fmt(validators.blocks)} blocks`,
+        validators.validators.map((v) => ({
+          label: short(v.address, 6),
+          value: v.proposed,
+          text: `${fmt(v.proposed)}${v.missed ? `, ${fmt(v.missed)} missed` : ''}`,
+        })),
+      ),
+    );
+  }
+}

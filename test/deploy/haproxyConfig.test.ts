@@ -1,0 +1,56 @@
+/**
+ * deploy/haproxy.cfg.template rendered as deploy/read-tier.sh and the tests render it passes
+ * `haproxy -c`, checks /api/health, and never cuts a live stream: its inactivity limits are longer
+ * than the node's SSE ping interval. Skipped with a line where haproxy is not installed.
+ */
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { defaultStreamOptions } from '../../api/streams/streamOptions.ts';
+import { REPO_ROOT } from '../helpers/cliRun.ts';
+import { haveHaproxy, renderHaproxyConfig } from '../helpers/readTier.ts';
+import { tempDir } from '../helpers/testChain.ts';
+
+const t = suite('deploy/haproxy.cfg.template');
+
+/** A duration of the config (`500ms`, `30s`, `1h`) in ms. */
+function ms(v: string): number {
+  const m = /^(\d+)(ms|s|m|h)?$/.exec(v);
+  if (!m) throw new Error(`not a duration: ${v}`);
+  const unit: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  return Number(m[1]) * (unit[m[2] ?? 'ms'] ?? Number.NaN);
+}
+
+t('rendered, it is a valid configuration with the followers as checked servers', () => {
+  const cfg = renderHaproxyConfig('127.0.0.1:18080', '127.0.0.1:18404', ['http://127.0.0.1:18011', 'http://127.0.0.1:18012']);
+  assert.not.match(cfg, /@(LISTEN|STATS|SERVERS)@/);
+  assert.match(cfg, /^ {4}server follower2 127\.0\.0\.1:18012 check$/m);
+  assert.match(cfg, /http-check send meth GET uri \/api\/health/);
+  assert.match(cfg, /http-check expect status 200/);
+  if (!haveHaproxy()) return console.log('  haproxy not installed: haproxy -c skipped');
+  const tmp = tempDir('ombra-haproxy-');
+  try {
+    writeFileSync(join(tmp.dir, 'haproxy.cfg'), cfg);
+    const r = spawnSync('haproxy', ['-c', '-f', join(tmp.dir, 'haproxy.cfg')], { encoding: 'utf8' });
+    assert.is(r.status, 0, r.stderr);
+  } finally {
+    tmp.cleanup();
+  }
+});
+
+t('a live stream outlasts every inactivity limit: the node pings well within them, and no compression holds events back', () => {
+  const cfg = renderHaproxyConfig('127.0.0.1:1', '127.0.0.1:2', []);
+  const timeout = (name: string) => ms(new RegExp(`^\\s*timeout ${name} (\\S+)$`, 'm').exec(cfg)?.[1] ?? '0');
+  for (const name of ['client', 'server']) assert.ok(timeout(name) >= 5 * defaultStreamOptions.ssePingMs, `timeout ${name}`);
+  assert.ok(timeout('tunnel') >= 2 * defaultStreamOptions.wsPingMs, 'WebSocket tunnels outlast the node’s ping interval');
+  assert.not.match(cfg, /^\s*compression/m);
+});
+
+t('deploy/read-tier.sh is valid bash', () => {
+  const r = spawnSync('bash', ['-n', join(REPO_ROOT, 'deploy/read-tier.sh')], { encoding: 'utf8' });
+  assert.is(r.status, 0, r.stderr);
+});
+
+t.run();
