@@ -65,13 +65,22 @@ export async function scaleBench(opts: { txs: number; reference: boolean; cacheD
   const full = await child(dir, 'full');
   console.log(`  restart (as ombra start: API, p2p, streams): opened in ${full.openSeconds.toFixed(1)} s; ${explain(full)}`);
   console.log(`  heap spaces (MiB): ${JSON.stringify(full.heapSpacesMiB)}`);
-  addRow({
-    measure: `replay at ${label} transfers to ${label} new accounts, full verification`,
-    node: `${rate.toFixed(0)} tx/s (CPU ${r.replayCpuSeconds.toFixed(1)} s for ${r.replaySeconds.toFixed(1)} s); ${ratio.toFixed(2)} wall, ${cpuRatio.toFixed(2)} by CPU time of 2 x libsodium's 1-core rate`,
-    baseline: `replay at ${short(reference.n)}: ${reference.rate.toFixed(0)} tx/s, ${(reference.cpuPerTx * 1e6).toFixed(1)} us CPU a transfer (at ${label}: ${((r.replayCpuSeconds / txs) * 1e6).toFixed(1)}; by CPU time ${cpuVsReference.toFixed(2)})`,
-    ratio: rate / reference.rate,
-    atLeast: 0.7,
-  });
+  if (opts.reference)
+    addRow({
+      measure: `replay at ${label} transfers to ${label} new accounts, full verification`,
+      node: `${rate.toFixed(0)} tx/s (CPU ${r.replayCpuSeconds.toFixed(1)} s for ${r.replaySeconds.toFixed(1)} s); ${ratio.toFixed(2)} wall, ${cpuRatio.toFixed(2)} by CPU time of 2 x libsodium's 1-core rate`,
+      baseline: `replay at ${short(reference.n)}: ${reference.rate.toFixed(0)} tx/s, ${(reference.cpuPerTx * 1e6).toFixed(1)} us CPU a transfer (at ${label}: ${((r.replayCpuSeconds / txs) * 1e6).toFixed(1)}; by CPU time ${cpuVsReference.toFixed(2)})`,
+      ratio: rate / reference.rate,
+      atLeast: 0.7,
+    });
+  else
+    addRow({
+      measure: `replay at ${label} transfers to ${label} new accounts, full verification`,
+      node: `${rate.toFixed(0)} tx/s (CPU ${r.replayCpuSeconds.toFixed(1)} s for ${r.replaySeconds.toFixed(1)} s: ${((r.replayCpuSeconds / txs) * 1e6).toFixed(1)} us a transfer); by CPU time ${cpuRatio.toFixed(2)}`,
+      baseline: "2 x libsodium's 1-core verify rate",
+      ratio,
+      goal: 'printed',
+    });
   addRow({
     measure: `peak RSS during the replay at ${label}`,
     node: `${r.peakReplayRssMiB} MiB`,
