@@ -135,7 +135,10 @@ export async function runPipeline<M>(
 ): Promise<void> {
   const it = batches[Symbol.asyncIterator]();
   type Started = StartedBatch<M> | { error: unknown } | null;
+  // Source reads not yet answered (with lookahead one may still be out when apply throws).
+  let reading = 0;
   const start = async (): Promise<Started> => {
+    reading++;
     try {
       const r = await it.next();
       if (r.done) return null;
@@ -146,26 +149,40 @@ export async function runPipeline<M>(
     } catch (error) {
       // A source that fails after batch k still has batch k (and those before) applied first.
       return { error };
+    } finally {
+      reading--;
     }
   };
+  // Batches taken from the source ahead of the one applied: the next one is awaited before the
+  // current one is applied (as without lookahead); with lookahead the one after it is asked for
+  // too, but not waited for (its fetch and verification overlap this batch's import).
   const depth = opts.lookahead ? 2 : 1;
+  const queue: Promise<Started>[] = [start()];
+  let ended = false;
+  const refill = () => {
+    while (!ended && queue.length < depth) {
+      const next = start();
+      queue.push(next);
+      void next.then((r) => {
+        if (r === null || 'error' in r) ended = true;
+      });
+    }
+  };
   try {
-    const queue: Started[] = [await start()];
-    // Once the source ended or failed, nothing more is started.
-    const more = () => {
-      const last = queue[queue.length - 1];
-      return last !== null && last !== undefined && !('error' in last);
-    };
-    for (let current = queue.shift(); current; current = queue.shift()) {
+    for (let current = await queue.shift(); current; current = await queue.shift()) {
       if ('error' in current) throw current.error;
-      // Keep `depth` batches started ahead of the one applied now.
-      while (queue.length < depth && (queue.length === 0 || more())) queue.push(await start());
+      refill();
+      // The next batch as before: in hand before this one is applied.
+      const next = await queue[0];
       const verdicts = await current.verdicts;
       for (let i = 0; i < current.batch.length; i++) await apply(current.batch[i], verdicts[i]);
-      if (afterBatch) await afterBatch(opts.lookahead ? await aheadOf(queue[0]) : {});
+      if (afterBatch) await afterBatch(opts.lookahead ? await aheadOf(next) : {});
+      if (next === null || (next && 'error' in next)) ended = true;
     }
   } finally {
-    await it.return?.(undefined);
+    // A read still out would hold the source's return until it is answered: it ends on its own.
+    if (reading === 0) await it.return?.(undefined);
+    else void it.return?.(undefined)?.catch(() => undefined);
   }
 }
 
