@@ -144,4 +144,38 @@ t('with lookahead, a source failing midway still has every batch it delivered ap
   assert.equal(commits, [2, 4, 5]);
 });
 
+t('with lookahead, a batch is applied once the next one is in hand, without waiting for the one after it', async () => {
+  let release: () => void = () => undefined;
+  const stalled = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  async function* source() {
+    yield { index: 1 } as unknown as Block;
+    yield { index: 2 } as unknown as Block;
+    // A slow peer: the third block comes only when the test lets it.
+    await stalled;
+    yield { index: 3 } as unknown as Block;
+  }
+  const commits: number[] = [];
+  let firstCommit: () => void = () => undefined;
+  const committed = new Promise<void>((resolve) => {
+    firstCommit = resolve;
+  });
+  const run = runPipeline(
+    batchesOf(blockItems(source()), { maxBlocks: 1 }),
+    null,
+    () => undefined,
+    async () => {
+      commits.push(commits.length + 1);
+      firstCommit();
+    },
+    { lookahead: true },
+  );
+  const first = await Promise.race([committed.then(() => 'committed'), new Promise((r) => setTimeout(() => r('waited'), 2000))]);
+  assert.is(first, 'committed', 'block 1 waited for block 3');
+  release();
+  await run;
+  assert.equal(commits, [1, 2, 3]);
+});
+
 t.run();
