@@ -9,6 +9,8 @@
  *   GET    /admin/peers         {peerId, addresses, peers}
  *   GET    /admin/snapshot      the block log as NDJSON from one LevelDB snapshot
  *                               (head in the X-Ombra-Head header)
+ *   GET    /admin/checkpoint    a checkpoint (node/checkpointFile.ts), gzip, taken between two
+ *                               writes (`height hash base` in the X-Ombra-Checkpoint header)
  *
  * The socket is bound in a fresh private directory, made 0600 and then renamed into place, so
  * no other user can reach it even for an instant; a stale socket from a crash is replaced.
@@ -24,6 +26,7 @@ import type { ChainStore } from '../node/chainStore.ts';
 import type { Logger } from '../node/log.ts';
 import type { NetworkView } from '../node/ports.ts';
 import { openSnapshotView } from '../node/snapshotView.ts';
+import { checkpointStream, DEFAULT_SUFFIX_BLOCKS } from '../node/checkpointExport.ts';
 import { type ApiKeyRecord, keyView } from '../services/apiKeyFormat.ts';
 import type { ApiKeyStore } from '../services/apiKeys.ts';
 
@@ -38,6 +41,8 @@ export interface AdminDeps {
   genesis: Genesis;
   network: NetworkView;
   log: Logger;
+  /** A LevelDB snapshot with the log and every read model at one height (`OmbraNode.consistentSnapshot`): checkpoints. */
+  consistentSnapshot?: () => Promise<ReturnType<ChainStore['db']['snapshot']>>;
 }
 
 /** A key as the operator lists it: the public view plus who registered it. */
@@ -151,6 +156,19 @@ export class AdminServer {
       res.writeHead(200, { 'content-type': 'application/x-ndjson', 'x-ombra-head': `${view.head.index} ${view.head.hash}` });
       // A fault mid-stream ends the response early: the client sees a short body and refuses it.
       await pipeline(Readable.from(view.lines()), res).catch(() => view.close());
+      return;
+    }
+    if (path === '/admin/checkpoint' && method === 'GET' && this.deps.consistentSnapshot) {
+      const suffix = Number(new URL(req.url ?? '/', 'http://admin').searchParams.get('suffixBlocks') ?? DEFAULT_SUFFIX_BLOCKS);
+      if (!Number.isSafeInteger(suffix) || suffix < 1)
+        return answer(res, 400, { error: 'suffixBlocks must be a positive integer', code: 'INVALID_PARAMS' });
+      const { header, stream } = await checkpointStream(this.deps.store, await this.deps.consistentSnapshot(), { suffixBlocks: suffix });
+      res.writeHead(200, { 'content-type': 'application/gzip', 'x-ombra-checkpoint': `${header.height} ${header.hash} ${header.base}` });
+      // A fault mid-stream cuts the response: the client sees it end early and keeps no file.
+      await pipeline(stream, res).catch(() => {
+        stream.destroy();
+        res.destroy();
+      });
       return;
     }
     return answer(res, 404, { error: `no admin route ${method} ${path}`, code: 'NOT_FOUND' });

@@ -26,6 +26,8 @@ import { chainEventRoutes, mempoolEventRoutes } from './routes/events.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { mountOperatorRoutes } from './operatorRoutes.ts';
+import { gateOnCheckpoint } from './checkpointGate.ts';
+import { checkpointRoutes } from './routes/checkpoint.ts';
 
 /** Builds the app. */
 export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hono {
@@ -66,6 +68,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     webApiRoutes(deps),
     webSiteRoutes(deps),
     ...(deps.alerts ? [alertRoutes({ ...deps, alerts: deps.alerts })] : []),
+    checkpointRoutes(deps.checkpoints),
   ];
   for (const r of routers) app.route('/', r);
   // Last: /metrics, the OpenAPI document (it describes every route mounted before it), /docs, the explorer.
@@ -74,6 +77,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.onError((err, c) =>
     onError(err, c, (e) => deps.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),
   );
+  if (deps.checkpoint) gateOnCheckpoint(app, deps.checkpoint);
   // Timing outermost, so rate-limited and refused requests are counted too; rate limits before
   // anything else, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
   wrapDispatch(app, {

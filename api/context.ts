@@ -1,6 +1,13 @@
 /** What routes may use: the node's queries, write entry point and the network's view. */
 import type { Logger } from '../node/log.ts';
 import type { HeadReader, HealthView, NetworkView, TxSubmitter } from '../node/ports.ts';
+import type { CheckpointStatus } from '../node/checkpointRecord.ts';
+import type { CheckpointPublisher } from '../node/checkpointPublisher.ts';
+
+/** Where the verification of the checkpoint a node started from stands. */
+export interface CheckpointView {
+  status(): CheckpointStatus;
+}
 
 export type { NetworkView } from '../node/ports.ts';
 import type { Queries } from '../queries/index.ts';
@@ -36,6 +43,10 @@ export interface ApiDeps {
   limiter?: RateLimiter;
   /** Prometheus metrics; GET /metrics and the HTTP timings exist only with it. */
   metrics?: NodeMetrics;
+  /** The checkpoint this node started from, when it did (node/checkpointVerifier.ts): health reports it, a mismatch stops reads. */
+  checkpoint?: CheckpointView;
+  /** The checkpoint this node offers others (GET /api/checkpoint); without it they answer 404. */
+  checkpoints?: CheckpointPublisher;
   log: Logger;
 }
 

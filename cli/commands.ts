@@ -30,7 +30,11 @@ export const COMMANDS: Record<string, Command> = {
     help: repairHelp,
     run: repairCommand,
   },
-  snapshot: { summary: 'export the block log as NDJSON (snapshot export)', help: snapshotHelp, run: snapshotCommand },
+  snapshot: {
+    summary: 'export the block log as NDJSON (snapshot export) or write a checkpoint (snapshot state)',
+    help: snapshotHelp,
+    run: snapshotCommand,
+  },
   audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },
   wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },
   drive: { summary: 'publish a folder to an on-chain web drive (drive push)', help: driveHelp, run: driveCommand },

@@ -14,6 +14,8 @@ import type { KeyPair } from '../core/keys.ts';
 import { silentLogger, type Logger } from '../node/log.ts';
 import { OmbraNode } from '../node/node.ts';
 import { Producer } from '../node/producer.ts';
+import type { CheckpointVerifier } from '../node/checkpointVerifier.ts';
+import { CheckpointPublisher } from '../node/checkpointPublisher.ts';
 import { loadOrCreatePeerKey } from '../p2p/identity.ts';
 import { type P2pHooks, P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
@@ -28,6 +30,8 @@ import type { MempoolOptions } from '../node/mempoolOptions.ts';
 import { NodeMetrics } from '../api/metrics/nodeMetrics.ts';
 import { observeDelivery, observeLaunched } from '../api/metrics/observeNode.ts';
 import { signatureEquation } from '../core/signature.ts';
+import { observeCheckpoint } from '../api/metrics/checkpointMetrics.ts';
+import { checkpointVerifierOf } from './checkpointStart.ts';
 
 /** Everything `launch` needs. */
 export interface LaunchConfig {
@@ -87,6 +91,8 @@ export interface Launched {
   limiter: RateLimiter | null;
   /** Prometheus metrics (GET /metrics). */
   metrics: NodeMetrics;
+  /** The background verification of the checkpoint the node started from, or null. */
+  checkpoint: CheckpointVerifier | null;
   /** The metrics listener's base URL, or null without one. */
   metricsUrl: string | null;
   /** Stops every component in the reverse order of their start. */
@@ -113,6 +119,10 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       onBlockWork: metrics.blockWork,
     }),
   );
+  // A data dir installed from a checkpoint verifies it in the background once peers can be asked.
+  const verifier = await checkpointVerifierOf(node, cfg.dataDir, log, (from, to) =>
+    p2p ? p2p.fetchHistory(from, to) : Promise.reject(new Error('no p2p network')),
+  );
   let p2p: P2pNetwork | null = null;
   if (cfg.p2p) {
     p2p = new P2pNetwork(
@@ -127,6 +137,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     await life.start('p2p', p2p);
   }
   if (p2p) log.info('p2p listening', { addresses: p2p.addresses().join(',') });
+  if (verifier) await life.start('checkpoint verification', verifier);
   const network = cfg.network ?? p2p ?? noNetwork;
   let producer: Producer | null = null;
   if (cfg.key) {
@@ -158,8 +169,27 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   );
   const streams = new StreamHub(node.streamPorts(), cfg.streams);
   const queries = createQueries(node.readPorts());
+  // The checkpoint this node offers others (GET /api/checkpoint), kept in DATA_DIR/checkpoints.
+  const checkpoints = new CheckpointPublisher({
+    store: node.store,
+    consistentSnapshot: () => node.consistentSnapshot(),
+    height: () => node.head().index,
+    dir: join(cfg.dataDir, 'checkpoints'),
+  });
   const app = createApp(
-    { queries, chain: node, network, streams, keys, alerts, limiter, metrics, log },
+    {
+      queries,
+      chain: node,
+      network,
+      streams,
+      keys,
+      alerts,
+      limiter,
+      metrics,
+      log,
+      ...(verifier ? { checkpoint: verifier } : {}),
+      checkpoints,
+    },
     { metricsRoute: cfg.metricsOnApi ?? true, ...(cfg.maxLagBlocks === undefined ? {} : { maxLagBlocks: cfg.maxLagBlocks }) },
   );
   const http = await life.start(
@@ -171,11 +201,18 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   await life.start('metrics', {
     start: async () => {
       stopMetrics = observeLaunched(metrics, { node: node.metricsPorts(), network, streams, sockets: http.webSockets, alerts });
+      if (verifier) observeCheckpoint(metrics, verifier);
     },
     stop: async () => stopMetrics(),
   });
   // The operator's admin socket (DATA_DIR/admin.sock): keys, peers and snapshots without a restart.
-  await life.start('admin socket', new AdminServer({ keys, store: node.store, genesis: node.genesis, network, log }, cfg.dataDir));
+  await life.start(
+    'admin socket',
+    new AdminServer(
+      { keys, store: node.store, genesis: node.genesis, network, log, consistentSnapshot: () => node.consistentSnapshot() },
+      cfg.dataDir,
+    ),
+  );
   const metricsServer = cfg.metricsAddr ? await life.start('metrics listener', new MetricsServer(metrics, cfg.metricsAddr)) : null;
   const url = http.url;
   log.info('node serving', {
@@ -198,6 +235,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     alerts,
     limiter,
     metrics,
+    checkpoint: verifier,
     metricsUrl: metricsServer?.url ?? null,
     stop: () => life.stop(),
   };

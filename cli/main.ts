@@ -5,6 +5,7 @@ import { ChainError } from '../core/errors.ts';
 import { LogIntegrityError } from '../node/node.ts';
 import { UsageError } from './args.ts';
 import { KeystoreError } from './keystore.ts';
+import { CliFault } from './dataDir.ts';
 import { COMMANDS } from './commands.ts';
 
 const HELP = `Usage: ombra <command> [options]
@@ -53,7 +54,7 @@ async function main(argv: string[]): Promise<number> {
       return 2;
     }
     // A damaged block log (names the height and the repair) or a taken port (names the flag): one line, no stack.
-    if (e instanceof LogIntegrityError || e instanceof ListenFault || e instanceof KeystoreError) {
+    if (e instanceof LogIntegrityError || e instanceof ListenFault || e instanceof KeystoreError || e instanceof CliFault) {
       process.stderr.write(`ombra ${name}: ${e.message}\n`);
       return 1;
     }

@@ -1,5 +1,5 @@
 /**
- * `ombra snapshot export`: the block log as NDJSON. Line 1 is `{"genesis": {...}}` (the genesis
+ * `ombra snapshot export`: the block log as NDJSON (`ombra snapshot state`, a checkpoint, is cli/snapshotState.ts). Line 1 is `{"genesis": {...}}` (the genesis
  * the node runs with: the stored file plus OMBRA_FORK_HEIGHT* overrides), then blocks 0..head,
  * one compact JSON object per line, in height order. `ombra audit` re-verifies such a file.
  * A running node on the data dir streams it through its admin socket; a stopped data dir is read
@@ -17,6 +17,7 @@ import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { CliFault, openExistingStore, withDataDir } from './dataDir.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress, type Progress } from './progress.ts';
+import { STATE_FLAGS, snapshotStateCommand } from './snapshotState.ts';
 
 const EXPORT_FLAGS: Record<string, FlagSpec> = {
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the chain (a running node or a stopped one)' },
@@ -29,15 +30,24 @@ const SUMMARY =
   'then every block from 0 to the head, one JSON object per line. `ombra audit FILE` re-verifies it.\n' +
   'A node running on DIR exports it through DIR/admin.sock, consistent at one height while it keeps producing.';
 
-/** Help for `ombra snapshot`. */
-export const snapshotHelp = () => helpText(USAGE, SUMMARY, EXPORT_FLAGS);
+const STATE_USAGE = 'ombra snapshot state --data-dir DIR --out FILE [--suffix-blocks N] [--json]';
+const STATE_SUMMARY =
+  'Writes a checkpoint: the consensus state, every read model and the recent blocks at one height (docs/checkpoints.md),\n' +
+  'and prints its height and SHA-256 digest. `ombra start --from-checkpoint FILE --checkpoint-digest HEX` starts from it.';
+
+/** Help for `ombra snapshot` (for `ombra snapshot state --help`, that subcommand's). */
+export const snapshotHelp = (argv: string[] = []) =>
+  argv[0] === 'state'
+    ? helpText(STATE_USAGE, STATE_SUMMARY, STATE_FLAGS)
+    : `${helpText(USAGE, SUMMARY, EXPORT_FLAGS)}\n${helpText(STATE_USAGE, STATE_SUMMARY, STATE_FLAGS)}`;
 
 type Exported = { blocks: number; bytes: number; head: { index: number; hash: string } };
 
 /** Runs `ombra snapshot export`. */
 export async function snapshotCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub !== 'export') throw new UsageError(sub ? `unknown snapshot subcommand ${sub}` : 'a subcommand is required: export');
+  if (sub === 'state') return snapshotStateCommand(rest);
+  if (sub !== 'export') throw new UsageError(sub ? `unknown snapshot subcommand ${sub}` : 'a subcommand is required: export or state');
   const { flags, positionals } = parseFlags(rest, EXPORT_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const dataDir = flags['data-dir'] as string | undefined;

@@ -7,6 +7,7 @@ import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile } from './genesisFile.ts';
 import { readKeyFile } from './keyFile.ts';
 import { launch } from './launch.ts';
+import { checkpointSourceOf, installFromSource } from './checkpointStart.ts';
 import { parseMinFees } from './minFees.ts';
 import { loggerFromFlags } from './logSetup.ts';
 import { DEFAULT_METRICS_ADDR, START_FLAGS } from './startFlags.ts';
@@ -32,6 +33,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   const dataDir = (flags['data-dir'] as string | undefined) ?? (dev ? './data/dev' : './data/node');
   const genesis = dev ? devGenesis(blockTimeMs ?? 1000) : flags.genesis ? loadGenesisFile(flags.genesis as string) : undefined;
   if (dev && flags.genesis) throw new UsageError('--dev uses the dev genesis; drop --genesis');
+  const checkpoint = checkpointSourceOf(flags);
   const key = flags['key-file'] ? await readKeyFile(flags['key-file'] as string) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
 
   const peers = (flags.peer as string[] | undefined) ?? [];
@@ -122,6 +124,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   // Created once the node runs; sync progress and peer changes before that have nobody to tell.
   let status: StatusLog | null = null;
   const syncBar = burstProgress('sync', { unit: 'blocks', report });
+  if (checkpoint) await installFromSource(checkpoint, dataDir, genesis, log);
   const node = await launch({
     httpLimits,
     onCatchUp: burstProgress('catch-up', { unit: 'blocks', report }),

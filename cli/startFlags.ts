@@ -102,6 +102,21 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_VERIFY_ALL',
     help: 'check the hash chain of the whole block log on open (default: the last 1,000 blocks)',
   },
+  'from-checkpoint': {
+    type: 'string',
+    env: 'OMBRA_FROM_CHECKPOINT',
+    help: 'start a new data dir from this checkpoint file (`ombra snapshot state`); needs --checkpoint-digest',
+  },
+  'checkpoint-url': {
+    type: 'string',
+    env: 'OMBRA_CHECKPOINT_URL',
+    help: "fetch the checkpoint over HTTP (another node's /api/checkpoint/DIGEST); needs --checkpoint-digest",
+  },
+  'checkpoint-digest': {
+    type: 'string',
+    env: 'OMBRA_CHECKPOINT_DIGEST',
+    help: 'hex SHA-256 the checkpoint file must have (a file with another digest is refused)',
+  },
   'min-fee': {
     type: 'string',
     env: 'OMBRA_MIN_FEES',

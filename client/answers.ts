@@ -8,7 +8,7 @@ import type { Components } from './records.ts';
 
 /** The successful answer of every operation (text, HTML and media answers are strings). */
 export interface Answers {
-  getApiHealth: { status: 'ok'; height: number; peers: number; syncing: boolean };
+  getApiHealth: { status: 'ok'; height: number; peers: number; syncing: boolean; checkpoint?: 'verifying' | 'verified' };
   getApiChainStats: {
     height: number;
     latestBlockHash: string;
@@ -380,5 +380,7 @@ export interface Answers {
   getExplorerFile: string;
   getExplorerClientFile: string;
   getExplorerVendorFile: string;
+  getApiCheckpoint: { height: number; hash: string; digest: string; bytes: number; url: string };
+  getApiCheckpointDigest: string;
 }
 

@@ -110,6 +110,8 @@ export const ROUTES = {
   getExplorerFile: ['GET', '/explorer/:file'],
   getExplorerClientFile: ['GET', '/explorer/client/:file'],
   getExplorerVendorFile: ['GET', '/explorer/vendor/:file'],
+  getApiCheckpoint: ['GET', '/api/checkpoint'],
+  getApiCheckpointDigest: ['GET', '/api/checkpoint/:digest'],
 } as const;
 
 /** An operation id. */
@@ -176,6 +178,7 @@ export interface PathParams {
   getExplorerFile: { file: string | number };
   getExplorerClientFile: { file: string | number };
   getExplorerVendorFile: { file: string | number };
+  getApiCheckpointDigest: { digest: string | number };
 }
 
 /** The query values of the operations that take any. */

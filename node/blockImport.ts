@@ -21,6 +21,7 @@ export function importBlock(
   opts: { signaturesVerified?: boolean } = {},
 ): Promise<Block> {
   return w.exclusive(async () => {
+    await w.prefetch(raw);
     const applied = await w.loading(() =>
       applyBlock(w.state(), refOf(w.tip), raw, w.genesis, {
         now: w.clock(),
@@ -68,6 +69,7 @@ export function importBlocks(
     let failure: unknown = null;
     for (let i = first; i < raws.length; i++) {
       try {
+        await w.prefetch(raws[i]);
         const applied = await w.loading(() =>
           applyBlock(pending, refOf(parent), raws[i], w.genesis, {
             now: w.clock(),
@@ -118,11 +120,18 @@ async function holds(w: Writer, raw: unknown): Promise<boolean> {
 async function append(w: Writer, blocks: readonly { block: Block; applied: Applied }[], source: 'local' | 'peer'): Promise<void> {
   if (w.closed) throw new Error('node is closed');
   await w.store.appendMany(blocks.map((b) => b.block));
-  // Durable first, then announced in order: each event's balances are read off the state the
-  // previous one left.
-  for (const { block, applied } of blocks) {
-    w.tip = block;
-    await w.announce({ ...w.blockEvent(block, applied, false), source });
+  // Each event's balances are read off the state the previous one leaves, before any is
+  // committed (a commit may evict accounts a later block changed).
+  const before = new StateOverlay(w.state());
+  const events = blocks.map(({ block, applied }) => {
+    const ev = w.blockEvent(block, applied, false, before);
+    before.absorb(applied.diff);
+    return ev;
+  });
+  // Durable first, then announced in order.
+  for (const [i, ev] of events.entries()) {
+    w.tip = blocks[i].block;
+    await w.announce({ ...ev, source });
   }
   const block = w.tip;
   const ctx = { height: block.index + 1, timestamp: w.clock(), genesis: w.genesis };

@@ -28,6 +28,11 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
   // than the lowest projection.
   if (w.runner.minHeight() < w.runner.height(accountsProjection)) await w.runner.resetOne(accountsProjection);
   const from = w.runner.minHeight();
+  // A node started from a checkpoint cannot refold blocks it does not hold yet (node/checkpointRecord.ts).
+  if (from + 1 < w.store.logFrom)
+    throw new Error(
+      `the read models must be refolded from block ${from + 1}, but this node started from a checkpoint and holds blocks from ${w.store.logFrom} only: wait for its background verification to fetch the history, or start it from a newer checkpoint`,
+    );
   const head = Math.min(present(w.store.head(), 'the head of the log').index, opts.to ?? Infinity);
   let parent = await w.store.storedBlock(from);
   // With verification, workers check batch k+1's signatures while batch k is applied; without
@@ -37,6 +42,7 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
     const batches = batchesOf(blockItems(w.store.range(from + 1, head)), { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
     await runPipeline(batches, pool, async ({ block: raw, txBytes }, verified) => {
       const block = raw as Block;
+      await w.prefetch(block);
       const applied = await w.loading(() =>
         applyBlock(w.state(), refOf(parent), block, w.genesis, { signaturesVerified: pool ? verified : true, txBytes }),
       );

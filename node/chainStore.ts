@@ -35,6 +35,11 @@ export class ChainStore {
   private readonly dir: string;
   /** Damage LevelDB showed on open and no repair has cleared (node/storeDamage.ts); null: none. */
   damage: LogFault | null = null;
+  /**
+   * The lowest block above 0 the log holds, every block from it to the head stored: 1, unless
+   * the node started from a checkpoint (node/checkpointRecord.ts) whose history is not yet fetched.
+   */
+  logFrom = 1;
 
   private constructor(db: Db, dir: string) {
     this.db = db;
@@ -65,6 +70,7 @@ export class ChainStore {
       throw explainCorruption(e, dataDir, 'the head pointer cannot be read');
     }
     store.headCache = pointer.head;
+    store.logFrom = ((await store.meta.get('checkpoint')) as { logFrom?: number } | undefined)?.logFrom ?? 1;
     store.damage = pointer.fault ?? damageOnOpen(dir, store.headCache);
     const record = readStopRecord(dir);
     if (store.damage && !record?.damage && store.headCache) writeStopRecord(dir, { ...(record ?? store.headCache), damage: store.damage });

@@ -50,9 +50,11 @@ export async function verifyLog(store: ChainStore, depth = DEFAULT_VERIFY_DEPTH)
   // A block stored past the head pointer means the pointer is behind the log.
   for await (const key of store.blocks.keys({ gt: heightKey(head.index), limit: 1 }))
     return { height: head.index + 1, message: `the head pointer says ${head.index} but the log holds block at key ${key}` };
-  const from = Math.max(0, head.index - Math.max(1, depth) + 1);
+  // A log started from a checkpoint holds no blocks between 0 and its first: the walk starts there.
+  const floor = store.logFrom > 1 ? store.logFrom : 0;
+  const from = Math.max(floor, head.index - Math.max(1, depth) + 1);
   let parentHash: string | null =
-    from > 0 ? (((await store.blocks.get(heightKey(from - 1), NO_FILL)) as Block | undefined)?.hash ?? null) : null;
+    from > floor ? (((await store.blocks.get(heightKey(from - 1), NO_FILL)) as Block | undefined)?.hash ?? null) : null;
   for (let h = from; h <= head.index; h++) {
     let b: Block | undefined;
     try {
@@ -76,7 +78,10 @@ export async function lastVerifiedBlock(store: ChainStore): Promise<Block> {
   let h = 0;
   for await (const [key, value] of store.blocks.iterator()) {
     const b = value as Block;
-    if (key !== heightKey(h) || linkFault(b, h, last ? last.hash : null)) break;
+    // A log started from a checkpoint goes on from its first block after block 0.
+    const gap = h === 1 && store.logFrom > 1;
+    if (gap) h = store.logFrom;
+    if (key !== heightKey(h) || linkFault(b, h, last && !gap ? last.hash : null)) break;
     last = b;
     h++;
   }

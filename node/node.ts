@@ -134,6 +134,17 @@ export class OmbraNode implements HealthView, Component {
     return catchUp(this.w, onProgress, opts);
   }
 
+  /**
+   * A LevelDB snapshot taken between two writes, with every folded block's rows written: the log
+   * and every read model stand at the same height in it (a checkpoint's source). Close it after use.
+   */
+  consistentSnapshot(): Promise<ReturnType<ChainStore['db']['snapshot']>> {
+    return this.w.exclusive(async () => {
+      await this.w.runner.flush();
+      return this.w.store.db.snapshot();
+    });
+  }
+
   /** The consensus state at the head. */
   state(): ChainState {
     return this.w.state();

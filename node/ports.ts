@@ -41,6 +41,8 @@ interface BlockReader {
   range(from: number, to: number): AsyncIterable<Block>;
   /** Blocks from..to inclusive as their stored JSON text, streamed in height order from one snapshot. */
   rangeJson(from: number, to: number): AsyncGenerator<string>;
+  /** The lowest block above 0 held (absent: 1): a node started from a checkpoint holds no blocks below it yet. */
+  readonly logFrom?: number;
 }
 
 /** The projections' read models, typed by their definitions. */
@@ -133,7 +135,7 @@ export interface StreamPorts {
 export interface NetworkPorts {
   chain: Pick<HeadReader, 'head' | 'genesis' | 'info'> & TxSubmitter & BlockImporter;
   feed: ChainFeed;
-  blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn'>;
+  blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn' | 'logFrom'>;
   log: Logger;
 }
 

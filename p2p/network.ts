@@ -11,6 +11,8 @@ import type { Component, NetworkPorts, NetworkView, PeerGuardStats } from '../no
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { type OmbraLibp2p, startLibp2p } from './libp2pNode.ts';
 import { Syncer } from './sync.ts';
+import { isPeerFault } from './answerCheck.ts';
+import type { Block } from '../core/block.ts';
 import { encode } from './wire.ts';
 import { PeerBook } from './peerBook.ts';
 import { ValidationGate } from './validationGate.ts';
@@ -242,6 +244,23 @@ export class P2pNetwork implements NetworkView, Component {
 
   syncing(): boolean {
     return this.syncer?.syncing ?? false;
+  }
+
+  /**
+   * Blocks from..to (a checked prefix of at most syncBatch) from one connected peer that may be
+   * asked, through the sync protocol: for history this node does not hold (a checkpoint's
+   * background verification). A peer that serves invalid blocks is banned; the caller retries.
+   */
+  async fetchHistory(from: number, to: number): Promise<Block[]> {
+    const peers = this.p2p?.getPeers().filter((p) => this.syncer.canAsk(p)) ?? [];
+    if (peers.length === 0) throw new Error('no peer to fetch history from');
+    const peer = peers[Math.floor(Math.random() * peers.length)];
+    try {
+      return await this.syncer.fetch(peer, from, Math.min(to, from + this.opts.syncBatch - 1));
+    } catch (e) {
+      if (isPeerFault(e)) await this.syncer.ban(peer, (e as Error).message);
+      throw e;
+    }
   }
 
   async stop(): Promise<void> {

@@ -54,6 +54,13 @@ export async function serveSync(
         await stream.sink([encode({ error: `ranges are from..to, at most ${opts.syncBatch} blocks` })]);
         return;
       }
+      // A node started from a checkpoint holds no blocks between 0 and its log's first: a refusal
+      // (the asker tries another peer), never a short answer it would take for a breach.
+      const first = ports.blocks.logFrom ?? 1;
+      if (from > 0 && from < first) {
+        await stream.sink([encode({ error: `this node holds blocks from ${first} only (it started from a checkpoint)` })]);
+        return;
+      }
       // Bounded by bytes too: a prefix of the range, at least one block (the asker continues).
       // Counted in UTF-8 bytes, as the asker reads them (text beyond ASCII takes up to 3 a character):
       // an answer over the asker's limit would get this node banned.

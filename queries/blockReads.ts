@@ -1,6 +1,7 @@
 /** Reads over the block log: blocks by height or hash (as objects or their stored JSON), confirmed transactions, address histories. */
 import type { Block } from '../core/block.ts';
 import { confirmedTx, type ConfirmedTx } from '../core/confirmedTx.ts';
+import { ChainError } from '../core/errors.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import {
   addressHistoryProjection,
@@ -60,8 +61,16 @@ export class BlockReads {
     return index === undefined ? undefined : this.json.get(index);
   }
 
-  /** A block by height. */
+  /** A block by height; NOT_FOUND naming the checkpoint for one a node started from a checkpoint does not hold yet. */
   block(index: number): Promise<Block | undefined> {
+    const first = this.ports.blocks.logFrom ?? 1;
+    if (index > 0 && index < first && index <= this.height())
+      return Promise.reject(
+        new ChainError(
+          'NOT_FOUND',
+          `block ${index} is below this node's checkpoint: it holds blocks from ${first} on until it has fetched the history`,
+        ),
+      );
     return this.ports.blocks.block(index);
   }
 

@@ -59,8 +59,14 @@ export const CHAIN_ENDPOINTS = endpoints({
     description:
       'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row), ' +
       'and 503 `{status: "behind", height, networkHeight}` while the head is more than `--max-lag-blocks` (default 8) below the best ' +
-      'head its peers showed with evidence (a load balancer drains the node until it catches up).',
-    ok: { schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool }) },
+      'head its peers showed with evidence (a load balancer drains the node until it catches up). ' +
+      'A node started from a checkpoint adds `checkpoint: "verifying" | "verified"`, and answers 503 `{status: "mismatch", checkpoint: "mismatch", height}` ' +
+      'once its background verification found the checkpoint contradicts history (docs/checkpoints.md).',
+    ok: {
+      schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool, checkpoint: oneOf('verifying', 'verified') }, [
+        'checkpoint',
+      ]),
+    },
   },
   getApiChainStats: {
     method: 'GET',

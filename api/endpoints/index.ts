@@ -8,6 +8,7 @@ import { AGENT_ENDPOINTS } from './agent.ts';
 import { ANALYTICS_ENDPOINTS } from './analytics.ts';
 import { BLOCK_ENDPOINTS } from './blocks.ts';
 import { CHAIN_ENDPOINTS } from './chain.ts';
+import { CHECKPOINT_ENDPOINTS } from './checkpoint.ts';
 import { catalog } from './endpoint.ts';
 import { LEDGER_ENDPOINTS } from './ledger.ts';
 import { ALL_NFT_ENDPOINTS } from './nfts.ts';
@@ -29,4 +30,5 @@ export const ENDPOINTS = catalog(
   WEB_ENDPOINTS,
   ACCESS_ENDPOINTS,
   OPERATOR_ENDPOINTS,
+  CHECKPOINT_ENDPOINTS,
 );

@@ -6,21 +6,32 @@ import { serve } from '../endpoints/endpoint.ts';
 import { EncodedOnChange, jsonAnswer } from '../jsonAnswer.ts';
 
 /**
- * Health route: 200 `{status: "ok", height, peers, syncing}`; 503 `{status: "degraded", reason}`
- * while block work keeps failing; 503 `{status: "behind", height, networkHeight}` while the head is
- * more than `maxLagBlocks` below the best head peers showed (a load balancer drains the node).
+ * Health route: 200 `{status: "ok", height, peers, syncing}` (with `checkpoint: "verifying" | "verified"`
+ * on a node started from a checkpoint); 503 `{status: "degraded", reason}` while block work keeps
+ * failing; 503 `{status: "mismatch", checkpoint: "mismatch", height}` once history contradicted its
+ * checkpoint; 503 `{status: "behind", height, networkHeight}` while the head is more than
+ * `maxLagBlocks` below the best head peers showed (a load balancer drains the node).
  */
-export function healthRoutes({ queries, network, chain }: ApiDeps, maxLagBlocks: number): Hono {
+export function healthRoutes({ queries, network, chain, checkpoint: started }: ApiDeps, maxLagBlocks: number): Hono {
   // Load balancers poll it: the body is encoded again only when a field changes.
-  const ok = new EncodedOnChange((height: number, peers: number, syncing: boolean) => ({ status: 'ok', height, peers, syncing }));
+  const ok = new EncodedOnChange((height: number, peers: number, syncing: boolean, checkpoint?: string) => ({
+    status: 'ok',
+    height,
+    peers,
+    syncing,
+    ...(checkpoint ? { checkpoint } : {}),
+  }));
   const app = new Hono();
   serve(app, E.getApiHealth, (c) => {
     const health = chain.health();
     if (health.status === 'degraded') return c.json(health, 503);
     const height = queries.chain.height();
+    // A node started from a checkpoint history contradicts serves nothing (api/checkpointGate.ts).
+    const checkpoint = started?.status();
+    if (checkpoint === 'mismatch') return c.json({ status: 'mismatch', checkpoint, height }, 503);
     const networkHeight = network.networkHeight?.() ?? null;
     if (networkHeight !== null && networkHeight - height > maxLagBlocks) return c.json({ status: 'behind', height, networkHeight }, 503);
-    return jsonAnswer(c, ok.get(height, network.peerCount(), network.syncing()));
+    return jsonAnswer(c, ok.get(height, network.peerCount(), network.syncing(), checkpoint));
   });
   return app;
 }

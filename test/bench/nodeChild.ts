@@ -1,6 +1,6 @@
 /**
  * A node in a process of its own, for figures that must not include the benchmark's own memory:
- * `node --expose-gc test/bench/nodeChild.ts DIR MODE [RECORD_CACHE]` with MODE
+ * `node --expose-gc test/bench/nodeChild.ts DIR MODE [RECORD_CACHE [ACCOUNT_CACHE]]` with MODE
  *   restart: opens the node on DIR/db (read models from their checkpoints);
  *   full:    starts it as `ombra start` does (HTTP API, p2p on loopback, streams, alerts);
  *   replay:  opens the log without catching anything up, drops every read model and replays
@@ -15,9 +15,12 @@ import { launch } from '../../cli/launch.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { threadCpu } from './threadCpu.ts';
 
-const [dir, mode, cache] = process.argv.slice(2);
-// A third argument sets the record cache (NodeOptions.recordCache; `all` keeps every record).
-const recordCache = cache === undefined ? undefined : cache === 'all' ? Number.POSITIVE_INFINITY : Number(cache);
+const [dir, mode, cache, accounts] = process.argv.slice(2);
+// A third argument sets the record cache (NodeOptions.recordCache; `all` keeps every record), a
+// fourth the account cache (NodeOptions.accountCache; `all` keeps every account); `-`: the default.
+const cacheArg = (a: string | undefined) => (a === undefined || a === '-' ? undefined : a === 'all' ? Number.POSITIVE_INFINITY : Number(a));
+const recordCache = cacheArg(cache);
+const accountCache = cacheArg(accounts);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 const mib = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
@@ -27,7 +30,7 @@ let node: OmbraNode;
 if (mode === 'full') {
   const launched = await launch({ dataDir: dir, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { port: 0 }, rateLimits: null });
   node = launched.node;
-} else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache, start: mode !== 'replay' });
+} else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache, accountCache, start: mode !== 'replay' });
 const openSeconds = (performance.now() - t0) / 1000;
 let replaySeconds = 0;
 let replayCpuSeconds = 0;

@@ -35,8 +35,14 @@ export interface ChildReport {
 }
 
 /** Runs the child on `dir` in `mode`; what it prints on stderr (replay progress) goes straight through. */
-export function child(dir: string, mode: 'restart' | 'full' | 'replay', recordCache?: number | 'all'): Promise<ChildReport> {
-  const args = ['--expose-gc', CHILD, dir, mode, ...(recordCache === undefined ? [] : [String(recordCache)])];
+export function child(
+  dir: string,
+  mode: 'restart' | 'full' | 'replay',
+  recordCache?: number | 'all',
+  accountCache?: number | 'all',
+): Promise<ChildReport> {
+  const caches = accountCache === undefined ? [recordCache] : [recordCache ?? '-', accountCache];
+  const args = ['--expose-gc', CHILD, dir, mode, ...caches.filter((c) => c !== undefined).map(String)];
   return new Promise((resolve, reject) => {
     const c = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
@@ -52,7 +58,7 @@ export function child(dir: string, mode: 'restart' | 'full' | 'replay', recordCa
 }
 
 /** Builds `txs` transfers in blocks of `perBlock`, timing the build. */
-async function build(dir: string, txs: number, perBlock: number, freshAccounts: boolean): Promise<number> {
+export async function build(dir: string, txs: number, perBlock: number, freshAccounts: boolean): Promise<number> {
   const t0 = performance.now();
   const blocks = Math.ceil(txs / perBlock);
   let next = 0;

@@ -89,10 +89,12 @@ if (SCALE) {
   if (wants('fanout')) await fanoutSection();
   if (wants('tier')) await (await import('./tier.ts')).tierBench(SUBSCRIBERS);
   if (wants('memory')) await scaleBench({ txs: 200_000, reference: false, cacheDir: CHAINS });
+  if (ONLY === 'accounts') await (await import('./accountsMemory.ts')).accountsBench([arg('accounts', 200_000)]);
   if (wants('records')) {
     const { recordsBench } = await import('./records.ts');
     await recordsBench([20_000, 200_000]);
   }
+  if (ONLY === 'checkpoint') await (await import('./checkpoint.ts')).checkpointBench(TXS);
   if (ONLY === 'ratelimit' || ONLY === 'alerts' || ONLY === undefined) {
     const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
     await rateLimitBench();

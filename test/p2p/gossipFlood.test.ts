@@ -61,7 +61,18 @@ t('280 MB of junk gossip from two peers: node live, the block flooder banned, pe
     assert.is((await getJson<{ status: string }>(url, '/api/health')).status, 'ok');
     // `publish` resolves once sent, not once read: on a loaded machine the node may not have read
     // the first junk block yet, so wait for the ban it causes (a flood never read fails here).
-    await waitFor(async () => ((await metricOf(url, 'ombra_peer_bans_total')) >= 1 ? true : undefined), 60_000);
+    await waitFor(async () => ((await metricOf(url, 'ombra_peer_bans_total')) >= 1 ? true : undefined), 60_000).catch((e) => {
+      // The node's log, without its block lines, says what happened to the flooders' connections.
+      console.error(
+        node
+          ?.stderr()
+          .split('\n')
+          .filter((l) => !l.includes('produced block'))
+          .join('\n')
+          .slice(0, 8000),
+      );
+      throw e;
+    });
     const rejected = {
       block: await metricOf(url, 'ombra_gossip_rejected_total', 'topic="block"'),
       tx: await metricOf(url, 'ombra_gossip_rejected_total', 'topic="tx"'),

@@ -67,6 +67,8 @@ async function samples(): Promise<Record<string, string>> {
     'GET /explorer/:file': 'app.js',
     'GET /explorer/client/:file': 'browser.ts',
     'GET /explorer/vendor/:file': 'eventsource-parser.js',
+    // The checkpoint this node offers (written on the first ask).
+    digest: ((await (await fetch(`${live.url}/api/checkpoint`)).json()) as { digest: string }).digest,
   };
 }
 

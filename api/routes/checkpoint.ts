@@ -1,0 +1,32 @@
+/**
+ * GET /api/checkpoint and GET /api/checkpoint/:digest: the checkpoint a node offers others to
+ * start from (node/checkpointPublisher.ts), its file streamed from disk. Rate limits apply as to
+ * every route; building one is single-flight and happens at most once per 1,000 blocks.
+ */
+import { createReadStream, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import type { CheckpointPublisher } from '../../node/checkpointPublisher.ts';
+import { CHECKPOINT_ENDPOINTS as E } from '../endpoints/checkpoint.ts';
+import { serve } from '../endpoints/endpoint.ts';
+import { notFound } from '../errors.ts';
+
+/** Checkpoint routes over the node's publisher (without one, as in an app built for tests, both answer 404). */
+export function checkpointRoutes(publisher: CheckpointPublisher | undefined): Hono {
+  const app = new Hono();
+  serve(app, E.getApiCheckpoint, async (c) => {
+    if (!publisher) notFound('a checkpoint on offer (this node offers none)');
+    const made = await publisher.latest();
+    return c.json({ height: made.height, hash: made.hash, digest: made.digest, bytes: made.bytes, url: `/api/checkpoint/${made.digest}` });
+  });
+  serve(app, E.getApiCheckpointDigest, (c, { params: { digest } }) => {
+    const path = publisher?.fileOf(digest) ?? notFound(`checkpoint ${digest}`);
+    const body = Readable.toWeb(createReadStream(path)) as ReadableStream;
+    return c.body(body, 200, {
+      'Content-Type': 'application/gzip',
+      'Content-Length': String(statSync(path).size),
+      'Cache-Control': 'no-cache',
+    });
+  });
+  return app;
+}

@@ -1,0 +1,156 @@
+/**
+ * Checkpoints end to end on loopback: a follower installed from a checkpoint of another node's
+ * chain serves at the checkpoint's height at once, follows the network, fetches the history
+ * below it from its peer and verifies it; a checkpoint whose state was edited (its digest valid)
+ * is found out by that verification, and the node stops serving reads. Both outcomes survive a restart.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { checkpointSourceOf, installFromSource } from '../../cli/checkpointStart.ts';
+import { launch, type Launched } from '../../cli/launch.ts';
+import { ChainStore } from '../../node/chainStore.ts';
+import { fileDigest } from '../../node/checkpointFile.ts';
+import { checkpointRecord } from '../../node/checkpointRecord.ts';
+import { writeCheckpoint } from '../../node/checkpointExport.ts';
+import { silentLogger } from '../../node/log.ts';
+import { waitFor } from '../helpers/nodeProcess.ts';
+import { DEV_KEYS, fixtureGenesis, openTestChain, tempDir } from '../helpers/testChain.ts';
+
+const t = suite('checkpoint: install, follow, verify in the background');
+
+const genesis = fixtureGenesis();
+const tmp = tempDir('ombra-checkpoint-');
+const source = join(tmp.dir, 'source');
+const file = join(tmp.dir, 'state.ckpt');
+let checkpoint = { height: 0, digest: '' };
+let served: Launched | null = null;
+const running: Launched[] = [];
+
+/** Launches a follower on `dataDir` dialling the source node. */
+async function follower(dataDir: string): Promise<Launched> {
+  const peer = served?.p2p?.addresses()[0] ?? '';
+  const n = await launch({
+    dataDir,
+    genesis,
+    dev: false,
+    httpHost: '127.0.0.1',
+    httpPort: 0,
+    p2p: { host: '127.0.0.1', port: 0, peers: [peer], syncIntervalMs: 200, redialIntervalMs: 200 },
+  });
+  running.push(n);
+  return n;
+}
+
+const get = (n: Launched, path: string) => fetch(`${n.url}${path}`);
+const health = async (n: Launched) => (await get(n, '/api/health')).json() as Promise<Record<string, unknown>>;
+
+t.before(async () => {
+  // 30 blocks of transfers, a checkpoint of them carrying the last 5, then 5 blocks more.
+  const c = await openTestChain({ dir: source, clock: Date.now() - 3_600_000 });
+  for (let i = 0; i < 30; i++) {
+    await c.node.submitTx(c.transfer(1 + (i % 5), DEV_KEYS[6 + (i % 3)].address, 1000n + BigInt(i)));
+    await c.produce();
+  }
+  await c.close();
+  const store = await ChainStore.open(join(source, 'db'));
+  checkpoint = await writeCheckpoint(store, store.db.snapshot(), file, { suffixBlocks: 5 });
+  await store.close();
+  const more = await openTestChain({ dir: source, clock: Date.now() - 1_800_000 });
+  for (let i = 0; i < 5; i++) {
+    await more.node.submitTx(more.transfer(2, DEV_KEYS[7].address, 7n));
+    await more.produce();
+  }
+  await more.close();
+  served = await launch({ dataDir: source, genesis, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { host: '127.0.0.1', port: 0 } });
+});
+
+t.after(async () => {
+  for (const n of running) await n.stop().catch(() => undefined);
+  await served?.stop();
+  tmp.cleanup();
+});
+
+t('the checkpoint file carries the height and a digest of its own bytes', async () => {
+  assert.is(checkpoint.height, 30);
+  assert.is(await fileDigest(file), checkpoint.digest);
+});
+
+t('a follower from the checkpoint serves at its height at once, follows, then verifies it', async () => {
+  const dir = join(tmp.dir, 'follower');
+  const src = checkpointSourceOf({ 'from-checkpoint': file, 'checkpoint-digest': checkpoint.digest.toUpperCase() });
+  assert.ok(src);
+  await installFromSource(src, dir, genesis, silentLogger);
+  const n = await follower(dir);
+  assert.ok(n.node.head().index >= 30);
+  const first = await health(n);
+  assert.ok(first.checkpoint === 'verifying' || first.checkpoint === 'verified', JSON.stringify(first));
+  const balance = await get(n, `/api/wallet/balance/${DEV_KEYS[6].address}`);
+  assert.is(balance.status, 200);
+  await waitFor(async () => (n.node.head().index >= 35 ? true : undefined), 20_000);
+  await waitFor(async () => ((await health(n)).checkpoint === 'verified' ? true : undefined), 60_000, 200);
+  // The history below the checkpoint was fetched from the peer and is served now.
+  const old = await get(n, '/api/chain/block/3');
+  assert.is(old.status, 200);
+  assert.is(((await old.json()) as { index: number }).index, 3);
+  const metrics = await (await get(n, '/metrics')).text();
+  assert.match(metrics, /ombra_checkpoint_status\{status="verified"\} 1/);
+  // Verified stays verified across a restart (no replay runs again).
+  await n.stop();
+  const again = await follower(dir);
+  assert.is((await health(again)).checkpoint, 'verified');
+});
+
+t('without a peer holding history, blocks below the checkpoint answer a clear 404 and those in it are served', async () => {
+  const dir = join(tmp.dir, 'alone');
+  await installFromSource({ file, digest: checkpoint.digest }, dir, genesis, silentLogger);
+  const n = await launch({ dataDir: dir, genesis, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { host: '127.0.0.1', port: 0 } });
+  running.push(n);
+  assert.is((await health(n)).checkpoint, 'verifying');
+  const below = await get(n, '/api/chain/block/3');
+  assert.is(below.status, 404);
+  const body = (await below.json()) as { error: string; code: string };
+  assert.is(body.code, 'NOT_FOUND');
+  assert.match(body.error, /block 3 is below this node's checkpoint: it holds blocks from 26 on/);
+  assert.is((await get(n, '/api/chain/block/27')).status, 200);
+  assert.is((await get(n, '/api/chain/block/0')).status, 200);
+  await n.stop();
+});
+
+t('a checkpoint whose state was edited is found out: health 503 mismatch, reads stop, and it stays so', async () => {
+  // Another balance for one account, the file re-compressed: its (new) digest is valid.
+  const text = gunzipSync(readFileSync(file)).toString('utf8');
+  const victim = DEV_KEYS[6].address;
+  const edited = text
+    .split('\n')
+    .map((l) => (l.startsWith(`["p:accounts","a:${victim}"`) ? l.replace(/"b":"\d+"/, '"b":"999999999999999"') : l))
+    .join('\n');
+  assert.is.not(edited, text, 'the account row was found and edited');
+  const forged = join(tmp.dir, 'forged.ckpt');
+  writeFileSync(forged, gzipSync(edited));
+  const dir = join(tmp.dir, 'forged-follower');
+  await installFromSource({ file: forged, digest: await fileDigest(forged) }, dir, genesis, silentLogger);
+  const n = await follower(dir);
+  const forgedBalance = await get(n, `/api/wallet/balance/${victim}`);
+  assert.is(forgedBalance.status, 200, 'it serves at once, before verification');
+  await waitFor(async () => ((await health(n)).checkpoint === 'mismatch' ? true : undefined), 60_000, 200);
+  const h = await get(n, '/api/health');
+  assert.is(h.status, 503);
+  const read = await get(n, `/api/wallet/balance/${victim}`);
+  assert.is(read.status, 503);
+  assert.is(((await read.json()) as { code: string }).code, 'CHECKPOINT_MISMATCH');
+  assert.match(await (await get(n, '/metrics')).text(), /ombra_checkpoint_status\{status="mismatch"\} 1/);
+  await n.stop();
+  const store = await ChainStore.open(join(dir, 'db'));
+  const record = await checkpointRecord(store);
+  await store.close();
+  // Found by the digests: the consensus state's, and the holders model that reads the same balance.
+  assert.match(record?.reason ?? '', /read model accounts: the checkpoint's digest/);
+  assert.not.match(record?.reason ?? '', /block 30/);
+  const again = await follower(dir);
+  assert.is((await get(again, '/api/chain/height')).status, 503);
+});
+
+t.run();
