@@ -8,15 +8,21 @@
  * Absent and evicted differ by one read: an id found absent is remembered in `absent` (exact: a
  * commit that creates it takes it out, one that removes it puts it in), so the retry, and later
  * blocks, answer "absent" without a miss; at most `cap` such ids a kind are kept.
+ * Accounts are cached the same way (rows `a:<address>`): at most `accountCap` of them, the least
+ * recently written or loaded evicted at commit; an address never seen reads as a miss once, then
+ * as absent (an empty account) until a block writes it.
  */
+import { ACCOUNT_ROW_PREFIX, decodeAccount, type StoredAccount } from './accountRow.ts';
 import type { RecordDef } from './record.ts';
 import { RECORDS } from './tx/registry.ts';
+import type { Account } from './txState.ts';
 
 /** The record maps of a state, by kind (core/state.ts's `Records`). */
 type RecordMaps = { readonly [kind: string]: Map<string, unknown> };
 
 /** The parts of a state (core/state.ts's `ChainState`) its record cache reads and keeps. */
 interface CachedState {
+  readonly accounts: Map<string, Account>;
   readonly records: RecordMaps;
   readonly open: { readonly [kind: string]: Set<string> | undefined };
   cache?: RecordCache;
@@ -24,11 +30,17 @@ interface CachedState {
 
 /** The default cap: finished records kept in memory per kind (open ones come on top). */
 export const DEFAULT_RECORD_CACHE = 4096;
+/** The default account cap: accounts kept in memory (~250 bytes each: 16 MiB). */
+export const DEFAULT_ACCOUNT_CACHE = 65_536;
+/** The name accounts go by in `RecordCache.absent` (no record kind is named so). */
+const ACCOUNTS = 'a';
 
 /** How a state's records are cached. */
 export interface RecordCache {
   /** Finished records kept per kind; Infinity never evicts. */
   readonly cap: number;
+  /** Accounts kept; Infinity never evicts. */
+  readonly accountCap: number;
   /** Ids known to be absent (read and not found, or removed), by kind: answered without a miss. */
   readonly absent: Map<string, Set<string>>;
   /**
@@ -66,22 +78,43 @@ export function parseRecordKey(key: string): { rec: RecordDef; id: string } | un
   return rec && { rec, id: key.slice(colon + 1) };
 }
 
-/** Makes `state`'s records a cache of at most `cap` finished records per kind (Infinity: complete). */
-export function withRecordCache<S extends CachedState>(state: S, cap: number): S {
+/**
+ * Makes `state`'s records a cache of at most `cap` finished records per kind and `accountCap`
+ * accounts (`cap` Infinity: complete, accounts too). Accounts are trimmed at the next commit only:
+ * a genesis state keeps its allocations until the first block writes their rows.
+ */
+export function withRecordCache<S extends CachedState>(state: S, cap: number, accountCap = Number.POSITIVE_INFINITY): S {
+  const bound = (n: number) => (n === Number.POSITIVE_INFINITY ? n : Math.max(0, Math.floor(n)));
   if (cap === Number.POSITIVE_INFINITY) delete state.cache;
-  else state.cache = { cap: Math.max(0, Math.floor(cap)), absent: new Map(), sticky: false };
+  else state.cache = { cap: bound(cap), accountCap: bound(accountCap), absent: new Map(), sticky: false };
   trimRecords(state);
   return state;
 }
 
 /** A copy of a cache for a copy of its state: sticky, with the same absent ids. */
 export function stickyCopy(cache: RecordCache): RecordCache {
-  return { cap: Number.POSITIVE_INFINITY, absent: new Map([...cache.absent].map(([k, ids]) => [k, new Set(ids)])), sticky: true };
+  const absent = new Map([...cache.absent].map(([k, ids]) => [k, new Set(ids)]));
+  return { cap: Number.POSITIVE_INFINITY, accountCap: Number.POSITIVE_INFINITY, absent, sticky: true };
 }
 
 /** True when the state can answer a read of `id` from memory with "absent". */
 export function knownAbsent(state: CachedState, rec: RecordDef, id: string): boolean {
   return !state.cache || state.cache.absent.get(rec.kind)?.has(id) === true;
+}
+
+/** True when the state can answer a read of an account it does not hold with "absent" (an empty account). */
+export function knownAbsentAccount(state: CachedState, address: string): boolean {
+  return !state.cache || state.cache.absent.get(ACCOUNTS)?.has(address) === true;
+}
+
+/** Notes that an account has no row (an undo row says it did not exist at the copy's height). */
+export function accountAbsent(state: CachedState, address: string): void {
+  markAbsent(state, ACCOUNTS, address);
+}
+
+/** Notes that an account was written (it exists from now on). */
+export function accountPresent(state: CachedState, address: string): void {
+  state.cache?.absent.get(ACCOUNTS)?.delete(address);
 }
 
 /** Notes that `id` is absent (removed, or read and not found). */
@@ -104,6 +137,13 @@ export function markPresent(state: CachedState, kind: string, id: string): void 
  */
 export function loadRecords(state: CachedState, keys: readonly string[], values: readonly unknown[]): void {
   keys.forEach((key, i) => {
+    if (key.startsWith(ACCOUNT_ROW_PREFIX)) {
+      const address = key.slice(ACCOUNT_ROW_PREFIX.length);
+      if (state.accounts.has(address)) return;
+      if (values[i] === undefined) markAbsent(state, ACCOUNTS, address);
+      else state.accounts.set(address, decodeAccount(values[i] as StoredAccount));
+      return;
+    }
     const parsed = parseRecordKey(key);
     if (!parsed) throw new Error(`not a record key: ${key}`);
     const map = (state.records as unknown as Record<string, Map<string, unknown>>)[parsed.rec.kind];
@@ -139,6 +179,27 @@ export function trimRecords(state: CachedState): void {
       map.delete(id);
       excess--;
     }
+  }
+}
+
+/** Evicts the least recently written or loaded accounts beyond the cap (at commit: their rows are written). */
+export function trimAccounts(state: CachedState): void {
+  const c = state.cache;
+  if (!c || c.sticky) return;
+  const absent = c.absent.get(ACCOUNTS);
+  if (absent && absent.size > c.accountCap)
+    for (const id of absent) {
+      if (absent.size <= c.accountCap) break;
+      absent.delete(id);
+    }
+  const map = state.accounts;
+  // Amortised like records: a large cache is trimmed once it is an eighth over.
+  const slack = c.accountCap >= 1024 ? c.accountCap >> 3 : 0;
+  if (map.size <= c.accountCap + slack) return;
+  let excess = map.size - c.accountCap;
+  for (const id of map.keys()) {
+    if (excess-- <= 0) break;
+    map.delete(id);
   }
 }
 

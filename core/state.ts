@@ -6,7 +6,7 @@
  * families in core/tx/registry.ts declare: nothing here names one.
  */
 import type { RecordDef } from './record.ts';
-import { markAbsent, markPresent, stickyCopy, touch, trimRecords, type RecordCache } from './recordCache.ts';
+import { accountPresent, markAbsent, markPresent, stickyCopy, touch, trimAccounts, trimRecords, type RecordCache } from './recordCache.ts';
 import { RECORDS, type RecordKind, type RecordTypes } from './tx/registry.ts';
 import type { Account, Supply } from './txState.ts';
 
@@ -25,6 +25,7 @@ export type Records = { [K in RecordKind]: Map<string, RecordTypes[K]> };
 
 /** The whole consensus state, plus indexes derived from it. */
 export interface ChainState {
+  /** Every account, or with a `cache` the accounts it keeps (core/recordCache.ts): the rest are rows. */
   accounts: Map<string, Account>;
   records: Records;
   supply: Supply;
@@ -162,7 +163,14 @@ function trackOpen(open: OpenSets, records: Records): void {
 
 /** Writes a diff into a state (the one place state mutates) and keeps the open sets current. */
 export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
-  for (const [k, v] of diff.accounts) state.accounts.set(k, v);
+  if (state.cache)
+    for (const [k, v] of diff.accounts) {
+      // Re-inserted: the map's order is the eviction order (a write counts as a use).
+      state.accounts.delete(k);
+      state.accounts.set(k, v);
+      accountPresent(state, k);
+    }
+  else for (const [k, v] of diff.accounts) state.accounts.set(k, v);
   copyRemovals(diff.removed, state.records);
   if (state.cache) {
     for (const rec of RECORDS) {
@@ -182,6 +190,7 @@ export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
     }
   state.supply = diff.supply;
   trimRecords(state);
+  trimAccounts(state);
   return state;
 }
 
@@ -204,7 +213,7 @@ export function cloneState(s: ChainState): ChainState {
   return indexOpen(copy);
 }
 
-/** Σ balances: with escrow and burned it must equal emitted. */
+/** Σ balances: with escrow and burned it must equal emitted (a complete state's: a cache holds part of them). */
 export function sumBalances(state: ChainState): bigint {
   let total = 0n;
   for (const a of state.accounts.values()) total += a.balance;

@@ -3,7 +3,8 @@
  * failing block leaves the base untouched; the overlay's contents are the block's state diff.
  */
 import type { RecordDef } from './record.ts';
-import { knownAbsent, recordKey } from './recordCache.ts';
+import { accountKey } from './accountRow.ts';
+import { knownAbsent, knownAbsentAccount, recordKey } from './recordCache.ts';
 import {
   type ChainState,
   copyRecords,
@@ -31,7 +32,7 @@ export class StateOverlay implements TxState {
   /** Records removed in this overlay (an id is in `records` or here, never both). */
   readonly removed: Removals = {};
   supply: Supply;
-  /** Row keys the base state could not answer (a bounded cache's evicted or unknown ids); root overlay only. */
+  /** Row keys the base state could not answer (a bounded cache's evicted or unknown ids and accounts); root overlay only. */
   private misses?: Set<string>;
 
   constructor(parent: ChainState | StateOverlay) {
@@ -44,7 +45,14 @@ export class StateOverlay implements TxState {
     const own = this.accounts.get(address);
     if (own) return own;
     const p = this.parent;
-    return p instanceof StateOverlay ? p.peek(address) : (p.accounts.get(address) ?? emptyAccount());
+    if (p instanceof StateOverlay) return p.peek(address);
+    const a = p.accounts.get(address);
+    if (a) return a;
+    if (!knownAbsentAccount(p, address)) {
+      this.misses ??= new Set();
+      this.misses.add(accountKey(address));
+    }
+    return emptyAccount();
   }
 
   /** A mutable copy of an account, recorded in the diff. */

@@ -21,6 +21,7 @@ export function importBlock(
   opts: { signaturesVerified?: boolean } = {},
 ): Promise<Block> {
   return w.exclusive(async () => {
+    await w.prefetch(raw);
     const applied = await w.loading(() =>
       applyBlock(w.state(), refOf(w.tip), raw, w.genesis, {
         now: w.clock(),
@@ -33,6 +34,16 @@ export function importBlock(
   }, 'import');
 }
 
+/** How a group of blocks is imported. */
+export interface ImportOptions {
+  /**
+   * A height the head is known to reach (the top of blocks whose signatures were verified, such
+   * as the group itself): blocks more than the undo depth below it keep no undo records, as no
+   * reorganisation can reach them once the head is there. Holds for this import only.
+   */
+  horizon?: number;
+}
+
 /**
  * Imports consecutive blocks from elsewhere with one synced write (group commit, for catch-up):
  * each is validated on the state its predecessors leave, all are appended in one batch, and only
@@ -43,6 +54,7 @@ export function importBlocks(
   raws: readonly unknown[],
   verified: readonly boolean[] = [],
   txBytes: readonly (number | undefined)[] = [],
+  opts: ImportOptions = {},
 ): Promise<Block[]> {
   return w.exclusive(async () => {
     // Blocks gossip brought in while these were fetched are ours already: skipped, not invalid.
@@ -57,6 +69,7 @@ export function importBlocks(
     let failure: unknown = null;
     for (let i = first; i < raws.length; i++) {
       try {
+        await w.prefetch(raws[i]);
         const applied = await w.loading(() =>
           applyBlock(pending, refOf(parent), raws[i], w.genesis, {
             now: w.clock(),
@@ -72,7 +85,15 @@ export function importBlocks(
         break;
       }
     }
-    if (done.length) await append(w, done, 'peer');
+    if (done.length) {
+      // Only blocks that all went in move the horizon: after a fault the head stops short of it.
+      w.runner.undoHorizon = failure ? 0 : (opts.horizon ?? 0);
+      try {
+        await append(w, done, 'peer');
+      } finally {
+        w.runner.undoHorizon = 0;
+      }
+    }
     if (failure) throw failure;
     return done.map((d) => d.block);
   }, 'import');
@@ -99,11 +120,18 @@ async function holds(w: Writer, raw: unknown): Promise<boolean> {
 async function append(w: Writer, blocks: readonly { block: Block; applied: Applied }[], source: 'local' | 'peer'): Promise<void> {
   if (w.closed) throw new Error('node is closed');
   await w.store.appendMany(blocks.map((b) => b.block));
-  // Durable first, then announced in order: each event's balances are read off the state the
-  // previous one left.
-  for (const { block, applied } of blocks) {
-    w.tip = block;
-    await w.announce({ ...w.blockEvent(block, applied, false), source });
+  // Each event's balances are read off the state the previous one leaves, before any is
+  // committed (a commit may evict accounts a later block changed).
+  const before = new StateOverlay(w.state());
+  const events = blocks.map(({ block, applied }) => {
+    const ev = w.blockEvent(block, applied, false, before);
+    before.absorb(applied.diff);
+    return ev;
+  });
+  // Durable first, then announced in order.
+  for (const [i, ev] of events.entries()) {
+    w.tip = blocks[i].block;
+    await w.announce({ ...ev, source });
   }
   const block = w.tip;
   const ctx = { height: block.index + 1, timestamp: w.clock(), genesis: w.genesis };

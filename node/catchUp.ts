@@ -42,6 +42,7 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
     const batches = batchesOf(blockItems(w.store.range(from + 1, head)), { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
     await runPipeline(batches, pool, async ({ block: raw, txBytes }, verified) => {
       const block = raw as Block;
+      await w.prefetch(block);
       const applied = await w.loading(() =>
         applyBlock(w.state(), refOf(parent), block, w.genesis, { signaturesVerified: pool ? verified : true, txBytes }),
       );

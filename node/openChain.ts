@@ -7,7 +7,7 @@ import { genesisState } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { ChainError, present } from '../core/errors.ts';
 import { withForkOverrides, type ForkHeights, type Genesis } from '../core/genesis.ts';
-import { DEFAULT_RECORD_CACHE } from '../core/recordCache.ts';
+import { DEFAULT_ACCOUNT_CACHE, DEFAULT_RECORD_CACHE } from '../core/recordCache.ts';
 import type { ChainInfo } from '../projections/events.ts';
 import { ChainStore } from './chainStore.ts';
 import { genesisMismatch } from './genesisCheck.ts';
@@ -42,6 +42,12 @@ export interface NodeOptions {
    * the rest are read from disk when a block needs them (default 4,096; Infinity keeps all).
    */
   recordCache?: number;
+  /**
+   * Accounts the consensus state keeps in memory, and address-history counts the read models
+   * keep; the rest are read from disk when a block or a query needs them (default 65,536;
+   * Infinity keeps all; with `recordCache` Infinity the state keeps every account too).
+   */
+  accountCache?: number;
   /** Progress callback while catching projections up from the log. */
   onCatchUp?: (height: number, head: number) => void;
   /** Start once opened (default true); false leaves `start` to the caller's `Lifecycle`. */
@@ -90,7 +96,13 @@ export async function openChain(opts: NodeOptions): Promise<OpenedChain> {
     if (store.damage && !opts.repairing) throw new LogIntegrityError(store.damage, dataDir);
     const head = present(store.head(), 'the head of the checked log');
     const tip = await store.storedBlock(head.index);
-    const info = { genesis, genesisBlock: block, genesisState: state, recordCache: opts.recordCache ?? DEFAULT_RECORD_CACHE };
+    const info = {
+      genesis,
+      genesisBlock: block,
+      genesisState: state,
+      recordCache: opts.recordCache ?? DEFAULT_RECORD_CACHE,
+      accountCache: opts.accountCache ?? DEFAULT_ACCOUNT_CACHE,
+    };
     return { store, genesis, info, tip };
   } catch (e) {
     await store.close();

@@ -4,8 +4,10 @@
  * RecordsNotLoaded; the writer reads those rows with one getMany and runs the step again. Pure
  * steps make the retry exact; only the writer calls this, inside its one-at-a-time queue.
  */
-import { loadRecords, RecordsNotLoaded } from '../core/recordCache.ts';
+import { accountKey } from '../core/accountRow.ts';
+import { knownAbsentAccount, loadRecords, RecordsNotLoaded } from '../core/recordCache.ts';
 import type { ChainState } from '../core/state.ts';
+import { isAddressAnyCase } from '../core/address.ts';
 import type { Rows } from '../projections/store.ts';
 
 /**
@@ -35,4 +37,26 @@ export async function withLoaded<T>(state: ChainState, rows: () => Promise<Rows>
       await loadInto(state, e.keys, rows);
     }
   }
+}
+
+/**
+ * Loads the accounts `raw`'s proposer and transactions name (every field holding an address:
+ * senders, recipients, other parties) that `state`'s cache cannot answer, with one read, before
+ * the block is applied: a block of transfers to new addresses then costs no retry (no second pass
+ * of hashing and checks). Only a saving, never trusted: what it misses the retry still loads.
+ */
+export async function prefetchAccounts(state: ChainState, raw: unknown, rows: () => Promise<Rows>): Promise<void> {
+  if (!state.cache) return;
+  const b = raw as { proposer?: unknown; transactions?: unknown } | null;
+  if (!b || !Array.isArray(b.transactions)) return;
+  const keys = new Set<string>();
+  const want = (value: unknown) => {
+    if (!isAddressAnyCase(value)) return;
+    // The state form of an address is lower-case.
+    const address = value.toLowerCase();
+    if (!state.accounts.has(address) && !knownAbsentAccount(state, address)) keys.add(accountKey(address));
+  };
+  want(b.proposer);
+  for (const tx of b.transactions) if (tx && typeof tx === 'object') for (const value of Object.values(tx)) want(value);
+  if (keys.size > 0) await loadInto(state, [...keys], rows);
 }

@@ -9,6 +9,7 @@ import type { Applied, ParentRef } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { finalityDepthOf, type Genesis } from '../core/genesis.ts';
 import type { ChainState } from '../core/state.ts';
+import { StateOverlay } from '../core/stateOverlay.ts';
 import { stateTx } from '../core/txCodec.ts';
 import { UploadHashes } from '../core/uploadHashes.ts';
 import { accountsProjection } from '../projections/accounts.ts';
@@ -22,7 +23,7 @@ import { silentLogger, type Logger } from './log.ts';
 import { Mempool } from './mempool.ts';
 import type { NodeOptions, OpenedChain } from './openChain.ts';
 import { PendingLog } from './pendingLog.ts';
-import { withLoaded } from './recordLoader.ts';
+import { prefetchAccounts, withLoaded } from './recordLoader.ts';
 import { WriteQueue, type BlockWork } from './writeQueue.ts';
 
 /** The one writer's state and primitives. */
@@ -81,6 +82,11 @@ export class Writer {
     return withLoaded(state, () => this.runner.readable(accountsProjection), attempt);
   }
 
+  /** Loads the accounts a block to be applied names that `state`'s cache lacks (node/recordLoader.ts). Writer only. */
+  prefetch(raw: unknown, state: ChainState = this.state()): Promise<void> {
+    return prefetchAccounts(state, raw, () => this.runner.readable(accountsProjection));
+  }
+
   /**
    * Runs write-side work one at a time; block work is timed for `onBlockWork` (the wait for its
    * turn is not counted) and its outcome recorded for health.
@@ -95,21 +101,26 @@ export class Writer {
     this.events$.next(ev);
   }
 
-  /** The event of `block`, its balance changes read off the state before it. */
-  blockEvent(block: Block, applied: Applied, replay: boolean): BlockEvent {
-    const state = this.state();
+  /**
+   * The event of `block`, its balance changes read off the state before it: `before`, the head's
+   * state unless the block follows others not yet committed (then an overlay holding their diffs).
+   * Called before anything is committed after the block was applied: every account it changed is
+   * then in the cache (or known absent).
+   */
+  blockEvent(block: Block, applied: Applied, replay: boolean, before = new StateOverlay(this.state())): BlockEvent {
     const balances: BalanceChange[] = [];
     for (const [address, a] of applied.diff.accounts) {
-      const before = state.accounts.get(address)?.balance ?? 0n;
-      if (before !== a.balance) balances.push({ address, before, after: a.balance });
+      const was = before.peek(address).balance;
+      if (was !== a.balance) balances.push({ address, before: was, after: a.balance });
     }
+    if (before.missing().size > 0) throw new Error(`balance changes read accounts the cache lost: ${[...before.missing()].slice(0, 3)}`);
     return {
       type: 'block',
       block,
       txs: block.transactions.map(stateTx),
       diff: applied.diff,
       balances,
-      emitted: applied.diff.supply.emitted - state.supply.emitted,
+      emitted: applied.diff.supply.emitted - before.supply.emitted,
       replay,
       ...(replay ? { source: 'replay' as const } : {}),
     };

@@ -1,8 +1,9 @@
 /**
  * The consensus state as a read model: accounts, records and supply, folded from each block's
  * state diff. Rows: `a:<address>`, `<prefix>:<id>` (records), `s`, and `!o:<prefix>:<id>` for each
- * open record (sorted first). The node validates against this state. With a bounded record cache
- * a restart reads the accounts, the supply and the open records only (docs/memory.md, "Records").
+ * open record (sorted first). The node validates against this state. With a bounded cache a
+ * restart reads the supply and the open records only: accounts and records are read as blocks
+ * and queries need them (docs/memory.md, "Records" and "Accounts").
  */
 import {
   cloneState,
@@ -11,50 +12,24 @@ import {
   indexOpen,
   RECORD_KINDS,
   RECORD_PREFIX,
-  type Account,
   type ChainState,
   type RecordKind,
   type Supply,
 } from '../core/state.ts';
-import { markAbsent, trimRecords, withRecordCache } from '../core/recordCache.ts';
+import { ACCOUNT_ROW_PREFIX, decodeAccount, encodeAccount, type StoredAccount } from '../core/accountRow.ts';
+import { accountAbsent, markAbsent, trimAccounts, trimRecords, withRecordCache } from '../core/recordCache.ts';
 import { RECORDS } from '../core/tx/registry.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
 import { row } from './rows.ts';
 
-/** An account as stored: big integers as strings, `m` only for a miner. */
-interface StoredAccount {
-  b: string;
-  n: number;
-  c: string;
-  u: string;
-  m?: string;
-}
-
 /** The supply as stored (big integers as strings). */
 type StoredSupply = Record<keyof Supply, string>;
 
 /** `a:<address>`: an account. */
-const accountRow = row<StoredAccount>('a:');
+const accountRow = row<StoredAccount>(ACCOUNT_ROW_PREFIX);
 /** `s`: the supply. */
 const supplyRow = row<StoredSupply, null>('s', () => '');
-
-/** An account row as stored (big integers as strings). */
-function encodeAccount(a: Account): StoredAccount {
-  return {
-    b: a.balance.toString(),
-    n: a.nonce,
-    c: a.storageCapacity.toString(),
-    u: a.storageUsed.toString(),
-    ...(a.minerId ? { m: a.minerId } : {}),
-  };
-}
-
-function decodeAccount(r: StoredAccount): Account {
-  const a: Account = { balance: BigInt(r.b), nonce: r.n, storageCapacity: BigInt(r.c), storageUsed: BigInt(r.u) };
-  if (r.m) a.minerId = r.m;
-  return a;
-}
 
 function encodeSupply(s: Supply): StoredSupply {
   return { emitted: s.emitted.toString(), burned: s.burned.toString(), escrow: s.escrow.toString(), feesPaid: s.feesPaid.toString() };
@@ -90,8 +65,12 @@ function stateRows(s: ChainState): KvOp[] {
 /** Writes one stored row into a state (undefined: the row is absent, so the entry goes). */
 function applyRow(state: ChainState, key: string, value: unknown): void {
   if (accountRow.owns(key)) {
-    if (value === undefined) state.accounts.delete(accountRow.idOf(key));
-    else state.accounts.set(accountRow.idOf(key), decodeAccount(accountRow.value(value)));
+    const address = accountRow.idOf(key);
+    if (value === undefined) {
+      state.accounts.delete(address);
+      // As for records: the row on disk may be a later height's.
+      accountAbsent(state, address);
+    } else state.accounts.set(address, decodeAccount(accountRow.value(value)));
   } else if (key === supplyRow.key(null)) {
     if (value !== undefined) state.supply = decodeSupply(supplyRow.value(value));
   } else {
@@ -111,7 +90,7 @@ function applyRow(state: ChainState, key: string, value: unknown): void {
 function genesisWith(info: ChainInfo): ChainState {
   const s = cloneState(info.genesisState);
   delete s.cache;
-  return withRecordCache(s, info.recordCache ?? Number.POSITIVE_INFINITY);
+  return withRecordCache(s, info.recordCache ?? Number.POSITIVE_INFINITY, info.accountCache);
 }
 
 /** A copy of `state` with stored rows (their values at an earlier height) written over it. */
@@ -156,10 +135,10 @@ export const accountsProjection: Projection<ChainState> = {
   },
   async restore(rows, info) {
     const cap = info.recordCache ?? Number.POSITIVE_INFINITY;
-    // A bounded cache needs only the accounts, the supply and the open records: a restart costs
-    // what is live, not the history. A complete state (tools, tests) reads every row.
-    if (cap !== Number.POSITIVE_INFINITY && isSeekable(rows)) return restoreLive(rows, info, cap);
-    const state = withRecordCache(emptyState(), cap);
+    // A bounded cache needs only the supply and the open records: a restart costs what is live,
+    // not the accounts or the history. A complete state (tools, tests) reads every row.
+    if (cap !== Number.POSITIVE_INFINITY && isSeekable(rows)) return restoreLive(rows, info);
+    const state = withRecordCache(emptyState(), cap, info.accountCache);
     let any = false;
     let n = 0;
     for await (const [key, value] of rows) {
@@ -168,11 +147,15 @@ export const accountsProjection: Projection<ChainState> = {
       // Open records are pinned as they come; the rest are trimmed now and then.
       const kind = kindOf(key);
       if (kind && OPEN_OF.get(kind)?.(value)) state.open[kind]?.add(key.slice(key.indexOf(':') + 1));
-      if (state.cache && ++n % 4096 === 0) trimRecords(state);
+      if (state.cache && ++n % 4096 === 0) {
+        trimRecords(state);
+        trimAccounts(state);
+      }
     }
     if (!any) return genesisWith(info);
     indexOpen(state);
     trimRecords(state);
+    trimAccounts(state);
     return state;
   },
 };
@@ -191,16 +174,19 @@ function isSeekable(rows: object): rows is SeekableRows {
   return has('seek') && has('next') && has('close') && 'db' in rows && Boolean(rows.db);
 }
 
-/** Reads the open marks, the accounts and the supply (seeking past the records), then the open records. */
-async function restoreLive(it: SeekableRows, info: ChainInfo, cap: number): Promise<ChainState> {
-  const state = withRecordCache(emptyState(), cap);
+/** Reads the open marks and the supply (seeking past the records, and the accounts unless all are kept), then the open records. */
+async function restoreLive(it: SeekableRows, info: ChainInfo): Promise<ChainState> {
+  const state = withRecordCache(emptyState(), info.recordCache ?? Number.POSITIVE_INFINITY, info.accountCache);
   const open: string[] = [];
   try {
     let e = await it.next();
     for (; e?.[0].startsWith('!o:'); e = await it.next()) open.push(e[0].slice(3));
     if (!e && open.length === 0) return genesisWith(info);
-    it.seek(accountRow.prefix);
-    for (e = await it.next(); e && accountRow.owns(e[0]); e = await it.next()) applyRow(state, e[0], e[1]);
+    // Accounts are read as blocks and queries need them, unless every account is to be kept.
+    if (info.accountCache === Number.POSITIVE_INFINITY) {
+      it.seek(accountRow.prefix);
+      for (e = await it.next(); e && accountRow.owns(e[0]); e = await it.next()) applyRow(state, e[0], e[1]);
+    }
     const supply = supplyRow.key(null);
     it.seek(supply);
     e = await it.next();

@@ -6,6 +6,7 @@ import { heightKey } from '../core/encoding.ts';
 import { partiesOf } from '../core/tx/registry.ts';
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';
+import { missingCounts, nextNumber, type RowCounters, rowCounters, takeCounts, trimCounts } from './rowCounters.ts';
 import { row, rowGroup } from './rows.ts';
 
 /** Where a transaction sits in the chain. */
@@ -62,15 +63,17 @@ export const txIndexProjection: Projection<null> = {
 /**
  * Every address's transactions (those it sends or is named in: `partiesOf`), numbered per address in chain order,
  * with the address's count: the page at any offset is a range read (`count - 1 - offset`
- * downwards, one row per block), so deep pages cost what shallow ones do. The state is the
- * counts, restored from their rows (which sort before the history rows).
+ * downwards, one row per block), so deep pages cost what shallow ones do. The counts are rows
+ * (`c!<address>`, sorted before the history rows); memory holds a bounded cache of them
+ * (ChainInfo.accountCache, projections/rowCounters.ts), and one the cache lost is read back before
+ * the block that counts it is folded. A restart reads none.
  */
-export const addressHistoryProjection: Projection<Map<string, number>> = {
+export const addressHistoryProjection: Projection<RowCounters, null> = {
   name: 'addressHistory',
   // v3: every party of a transaction (a DM's recipient, a like's author, a mint's owner), not only `to`.
   // v4: one row per address and block (HistoryRun), not one per transaction.
   version: 4,
-  init: () => new Map(),
+  init: (info) => rowCounters(info.accountCache),
   apply(state, ev: BlockEvent) {
     const runs = new Map<string, HistoryRun>();
     const txs = ev.txs;
@@ -78,25 +81,28 @@ export const addressHistoryProjection: Projection<Map<string, number>> = {
       for (const party of partiesOf(txs[position])) {
         const run = runs.get(party);
         if (run) run.push(position);
-        else runs.set(party, [state.get(party) ?? 0, ev.block.index, position]);
+        else runs.set(party, [0, ev.block.index, position]);
       }
     }
     const ops: KvOp[] = [];
     for (const [address, run] of runs) {
+      const key = historyCountRow.key(address);
+      run[0] = nextNumber(state, key, 'addressHistory', run.length - 2);
       // Entry n of an address exists only once its count passed n: the run's key is new.
       ops.push(historyRows.put(address, run[0], run, true));
-      const count = run[0] + run.length - 2;
-      state.set(address, count);
-      ops.push(historyCountRow.put(address, count));
+      ops.push(historyCountRow.put(address, run[0] + run.length - 2));
     }
+    trimCounts(state);
     return { state, ops };
   },
-  async restore(rows) {
-    const state = new Map<string, number>();
-    for await (const [key, value] of rows) {
-      if (!historyCountRow.owns(key)) break;
-      state.set(historyCountRow.idOf(key), historyCountRow.value(value));
-    }
-    return state;
-  },
+  needs: (state, ev) => missingCounts(state, partyKeys(ev)),
+  take: (state, rows) => takeCounts(state, rows),
+  // The rows are the truth: a restart (or a rollback) starts with an empty cache and reads nothing.
+  save: () => null,
+  load: (_saved, info) => rowCounters(info.accountCache),
 };
+
+/** The count rows of every party of `ev`'s transactions. */
+function* partyKeys(ev: BlockEvent): Generator<string> {
+  for (const tx of ev.txs) for (const party of partiesOf(tx)) yield historyCountRow.key(party);
+}

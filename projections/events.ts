@@ -81,4 +81,9 @@ export interface ChainInfo {
    * every record (tests, tools).
    */
   recordCache?: number;
+  /**
+   * Accounts (and per-address counts) the consensus state and read models keep in memory
+   * (core/recordCache.ts); absent: every one. A state with no record cache keeps every account.
+   */
+  accountCache?: number;
 }

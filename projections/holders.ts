@@ -1,10 +1,13 @@
 /**
- * Holder figures: how many accounts hold a balance, and the balance distribution in buckets of
- * whole OMBRA. Both move with each block's balance changes (the top-N list: queries/topHolders.ts).
+ * Holder figures: how many accounts hold a balance, the balance distribution in buckets of whole
+ * OMBRA, and every holder ranked in rows (`r!<rank>!<address>`, largest balance first, then the
+ * address), so the top holders at any offset are a range read (queries/topHolders.ts). All of it
+ * moves with each block's balance changes: nothing scans the accounts.
  */
 import { MICRO } from '../core/encoding.ts';
 import type { BlockEvent, ChainInfo } from './events.ts';
-import type { Projection } from './projection.ts';
+import type { KvOp, Projection } from './projection.ts';
+import { row } from './rows.ts';
 
 /** Bucket lower bounds in whole OMBRA; the last bucket is open. */
 const BUCKET_BOUNDS = [0, 1, 10, 100, 1_000, 10_000, 100_000, 1_000_000] as const;
@@ -13,6 +16,33 @@ const BUCKET_BOUNDS = [0, 1, 10, 100, 1_000, 10_000, 100_000, 1_000_000] as cons
 export interface HoldersState {
   totalHolders: number;
   buckets: number[];
+  /** The genesis holders, until the first block writes their rank rows (`[address, balance]`). */
+  genesis?: [string, string][];
+}
+
+/** A ranked holder. */
+export interface Holder {
+  address: string;
+  balance: bigint;
+}
+
+/**
+ * A balance's place in key order, largest first: its digit count complemented (two digits), then
+ * its digits complemented, so a longer balance and, at equal length, a larger one sort first.
+ */
+function rankOf(balance: bigint): string {
+  const digits = balance.toString();
+  let out = String(99 - digits.length).padStart(2, '0');
+  for (const d of digits) out += String(9 - Number(d));
+  return out;
+}
+
+/** `r!<rank>!<address>` -> the balance (decimal): every holder, in rank order. */
+export const rankRow = row<string, Holder>('r!', (h) => `${rankOf(h.balance)}!${h.address}`);
+
+/** The holder a rank row names. */
+export function holderOf(key: string, balance: unknown): Holder {
+  return { address: key.slice(key.lastIndexOf('!') + 1), balance: BigInt(rankRow.value(balance)) };
 }
 
 /** The bucket of a positive balance. */
@@ -37,19 +67,29 @@ function add(s: HoldersState, balance: bigint, sign: 1 | -1): void {
 /** Holder count and distribution buckets. */
 export const holdersProjection: Projection<HoldersState, HoldersState> = {
   name: 'holders',
-  version: 1,
+  // 2: the holders ranked in rows.
+  version: 2,
   init(info: ChainInfo) {
-    const s: HoldersState = { totalHolders: 0, buckets: BUCKET_BOUNDS.map(() => 0) };
-    for (const a of info.genesisState.accounts.values()) add(s, a.balance, 1);
+    const s: HoldersState = { totalHolders: 0, buckets: BUCKET_BOUNDS.map(() => 0), genesis: [] };
+    for (const [address, a] of info.genesisState.accounts) {
+      add(s, a.balance, 1);
+      if (a.balance > 0n) s.genesis?.push([address, a.balance.toString()]);
+    }
     return s;
   },
   apply(s, ev: BlockEvent) {
     const next: HoldersState = { totalHolders: s.totalHolders, buckets: [...s.buckets] };
+    // Net effect per key: a holder that moves twice in a block writes its last place only.
+    const rows = new Map<string, string | undefined>();
+    for (const [address, balance] of s.genesis ?? []) rows.set(rankRow.key({ address, balance: BigInt(balance) }), balance);
     for (const c of ev.balances) {
       add(next, c.before, -1);
       add(next, c.after, 1);
+      if (c.before > 0n) rows.set(rankRow.key({ address: c.address, balance: c.before }), undefined);
+      if (c.after > 0n) rows.set(rankRow.key({ address: c.address, balance: c.after }), c.after.toString());
     }
-    return { state: next };
+    const ops: KvOp[] = [...rows].map(([key, value]) => (value === undefined ? { type: 'del', key } : { type: 'put', key, value }));
+    return { state: next, ops };
   },
   save: (s) => s,
   load: (saved) => saved,

@@ -41,10 +41,10 @@ export function takeCounts(c: RowCounters, rows: Map<string, unknown>): void {
 }
 
 /**
- * The next number of `key`'s list (its count before this one), counting it; throws when the
+ * The next number of `key`'s list (its count before these `by`), counting them; throws when the
  * count was neither cached nor read back (a fold without the runner's prepare: a bug).
  */
-export function nextNumber(c: RowCounters, key: string, what: string): number {
+export function nextNumber(c: RowCounters, key: string, what: string, by = 1): number {
   let n = c.counts.get(key);
   if (n === undefined) {
     if (!c.absent.delete(key)) throw new Error(`${what}: the count ${key} is not loaded (fold after the runner's prepare)`);
@@ -52,7 +52,7 @@ export function nextNumber(c: RowCounters, key: string, what: string): number {
   }
   // Re-inserted: the map's order is the eviction order.
   c.counts.delete(key);
-  c.counts.set(key, n + 1);
+  c.counts.set(key, n + by);
   return n;
 }
 

@@ -14,25 +14,13 @@ import type { RecordDef } from '../core/record.ts';
 import { MINERS } from '../core/tx/miner.ts';
 import { recordListsProjection, type ListedKind } from '../projections/recordLists.ts';
 import { recordListPage } from './recordListPage.ts';
-import { readRecord, readRecords } from './stateReads.ts';
-import { TopHolders } from './topHolders.ts';
+import { readAccount, readRecord, readRecords } from './stateReads.ts';
+import { topHolders } from './topHolders.ts';
 import { BlockReads } from './blockReads.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import { accountsProjection } from '../projections/accounts.ts';
 
 /** Query facade for one node: the block log's reads (queries/blockReads.ts) and the rest. */
 export class ChainQueries extends BlockReads {
-  private readonly top: TopHolders;
-
-  constructor(ports: ReadPorts) {
-    super(ports);
-    this.top = new TopHolders({
-      accounts: () => ports.chain.state().accounts,
-      height: () => ports.models.height(accountsProjection),
-      events$: ports.feed.events$,
-    });
-  }
-
   /** The chain's genesis (with operator fork overrides). */
   genesis(): Genesis {
     return this.ports.chain.genesis;
@@ -71,9 +59,9 @@ export class ChainQueries extends BlockReads {
     return this.ports.chain.state();
   }
 
-  /** An account's state (an unknown address is an empty account). */
-  account(address: string): Readonly<Account> {
-    return this.state().accounts.get(address) ?? { balance: 0n, nonce: 0, storageCapacity: 0n, storageUsed: 0n };
+  /** An account's state (an unknown address is an empty account): the state's cache, else its row. */
+  account(address: string): Promise<Readonly<Account>> {
+    return readAccount(this.ports, address);
   }
 
   /** A consensus record by id: the state's cache, else its row (core/recordCache.ts). */
@@ -105,13 +93,13 @@ export class ChainQueries extends BlockReads {
   }
 
   async minerOf(address: string): Promise<MinerRecord | undefined> {
-    const id = this.state().accounts.get(address)?.minerId;
+    const id = (await this.account(address)).minerId;
     return id ? this.miner(id) : undefined;
   }
 
   /** The account record: balance, nonce, miner, the 50 most recent transactions. */
   async accountRecord(address: string) {
-    const a = this.account(address);
+    const a = await this.account(address);
     const miner = await this.minerOf(address);
     return {
       address,
@@ -126,8 +114,8 @@ export class ChainQueries extends BlockReads {
   }
 
   /** The wallet balance record with storage capacity. */
-  walletRecord(address: string) {
-    const a = this.account(address);
+  async walletRecord(address: string) {
+    const a = await this.account(address);
     return {
       address,
       balance: a.balance.toString(),
@@ -163,11 +151,11 @@ export class ChainQueries extends BlockReads {
   }
 
   /** The holders record: count, supply, `limit` balances ranked from `offset` (queries/topHolders.ts: O(offset + limit) a request). */
-  holders(limit: number, offset = 0) {
+  async holders(limit: number, offset = 0) {
     const total = circulating(this.ports.models.state(supplyProjection));
     const totalHolders = this.ports.models.state(holdersProjection).totalHolders;
-    // Past the last holder there is nothing to rank (and no ranking to grow for it).
-    const ranked = offset >= totalHolders ? [] : this.top.ranked(limit, offset);
+    // Past the last holder there is nothing to rank.
+    const ranked = offset >= totalHolders ? [] : await topHolders(this.ports.models, limit, offset);
     return { totalHolders, totalSupply: total.toString(), holders: holderRows(ranked, total) };
   }
 

@@ -85,11 +85,11 @@ export class SearchQueries {
     if (query.height !== undefined) add(await this.block(query.height));
     if (query.hash) for (const h of await this.byHash(query.hash)) add(h);
     if (query.taskId) add(await this.task(query.taskId));
-    if (query.address) add(this.address(query.address));
+    if (query.address) add(await this.address(query.address));
     if (query.recordId) for (const h of await this.byRecordId(query.recordId)) add(h);
     if (query.alias) add(await this.alias(query.alias));
     if (query.addressPrefix && hits.length < limit) {
-      for (const a of await this.addressesWithPrefix(query.addressPrefix, limit - hits.length)) add(this.address(a));
+      for (const a of await this.addressesWithPrefix(query.addressPrefix, limit - hits.length)) add(await this.address(a));
     }
     if (query.namePrefix && hits.length < limit) for (const h of await this.names(query.namePrefix, limit - hits.length)) add(h);
     return hits;
@@ -159,8 +159,8 @@ export class SearchQueries {
     return t && { type: 'task', data: taskSummary(t) };
   }
 
-  private address(address: string): SearchHit {
-    const a = this.q.chain.account(address);
+  private async address(address: string): Promise<SearchHit> {
+    const a = await this.q.chain.account(address);
     return { type: 'address', data: { address, balance: a.balance.toString(), nonce: a.nonce } };
   }
 

@@ -1,10 +1,12 @@
 /**
- * Reads of consensus records for queries. The state's records are a bounded cache
- * (core/recordCache.ts): what it cannot answer is read from the consensus state's rows. Rows a
+ * Reads of consensus accounts and records for queries. The state's accounts and records are a
+ * bounded cache (core/recordCache.ts): what it cannot answer is read from the consensus state's rows. Rows a
  * query reads stay in the query's own overlay; only the node's writer fills the state's cache.
  */
+import { ACCOUNT_ROW_PREFIX, decodeAccount, type StoredAccount } from '../core/accountRow.ts';
 import { parseRecordKey } from '../core/recordCache.ts';
 import type { RecordDef } from '../core/record.ts';
+import { type Account, emptyAccount } from '../core/state.ts';
 import { StateOverlay } from '../core/stateOverlay.ts';
 import type { StateReader } from '../core/tx/handler.ts';
 import type { ReadPorts } from '../node/ports.ts';
@@ -19,7 +21,12 @@ export async function readState<T>(ports: Pick<ReadPorts, 'chain' | 'models'>, r
   for (;;) {
     const view = new StateOverlay(ports.chain.state());
     for (const [key, value] of loaded) {
-      // Every key a state read misses is a record's key.
+      // Every key a state read misses is an account's or a record's key.
+      if (key.startsWith(ACCOUNT_ROW_PREFIX)) {
+        const address = key.slice(ACCOUNT_ROW_PREFIX.length);
+        view.accounts.set(address, value === undefined ? emptyAccount() : decodeAccount(value as StoredAccount));
+        continue;
+      }
       const parsed = parseRecordKey(key);
       if (!parsed) continue;
       const { rec, id } = parsed;
@@ -52,4 +59,9 @@ export async function readRecords<T>(
   ids: readonly string[],
 ): Promise<(T | undefined)[]> {
   return readState(ports, (s) => ids.map((id) => s.get(rec, id)));
+}
+
+/** One account (an address never seen is an empty account): from the state's cache, else its row. */
+export function readAccount(ports: Pick<ReadPorts, 'chain' | 'models'>, address: string): Promise<Readonly<Account>> {
+  return readState(ports, (s) => s.peek(address));
 }

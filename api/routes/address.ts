@@ -8,12 +8,12 @@ import { LEDGER_ENDPOINTS as E } from '../endpoints/ledger.ts';
 /** Address routes. */
 export function addressRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
-  serve(app, E.getApiAddressAddr, (c, { params: { addr: address } }) => {
-    const a = queries.chain.account(address);
+  serve(app, E.getApiAddressAddr, async (c, { params: { addr: address } }) => {
+    const a = await queries.chain.account(address);
     return c.json({ address, balance: a.balance.toString(), nonce: a.nonce });
   });
-  serve(app, E.getApiAddressAddrBalance, (c, { params: { addr: address } }) => {
-    return c.json({ address, balance: queries.chain.account(address).balance.toString() });
+  serve(app, E.getApiAddressAddrBalance, async (c, { params: { addr: address } }) => {
+    return c.json({ address, balance: (await queries.chain.account(address)).balance.toString() });
   });
   serve(app, E.getApiAddressAddrTxs, async (c, { params: { addr: address }, query: { offset, cursor, limit } }) => {
     if (cursor !== undefined && offset > 0) throw new ChainError('INVALID_PARAMS', 'give offset or cursor, not both');

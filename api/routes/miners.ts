@@ -35,7 +35,7 @@ export function minerRoutes({ queries }: ApiDeps): Hono {
   });
 
   serve(app, E.getApiMinersByAddressAddress, async (c, { params: { address } }) => {
-    const id = queries.chain.account(address).minerId;
+    const id = (await queries.chain.account(address)).minerId;
     const m = id ? await queries.chain.record(MINERS, id) : undefined;
     return c.json(m ? minerRecord(queries.chain, m) : null);
   });

@@ -16,7 +16,7 @@ export function tokenomicsRoutes({ queries }: ApiDeps): Hono {
       rewardPerBlock: s.rewardPerBlock,
     });
   });
-  serve(app, E.getApiTokenomicsHolders, (c, { query: { limit, offset } }) => c.json(queries.chain.holders(limit, offset)));
+  serve(app, E.getApiTokenomicsHolders, async (c, { query: { limit, offset } }) => c.json(await queries.chain.holders(limit, offset)));
   serve(app, E.getApiTokenomicsDistribution, (c) => c.json(queries.chain.distribution()));
   return app;
 }

@@ -7,6 +7,6 @@ import { LEDGER_ENDPOINTS as E } from '../endpoints/ledger.ts';
 /** Wallet routes. */
 export function walletRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
-  serve(app, E.getApiWalletBalanceAddress, (c, { params }) => c.json(queries.chain.walletRecord(params.address)));
+  serve(app, E.getApiWalletBalanceAddress, async (c, { params }) => c.json(await queries.chain.walletRecord(params.address)));
   return app;
 }

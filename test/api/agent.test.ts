@@ -280,7 +280,7 @@ chat('a turn can name its agent run; limits: default 200, at most 1000; bad inpu
             content: 'x',
             agentRunId,
             fee: '1000',
-            nonce: c.queries.account(A(1)).nonce,
+            nonce: (await c.queries.account(A(1))).nonce,
             timestamp: c.now(),
           },
           DEV_KEYS[1],

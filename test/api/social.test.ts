@@ -12,7 +12,7 @@ const [, alice, bob, carol] = DEV_KEYS;
 
 /** Signs `fields` from `key` at its next nonce and posts it; returns the answer. */
 async function send(c: TestChain, key: KeyPair, fields: Record<string, unknown> & { type: string }) {
-  const nonce = c.queries.account(key.address).nonce + c.node.mempool.pending(key.address).count;
+  const nonce = (await c.queries.account(key.address)).nonce + c.node.mempool.pending(key.address).count;
   const tx = signTx({ ...fields, from: key.address, fee: '10', nonce, timestamp: c.now() }, key);
   const res = await c.app.request('/api/chain/tx', {
     method: 'POST',
@@ -125,6 +125,12 @@ t('blobs, posts, reactions, funded likes, follows, DMs and profiles, read back t
       bio: 'posts pictures',
       avatarBlobId: png.blobId,
     });
+    // The account answer carries the profile (the explorer's address page reads it there), and none without one.
+    assert.equal(
+      (await get(c, `/api/chain/account/${alice.address}`)).body.profile,
+      (await get(c, `/api/social/profile/${alice.address}`)).body,
+    );
+    assert.not.ok('profile' in (await get(c, `/api/chain/account/${bob.address}`)).body);
   } finally {
     await c.destroy();
   }

@@ -1,6 +1,7 @@
 /** Shared helpers of the API tests: requests through `app.request`, error-body checks, state snapshots. */
 import * as assert from 'uvu/assert';
 import { DEV_KEYS, openTestChain, type TestChain } from '../helpers/testChain.ts';
+import { type Account, emptyAccount } from '../../core/state.ts';
 
 /** An answer with its parsed JSON body. */
 export interface Answer {
@@ -78,7 +79,7 @@ export function snapshot(chain: TestChain) {
     head: chain.node.head().hash,
     mempool: chain.node.mempool.list().map((t) => t.hash),
     accounts: DEV_KEYS.map((k) => {
-      const a = chain.queries.account(k.address);
+      const a = heldAccount(chain, k.address);
       return {
         balance: a.balance.toString(),
         nonce: a.nonce,
@@ -106,8 +107,16 @@ export const DEV_ALLOCATION = 1_000_000_000_000n;
 /** An address nobody holds a key for (stable across runs). */
 export const STRANGER = `ox${'ab'.repeat(20)}`;
 
+/**
+ * An account as the node's consensus state holds it, for synchronous checks: a test chain keeps
+ * every account (openTestChain's `accountCache` is Infinity unless a test bounds it).
+ */
+export function heldAccount(chain: TestChain, address: string): Readonly<Account> {
+  return chain.node.state().accounts.get(address) ?? emptyAccount();
+}
+
 /** The next nonce of dev key `i`, pending transactions included. */
 export function nextNonce(chain: TestChain, i: number): number {
   const a = DEV_KEYS[i].address;
-  return chain.queries.account(a).nonce + chain.node.mempool.pending(a).count;
+  return heldAccount(chain, a).nonce + chain.node.mempool.pending(a).count;
 }

@@ -144,7 +144,7 @@ pipeline('a task nobody answers times out after timeoutMs and its escrow goes ba
   withChain(async (c) => {
     const { taskId } = await submitTask(c, 1, { timeoutMs: 5_000 });
     await c.produce();
-    const before = c.queries.account(A(1)).balance;
+    const before = (await c.queries.account(A(1))).balance;
     assert.is((await get(c, `/api/chain/task/${taskId}`)).body.status, 'submitted');
     assert.equal(
       (await get(c, '/api/tasks/active')).body.tasks.map((t: any) => t.taskId),
@@ -155,7 +155,7 @@ pipeline('a task nobody answers times out after timeoutMs and its escrow goes ba
     const b = (await get(c, `/api/chain/task/${taskId}`)).body;
     assert.is(b.status, 'timeout');
     assert.equal(b.timeout, { at: c.node.head().timestamp, refunded: '20000' });
-    assert.is(c.queries.account(A(1)).balance, before + 20_000n);
+    assert.is((await c.queries.account(A(1))).balance, before + 20_000n);
     assert.equal((await get(c, '/api/tasks/active')).body, { tasks: [], total: 0 });
     assert.equal((await get(c, '/api/chain/tasks?status=timeout')).body.total, 1);
   }),

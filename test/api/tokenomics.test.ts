@@ -66,7 +66,7 @@ supply('before fork 2 each block emits rewardPerBlock; from fork 2 (height 10) n
       await c.produce(5);
       assert.equal(await at(), { ...nine, blocksProduced: 14 });
       // The reward went to the authority.
-      assert.is(c.queries.account(A(0)).balance, DEV_ALLOCATION + 9n * REWARD);
+      assert.is((await c.queries.account(A(0))).balance, DEV_ALLOCATION + 9n * REWARD);
     },
     { genesis: fixtureGenesis('late-forks-genesis.json') },
   ),

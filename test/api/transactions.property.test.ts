@@ -10,7 +10,7 @@ import { signMessage } from '../../core/keys.ts';
 import { TX_TYPES } from '../../core/tx/registry.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { DEV_KEYS, type TestChain } from '../helpers/testChain.ts';
-import { assertErrorShape, DEV_ALLOCATION, nextNonce, postTx, snapshot, STRANGER, withChain } from './support.ts';
+import { assertErrorShape, DEV_ALLOCATION, heldAccount, nextNonce, postTx, snapshot, STRANGER, withChain } from './support.ts';
 
 const RUNS = 150;
 const TRANSFER_KEYS = ['type', 'from', 'to', 'amount', 'fee', 'nonce', 'timestamp', 'publicKey', 'hash', 'signature'] as const;
@@ -109,7 +109,7 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 function build(c: TestChain, sender: number, m: Mutation): Case {
   const key = DEV_KEYS[sender];
   const nonce = nextNonce(c, sender);
-  const available = c.queries.account(key.address).balance - c.node.mempool.pending(key.address).balance;
+  const available = heldAccount(c, key.address).balance - c.node.mempool.pending(key.address).balance;
   const fields = {
     type: 'TRANSFER',
     from: key.address,

@@ -343,7 +343,7 @@ submit('a nonce below the account nonce is 409 STALE_NONCE with "nonce stale: tx
     await admitted(c, c.transfer(1, A(2), 5n));
     await admitted(c, c.transfer(1, A(2), 5n));
     await c.produce();
-    assert.is(c.queries.account(A(1)).nonce, 3);
+    assert.is((await c.queries.account(A(1))).nonce, 3);
     await refused(c, stale, 409, 'STALE_NONCE', 'nonce stale: tx=0, state=3');
     const stale2 = signTx({ type: 'TRANSFER', from: A(1), to: A(2), amount: '6', fee: '1000', nonce: 2, timestamp: c.now() }, DEV_KEYS[1]);
     await refused(c, stale2, 409, 'STALE_NONCE', 'nonce stale: tx=2, state=3');
@@ -375,7 +375,7 @@ submit('a balance below amount + fee, pending spending included, is 400 INSUFFIC
     await admitted(c, c.transfer(1, A(2), 1n, 0n));
     await refused(c, c.transfer(1, A(2), 1n, 0n), 400, 'INSUFFICIENT_BALANCE');
     await c.produce();
-    assert.is(c.queries.account(A(1)).balance, 0n);
+    assert.is((await c.queries.account(A(1))).balance, 0n);
     await refused(c, c.transfer(1, A(2), 1n, 0n), 400, 'INSUFFICIENT_BALANCE');
   }),
 );
@@ -403,8 +403,8 @@ submit('a STORAGE_TRANSFER above the free capacity is 400 INSUFFICIENT_STORAGE, 
     await refused(c, storage(0, '97'), 400, 'INSUFFICIENT_STORAGE');
     await admitted(c, storage(0, '96'));
     await c.produce();
-    assert.is(c.queries.account(A(3)).storageCapacity, 4096n);
-    assert.is(c.queries.account(A(0)).storageCapacity, 4096n);
+    assert.is((await c.queries.account(A(3))).storageCapacity, 4096n);
+    assert.is((await c.queries.account(A(0))).storageCapacity, 4096n);
     await refused(c, storage(0, '4097'), 400, 'INSUFFICIENT_STORAGE');
   }),
 );
@@ -446,7 +446,7 @@ submit('a transfer to an address nobody holds a key for is admitted and mined', 
   withChain(async (c) => {
     await admitted(c, c.transfer(1, STRANGER, 5n));
     await c.produce();
-    assert.is(c.queries.account(STRANGER).balance, 5n);
+    assert.is((await c.queries.account(STRANGER)).balance, 5n);
   }),
 );
 

@@ -8,13 +8,13 @@ import * as assert from 'uvu/assert';
 import { STORAGE_QUOTA_PER_BLOCK } from '../../core/genesis.ts';
 import { manifestRoot } from '../../core/tx/web/webRecords.ts';
 import { DEV_KEYS, type TestChain } from '../helpers/testChain.ts';
-import { assertError, get, snapshot, withChain } from './support.ts';
+import { assertError, get, heldAccount, snapshot, withChain } from './support.ts';
 import { accepted, sendTx, siteFile, upload } from './webKit.ts';
 
 const t = suite('web drive API');
 const A = (i: number) => DEV_KEYS[i].address;
 const storage = (c: TestChain, i: number) => {
-  const a = c.queries.account(A(i));
+  const a = heldAccount(c, A(i));
   return { capacity: a.storageCapacity, used: a.storageUsed };
 };
 const SITE = 'my-site';

@@ -26,9 +26,9 @@ async function readModels(dbDir: string) {
       {
         heights: node.runner.heights(),
         accounts,
-        wallets: DEV_KEYS.map((k) => q.walletRecord(k.address)),
+        wallets: await Promise.all(DEV_KEYS.map((k) => q.walletRecord(k.address))),
         supply: q.supply(),
-        holders: q.holders(100),
+        holders: await q.holders(100),
         distribution: q.distribution(),
         stats: q.stats(0),
         chainStats: node.runner.state(chainStatsProjection),

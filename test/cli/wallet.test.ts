@@ -89,7 +89,7 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
   try {
     const from = DEV_KEYS[1].address;
     const to = DEV_KEYS[2].address;
-    const before = { from: node.queries.chain.account(from).balance, to: node.queries.chain.account(to).balance };
+    const before = { from: (await node.queries.chain.account(from)).balance, to: (await node.queries.chain.account(to)).balance };
     // Upper-case input is accepted and normalised.
     const r = await runCli(['wallet', 'send', '--to', to.toUpperCase(), '--amount', '5', '--index', '1', '--url', node.url], {
       env: { OMBRA_MNEMONIC: DEV_MNEMONIC },
@@ -102,9 +102,9 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
     const confirmed = await node.queries.chain.tx(hash!);
     assert.is(confirmed?.blockIndex, block);
     assert.is(confirmed?.from, from);
-    assert.is(node.queries.chain.account(from).balance, before.from - 5_000_000n - 1000n);
-    assert.is(node.queries.chain.account(to).balance, before.to + 5_000_000n);
-    assert.is(node.queries.chain.account(from).nonce, 1);
+    assert.is((await node.queries.chain.account(from)).balance, before.from - 5_000_000n - 1000n);
+    assert.is((await node.queries.chain.account(to)).balance, before.to + 5_000_000n);
+    assert.is((await node.queries.chain.account(from)).nonce, 1);
 
     // Two sends in a row without waiting: the second counts the first as pending.
     const [a, b] = [
@@ -139,7 +139,7 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
     assert.is(balance.code, 0, balance.stderr);
     const got = JSON.parse(balance.stdout);
     assert.is(got.address, from);
-    assert.is(BigInt(got.balance), node.queries.chain.account(from).balance);
+    assert.is(BigInt(got.balance), (await node.queries.chain.account(from)).balance);
     assert.is(got.balanceOmbra, formatOmbra(BigInt(got.balance)));
     const other = await runCli(['wallet', 'balance', '--address', to, '--url', node.url]);
     assert.match(other.stdout, /^balance: +[0-9.]+ OMBRA \([0-9]+ micro-units\)$/m);

@@ -81,6 +81,11 @@ export async function openTestChain(
     clock?: number;
     /** Finished records the consensus state keeps in memory per kind (NodeOptions.recordCache). */
     recordCache?: number;
+    /**
+     * Accounts the consensus state keeps in memory (NodeOptions.accountCache). Default Infinity:
+     * helpers here read `node.state().accounts` synchronously (nonces, balances).
+     */
+    accountCache?: number;
   } = {},
 ): Promise<TestChain> {
   const genesis = opts.genesis ?? fixtureGenesis();
@@ -93,6 +98,7 @@ export async function openTestChain(
     undoDepth: opts.undoDepth,
     mempool: opts.mempool,
     recordCache: opts.recordCache,
+    accountCache: opts.accountCache ?? Number.POSITIVE_INFINITY,
   });
   const deps = testApiDeps(node, { network: opts.network ?? noNetwork });
   const queries = deps.queries.chain;

@@ -13,9 +13,9 @@ t('a submitted transfer is mined into the next block and moves funds', async () 
     await c.produce();
     assert.is(c.node.head().transactions.length, 1);
     assert.is(c.node.mempool.size, 0);
-    assert.is(c.queries.account(DEV_KEYS[1].address).balance, 1_000_000_000_000n - 5_000_000n - 1000n);
-    assert.is(c.queries.account(DEV_KEYS[2].address).balance, 1_000_000_000_000n + 5_000_000n);
-    assert.is(c.queries.account(DEV_KEYS[1].address).nonce, 1);
+    assert.is((await c.queries.account(DEV_KEYS[1].address)).balance, 1_000_000_000_000n - 5_000_000n - 1000n);
+    assert.is((await c.queries.account(DEV_KEYS[2].address)).balance, 1_000_000_000_000n + 5_000_000n);
+    assert.is((await c.queries.account(DEV_KEYS[1].address)).nonce, 1);
   } finally {
     await c.destroy();
   }

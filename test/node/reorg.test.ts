@@ -39,7 +39,7 @@ t('a node switches to a longer valid branch, rebuilds its read models and return
     );
     // The orphaned transfer is pending again, and the read models equal the other node's.
     assert.ok(a.node.mempool.has(orphan.hash as string));
-    assert.is(a.queries.account(DEV_KEYS[4].address).balance, b.queries.account(DEV_KEYS[4].address).balance);
+    assert.is((await a.queries.account(DEV_KEYS[4].address)).balance, (await b.queries.account(DEV_KEYS[4].address)).balance);
     const dumpA = await a.node.runner.dump();
     await a.node.runner.resetAll();
     await a.node.catchUp(undefined, { verifySignatures: true });

@@ -22,7 +22,7 @@ t('a restart resumes from checkpoints without replaying the log', async () => {
       // The reopened node keeps extending the same chain.
       await again.node.submitTx(again.transfer(1, DEV_KEYS[3].address, 7n));
       await again.produce();
-      assert.is(again.queries.account(DEV_KEYS[1].address).nonce, 6);
+      assert.is((await again.queries.account(DEV_KEYS[1].address)).nonce, 6);
     } finally {
       await again.destroy();
     }

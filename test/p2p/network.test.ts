@@ -22,7 +22,7 @@ t('three authorities take turns by slot, agree at every height, and carry a tran
     for (const x of net.nodes) assert.is((await x!.node.store.block(blocks.length))!.hash, (await node0.store.block(blocks.length))!.hash);
     void hash;
     // A transfer posted to node 1 is mined and readable on nodes 0 and 2.
-    const before = net.nodes[2]!.queries.chain.account(DEV_KEYS[8].address).balance;
+    const before = (await net.nodes[2]!.queries.chain.account(DEV_KEYS[8].address)).balance;
     const res = await fetch(`${net.nodes[1]!.url}/api/chain/tx`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -33,7 +33,7 @@ t('three authorities take turns by slot, agree at every height, and carry a tran
       const tx = await waitFor(async () => net.nodes[i]!.queries.chain.tx(txHash), 20_000);
       assert.is(tx.hash, txHash);
     }
-    assert.is(net.nodes[2]!.queries.chain.account(DEV_KEYS[8].address).balance, before + 5n);
+    assert.is((await net.nodes[2]!.queries.chain.account(DEV_KEYS[8].address)).balance, before + 5n);
   } finally {
     await net.stop();
   }

@@ -60,7 +60,7 @@ t('2,000 replays of an included transaction and 200 of an old block: both sender
       DEV_KEYS[1],
     );
     await a.node.submitTx(tx);
-    await waitFor(async () => (a.queries.chain.account(DEV_KEYS[1].address).nonce === 1 ? true : undefined), 10_000);
+    await waitFor(async () => ((await a.queries.chain.account(DEV_KEYS[1].address)).nonce === 1 ? true : undefined), 10_000);
     await heightsReach(net, 2);
     const old = await a.node.readPorts().blocks.block(1);
     const txJson = JSON.stringify(tx);

@@ -13,7 +13,7 @@ const t = suite('content store projection');
 /** Signs and submits a SOCIAL_BLOB chunk from dev key `i` at its next nonce. */
 async function sendChunk(c: TestChain, i: number, b: TestBlob, index: number): Promise<void> {
   const key = DEV_KEYS[i];
-  const nonce = c.queries.account(key.address).nonce + c.node.mempool.pending(key.address).count;
+  const nonce = (await c.queries.account(key.address)).nonce + c.node.mempool.pending(key.address).count;
   const { blobId, contentType, totalBytes, totalChunks, contentHash } = b;
   const tx = signTx(
     {

@@ -47,7 +47,7 @@ async function run(c: TestChain, a: Action): Promise<TestChain> {
     return openTestChain({ dir: c.dir });
   } else {
     const key = a.kind === 'register' ? DEV_KEYS[a.from] : DEV_KEYS[0];
-    const nonce = c.queries.account(key.address).nonce + c.node.mempool.pending(key.address).count;
+    const nonce = (await c.queries.account(key.address)).nonce + c.node.mempool.pending(key.address).count;
     const body =
       a.kind === 'register' ? { name: `miner-${a.from}`, capabilities: ['chat'] } : { to: DEV_KEYS[a.to].address, bytes: String(a.bytes) };
     await submit(

@@ -23,7 +23,7 @@ t('rolling read models back through the undo log gives exactly what they were at
               name: 'm',
               capabilities: ['chat'],
               fee: '10',
-              nonce: c.node.mempool.pending(k.address).count + c.queries.account(k.address).nonce,
+              nonce: c.node.mempool.pending(k.address).count + (await c.queries.account(k.address)).nonce,
               timestamp: c.now(),
             },
             k,

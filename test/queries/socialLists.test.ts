@@ -19,7 +19,7 @@ const USERS = DEV_KEYS.slice(1, 6);
 /** Signs `fields` from dev user `u` at its next nonce into the mempool. */
 async function send(c: TestChain, u: number, fields: Record<string, unknown> & { type: string }): Promise<void> {
   const key = USERS[u];
-  const nonce = c.queries.account(key.address).nonce + c.node.mempool.pending(key.address).count;
+  const nonce = (await c.queries.account(key.address)).nonce + c.node.mempool.pending(key.address).count;
   await c.node.submitTx(signTx({ ...fields, from: key.address, fee: '10', nonce, timestamp: c.now() }, key));
 }
 

@@ -1,0 +1,58 @@
+/**
+ * Memory and restart flat in the number of accounts: a chain of N transfers to N new accounts is
+ * built once, then a fresh process opens the node on it (test/bench/nodeChild.ts) with the
+ * default account cache and with every account kept (`accountCache: all`, which reads every
+ * account row at restart, as the node did before accounts were cached). Reports open time, RSS,
+ * heap and what holds it (the consensus state `accounts`, the address-history counts).
+ * `npm run bench -- --only accounts [--accounts 1000000]` (default 200,000).
+ */
+import { tempDir } from '../helpers/testChain.ts';
+import { build, child, explain, type ChildReport } from './replay.ts';
+import { addRow } from './table.ts';
+
+const held = (r: ChildReport) => `accounts ${r.heldByMiB.accounts ?? 0} MiB, counts ${r.heldByMiB.addressHistory ?? 0} MiB`;
+
+/** One chain size: the default cache against every account kept. */
+async function accountsAt(n: number): Promise<void> {
+  const tmp = tempDir('ombra-bench-accounts-');
+  try {
+    console.log(`accounts, ${n} transfers to ${n} new accounts:`);
+    await build(tmp.dir, n, 500, true);
+    // Each restart twice: the first warms the OS page cache, the second is reported.
+    await child(tmp.dir, 'restart');
+    const cached = await child(tmp.dir, 'restart');
+    await child(tmp.dir, 'restart', undefined, 'all');
+    const all = await child(tmp.dir, 'restart', undefined, 'all');
+    console.log(`  default account cache: opened in ${cached.openSeconds.toFixed(2)} s; ${explain(cached)}`);
+    console.log(`  every account kept:    opened in ${all.openSeconds.toFixed(2)} s; ${explain(all)}`);
+    // Replay with full verification, the cache against every account kept (every block names 500
+    // new accounts: the cache reads each block's before applying it).
+    const replayCached = await child(tmp.dir, 'replay');
+    const replayAll = await child(tmp.dir, 'replay', undefined, 'all');
+    const rate = (r: ChildReport) => n / r.replaySeconds;
+    console.log(
+      `  replay: cached ${rate(replayCached).toFixed(0)} tx/s (CPU ${replayCached.replayCpuSeconds.toFixed(1)} s, RSS after ${replayCached.rssMiB} MiB), every account kept ${rate(replayAll).toFixed(0)} tx/s (CPU ${replayAll.replayCpuSeconds.toFixed(1)} s, RSS after ${replayAll.rssMiB} MiB)`,
+    );
+    addRow({
+      measure: `replay of ${n.toLocaleString('en')} transfers to new accounts, account cache vs every account kept`,
+      node: `${rate(replayCached).toFixed(0)} tx/s, CPU ${replayCached.replayCpuSeconds.toFixed(1)} s`,
+      baseline: `every account kept: ${rate(replayAll).toFixed(0)} tx/s, CPU ${replayAll.replayCpuSeconds.toFixed(1)} s`,
+      ratio: rate(replayCached) / rate(replayAll),
+      goal: 'near 1',
+    });
+    addRow({
+      measure: `restart on ${n.toLocaleString('en')} accounts: RSS, heap, open time`,
+      node: `${cached.rssMiB} MiB RSS, heap ${cached.heapUsedMiB} MiB (${held(cached)}), opened in ${cached.openSeconds.toFixed(2)} s`,
+      baseline: `every account kept: ${all.rssMiB} MiB RSS, heap ${all.heapUsedMiB} MiB (${held(all)}), opened in ${all.openSeconds.toFixed(2)} s`,
+      ratio: cached.rssMiB / all.rssMiB,
+      goal: 'flat in accounts',
+    });
+  } finally {
+    tmp.cleanup();
+  }
+}
+
+/** Restart memory and time at each chain size. */
+export async function accountsBench(sizes: readonly number[]): Promise<void> {
+  for (const n of sizes) await accountsAt(n);
+}
