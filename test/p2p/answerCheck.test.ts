@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { attest, blockHash, type Block } from '../../core/block.ts';
-import { checkAnswer, isPeerFault, PeerFault, sealFault } from '../../p2p/answerCheck.ts';
+import { checkAnswer, isPeerFault, NotHeld, PeerFault, Refusal, sealFault } from '../../p2p/answerCheck.ts';
 import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
 
 const t = suite('sync answer check');
@@ -77,6 +77,25 @@ t('any forged, re-signed, unlinked, reordered or surplus block is a PeerFault; a
     () => checkAnswer({ error: 'too many sync requests; slow down' }, 1, 3, genesis),
     (e: unknown) => !isPeerFault(e),
   );
+});
+
+t('a refusal with heldFrom above the range start is NotHeld (no fault, no strike); at or below it, an ordinary refusal', async () => {
+  const { genesis } = await realChain();
+  const refusal = (answer: unknown, from: number) => {
+    try {
+      checkAnswer(answer, from, from + 9, genesis);
+    } catch (e) {
+      return e;
+    }
+    throw new Error('accepted');
+  };
+  const notHeld = refusal({ error: 'this node holds blocks from 26 only', heldFrom: 26 }, 1);
+  assert.instance(notHeld, NotHeld);
+  assert.is((notHeld as NotHeld).first, 26);
+  assert.not.ok(isPeerFault(notHeld));
+  // A peer cannot dodge a strike for a range it claims to hold.
+  assert.instance(refusal({ error: 'no', heldFrom: 26 }, 26), Refusal);
+  assert.instance(refusal({ error: 'no', heldFrom: 'x' }, 1), Refusal);
 });
 
 t.run();
