@@ -2,9 +2,9 @@
  * Integrity of the stored block log: the head pointer must name the last block of the log, and
  * the last blocks must form a hash chain (each stored under its height, its hash the hash of its
  * header, its previousHash the hash of the block before, its txRoot and every transaction hash
- * those of its transactions). Run on every open over the last
- * `DEFAULT_VERIFY_DEPTH` blocks (all with `--verify-all`); `repairLog` truncates the log to the
- * last block that verifies from genesis.
+ * those of its transactions). Run on every open over the last `DEFAULT_VERIFY_DEPTH` blocks or
+ * `DEFAULT_VERIFY_TXS` transactions, whichever ends first (all with `--verify-all`); `ombra
+ * repair` truncates the log to the last block that verifies from genesis (`lastVerifiedBlock`).
  */
 import { blockHash, txRootOf, type Block } from '../core/block.ts';
 import { txHash } from '../core/txCodec.ts';
@@ -12,8 +12,14 @@ import { heightKey } from '../core/encoding.ts';
 import type { ChainStore } from './chainStore.ts';
 import { isCorruption, type LogFault } from './storeDamage.ts';
 
-/** Blocks back from the head that startup walks (all of them with `--verify-all`). */
+/** Blocks back from the head that startup walks at most (all of them with `--verify-all`). */
 export const DEFAULT_VERIFY_DEPTH = 1000;
+
+/**
+ * Transactions whose hashes startup recomputes at most (all of them with `--verify-all`): the
+ * walk stops below the block that reaches them, so 40 full blocks of 500 or 1,000 small ones.
+ */
+export const DEFAULT_VERIFY_TXS = 20_000;
 
 export type { LogFault } from './storeDamage.ts';
 
@@ -39,31 +45,59 @@ function linkFault(b: Block | undefined, height: number, parentHash: string | nu
 
 const NO_FILL = { fillCache: false } as object;
 
+/** How far back from the head the startup check goes. */
+interface VerifyWindow {
+  /** Blocks back from the head (Infinity: the whole log). */
+  depth: number;
+  /** Transactions whose hashes are recomputed: the window stops below the block that reaches them (Infinity: no limit). */
+  txs: number;
+}
+
+/** The default window: 1,000 blocks or 20,000 transactions, whichever ends first (the head block always). */
+const DEFAULT_VERIFY_WINDOW: VerifyWindow = { depth: DEFAULT_VERIFY_DEPTH, txs: DEFAULT_VERIFY_TXS };
+
+/** One stored block of the window as read: the block, or nothing (missing), or the read's corruption. */
+type Read = { h: number; b: Block | undefined; corrupt?: Error };
+
+/** Reads a block past LevelDB's block cache: the window would only push out what the node reads. */
+async function readBlock(store: ChainStore, h: number): Promise<Read> {
+  try {
+    return { h, b: (await store.blocks.get(heightKey(h), NO_FILL)) as Block | undefined };
+  } catch (e) {
+    if (isCorruption(e)) return { h, b: undefined, corrupt: e as Error };
+    throw e;
+  }
+}
+
 /**
- * Checks the head pointer and the hash chain of the last `depth` blocks; the lowest fault, or
- * null. One block at a time, each let go once checked; the table pages LevelDB maps to read
+ * Checks the head pointer and the hash chain of the last blocks (`window`: so many blocks or so
+ * many transactions, whichever ends first); the lowest fault, or null. The window is read from
+ * the head down and checked from its lowest block up: what a start costs is bounded by the
+ * window, not by the chain's length or its blocks' size. The table pages LevelDB maps to read
  * them stay resident until the database closes (node/openChain.ts reopens it after the check).
  */
-export async function verifyLog(store: ChainStore, depth = DEFAULT_VERIFY_DEPTH): Promise<LogFault | null> {
+export async function verifyLog(store: ChainStore, window: VerifyWindow = DEFAULT_VERIFY_WINDOW): Promise<LogFault | null> {
   const head = store.head();
   if (!head) return null;
   // A block stored past the head pointer means the pointer is behind the log.
   for await (const key of store.blocks.keys({ gt: heightKey(head.index), limit: 1 }))
     return { height: head.index + 1, message: `the head pointer says ${head.index} but the log holds block at key ${key}` };
-  // A log started from a checkpoint holds no blocks between 0 and its first: the walk starts there.
+  // A log started from a checkpoint holds no blocks between 0 and its first: the walk stops there.
   const floor = store.logFrom > 1 ? store.logFrom : 0;
-  const from = Math.max(floor, head.index - Math.max(1, depth) + 1);
-  let parentHash: string | null =
-    from > floor ? (((await store.blocks.get(heightKey(from - 1), NO_FILL)) as Block | undefined)?.hash ?? null) : null;
-  for (let h = from; h <= head.index; h++) {
-    let b: Block | undefined;
-    try {
-      // Read past LevelDB's block cache: the window would only push out what the node reads.
-      b = (await store.blocks.get(heightKey(h), NO_FILL)) as Block | undefined;
-    } catch (e) {
-      if (isCorruption(e)) return { height: h, message: `block ${h} cannot be read (LevelDB: ${(e as Error).message})`, corrupt: true };
-      throw e;
-    }
+  const lowest = Math.max(floor, head.index - Math.max(1, window.depth) + 1);
+  const reads: Read[] = [];
+  let txs = 0;
+  for (let h = head.index; h >= lowest && txs < window.txs; h--) {
+    const r = await readBlock(store, h);
+    reads.push(r);
+    txs += Array.isArray(r.b?.transactions) ? r.b.transactions.length : 0;
+  }
+  reads.reverse();
+  // A head below the checkpoint's first block (nothing stored above the floor): the pointer alone.
+  const from = reads.length > 0 ? reads[0].h : lowest;
+  let parentHash: string | null = from > floor ? ((await readBlock(store, from - 1)).b?.hash ?? null) : null;
+  for (const { h, b, corrupt } of reads) {
+    if (corrupt) return { height: h, message: `block ${h} cannot be read (LevelDB: ${corrupt.message})`, corrupt: true };
     const why = linkFault(b, h, parentHash);
     if (why !== null || b === undefined) return { height: h, message: why ?? `block ${h} is missing from the log` };
     parentHash = b.hash;

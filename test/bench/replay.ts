@@ -22,6 +22,8 @@ const run = promisify(execFile);
 export interface ChildReport {
   height: number;
   openSeconds: number;
+  /** CPU time of the open (every thread of the process). */
+  openCpuSeconds: number;
   replaySeconds: number;
   replayCpuSeconds: number;
   rssMiB: number;
