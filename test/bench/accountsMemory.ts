@@ -13,8 +13,7 @@ import { addRow } from './table.ts';
 
 const held = (r: ChildReport) => `accounts ${r.heldByMiB.accounts ?? 0} MiB, counts ${r.heldByMiB.addressHistory ?? 0} MiB`;
 
-const opened = (r: ChildReport) =>
-  `opened in ${r.openSeconds.toFixed(2)} s (CPU ${r.openCpuSeconds.toFixed(2)} s), RSS ${r.rssMiB} MiB`;
+const opened = (r: ChildReport) => `opened in ${r.openSeconds.toFixed(2)} s (CPU ${r.openCpuSeconds.toFixed(2)} s), RSS ${r.rssMiB} MiB`;
 
 /** A restart of a chain of one block of transfers: what an open costs when the chain is no size. */
 async function smallRestart(): Promise<ChildReport> {
