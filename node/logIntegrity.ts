@@ -56,25 +56,26 @@ interface VerifyWindow {
 /** The default window: 1,000 blocks or 20,000 transactions, whichever ends first (the head block always). */
 const DEFAULT_VERIFY_WINDOW: VerifyWindow = { depth: DEFAULT_VERIFY_DEPTH, txs: DEFAULT_VERIFY_TXS };
 
-/** One stored block of the window as read: the block, or nothing (missing), or the read's corruption. */
-type Read = { h: number; b: Block | undefined; corrupt?: Error };
+/** One stored block as read: the block, or nothing (missing), or the read's corruption. */
+type Read = { b: Block | undefined; corrupt?: Error };
 
 /** Reads a block past LevelDB's block cache: the window would only push out what the node reads. */
 async function readBlock(store: ChainStore, h: number): Promise<Read> {
   try {
-    return { h, b: (await store.blocks.get(heightKey(h), NO_FILL)) as Block | undefined };
+    return { b: (await store.blocks.get(heightKey(h), NO_FILL)) as Block | undefined };
   } catch (e) {
-    if (isCorruption(e)) return { h, b: undefined, corrupt: e as Error };
+    if (isCorruption(e)) return { b: undefined, corrupt: e as Error };
     throw e;
   }
 }
 
 /**
  * Checks the head pointer and the hash chain of the last blocks (`window`: so many blocks or so
- * many transactions, whichever ends first); the lowest fault, or null. The window is read from
- * the head down and checked from its lowest block up: what a start costs is bounded by the
- * window, not by the chain's length or its blocks' size. The table pages LevelDB maps to read
- * them stay resident until the database closes (node/openChain.ts reopens it after the check).
+ * many transactions, whichever ends first); the lowest fault, or null. The walk goes from the
+ * head down, each block let go once checked against the link its child names: what a start costs
+ * is bounded by the window, not by the chain's length or its blocks' size. The table pages LevelDB
+ * maps to read them stay resident until the database closes (node/openChain.ts reopens it after
+ * the check).
  */
 export async function verifyLog(store: ChainStore, window: VerifyWindow = DEFAULT_VERIFY_WINDOW): Promise<LogFault | null> {
   const head = store.head();
@@ -85,26 +86,31 @@ export async function verifyLog(store: ChainStore, window: VerifyWindow = DEFAUL
   // A log started from a checkpoint holds no blocks between 0 and its first: the walk stops there.
   const floor = store.logFrom > 1 ? store.logFrom : 0;
   const lowest = Math.max(floor, head.index - Math.max(1, window.depth) + 1);
-  const reads: Read[] = [];
+  // Going down, a later fault is a lower one: the last found is reported.
+  let fault: LogFault | null = null;
+  // The hash the block below must have: the head pointer's, then each block's previousHash.
+  let expected: string | null = head.hash;
   let txs = 0;
-  for (let h = head.index; h >= lowest && txs < window.txs; h--) {
-    const r = await readBlock(store, h);
-    reads.push(r);
-    txs += Array.isArray(r.b?.transactions) ? r.b.transactions.length : 0;
+  let h = head.index;
+  for (; h >= lowest && (h === head.index || txs < window.txs); h--) {
+    const { b, corrupt } = await readBlock(store, h);
+    if (corrupt) fault = { height: h, message: `block ${h} cannot be read (LevelDB: ${corrupt.message})`, corrupt: true };
+    else if (expected !== null && b !== undefined && b.hash !== expected)
+      fault = h === head.index ? headMismatch(h) : { height: h + 1, message: `block ${h + 1} does not link to block ${h}` };
+    const why = corrupt ? null : linkFault(b, h, null);
+    if (why !== null) fault = { height: h, message: why };
+    expected = b && !corrupt ? b.previousHash : null;
+    txs += Array.isArray(b?.transactions) ? b.transactions.length : 0;
   }
-  reads.reverse();
-  // A head below the checkpoint's first block (nothing stored above the floor): the pointer alone.
-  const from = reads.length > 0 ? reads[0].h : lowest;
-  let parentHash: string | null = from > floor ? ((await readBlock(store, from - 1)).b?.hash ?? null) : null;
-  for (const { h, b, corrupt } of reads) {
-    if (corrupt) return { height: h, message: `block ${h} cannot be read (LevelDB: ${corrupt.message})`, corrupt: true };
-    const why = linkFault(b, h, parentHash);
-    if (why !== null || b === undefined) return { height: h, message: why ?? `block ${h} is missing from the log` };
-    parentHash = b.hash;
+  // The lowest block checked links to the one below it, when that one is held.
+  if (h >= floor && expected !== null) {
+    const below = (await readBlock(store, h)).b;
+    if (below && below.hash !== expected) fault = { height: h + 1, message: `block ${h + 1} does not link to block ${h}` };
   }
-  if (parentHash !== head.hash) return { height: head.index, message: `the head pointer's hash differs from block ${head.index}'s hash` };
-  return null;
+  return fault;
 }
+
+const headMismatch = (h: number): LogFault => ({ height: h, message: `the head pointer's hash differs from block ${h}'s hash` });
 
 /** The highest block that verifies from block 0 up (hash chain only; consensus re-execution is `replay`'s). */
 export async function lastVerifiedBlock(store: ChainStore): Promise<Block> {
