@@ -26,6 +26,7 @@ export interface Answers {
     nextNonce: number;
     isMiner: boolean;
     miner?: Components['MinerDetail'];
+    profile?: { address: string; displayName: string; bio: string; avatarBlobId?: string };
     recentTxs: Components['ConfirmedTx'][];
   };
   getApiChainParams: {

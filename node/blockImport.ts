@@ -34,6 +34,16 @@ export function importBlock(
   }, 'import');
 }
 
+/** How a group of blocks is imported. */
+export interface ImportOptions {
+  /**
+   * A height the head is known to reach (the top of blocks whose signatures were verified, such
+   * as the group itself): blocks more than the undo depth below it keep no undo records, as no
+   * reorganisation can reach them once the head is there. Holds for this import only.
+   */
+  horizon?: number;
+}
+
 /**
  * Imports consecutive blocks from elsewhere with one synced write (group commit, for catch-up):
  * each is validated on the state its predecessors leave, all are appended in one batch, and only
@@ -44,6 +54,7 @@ export function importBlocks(
   raws: readonly unknown[],
   verified: readonly boolean[] = [],
   txBytes: readonly (number | undefined)[] = [],
+  opts: ImportOptions = {},
 ): Promise<Block[]> {
   return w.exclusive(async () => {
     // Blocks gossip brought in while these were fetched are ours already: skipped, not invalid.
@@ -74,7 +85,15 @@ export function importBlocks(
         break;
       }
     }
-    if (done.length) await append(w, done, 'peer');
+    if (done.length) {
+      // Only blocks that all went in move the horizon: after a fault the head stops short of it.
+      w.runner.undoHorizon = failure ? 0 : (opts.horizon ?? 0);
+      try {
+        await append(w, done, 'peer');
+      } finally {
+        w.runner.undoHorizon = 0;
+      }
+    }
     if (failure) throw failure;
     return done.map((d) => d.block);
   }, 'import');

@@ -106,43 +106,91 @@ async function verifyBatch<M>(pool: VerifyPool | null, batch: PipelineItem<M>[])
   return verified;
 }
 
+/** A batch taken from the source, its signatures being verified. */
+interface StartedBatch<M> {
+  batch: PipelineItem<M>[];
+  verdicts: Promise<boolean[]>;
+}
+
+/** What `afterBatch` learns of the batch after the one just applied (with `lookahead`). */
+export interface Ahead {
+  /** The highest block index of the next batch, when every signature in it passed. */
+  verifiedTop?: number;
+}
+
 /**
  * Runs `apply` over every item in order, verifying the next batch's signatures on `pool` (none:
  * everything is verified inline) while the current one is applied. Stops at the first throw of
- * `apply` (and rethrows it); the batch being verified ahead is then abandoned.
+ * `apply` (and rethrows it); the batches being verified ahead are then abandoned. With
+ * `lookahead`, two batches are verified ahead and `afterBatch` hears whether the next one passed
+ * (its verdicts are awaited first: begun a batch earlier, they are usually in by then).
  */
 export async function runPipeline<M>(
   batches: AsyncIterable<PipelineItem<M>[]>,
   pool: VerifyPool | null,
   apply: (item: PipelineItem<M>, signaturesVerified: boolean) => void | Promise<void>,
   /** After each batch's items were applied (e.g. commit them as a group). */
-  afterBatch?: () => Promise<void>,
+  afterBatch?: (ahead: Ahead) => Promise<void>,
+  opts: { lookahead?: boolean } = {},
 ): Promise<void> {
   const it = batches[Symbol.asyncIterator]();
-  const start = async () => {
-    const r = await it.next();
-    if (r.done) return null;
-    const verdicts = verifyBatch(pool, r.value);
-    // A worker failure surfaces when the verdicts are awaited, not as an unhandled rejection.
-    verdicts.catch(() => undefined);
-    return { batch: r.value, verdicts };
+  type Started = StartedBatch<M> | { error: unknown } | null;
+  // Source reads not yet answered (with lookahead one may still be out when apply throws).
+  let reading = 0;
+  const start = async (): Promise<Started> => {
+    reading++;
+    try {
+      const r = await it.next();
+      if (r.done) return null;
+      const verdicts = verifyBatch(pool, r.value);
+      // A worker failure surfaces when the verdicts are awaited, not as an unhandled rejection.
+      verdicts.catch(() => undefined);
+      return { batch: r.value, verdicts };
+    } catch (error) {
+      // A source that fails after batch k still has batch k (and those before) applied first.
+      return { error };
+    } finally {
+      reading--;
+    }
+  };
+  // Batches taken from the source ahead of the one applied: the next one is awaited before the
+  // current one is applied (as without lookahead); with lookahead the one after it is asked for
+  // too, but not waited for (its fetch and verification overlap this batch's import).
+  const depth = opts.lookahead ? 2 : 1;
+  const queue: Promise<Started>[] = [start()];
+  let ended = false;
+  const refill = () => {
+    while (!ended && queue.length < depth) {
+      const next = start();
+      queue.push(next);
+      void next.then((r) => {
+        if (r === null || 'error' in r) ended = true;
+      });
+    }
   };
   try {
-    let current = await start();
-    while (current) {
-      // A source that fails after batch k still has batch k applied first: faults stay in order.
-      let failure: { error: unknown } | null = null;
-      const next = await start().catch((error: unknown) => {
-        failure = { error };
-        return null;
-      });
+    for (let current = await queue.shift(); current; current = await queue.shift()) {
+      if ('error' in current) throw current.error;
+      refill();
+      // The next batch as before: in hand before this one is applied.
+      const next = await queue[0];
       const verdicts = await current.verdicts;
       for (let i = 0; i < current.batch.length; i++) await apply(current.batch[i], verdicts[i]);
-      await afterBatch?.();
-      if (failure) throw (failure as { error: unknown }).error;
-      current = next;
+      if (afterBatch) await afterBatch(opts.lookahead ? await aheadOf(next) : {});
+      if (next === null || (next && 'error' in next)) ended = true;
     }
   } finally {
-    await it.return?.(undefined);
+    // A read still out would hold the source's return until it is answered: it ends on its own.
+    if (reading === 0) await it.return?.(undefined);
+    else void it.return?.(undefined)?.catch(() => undefined);
   }
+}
+
+/** The next batch's verified top, once its verdicts are in (nothing when any failed or none is started). */
+async function aheadOf<M>(next: StartedBatch<M> | { error: unknown } | null | undefined): Promise<Ahead> {
+  if (!next || 'error' in next) return {};
+  const verdicts = await next.verdicts.catch(() => null);
+  if (!verdicts || verdicts.some((v) => !v)) return {};
+  const top = (next.batch[next.batch.length - 1]?.block as { index?: unknown } | null)?.index;
+  return typeof top === 'number' ? { verifiedTop: top } : {};
 }

@@ -13,7 +13,7 @@ import type { ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { ChainEvent, ChainInfo } from '../projections/events.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
-import { importBlock, importBlocks, produceBlock } from './blockImport.ts';
+import { importBlock, importBlocks, type ImportOptions, produceBlock } from './blockImport.ts';
 import { catchUp, type CatchUpOptions } from './catchUp.ts';
 import type { ChainStore } from './chainStore.ts';
 import type { EvidenceStore } from './evidence.ts';
@@ -237,8 +237,9 @@ export class OmbraNode implements HealthView, Component {
     raws: readonly unknown[],
     verified: readonly boolean[] = [],
     txBytes: readonly (number | undefined)[] = [],
+    opts: ImportOptions = {},
   ): Promise<Block[]> {
-    return importBlocks(this.w, raws, verified, txBytes);
+    return importBlocks(this.w, raws, verified, txBytes, opts);
   }
 
   /** `ok`, or `degraded` while block production or import keeps failing. */

@@ -5,6 +5,7 @@
  */
 import type { Observable } from 'rxjs';
 import type { Block } from '../core/block.ts';
+import type { ImportOptions } from './blockImport.ts';
 import type { Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
 import type { ChainState } from '../core/state.ts';
@@ -87,9 +88,15 @@ interface BlockImporter {
   importBlock(raw: unknown, source?: 'peer' | 'local', opts?: { signaturesVerified?: boolean }): Promise<Block>;
   /**
    * Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's
-   * signatures were checked; `txBytes[i]`: its transactions' bytes, when the caller measured them.
+   * signatures were checked; `txBytes[i]`: its transactions' bytes, when the caller measured them;
+   * `opts.horizon`: a height the head is known to reach (node/blockImport.ts).
    */
-  importBlocks(raws: readonly unknown[], verified?: readonly boolean[], txBytes?: readonly (number | undefined)[]): Promise<Block[]>;
+  importBlocks(
+    raws: readonly unknown[],
+    verified?: readonly boolean[],
+    txBytes?: readonly (number | undefined)[],
+    opts?: ImportOptions,
+  ): Promise<Block[]>;
   /** Records a block for a height already held as equivocation evidence when it is one (true). */
   noteCompetingBlock(raw: unknown): Promise<boolean>;
   /**

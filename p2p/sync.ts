@@ -183,8 +183,8 @@ export class Syncer {
 
   /** Imports a peer's blocks after our head up to `target`, each verified batch in one synced write. */
   private async catchUp(peer: PeerId, ancestor: number, target: number): Promise<void> {
-    // Undo records follow what was imported, never the claimed target: the runner keeps them for
-    // the blocks near the log's head, which only verified imports move.
+    // Undo records follow what was verified, never the claimed target: the runner keeps them for
+    // the blocks near the log's head or near the top of the next batch once its signatures passed.
     // Long catch-ups verify signatures ahead in worker threads (the node's one pipeline).
     const pool = target - ancestor >= SYNC_WORKERS_FROM ? new VerifyPool() : null;
     try {
@@ -199,7 +199,7 @@ export class Syncer {
         ({ block, txBytes }, verified) => {
           group.push({ raw: block, verified, txBytes });
         },
-        async () => {
+        async (ahead) => {
           const blocks = group.splice(0);
           if (blocks.length === 0) return;
           const imported = await this.ports.chain.importBlocks(
@@ -207,6 +207,9 @@ export class Syncer {
             blocks.map((b) => b.verified),
             // Measured by the batching already: not serialised again.
             blocks.map((b) => b.txBytes),
+            // The next batch's blocks passed their signature checks: the head is heading there,
+            // so blocks deeper than the undo depth below them keep no undo records.
+            { horizon: ahead.verifiedTop },
           );
           if (imported.length === 0) return;
           // Verified blocks came in and the claimed head is still ahead: evidence the node is behind.
@@ -216,6 +219,8 @@ export class Syncer {
           this.syncing = target > top + 1;
           if (this.syncing) this.onProgress(top, target);
         },
+        // Two batches verified ahead: the next one's verdicts are in when this one is imported.
+        { lookahead: pool !== null },
       );
     } finally {
       await pool?.close();

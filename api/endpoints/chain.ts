@@ -96,7 +96,7 @@ export const CHAIN_ENDPOINTS = endpoints({
     method: 'GET',
     path: '/api/chain/account/:address',
     tag: 'chain',
-    summary: 'Balance, nonce, the nonce a new transaction should carry, miner record, the 50 most recent transactions',
+    summary: 'Balance, nonce, the nonce a new transaction should carry, miner record, social profile, the 50 most recent transactions',
     params: { address: addressParam() },
     ok: {
       schema: obj(
@@ -107,9 +107,10 @@ export const CHAIN_ENDPOINTS = endpoints({
           nextNonce: uint,
           isMiner: bool,
           miner: ref('MinerDetail'),
+          profile: obj({ address, displayName: str, bio: str, avatarBlobId: hash }, ['avatarBlobId']),
           recentTxs: arr(ref('ConfirmedTx')),
         },
-        ['miner'],
+        ['miner', 'profile'],
       ),
     },
   },

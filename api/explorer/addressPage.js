@@ -50,12 +50,13 @@ export async function addressPage(client, arg) {
   const [raw, query] = splitArg(arg);
   if (!ADDRESS.test(raw)) return null;
   const a = raw.toLowerCase();
-  const [acct, wallet, profile, links] = await Promise.all([
+  const [acct, wallet, links] = await Promise.all([
     client.account(a),
     client.read('getApiWalletBalanceAddress', { address: a }),
-    client.find('getApiSocialProfileAddress', { address: a }),
     related(client, a),
   ]);
+  // The account answer carries the profile: asking /api/social/profile would 404 (a console error) without one.
+  const profile = acct.profile;
   const txs = await pagedTable({
     caption: 'Transactions of the address, newest first',
     base: `address/${a}`,

@@ -36,7 +36,8 @@ function go(path, replace = false) {
   else location.hash = url; // hashchange routes
 }
 
-const PAGES = explorerPages(client, go);
+/** The route table: `#/name/arg` opens PAGES[name](arg) (the browser tests read its names). */
+export const PAGES = explorerPages(client, go);
 
 let routing = 0;
 async function route() {

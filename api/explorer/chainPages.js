@@ -158,7 +158,7 @@ export async function txPage(client, arg) {
         signed.map(([k, v]) => [k, fieldView(k, v, t)]),
       ),
     ),
-    el('details', { class: 'card raw' }, el('summary', {}, 'Raw JSON'), el('pre', {}, JSON.stringify(t, null, 2))),
+    el('details', { class: 'card raw' }, el('summary', {}, 'Raw JSON'), el('pre', { tabindex: '0' }, JSON.stringify(t, null, 2))),
   );
 }
 

@@ -25,7 +25,7 @@ export async function conversationPage(client, arg) {
     row: (t) => [
       badge(t.role),
       addr(t.from),
-      el('pre', { class: 'turn' }, t.content),
+      el('pre', { class: 'turn', tabindex: '0' }, t.content),
       t.agentRunId ? idLink(`run/${t.agentRunId}`, t.agentRunId, 6) : none(),
       idLink(`tx/${t.hash}`, t.hash, 6),
       ageCell(t.timestamp),

@@ -70,3 +70,24 @@ export function table(head, rows, empty = 'nothing yet') {
 
 /** A titled card. */
 export const card = (title, ...body) => el('section', { class: 'card' }, el('h2', {}, title), ...body);
+
+/**
+ * Replaces the children of a part of the page that redraws itself (live tables), keeping the
+ * keyboard focus in it: a focused link moves to the new link with the same address, else to the
+ * focusable element at the same place (a redraw under a keyboard user must not drop the focus to
+ * the top of the page).
+ */
+export function replaceKeepingFocus(container, ...children) {
+  const focused = document.activeElement;
+  if (!focused || !container.contains(focused)) {
+    container.replaceChildren(...children);
+    return;
+  }
+  const focusable = () => [...container.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')];
+  const place = focusable().indexOf(focused);
+  const href = focused.getAttribute('href');
+  container.replaceChildren(...children);
+  const now = focusable();
+  const target = (href !== null && now.find((e) => e.getAttribute('href') === href)) || now[Math.min(place, now.length - 1)];
+  target?.focus({ preventScroll: true });
+}

@@ -7,7 +7,7 @@ import { addr, amount, badge, bytes, dataTable, duration, fullId, idLink, none, 
 const count = (unit) => (v) => `${Number(v).toLocaleString('en-US')} ${unit}`;
 const plain = (v) => String(v);
 const mono = (v) => el('span', { class: 'mono id' }, String(v));
-const text = (v) => (String(v).length > 80 || String(v).includes('\n') ? el('pre', {}, String(v)) : String(v));
+const text = (v) => (String(v).length > 80 || String(v).includes('\n') ? el('pre', { tabindex: '0' }, String(v)) : String(v));
 const to = (page) => (v) => fullId(String(v), `${page}/${encodeURIComponent(v)}`, page);
 const blob = (v) => el('a', { href: `/api/social/blob/${v}`, class: 'mono id', rel: 'nofollow' }, String(v));
 const base64Size = (v) => {
@@ -53,7 +53,8 @@ export const FIELD_VIEWS = {
   tokenId: (v, t) => fullId(v, `${tokenPage[t?.type] ?? 'nft'}/${v}`, 'token id'),
   parentTurnHash: to('tx'),
   dmId: plain,
-  alias: (v) => el('span', {}, String(v), ' · ', el('a', { href: `#/alias/${v}` }, 'alias page')),
+  // The alias itself is the link: a link inside text must not rely on colour alone (axe link-in-text-block).
+  alias: to('alias'),
   blobId: blob,
   avatarBlobId: blob,
   contentBlobId: blob,
@@ -142,7 +143,7 @@ export function fieldView(name, value, tx) {
   if (value === null || value === undefined) return none();
   const view = FIELD_VIEWS[name];
   if (view) return view(value, tx);
-  return typeof value === 'object' ? el('pre', {}, JSON.stringify(value, null, 2)) : String(value);
+  return typeof value === 'object' ? el('pre', { tabindex: '0' }, JSON.stringify(value, null, 2)) : String(value);
 }
 
 /** The field each type moves value to, and the value it moves: what lists show in their columns. */

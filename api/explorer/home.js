@@ -7,7 +7,7 @@
 // flood the node.
 import { OmbraApiError } from '/explorer/client/browser.ts';
 import { Chart } from '/explorer/charts.js';
-import { addrLink, age, blockLink, card, el, link, ombra, short, table, txLink } from '/explorer/dom.js';
+import { addrLink, age, blockLink, card, el, link, ombra, replaceKeepingFocus, short, table, txLink } from '/explorer/dom.js';
 import { HomeStats } from '/explorer/homeStats.js';
 import { Throttle } from '/explorer/throttle.js';
 
@@ -157,9 +157,9 @@ export class Home {
   /** Redraws the charts and the latest blocks and transactions (at most once a second). */
   async repaint() {
     this.drawWindow();
-    this.blocksCard.replaceChildren(el('h2', {}, 'Latest blocks'), this.blocksTable());
+    replaceKeepingFocus(this.blocksCard, el('h2', {}, 'Latest blocks'), this.blocksTable());
     this.blocksCard.querySelector('tbody tr')?.classList.add('fresh');
-    this.txsCard.replaceChildren(el('h2', {}, 'Latest transactions'), this.txsTable());
+    replaceKeepingFocus(this.txsCard, el('h2', {}, 'Latest transactions'), this.txsTable());
   }
 
   /** A reorg: blocks from `fromHeight` on are gone (the stream re-sends the new branch). */
@@ -178,7 +178,8 @@ export class Home {
 
   async refresh() {
     const [mempool, tasks] = await Promise.all([this.client.mempool({ limit: 10 }), this.client.tasks({ limit: 8 })]);
-    this.mempoolCard.replaceChildren(
+    replaceKeepingFocus(
+      this.mempoolCard,
       el('h2', {}, `Mempool (${mempool.total} pending)`),
       table(
         ['hash', 'type', 'from', 'amount'],
@@ -191,7 +192,8 @@ export class Home {
         'empty',
       ),
     );
-    this.tasksCard.replaceChildren(
+    replaceKeepingFocus(
+      this.tasksCard,
       el('h2', {}, `Tasks (${tasks.total})`),
       table(
         ['task', 'type', 'status', 'responses', 'fee'],
@@ -208,7 +210,7 @@ export class Home {
   }
 
   async refreshRuns() {
-    this.runsCard.replaceChildren(el('h2', {}, 'Agent runs'), await this.recentRuns());
+    replaceKeepingFocus(this.runsCard, el('h2', {}, 'Agent runs'), await this.recentRuns());
   }
 
   /** Open and recent agent runs, or why there are none. */

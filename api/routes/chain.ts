@@ -19,7 +19,11 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
   }));
   serve(app, E.getApiChainHeight, (c) => jsonAnswer(c, head.get(queries.chain.head())));
 
-  serve(app, E.getApiChainAccountAddress, async (c, { params }) => c.json(await queries.chain.accountRecord(params.address)));
+  serve(app, E.getApiChainAccountAddress, async (c, { params }) => {
+    const [record, profile] = await Promise.all([queries.chain.accountRecord(params.address), queries.social.profile(params.address)]);
+    // The profile rides along (absent without one), so a page about the address need not ask for it and get a 404.
+    return c.json(profile ? { ...record, profile } : record);
+  });
 
   // What wallets need to build transactions: the chain id, authorities and fork activation heights.
   serve(app, E.getApiChainParams, (c) => {

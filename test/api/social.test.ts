@@ -125,6 +125,12 @@ t('blobs, posts, reactions, funded likes, follows, DMs and profiles, read back t
       bio: 'posts pictures',
       avatarBlobId: png.blobId,
     });
+    // The account answer carries the profile (the explorer's address page reads it there), and none without one.
+    assert.equal(
+      (await get(c, `/api/chain/account/${alice.address}`)).body.profile,
+      (await get(c, `/api/social/profile/${alice.address}`)).body,
+    );
+    assert.not.ok('profile' in (await get(c, `/api/chain/account/${bob.address}`)).body);
   } finally {
     await c.destroy();
   }

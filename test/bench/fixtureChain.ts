@@ -13,6 +13,7 @@ import type { KeyPair } from '../../core/keys.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { OmbraNode, refOf } from '../../node/node.ts';
 import { DEV_KEYS, fixtureGenesis } from '../helpers/testChain.ts';
+import { freshAddress } from './signWorker.ts';
 
 const pkcs8 = (priv: string) => Buffer.from(`302e020100300506032b657004220420${priv}`, 'hex');
 
@@ -31,11 +32,6 @@ export function fastTx(k: KeyPair, signer: KeyObject, fields: Record<string, unk
 /** Signs a transfer with node:crypto. */
 export function fastTransfer(k: KeyPair, signer: KeyObject, to: string, amount: string, fee: string, nonce: number, timestamp: number) {
   return fastTx(k, signer, { type: 'TRANSFER', to, amount, fee }, nonce, timestamp);
-}
-
-/** The n-th fresh address (never a dev key's): `ox` + 40 hex digits. */
-export function freshAddress(n: number): string {
-  return `ox${sha256Hex(`bench-account-${n}`).slice(0, 40)}`;
 }
 
 /** What to build. */

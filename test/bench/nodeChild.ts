@@ -3,13 +3,17 @@
  * `node --expose-gc test/bench/nodeChild.ts DIR MODE [RECORD_CACHE [ACCOUNT_CACHE]]` with MODE
  *   restart: opens the node on DIR/db (read models from their checkpoints);
  *   full:    starts it as `ombra start` does (HTTP API, p2p on loopback, streams, alerts);
- *   replay:  opens it, then replays the whole log with full signature verification.
- * Prints one JSON line: seconds, memory after a full GC, and what holds the heap (each read
- * model's in-memory state is dropped in turn and the heap it gives back is counted).
+ *   replay:  opens the log without catching anything up, drops every read model and replays
+ *            the whole log with full signature verification (as `ombra replay`).
+ * Prints one JSON line: seconds, CPU by thread, peak and resting memory after a full GC, the V8
+ * heap spaces, and what holds the heap (each read model's in-memory state is dropped in turn and
+ * the heap it gives back is counted).
  */
 import { join } from 'node:path';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { launch } from '../../cli/launch.ts';
 import { OmbraNode } from '../../node/node.ts';
+import { threadCpu } from './threadCpu.ts';
 
 const [dir, mode, cache, accounts] = process.argv.slice(2);
 // A third argument sets the record cache (NodeOptions.recordCache; `all` keeps every record), a
@@ -27,28 +31,58 @@ let node: OmbraNode;
 if (mode === 'full') {
   const launched = await launch({ dataDir: dir, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { port: 0 }, rateLimits: null });
   node = launched.node;
-} else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache, accountCache });
+} else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache, accountCache, start: mode !== 'replay' });
 const openSeconds = (performance.now() - t0) / 1000;
 const openCpu = process.cpuUsage(c0);
 const openCpuSeconds = (openCpu.user + openCpu.system) / 1e6;
 let replaySeconds = 0;
 let replayCpuSeconds = 0;
+let replayThreads: Record<string, number> = {};
+let peakReplayRssMiB = 0;
 if (mode === 'replay') {
   await node.runner.resetAll();
+  gc();
+  const threads0 = threadCpu();
   const c0 = process.cpuUsage();
+  // RSS sampled through the replay (the process's high-water mark also counts the open).
+  let peak = process.memoryUsage.rss();
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 100);
   const t1 = performance.now();
-  await node.catchUp(undefined, { verifySignatures: true });
+  // Progress on stderr about every 5% of a long replay: the trend of rate and memory as it grows.
+  let mark = { at: t1, height: 0 };
+  const step = Math.max(1000, Math.ceil(node.head().index / 20));
+  const progress = (height: number, head: number) => {
+    if (height - mark.height < step && height < head) return;
+    const now = performance.now();
+    const txs = (height - mark.height) * (node.head().transactions.length || 1);
+    process.stderr.write(
+      `    replayed ${height}/${head} blocks in ${((now - t1) / 1000).toFixed(0)} s: ~${(txs / ((now - mark.at) / 1000)).toFixed(0)} tx/s lately, RSS ${mib(process.memoryUsage.rss())} MiB, heap ${mib(process.memoryUsage().heapUsed)} MiB\n`,
+    );
+    mark = { at: now, height };
+  };
+  await node.catchUp(node.head().index >= 20_000 ? progress : undefined, { verifySignatures: true });
   replaySeconds = (performance.now() - t1) / 1000;
+  clearInterval(sampler);
+  peakReplayRssMiB = mib(Math.max(peak, process.memoryUsage.rss()));
   const c = process.cpuUsage(c0);
   // Main thread and workers together (a process's CPU time counts every thread).
   replayCpuSeconds = (c.user + c.system) / 1e6;
+  replayThreads = threadCpu(threads0, replayCpuSeconds);
 }
 await new Promise((r) => setTimeout(r, 200));
 gc();
 const m = process.memoryUsage();
+const heapSpacesMiB = Object.fromEntries(
+  getHeapSpaceStatistics()
+    .filter((s) => s.space_used_size > 0.05 * 2 ** 20)
+    .map((s) => [s.space_name, mib(s.space_used_size)]),
+);
+const state = node.state();
 const counts = {
-  accounts: node.state().accounts.size,
-  records: Object.fromEntries(Object.entries(node.state().records).map(([k, v]) => [k, (v as Map<string, unknown>).size])),
+  accounts: state.accounts.size,
+  records: Object.fromEntries(Object.entries(state.records).map(([k, v]) => [k, (v as Map<string, unknown>).size])),
 };
 const slots = (node.runner as unknown as { parts: { slots: Map<string, { state: unknown }> } }).parts.slots;
 const heldByMiB: Record<string, number> = {};
@@ -67,10 +101,14 @@ process.stdout.write(
     openCpuSeconds,
     replaySeconds,
     replayCpuSeconds,
+    replayThreads,
+    peakReplayRssMiB,
+    peakRssMiB: mib(process.resourceUsage().maxRSS * 1024),
     rssMiB: mib(m.rss),
     heapUsedMiB: mib(m.heapUsed),
     heapTotalMiB: mib(m.heapTotal),
     externalMiB: mib(m.external),
+    heapSpacesMiB,
     counts,
     heldByMiB,
   })}\n`,

@@ -5,22 +5,27 @@
  *   replay:  500 and 100 transfers a block, full verification, vs 2 x the 1-core verify rate;
  *   sync:    import of near-empty blocks (sync over libp2p, local group commit) vs attestation verifies;
  *   fanout:  5,000 SSE subscribers' memory and delivery vs a bare node:http broadcast;
- *   memory:  RSS of a node restarted on 200k transfers to 200k new accounts, and what holds it;
+ *   memory:  replay and RSS of a node restarted on 200k transfers to 200k new accounts, and what holds it;
  *   records: RSS after a restart on 200k finished tasks over the same at 20k (flat in history);
  *   ratelimit, alerts: limiter overhead and webhook delivery (not in the table).
  * Usage: npm run bench [-- --only reads|replay|sync|fanout|memory|records|ratelimit] [--txs 100000]
  *        [--rounds 3] [--subscribers 5000]
- *        npm run bench -- --scale 1000000   (replay rate and RSS at 1M transactions and accounts)
+ *        npm run bench -- --scale 10000000 [--chains DIR]   (replay rate, its ratio to the rate at 100k,
+ *          peak and resting RSS, restart time and what holds the heap at 10M transactions to 10M
+ *          new accounts; the built chains are kept in DIR, default .bench/chains)
  */
 import { fork } from 'node:child_process';
 import type { FanoutResult } from './fanout.ts';
-import { memoryBench, replayBench } from './replay.ts';
+import { replayBench } from './replay.ts';
+import { scaleBench } from './scale.ts';
 import { addRow, machine, printTable } from './table.ts';
 
 const arg = (name: string, def: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : def;
 };
+// Where the scale run keeps its built chains (default: .bench/chains, gitignored).
+const CHAINS = process.argv.includes('--chains') ? process.argv[process.argv.indexOf('--chains') + 1] : undefined;
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const SCALE = arg('scale', 0);
 const SUBSCRIBERS = arg('subscribers', 5000);
@@ -69,8 +74,8 @@ async function fanoutSection(): Promise<void> {
 
 console.log(`machine: ${machine()}`);
 if (SCALE) {
-  // One chain of SCALE transfers to SCALE new accounts: replay rate and RSS at that size.
-  await memoryBench({ txs: SCALE, replay: true, label: SCALE.toLocaleString('en') });
+  // One chain of SCALE transfers to SCALE new accounts: replay rate, peak and resting RSS, restart.
+  await scaleBench({ txs: SCALE, reference: true, cacheDir: CHAINS });
 } else {
   if (wants('reads')) {
     const { readsBench } = await import('./reads.ts');
@@ -79,11 +84,11 @@ if (SCALE) {
   if (wants('replay')) await replayBench({ txs: TXS, rounds: ROUNDS });
   if (wants('sync')) {
     const { syncBench } = await import('./sync.ts');
-    await syncBench(10_000, ROUNDS);
+    await syncBench(10_000, ROUNDS, CHAINS);
   }
   if (wants('fanout')) await fanoutSection();
   if (wants('tier')) await (await import('./tier.ts')).tierBench(SUBSCRIBERS);
-  if (wants('memory')) await memoryBench({ txs: 200_000, replay: false, label: '200k' });
+  if (wants('memory')) await scaleBench({ txs: 200_000, reference: false, cacheDir: CHAINS });
   if (ONLY === 'accounts') await (await import('./accountsMemory.ts')).accountsBench([arg('accounts', 200_000)]);
   if (wants('records')) {
     const { recordsBench } = await import('./records.ts');

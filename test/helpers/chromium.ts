@@ -3,7 +3,7 @@
  * it, and under CI its absence is a failure): a persistent context on a temporary profile with
  * the console errors and uncaught page errors collected. Screenshots go to test-artifacts/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import * as assert from 'uvu/assert';
@@ -20,14 +20,22 @@ export interface Chromium {
   page: Page;
   /** Console errors and uncaught exceptions seen so far (`text @ url`). */
   errors: string[];
+  /** The DevTools port (with `{ devtools: true }`), for tools that drive the browser over CDP, such as Lighthouse. */
+  port: number | null;
   close(): Promise<void>;
+}
+
+/** Options of `launchChromium`. */
+export interface ChromiumOptions {
+  /** Open a DevTools port on loopback (the browser picks it) and answer it as `port`. */
+  devtools?: boolean;
 }
 
 /**
  * Launches headless Chromium, or answers null (with a warning) when it is not installed outside
  * CI; `what` names the test in that warning.
  */
-export async function launchChromium(what: string): Promise<Chromium | null> {
+export async function launchChromium(what: string, opts: ChromiumOptions = {}): Promise<Chromium | null> {
   if (!existsSync(CHROMIUM)) {
     assert.not.ok(process.env.CI, "chromium is missing: .ci/run installs Debian's chromium package");
     console.warn(`${what}: /usr/bin/chromium not installed here; run \`apt-get install -y chromium\` to run it`);
@@ -46,9 +54,12 @@ export async function launchChromium(what: string): Promise<Chromium | null> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...(opts.devtools ? ['--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0'] : []),
     ],
     viewport: { width: 1280, height: 900 },
   });
+  // With port 0 the browser writes the port it took on the first line of this file.
+  const port = opts.devtools ? Number(readFileSync(join(profile.dir, 'DevToolsActivePort'), 'utf8').split('\n')[0]) : null;
   const page = browser.pages()[0] ?? (await browser.newPage());
   const errors: string[] = [];
   page.on('console', (m) => {
@@ -59,6 +70,7 @@ export async function launchChromium(what: string): Promise<Chromium | null> {
     browser,
     page,
     errors,
+    port,
     async close() {
       await browser.close();
       profile.cleanup();

@@ -2,6 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChainEvent } from '../../projections/events.ts';
+import type { OmbraNode } from '../../node/node.ts';
 import { txBytes } from '../../core/applyBlock.ts';
 import { MAX_BLOCK_TX_BYTES } from '../../core/genesis.ts';
 import { DEV_KEYS, openTestChain } from '../helpers/testChain.ts';
@@ -78,6 +79,64 @@ t("importBlocks takes the transactions' byte counts a caller measured: the block
     assert.is(dst.node.head().index, 1);
     assert.equal(await dst.node.importBlocks(blocks.slice(1), [], [txBytes(blocks[1].transactions)]), [blocks[1]]);
     assert.is(dst.node.head().hash, src.node.head().hash);
+  } finally {
+    await src.destroy();
+    await dst.destroy();
+  }
+});
+
+/** Heights of the blocks the undo log holds records for. */
+async function undoHeights(node: OmbraNode): Promise<number[]> {
+  const out: number[] = [];
+  for await (const key of node.store.sublevel('undo').keys()) out.push(Number(key as string));
+  return out.sort((a, b) => a - b);
+}
+
+t(
+  'a horizon past the group leaves blocks deeper than the undo depth below it without undo records; without one, every block near the head keeps them',
+  async () => {
+    const src = await openTestChain();
+    const plain = await openTestChain({ undoDepth: 3 });
+    const ahead = await openTestChain({ undoDepth: 3 });
+    try {
+      for (let i = 0; i < 8; i++) {
+        await src.node.submitTx(src.transfer(1, DEV_KEYS[2].address, 10n + BigInt(i)));
+        await src.produce();
+      }
+      const blocks = await src.node.store.blocksIn(1, 8);
+      for (const c of [plain, ahead]) c.advance(src.now() - c.now());
+      await plain.node.importBlocks(blocks.slice(0, 6));
+      // Verified blocks up to 8 are known: 1..5 are more than 3 below 8, and only 6 keeps its record.
+      await ahead.node.importBlocks(blocks.slice(0, 6), [], [], { horizon: 8 });
+      await plain.node.runner.flush();
+      await ahead.node.runner.flush();
+      assert.equal(await undoHeights(plain.node), [4, 5, 6]);
+      assert.equal(await undoHeights(ahead.node), [6]);
+      // The horizon holds for that import only: the next one without it keeps records as before.
+      await ahead.node.importBlocks(blocks.slice(6));
+      await ahead.node.runner.flush();
+      assert.equal(await undoHeights(ahead.node), [6, 7, 8]);
+      assert.equal(await ahead.node.runner.dump(), await plain.node.importBlocks(blocks.slice(6)).then(() => plain.node.runner.dump()));
+    } finally {
+      await src.destroy();
+      await plain.destroy();
+      await ahead.destroy();
+    }
+  },
+);
+
+t('a group that fails midway ignores the horizon: the blocks it kept near the new head keep their undo records', async () => {
+  const src = await openTestChain();
+  const dst = await openTestChain({ undoDepth: 3 });
+  try {
+    await src.produce(6);
+    const blocks = await src.node.store.blocksIn(1, 6);
+    blocks[4] = { ...blocks[4], stateRoot: '00'.repeat(32) };
+    dst.advance(src.now() - dst.now());
+    const err = await dst.node.importBlocks(blocks, [], [], { horizon: 100 }).catch((e: Error) => e);
+    assert.match(String(err), /block 5/);
+    await dst.node.runner.flush();
+    assert.equal(await undoHeights(dst.node), [2, 3, 4]);
   } finally {
     await src.destroy();
     await dst.destroy();

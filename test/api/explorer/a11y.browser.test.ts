@@ -1,0 +1,132 @@
+/**
+ * The explorer's accessibility in headless Chromium, on a node holding the recorded `ombra
+ * simulate` chain: axe-core finds no serious or critical violation on any page type (every route
+ * of the explorer's route table, with real ids from the API; the API docs too), and the keyboard
+ * alone reaches the search box and the page's links, each with a visible focus ring, and follows
+ * a link with Enter.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { explorerRig, settled, type ExplorerRig } from '../../helpers/explorerRig.ts';
+import { axeProblems, byProblem, tabStops } from '../../helpers/pageAudits.ts';
+
+// Functions passed to page.evaluate run in the page; the project's type check has no DOM library.
+declare const document: any;
+declare const location: any;
+
+const t = suite('explorer accessibility in Chromium');
+let rig: ExplorerRig | null = null;
+
+t.before(async () => {
+  rig = await explorerRig('explorer accessibility test');
+});
+
+t.after(async () => {
+  await rig?.stop();
+});
+
+t('axe-core finds no serious or critical violation on any page type, nor on the API docs', async () => {
+  if (!rig) return;
+  const { page } = rig.chromium;
+  const found: [string, string][] = [];
+  for (const s of rig.samples) {
+    await rig.open(page, s);
+    for (const p of await axeProblems(page)) found.push([s.name, p]);
+  }
+  await rig.open(page, `${rig.live.url}/docs`);
+  for (const p of await axeProblems(page)) found.push(['docs', p]);
+  assert.equal(byProblem(found), []);
+});
+
+t('Tab reaches the search box and the links of the home and block pages, each focus drawn, and Enter follows a link', async () => {
+  if (!rig) return;
+  const { page } = rig.chromium;
+  for (const s of rig.samples.filter((x) => x.name === 'home' || x.name === 'block-busiest')) {
+    await rig.open(page, s, true);
+    const stops = await tabStops(page, 30);
+    const trail = stops.map((x) => x.element).join(' → ');
+    assert.ok(
+      stops.some((x) => x.element.startsWith('input#q')),
+      `${s.name}: the search box is never focused: ${trail}`,
+    );
+    assert.ok(
+      stops.some((x) => x.inView && x.element.startsWith('a ')),
+      `${s.name}: no link of the page is focused: ${trail}`,
+    );
+    assert.equal(
+      stops.filter((x) => !x.visible).map((x) => x.element),
+      [],
+      `${s.name}: focus not drawn on these stops`,
+    );
+  }
+  // From the top of the block page, Tab to its first link in the view and press Enter.
+  await page.evaluate(() => document.activeElement?.blur());
+  const before = await page.evaluate(() => location.hash);
+  let target: string | null = null;
+  for (let i = 0; i < 30 && !target; i++) {
+    await page.keyboard.press('Tab');
+    target = await page.evaluate(() => document.activeElement.closest('#view') && document.activeElement.getAttribute('href'));
+  }
+  assert.ok(target?.startsWith('#/') && target !== before, `focused: ${target}`);
+  await page.evaluate(() => {
+    for (const c of document.getElementById('view').children) c.staleView = true;
+  });
+  await page.keyboard.press('Enter');
+  await settled(page);
+  assert.is(await page.evaluate(() => location.hash), target);
+});
+
+t('a link focused on the home page keeps the focus while new blocks arrive', async () => {
+  if (!rig) return;
+  const { page } = rig.chromium;
+  await rig.open(page, rig.samples[0], true);
+  let focused: string | null = null;
+  for (let i = 0; i < 40 && !focused; i++) {
+    await page.keyboard.press('Tab');
+    focused = await page.evaluate(() => (document.activeElement.closest('#view') ? document.activeElement.getAttribute('href') : null));
+  }
+  assert.ok(focused, 'Tab never reached a link of the home page');
+  // The highest block linked now; then wait until two newer ones are shown.
+  const newest = () =>
+    page.evaluate(() =>
+      Math.max(
+        -1,
+        ...[...document.querySelectorAll('#view a[href^="#/block/"]')].map((a: any) => Number(a.getAttribute('href').slice(8)) || -1),
+      ),
+    );
+  const before = await newest();
+  await page.waitForFunction((h) => {
+    const shown = [...document.querySelectorAll('#view a[href^="#/block/"]')].map((a: any) => Number(a.getAttribute('href').slice(8)));
+    return shown.some((n) => n >= h + 2);
+  }, before);
+  const now = await page.evaluate(() => ({
+    inView: !!document.activeElement.closest('#view'),
+    element: `${document.activeElement.tagName} ${document.activeElement.getAttribute('href') ?? ''}`,
+  }));
+  assert.ok(now.inView, `focus was on ${focused} before; now on ${now.element}`);
+});
+
+t('axe-core fails a page with an unlabelled button or an image without alt text', async () => {
+  if (!rig) return;
+  const { page } = rig.chromium;
+  await rig.open(page, rig.samples[0], true);
+  const before = await axeProblems(page);
+  await page.evaluate(() => {
+    const view = document.getElementById('view');
+    view.append(document.createElement('button'));
+    const img = document.createElement('img');
+    img.src = '/explorer/favicon.svg';
+    view.append(img);
+  });
+  const found = (await axeProblems(page)).filter((p) => !before.includes(p));
+  assert.ok(
+    found.some((p) => p.startsWith('button-name (critical)')),
+    `${found}`,
+  );
+  assert.ok(
+    found.some((p) => p.startsWith('image-alt (critical)')),
+    `${found}`,
+  );
+});
+
+t.run();

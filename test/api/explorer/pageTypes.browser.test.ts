@@ -1,0 +1,101 @@
+/**
+ * Every page type of the explorer in headless Chromium, on a node holding the recorded `ombra
+ * simulate` chain: the route names come from the explorer's route table and the ids from the API
+ * (test/helpers/explorerSamples.ts), so a new page is tried as soon as it is routed. Each page loads
+ * with no console error, uncaught exception or failed request, both as a new document and followed
+ * from another page, and fits a 390 px phone (the API docs too). One screenshot per page type and viewport goes to test-artifacts/screenshots/.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { explorerRig, onPhone, PHONE, type ExplorerRig } from '../../helpers/explorerRig.ts';
+import type { PageSample } from '../../helpers/explorerSamples.ts';
+import { byProblem, overflowProblems } from '../../helpers/pageAudits.ts';
+
+// Functions passed to page.evaluate run in the page; the project's type check has no DOM library.
+declare const document: any;
+
+const t = suite('every explorer page type in Chromium');
+let rig: ExplorerRig | null = null;
+
+t.before(async () => {
+  rig = await explorerRig('explorer page types test');
+});
+
+t.after(async () => {
+  await rig?.stop();
+});
+
+/** Whether the sample is the first of its route (the one photographed). */
+const firstOfRoute = (s: PageSample, all: PageSample[]) => all.find((x) => x.route === s.route) === s;
+
+t("every route of the explorer's route table has a real page to try", () => {
+  if (!rig) return;
+  for (const route of ['block', 'tx', 'address']) assert.ok(rig.routes.includes(route), `the route table read: ${rig.routes}`);
+  assert.equal(rig.missing, [], 'give these routes a source in test/helpers/explorerSamples.ts, or link to them from a page');
+});
+
+t('every page type loads with no console errors or failed requests', async () => {
+  if (!rig) return;
+  const { page } = rig.chromium;
+  const found: [string, string][] = [];
+  for (const s of rig.samples) {
+    // The first page of each type is loaded as a new document (a link from outside); the others are followed within.
+    for (const p of await rig.open(page, s, firstOfRoute(s, rig.samples))) found.push([`${s.name} ${s.arg}`, p]);
+    if (firstOfRoute(s, rig.samples)) await rig.shoot(page, s.name);
+  }
+  assert.equal(byProblem(found), []);
+});
+
+t('no page is wider than a 390 px phone, the API docs included', async () => {
+  if (!rig) return;
+  const { page } = rig.chromium;
+  const r = rig;
+  const found: [string, string][] = [];
+  await onPhone(page, async () => {
+    for (const s of [...r.samples, { route: 'docs', arg: '', name: 'docs' }]) {
+      await r.open(page, s.route === 'docs' ? `${r.live.url}/docs` : s, s === r.samples[0]);
+      for (const p of await overflowProblems(page)) found.push([s.name, p]);
+      if (firstOfRoute(s, r.samples) || s.route === 'docs') await r.shoot(page, `${s.name}-${PHONE.width}`);
+    }
+  });
+  assert.equal(byProblem(found), []);
+});
+
+t(
+  'the checks fail a page that logs an error and fails a request, or that is wider than the phone even under overflow-x: hidden',
+  async () => {
+    if (!rig) return;
+    const { page } = rig.chromium;
+    // An image NFT the node does not know: the lookup answers 404, which the browser logs.
+    const problems = await rig.open(page, { route: 'image', arg: 'ab'.repeat(32), name: 'unknown image' });
+    assert.ok(
+      problems.some((p) => p.startsWith('HTTP 404')),
+      `${problems}`,
+    );
+    assert.ok(
+      problems.some((p) => p.startsWith('console: Failed to load resource')),
+      `${problems}`,
+    );
+    const r = rig;
+    await onPhone(page, async () => {
+      await r.open(page, r.samples[1]);
+      assert.equal(await overflowProblems(page), []);
+      await page.evaluate(() => {
+        const wide = document.createElement('div');
+        wide.className = 'injected';
+        wide.style.width = '600px';
+        wide.textContent = 'a 600 px wide element';
+        document.getElementById('view').append(wide);
+        document.documentElement.style.overflowX = 'hidden';
+        document.body.style.overflowX = 'hidden';
+      });
+      const found = await overflowProblems(page);
+      assert.ok(
+        found.some((p) => p.startsWith('div.injected reaches')),
+        `${found}`,
+      );
+    });
+  },
+);
+
+t.run();
