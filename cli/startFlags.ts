@@ -100,7 +100,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'verify-all': {
     type: 'boolean',
     env: 'OMBRA_VERIFY_ALL',
-    help: 'check the hash chain of the whole block log on open (default: the last 1,000 blocks)',
+    help: 'check the hash chain of the whole block log on open (default: the last 1,000 blocks or 20,000 transactions, whichever is fewer)',
   },
   'from-checkpoint': {
     type: 'string',

@@ -12,6 +12,7 @@ import { StateOverlay } from '../core/stateOverlay.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { HeadMovedError } from './reorg.ts';
 import { refOf, type Writer } from './writer.ts';
+import type { ImportOptions } from './ports.ts';
 
 /** Validates a block from elsewhere (a peer, a snapshot) as the child of the head and appends it. */
 export function importBlock(
@@ -32,16 +33,6 @@ export function importBlock(
     await append(w, [{ block, applied }], source);
     return block;
   }, 'import');
-}
-
-/** How a group of blocks is imported. */
-export interface ImportOptions {
-  /**
-   * A height the head is known to reach (the top of blocks whose signatures were verified, such
-   * as the group itself): blocks more than the undo depth below it keep no undo records, as no
-   * reorganisation can reach them once the head is there. Holds for this import only.
-   */
-  horizon?: number;
 }
 
 /**

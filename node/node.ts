@@ -13,7 +13,7 @@ import type { ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { ChainEvent, ChainInfo } from '../projections/events.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
-import { importBlock, importBlocks, type ImportOptions, produceBlock } from './blockImport.ts';
+import { importBlock, importBlocks, produceBlock } from './blockImport.ts';
 import { catchUp, type CatchUpOptions } from './catchUp.ts';
 import type { ChainStore } from './chainStore.ts';
 import type { EvidenceStore } from './evidence.ts';
@@ -21,7 +21,17 @@ import type { HealthMonitor } from './healthMonitor.ts';
 import type { Logger } from './log.ts';
 import type { Mempool } from './mempool.ts';
 import { openChain, type NodeOptions } from './openChain.ts';
-import type { AlertPorts, Component, HealthView, MetricsPorts, NetworkPorts, NodeHealth, ReadPorts, StreamPorts } from './ports.ts';
+import type {
+  AlertPorts,
+  Component,
+  HealthView,
+  ImportOptions,
+  MetricsPorts,
+  NetworkPorts,
+  NodeHealth,
+  ReadPorts,
+  StreamPorts,
+} from './ports.ts';
 import { noteCompetingBlock, reorg } from './reorg.ts';
 import { explainCorruption } from './storeDamage.ts';
 import { restorePending, submitTx } from './txSubmit.ts';

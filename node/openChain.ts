@@ -13,7 +13,7 @@ import { ChainStore } from './chainStore.ts';
 import { genesisMismatch } from './genesisCheck.ts';
 import type { HealthOptions } from './healthMonitor.ts';
 import type { Logger } from './log.ts';
-import { DEFAULT_VERIFY_DEPTH, verifyLog } from './logIntegrity.ts';
+import { DEFAULT_VERIFY_DEPTH, DEFAULT_VERIFY_TXS, verifyLog } from './logIntegrity.ts';
 import type { MempoolOptions } from './mempoolOptions.ts';
 import { explainCorruption, LogIntegrityError } from './storeDamage.ts';
 import { dirname, resolve } from 'node:path';
@@ -27,7 +27,10 @@ export interface NodeOptions {
   /** Operator fork-height overrides (OMBRA_FORK_HEIGHT...). */
   forkOverrides?: Partial<ForkHeights>;
   mempool?: Partial<MempoolOptions>;
-  /** Blocks back from the head whose hash chain is checked on open (default 1,000; Infinity = all). */
+  /**
+   * Blocks back from the head whose hash chain is checked on open (default 1,000, or fewer once
+   * 20,000 transactions are checked; Infinity = the whole log).
+   */
   verifyDepth?: number;
   /** `ombra repair` opens a data dir whose damage it is about to repair (node/storeDamage.ts). */
   repairing?: boolean;
@@ -84,7 +87,8 @@ export async function openChain(opts: NodeOptions): Promise<OpenedChain> {
     const block0 = await store.block(0);
     if (!block0 || block0.hash !== block.hash) throw new Error('stored genesis block does not match the genesis file');
     // The log's own facts first (they name the exact height), then what LevelDB lost or skipped.
-    const fault = await verifyLog(store, opts.verifyDepth ?? DEFAULT_VERIFY_DEPTH);
+    const depth = opts.verifyDepth ?? DEFAULT_VERIFY_DEPTH;
+    const fault = await verifyLog(store, { depth, txs: depth === Number.POSITIVE_INFINITY ? depth : DEFAULT_VERIFY_TXS });
     if (fault) throw new LogIntegrityError(fault, dataDir);
     // The check read its window through LevelDB's memory-mapped table files, whose pages stay
     // resident until the tables close (45 MiB for 400 blocks of 500 transactions): a sound

@@ -5,7 +5,6 @@
  */
 import type { Observable } from 'rxjs';
 import type { Block } from '../core/block.ts';
-import type { ImportOptions } from './blockImport.ts';
 import type { Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
 import type { ChainState } from '../core/state.ts';
@@ -68,6 +67,16 @@ interface MempoolView {
 /** The one typed event feed: committed blocks, reorganisations, admitted transactions. */
 interface ChainFeed {
   readonly events$: Observable<ChainEvent>;
+}
+
+/** Options of one `importBlocks` call (node/blockImport.ts). */
+export interface ImportOptions {
+  /**
+   * A height the head is known to reach (the top of blocks whose signatures were verified, such
+   * as the group itself): blocks more than the undo depth below it keep no undo records, as no
+   * reorganisation can reach them once the head is there. Holds for this import only.
+   */
+  horizon?: number;
 }
 
 /** `ok`, or `degraded` with the reason (block production or import keeps failing). */

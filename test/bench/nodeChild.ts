@@ -25,6 +25,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 const mib = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
 
+const c0 = process.cpuUsage();
 const t0 = performance.now();
 let node: OmbraNode;
 if (mode === 'full') {
@@ -32,6 +33,8 @@ if (mode === 'full') {
   node = launched.node;
 } else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache, accountCache, start: mode !== 'replay' });
 const openSeconds = (performance.now() - t0) / 1000;
+const openCpu = process.cpuUsage(c0);
+const openCpuSeconds = (openCpu.user + openCpu.system) / 1e6;
 let replaySeconds = 0;
 let replayCpuSeconds = 0;
 let replayThreads: Record<string, number> = {};
@@ -95,6 +98,7 @@ process.stdout.write(
   `${JSON.stringify({
     height: node.head().index,
     openSeconds,
+    openCpuSeconds,
     replaySeconds,
     replayCpuSeconds,
     replayThreads,

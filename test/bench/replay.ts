@@ -19,6 +19,8 @@ const CHILD = fileURLToPath(new URL('./nodeChild.ts', import.meta.url));
 export interface ChildReport {
   height: number;
   openSeconds: number;
+  /** CPU time of the open (every thread of the process). */
+  openCpuSeconds: number;
   replaySeconds: number;
   replayCpuSeconds: number;
   /** Seconds of CPU by kind of thread during the replay (test/bench/threadCpu.ts). */

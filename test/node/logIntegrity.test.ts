@@ -9,6 +9,7 @@ import { heightKey } from '../../core/encoding.ts';
 import type { Block } from '../../core/block.ts';
 import { repairCommand } from '../../cli/repair.ts';
 import { ChainStore } from '../../node/chainStore.ts';
+import { verifyLog } from '../../node/logIntegrity.ts';
 import { LogIntegrityError, OmbraNode } from '../../node/node.ts';
 import { DEV_KEYS, fixtureGenesis, openTestChain, tempDir } from '../helpers/testChain.ts';
 import { get } from '../api/support.ts';
@@ -124,6 +125,24 @@ t('--verify-all walks the whole log: damage older than the window is found only 
   await n.stop();
   await refusesAt(c8.dir, 2);
   assert.ok(await repairCommand(['--data-dir', c8.dir]).then((code) => code === 0));
+  c8.cleanup();
+});
+
+t('the startup window ends once its transactions are checked: damage below it is found by the whole walk only', async () => {
+  const c8 = await chainOf8();
+  await tamper(c8.dir, async (s) => {
+    await s.blocks.del(heightKey(5));
+    // Blocks 6-8 hold a transfer each: a budget of 2 transactions reads 8 and 7, whatever the depth.
+    assert.is(await verifyLog(s, { depth: 1000, txs: 2 }), null);
+    assert.is(await verifyLog(s, { depth: 1000, txs: 3 }), null);
+    assert.is((await verifyLog(s, { depth: 1000, txs: 4 }))?.height, 5);
+    assert.is((await verifyLog(s, { depth: Number.POSITIVE_INFINITY, txs: Number.POSITIVE_INFINITY }))?.height, 5);
+    // The head block is always checked, however small the budget.
+    const b = (await s.blocks.get(heightKey(8))) as Block;
+    b.timestamp += 1;
+    await s.blocks.put(heightKey(8), b);
+    assert.is((await verifyLog(s, { depth: 1000, txs: 0 }))?.height, 8);
+  });
   c8.cleanup();
 });
 
