@@ -3,13 +3,14 @@
  * simulate` chain: the route names come from the explorer's route table and the ids from the API
  * (test/helpers/explorerSamples.ts), so a new page is tried as soon as it is routed. Each page loads
  * with no console error, uncaught exception or failed request, both as a new document and followed
- * from another page, and fits a 390 px phone (the API docs too). One screenshot per page type and viewport goes to test-artifacts/screenshots/.
+ * from another page, with no serious or critical axe-core violation, and fits a 390 px phone (the
+ * API docs too); test/api/explorer/a11y.browser.test.ts shows the axe check fails a bad page. One screenshot per page type and viewport goes to test-artifacts/screenshots/.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { explorerRig, onPhone, PHONE, type ExplorerRig } from '../../helpers/explorerRig.ts';
 import type { PageSample } from '../../helpers/explorerSamples.ts';
-import { byProblem, overflowProblems } from '../../helpers/pageAudits.ts';
+import { axeProblems, byProblem, overflowProblems } from '../../helpers/pageAudits.ts';
 
 // Functions passed to page.evaluate run in the page; the project's type check has no DOM library.
 declare const document: any;
@@ -34,16 +35,22 @@ t("every route of the explorer's route table has a real page to try", () => {
   assert.equal(rig.missing, [], 'give these routes a source in test/helpers/explorerSamples.ts, or link to them from a page');
 });
 
-t('every page type loads with no console errors or failed requests', async () => {
+t('every page type loads with no console errors or failed requests, and axe-core finds no serious or critical violation', async () => {
   if (!rig) return;
   const { page } = rig.chromium;
   const found: [string, string][] = [];
+  const axe: [string, string][] = [];
   for (const s of rig.samples) {
     // The first page of each type is loaded as a new document (a link from outside); the others are followed within.
     for (const p of await rig.open(page, s, firstOfRoute(s, rig.samples))) found.push([`${s.name} ${s.arg}`, p]);
+    // axe on the page just loaded: one pass over the samples serves both checks (the suite's time is CI's).
+    for (const p of await axeProblems(page)) axe.push([s.name, p]);
     if (firstOfRoute(s, rig.samples)) await rig.shoot(page, s.name);
   }
+  await rig.open(page, `${rig.live.url}/docs`);
+  for (const p of await axeProblems(page)) axe.push(['docs', p]);
   assert.equal(byProblem(found), []);
+  assert.equal(byProblem(axe), [], 'axe-core: serious or critical violations');
 });
 
 t('no page is wider than a 390 px phone, the API docs included', async () => {
