@@ -110,9 +110,13 @@ export class FoldBatcher implements SlotBatch {
     return this.pending.length;
   }
 
-  /** Resolves once the batch in flight (if any) is written; what is queued goes out next. */
+  /**
+   * Bounds the queue: with no batch in flight, what is queued goes out now (a held group too);
+   * with one, resolves once it is written (the queue goes out next).
+   */
   async settle(): Promise<void> {
     if (this.inFlight) await this.writing;
+    else this.schedule(true);
     if (this.failure) throw this.failure;
   }
 

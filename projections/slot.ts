@@ -44,7 +44,7 @@ export interface SlotBatch {
   getMany(sub: Rows, keys: readonly string[]): Promise<unknown[]>;
   /** Row operations queued for the next batch. */
   backlog(): number;
-  /** Resolves once the batch in flight (if any) is written. */
+  /** Bounds the queue: writes it now when nothing is in flight, else waits for the batch in flight. */
   settle(): Promise<void>;
   /** Holds writes until `release` (a group of blocks goes out as one batch). */
   hold(): void;

@@ -153,4 +153,22 @@ t('a flush during a held group writes at once', async () => {
   }
 });
 
+t('settling a held group writes what it queued, so the queue stays bounded', async () => {
+  const r = rig();
+  try {
+    r.batcher.hold();
+    r.fold(1, [{ type: 'put', key: 'a', value: 1 }]);
+    r.fold(2, [{ type: 'put', key: 'b', value: 2 }]);
+    assert.is(r.batcher.backlog(), 2);
+    await r.batcher.settle();
+    assert.is(r.batcher.backlog(), 0, 'the queue went out');
+    assert.is(r.batches.length, 1);
+    r.batcher.release();
+    await r.batcher.flush();
+    assert.equal(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [1, 2]);
+  } finally {
+    await r.cleanup();
+  }
+});
+
 t.run();
