@@ -9,6 +9,7 @@
  * heap spaces, and what holds the heap (each read model's in-memory state is dropped in turn and
  * the heap it gives back is counted).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { launch } from '../../cli/launch.ts';
@@ -25,6 +26,21 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with --expose-gc');
 const mib = (b: number) => Math.round((b / 2 ** 20) * 10) / 10;
 
+/**
+ * RSS in its two parts (Linux; zeros elsewhere): anonymous memory (heaps, LevelDB's cache and
+ * memtables) and file-backed pages (LevelDB maps the store's tables it reads: clean pages of the
+ * page cache, dropped by the kernel under memory pressure, counted in RSS while mapped).
+ */
+function rssParts(): { anon: number; file: number } {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+    return { anon: kb('RssAnon'), file: kb('RssFile') };
+  } catch {
+    return { anon: 0, file: 0 };
+  }
+}
+
 const c0 = process.cpuUsage();
 const t0 = performance.now();
 let node: OmbraNode;
@@ -39,6 +55,8 @@ let replaySeconds = 0;
 let replayCpuSeconds = 0;
 let replayThreads: Record<string, number> = {};
 let peakReplayRssMiB = 0;
+let peakReplayAnonMiB = 0;
+let peakReplayFileMiB = 0;
 if (mode === 'replay') {
   await node.runner.resetAll();
   gc();
@@ -46,9 +64,15 @@ if (mode === 'replay') {
   const c0 = process.cpuUsage();
   // RSS sampled through the replay (the process's high-water mark also counts the open).
   let peak = process.memoryUsage.rss();
-  const sampler = setInterval(() => {
+  let peakAnon = 0;
+  let peakFile = 0;
+  const sample = () => {
     peak = Math.max(peak, process.memoryUsage.rss());
-  }, 100);
+    const parts = rssParts();
+    peakAnon = Math.max(peakAnon, parts.anon);
+    peakFile = Math.max(peakFile, parts.file);
+  };
+  const sampler = setInterval(sample, 100);
   const t1 = performance.now();
   // Progress on stderr about every 5% of a long replay: the trend of rate and memory as it grows.
   let mark = { at: t1, height: 0 };
@@ -58,14 +82,17 @@ if (mode === 'replay') {
     const now = performance.now();
     const txs = (height - mark.height) * (node.head().transactions.length || 1);
     process.stderr.write(
-      `    replayed ${height}/${head} blocks in ${((now - t1) / 1000).toFixed(0)} s: ~${(txs / ((now - mark.at) / 1000)).toFixed(0)} tx/s lately, RSS ${mib(process.memoryUsage.rss())} MiB, heap ${mib(process.memoryUsage().heapUsed)} MiB\n`,
+      `    replayed ${height}/${head} blocks in ${((now - t1) / 1000).toFixed(0)} s: ~${(txs / ((now - mark.at) / 1000)).toFixed(0)} tx/s lately, RSS ${mib(process.memoryUsage.rss())} MiB (anonymous ${mib(rssParts().anon)}, file-backed ${mib(rssParts().file)}), heap ${mib(process.memoryUsage().heapUsed)} MiB\n`,
     );
     mark = { at: now, height };
   };
   await node.catchUp(node.head().index >= 20_000 ? progress : undefined, { verifySignatures: true });
   replaySeconds = (performance.now() - t1) / 1000;
   clearInterval(sampler);
-  peakReplayRssMiB = mib(Math.max(peak, process.memoryUsage.rss()));
+  sample();
+  peakReplayRssMiB = mib(peak);
+  peakReplayAnonMiB = mib(peakAnon);
+  peakReplayFileMiB = mib(peakFile);
   const c = process.cpuUsage(c0);
   // Main thread and workers together (a process's CPU time counts every thread).
   replayCpuSeconds = (c.user + c.system) / 1e6;
@@ -103,8 +130,12 @@ process.stdout.write(
     replayCpuSeconds,
     replayThreads,
     peakReplayRssMiB,
+    peakReplayAnonMiB,
+    peakReplayFileMiB,
     peakRssMiB: mib(process.resourceUsage().maxRSS * 1024),
     rssMiB: mib(m.rss),
+    rssAnonMiB: mib(rssParts().anon),
+    rssFileMiB: mib(rssParts().file),
     heapUsedMiB: mib(m.heapUsed),
     heapTotalMiB: mib(m.heapTotal),
     externalMiB: mib(m.external),

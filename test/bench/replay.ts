@@ -25,9 +25,14 @@ export interface ChildReport {
   replayCpuSeconds: number;
   /** Seconds of CPU by kind of thread during the replay (test/bench/threadCpu.ts). */
   replayThreads: Record<string, number>;
-  /** Highest RSS sampled during the replay. */
+  /** Highest RSS sampled during the replay, and the highest of each of its parts. */
   peakReplayRssMiB: number;
+  peakReplayAnonMiB: number;
+  peakReplayFileMiB: number;
   rssMiB: number;
+  /** RSS at rest: anonymous memory and file-backed pages (the store's tables LevelDB maps). */
+  rssAnonMiB: number;
+  rssFileMiB: number;
   heapUsedMiB: number;
   heapTotalMiB: number;
   externalMiB: number;

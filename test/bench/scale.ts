@@ -60,7 +60,7 @@ export async function scaleBench(opts: { txs: number; reference: boolean; cacheD
   // By CPU time as well: steady when other processes share the cores, where the rates are not.
   const cpuVsReference = reference.cpuPerTx / (r.replayCpuSeconds / txs);
   console.log(
-    `  replay ${rate.toFixed(0)} tx/s in ${r.replaySeconds.toFixed(1)} s (CPU ${r.replayCpuSeconds.toFixed(1)} s; us CPU a transfer by thread: ${perTx(r, txs)}); peak RSS during the replay ${r.peakReplayRssMiB} MiB`,
+    `  replay ${rate.toFixed(0)} tx/s in ${r.replaySeconds.toFixed(1)} s (CPU ${r.replayCpuSeconds.toFixed(1)} s; us CPU a transfer by thread: ${perTx(r, txs)}); peak RSS during the replay ${r.peakReplayRssMiB} MiB (anonymous ${r.peakReplayAnonMiB}, file-backed ${r.peakReplayFileMiB})`,
   );
   const full = await child(dir, 'full');
   console.log(`  restart (as ombra start: API, p2p, streams): opened in ${full.openSeconds.toFixed(1)} s; ${explain(full)}`);
@@ -83,7 +83,7 @@ export async function scaleBench(opts: { txs: number; reference: boolean; cacheD
     });
   addRow({
     measure: `peak RSS during the replay at ${label}`,
-    node: `${r.peakReplayRssMiB} MiB`,
+    node: `${r.peakReplayRssMiB} MiB (peaks of its parts: anonymous ${r.peakReplayAnonMiB} MiB, file-backed ${r.peakReplayFileMiB} MiB: the store's tables LevelDB maps)`,
     baseline: '-',
     ratio: null,
     goal: '<= 2048 MiB',
@@ -91,7 +91,7 @@ export async function scaleBench(opts: { txs: number; reference: boolean; cacheD
   });
   addRow({
     measure: `RSS at rest at ${label} accounts, restarted as ombra start`,
-    node: `${full.rssMiB} MiB (heap ${full.heapUsedMiB} MiB${
+    node: `${full.rssMiB} MiB (anonymous ${full.rssAnonMiB}, file-backed ${full.rssFileMiB}; heap ${full.heapUsedMiB} MiB${
       Object.keys(full.heldByMiB).length
         ? `; held by ${Object.entries(full.heldByMiB)
             .map(([k, v]) => `${k} ${v}`)
