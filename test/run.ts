@@ -141,7 +141,14 @@ if (WORKER) {
           live--;
           // A file that killed its worker fails, and the rest of the queue goes on in a new one.
           if (running) {
-            report({ file: running, output: `\n   FAIL  ${running}: its worker exited with ${code}\n`, total: 1, passed: 0, ms: 0, cpu: 0 });
+            report({
+              file: running,
+              output: `\n   FAIL  ${running}: its worker exited with ${code}\n`,
+              total: 1,
+              passed: 0,
+              ms: 0,
+              cpu: 0,
+            });
             if (queue.length > 0) start();
           }
           if (live === 0) done();
@@ -158,7 +165,12 @@ if (WORKER) {
   const took = ((performance.now() - started) / 1000).toFixed(1);
   console.log(`\n  Files: ${results.length} in ${jobs} worker(s), ${took} s, ${cpu.toFixed(0)} CPU s; slowest (wall s/CPU s):`);
   for (let i = 0; i < slowest.length; i += 3) {
-    console.log(`    ${slowest.slice(i, i + 3).map((r) => `${r.file} ${(r.ms / 1000).toFixed(1)}/${r.cpu.toFixed(1)}`).join(', ')}`);
+    console.log(
+      `    ${slowest
+        .slice(i, i + 3)
+        .map((r) => `${r.file} ${(r.ms / 1000).toFixed(1)}/${r.cpu.toFixed(1)}`)
+        .join(', ')}`,
+    );
   }
   console.log('');
   console.log(`${passed} passed, ${total - passed} failed`);
