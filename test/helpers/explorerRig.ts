@@ -99,7 +99,7 @@ export async function settled(page: Page): Promise<void> {
 }
 
 /** Starts the node and the browser and samples the explorer's pages; null when Chromium is not installed (outside CI). */
-export async function explorerRig(what: string, opts: ExplorerRigOptions = {}): Promise<ExplorerRig | null> {
+async function explorerRig(what: string, opts: ExplorerRigOptions = {}): Promise<ExplorerRig | null> {
   const live = await liveSimulatedNode();
   const chromium = await launchChromium(what, opts);
   if (!chromium) {
