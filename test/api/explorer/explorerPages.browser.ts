@@ -3,17 +3,16 @@
  * simulated chain: each loads its heading with no console errors and no raw millisecond
  * times, lists page with counts, and at 390 px the page itself never scrolls sideways (wide
  * tables scroll in their own box). Every field of every transaction type has a way to be shown.
- * Screenshots go to test-artifacts/ (gitignored). Run by explorer.browser.test.ts on the shared
- * rig, in a tab of its own.
+ * (The screenshots of every page type at both widths are pageTypes.browser.ts's.) Run by
+ * explorer.browser.test.ts on the shared rig, in a tab of its own.
  */
 import { createHash } from 'node:crypto';
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { suite, type Test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { SignedTx } from '../../../core/tx/handler.ts';
 import { TX_HANDLERS } from '../../../core/tx/registry.ts';
-import { ARTIFACTS, type Tab } from '../../helpers/chromium.ts';
+import type { Tab } from '../../helpers/chromium.ts';
 import type { SharedRig } from '../../helpers/explorerRig.ts';
 import type { LiveNode } from '../../helpers/liveNode.ts';
 
@@ -115,7 +114,6 @@ export function explorerPagesSuite(shared: SharedRig): Test {
       // biome-ignore lint/performance/useDomNodeTextContent: textContent would read hidden text too
       const text: string = await page.evaluate(() => document.querySelector('main').innerText);
       assert.not.match(text, /\b1[0-9]{12}\b/, `#/${route} shows a raw millisecond time`);
-      await page.screenshot({ path: join(ARTIFACTS, `explorer-${route.split('/')[0]}.png`), fullPage: true });
     }
     assert.equal(chromium.errors, []);
   });
