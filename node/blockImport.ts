@@ -119,11 +119,13 @@ async function append(w: Writer, blocks: readonly { block: Block; applied: Appli
     before.absorb(applied.diff);
     return ev;
   });
-  // Durable first, then announced in order.
-  for (const [i, ev] of events.entries()) {
-    w.tip = blocks[i].block;
-    await w.announce({ ...ev, source });
-  }
+  // Durable first, then announced in order; the group's rows go out as one batch.
+  await w.runner.group(async () => {
+    for (const [i, ev] of events.entries()) {
+      w.tip = blocks[i].block;
+      await w.announce({ ...ev, source });
+    }
+  });
   const block = w.tip;
   const ctx = { height: block.index + 1, timestamp: w.clock(), genesis: w.genesis };
   const removed: SignedTx[] = [];

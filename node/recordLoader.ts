@@ -8,15 +8,16 @@ import { accountKey } from '../core/accountRow.ts';
 import { knownAbsentAccount, loadRecords, RecordsNotLoaded } from '../core/recordCache.ts';
 import type { ChainState } from '../core/state.ts';
 import { isAddressAnyCase } from '../core/address.ts';
-import type { Rows } from '../projections/store.ts';
+
+/** Reads rows of the accounts read model by key, as every block folded so far left them. */
+export type RowReader = (keys: string[]) => Promise<unknown[]>;
 
 /**
- * Loads `keys` into `state`'s cache from `rows()` (the accounts read model's rows, flushed to the
- * state's height: the caller's `rows` must wait for pending writes).
+ * Loads `keys` into `state`'s cache through `read` (the accounts read model's rows at the state's
+ * height: rows folded but not yet written included).
  */
-async function loadInto(state: ChainState, keys: readonly string[], rows: () => Promise<Rows>): Promise<void> {
-  const values = await (await rows()).getMany([...keys]);
-  loadRecords(state, keys, values);
+async function loadInto(state: ChainState, keys: readonly string[], read: RowReader): Promise<void> {
+  loadRecords(state, keys, await read([...keys]));
 }
 
 /**
@@ -24,7 +25,7 @@ async function loadInto(state: ChainState, keys: readonly string[], rows: () => 
  * `state`. A try that names again exactly what was just loaded is a bug (the cache refused the
  * rows), not a fault of the input: it is thrown as an Error.
  */
-export async function withLoaded<T>(state: ChainState, rows: () => Promise<Rows>, attempt: () => T): Promise<T> {
+export async function withLoaded<T>(state: ChainState, read: RowReader, attempt: () => T): Promise<T> {
   let last = '';
   for (;;) {
     try {
@@ -34,7 +35,7 @@ export async function withLoaded<T>(state: ChainState, rows: () => Promise<Rows>
       const named = e.keys.join('\n');
       if (named === last) throw new Error(`record cache did not take the rows it loaded: ${e.message}`);
       last = named;
-      await loadInto(state, e.keys, rows);
+      await loadInto(state, e.keys, read);
     }
   }
 }
@@ -45,7 +46,7 @@ export async function withLoaded<T>(state: ChainState, rows: () => Promise<Rows>
  * the block is applied: a block of transfers to new addresses then costs no retry (no second pass
  * of hashing and checks). Only a saving, never trusted: what it misses the retry still loads.
  */
-export async function prefetchAccounts(state: ChainState, raw: unknown, rows: () => Promise<Rows>): Promise<void> {
+export async function prefetchAccounts(state: ChainState, raw: unknown, read: RowReader): Promise<void> {
   if (!state.cache) return;
   const b = raw as { proposer?: unknown; transactions?: unknown } | null;
   if (!b || !Array.isArray(b.transactions)) return;
@@ -58,5 +59,5 @@ export async function prefetchAccounts(state: ChainState, raw: unknown, rows: ()
   };
   want(b.proposer);
   for (const tx of b.transactions) if (tx && typeof tx === 'object') for (const value of Object.values(tx)) want(value);
-  if (keys.size > 0) await loadInto(state, [...keys], rows);
+  if (keys.size > 0) await loadInto(state, [...keys], read);
 }

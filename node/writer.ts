@@ -79,12 +79,12 @@ export class Writer {
    * its cache could not answer (node/recordLoader.ts). Writer only: inside `exclusive` or catch-up.
    */
   loading<T>(attempt: () => T, state: ChainState = this.state()): Promise<T> {
-    return withLoaded(state, () => this.runner.readable(accountsProjection), attempt);
+    return withLoaded(state, (keys) => this.runner.rowsNow(accountsProjection, keys), attempt);
   }
 
   /** Loads the accounts a block to be applied names that `state`'s cache lacks (node/recordLoader.ts). Writer only. */
   prefetch(raw: unknown, state: ChainState = this.state()): Promise<void> {
-    return prefetchAccounts(state, raw, () => this.runner.readable(accountsProjection));
+    return prefetchAccounts(state, raw, (keys) => this.runner.rowsNow(accountsProjection, keys));
   }
 
   /**

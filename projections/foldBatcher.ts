@@ -2,12 +2,24 @@
  * Folding and writing: each block runs through a slot's step, its undo record is noted and its
  * rows queued; queued rows go out with each dirty slot's checkpoint in one LevelDB batch. Writes
  * coalesce while a batch is in flight, so a replay writes few large batches and a live node one
- * small batch per block.
+ * small batch per block. Rows queued or in flight are read through `getMany` without waiting for
+ * the disk, so reading a row before the next block never forces a write per block.
  */
 import type { Step } from './projection.ts';
 import type { BatchOp, Checkpoint, Slot, SlotBatch } from './slot.ts';
 import type { ProjectionStore, Rows } from './store.ts';
 import type { UndoLog } from './undoLog.ts';
+
+/**
+ * Reads of at most this many keys are answered on this thread (LevelDB's synchronous get: a few
+ * microseconds from its memtable, cache or filters) instead of a round trip through the thread
+ * pool, which costs ~35 us of this thread's time alone: a block of one transfer to a new address
+ * reads two or three rows.
+ */
+const SYNC_READS = 16;
+
+/** Rows written but maybe not on disk yet, by key space: a value, or null for a delete. */
+type Overlay = Map<Rows, Map<string, { value: unknown } | null>>;
 
 /** Folds blocks into slots and writes the results in coalesced batches. */
 export class FoldBatcher implements SlotBatch {
@@ -16,12 +28,18 @@ export class FoldBatcher implements SlotBatch {
   private readonly undo: UndoLog;
   private readonly rowsByName: (name: string) => Rows;
   private pending: BatchOp[] = [];
+  /** The rows of `pending`, last write of a key winning. */
+  private pendingRows: Overlay = new Map();
+  /** The rows of the batch being written (null when none is). */
+  private flyingRows: Overlay | null = null;
   private dirty = new Set<Slot>();
   private writing: Promise<void> = Promise.resolve();
   private inFlight = false;
   /** A batch is due once the block events emitted in the same turn are all folded. */
   private due = false;
   private failure: unknown = null;
+  /** Groups being folded (`hold`): their rows wait for the group's end, then go out as one batch. */
+  private held = 0;
 
   constructor(store: ProjectionStore, checkpoints: Rows, undo: UndoLog, rowsByName: (name: string) => Rows) {
     this.store = store;
@@ -40,13 +58,66 @@ export class FoldBatcher implements SlotBatch {
     if (track) this.undo.note(h, slot.p.name, next.ops ?? [], before, whole, slot.p.revert ? { value: next.undo ?? null } : undefined);
     slot.state = next.state;
     slot.height = h;
-    for (const op of next.ops ?? []) {
-      this.pending.push(
-        op.type === 'put'
-          ? { type: 'put', sublevel: slot.sub, key: op.key, value: op.value }
-          : { type: 'del', sublevel: slot.sub, key: op.key },
-      );
+    const ops = next.ops ?? [];
+    if (ops.length === 0) return;
+    let rows = this.pendingRows.get(slot.sub);
+    if (!rows) {
+      rows = new Map();
+      this.pendingRows.set(slot.sub, rows);
     }
+    for (const op of ops) {
+      if (op.type === 'put') {
+        this.pending.push({ type: 'put', sublevel: slot.sub, key: op.key, value: op.value });
+        rows.set(op.key, { value: op.value });
+      } else {
+        this.pending.push({ type: 'del', sublevel: slot.sub, key: op.key });
+        rows.set(op.key, null);
+      }
+    }
+  }
+
+  /**
+   * The values of `keys` in `sub` as every block folded so far left them: rows queued or in
+   * flight from this batcher, the rest from disk (no write is waited for). Values from memory come
+   * as the disk would give them back (a JSON copy), never the reducer's own object.
+   */
+  async getMany(sub: Rows, keys: readonly string[]): Promise<unknown[]> {
+    const out: unknown[] = new Array(keys.length);
+    const queued = this.pendingRows.get(sub);
+    const flying = this.flyingRows?.get(sub);
+    const missing: string[] = [];
+    const at: number[] = [];
+    for (let i = 0; i < keys.length; i++) {
+      // A delete queued (null) hides a put in flight: only a key absent from both falls through.
+      let hit = queued?.get(keys[i]);
+      if (hit === undefined) hit = flying?.get(keys[i]);
+      if (hit !== undefined) out[i] = hit === null ? undefined : JSON.parse(JSON.stringify(hit.value));
+      else {
+        missing.push(keys[i]);
+        at.push(i);
+      }
+    }
+    // Not queued nor in flight: every write of these keys has landed, so the disk has the latest.
+    if (missing.length > SYNC_READS) {
+      const values = await sub.getMany(missing);
+      for (let j = 0; j < at.length; j++) out[at[j]] = values[j];
+    } else for (let j = 0; j < at.length; j++) out[at[j]] = sub.getSync(missing[j]);
+    return out;
+  }
+
+  /** Row operations queued for the next batch (a writer far ahead of the disk waits: `settle`). */
+  backlog(): number {
+    return this.pending.length;
+  }
+
+  /**
+   * Bounds the queue: with no batch in flight, what is queued goes out now (a held group too);
+   * with one, resolves once it is written (the queue goes out next).
+   */
+  async settle(): Promise<void> {
+    if (this.inFlight) await this.writing;
+    else this.schedule(true);
+    if (this.failure) throw this.failure;
   }
 
   /** Marks `slot` for the next batch (its checkpoint is written with it). */
@@ -68,8 +139,23 @@ export class FoldBatcher implements SlotBatch {
     });
   }
 
-  private schedule(): void {
-    if (this.inFlight || this.dirty.size === 0) return;
+  /**
+   * Holds writes until the matching `release`: the blocks of one imported group are announced one
+   * after another across awaits, and would otherwise go out as a batch (and a checkpoint of every
+   * saved model) a block; `flush` still writes at once.
+   */
+  hold(): void {
+    this.held++;
+  }
+
+  /** Ends a `hold`: what the group folded is written soon, as one batch. */
+  release(): void {
+    this.held = Math.max(0, this.held - 1);
+    if (this.held === 0) this.writeSoon();
+  }
+
+  private schedule(force = false): void {
+    if (this.inFlight || this.dirty.size === 0 || (this.held > 0 && !force)) return;
     this.inFlight = true;
     const ops = this.pending;
     for (const slot of this.dirty) {
@@ -82,6 +168,8 @@ export class FoldBatcher implements SlotBatch {
     }
     const reactors = [...this.dirty].filter((slot) => slot.reactor?.written);
     this.pending = [];
+    this.flyingRows = this.pendingRows;
+    this.pendingRows = new Map();
     this.dirty = new Set();
     this.writing = this.undo
       .drain((name) => this.rowsByName(name))
@@ -94,6 +182,7 @@ export class FoldBatcher implements SlotBatch {
       })
       .finally(() => {
         this.inFlight = false;
+        this.flyingRows = null;
         this.schedule();
       });
   }
@@ -101,7 +190,7 @@ export class FoldBatcher implements SlotBatch {
   /** Resolves once everything folded so far is on disk. */
   async flush(): Promise<void> {
     while (this.inFlight || this.dirty.size > 0) {
-      this.schedule();
+      this.schedule(true);
       await this.writing;
     }
     if (this.failure) throw this.failure;

@@ -40,6 +40,15 @@ export interface SlotBatch {
   writeSoon(): void;
   /** Resolves once everything folded so far is on disk. */
   flush(): Promise<void>;
+  /** Rows of `sub` as every block folded so far left them, queued ones from memory (no write waited for). */
+  getMany(sub: Rows, keys: readonly string[]): Promise<unknown[]>;
+  /** Row operations queued for the next batch. */
+  backlog(): number;
+  /** Bounds the queue: writes it now when nothing is in flight, else waits for the batch in flight. */
+  settle(): Promise<void>;
+  /** Holds writes until `release` (a group of blocks goes out as one batch). */
+  hold(): void;
+  release(): void;
 }
 
 /** The runner's state that its fold, reactor and rollback files share. */
