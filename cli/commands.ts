@@ -1,45 +1,90 @@
-/** The command table of `ombra`. */
-import { auditCommand, auditHelp } from './auditCommand.ts';
-import { driveCommand, driveHelp } from './drive.ts';
-import { replayCommand, replayHelp } from './replay.ts';
-import { repairCommand, repairHelp } from './repair.ts';
-import { snapshotCommand, snapshotHelp } from './snapshot.ts';
-import { simulateCommand, simulateHelp } from './simulate.ts';
-import { startCommand } from './start.ts';
-import { startHelp } from './startFlags.ts';
-import { testnetCommand, testnetHelp } from './testnet.ts';
-import { walletCommand, walletHelp } from './wallet.ts';
-import { tailCommand, tailHelp } from './tail.ts';
-import { keysCommand, keysHelp } from './keys.ts';
-import { peersCommand, peersHelp } from './peers.ts';
+/**
+ * The command table of `ombra`. Each command's module is loaded only when that command runs or
+ * shows its help, so `ombra wallet address` does not load the node, libp2p and the API (~1 s of
+ * CPU a start here) that only `ombra start` needs.
+ */
 
 /** A CLI command. */
 export interface Command {
   summary: string;
+  help(argv: string[]): Promise<string>;
+  run(argv: string[]): Promise<number>;
+}
+
+/** What a command's module gives: its help text and what it runs. */
+interface Loaded {
   help(argv: string[]): string;
   run(argv: string[]): Promise<number>;
 }
 
+/** A command whose module `load` brings in when it is first used. */
+const lazy = <M>(summary: string, load: () => Promise<M>, pick: (m: M) => Loaded): Command => ({
+  summary,
+  help: async (a) => pick(await load()).help(a),
+  run: async (a) => pick(await load()).run(a),
+});
+
 /** Every command, by name. */
 export const COMMANDS: Record<string, Command> = {
-  start: { summary: 'run a node (dev or network)', help: startHelp, run: startCommand },
-  testnet: { summary: 'write a genesis with N authorities and their key files', help: testnetHelp, run: testnetCommand },
-  replay: { summary: 'rebuild every read model from genesis, with progress', help: replayHelp, run: replayCommand },
-  repair: {
-    summary: 'truncate a damaged block log to its last verified block and rebuild the read models',
-    help: repairHelp,
-    run: repairCommand,
+  start: {
+    summary: 'run a node (dev or network)',
+    // Its help is in the flag table: `start --help` loads no more than that.
+    help: async () => (await import('./startFlags.ts')).startHelp(),
+    run: async (a) => (await import('./start.ts')).startCommand(a),
   },
-  snapshot: {
-    summary: 'export the block log as NDJSON (snapshot export) or write a checkpoint (snapshot state)',
-    help: snapshotHelp,
-    run: snapshotCommand,
-  },
-  audit: { summary: 're-verify a snapshot file from genesis', help: auditHelp, run: auditCommand },
-  wallet: { summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)', help: walletHelp, run: walletCommand },
-  drive: { summary: 'publish a folder to an on-chain web drive (drive push)', help: driveHelp, run: driveCommand },
-  tail: { summary: 'print live chain events (SSE), reconnecting and resuming', help: tailHelp, run: tailCommand },
-  simulate: { summary: 'drive a running node with realistic traffic of every transaction type', help: simulateHelp, run: simulateCommand },
-  keys: { summary: 'API keys of a running or stopped node (keys create | list | revoke)', help: keysHelp, run: keysCommand },
-  peers: { summary: "a running node's peer id, addresses and connected peers", help: peersHelp, run: peersCommand },
+  testnet: lazy(
+    'write a genesis with N authorities and their key files',
+    () => import('./testnet.ts'),
+    (m) => ({ help: m.testnetHelp, run: m.testnetCommand }),
+  ),
+  replay: lazy(
+    'rebuild every read model from genesis, with progress',
+    () => import('./replay.ts'),
+    (m) => ({ help: m.replayHelp, run: m.replayCommand }),
+  ),
+  repair: lazy(
+    'truncate a damaged block log to its last verified block and rebuild the read models',
+    () => import('./repair.ts'),
+    (m) => ({ help: m.repairHelp, run: m.repairCommand }),
+  ),
+  snapshot: lazy(
+    'export the block log as NDJSON (snapshot export) or write a checkpoint (snapshot state)',
+    () => import('./snapshot.ts'),
+    (m) => ({ help: m.snapshotHelp, run: m.snapshotCommand }),
+  ),
+  audit: lazy(
+    're-verify a snapshot file from genesis',
+    () => import('./auditCommand.ts'),
+    (m) => ({ help: m.auditHelp, run: m.auditCommand }),
+  ),
+  wallet: lazy(
+    'mnemonics, addresses, signed transfers (wallet new | address | send)',
+    () => import('./wallet.ts'),
+    (m) => ({ help: m.walletHelp, run: m.walletCommand }),
+  ),
+  drive: lazy(
+    'publish a folder to an on-chain web drive (drive push)',
+    () => import('./drive.ts'),
+    (m) => ({ help: m.driveHelp, run: m.driveCommand }),
+  ),
+  tail: lazy(
+    'print live chain events (SSE), reconnecting and resuming',
+    () => import('./tail.ts'),
+    (m) => ({ help: m.tailHelp, run: m.tailCommand }),
+  ),
+  simulate: lazy(
+    'drive a running node with realistic traffic of every transaction type',
+    () => import('./simulate.ts'),
+    (m) => ({ help: m.simulateHelp, run: m.simulateCommand }),
+  ),
+  keys: lazy(
+    'API keys of a running or stopped node (keys create | list | revoke)',
+    () => import('./keys.ts'),
+    (m) => ({ help: m.keysHelp, run: m.keysCommand }),
+  ),
+  peers: lazy(
+    "a running node's peer id, addresses and connected peers",
+    () => import('./peers.ts'),
+    (m) => ({ help: m.peersHelp, run: m.peersCommand }),
+  ),
 };

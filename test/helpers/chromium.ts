@@ -14,6 +14,12 @@ const CHROMIUM = '/usr/bin/chromium';
 /** Where browser tests put screenshots (gitignored). */
 export const ARTIFACTS = join(REPO_ROOT, 'test-artifacts');
 
+/** A tab with the console errors and uncaught exceptions seen in it so far (`text @ url`). */
+export interface Tab {
+  page: Page;
+  errors: string[];
+}
+
 /** A running browser with one page. */
 export interface Chromium {
   browser: BrowserContext;
@@ -22,7 +28,19 @@ export interface Chromium {
   errors: string[];
   /** The DevTools port (with `{ devtools: true }`), for tools that drive the browser over CDP, such as Lighthouse. */
   port: number | null;
+  /** Opens a new tab (in the same profile: same cache, storage and shared workers), collecting its errors. */
+  tab(): Promise<Tab>;
   close(): Promise<void>;
+}
+
+/** Collects `page`'s console errors and uncaught exceptions. */
+function errorsOf(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
+  });
+  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+  return errors;
 }
 
 /** Options of `launchChromium`. */
@@ -61,16 +79,15 @@ export async function launchChromium(what: string, opts: ChromiumOptions = {}): 
   // With port 0 the browser writes the port it took on the first line of this file.
   const port = opts.devtools ? Number(readFileSync(join(profile.dir, 'DevToolsActivePort'), 'utf8').split('\n')[0]) : null;
   const page = browser.pages()[0] ?? (await browser.newPage());
-  const errors: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`${m.text()} @ ${m.location().url}`);
-  });
-  page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
   return {
     browser,
     page,
-    errors,
+    errors: errorsOf(page),
     port,
+    async tab() {
+      const tab = await browser.newPage();
+      return { page: tab, errors: errorsOf(tab) };
+    },
     async close() {
       await browser.close();
       profile.cleanup();

@@ -1,10 +1,12 @@
 /**
- * What each browser suite of the explorer starts once per file: a live node on the recorded
- * `ombra simulate` chain (fixtures/simulated-chain.ndjson, which `npm run fixtures` records from
- * `ombra simulate`; every transaction type, still producing blocks), one headless Chromium, and a
- * sample page of every route of the explorer's route table (test/helpers/explorerSamples.ts).
- * `open` loads a sample as a fresh document, waits until it has rendered, and answers what went
- * wrong on the way: console errors, uncaught exceptions, failed requests and HTTP errors.
+ * What the explorer's browser suites share (test/api/explorer/explorer.browser.test.ts starts it
+ * once for all of them): a live node on the recorded `ombra simulate` chain
+ * (fixtures/simulated-chain.ndjson, which `npm run fixtures` records from `ombra simulate`; every
+ * transaction type, still producing blocks), one headless Chromium with its DevTools port open
+ * (for Lighthouse), and a sample page of every route of the explorer's route table
+ * (test/helpers/explorerSamples.ts). Each suite works in its own tab. `open` loads a sample as a
+ * fresh document, waits until it has rendered, and answers what went wrong on the way: console
+ * errors, uncaught exceptions, failed requests and HTTP errors.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -97,7 +99,7 @@ export async function settled(page: Page): Promise<void> {
 }
 
 /** Starts the node and the browser and samples the explorer's pages; null when Chromium is not installed (outside CI). */
-export async function explorerRig(what: string, opts: ExplorerRigOptions = {}): Promise<ExplorerRig | null> {
+async function explorerRig(what: string, opts: ExplorerRigOptions = {}): Promise<ExplorerRig | null> {
   const live = await liveSimulatedNode();
   const chromium = await launchChromium(what, opts);
   if (!chromium) {
@@ -127,6 +129,8 @@ export async function explorerRig(what: string, opts: ExplorerRigOptions = {}): 
   };
   try {
     const found = await explorerSamples(watch(chromium.page), live.url, (s) => open(chromium.page, s).then(() => undefined), opts.routes);
+    // The sampling tab lets go of the explorer (its live stream), so it plays no part in what the suites' tabs do.
+    await chromium.page.goto('about:blank');
     return {
       live,
       chromium,
@@ -145,4 +149,25 @@ export async function explorerRig(what: string, opts: ExplorerRigOptions = {}): 
     await live.stop();
     throw e;
   }
+}
+
+/** One rig for several suites: the first `get` starts it (every later one answers the same), `stop` ends it. */
+export interface SharedRig {
+  get(): Promise<ExplorerRig | null>;
+  stop(): Promise<void>;
+}
+
+/** A rig started on first use, for suites that run one after another in one file. */
+export function sharedExplorerRig(what: string, opts: ExplorerRigOptions = {}): SharedRig {
+  let started: Promise<ExplorerRig | null> | undefined;
+  return {
+    get: () => {
+      started ??= explorerRig(what, opts);
+      return started;
+    },
+    async stop() {
+      const rig = await started?.catch(() => null);
+      await rig?.stop();
+    },
+  };
 }
