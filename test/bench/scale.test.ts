@@ -26,8 +26,14 @@ t('builds, replays and restarts a chain of 1,500 transfers to new accounts, then
     const replay = row(first.stdout, 'replay at 1500 transfers to 1500 new accounts');
     assert.ok(replay, first.stdout);
     assert.match(replay, /tx\/s \(CPU [\d.]+ s for [\d.]+ s\); [\d.]+ wall, [\d.]+ by CPU time of 2 x libsodium/);
-    assert.match(row(first.stdout, 'peak RSS during the replay at 1500') ?? '', /\| [\d.]+ MiB \(peaks of its parts: anonymous [\d.]+ MiB, file-backed [\d.]+ MiB[^|]*\) \|.*\| <= 2048 MiB \| yes \|/);
-    assert.match(row(first.stdout, 'RSS at rest at 1500 accounts') ?? '', /\| [\d.]+ MiB \(anonymous [\d.]+, file-backed [\d.]+; heap [\d.]+ MiB/);
+    assert.match(
+      row(first.stdout, 'peak RSS during the replay at 1500') ?? '',
+      /\| [\d.]+ MiB \(peaks of its parts: anonymous [\d.]+ MiB, file-backed [\d.]+ MiB[^|]*\) \|.*\| <= 2048 MiB \| yes \|/,
+    );
+    assert.match(
+      row(first.stdout, 'RSS at rest at 1500 accounts') ?? '',
+      /\| [\d.]+ MiB \(anonymous [\d.]+, file-backed [\d.]+; heap [\d.]+ MiB/,
+    );
     assert.match(row(first.stdout, 'restart at 1500 accounts') ?? '', /\| [\d.]+ s \|.*\| <= 10 s \|/);
     assert.match(first.stdout, /heap spaces \(MiB\): \{"old_space":/);
     // The replay's CPU is split by thread, the verify workers among them.
