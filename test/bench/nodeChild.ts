@@ -81,8 +81,9 @@ if (mode === 'replay') {
     if (height - mark.height < step && height < head) return;
     const now = performance.now();
     const txs = (height - mark.height) * (node.head().transactions.length || 1);
+    const parts = rssParts();
     process.stderr.write(
-      `    replayed ${height}/${head} blocks in ${((now - t1) / 1000).toFixed(0)} s: ~${(txs / ((now - mark.at) / 1000)).toFixed(0)} tx/s lately, RSS ${mib(process.memoryUsage.rss())} MiB (anonymous ${mib(rssParts().anon)}, file-backed ${mib(rssParts().file)}), heap ${mib(process.memoryUsage().heapUsed)} MiB\n`,
+      `    replayed ${height}/${head} blocks in ${((now - t1) / 1000).toFixed(0)} s: ~${(txs / ((now - mark.at) / 1000)).toFixed(0)} tx/s lately, RSS ${mib(process.memoryUsage.rss())} MiB (anonymous ${mib(parts.anon)}, file-backed ${mib(parts.file)}), heap ${mib(process.memoryUsage().heapUsed)} MiB\n`,
     );
     mark = { at: now, height };
   };

@@ -65,7 +65,8 @@ t('an apply that throws stops the pipeline with that error, after the blocks bef
   }
 });
 
-t('a source failing midway still has every block it delivered applied and committed, then the fault rethrown', async () => {
+/** Runs five blocks from a source that then fails, in batches of `maxBlocks`: what was applied and committed, and the fault. */
+async function failingSourceRun(maxBlocks: number, lookahead: boolean) {
   async function* source() {
     for (let i = 1; i <= 5; i++) yield { index: i } as unknown as Block;
     throw new Error('peer hung up');
@@ -73,7 +74,7 @@ t('a source failing midway still has every block it delivered applied and commit
   const applied: number[] = [];
   const commits: number[] = [];
   const err = await runPipeline(
-    batchesOf(blockItems(source()), { maxBlocks: 256 }),
+    batchesOf(blockItems(source()), { maxBlocks }),
     null,
     ({ block }) => {
       applied.push((block as Block).index);
@@ -81,7 +82,13 @@ t('a source failing midway still has every block it delivered applied and commit
     async () => {
       commits.push(applied.length);
     },
+    { lookahead },
   ).catch((e: Error) => e);
+  return { err, applied, commits };
+}
+
+t('a source failing midway still has every block it delivered applied and committed, then the fault rethrown', async () => {
+  const { err, applied, commits } = await failingSourceRun(256, false);
   assert.match(String(err), /peer hung up/);
   assert.equal(applied, [1, 2, 3, 4, 5]);
   assert.equal(commits, [5]);
@@ -122,23 +129,7 @@ t(
 );
 
 t('with lookahead, a source failing midway still has every batch it delivered applied first', async () => {
-  async function* source() {
-    for (let i = 1; i <= 5; i++) yield { index: i } as unknown as Block;
-    throw new Error('peer hung up');
-  }
-  const applied: number[] = [];
-  const commits: number[] = [];
-  const err = await runPipeline(
-    batchesOf(blockItems(source()), { maxBlocks: 2 }),
-    null,
-    ({ block }) => {
-      applied.push((block as Block).index);
-    },
-    async () => {
-      commits.push(applied.length);
-    },
-    { lookahead: true },
-  ).catch((e: Error) => e);
+  const { err, applied, commits } = await failingSourceRun(2, true);
   assert.match(String(err), /peer hung up/);
   assert.equal(applied, [1, 2, 3, 4, 5]);
   assert.equal(commits, [2, 4, 5]);
