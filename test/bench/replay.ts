@@ -10,6 +10,7 @@ import { cpus } from 'node:os';
 import { present } from '../../core/errors.ts';
 import { tempDir } from '../helpers/testChain.ts';
 import { buildTransferChain } from './fixtureChain.ts';
+import type { MemoryGroup } from './memoryGroup.ts';
 import { addRow, median, range } from './table.ts';
 import { sodiumRates, verifyRates } from './verifyRate.ts';
 
@@ -41,17 +42,22 @@ export interface ChildReport {
   heldByMiB: Record<string, number>;
 }
 
-/** Runs the child on `dir` in `mode`; what it prints on stderr (replay progress) goes straight through. */
+/**
+ * Runs the child on `dir` in `mode` (inside `group`, a memory limit, when given); what it prints on
+ * stderr (replay progress) goes straight through.
+ */
 export function child(
   dir: string,
   mode: 'restart' | 'full' | 'replay',
   recordCache?: number | 'all',
   accountCache?: number | 'all',
+  group?: MemoryGroup,
 ): Promise<ChildReport> {
   const caches = accountCache === undefined ? [recordCache] : [recordCache ?? '-', accountCache];
   const args = ['--expose-gc', CHILD, dir, mode, ...caches.filter((c) => c !== undefined).map(String)];
+  const [cmd, argv] = group ? group.wrap(process.execPath, args) : [process.execPath, args];
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const c = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     c.stdout.setEncoding('utf8').on('data', (d: string) => {
       out += d;

@@ -13,6 +13,8 @@
  *        npm run bench -- --scale 10000000 [--chains DIR]   (replay rate, its ratio to the rate at 100k,
  *          peak and resting RSS, restart time and what holds the heap at 10M transactions to 10M
  *          new accounts; the built chains are kept in DIR, default .bench/chains)
+ *          [--memory-limit MiB]   (every node process in a memory cgroup of that size, the store read
+ *          cold: the limit an operator sets with systemd's MemoryMax=; needs write access to cgroups)
  */
 import { fork } from 'node:child_process';
 import type { FanoutResult } from './fanout.ts';
@@ -75,7 +77,7 @@ async function fanoutSection(): Promise<void> {
 console.log(`machine: ${machine()}`);
 if (SCALE) {
   // One chain of SCALE transfers to SCALE new accounts: replay rate, peak and resting RSS, restart.
-  await scaleBench({ txs: SCALE, reference: true, cacheDir: CHAINS });
+  await scaleBench({ txs: SCALE, reference: true, cacheDir: CHAINS, memoryLimitMiB: arg('memory-limit', 0) || undefined });
 } else {
   if (wants('reads')) {
     const { readsBench } = await import('./reads.ts');

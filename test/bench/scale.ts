@@ -5,6 +5,7 @@
  * rate at 100k, and to 2 x libsodium's one-core verify rate), peak RSS during the replay, RSS at
  * rest after the restart, the restart's time, and what holds the heap.
  */
+import { dropPageCache, type MemoryGroup, memoryGroup } from './memoryGroup.ts';
 import { child, explain, perTx } from './replay.ts';
 import { scaleChain } from './scaleChain.ts';
 import { addRow } from './table.ts';
@@ -31,38 +32,57 @@ async function chainOf(txs: number, cacheDir?: string): Promise<string> {
   return dir;
 }
 
-/** Replays the chain in `dir` in a fresh process, with the 1-core verify rates measured just before. */
-async function replayOf(dir: string, txs: number) {
+/**
+ * Replays the chain in `dir` in a fresh process (inside `group` when given, reading the store
+ * cold), with the 1-core verify rates measured just before.
+ */
+async function replayOf(dir: string, txs: number, group?: MemoryGroup) {
   const own = sodiumRates() ?? verifyRates();
-  const r = await child(dir, 'replay');
+  if (group) dropPageCache(dir);
+  const r = await child(dir, 'replay', undefined, undefined, group);
   return { r, rate: txs / r.replaySeconds, ratio: txs / r.replaySeconds / (2 * own.wall), cpuRatio: txs / (own.cpu * r.replayCpuSeconds) };
 }
 
 /**
  * The scale run at `txs` transactions (and as many accounts): with `reference`, the same run at
  * 100k first, for the ratio of the rates. Chains are kept in `cacheDir` (default: .bench/chains).
+ * With `memoryLimitMiB`, every node process runs in a memory cgroup of that size
+ * (test/bench/memoryGroup.ts), as under systemd's `MemoryMax=`.
  */
-export async function scaleBench(opts: { txs: number; reference: boolean; cacheDir?: string }): Promise<void> {
+export async function scaleBench(opts: { txs: number; reference: boolean; cacheDir?: string; memoryLimitMiB?: number }): Promise<void> {
+  const group = opts.memoryLimitMiB ? memoryGroup(opts.memoryLimitMiB) : undefined;
+  try {
+    await scaleRun(opts, group);
+  } finally {
+    group?.close();
+  }
+}
+
+async function scaleRun(opts: { txs: number; reference: boolean; cacheDir?: string }, group: MemoryGroup | undefined): Promise<void> {
   const { txs } = opts;
   const label = short(txs);
+  if (group) console.log(`scale: node processes in a ${group.kind} memory group limited to ${group.limitMiB} MiB, each reading the store cold`);
   let reference: { rate: number; n: number; cpuPerTx: number } | null = null;
   if (opts.reference && txs > REFERENCE) {
     console.log(`scale: reference, ${short(REFERENCE)} transfers to ${short(REFERENCE)} new accounts:`);
     const dir = await chainOf(REFERENCE, opts.cacheDir);
-    const ref = await replayOf(dir, REFERENCE);
+    const ref = await replayOf(dir, REFERENCE, group);
     console.log(`  replay ${ref.rate.toFixed(0)} tx/s in ${ref.r.replaySeconds.toFixed(1)} s (CPU ${ref.r.replayCpuSeconds.toFixed(1)} s)`);
     reference = { rate: ref.rate, n: REFERENCE, cpuPerTx: ref.r.replayCpuSeconds / REFERENCE };
   }
   console.log(`scale: ${txs.toLocaleString('en')} transfers to ${txs.toLocaleString('en')} new accounts:`);
   const dir = await chainOf(txs, opts.cacheDir);
-  const { r, rate, ratio, cpuRatio } = await replayOf(dir, txs);
+  const { r, rate, ratio, cpuRatio } = await replayOf(dir, txs, group);
+  const groupPeak = group?.peakMiB();
   reference ??= { rate, n: txs, cpuPerTx: r.replayCpuSeconds / txs };
   // By CPU time as well: steady when other processes share the cores, where the rates are not.
   const cpuVsReference = reference.cpuPerTx / (r.replayCpuSeconds / txs);
   console.log(
     `  replay ${rate.toFixed(0)} tx/s in ${r.replaySeconds.toFixed(1)} s (CPU ${r.replayCpuSeconds.toFixed(1)} s; us CPU a transfer by thread: ${perTx(r, txs)}); peak RSS during the replay ${r.peakReplayRssMiB} MiB (anonymous ${r.peakReplayAnonMiB}, file-backed ${r.peakReplayFileMiB})`,
   );
-  const full = await child(dir, 'full');
+  if (group) console.log(`  memory group: peak charge ${groupPeak} MiB (the node's memory and the page cache it read); the limit was reached ${group.reclaims()} times`);
+  if (group) dropPageCache(dir);
+  const full = await child(dir, 'full', undefined, undefined, group);
   console.log(`  restart (as ombra start: API, p2p, streams): opened in ${full.openSeconds.toFixed(1)} s; ${explain(full)}`);
   console.log(`  heap spaces (MiB): ${JSON.stringify(full.heapSpacesMiB)}`);
   if (opts.reference)
@@ -83,7 +103,9 @@ export async function scaleBench(opts: { txs: number; reference: boolean; cacheD
     });
   addRow({
     measure: `peak RSS during the replay at ${label}`,
-    node: `${r.peakReplayRssMiB} MiB (peaks of its parts: anonymous ${r.peakReplayAnonMiB} MiB, file-backed ${r.peakReplayFileMiB} MiB: the store's tables LevelDB maps)`,
+    node: `${r.peakReplayRssMiB} MiB (peaks of its parts: anonymous ${r.peakReplayAnonMiB} MiB, file-backed ${r.peakReplayFileMiB} MiB: the store's tables LevelDB maps)${
+      group ? `, under a ${group.limitMiB} MiB memory limit (${group.kind}; reached ${group.reclaims()} times)` : ''
+    }`,
     baseline: '-',
     ratio: null,
     goal: '<= 2048 MiB',
