@@ -10,9 +10,11 @@
  * blocks, answer "absent" without a miss; at most `cap` such ids a kind are kept.
  * Accounts are cached the same way (rows `a:<address>`): at most `accountCap` of them, the least
  * recently written or loaded evicted at commit; an address never seen reads as a miss once, then
- * as absent (an empty account) until a block writes it.
+ * as absent (an empty account) until a block writes it. Recency is kept as core/recency.ts keeps
+ * it: a write marks an entry held, and the eviction pass gives it a second chance.
  */
 import { ACCOUNT_ROW_PREFIX, decodeAccount, type StoredAccount } from './accountRow.ts';
+import { evictOldest, noteUse } from './recency.ts';
 import type { RecordDef } from './record.ts';
 import { RECORDS } from './tx/registry.ts';
 import type { Account } from './txState.ts';
@@ -43,6 +45,8 @@ export interface RecordCache {
   readonly accountCap: number;
   /** Ids known to be absent (read and not found, or removed), by kind: answered without a miss. */
   readonly absent: Map<string, Set<string>>;
+  /** Held ids written again since the last eviction pass, by kind (core/recency.ts). */
+  readonly used: Map<string, Set<string>>;
   /**
    * A copy at an earlier height over rows of a later one (reorg validation): it never evicts and
    * never forgets an absent id, since the rows on disk would answer for the wrong height.
@@ -86,7 +90,7 @@ export function parseRecordKey(key: string): { rec: RecordDef; id: string } | un
 export function withRecordCache<S extends CachedState>(state: S, cap: number, accountCap = Number.POSITIVE_INFINITY): S {
   const bound = (n: number) => (n === Number.POSITIVE_INFINITY ? n : Math.max(0, Math.floor(n)));
   if (cap === Number.POSITIVE_INFINITY) delete state.cache;
-  else state.cache = { cap: bound(cap), accountCap: bound(accountCap), absent: new Map(), sticky: false };
+  else state.cache = { cap: bound(cap), accountCap: bound(accountCap), absent: new Map(), used: new Map(), sticky: false };
   trimRecords(state);
   return state;
 }
@@ -94,7 +98,7 @@ export function withRecordCache<S extends CachedState>(state: S, cap: number, ac
 /** A copy of a cache for a copy of its state: sticky, with the same absent ids. */
 export function stickyCopy(cache: RecordCache): RecordCache {
   const absent = new Map([...cache.absent].map(([k, ids]) => [k, new Set(ids)]));
-  return { cap: Number.POSITIVE_INFINITY, accountCap: Number.POSITIVE_INFINITY, absent, sticky: true };
+  return { cap: Number.POSITIVE_INFINITY, accountCap: Number.POSITIVE_INFINITY, absent, used: new Map(), sticky: true };
 }
 
 /** True when the state can answer a read of `id` from memory with "absent". */
@@ -113,7 +117,7 @@ export function accountAbsent(state: CachedState, address: string): void {
 }
 
 /** Notes that an account was written (it exists from now on). */
-export function accountPresent(state: CachedState, address: string): void {
+function accountPresent(state: CachedState, address: string): void {
   state.cache?.absent.get(ACCOUNTS)?.delete(address);
 }
 
@@ -172,13 +176,7 @@ export function trimRecords(state: CachedState): void {
     const cap = Math.min(c.cap, rec.cacheCap ?? c.cap);
     const slack = cap >= 1024 ? cap >> 3 : 0;
     if (map.size - pinned <= cap + slack) continue;
-    let excess = map.size - pinned - cap;
-    for (const id of map.keys()) {
-      if (excess <= 0) break;
-      if (open?.has(id)) continue;
-      map.delete(id);
-      excess--;
-    }
+    evictOldest(map, c.used.get(rec.kind), map.size - pinned - cap, open ? (id) => open.has(id) : undefined);
   }
 }
 
@@ -196,16 +194,29 @@ export function trimAccounts(state: CachedState): void {
   // Amortised like records: a large cache is trimmed once it is an eighth over.
   const slack = c.accountCap >= 1024 ? c.accountCap >> 3 : 0;
   if (map.size <= c.accountCap + slack) return;
-  let excess = map.size - c.accountCap;
-  for (const id of map.keys()) {
-    if (excess-- <= 0) break;
-    map.delete(id);
-  }
+  evictOldest(map, c.used.get(ACCOUNTS), map.size - c.accountCap);
 }
 
-/** Moves `id` to the young end of its kind's map (a write or a load counts as a use). */
-export function touch(records: RecordMaps, kind: string, id: string, value: unknown): void {
-  const map = (records as unknown as Record<string, Map<string, unknown>>)[kind];
-  map.delete(id);
-  map.set(id, value);
+/** The marks of `kind` (ACCOUNTS: accounts) where a pass can evict; undefined where none can. */
+function usedOf(state: CachedState, kind: string, cap: number): Set<string> | undefined {
+  const c = state.cache;
+  if (!c || c.sticky || cap === Number.POSITIVE_INFINITY) return undefined;
+  let used = c.used.get(kind);
+  if (!used) {
+    used = new Set();
+    c.used.set(kind, used);
+  }
+  return used;
+}
+
+/** Writes a record (a write counts as a use: it is evicted after the ones not written since). */
+export function touch(state: CachedState, kind: string, id: string, value: unknown): void {
+  const map = (state.records as unknown as Record<string, Map<string, unknown>>)[kind];
+  noteUse(map, usedOf(state, kind, state.cache?.cap ?? Number.POSITIVE_INFINITY), id, value);
+}
+
+/** Writes an account (a write counts as a use, as for records) and notes that it exists. */
+export function writeAccount(state: CachedState, address: string, account: Account): void {
+  noteUse(state.accounts, usedOf(state, ACCOUNTS, state.cache?.accountCap ?? Number.POSITIVE_INFINITY), address, account);
+  accountPresent(state, address);
 }

@@ -6,7 +6,7 @@
  * families in core/tx/registry.ts declare: nothing here names one.
  */
 import type { RecordDef } from './record.ts';
-import { accountPresent, markAbsent, markPresent, stickyCopy, touch, trimAccounts, trimRecords, type RecordCache } from './recordCache.ts';
+import { markAbsent, markPresent, stickyCopy, touch, trimAccounts, trimRecords, writeAccount, type RecordCache } from './recordCache.ts';
 import { RECORDS, type RecordKind, type RecordTypes } from './tx/registry.ts';
 import type { Account, Supply } from './txState.ts';
 
@@ -163,13 +163,7 @@ function trackOpen(open: OpenSets, records: Records): void {
 
 /** Writes a diff into a state (the one place state mutates) and keeps the open sets current. */
 export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
-  if (state.cache)
-    for (const [k, v] of diff.accounts) {
-      // Re-inserted: the map's order is the eviction order (a write counts as a use).
-      state.accounts.delete(k);
-      state.accounts.set(k, v);
-      accountPresent(state, k);
-    }
+  if (state.cache) for (const [k, v] of diff.accounts) writeAccount(state, k, v);
   else for (const [k, v] of diff.accounts) state.accounts.set(k, v);
   copyRemovals(diff.removed, state.records);
   if (state.cache) {
@@ -177,7 +171,7 @@ export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
       const changed = mapOf(diff.records, rec);
       if (changed.size === 0) continue;
       for (const [id, v] of changed) {
-        touch(state.records, rec.kind, id, v);
+        touch(state, rec.kind, id, v);
         markPresent(state, rec.kind, id);
       }
     }

@@ -11,6 +11,7 @@
  * (`ChatState`); readers read the rows.
  */
 import { heightKey } from '../core/encoding.ts';
+import { evictOldest, noteUse } from '../core/recency.ts';
 import { CHAT_TURN } from '../core/tx/chat.ts';
 import { isTx } from '../core/tx/handler.ts';
 import type { BlockEvent } from './events.ts';
@@ -49,8 +50,10 @@ export type ConversationRow = Conversation & { authors: string[] };
  */
 export interface ChatState {
   cap: number;
-  /** Conversations by id, least recently turned first. */
+  /** Conversations by id, least recently turned first (as core/recency.ts orders them). */
   convs: Map<string, ConversationRow>;
+  /** Conversations turned again since the last eviction pass (undefined: unbounded). */
+  used?: Set<string>;
   /** Ids read back and found absent: new conversations of the block about to be folded. */
   absent: Set<string>;
 }
@@ -66,7 +69,10 @@ export const authorConversationRows = rowGroup<string>((author) => `a!${author}!
 export const chatProjection: Projection<ChatState> = {
   name: 'chat',
   version: 1,
-  init: (info) => ({ cap: info.recordCache ?? Number.POSITIVE_INFINITY, convs: new Map(), absent: new Set() }),
+  init: (info) => {
+    const cap = info.recordCache ?? Number.POSITIVE_INFINITY;
+    return { cap, convs: new Map(), absent: new Set(), used: cap === Number.POSITIVE_INFINITY ? undefined : new Set() };
+  },
   apply(s, ev: BlockEvent) {
     const ops: KvOp[] = [];
     const { block } = ev;
@@ -86,9 +92,7 @@ export const chatProjection: Projection<ChatState> = {
           }
         : { conversationId: id, creator: tx.from, turnCount: 1, firstTurnAt: tx.timestamp, lastTurnAt: tx.timestamp, authors: [tx.from] };
       if (!prev?.authors.includes(tx.from)) ops.push(authorConversationRows.put(tx.from, order, id));
-      // Re-inserted: the map's order is the order of last turns, the eviction order.
-      s.convs.delete(id);
-      s.convs.set(id, conv);
+      noteUse(s.convs, s.used, id, conv);
       const turn: Turn = {
         hash: tx.hash,
         from: tx.from,
@@ -102,10 +106,7 @@ export const chatProjection: Projection<ChatState> = {
       ops.push(turnRows.put(id, order, turn), conversationRow.put(id, conv));
     });
     // Every row evicted here was written by this block or an earlier one: `prepare` reads it back.
-    for (const id of s.convs.keys()) {
-      if (s.convs.size <= s.cap) break;
-      s.convs.delete(id);
-    }
+    evictOldest(s.convs, s.used, s.convs.size - s.cap);
     return { state: s, ops };
   },
   needs(s, ev) {

@@ -6,6 +6,7 @@
  * counts it is folded (the projection's `needs`/`take`, ProjectionRunner.prepare). Restarts and
  * rollbacks start with an empty cache: the rows are the truth.
  */
+import { evictOldest, noteUse } from '../core/recency.ts';
 import { row } from './rows.ts';
 
 /** A count row: how many rows a key's list holds. */
@@ -14,15 +15,17 @@ const countRow = row<number>('');
 /** Counts by row key, bounded. */
 export interface RowCounters {
   cap: number;
-  /** Counts by row key, least recently counted first. */
+  /** Counts by row key, least recently counted first (as core/recency.ts orders them). */
   counts: Map<string, number>;
+  /** Keys counted again since the last eviction pass (undefined: unbounded, nothing evicts). */
+  used?: Set<string>;
   /** Keys read back and found absent: counted first by the block about to be folded. */
   absent: Set<string>;
 }
 
 /** An empty cache of at most `cap` counts (ChainInfo.recordCache; absent: no bound). */
 export function rowCounters(cap = Number.POSITIVE_INFINITY): RowCounters {
-  return { cap, counts: new Map(), absent: new Set() };
+  return { cap, counts: new Map(), absent: new Set(), used: cap === Number.POSITIVE_INFINITY ? undefined : new Set() };
 }
 
 /** The keys of `keys` the cache cannot answer (each once): the rows `needs` names. */
@@ -50,16 +53,11 @@ export function nextNumber(c: RowCounters, key: string, what: string, by = 1): n
     if (!c.absent.delete(key)) throw new Error(`${what}: the count ${key} is not loaded (fold after the runner's prepare)`);
     n = 0;
   }
-  // Re-inserted: the map's order is the eviction order.
-  c.counts.delete(key);
-  c.counts.set(key, n + by);
+  noteUse(c.counts, c.used, key, n + by);
   return n;
 }
 
 /** Drops the least recently counted keys beyond the cap (their rows hold their counts). */
 export function trimCounts(c: RowCounters): void {
-  for (const key of c.counts.keys()) {
-    if (c.counts.size <= c.cap) break;
-    c.counts.delete(key);
-  }
+  evictOldest(c.counts, c.used, c.counts.size - c.cap);
 }

@@ -61,7 +61,8 @@ export async function scaleBench(opts: { txs: number; reference: boolean; cacheD
 async function scaleRun(opts: { txs: number; reference: boolean; cacheDir?: string }, group: MemoryGroup | undefined): Promise<void> {
   const { txs } = opts;
   const label = short(txs);
-  if (group) console.log(`scale: node processes in a ${group.kind} memory group limited to ${group.limitMiB} MiB, each reading the store cold`);
+  if (group)
+    console.log(`scale: node processes in a ${group.kind} memory group limited to ${group.limitMiB} MiB, each reading the store cold`);
   let reference: { rate: number; n: number; cpuPerTx: number } | null = null;
   if (opts.reference && txs > REFERENCE) {
     console.log(`scale: reference, ${short(REFERENCE)} transfers to ${short(REFERENCE)} new accounts:`);
@@ -80,7 +81,10 @@ async function scaleRun(opts: { txs: number; reference: boolean; cacheDir?: stri
   console.log(
     `  replay ${rate.toFixed(0)} tx/s in ${r.replaySeconds.toFixed(1)} s (CPU ${r.replayCpuSeconds.toFixed(1)} s; us CPU a transfer by thread: ${perTx(r, txs)}); peak RSS during the replay ${r.peakReplayRssMiB} MiB (anonymous ${r.peakReplayAnonMiB}, file-backed ${r.peakReplayFileMiB})`,
   );
-  if (group) console.log(`  memory group: peak charge ${groupPeak} MiB (the node's memory and the page cache it read); the limit was reached ${group.reclaims()} times`);
+  if (group)
+    console.log(
+      `  memory group: peak charge ${groupPeak} MiB (the node's memory and the page cache it read); the limit was reached ${group.reclaims()} times`,
+    );
   if (group) dropPageCache(dir);
   const full = await child(dir, 'full', undefined, undefined, group);
   console.log(`  restart (as ombra start: API, p2p, streams): opened in ${full.openSeconds.toFixed(1)} s; ${explain(full)}`);
