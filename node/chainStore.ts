@@ -99,21 +99,23 @@ export class ChainStore {
    * A key written more than once in the batch is written once, with its last op: LevelDB applies
    * a batch in order, so the earlier ones would be overwritten within the same atomic write
    * anyway (in catch-up the same accounts and supply rows come once a block for 256 blocks).
+   * The runner's batches come de-duplicated already (`unique`: each key once).
    */
   async write(
     ops: readonly { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown }[],
-    opts: { sync?: boolean } = {},
+    opts: { sync?: boolean; unique?: boolean } = {},
   ): Promise<void> {
     const keys: string[] = new Array(ops.length);
-    const last = new Map<string, number>();
+    // The caller's promise that no key repeats (the runner's batches) skips the de-duplication.
+    const last = opts.unique ? null : new Map<string, number>();
     for (let i = 0; i < ops.length; i++) {
       const key = this.prefixOf(ops[i].sublevel) + ops[i].key;
       keys[i] = key;
-      last.set(key, i);
+      last?.set(key, i);
     }
     const batch = this.db.batch();
     for (let i = 0; i < ops.length; i++) {
-      if (last.get(keys[i]) !== i) continue;
+      if (last !== null && last.get(keys[i]) !== i) continue;
       const op = ops[i];
       if (op.type === 'put') batch.put(keys[i], JSON.stringify(op.value), UTF8);
       else batch.del(keys[i]);

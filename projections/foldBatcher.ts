@@ -27,9 +27,10 @@ export class FoldBatcher implements SlotBatch {
   private readonly checkpoints: Rows;
   private readonly undo: UndoLog;
   private readonly rowsByName: (name: string) => Rows;
-  private pending: BatchOp[] = [];
-  /** The rows of `pending`, last write of a key winning. */
+  /** The rows queued for the next batch, last write of a key winning (the batch is made of them). */
   private pendingRows: Overlay = new Map();
+  /** Row operations folded into `pendingRows` since the last batch, repeats counted. */
+  private queued = 0;
   /** The rows of the batch being written (null when none is). */
   private flyingRows: Overlay | null = null;
   private dirty = new Set<Slot>();
@@ -65,15 +66,8 @@ export class FoldBatcher implements SlotBatch {
       rows = new Map();
       this.pendingRows.set(slot.sub, rows);
     }
-    for (const op of ops) {
-      if (op.type === 'put') {
-        this.pending.push({ type: 'put', sublevel: slot.sub, key: op.key, value: op.value });
-        rows.set(op.key, { value: op.value });
-      } else {
-        this.pending.push({ type: 'del', sublevel: slot.sub, key: op.key });
-        rows.set(op.key, null);
-      }
-    }
+    for (const op of ops) rows.set(op.key, op.type === 'put' ? { value: op.value } : null);
+    this.queued += ops.length;
   }
 
   /**
@@ -107,7 +101,7 @@ export class FoldBatcher implements SlotBatch {
 
   /** Row operations queued for the next batch (a writer far ahead of the disk waits: `settle`). */
   backlog(): number {
-    return this.pending.length;
+    return this.queued;
   }
 
   /**
@@ -157,7 +151,11 @@ export class FoldBatcher implements SlotBatch {
   private schedule(force = false): void {
     if (this.inFlight || this.dirty.size === 0 || (this.held > 0 && !force)) return;
     this.inFlight = true;
-    const ops = this.pending;
+    // Each key once, with its last operation: what writing every operation in order would leave.
+    const ops: BatchOp[] = [];
+    for (const [sub, rows] of this.pendingRows)
+      for (const [key, row] of rows)
+        ops.push(row === null ? { type: 'del', sublevel: sub, key } : { type: 'put', sublevel: sub, key, value: row.value });
     for (const slot of this.dirty) {
       const cp: Checkpoint = { height: slot.height, version: slot.p.version };
       // A copy taken now: the batch is encoded only after the undo drain, and reducers may update
@@ -167,13 +165,15 @@ export class FoldBatcher implements SlotBatch {
       ops.push({ type: 'put', sublevel: this.checkpoints, key: slot.p.name, value: cp });
     }
     const reactors = [...this.dirty].filter((slot) => slot.reactor?.written);
-    this.pending = [];
+    this.queued = 0;
     this.flyingRows = this.pendingRows;
     this.pendingRows = new Map();
     this.dirty = new Set();
     this.writing = this.undo
       .drain((name) => this.rowsByName(name))
-      .then((undoOps) => this.store.write([...ops, ...undoOps] as never))
+      // No key repeats (rows once each, a checkpoint a slot, an undo record a block): the store
+      // skips its de-duplication.
+      .then((undoOps) => this.store.write(ops.concat(undoOps) as never, { unique: true }))
       .then(() => {
         for (const slot of reactors) slot.reactor?.written?.(slot.state);
       })

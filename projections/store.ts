@@ -14,8 +14,11 @@ export type RowOp = { type: 'put'; sublevel: Rows; key: string; value: unknown }
 export interface ProjectionStore {
   /** The key space `name` (the same rows every time it is asked for). */
   sublevel(name: string): Rows;
-  /** Writes every op, across key spaces, atomically; `sync` waits for the disk. */
-  write(ops: readonly RowOp[], opts?: { sync?: boolean }): Promise<void>;
+  /**
+   * Writes every op, across key spaces, atomically; `sync` waits for the disk; `unique` promises
+   * that no key comes twice (nothing to de-duplicate).
+   */
+  write(ops: readonly RowOp[], opts?: { sync?: boolean; unique?: boolean }): Promise<void>;
   /** The block log's head, if any. */
   head(): { index: number } | null;
 }
