@@ -1,7 +1,8 @@
 /**
  * The scale run (`npm run bench -- --scale N`) at a small N, so it keeps working: it builds the
  * chain once (signing in workers), replays it with full verification in a fresh process,
- * restarts the node on it and prints its four rows; a second run finds the chain cached.
+ * restarts the node on it and prints its four rows; a second run finds the chain cached and,
+ * where this process may make memory cgroups (root, as in CI), runs its nodes under a limit.
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -9,15 +10,27 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cliRun.ts';
 import { tempDir } from '../helpers/testChain.ts';
+import { memoryGroup } from './memoryGroup.ts';
 
 const t = suite('scale run');
 
 const row = (out: string, start: string) => out.split('\n').find((l) => l.startsWith(`| ${start}`));
 
+/** True when this process may make a memory cgroup (the bench's `--memory-limit`). */
+function canLimitMemory(): boolean {
+  try {
+    memoryGroup(64).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 t('builds, replays and restarts a chain of 1,500 transfers to new accounts, then reuses the built chain', async () => {
   const tmp = tempDir('ombra-scale-test-');
   try {
-    const run = () => runCli(['--scale', '1500', '--chains', tmp.dir], { script: 'test/bench/run.ts', timeoutMs: 240_000 });
+    const run = (more: string[] = []) =>
+      runCli(['--scale', '1500', '--chains', tmp.dir, ...more], { script: 'test/bench/run.ts', timeoutMs: 240_000 });
     const first = await run();
     assert.is(first.code, 0, first.stderr);
     assert.match(first.stdout, /chain: 1,500 transfers to new accounts in 3 blocks \(built;/);
@@ -38,9 +51,18 @@ t('builds, replays and restarts a chain of 1,500 transfers to new accounts, then
     assert.match(first.stdout, /heap spaces \(MiB\): \{"old_space":/);
     // The replay's CPU is split by thread, the verify workers among them.
     assert.match(first.stdout, /us CPU a transfer by thread: main [\d.]+/);
-    const second = await run();
+    const limited = canLimitMemory();
+    const second = await run(limited ? ['--memory-limit', '1024'] : []);
     assert.is(second.code, 0, second.stderr);
     assert.match(second.stdout, /chain: 1,500 transfers to new accounts in 3 blocks \(cached;/);
+    if (limited) {
+      assert.match(second.stdout, /memory group limited to 1024 MiB, each reading the store cold/);
+      assert.match(second.stdout, /memory group: peak charge [\d.]+ MiB/);
+      assert.match(
+        row(second.stdout, 'peak RSS during the replay at 1500') ?? '',
+        /under a 1024 MiB memory limit \(cgroup v[12]; reached \d+ times\)/,
+      );
+    }
   } finally {
     tmp.cleanup();
   }
