@@ -29,6 +29,17 @@ export interface MemoryGroup {
 
 const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').trim() : null);
 
+/** Makes the group `dir` with its limit written to `file`; a group whose limit cannot be set is removed. */
+function made(dir: string, file: string, bytes: string): void {
+  mkdirSync(dir);
+  try {
+    writeFileSync(join(dir, file), bytes);
+  } catch (e) {
+    rmdirSync(dir);
+    throw e;
+  }
+}
+
 /** Makes a memory cgroup of `limitMiB` beside this process's own; throws with the reason when it cannot. */
 export function memoryGroup(limitMiB: number): MemoryGroup {
   const bytes = String(Math.round(limitMiB * 2 ** 20));
@@ -40,8 +51,7 @@ export function memoryGroup(limitMiB: number): MemoryGroup {
   if (v1 && existsSync('/sys/fs/cgroup/memory')) {
     kind = 'cgroup v1';
     dir = join('/sys/fs/cgroup/memory', v1.split(':')[2], name);
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'memory.limit_in_bytes'), bytes);
+    made(dir, 'memory.limit_in_bytes', bytes);
   } else {
     kind = 'cgroup v2';
     const path = own.find((l) => l.startsWith('0::'))?.slice(3);
@@ -49,8 +59,7 @@ export function memoryGroup(limitMiB: number): MemoryGroup {
       throw new Error('--memory-limit: no memory cgroup controller on this machine');
     // A v2 group's processes sit in leaves: the new group goes beside this process's own.
     dir = join('/sys/fs/cgroup', path, '..', name);
-    mkdirSync(dir);
-    writeFileSync(join(dir, 'memory.max'), bytes);
+    made(dir, 'memory.max', bytes);
   }
   const v2 = kind === 'cgroup v2';
   return {
