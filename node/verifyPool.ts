@@ -5,7 +5,7 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { VerifyJob } from './verifyWorker.ts';
+import { packJob, type SignedItem } from './verifyJob.ts';
 
 /** Pool options. */
 export interface VerifyPoolOptions {
@@ -15,13 +15,7 @@ export interface VerifyPoolOptions {
 /** Default: one worker per core. */
 const defaultVerifyPoolOptions = (): VerifyPoolOptions => ({ workers: Math.max(1, availableParallelism()) });
 
-/** A pool of verification workers. */
-/** Anything signed the way transactions are: `signature` by `publicKey` over the UTF-8 of `hash`. */
-export interface SignedItem {
-  publicKey: unknown;
-  hash: unknown;
-  signature: unknown;
-}
+export type { SignedItem };
 
 /**
  * The workers' environment: Node's compile cache on (in Node's default place, unless the operator
@@ -35,6 +29,7 @@ export function workerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessE
   return { ...env, NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') };
 }
 
+/** A pool of verification workers. */
 export class VerifyPool {
   private readonly workers: Worker[];
   private readonly waiting = new Map<number, { resolve: (bad: number[]) => void; reject: (e: Error) => void }>();
@@ -63,12 +58,13 @@ export class VerifyPool {
     });
   }
 
-  private run(keys: string[], messages: string[], signatures: string[]): Promise<number[]> {
+  private run(items: readonly SignedItem[]): Promise<number[]> {
     const id = this.nextId++;
     const w = this.workers[this.turn++ % this.workers.length];
+    const job = packJob(id, items);
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });
-      w.postMessage({ id, keys, messages, signatures } satisfies VerifyJob);
+      w.postMessage(job);
     });
   }
 
@@ -80,16 +76,8 @@ export class VerifyPool {
     const n = this.workers.length;
     const size = Math.ceil(txs.length / n) || 1;
     const parts: Promise<number[]>[] = [];
-    for (let start = 0; start < txs.length; start += size) {
-      const slice = txs.slice(start, start + size);
-      parts.push(
-        this.run(
-          slice.map((t) => String(t.publicKey)),
-          slice.map((t) => String(t.hash)),
-          slice.map((t) => String(t.signature)),
-        ).then((bad) => bad.map((i) => i + start)),
-      );
-    }
+    for (let start = 0; start < txs.length; start += size)
+      parts.push(this.run(txs.slice(start, start + size)).then((bad) => bad.map((i) => i + start)));
     return (await Promise.all(parts)).flat();
   }
 
