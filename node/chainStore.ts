@@ -99,15 +99,14 @@ export class ChainStore {
    * A key written more than once in the batch is written once, with its last op: LevelDB applies
    * a batch in order, so the earlier ones would be overwritten within the same atomic write
    * anyway (in catch-up the same accounts and supply rows come once a block for 256 blocks).
-   * The runner's batches come de-duplicated already (`unique`: each key once).
+   * `dedupe: false` writes every op as given (the runner's rows come once a key already).
    */
   async write(
     ops: readonly { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown }[],
-    opts: { sync?: boolean; unique?: boolean } = {},
+    opts: { sync?: boolean; dedupe?: boolean } = {},
   ): Promise<void> {
     const keys: string[] = new Array(ops.length);
-    // The caller's promise that no key repeats (the runner's batches) skips the de-duplication.
-    const last = opts.unique ? null : new Map<string, number>();
+    const last = opts.dedupe === false ? null : new Map<string, number>();
     for (let i = 0; i < ops.length; i++) {
       const key = this.prefixOf(ops[i].sublevel) + ops[i].key;
       keys[i] = key;

@@ -171,9 +171,10 @@ export class FoldBatcher implements SlotBatch {
     this.dirty = new Set();
     this.writing = this.undo
       .drain((name) => this.rowsByName(name))
-      // No key repeats (rows once each, a checkpoint a slot, an undo record a block): the store
-      // skips its de-duplication.
-      .then((undoOps) => this.store.write(ops.concat(undoOps) as never, { unique: true }))
+      // Rows come once a key already, and checkpoints once a slot: the store's de-duplication
+      // would find next to nothing (an undo record put and deleted in one batch is written twice,
+      // in order, as LevelDB applies a batch).
+      .then((undoOps) => this.store.write(ops.concat(undoOps) as never, { dedupe: false }))
       .then(() => {
         for (const slot of reactors) slot.reactor?.written?.(slot.state);
       })

@@ -15,10 +15,10 @@ export interface ProjectionStore {
   /** The key space `name` (the same rows every time it is asked for). */
   sublevel(name: string): Rows;
   /**
-   * Writes every op, across key spaces, atomically; `sync` waits for the disk; `unique` promises
-   * that no key comes twice (nothing to de-duplicate).
+   * Writes every op, across key spaces, atomically and in order; `sync` waits for the disk;
+   * `dedupe: false` skips dropping the earlier ops of a key written again (the same result).
    */
-  write(ops: readonly RowOp[], opts?: { sync?: boolean; unique?: boolean }): Promise<void>;
+  write(ops: readonly RowOp[], opts?: { sync?: boolean; dedupe?: boolean }): Promise<void>;
   /** The block log's head, if any. */
   head(): { index: number } | null;
 }
