@@ -18,6 +18,7 @@ import { readAccount, readRecord, readRecords } from './stateReads.ts';
 import { topHolders } from './topHolders.ts';
 import { BlockReads } from './blockReads.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
+import type { ConfirmedTx } from '../core/confirmedTx.ts';
 
 /** Query facade for one node: the block log's reads (queries/blockReads.ts) and the rest. */
 export class ChainQueries extends BlockReads {
@@ -48,6 +49,22 @@ export class ChainQueries extends BlockReads {
   /** A transaction waiting in the mempool. */
   pendingTx(hash: string): SignedTx | undefined {
     return this.ports.mempool.get(hash);
+  }
+
+  /**
+   * A transaction as confirmed (with its block) or pending; undefined when it is neither. The
+   * writer folds a block before it takes the block's transactions out of the mempool, so a read
+   * that finds the transaction in neither place may have read the index just before the fold and
+   * the mempool just after it: the index is read again then (it waits for the folded rows), so a
+   * transaction being included never reads as unknown.
+   */
+  async txStatus(hash: string): Promise<{ status: 'confirmed'; tx: ConfirmedTx } | { status: 'pending'; tx: SignedTx } | undefined> {
+    const confirmed = await this.tx(hash);
+    if (confirmed) return { status: 'confirmed', tx: confirmed };
+    const pending = this.pendingTx(hash);
+    if (pending) return { status: 'pending', tx: pending };
+    const late = await this.tx(hash);
+    return late ? { status: 'confirmed', tx: late } : undefined;
   }
 
   /** The mempool's transactions, oldest first. */

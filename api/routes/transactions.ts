@@ -17,11 +17,9 @@ export function transactionRoutes(deps: ApiDeps): Hono {
   });
 
   serve(app, E.getApiChainTxHash, async (c, { params: { hash } }) => {
-    const confirmed = await queries.chain.tx(hash);
-    if (confirmed) return c.json({ ...confirmed, status: 'confirmed' });
-    const pending = queries.chain.pendingTx(hash);
-    if (pending) return c.json({ ...pending, status: 'pending' });
-    return notFound(`transaction ${hash}`);
+    const found = await queries.chain.txStatus(hash);
+    if (!found) return notFound(`transaction ${hash}`);
+    return c.json({ ...found.tx, status: found.status });
   });
 
   return app;

@@ -497,6 +497,29 @@ read('a confirmed transaction carries blockIndex, blockHeight, blockHash, positi
   }),
 );
 
+read('a transaction included while it is read is confirmed, never 404: the index read before the fold, the mempool after', () =>
+  withChain(async (c) => {
+    const tx = c.transfer(1, A(2), 5n);
+    await admitted(c, tx);
+    // The interleaving the crash matrix met under load: the index is read just before the block
+    // is folded (nothing there yet), the mempool just after the block took the transaction out.
+    const runner = c.node.runner;
+    const readable = runner.readable.bind(runner);
+    let first = true;
+    runner.readable = (async (p: Parameters<typeof readable>[0]) => {
+      if (!first) return readable(p);
+      first = false;
+      await c.produce();
+      return { get: async () => undefined };
+    }) as typeof runner.readable;
+    const res = await get(c, `/api/chain/tx/${tx.hash}`);
+    assert.is(first, false, 'the index was read');
+    assert.is(c.node.mempool.size, 0);
+    assert.is(res.status, 200, JSON.stringify(res.body));
+    assert.equal({ status: res.body.status, blockIndex: res.body.blockIndex }, { status: 'confirmed', blockIndex: 1 });
+  }),
+);
+
 read('an unknown hash is 404 NOT_FOUND and a malformed one 400 INVALID_PARAMS', () =>
   withChain(async (c) => {
     assertError(await get(c, `/api/chain/tx/${'ab'.repeat(32)}`), 404, 'NOT_FOUND');
