@@ -77,7 +77,9 @@ async function fanoutSection(): Promise<void> {
 console.log(`machine: ${machine()}`);
 if (SCALE) {
   // One chain of SCALE transfers to SCALE new accounts: replay rate, peak and resting RSS, restart.
-  await scaleBench({ txs: SCALE, reference: true, cacheDir: CHAINS, memoryLimitMiB: arg('memory-limit', 0) || undefined });
+  const limit = arg('memory-limit', 0);
+  if (!(limit >= 0)) throw new Error(`--memory-limit takes a size in MiB, not ${process.argv[process.argv.indexOf('--memory-limit') + 1]}`);
+  await scaleBench({ txs: SCALE, reference: true, cacheDir: CHAINS, memoryLimitMiB: limit || undefined });
 } else {
   if (wants('reads')) {
     const { readsBench } = await import('./reads.ts');
