@@ -56,6 +56,12 @@ export class Mempool {
     return this.byHash.get(hash)?.tx;
   }
 
+  /** The nonce after `address`'s pending run (runs are gapless); undefined when it has none pending. */
+  pendingEnd(address: string): number | undefined {
+    const run = this.runs.get(address);
+    return run?.length ? run[run.length - 1].tx.nonce + 1 : undefined;
+  }
+
   /**
    * What `address` has pending before nonce `beforeNonce` (all of it by default): count, balance
    * and storage it will spend. Validating a replacement counts only the run before its nonce.

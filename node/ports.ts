@@ -9,7 +9,6 @@ import type { Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
 import type { ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import type { PendingRun } from '../core/validateTx.ts';
 import type { ChainEvent, ChainInfo } from '../projections/events.ts';
 import type { Projection } from '../projections/projection.ts';
 import type { ProjectionStore, Rows } from '../projections/store.ts';
@@ -58,8 +57,8 @@ interface MempoolView {
   readonly size: number;
   list(): SignedTx[];
   get(hash: string): SignedTx | undefined;
-  /** A sender's pending run: count, balance and storage it commits. */
-  pending(address: string): PendingRun;
+  /** The nonce after a sender's pending run; undefined when it has none pending. */
+  pendingEnd(address: string): number | undefined;
   /** A page of the pending transactions of one type, in arrival order, with their count. */
   ofType(type: string, limit: number, offset: number): { total: number; txs: SignedTx[] };
 }

@@ -116,14 +116,18 @@ export class ChainQueries extends BlockReads {
 
   /** The account record: balance, nonce, miner, the 50 most recent transactions. */
   async accountRecord(address: string) {
+    // The pending run's end is read before the account: a block that lands in between moves the
+    // account's nonce up to at most that end, so the larger of the two is the next nonce either
+    // way (read the other way round, a block taking the run would be counted twice or not at all).
+    const pendingEnd = this.ports.mempool.pendingEnd(address) ?? 0;
     const a = await this.account(address);
     const miner = await this.minerOf(address);
     return {
       address,
       balance: a.balance.toString(),
       nonce: a.nonce,
-      // The nonce a new transaction should carry: the account's plus what it has pending.
-      nextNonce: a.nonce + this.ports.mempool.pending(address).count,
+      // The nonce a new transaction should carry: after what it has pending.
+      nextNonce: Math.max(a.nonce, pendingEnd),
       isMiner: miner !== undefined,
       ...(miner ? { miner } : {}),
       recentTxs: (await this.addressTxs(address, 50)).txs,

@@ -218,6 +218,44 @@ account('GET /api/chain/account/:address gives nextNonce counting the pending ru
   }),
 );
 
+account('nextNonce stays after the pending run when a block takes the run while the account is read', () =>
+  withChain(
+    async (c) => {
+      // A first block writes the genesis accounts' rows.
+      await c.produce();
+      await c.node.submitTx(c.transfer(4, A(2), 1n));
+      await c.node.submitTx(c.transfer(4, A(2), 2n));
+      // The account is not cached (the cache may drop any entry: its row holds it), so its read
+      // waits for its row. The block taking both pending transfers lands during that wait, and
+      // the row read is the one from before it.
+      c.node.state().accounts.delete(A(4));
+      const runner = c.node.runner;
+      const readable = runner.readable.bind(runner);
+      let landed = false;
+      runner.readable = (async (p: Parameters<typeof readable>[0]) => {
+        const rows = await readable(p);
+        if (landed || p.name !== 'accounts') return rows;
+        landed = true;
+        return {
+          getMany: async (keys: string[]) => {
+            const before = await rows.getMany(keys);
+            await c.produce();
+            return before;
+          },
+        };
+      }) as typeof runner.readable;
+      const res = await get(c, `/api/chain/account/${A(4)}`);
+      assert.ok(landed, 'the block landed during the read');
+      assert.is(c.node.mempool.size, 0);
+      assert.equal([res.body.nonce, res.body.nextNonce], [0, 2]);
+      // Read again once the block is in: the account's own nonce.
+      const after = await get(c, `/api/chain/account/${A(4)}`);
+      assert.equal([after.body.nonce, after.body.nextNonce], [2, 2]);
+    },
+    { accountCache: 16 },
+  ),
+);
+
 account.run();
 
 const search = suite('GET /api/chain/search/:q');
