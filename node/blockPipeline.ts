@@ -8,7 +8,8 @@
 import { txBytes } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import type { SignedItem, VerifyPool } from './verifyPool.ts';
+import type { SignedItem } from './verifyJob.ts';
+import type { VerifyPool } from './verifyPool.ts';
 
 /** One block of a batch: its raw value (anything a peer or file sent) and the caller's data. */
 export interface PipelineItem<M> {

@@ -15,8 +15,6 @@ export interface VerifyPoolOptions {
 /** Default: one worker per core. */
 const defaultVerifyPoolOptions = (): VerifyPoolOptions => ({ workers: Math.max(1, availableParallelism()) });
 
-export type { SignedItem };
-
 /**
  * The workers' environment: Node's compile cache on (in Node's default place, unless the operator
  * chose one or turned it off), so after the first pool a worker starts without type-stripping

@@ -43,13 +43,21 @@ async function replayOf(dir: string, txs: number, group?: MemoryGroup) {
   return { r, rate: txs / r.replaySeconds, ratio: txs / r.replaySeconds / (2 * own.wall), cpuRatio: txs / (own.cpu * r.replayCpuSeconds) };
 }
 
+/** What the scale run measures and where. */
+interface ScaleOptions {
+  txs: number;
+  reference: boolean;
+  cacheDir?: string;
+  memoryLimitMiB?: number;
+}
+
 /**
  * The scale run at `txs` transactions (and as many accounts): with `reference`, the same run at
  * 100k first, for the ratio of the rates. Chains are kept in `cacheDir` (default: .bench/chains).
  * With `memoryLimitMiB`, every node process runs in a memory cgroup of that size
  * (test/bench/memoryGroup.ts), as under systemd's `MemoryMax=`.
  */
-export async function scaleBench(opts: { txs: number; reference: boolean; cacheDir?: string; memoryLimitMiB?: number }): Promise<void> {
+export async function scaleBench(opts: ScaleOptions): Promise<void> {
   const group = opts.memoryLimitMiB ? memoryGroup(opts.memoryLimitMiB) : undefined;
   try {
     await scaleRun(opts, group);
@@ -58,7 +66,7 @@ export async function scaleBench(opts: { txs: number; reference: boolean; cacheD
   }
 }
 
-async function scaleRun(opts: { txs: number; reference: boolean; cacheDir?: string }, group: MemoryGroup | undefined): Promise<void> {
+async function scaleRun(opts: ScaleOptions, group: MemoryGroup | undefined): Promise<void> {
   const { txs } = opts;
   const label = short(txs);
   if (group)
