@@ -11,7 +11,7 @@ import { VerifyPool } from './verifyPool.ts';
 import { refOf, type Writer } from './writer.ts';
 
 /** Blocks per verification batch during catch-up. */
-const CATCH_UP_CHUNK = 50;
+export const CATCH_UP_CHUNK = 50;
 
 /** What a catch-up checks and how far it goes. */
 export interface CatchUpOptions {

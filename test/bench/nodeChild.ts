@@ -13,8 +13,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { launch } from '../../cli/launch.ts';
+import { CATCH_UP_CHUNK } from '../../node/catchUp.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { threadCpu } from './threadCpu.ts';
+import { verifyFloor } from './verifyFloor.ts';
 
 const [dir, mode, cache, accounts] = process.argv.slice(2);
 // A third argument sets the record cache (NodeOptions.recordCache; `all` keeps every record), a
@@ -47,7 +49,7 @@ let node: OmbraNode;
 if (mode === 'full') {
   const launched = await launch({ dataDir: dir, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { port: 0 }, rateLimits: null });
   node = launched.node;
-} else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache, accountCache, start: mode !== 'replay' });
+} else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache, accountCache, start: mode !== 'replay' && mode !== 'floor' });
 const openSeconds = (performance.now() - t0) / 1000;
 const openCpu = process.cpuUsage(c0);
 const openCpuSeconds = (openCpu.user + openCpu.system) / 1e6;
@@ -98,6 +100,12 @@ if (mode === 'replay') {
   // Main thread and workers together (a process's CPU time counts every thread).
   replayCpuSeconds = (c.user + c.system) / 1e6;
   replayThreads = threadCpu(threads0, replayCpuSeconds);
+} else if (mode === 'floor') {
+  gc();
+  const run = await verifyFloor(node.store.range(1, node.head().index), { maxBlocks: CATCH_UP_CHUNK });
+  replaySeconds = run.seconds;
+  replayCpuSeconds = run.cpuSeconds;
+  replayThreads = run.threads;
 }
 await new Promise((r) => setTimeout(r, 200));
 gc();
@@ -109,10 +117,11 @@ const heapSpacesMiB = Object.fromEntries(
     .filter((s) => s.space_used_size > 0.05 * 2 ** 20)
     .map((s) => [s.space_name, mib(s.space_used_size)]),
 );
-const state = node.state();
+// No consensus state is loaded when nothing was applied (the floor).
+const state = node.state() as ReturnType<OmbraNode['state']> | undefined;
 const counts = {
-  accounts: state.accounts.size,
-  records: Object.fromEntries(Object.entries(state.records).map(([k, v]) => [k, (v as Map<string, unknown>).size])),
+  accounts: state?.accounts.size ?? 0,
+  records: Object.fromEntries(Object.entries(state?.records ?? {}).map(([k, v]) => [k, (v as Map<string, unknown>).size])),
 };
 const slots = (node.runner as unknown as { parts: { slots: Map<string, { state: unknown }> } }).parts.slots;
 const heldByMiB: Record<string, number> = {};

@@ -48,7 +48,7 @@ export interface ChildReport {
  */
 export function child(
   dir: string,
-  mode: 'restart' | 'full' | 'replay',
+  mode: 'restart' | 'full' | 'replay' | 'floor',
   recordCache?: number | 'all',
   accountCache?: number | 'all',
   group?: MemoryGroup,
@@ -103,10 +103,18 @@ async function replayRounds(dir: string, txs: number, rounds: number) {
   const limits: number[] = [];
   // The same against node:crypto's rate, the second wave's baseline.
   const opensslRatios: number[] = [];
+  // The floor: the same log read and its signatures verified by the same pipeline and pool,
+  // nothing applied (test/bench/verifyFloor.ts), in the same round against the same limit.
+  const floorRatios: number[] = [];
+  const floorCpuRatios: number[] = [];
   let last: ChildReport | undefined;
+  let floor: ChildReport | undefined;
   for (let i = 0; i < rounds; i++) {
     const v = verifyRates();
     const own = sodiumRates() ?? v;
+    floor = await child(dir, 'floor');
+    floorRatios.push(txs / floor.replaySeconds / (2 * own.wall));
+    floorCpuRatios.push(txs / (own.cpu * floor.replayCpuSeconds));
     last = await child(dir, 'replay');
     const rate = txs / last.replaySeconds;
     rates.push(rate);
@@ -117,6 +125,9 @@ async function replayRounds(dir: string, txs: number, rounds: number) {
   }
   const done = present(last, 'a replay round');
   return {
+    floor: present(floor, 'a floor round'),
+    floorRatios,
+    floorCpuRatios,
     rate: median(rates),
     rates,
     limit: median(limits),
@@ -148,9 +159,13 @@ export async function replayBench(opts: { txs: number; rounds: number }): Promis
       console.log(
         `  replay ${r.rate.toFixed(0)} tx/s (runs ${range(r.rates)}; CPU ${cpu.toFixed(1)} s for ${r.last.replaySeconds.toFixed(1)} s = ${((cpu * 1e6) / txs).toFixed(1)} us a transfer: ${perTx(r.last, txs)}); limit 2 x libsodium 1-core ${(r.limit / 2).toFixed(0)}/s (runs ${range(r.limits.map((x) => x / 2))}); ratios ${range(r.ratios, 2)} wall, ${range(r.cpuRatios, 2)} by CPU time; ${r.opensslRatio.toFixed(2)} of 2 x node:crypto`,
       );
+      const floorUs = (r.floor.replayCpuSeconds * 1e6) / txs;
+      console.log(
+        `  floor (the log read and every signature verified by the same pipeline, nothing applied): ${(txs / r.floor.replaySeconds).toFixed(0)} tx/s, ${floorUs.toFixed(1)} us CPU a transfer (${perTx(r.floor, txs)}); ratios ${range(r.floorRatios, 2)} wall, ${range(r.floorCpuRatios, 2)} by CPU time; the node's own work beyond it: ${((cpu * 1e6) / txs - floorUs).toFixed(1)} us CPU a transfer`,
+      );
       addRow({
         measure: `replay, ${perBlock} transfers a block, full verification (${txs} txs)`,
-        node: `${r.rate.toFixed(0)} tx/s (${range(r.rates)}); CPU ${cpu.toFixed(1)} s for ${r.last.replaySeconds.toFixed(1)} s; by CPU time ${r.cpuRatio.toFixed(2)} (${range(r.cpuRatios, 2)})`,
+        node: `${r.rate.toFixed(0)} tx/s (${range(r.rates)}); CPU ${cpu.toFixed(1)} s for ${r.last.replaySeconds.toFixed(1)} s; by CPU time ${r.cpuRatio.toFixed(2)} (${range(r.cpuRatios, 2)}); floor (read and verify only) ${median(r.floorRatios).toFixed(2)} wall, ${median(r.floorCpuRatios).toFixed(2)} by CPU time`,
         baseline: `2 x libsodium 1-core verify: 2 x ${(r.limit / 2).toFixed(0)}/s (${range(r.limits.map((x) => x / 2))})`,
         ratio: r.ratio,
         atLeast: 0.8,

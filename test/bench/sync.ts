@@ -20,6 +20,7 @@ import { addRow, median, range } from './table.ts';
 import type { Rates } from './verifyRate.ts';
 import { batchesOf, blockItems, runPipeline } from '../../node/blockPipeline.ts';
 import { VerifyPool } from '../../node/verifyPool.ts';
+import { verifyFloor } from './verifyFloor.ts';
 
 const PEER = fileURLToPath(new URL('./syncPeer.ts', import.meta.url));
 
@@ -203,6 +204,8 @@ export async function syncBench(blocks = 10_000, rounds = 3, cacheDir?: string):
     const inline = await freshImport(chain.genesis, chain.blocks, 256, false);
     const group: Round[] = [];
     const sync: Round[] = [];
+    // The floor: the same blocks batched and verified as the import does, nothing imported.
+    const floor: Round[] = [];
     const limits: Rates[] = [];
     // Over the network: the source serves from a child process, a fresh node dials it and syncs.
     const peer = await servingPeer(chain.dir);
@@ -210,10 +213,11 @@ export async function syncBench(blocks = 10_000, rounds = 3, cacheDir?: string):
       for (let i = 0; i < rounds; i++) {
         const limit = attestationRates(chain.blocks);
         limits.push(limit);
+        floor.push(round(blocks, await verifyFloor(chain.blocks, { maxBlocks: 256, lookahead: true }), limit));
         group.push(round(blocks, await freshImport(chain.genesis, chain.blocks, 256, true), limit));
         sync.push(round(blocks, await syncRound(chain.genesis, blocks, peer), limit));
         console.log(
-          `  round ${i + 1}: attestation verify ${((1 / limit.cpu) * 1e6).toFixed(1)} us CPU (${limit.wall.toFixed(0)}/s); local pipeline ${group[i].usBlock.toFixed(0)} us CPU a block (${group[i].ratio.toFixed(2)} wall, ${group[i].cpuRatio.toFixed(2)} by CPU time); sync ${sync[i].usBlock.toFixed(0)} us CPU a block importing (${sync[i].ratio.toFixed(2)} wall, ${sync[i].cpuRatio.toFixed(2)} by CPU time), ${sync[i].servedUs?.toFixed(0)} serving`,
+          `  round ${i + 1}: attestation verify ${((1 / limit.cpu) * 1e6).toFixed(1)} us CPU (${limit.wall.toFixed(0)}/s); floor (verify only) ${floor[i].usBlock.toFixed(0)} us CPU a block (${floor[i].ratio.toFixed(2)} wall, ${floor[i].cpuRatio.toFixed(2)} by CPU time); local pipeline ${group[i].usBlock.toFixed(0)} us CPU a block (${group[i].ratio.toFixed(2)} wall, ${group[i].cpuRatio.toFixed(2)} by CPU time); sync ${sync[i].usBlock.toFixed(0)} us CPU a block importing (${sync[i].ratio.toFixed(2)} wall, ${sync[i].cpuRatio.toFixed(2)} by CPU time), ${sync[i].servedUs?.toFixed(0)} serving`,
         );
       }
     } finally {
@@ -230,26 +234,28 @@ export async function syncBench(blocks = 10_000, rounds = 3, cacheDir?: string):
     console.log(
       `import: local, group commit of 256 blocks per synced batch, verified inline: ${inline.seconds.toFixed(2)} s = ${(blocks / inline.seconds).toFixed(0)} blocks/s; ratio ${(blocks / inline.seconds / first.wall).toFixed(2)}`,
     );
-    const show = (name: string, list: Round[], goal: number) =>
+    const show = (name: string, list: Round[], goal?: number) =>
       console.log(
-        `${name}: ${m(list, (x) => x.rate).toFixed(0)} blocks/s (runs ${r(list, (x) => x.rate, 0)}); ratios ${r(list, (x) => x.ratio)} wall, ${r(list, (x) => x.cpuRatio)} by CPU time (${r(list, (x) => x.usBlock, 0)} us CPU a block) (goal >= ${goal})`,
+        `${name}: ${m(list, (x) => x.rate).toFixed(0)} blocks/s (runs ${r(list, (x) => x.rate, 0)}); ratios ${r(list, (x) => x.ratio)} wall, ${r(list, (x) => x.cpuRatio)} by CPU time (${r(list, (x) => x.usBlock, 0)} us CPU a block)${goal === undefined ? '' : ` (goal >= ${goal})`}`,
       );
+    show('floor: the same blocks batched and every signature verified as the import does, nothing imported', floor);
     show('import: local, group commit of 256, verified ahead in workers (as sync)', group, 0.7);
     show('sync: fresh node over libp2p from one peer in another process (verified ahead in workers, group commit)', sync, 0.6);
     const baseline = `one attestation verify a block (libsodium, 1 core): ${limitWall.toFixed(0)}/s (${range(
       limits.map((l) => l.wall),
       0,
     )}), ${limitUs.toFixed(1)} us CPU; by CPU time: 2 x blocks a CPU second over verifies a CPU second`;
+    const floorNote = `floor (verify only, nothing imported) ${m(floor, (x) => x.usBlock).toFixed(0)} us CPU a block: ${m(floor, (x) => x.ratio).toFixed(2)} wall, ${m(floor, (x) => x.cpuRatio).toFixed(2)} by CPU time`;
     addRow({
       measure: `sync of ${blocks} near-empty blocks (1 transfer each) from a peer in another process, over libp2p`,
-      node: `${m(sync, (x) => x.rate).toFixed(0)} blocks/s (${r(sync, (x) => x.rate, 0)}), ${m(sync, (x) => x.usBlock).toFixed(0)} us CPU a block (serving ${m(sync, (x) => x.servedUs ?? 0).toFixed(0)} apart); by CPU time ${m(sync, (x) => x.cpuRatio).toFixed(2)} (${r(sync, (x) => x.cpuRatio)})`,
+      node: `${m(sync, (x) => x.rate).toFixed(0)} blocks/s (${r(sync, (x) => x.rate, 0)}), ${m(sync, (x) => x.usBlock).toFixed(0)} us CPU a block (serving ${m(sync, (x) => x.servedUs ?? 0).toFixed(0)} apart); by CPU time ${m(sync, (x) => x.cpuRatio).toFixed(2)} (${r(sync, (x) => x.cpuRatio)}); ${floorNote}`,
       baseline,
       ratio: m(sync, (x) => x.ratio),
       atLeast: 0.6,
     });
     addRow({
       measure: 'local import of the same blocks (verified ahead in workers, group commit of 256 a batch)',
-      node: `${m(group, (x) => x.rate).toFixed(0)} blocks/s (${r(group, (x) => x.rate, 0)}), ${m(group, (x) => x.usBlock).toFixed(0)} us CPU a block; by CPU time ${m(group, (x) => x.cpuRatio).toFixed(2)} (${r(group, (x) => x.cpuRatio)}); verified inline: ${(blocks / inline.seconds).toFixed(0)}/s; one synced batch a block: ${(blocks / one.seconds).toFixed(0)}/s`,
+      node: `${m(group, (x) => x.rate).toFixed(0)} blocks/s (${r(group, (x) => x.rate, 0)}), ${m(group, (x) => x.usBlock).toFixed(0)} us CPU a block; by CPU time ${m(group, (x) => x.cpuRatio).toFixed(2)} (${r(group, (x) => x.cpuRatio)}); verified inline: ${(blocks / inline.seconds).toFixed(0)}/s; one synced batch a block: ${(blocks / one.seconds).toFixed(0)}/s; ${floorNote}`,
       baseline,
       ratio: m(group, (x) => x.ratio),
       atLeast: 0.7,
