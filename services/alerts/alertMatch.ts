@@ -50,6 +50,8 @@ export interface AlertMatch {
 /** Subscriptions indexed by trigger and address (`*` for any). */
 export interface SubIndex {
   lookup(trigger: Trigger, address: string): Iterable<MatchableSub>;
+  /** True when no subscription is indexed: no block fires anything. */
+  empty(): boolean;
 }
 
 /** A map-backed SubIndex. */
@@ -81,6 +83,10 @@ export class SubscriptionIndex implements SubIndex {
     return this.map.get(this.k(trigger, address))?.values() ?? [];
   }
 
+  empty(): boolean {
+    return this.map.size === 0;
+  }
+
   /** True when some subscription has this trigger (any address). */
   has(trigger: Trigger): boolean {
     for (const k of this.map.keys()) if (k.startsWith(`${trigger}|`)) return true;
@@ -92,9 +98,12 @@ export class SubscriptionIndex implements SubIndex {
 export function agentRunsIn(block: Block): { opened: [string, string][]; finished: string[] } {
   const opened: [string, string][] = [];
   const finished: string[] = [];
-  for (const tx of txsOf(block)) {
-    const runId = tx.agentRunId;
+  if (!Array.isArray(block.transactions)) return { opened, finished };
+  for (const raw of block.transactions) {
+    const runId = raw.agentRunId;
+    // Only a run's transactions carry its id: the others are not put in state form at all.
     if (typeof runId !== 'string') continue;
+    const tx = stateTx(raw);
     if (isTx(tx, AGENT_REQUEST)) opened.push([runId, tx.from]);
     if (isTx(tx, AGENT_FINISH)) finished.push(runId);
   }
@@ -116,6 +125,9 @@ function str(v: unknown): string | undefined {
  */
 export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap<string, string> = new Map()): AlertMatch[] {
   const out: AlertMatch[] = [];
+  // Most nodes have no subscription at all: nothing to build for a block nobody listens to.
+  if (subs.empty()) return out;
+  const txs = txsOf(block);
   const live = (s: MatchableSub) => block.index > s.fromHeight;
   const base = { blockIndex: block.index, blockHash: block.hash, timestamp: block.timestamp };
   // miner_block
@@ -124,7 +136,7 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
     hash: block.hash,
     proposer: block.proposer,
     timestamp: block.timestamp,
-    txCount: txsOf(block).length,
+    txCount: txs.length,
   };
   for (const addr of ['*', block.proposer]) {
     for (const s of subs.lookup('miner_block', addr)) {
@@ -139,7 +151,7 @@ export function matchBlock(block: Block, subs: SubIndex, requesters: ReadonlyMap
       });
     }
   }
-  txsOf(block).forEach((tx, i) => {
+  txs.forEach((tx, i) => {
     const hash = str(tx.hash) ?? `index-${i}`;
     const link = { kind: 'tx' as const, hash };
     // address_tx: once per transaction and party, even when the address fills several fields

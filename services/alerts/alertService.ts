@@ -67,7 +67,7 @@ export class AlertService implements Component {
       (sub) => book.index.remove(sub),
     );
     this.reactorDeps = {
-      subs: { lookup: (t, a) => book.index.lookup(t, a), get: (id) => book.get(id) },
+      subs: { lookup: (t, a) => book.index.lookup(t, a), empty: () => book.index.empty(), get: (id) => book.get(id) },
       known: (id) => this.outbox.knows(id),
       pending: (subId) => this.outbox.pendingFor(subId),
       maxOutbox: this.opts.maxOutbox,

@@ -3,7 +3,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Block } from '../../../core/block.ts';
 import type { SignedTx } from '../../../core/tx/handler.ts';
-import { matchBlock, SubscriptionIndex } from '../../../services/alerts/alertMatch.ts';
+import { agentRunsIn, matchBlock, SubscriptionIndex } from '../../../services/alerts/alertMatch.ts';
 import { DEV_KEYS } from '../../helpers/testChain.ts';
 
 const t = suite('alert matching');
@@ -43,6 +43,24 @@ t("address_tx fires for a direct message's recipient, a like's author and a mint
 t('a transaction to oneself fires its sender once', () => {
   const self = { type: 'TRANSFER', from: sender, to: sender, hash: '04'.repeat(32) };
   assert.is(matchBlock(blockOf(self), subs(sender)).length, 1);
+});
+
+t('no subscription: nothing fires, whatever the block holds', () => {
+  const transfer = { type: 'TRANSFER', from: sender, to: recipient, hash: '05'.repeat(32) };
+  assert.equal(matchBlock(blockOf(transfer), new SubscriptionIndex()), []);
+  const index = subs(recipient);
+  index.remove({ id: 's0', trigger: 'address_tx', params: { address: recipient }, fromHeight: 0 });
+  assert.ok(index.empty());
+  assert.equal(matchBlock(blockOf(transfer), index), []);
+});
+
+t('agent runs are read off the transactions that carry a run id, their requester in state form', () => {
+  const runId = 'cd'.repeat(32);
+  const request = { type: 'AGENT_REQUEST', from: `ox${sender.slice(2).toUpperCase()}`, agentRunId: runId, hash: '06'.repeat(32) };
+  const finish = { type: 'AGENT_FINISH', from: recipient, agentRunId: runId, outcome: 'completed', hash: '07'.repeat(32) };
+  const transfer = { type: 'TRANSFER', from: sender, to: recipient, hash: '08'.repeat(32) };
+  assert.equal(agentRunsIn(blockOf(transfer, request, finish)), { opened: [[runId, sender]], finished: [runId] });
+  assert.equal(agentRunsIn({ ...blockOf(), transactions: 'not a list' } as unknown as Block), { opened: [], finished: [] });
 });
 
 t.run();
