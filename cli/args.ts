@@ -93,3 +93,19 @@ export function helpText(usage: string, summary: string, specs: Record<string, F
 
 /** --url, shared by the commands that talk to a running node. */
 export const URL_FLAG: FlagSpec = { type: 'string', env: 'OMBRA_URL', default: 'http://127.0.0.1:7777', help: "the node's HTTP API" };
+
+/** --api-key, beside --url on every command that calls a node: sent as X-API-Key (DESIGN.md §4). */
+export const API_KEY_FLAG: FlagSpec = {
+  type: 'string',
+  env: 'OMBRA_API_KEY',
+  help: "an API key for the node (sent as X-API-Key: its tier's rate limits instead of the anonymous ones)",
+};
+
+/** The --api-key flag's value, when one was given (flag or OMBRA_API_KEY). */
+export function apiKeyFlag(flags: Flags): string | undefined {
+  const v = flags['api-key'];
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^[\x21-\x7e]{1,256}$/.test(v))
+    throw new UsageError('--api-key must be 1-256 printable characters without spaces');
+  return v;
+}

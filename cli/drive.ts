@@ -1,12 +1,12 @@
 /**
- * `ombra drive push --site ID --dir DIR [--alias A] [--url URL]`: uploads a folder to an
+ * `ombra drive push --site ID --dir DIR [--alias A] [--url URL] [--api-key KEY]`: uploads a folder to an
  * on-chain web drive as one release and activates it (cli/drivePush.ts does the work). The key is
  * chosen as `wallet send` chooses it: --index N of --mnemonic / OMBRA_MNEMONIC / the dev mnemonic.
  */
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../client/index.ts';
-import { helpText, requiredIntFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
+import { API_KEY_FLAG, apiKeyFlag, helpText, requiredIntFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
 import { localFiles } from './driveFiles.ts';
 import { drivePush } from './drivePush.ts';
 import { INDEX_FLAG, MNEMONIC_FLAG, parseUrlFlag, walletKey } from './wallet.ts';
@@ -20,11 +20,12 @@ const PUSH_FLAGS: Record<string, FlagSpec> = {
   index: INDEX_FLAG,
   mnemonic: MNEMONIC_FLAG,
   url: URL_FLAG,
+  'api-key': API_KEY_FLAG,
   'timeout-s': { type: 'string', env: 'OMBRA_WAIT_TIMEOUT_S', default: '120', help: 'seconds to wait for each step to be confirmed' },
   json: { type: 'boolean', help: 'print the outcome as JSON' },
 };
 
-const USAGE = 'ombra drive push --site ID --dir DIR [--alias A] [--url URL] [--index N] [--fee MICRO]';
+const USAGE = 'ombra drive push --site ID --dir DIR [--alias A] [--url URL] [--api-key KEY] [--index N] [--fee MICRO]';
 const SUMMARY =
   'Publishes a folder as one release of an on-chain web drive and activates it: registers the site\n' +
   'if it is new, uploads only the files the drive does not hold yet (an identical file costs nothing),\n' +
@@ -59,7 +60,7 @@ export async function driveCommand(argv: string[]): Promise<number> {
   if (files.length === 0) throw new UsageError(`--dir ${dir} holds no non-empty files`);
   for (const p of skipped) process.stderr.write(`skipping ${p}: empty files are not uploaded\n`);
   const { key } = walletKey(flags);
-  const client = new OmbraClient({ url });
+  const client = new OmbraClient({ url, apiKey: apiKeyFlag(flags) });
   const say = (line: string) => process.stderr.write(`${line}\n`);
   try {
     const r = await drivePush({

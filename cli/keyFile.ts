@@ -1,9 +1,10 @@
 /** Key files of `start --key-file` and `wallet --keystore`: a plain `{"privateKey"}` file or an encrypted keystore. */
 import { readFileSync } from 'node:fs';
+import { normalizeAddress } from '../core/address.ts';
 import type { KeyPair } from '../core/keys.ts';
 import { UsageError } from './args.ts';
 import { loadKeyFile } from './genesisFile.ts';
-import { decryptKeystore, isKeystore } from './keystore.ts';
+import { decryptKeystore, isKeystore, type Keystore } from './keystore.ts';
 import { keystorePassword } from './password.ts';
 
 /** Reads a key file; a keystore (told by its JSON shape) asks for its password (env or terminal). */
@@ -19,8 +20,8 @@ export async function readKeyFile(path: string): Promise<KeyPair> {
   return decryptKeystore(raw, await keystorePassword(`keystore ${path}`), `keystore ${path}`);
 }
 
-/** The key of a keystore file (refuses a plain key file: `--keystore` expects encryption). */
-export async function readKeystore(path: string): Promise<KeyPair> {
+/** A keystore file's JSON (refuses a plain key file: `--keystore` expects encryption). */
+function loadKeystore(path: string): Keystore {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
@@ -28,5 +29,22 @@ export async function readKeystore(path: string): Promise<KeyPair> {
     throw new UsageError(`--keystore ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not JSON'}`);
   }
   if (!isKeystore(raw)) throw new UsageError(`--keystore ${path} is not a keystore (scrypt + aes-128-ctr JSON)`);
-  return decryptKeystore(raw, await keystorePassword(`keystore ${path}`), `keystore ${path}`);
+  return raw;
+}
+
+/** The key of a keystore file, decrypted with its password (env or terminal). */
+export async function readKeystore(path: string): Promise<KeyPair> {
+  const store = loadKeystore(path);
+  return decryptKeystore(store, await keystorePassword(`keystore ${path}`), `keystore ${path}`);
+}
+
+/**
+ * The address a keystore file names, read without its password: the address is kept in clear
+ * (keystore v3), so looking up an account never needs the secret. The decrypting paths check
+ * that it matches the key.
+ */
+export function keystoreAddress(path: string): string {
+  const address = normalizeAddress(loadKeystore(path).address);
+  if (!address) throw new UsageError(`--keystore ${path} names no valid address (ox + 40 hex characters)`);
+  return address;
 }

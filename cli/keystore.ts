@@ -98,5 +98,11 @@ export async function decryptKeystore(store: Keystore, password: string, name = 
   if (mac(derived, ciphertext) !== c.mac.toLowerCase())
     throw new KeystoreError(`${name}: wrong password (the keystore's MAC does not match)`);
   const priv = ctr(derived.subarray(0, 16), hexToBytes(c.cipherparams.iv)).decrypt(ciphertext);
-  return keyPairFromPrivateKey(bytesToHex(priv));
+  const key = keyPairFromPrivateKey(bytesToHex(priv));
+  // The clear address is what password-free reads use (`wallet address`, `wallet balance`): it must be the key's.
+  if (typeof store.address !== 'string' || store.address.toLowerCase() !== key.address.toLowerCase())
+    throw new KeystoreError(
+      `${name}: the keystore names address ${String(store.address).slice(0, 60)} but holds the key of ${key.address}`,
+    );
+  return key;
 }

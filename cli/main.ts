@@ -46,7 +46,11 @@ async function main(argv: string[]): Promise<number> {
     return await cmd.run(rest);
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`ombra ${name}: ${e.message}\n\n${await cmd.help(rest)}`);
+      // One line and where the options are, rather than the whole help after every typo.
+      // A subcommand is a first word with help of its own (`wallet send`); anything else is not named.
+      const first = rest[0] && !rest[0].startsWith('-') ? rest[0] : undefined;
+      const sub = first && (await cmd.help([first])) !== (await cmd.help([])) ? ` ${first}` : '';
+      process.stderr.write(`ombra ${name}: ${e.message} (see \`ombra ${name}${sub} --help\`)\n`);
       return 2;
     }
     // The faults' modules are loaded here, on the way out, not by every command (the node's alone is ~0.3 s of CPU).

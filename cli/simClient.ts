@@ -24,10 +24,10 @@ export class SimClient {
   private readonly wallets: Wallet[];
   readonly counts: SimCounts = { sent: {}, refused: {} };
 
-  constructor(url: string, keys: KeyPair[]) {
+  constructor(url: string, keys: KeyPair[], apiKey?: string) {
     this.url = url.replace(/\/+$/, '');
     this.keys = keys;
-    this.client = new OmbraClient(this.url);
+    this.client = new OmbraClient({ url: this.url, apiKey });
     this.wallets = keys.map((k) => new Wallet(this.client, k));
   }
 

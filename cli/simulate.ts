@@ -1,6 +1,6 @@
 /** `ombra simulate`: drives a running node with realistic traffic of every executed type. */
 import { DEV_MNEMONIC, keyPairFromMnemonic } from '../core/keys.ts';
-import { helpText, requiredIntFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
+import { API_KEY_FLAG, apiKeyFlag, helpText, requiredIntFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
 import { SimClient } from './simClient.ts';
 import { Simulator } from './simulator.ts';
 import { progressLine, summaryTable } from './simReport.ts';
@@ -10,12 +10,13 @@ const LINE_EVERY_MS = 5000;
 
 const FLAGS: Record<string, FlagSpec> = {
   url: URL_FLAG,
+  'api-key': API_KEY_FLAG,
   seconds: { type: 'string', env: 'OMBRA_SIM_SECONDS', default: '30', help: 'how long to run' },
   seed: { type: 'string', env: 'OMBRA_SIM_SEED', default: '7777', help: 'seed of the traffic mix' },
   json: { type: 'boolean', help: 'print the summary as JSON' },
 };
 
-const USAGE = 'ombra simulate [--url URL] [--seconds S] [--seed N] [--json]';
+const USAGE = 'ombra simulate [--url URL] [--api-key KEY] [--seconds S] [--seed N] [--json]';
 const SUMMARY =
   "Drives a running node with a realistic, seeded mix of traffic from the dev mnemonic's accounts:\n" +
   'transfers; miners (indexes 2-4) registering and answering tasks with deterministic outputs; the\n' +
@@ -34,7 +35,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const seconds = requiredIntFlag(flags, 'seconds', 1, 86_400);
   const seed = requiredIntFlag(flags, 'seed', 0, 2 ** 31 - 1);
   const keys = Array.from({ length: 10 }, (_, i) => keyPairFromMnemonic(DEV_MNEMONIC, i));
-  const client = new SimClient(flags.url as string, keys);
+  const client = new SimClient(flags.url as string, keys, apiKeyFlag(flags));
   try {
     await client.get('/api/health');
   } catch (e) {

@@ -5,12 +5,13 @@
  * printed twice across reconnects.
  */
 import { backoffMs, OmbraClient } from '../client/index.ts';
-import { helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
+import { API_KEY_FLAG, apiKeyFlag, helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
 import { formatHuman, formatJson, wantsColour, type TailEvent } from './tailFormat.ts';
 
 /** Flags of `ombra tail`. */
 const TAIL_FLAGS: Record<string, FlagSpec> = {
   url: URL_FLAG,
+  'api-key': API_KEY_FLAG,
   events: {
     type: 'string',
     env: 'OMBRA_TAIL_EVENTS',
@@ -25,7 +26,7 @@ const TAIL_FLAGS: Record<string, FlagSpec> = {
   },
 };
 
-const USAGE = 'ombra tail [--url URL] [--events block,tx] [--json] [--from-height N]';
+const USAGE = 'ombra tail [--url URL] [--api-key KEY] [--events block,tx] [--json] [--from-height N]';
 const SUMMARY =
   'Prints the live events of a node (GET /api/chain/events). Reconnects after 1, 2, 4, 8 ... 30 s and\n' +
   'resumes with Last-Event-ID. Connection notices go to stderr. Ctrl-C exits 0.';
@@ -65,7 +66,7 @@ export async function tailCommand(argv: string[]): Promise<number> {
   // `ombra tail | head` closes the pipe: that is a normal way to stop, not a crash.
   process.stdout.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' ? onSignal() : undefined));
   try {
-    return await new OmbraClient(url.href).subscribe({
+    return await new OmbraClient({ url: url.href, apiKey: apiKeyFlag(flags) }).subscribe({
       fromHeight,
       signal: ctl.signal,
       onEvent: (e: TailEvent) => {

@@ -5,7 +5,7 @@
  * left out. A new type shows its fields here without a change.
  */
 import { TX_HANDLERS } from '../core/tx/registry.ts';
-import { formatOmbra } from './ombraAmount.ts';
+import { formatOmbra } from '../core/ombraAmount.ts';
 
 const COMMON = new Set(['type', 'from', 'nonce', 'timestamp', 'fee', 'publicKey', 'signature', 'hash']);
 /** Text fields shown when their name says they identify something. */

@@ -3,6 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEV_MNEMONIC, keyPairFromMnemonic } from '../core/keys.ts';
 import type { Genesis } from '../core/genesis.ts';
+import { loadOrCreatePeerKey } from '../p2p/identity.ts';
 import { helpText, intFlag, requiredIntFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
 
 const FLAGS: Record<string, FlagSpec> = {
@@ -10,14 +11,21 @@ const FLAGS: Record<string, FlagSpec> = {
   out: { type: 'string', env: 'OMBRA_TESTNET_OUT', help: 'output directory' },
   'block-time-ms': { type: 'string', env: 'OMBRA_BLOCK_TIME_MS', default: '15000', help: 'slot length written into the genesis' },
   'chain-id': { type: 'string', env: 'OMBRA_CHAIN_ID', default: 'ombra-testnet', help: 'chain id' },
+  'port-base': {
+    type: 'string',
+    env: 'OMBRA_TESTNET_PORT_BASE',
+    default: '7777',
+    help: 'the printed commands use HTTP port BASE+2i and p2p port BASE+2i+1 for node i',
+  },
 };
 
-const USAGE = 'ombra testnet --nodes N --out DIR [--block-time-ms MS]';
+const USAGE = 'ombra testnet --nodes N --out DIR [--block-time-ms MS] [--port-base P]';
 const SUMMARY =
   'Writes DIR/genesis.json with N authorities (dev mnemonic indexes 0..N-1, known in advance),\n' +
   'indexes 0-9 funded with 1,000,000 OMBRA each, every fork at 0, and DIR/node<i>/key.json per node,\n' +
-  'and prints the start command of each node: distinct HTTP, p2p and metrics ports on this machine\n' +
-  '(node i: HTTP 7777+2i, p2p 7778+2i, metrics 9464+i), every node after the first dialling node 0.';
+  'and prints the start command of each node (`npx ombra ...`, to paste as they are): distinct HTTP, p2p\n' +
+  'and metrics ports on this machine (node i: HTTP BASE+2i, p2p BASE+2i+1, metrics 9464+i), every node\n' +
+  'after the first dialling node 0, whose p2p identity is created in its data dir now so its address is known.';
 
 /** Help for `ombra testnet`. */
 export const testnetHelp = () => helpText(USAGE, SUMMARY, FLAGS);
@@ -44,6 +52,7 @@ export async function testnetCommand(argv: string[]): Promise<number> {
   if (n === undefined) throw new UsageError('--nodes is required');
   if (typeof flags.out !== 'string') throw new UsageError('--out is required');
   const blockTimeMs = requiredIntFlag(flags, 'block-time-ms', 100, 3_600_000);
+  const base = requiredIntFlag(flags, 'port-base', 1, 65_535 - 20);
   const chainId = flags['chain-id'] as string;
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(chainId)) throw new UsageError('--chain-id must be 1-64 of [A-Za-z0-9_.-]');
   const out = flags.out;
@@ -58,23 +67,24 @@ export async function testnetCommand(argv: string[]): Promise<number> {
     );
   }
   process.stdout.write(`wrote ${join(out, 'genesis.json')} (${n} authorities, ${blockTimeMs} ms slots) and ${n} key files\n`);
-  process.stdout.write(`start each node in its own terminal:\n${startCommands(out, n).join('\n')}\n`);
+  // Node 0's identity is made now (kept in its data dir, as a start would), so the others' --peer is a literal.
+  const peer0 = (await loadOrCreatePeerKey(join(out, 'node0', 'data'))).publicKey.toString();
+  process.stdout.write(`start each node in its own terminal:\n${startCommands(out, n, peer0, base).join('\n')}\n`);
   return 0;
 }
 
 /**
  * The start command of each node of a test network in `out`, with HTTP, p2p and metrics ports
- * that do not collide on one machine; every node after the first dials node 0, whose peer id is
- * read from its `/api/chain/network` once it serves.
+ * that do not collide on one machine; every node after the first dials node 0 (peer id `peer0`).
  */
-function startCommands(out: string, n: number): string[] {
+function startCommands(out: string, n: number, peer0: string, base: number): string[] {
   return Array.from({ length: n }, (_, i) => {
     const args = [
-      `ombra start --genesis ${join(out, 'genesis.json')} --key-file ${join(out, `node${i}`, 'key.json')}`,
-      `--data-dir ${join(out, `node${i}`, 'data')} --http-port ${7777 + 2 * i} --p2p-port ${7778 + 2 * i}`,
+      `npx ombra start --genesis ${join(out, 'genesis.json')} --key-file ${join(out, `node${i}`, 'key.json')}`,
+      `--data-dir ${join(out, `node${i}`, 'data')} --http-port ${base + 2 * i} --p2p-port ${base + 1 + 2 * i}`,
       `--metrics-addr 127.0.0.1:${9464 + i}`,
     ];
-    if (i > 0) args.push('--peer "$(curl -s http://127.0.0.1:7777/api/chain/network | jq -r \'.addresses[0]\')"');
+    if (i > 0) args.push(`--peer /ip4/127.0.0.1/tcp/${base + 1}/p2p/${peer0}`);
     return `  ${args.join(' ')}`;
   });
 }

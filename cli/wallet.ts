@@ -9,10 +9,20 @@ import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../client/
 import { normalizeAddress } from '../core/address.ts';
 import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, newMnemonic, type KeyPair } from '../core/keys.ts';
 import { TRANSFER } from '../core/tx/transfer.ts';
-import { helpText, parseFlags, requiredIntFlag, UsageError, type FlagSpec, type Flags, URL_FLAG } from './args.ts';
-import { readKeystore } from './keyFile.ts';
+import {
+  API_KEY_FLAG,
+  apiKeyFlag,
+  helpText,
+  parseFlags,
+  requiredIntFlag,
+  UsageError,
+  type FlagSpec,
+  type Flags,
+  URL_FLAG,
+} from './args.ts';
+import { keystoreAddress, readKeystore } from './keyFile.ts';
 import { encryptKeystore } from './keystore.ts';
-import { AmountError, formatOmbra, parseOmbra } from './ombraAmount.ts';
+import { AmountError, formatOmbra, parseOmbra } from '../core/ombraAmount.ts';
 import { keystorePassword } from './password.ts';
 import { walletBalance } from './walletBalance.ts';
 
@@ -54,6 +64,7 @@ const SEND_FLAGS: Record<string, FlagSpec> = {
   mnemonic: MNEMONIC_FLAG,
   keystore: KEYSTORE_FLAG,
   url: URL_FLAG,
+  'api-key': API_KEY_FLAG,
   'no-wait': { type: 'boolean', help: 'print the hash and exit without waiting for confirmation' },
   'timeout-s': { type: 'string', env: 'OMBRA_WAIT_TIMEOUT_S', default: '60', help: 'seconds to wait for confirmation' },
   json: JSON_FLAG,
@@ -65,6 +76,7 @@ const BALANCE_FLAGS: Record<string, FlagSpec> = {
   mnemonic: MNEMONIC_FLAG,
   keystore: KEYSTORE_FLAG,
   url: URL_FLAG,
+  'api-key': API_KEY_FLAG,
   json: JSON_FLAG,
 };
 
@@ -83,7 +95,7 @@ const SUBCOMMANDS: Record<string, { usage: string; summary: string; flags: Recor
   },
   send: {
     usage:
-      'ombra wallet send --to ADDR --amount OMBRA | --amount-micro MICRO [--fee MICRO] [--index N] [--mnemonic "..." | --keystore FILE] [--url URL] [--no-wait]',
+      'ombra wallet send --to ADDR --amount OMBRA | --amount-micro MICRO [--fee MICRO] [--index N] [--mnemonic "..." | --keystore FILE] [--url URL] [--api-key KEY] [--no-wait]',
     summary:
       'Signs a TRANSFER from account N with the next free nonce (account nonce + pending transactions),\n' +
       'submits it to POST /api/chain/tx, prints its hash, then waits until it is confirmed and prints the block.\n' +
@@ -91,7 +103,7 @@ const SUBCOMMANDS: Record<string, { usage: string; summary: string; flags: Recor
     flags: SEND_FLAGS,
   },
   balance: {
-    usage: 'ombra wallet balance [--address ADDR] [--index N] [--mnemonic "..." | --keystore FILE] [--url URL] [--json]',
+    usage: 'ombra wallet balance [--address ADDR] [--index N] [--mnemonic "..." | --keystore FILE] [--url URL] [--api-key KEY] [--json]',
     summary: 'Prints the balance of an address (--address, else account N of the wallet) in OMBRA and in micro-units.',
     flags: BALANCE_FLAGS,
   },
@@ -119,7 +131,7 @@ export async function walletCommand(argv: string[]): Promise<number> {
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
   if (sub === 'new') return walletNew(flags);
   if (sub === 'address') return walletAddress(flags);
-  if (sub === 'balance') return walletBalance(flags, parseUrlFlag(flags), async () => (await signingKey(flags)).key.address);
+  if (sub === 'balance') return walletBalance(flags, parseUrlFlag(flags), () => ownAddress(flags));
   return walletSend(flags);
 }
 
@@ -160,6 +172,13 @@ async function signingKey(flags: Flags): Promise<{ key: KeyPair; index: number |
   return walletKey(flags);
 }
 
+/** The wallet's own address: a keystore's clear address (no password), else account --index of the mnemonic. */
+function ownAddress(flags: Flags): string {
+  if (!flags.keystore) return walletKey(flags).key.address;
+  if (flags.mnemonic !== undefined) throw new UsageError('give --keystore or --mnemonic, not both');
+  return keystoreAddress(String(flags.keystore));
+}
+
 /** The wallet key from --index and --mnemonic / OMBRA_MNEMONIC / the dev mnemonic. */
 export function walletKey(flags: Flags): { key: KeyPair; index: number } {
   const index = requiredIntFlag(flags, 'index', 0, 2 ** 31 - 1);
@@ -173,6 +192,13 @@ export function walletKey(flags: Flags): { key: KeyPair; index: number } {
 }
 
 async function walletAddress(flags: Flags): Promise<number> {
+  if (flags.keystore) {
+    if (flags.mnemonic !== undefined) throw new UsageError('give --keystore or --mnemonic, not both');
+    // The address is kept in clear in the keystore: no password for a read.
+    const address = keystoreAddress(String(flags.keystore));
+    out(flags.json ? JSON.stringify({ index: null, address, path: null }) : `address:   ${address}`);
+    return 0;
+  }
   const { key, index } = await signingKey(flags);
   const path = index === null ? null : derivationPath(index);
   if (flags.json) out(JSON.stringify({ index, address: key.address, publicKey: key.publicKey, path }));
@@ -232,7 +258,7 @@ async function walletSend(flags: Flags): Promise<number> {
   const base = parseUrlFlag(flags);
   const { key } = await signingKey(flags);
   const json = flags.json === true;
-  const client = new OmbraClient({ url: base });
+  const client = new OmbraClient({ url: base, apiKey: apiKeyFlag(flags) });
   try {
     const { tx, answer } = await new Wallet(client, key).send(TRANSFER, { to, amount, fee });
     const hash = answer.hash ?? tx.hash;

@@ -5,6 +5,7 @@
 import { CLAIM_TYPES, checkClaimFee } from './claimFee.ts';
 import { ChainError } from './errors.ts';
 import { forkActive, MAX_TX_FUTURE_MS } from './genesis.ts';
+import { ombraWithMicro } from './ombraAmount.ts';
 import { verifySignature } from './signature.ts';
 import type { SignedTx, StateReader, TxContext } from './tx/handler.ts';
 import { handlerOf } from './tx/registry.ts';
@@ -72,7 +73,7 @@ export function checkTxState(signed: SignedTx, env: ValidationEnv): void {
   if (account.balance - pending.balance < cost.balance) {
     throw new ChainError(
       'INSUFFICIENT_BALANCE',
-      `Insufficient balance: need ${cost.balance}, available ${account.balance - pending.balance}`,
+      `Insufficient balance: need ${ombraWithMicro(cost.balance)}, available ${ombraWithMicro(account.balance - pending.balance)}`,
     );
   }
   const free = account.storageCapacity - account.storageUsed - pending.storage;

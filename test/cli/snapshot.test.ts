@@ -176,7 +176,7 @@ t('audit reports the height of every kind of fault', async () => {
   assert.match(missing.stderr, /cannot read .*ENOENT/);
   const usage = await runCli(['audit']);
   assert.is(usage.code, 2);
-  assert.match(usage.stderr, /Usage: ombra audit FILE/);
+  assert.match(usage.stderr, /^ombra audit: FILE or --data-dir DIR is required \(see `ombra audit --help`\)\n$/);
 });
 
 t.run();

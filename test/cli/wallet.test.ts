@@ -8,7 +8,7 @@ import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encryptKeystore } from '../../cli/keystore.ts';
-import { formatOmbra } from '../../cli/ombraAmount.ts';
+import { formatOmbra } from '../../core/ombraAmount.ts';
 
 const t = suite('cli wallet');
 
@@ -68,7 +68,7 @@ t('bad flags and bad input exit 2 with the help', async () => {
   results.forEach((r, i) => {
     assert.is(r.code, 2, `${cases[i][0].join(' ')}: ${r.stderr}`);
     assert.match(r.stderr, cases[i][1]);
-    assert.match(r.stderr, /Usage: ombra wallet/);
+    assert.match(r.stderr, /^ombra wallet: [^\n]+ \(see `ombra wallet( (send|balance|address|new))? --help`\)\n$/);
   });
   const help = await runCli(['wallet', 'send', '--help']);
   assert.is(help.code, 0);
@@ -151,7 +151,15 @@ t('wallet send transfers on a running node and waits for the block; refusals exi
     );
     assert.is(viaKeystore.code, 0, viaKeystore.stderr);
     assert.is(JSON.parse(viaKeystore.stdout).from, from);
-    const wrong = await runCli(['wallet', 'balance', '--keystore', ks, '--url', node.url], { env: { OMBRA_KEYSTORE_PASSWORD: 'nope' } });
+    // A balance needs no password (the keystore's address is in clear); signing does.
+    const noPassword = await runCli(['wallet', 'balance', '--keystore', ks, '--url', node.url, '--json'], {
+      env: { OMBRA_KEYSTORE_PASSWORD: 'nope' },
+    });
+    assert.is(noPassword.code, 0, noPassword.stderr);
+    assert.is(JSON.parse(noPassword.stdout).address, from);
+    const wrong = await runCli(['wallet', 'send', '--to', to, '--amount', '0.5', '--keystore', ks, '--url', node.url, '--no-wait'], {
+      env: { OMBRA_KEYSTORE_PASSWORD: 'nope' },
+    });
     assert.is(wrong.code, 1);
     assert.match(wrong.stderr, /^ombra wallet: keystore .*wallet\.json: wrong password/);
     assert.is(wrong.stderr.trim().split('\n').length, 1, wrong.stderr);

@@ -110,7 +110,9 @@ t('a transaction that does not apply is refused with its own code and message', 
   const b = reseal({ ...block1(), transactions: [tx], txRoot: txRootOf([tx]) }, K0);
   assert.equal(
     refuse(b),
-    invalid('block 1: invalid transaction: INSUFFICIENT_BALANCE: Insufficient balance: need 2000000000010, available 1000000000000'),
+    invalid(
+      'block 1: invalid transaction: INSUFFICIENT_BALANCE: Insufficient balance: need 2000000.00001 OMBRA (2000000000010 micro-units), available 1000000 OMBRA (1000000000000 micro-units)',
+    ),
   );
 });
 

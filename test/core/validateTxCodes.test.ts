@@ -86,7 +86,8 @@ t('amount + fee above the balance is INSUFFICIENT_BALANCE, pending spends includ
     refusal(() => validateTx(transfer(K1, { amount: '1000000000000', fee: '1' }), envOf())),
     {
       code: 'INSUFFICIENT_BALANCE',
-      message: 'Insufficient balance: need 1000000000001, available 1000000000000',
+      message:
+        'Insufficient balance: need 1000000.000001 OMBRA (1000000000001 micro-units), available 1000000 OMBRA (1000000000000 micro-units)',
     },
   );
   const pending = (): PendingRun => ({ count: 0, balance: 999_999_999_000n, storage: 0n });
@@ -94,7 +95,7 @@ t('amount + fee above the balance is INSUFFICIENT_BALANCE, pending spends includ
     refusal(() => validateTx(transfer(K1, { amount: '1000', fee: '1' }), envOf(DEV_GENESIS, { pending }))),
     {
       code: 'INSUFFICIENT_BALANCE',
-      message: 'Insufficient balance: need 1001, available 1000',
+      message: 'Insufficient balance: need 0.001001 OMBRA (1001 micro-units), available 0.001 OMBRA (1000 micro-units)',
     },
   );
   assert.is(validateTx(transfer(K1, { amount: '999', fee: '1' }), envOf(DEV_GENESIS, { pending })).amount, '999');

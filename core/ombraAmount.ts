@@ -39,3 +39,8 @@ export function formatOmbra(micro: bigint): string {
   const fraction = (abs % MICRO_PER_OMBRA).toString().padStart(OMBRA_DECIMALS, '0').replace(/0+$/, '');
   return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
 }
+
+/** An amount for a message: OMBRA with the exact micro-units beside, `1.5 OMBRA (1500000 micro-units)`. */
+export function ombraWithMicro(micro: bigint): string {
+  return `${formatOmbra(micro)} OMBRA (${micro} micro-units)`;
+}

@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import fc from 'fast-check';
-import { AmountError, formatOmbra, parseOmbra } from '../../cli/ombraAmount.ts';
+import { AmountError, formatOmbra, parseOmbra } from '../../core/ombraAmount.ts';
 
 const t = suite('OMBRA amounts');
 
