@@ -91,7 +91,7 @@ export const ROUTES = {
   getApiWebFileFileIdContent: ['GET', '/api/web/file/:fileId/content'],
   getApiWebFileFileId: ['GET', '/api/web/file/:fileId'],
   getWebAlias: ['GET', '/web/:alias'],
-  getWebAliasPath: ['GET', '/web/:alias/*'],
+  getWebAliasPath: ['GET', '/web/:alias/:path'],
   postApiKeysRegister: ['POST', '/api/keys/register'],
   getApiKeysMe: ['GET', '/api/keys/me'],
   deleteApiKeysId: ['DELETE', '/api/keys/:id'],
@@ -167,7 +167,7 @@ export interface PathParams {
   getApiWebFileFileIdContent: { fileId: string | number };
   getApiWebFileFileId: { fileId: string | number };
   getWebAlias: { alias: string | number };
-  getWebAliasPath: { alias: string | number };
+  getWebAliasPath: { alias: string | number; path: string | number };
   deleteApiKeysId: { id: string | number };
   getApiAlertsConfirmToken: { token: string | number };
   postApiAlertsConfirmToken: { token: string | number };

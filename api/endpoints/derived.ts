@@ -7,7 +7,7 @@
  */
 import { componentSchemas } from '../openapi/components.ts';
 import type { JsonSchema } from '../openapi/txSchemas.ts';
-import type { Endpoint, Param } from './endpoint.ts';
+import { type Endpoint, type Param, plainPath } from './endpoint.ts';
 import { ENDPOINTS } from './index.ts';
 import { routeTables } from './routeTables.ts';
 import { key, schemaType } from './schemaType.ts';
@@ -33,7 +33,7 @@ function paramsType(params: Record<string, Param>, optional: boolean, widen: (t:
 function clientRoutesSource(): string {
   const out = [HEADER('Every route of the node: method and path template by operation id, path parameters and query values.')];
   out.push('/** Method and path template of every operation. */', 'export const ROUTES = {');
-  for (const [id, e] of entries()) out.push(`  ${id}: ['${e.method}', '${e.path}'],`);
+  for (const [id, e] of entries()) out.push(`  ${id}: ['${e.method}', '${plainPath(e.path)}'],`);
   out.push('} as const;', '', '/** An operation id. */', 'export type OperationId = keyof typeof ROUTES;', '');
   out.push('/** The path parameters of the operations that have any. */', 'export interface PathParams {');
   for (const [id, e] of entries())

@@ -33,6 +33,8 @@ interface Answer {
   status?: number;
   /** Default application/json. */
   contentType?: string;
+  /** Other content types the route answers with (static files: by their extension). */
+  otherTypes?: string[];
   /** The body's schema (JSON answers); other content types describe their body in `description`. */
   schema?: JsonSchema;
   description?: string;
@@ -41,7 +43,7 @@ interface Answer {
 /** Everything about one route. */
 export interface Endpoint {
   method: 'GET' | 'POST' | 'DELETE';
-  /** Hono's template: `/api/chain/block/:index`, `/web/:alias/*`. */
+  /** Hono's template: `/api/chain/block/:index`, `/web/:alias/:path{.*}` (a parameter with its own pattern: `plainPath`). */
   path: string;
   summary: string;
   tag: string;
@@ -120,6 +122,9 @@ export function serve<E extends Endpoint>(app: Hono, e: E, handler: Handler<NoIn
   // Hono's overloads do not take a spread; the handlers are plain (c, next) functions.
   (app.on as (m: string, p: string, ...h: unknown[]) => void)(e.method, e.path, ...before, run);
 }
+
+/** A path template without its parameters' patterns: `/web/:alias/:path{.*}` is `/web/:alias/:path`. */
+export const plainPath = (path: string): string => path.replace(/(:[A-Za-z0-9_]+)\{[^}]*\}/g, '$1');
 
 /** The `:name`s of a path template. */
 export const pathParams = (path: string): string[] => [...path.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]);

@@ -32,7 +32,7 @@ export const OPERATOR_ENDPOINTS = endpoints({
     tag: 'operator',
     summary: "The docs page's script and style",
     params: { file: file('docs.js or docs.css', 'docs.js') },
-    ok: { contentType: 'text/javascript', description: 'a static file' },
+    ok: { contentType: 'text/javascript', otherTypes: ['text/css'], description: 'a static file' },
     errors: [404],
   },
   get: {
@@ -48,7 +48,11 @@ export const OPERATOR_ENDPOINTS = endpoints({
     tag: 'explorer',
     summary: "The explorer's modules, style and icon",
     params: { file: file('a file of api/explorer/', 'app.js') },
-    ok: { contentType: 'text/javascript', description: 'a static file' },
+    ok: {
+      contentType: 'text/javascript',
+      otherTypes: ['text/css', 'image/svg+xml'],
+      description: 'a static file (modules, style sheets, the icon)',
+    },
     errors: [404],
   },
   getExplorerClientFile: {
@@ -66,7 +70,7 @@ export const OPERATOR_ENDPOINTS = endpoints({
     tag: 'explorer',
     summary: 'Third-party browser files served from node_modules (eventsource-parser, the uPlot chart library)',
     params: { file: file('eventsource-parser.js, uPlot.js or uPlot.css', 'uPlot.js') },
-    ok: { contentType: 'text/javascript', description: 'an ES module' },
+    ok: { contentType: 'text/javascript', otherTypes: ['text/css'], description: 'an ES module or a style sheet' },
     errors: [404],
   },
 });

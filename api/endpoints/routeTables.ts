@@ -6,7 +6,7 @@
  */
 import { componentSchemas } from '../openapi/components.ts';
 import type { JsonSchema } from '../openapi/txSchemas.ts';
-import type { Endpoint, Param } from './endpoint.ts';
+import { type Endpoint, type Param, plainPath } from './endpoint.ts';
 import { ENDPOINTS } from './index.ts';
 
 /** Transaction schemas are listed in docs/protocol.md. */
@@ -55,8 +55,10 @@ account of mnemonic index 1, and transactions it signed in \`fixtures/simulated-
 
 JSON everywhere; big integers (balances, amounts, fees) are decimal strings in micro-units
 (1 OMBRA = 1,000,000); heights, nonces and times (epoch ms) are numbers. Every error is
-\`{error, code}\`; every route may answer 400 (bad input, \`INVALID_PARAMS\`) and 429
-(\`RATE_LIMITED\`, with \`Retry-After\`), and the statuses in its "errors" column. A list's
+\`{error, code}\`; every route may answer 400 (bad input, \`INVALID_PARAMS\`), 401
+(\`UNAUTHORIZED\`: where rate limits are on, an \`X-API-Key\` that is malformed, unknown or revoked),
+403 (\`IP_BANNED\`) and 429 (\`RATE_LIMITED\`, with \`Retry-After\`), and the statuses in its
+"errors" column. Routes that serve stored content (those taking \`Range\`) also answer 206 and 304. A list's
 \`limit\` above its maximum is clamped to it.
 `;
 
@@ -100,7 +102,7 @@ export function routeTables(): string {
     out.push(`## ${tag}`, '', '| route | input | answer | errors |', '|---|---|---|---|');
     for (const e of list)
       out.push(
-        `| \`${e.method} ${e.path}\` | ${inputs(e)} | ${answer(e)} | ${(e.errors ?? []).filter((s) => s !== 400 && s !== 429).join(', ')} |`,
+        `| \`${e.method} ${plainPath(e.path)}\` | ${inputs(e)} | ${answer(e)} | ${(e.errors ?? []).filter((s) => s !== 400 && s !== 429).join(', ')} |`,
       );
     out.push('');
   }

@@ -1,4 +1,4 @@
-/** The definitions of the web drive routes: /api/web/* and the static sites at /web/:alias/*. */
+/** The definitions of the web drive routes: /api/web/* and the static sites at /web/:alias/:path. */
 import { endpoints } from './endpoint.ts';
 import { CONTENT_HEADERS, hashParam, matching, paging } from './params.ts';
 import { EXAMPLE_IDS } from './examples.ts';
@@ -113,7 +113,10 @@ export const WEB_ENDPOINTS = endpoints({
       "A complete file's raw bytes, with its content type, `ETag` (its SHA-256) and an immutable cache; 304 for a matching If-None-Match",
     params: { fileId: hashParam('file id: SHA-256(siteId + path + contentHash)', 'fileId', EXAMPLE_IDS.webFile) },
     headers: CONTENT_HEADERS,
-    ok: { contentType: 'application/octet-stream', description: "the file's bytes under its own content type" },
+    ok: {
+      contentType: '*/*',
+      description: "the file's bytes under its own content type (the `contentType` it was uploaded with; text types in UTF-8)",
+    },
     errors: [404, 416],
   },
   getApiWebFileFileId: {
@@ -157,13 +160,26 @@ export const WEB_ENDPOINTS = endpoints({
   },
   getWebAliasPath: {
     method: 'GET',
-    path: '/web/:alias/*',
+    // `{.*}`: the tail is one parameter, slashes and all (and empty: the site's index.html).
+    path: '/web/:alias/:path{.*}',
     tag: 'web',
     summary:
       "The site an alias points at, served from its active release: a path ending in `/` is its `index.html`; each file's content type, `ETag` and `Cache-Control: no-cache`; 304 for a matching If-None-Match; sandboxed (CSP)",
-    params: { alias },
+    description:
+      "`path` is the rest of the URL after the alias, so it may hold `/`: `/web/my-site/css/site.css` asks for `/css/site.css`. A client filling in this template percent-encodes it (`css%2Fsite.css`), which the node decodes the same way. An empty path (`/web/my-site/`) is the site's `index.html`.",
+    params: {
+      alias,
+      path: {
+        schema: { type: 'string' },
+        description: "the file's path in the site, without the leading `/`; it may contain `/`; ending in `/`: that folder's index.html",
+        example: 'index.html',
+      },
+    },
     headers: CONTENT_HEADERS,
-    ok: { contentType: 'text/html', description: 'the file at the path (any content type)' },
+    ok: {
+      contentType: '*/*',
+      description: 'the file at the path under its own content type (the `contentType` it was uploaded with; text types in UTF-8)',
+    },
     errors: [404, 416],
   },
 });

@@ -90,7 +90,12 @@ export function drivePathOf(rest: string): string | undefined {
   return /^\/[\x21-\x7e]{0,511}$/.test(path) && webPathProblem(path) === null ? path : undefined;
 }
 
-/** /web/:alias/<path>: the active release of an alias as a static site. */
+/**
+ * /web/:alias/:path: the active release of an alias as a static site. `path` is the whole rest
+ * of the URL (slashes and all, or empty); it is read from the URL itself, still encoded, so a
+ * path a client percent-encoded whole (`css%2Fsite.css`) and one it wrote out (`css/site.css`)
+ * name the same file.
+ */
 export function webSiteRoutes({ queries }: ApiDeps): Hono {
   const { web } = queries;
   const app = new Hono();

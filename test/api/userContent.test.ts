@@ -61,7 +61,7 @@ async function everyKind(c: TestChain): Promise<Record<string, string>> {
   await c.produce();
   return {
     '/api/web/file/{fileId}/content': `/api/web/file/${page.fileId}/content`,
-    '/web/{alias}/*': '/web/evil/index.html',
+    '/web/{alias}/{path}': '/web/evil/index.html',
     '/api/social/blob/{blobId}': `/api/social/blob/${htmlBlob}`,
     '/api/image/{tokenId}/file': `/api/image/${nfts.image}/file`,
     '/api/audio/{tokenId}/file': `/api/audio/${nfts.audio}/file`,

@@ -23,18 +23,28 @@ export interface LiveNode {
   stop(): Promise<void>;
 }
 
-/** Starts a node on a copy of the simulated chain. */
-export async function liveSimulatedNode(): Promise<LiveNode> {
+/**
+ * Fills `dataDir` with the simulated chain (fixtures/simulated-chain.ndjson), as a stopped
+ * node's data dir: `ombra start --dev --block-time-ms 200` opens it (the fixture's genesis is
+ * the dev genesis at that block time).
+ */
+export async function seedSimulatedChain(dataDir: string): Promise<{ genesis: Genesis; blocks: Block[] }> {
   const lines = readFileSync(new URL('../../fixtures/simulated-chain.ndjson', import.meta.url), 'utf8')
     .trim()
     .split('\n')
     .map((l) => JSON.parse(l));
   const genesis = parseGenesis(lines[0].genesis);
   const blocks = lines.slice(1) as Block[];
-  const tmp = tempDir('ombra-live-');
-  const seed = await OmbraNode.open({ dbDir: dbDirOf(tmp.dir), genesis });
+  const seed = await OmbraNode.open({ dbDir: dbDirOf(dataDir), genesis });
   for (const b of blocks.slice(1)) await seed.importBlock(b);
   await seed.stop();
+  return { genesis, blocks };
+}
+
+/** Starts a node on a copy of the simulated chain. */
+export async function liveSimulatedNode(): Promise<LiveNode> {
+  const tmp = tempDir('ombra-live-');
+  const { genesis, blocks } = await seedSimulatedChain(tmp.dir);
   const options = {
     dataDir: tmp.dir,
     genesis,

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { type Endpoint, endpoints } from '../../../api/endpoints/endpoint.ts';
+import { type Endpoint, endpoints, plainPath } from '../../../api/endpoints/endpoint.ts';
 import { EXAMPLE_TASK_SUBMIT, EXAMPLE_TRANSFER } from '../../../api/endpoints/examples.ts';
 import { ENDPOINTS } from '../../../api/endpoints/index.ts';
 import { hashParam } from '../../../api/endpoints/params.ts';
@@ -113,15 +113,8 @@ t('the example transactions are confirmed in the simulated chain, their hash and
 });
 
 // Routes that need something the node issues at run time (a key, an alert token or link, the
-// digest of the checkpoint it wrote: test/api/openapi/liveRoutes.test.ts asks that one live), and
-// the site route whose tail is a file path rather than a parameter.
-const NOT_FROM_THE_CHAIN = new Set([
-  'getApiKeysMe',
-  'getApiAlerts',
-  'getApiAlertsConfirmToken',
-  'getApiCheckpointDigest',
-  'getWebAliasPath',
-]);
+// digest of the checkpoint it wrote: test/api/openapi/liveRoutes.test.ts asks that one live).
+const NOT_FROM_THE_CHAIN = new Set(['getApiKeysMe', 'getApiAlerts', 'getApiAlertsConfirmToken', 'getApiCheckpointDigest']);
 
 t('every GET route filled in with its examples answers 200 on a node holding the simulated chain', async () => {
   const live = await liveSimulatedNode();
@@ -129,7 +122,7 @@ t('every GET route filled in with its examples answers 200 on a node holding the
     const misses: string[] = [];
     for (const [id, e] of Object.entries(ENDPOINTS)) {
       if (e.method !== 'GET' || NOT_FROM_THE_CHAIN.has(id) || e.ok.contentType === 'text/event-stream') continue;
-      const path = e.path.replace(/:([A-Za-z0-9_]+)/g, (_, n) => encodeURIComponent(String(e.params?.[n]?.example)));
+      const path = plainPath(e.path).replace(/:([A-Za-z0-9_]+)/g, (_, n) => encodeURIComponent(String(e.params?.[n]?.example)));
       // `cursor` continues from `offset`; a page asks for one of them.
       const query = Object.entries(e.query ?? {}).filter(([n]) => n !== 'cursor');
       const search = new URLSearchParams(query.map(([n, p]): [string, string] => [n, String(p.example)]));

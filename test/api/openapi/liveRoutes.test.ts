@@ -62,6 +62,7 @@ async function samples(): Promise<Record<string, string>> {
     siteId: 'no-site',
     releaseId: 'no-release',
     alias: 'no-alias',
+    path: 'index.html',
     fileId: 'ab'.repeat(32),
     'GET /docs/:file': 'docs.js',
     'GET /explorer/:file': 'app.js',
