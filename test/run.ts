@@ -43,7 +43,7 @@ function find(dir: string): string[] {
 }
 
 // Files known to run long go first, so the queue's tail is made of short files.
-const LONG = /crash|p2p\/|browser|hostile|flood|simulate|alerts|storeDamage|serverLimits|writeFuzz/;
+const LONG = /crash|p2p\/|browser|hostile|flood|simulate|prism|alerts|storeDamage|serverLimits|writeFuzz/;
 
 function files(): string[] {
   const all = find(root).filter((f) => filters.length === 0 || filters.some((x) => relative(root, f).includes(x)));

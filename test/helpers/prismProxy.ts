@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { waitFor } from './nodeProcess.ts';
 
 /** Prism's CLI script, or null where the package is not installed. */
-export function prismBin(): string | null {
+function prismBin(): string | null {
   let pkg: string;
   try {
     pkg = fileURLToPath(import.meta.resolve('@stoplight/prism-cli/package.json'));
