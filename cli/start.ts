@@ -87,6 +87,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   }
   const rateLimits: Partial<RateLimitOptions> = { banned, trustedProxies: named, enforceLimits: limitsFlag === 'on' };
   const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
+  const minFeePerKB = BigInt(intFlag(flags, 'min-fee-per-kb', 0, 1_000_000_000) ?? 0);
   // A dev node runs on one machine: its webhooks are the developer's own loopback listeners.
   const alerts: Partial<AlertOptions> = { allowPrivate: dev || flags['webhook-allow-private'] === true, smtpUrl };
   if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
@@ -147,7 +148,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     rateLimits,
     alerts,
     p2p,
-    mempool: { minFee },
+    mempool: { minFee, minFeePerKB },
     verifyDepth: flags['verify-all'] === true ? Number.POSITIVE_INFINITY : undefined,
   });
   status = new StatusLog(

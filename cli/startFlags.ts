@@ -123,6 +123,11 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     multiple: true,
     help: 'mempool fee floor TYPE=MICRO, e.g. TRANSFER=1000 (repeatable; env: comma-separated; default no floor)',
   },
+  'min-fee-per-kb': {
+    type: 'string',
+    env: 'OMBRA_MIN_FEE_PER_KB',
+    help: 'mempool fee floor per 1,000 bytes of a transaction, in micro-units, rounded up (chunks exempt: storage prices them; default 0, no byte floor)',
+  },
   'trusted-proxy': {
     type: 'string',
     env: 'OMBRA_TRUSTED_PROXIES',

@@ -22,10 +22,11 @@ const FLAGS: Record<string, FlagSpec> = {
 const USAGE = 'ombra testnet --nodes N --out DIR [--block-time-ms MS] [--port-base P]';
 const SUMMARY =
   'Writes DIR/genesis.json with N authorities (dev mnemonic indexes 0..N-1, known in advance),\n' +
-  'indexes 0-9 funded with 1,000,000 OMBRA each, every fork at 0, and DIR/node<i>/key.json per node,\n' +
-  'and prints the start command of each node (`npx ombra ...`, to paste as they are): distinct HTTP, p2p\n' +
-  'and metrics ports on this machine (node i: HTTP BASE+2i, p2p BASE+2i+1, metrics 9464+i), every node\n' +
-  'after the first dialling node 0, whose p2p identity is created in its data dir now so its address is known.';
+  'indexes 0-9 funded with 1,000,000 OMBRA each, every fork at 0 (fork 7 too: claims pay), and\n' +
+  'DIR/node<i>/key.json per node, and prints the start command of each node (`npx ombra ...`, to paste as\n' +
+  'they are): distinct HTTP, p2p and metrics ports on this machine (node i: HTTP BASE+2i, p2p BASE+2i+1,\n' +
+  'metrics 9464+i), every node after the first dialling node 0, whose p2p identity is created in its data\n' +
+  'dir now so its address is known.';
 
 /** Help for `ombra testnet`. */
 export const testnetHelp = () => helpText(USAGE, SUMMARY, FLAGS);
@@ -40,7 +41,8 @@ export function testnetGenesis(n: number, blockTimeMs: number, chainId: string, 
     authorities: keys.slice(0, n).map((k) => k.address),
     allocations: Object.fromEntries(keys.map((k) => [k.address, '1000000000000'])),
     blockReward: '50000000',
-    forks: { 2: 0, 3: 0, 4: 0, 5: 0, 6: 0 },
+    // Fork 7 from genesis: a test network is reachable by others, and free claims let any funded key squat every name.
+    forks: { 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0 },
   };
 }
 

@@ -3,8 +3,8 @@
  * blocks take transactions by fee (highest first), then arrival, never out of nonce order (limits,
  * eviction and replacement: node/mempoolOptions.ts). Uploads and claims follow
  * node/uploadPolicy.ts: chunk bytes have their own budgets (per sender and overall, evicting lower-
- * fee chunks of others when the overall one is full), a sender with no balance neither uploads nor
- * claims, and a pending claim cannot be taken by another sender.
+ * fee chunks of others when the overall one is full), a sender with no balance sends nothing, a
+ * fee below the byte floor is refused, and a pending claim cannot be taken by another sender.
  */
 import { txBytes } from '../core/applyBlock.ts';
 import type { ChainState } from '../core/state.ts';
@@ -16,7 +16,7 @@ import { BinaryHeap } from './binaryHeap.ts';
 import { planEviction } from './evictionPlan.ts';
 import { type DroppedTx, recheckRun } from './recheckRun.ts';
 import { better, defaultMempoolOptions, type MempoolEntry as Entry, MempoolPolicyError, type MempoolOptions } from './mempoolOptions.ts';
-import { ClaimIndex, FUNDED_TYPES, uploadBytesOf } from './uploadPolicy.ts';
+import { ClaimIndex, uploadBytesOf } from './uploadPolicy.ts';
 
 /** The pending pool. */
 export class Mempool {
@@ -90,16 +90,25 @@ export class Mempool {
     const floor = this.opts.minFee[tx.type] ?? 0n;
     if (typeof tx.fee === 'string' && fee < floor)
       throw new MempoolPolicyError('VALIDATION_FAILED', `fee ${fee} is below this node's minimum of ${floor} for ${tx.type}`);
-    if (balance === 0n && FUNDED_TYPES.has(tx.type))
+    // Every transaction is stored for good: a key with nothing to lose sends nothing (uploads were
+    // refused so before; fee-0 posts from fresh keys grew the chain by 300 MB a minute).
+    if (balance === 0n)
       throw new MempoolPolicyError(
         'INSUFFICIENT_BALANCE',
-        `${tx.type} stores bytes or claims an id: this node admits it only from a sender with a balance`,
+        `${tx.from} has no balance: this node admits transactions only from a sender with a balance (fund the key first)`,
       );
     const conflict = this.claims.conflict(stateTx(tx));
     if (conflict)
       throw new MempoolPolicyError('VALIDATION_FAILED', `${conflict.key} is claimed by a pending transaction of ${conflict.sender}`);
     const bytes = txBytes([canonicalTx(tx)]);
-    const e: Entry = { tx, seq: this.seq++, fee, bytes, upload: uploadBytesOf(tx, bytes) };
+    const upload = uploadBytesOf(tx, bytes);
+    const byteFloor = (BigInt(bytes) * this.opts.minFeePerKB + 999n) / 1000n;
+    if (typeof tx.fee === 'string' && upload === 0 && fee < byteFloor)
+      throw new MempoolPolicyError(
+        'VALIDATION_FAILED',
+        `fee ${fee} is below this node's minimum of ${byteFloor} for ${bytes} bytes (${this.opts.minFeePerKB} per 1,000 bytes)`,
+      );
+    const e: Entry = { tx, seq: this.seq++, fee, bytes, upload };
     // Runs are keyed by the sender as the state reads it (a `from` may be sent in any case).
     const sender = tx.from.toLowerCase();
     const run = this.runs.get(sender) ?? [];

@@ -18,6 +18,12 @@ export interface MempoolOptions {
   maxBytes: number;
   /** Lowest `fee` admitted, per transaction type (micro-units; absent = 0). Types without a `fee` field are exempt. */
   minFee: Readonly<Record<string, bigint>>;
+  /**
+   * Lowest fee per 1,000 bytes of the transaction (canonical JSON, the block byte limit's measure),
+   * rounded up, for every type with a `fee` field except chunk-carrying ones (their bytes are
+   * priced by the sender's storage and the upload budgets). Micro-units; 0 = no byte floor.
+   */
+  minFeePerKB: bigint;
   /** A replacement (same sender and nonce) must pay at least this many percent more, and at least 1 micro more. */
   replaceBumpPercent: number;
   /** Most bytes of chunk-carrying transactions held (within `maxBytes`). */
@@ -27,7 +33,8 @@ export interface MempoolOptions {
 }
 
 /**
- * Defaults: 10,000 transactions, 64 per sender, 64 MiB, no fee floor, replacement +10%; chunks
+ * Defaults: 10,000 transactions, 64 per sender, 64 MiB, no fee floor by type or by byte
+ * (`ombra start --min-fee-per-kb` sets one), replacement +10%; chunks
  * 24 MiB in all and 4 MiB a sender (seven 400 KB chunks, more than a block of 3 MiB takes).
  */
 export const defaultMempoolOptions: MempoolOptions = {
@@ -35,6 +42,7 @@ export const defaultMempoolOptions: MempoolOptions = {
   maxPerSender: 64,
   maxBytes: 64 * 1024 * 1024,
   minFee: {},
+  minFeePerKB: 0n,
   replaceBumpPercent: 10,
   maxUploadBytes: 24 * 1024 * 1024,
   maxUploadBytesPerSender: 4 * 1024 * 1024,

@@ -1,28 +1,16 @@
 /**
- * The mempool's admission policy for uploads and claims (node-local, not consensus; docs/economy.md
- * "Claims and uploads"):
- * - a sender with no balance may neither upload nor claim: its chunks, blob and drive-file starts,
- *   site registrations and aliases are refused (the allowance of an unfunded key is nothing; it may
- *   still send what costs the node no stored bytes, such as posts and likes);
+ * The mempool's admission policy for unfunded senders, uploads and claims (node-local, not
+ * consensus; docs/economy.md "Claims and uploads"):
+ * - a sender with no balance sends nothing: every transaction grows the chain for good, so the
+ *   allowance of an unfunded key is nothing at all (fee-0 posts from fresh keys were a free flood);
  * - pending upload bytes (transactions carrying a chunk) are bounded per sender and overall, so
  *   the heap the pool holds in chunks does not grow with the number of senders;
  * - an id or a name claimed by one sender's pending transaction cannot be claimed by another's
  *   while it is pending, whatever fee it offers: a claim seen in the pool cannot be front-run here.
  */
-import { CLAIM_TYPES } from '../core/claimFee.ts';
 import { isTx, type SignedTx } from '../core/tx/handler.ts';
 import { SOCIAL_BLOB, SOCIAL_BLOB_INIT } from '../core/tx/social/socialBlob.ts';
 import { WEB_ALIAS_SET, WEB_SITE_REGISTER } from '../core/tx/web/storage.ts';
-
-/** Types that store bytes for their sender or claim an id or a name: refused from senders with no balance. */
-export const FUNDED_TYPES: ReadonlySet<string> = new Set([
-  ...CLAIM_TYPES,
-  'SOCIAL_BLOB',
-  'SOCIAL_BLOB_CHUNK',
-  'SOCIAL_BLOB_FINALIZE',
-  'WEB_FILE_CHUNK',
-  'WEB_FILE_FINALIZE',
-]);
 
 /** Types whose transactions carry a chunk of an upload. */
 const CHUNK_TYPES: ReadonlySet<string> = new Set(['SOCIAL_BLOB', 'SOCIAL_BLOB_CHUNK', 'WEB_FILE_CHUNK']);

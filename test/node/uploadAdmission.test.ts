@@ -1,5 +1,6 @@
 /**
- * Uploads and claims at admission and from fork 7: keys with no balance neither store nor claim,
+ * Uploads and claims at admission and from fork 7: keys with no balance send nothing, the byte
+ * floor prices what is not a chunk,
  * pending claims cannot be front-run, chunk bytes in the pool are bounded per sender and overall,
  * and from fork 7 a claim pays CLAIM_MIN_FEE_V7.
  */
@@ -10,8 +11,9 @@ import { ChainError } from '../../core/errors.ts';
 import { parseGenesis } from '../../core/genesis.ts';
 import { DEV_MNEMONIC, keyPairFromMnemonic, type KeyPair } from '../../core/keys.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
-import { signTx } from '../../core/txCodec.ts';
+import { canonicalTx, signTx } from '../../core/txCodec.ts';
 import { forkOverridesFromEnv } from '../../cli/forks.ts';
+import { testnetGenesis } from '../../cli/testnet.ts';
 import { bytesOf, testBlob, type TestBlob } from '../core/blobKit.ts';
 import { DEV_KEYS, fixtureGenesis, openTestChain, type TestChain } from '../helpers/testChain.ts';
 
@@ -67,6 +69,54 @@ t('fee-0 claims and uploads from 30 keys with no balance are all refused and the
     assert.is(c.node.mempool.size, 0);
     // A key with a balance may still claim for free before fork 7 (the dev genesis does not schedule it).
     assert.is(await code(c.node.submitTx(sign(c, DEV_KEYS[1], 0, { type: 'WEB_SITE_REGISTER', siteId: 'paid', name: 'x' }))), 'admitted');
+  } finally {
+    await c.destroy();
+  }
+});
+
+t('a key with no balance sends nothing: fee-0 posts, profiles, follows and likes are refused and the pool stays empty', async () => {
+  const c = await openTestChain();
+  try {
+    const answers: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const key = fresh(40 + i);
+      const bodies = [
+        { type: 'SOCIAL_POST_CREATE', postId: `free${i}`, body: 'x'.repeat(16_384), blobIds: [] },
+        { type: 'SOCIAL_PROFILE_SET', displayName: `free ${i}`, bio: 'y'.repeat(280) },
+        { type: 'SOCIAL_FOLLOW_SET', targetAddress: DEV_KEYS[1].address, enabled: true },
+      ];
+      for (const body of bodies) answers.push(await code(c.node.submitTx(sign(c, key, 0, body))));
+    }
+    assert.equal([...new Set(answers)], ['INSUFFICIENT_BALANCE'], answers.join(','));
+    assert.is(c.node.mempool.size, 0);
+    // Funded with one micro-unit, the same key may post at fee 0 (no byte floor by default).
+    await c.node.submitTx(c.transfer(1, fresh(40).address, 1n));
+    await c.produce();
+    const post = { type: 'SOCIAL_POST_CREATE', postId: 'funded', body: 'x'.repeat(16_384), blobIds: [] };
+    assert.is(await code(c.node.submitTx(sign(c, fresh(40), 0, post))), 'admitted');
+  } finally {
+    await c.destroy();
+  }
+});
+
+t('the byte floor (minFeePerKB) refuses a fee below it per 1,000 bytes, rounded up; chunks are exempt', async () => {
+  const c = await openTestChain({ mempool: { minFeePerKB: 100n } });
+  try {
+    const key = DEV_KEYS[1];
+    const post = (nonce: number, fee: string) =>
+      sign(c, key, nonce, { type: 'SOCIAL_POST_CREATE', postId: `p${nonce}${fee}`, body: 'x'.repeat(16_384), blobIds: [] }, fee);
+    const floorOf = (fee: string) => Math.ceil((Buffer.byteLength(JSON.stringify(canonicalTx(post(0, fee)))) * 100) / 1000);
+    // The fee's own digits count in the bytes: the least fee that covers its own transaction.
+    let fee = floorOf('0');
+    while (fee < floorOf(String(fee))) fee++;
+    assert.ok(fee > 1640, `a 16 KB post needs more than 1,640 micro-units at 100 per KB: ${fee}`);
+    assert.is(await code(c.node.submitTx(post(0, '0'))), 'VALIDATION_FAILED');
+    assert.is(await code(c.node.submitTx(post(0, String(fee - 1)))), 'VALIDATION_FAILED');
+    assert.is(await code(c.node.submitTx(post(0, String(fee)))), 'admitted');
+    // A chunk's bytes are priced by storage and the upload budgets, not by the byte floor.
+    const b = testBlob(bytesOf(2000, 'floor'), 1000);
+    assert.is(await code(c.node.submitTx(sign(c, key, 1, blobStart(b)))), 'admitted');
+    assert.is(c.node.mempool.size, 2);
   } finally {
     await c.destroy();
   }
@@ -146,6 +196,19 @@ t('from fork 7 (genesis forks.7, or OMBRA_FORK_HEIGHT_V7) a claim pays CLAIM_MIN
     );
     await c.produce();
     assert.is((c.node.state().records.blobs.get(b.blobId) as { status: string }).status, 'complete');
+  } finally {
+    await c.destroy();
+  }
+});
+
+t('`ombra testnet` schedules fork 7 at genesis: a fee-0 claim from a funded key is refused from block 1', async () => {
+  const genesis = parseGenesis(testnetGenesis(1, 1000, 'claims', Date.now()));
+  assert.is(genesis.forks[7], 0);
+  const c = await openTestChain({ genesis });
+  try {
+    const site = (siteId: string) => ({ type: 'WEB_SITE_REGISTER', siteId, name: 'x' });
+    assert.is(await code(c.node.submitTx(sign(c, DEV_KEYS[1], 0, site('free')))), 'VALIDATION_FAILED');
+    assert.is(await code(c.node.submitTx(sign(c, DEV_KEYS[1], 0, site('paid'), String(CLAIM_MIN_FEE_V7)))), 'admitted');
   } finally {
     await c.destroy();
   }
