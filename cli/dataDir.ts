@@ -2,7 +2,7 @@
  * Opening a stopped node's data dir for an offline command (`replay`, `snapshot export`, `keys
  * create`, ...): the checks, the operator's messages, and closing afterwards, written once.
  */
-import { existsSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ForkHeights } from '../core/genesis.ts';
 import { ChainStore } from '../node/chainStore.ts';
@@ -15,6 +15,24 @@ export class CliFault extends Error {}
 /** The LevelDB directory inside a data dir. */
 export function dbDirOf(dataDir: string): string {
   return join(dataDir, 'db');
+}
+
+/**
+ * Creates the data dir 0700 (whatever the umask) and takes group and other access from what is in
+ * it already: a dir made by an older version or under umask 022 held the database, the webhook
+ * signing secrets and the peer key readable by every user of the machine. Entries another user
+ * owns are left alone (chmod would fail; the operator sees them in `ombra audit`).
+ */
+export function secureDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const uid = process.getuid?.();
+  const walk = (path: string): void => {
+    const st = lstatSync(path);
+    if (st.isSymbolicLink() || (uid !== undefined && st.uid !== uid)) return;
+    if ((st.mode & 0o077) !== 0) chmodSync(path, st.mode & 0o700);
+    if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
+  };
+  walk(dataDir);
 }
 
 /** True for LevelDB's "another process holds the lock" failure. */

@@ -28,6 +28,9 @@ function firstLine(e: unknown): string {
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Everything the node writes (LevelDB's files among them, which it creates itself) is its
+  // operator's alone, whatever umask the shell or the service manager left: 0700 dirs, 0600 files.
+  process.umask(0o077);
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(HELP);

@@ -7,6 +7,7 @@ import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile } from './genesisFile.ts';
 import { readKeyFile } from './keyFile.ts';
 import { launch } from './launch.ts';
+import { secureDataDir } from './dataDir.ts';
 import { checkpointSourceOf, installFromSource } from './checkpointStart.ts';
 import { parseMinFees } from './minFees.ts';
 import { loggerFromFlags } from './logSetup.ts';
@@ -125,6 +126,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   // Created once the node runs; sync progress and peer changes before that have nobody to tell.
   let status: StatusLog | null = null;
   const syncBar = burstProgress('sync', { unit: 'blocks', report });
+  secureDataDir(dataDir);
   if (checkpoint) await installFromSource(checkpoint, dataDir, genesis, log);
   const node = await launch({
     httpLimits,
