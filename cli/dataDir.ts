@@ -2,7 +2,8 @@
  * Opening a stopped node's data dir for an offline command (`replay`, `snapshot export`, `keys
  * create`, ...): the checks, the operator's messages, and closing afterwards, written once.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ForkHeights } from '../core/genesis.ts';
 import { ChainStore } from '../node/chainStore.ts';
@@ -33,6 +34,31 @@ export function secureDataDir(dataDir: string): void {
     if (st.isDirectory()) for (const name of readdirSync(path)) walk(join(path, name));
   };
   walk(dataDir);
+}
+
+/**
+ * The key webhook signing secrets are sealed with at rest (services/alerts/secretSeal.ts):
+ * `DATA_DIR/secrets.key`, 64 hex characters, created 0600 on first start. Kept beside the database
+ * but not in it, so a copy of `db/` alone (a backup, a snapshot) holds no usable secret; losing
+ * it loses the webhook secrets (their owners rotate them).
+ */
+export function loadOrCreateSecretsKey(dataDir: string): Buffer {
+  const file = join(dataDir, 'secrets.key');
+  if (!existsSync(file)) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    try {
+      writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (e) {
+      // Another process made it first: read theirs.
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
+  const text = readFileSync(file, 'utf8').trim();
+  if (!/^[0-9a-f]{64}$/.test(text))
+    throw new CliFault(
+      `${resolve(file)} is not a secrets key (64 hex characters): restore it, or remove it and rotate every webhook secret`,
+    );
+  return Buffer.from(text, 'hex');
 }
 
 /** True for LevelDB's "another process holds the lock" failure. */

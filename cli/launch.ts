@@ -20,7 +20,7 @@ import { loadOrCreatePeerKey } from '../p2p/identity.ts';
 import { type P2pHooks, P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
 import { createQueries, type Queries } from '../queries/index.ts';
-import { dbDirOf } from './dataDir.ts';
+import { dbDirOf, loadOrCreateSecretsKey } from './dataDir.ts';
 import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { AlertService, type AlertOptions } from '../services/alerts/alertService.ts';
@@ -163,6 +163,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     'alerts',
     new AlertService(node.alertPorts(), {
       log,
+      secretsKey: loadOrCreateSecretsKey(cfg.dataDir),
       ...cfg.alerts,
       serverUrl: () => serving?.url,
       onAttempt: (channel, ok, seconds) => observeDelivery(metrics, channel, ok, seconds),

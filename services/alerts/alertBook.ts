@@ -10,6 +10,7 @@ import type { ProjectionStore, Rows } from '../../projections/store.ts';
 import type { AlertOutbox } from './alertOutbox.ts';
 import { newSecret, sha, upgradeRecord } from './alertSecrets.ts';
 import { subView, type AlertOptions, type SubRecord } from './alertTypes.ts';
+import { sealSecret } from './secretSeal.ts';
 
 /** What the book needs around it. */
 export interface AlertBookDeps {
@@ -18,19 +19,32 @@ export interface AlertBookDeps {
   outbox: () => Pick<AlertOutbox, 'dropFor' | 'pendingBySub'>;
   /** The head height (a subscription that becomes active fires for later blocks only). */
   height: () => number;
-  opts: Pick<AlertOptions, 'clock' | 'secretGraceMs'>;
+  opts: Pick<AlertOptions, 'clock' | 'secretGraceMs' | 'secretsKey'>;
 }
 
-/** A new subscription's record: a webhook active with a fresh secret, an e-mail unconfirmed. */
+/**
+ * A new subscription's record: a webhook active with a fresh secret (sealed in the record under
+ * `at.secretsKey`; `secret` is it in clear, to show once), an e-mail unconfirmed.
+ */
 export function newSubRecord(
   input: Pick<SubRecord, 'trigger' | 'params' | 'channel' | 'target'>,
+  at: { tokenHash: string; ip: string; now: number; height: number; confirmToken: string | null; ttlMs: number; secretsKey?: Buffer },
+): { rec: SubRecord; secret: string } {
+  const email = input.channel === 'email';
+  const secret = email ? '' : newSecret();
+  return { rec: subRecordWith(input, at, sealSecret(at.secretsKey, secret)), secret };
+}
+
+function subRecordWith(
+  input: Pick<SubRecord, 'trigger' | 'params' | 'channel' | 'target'>,
   at: { tokenHash: string; ip: string; now: number; height: number; confirmToken: string | null; ttlMs: number },
+  secret: string,
 ): SubRecord {
   const email = input.channel === 'email';
   return {
     id: `sub_${randomBytes(8).toString('hex')}`,
     tokenHash: at.tokenHash,
-    secret: email ? '' : newSecret(),
+    secret,
     previousSecret: null,
     previousSecretUntil: null,
     status: email ? 'unconfirmed' : 'active',
@@ -70,7 +84,7 @@ export class AlertBook {
   /** Loads the stored subscriptions, rewriting those stored in an older shape. */
   async load(): Promise<void> {
     for await (const v of this.deps.subsDb.values()) {
-      const { rec, changed } = upgradeRecord(v as Record<string, unknown>);
+      const { rec, changed } = upgradeRecord(v as Record<string, unknown>, this.deps.opts.secretsKey);
       if (changed) await this.deps.subsDb.put(rec.id, rec);
       this.add(rec);
     }
@@ -176,9 +190,10 @@ export class AlertBook {
     const rec = this.owned(id, token);
     if (rec.channel !== 'webhook') throw new ChainError('INVALID_PARAMS', 'only webhook subscriptions have a signing secret');
     const until = this.deps.opts.clock() + this.deps.opts.secretGraceMs;
-    Object.assign(rec, { previousSecret: rec.secret, previousSecretUntil: until, secret: newSecret() });
+    const secret = newSecret();
+    Object.assign(rec, { previousSecret: rec.secret, previousSecretUntil: until, secret: sealSecret(this.deps.opts.secretsKey, secret) });
     await this.deps.subsDb.put(rec.id, rec);
-    return { id: rec.id, secret: rec.secret, previousSecretValidUntil: until };
+    return { id: rec.id, secret, previousSecretValidUntil: until };
   }
 
   /** Removes unconfirmed e-mail subscriptions whose link expired. */

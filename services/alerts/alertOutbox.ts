@@ -201,7 +201,7 @@ export class AlertOutbox {
       channel: sub.channel,
       target: sub.target,
       body: row.body,
-      secrets: secretsInForce(sub, this.opts.clock()),
+      secrets: secretsInForce(sub, this.opts.clock(), this.opts.secretsKey),
       subject: row.subject,
       text: row.text,
     };

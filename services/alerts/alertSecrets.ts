@@ -10,6 +10,7 @@
  */
 import { createHmac, hash, randomBytes } from 'node:crypto';
 import type { SubRecord } from './alertTypes.ts';
+import { openSecret, sealSecret } from './secretSeal.ts';
 
 /** Prefix of a Standard Webhooks signing secret. */
 const SECRET_PREFIX = 'whsec_';
@@ -54,25 +55,38 @@ export function signWebhook(secrets: readonly string[], id: string, timestamp: n
   return secrets.map((s) => signOnce(s, id, timestamp, body)).join(' ');
 }
 
-/** The secrets a subscription signs with at `now`. */
-export function secretsInForce(sub: Pick<SubRecord, 'secret' | 'previousSecret' | 'previousSecretUntil'>, now: number): string[] {
-  const out = [sub.secret];
-  if (sub.previousSecret && (sub.previousSecretUntil ?? 0) > now) out.push(sub.previousSecret);
+/** The secrets a subscription signs with at `now`, opened with the secrets `key` where sealed. */
+export function secretsInForce(
+  sub: Pick<SubRecord, 'secret' | 'previousSecret' | 'previousSecretUntil'>,
+  now: number,
+  key?: Buffer,
+): string[] {
+  const out = [openSecret(key, sub.secret)];
+  if (sub.previousSecret && (sub.previousSecretUntil ?? 0) > now) out.push(openSecret(key, sub.previousSecret));
   return out;
 }
 
 /**
  * A stored record in today's shape. Records written before secrets carry their token in clear:
  * the token becomes the legacy signing secret (receivers verify with it) and is no longer kept
- * as a token; records before lifecycles are active with no failures behind them.
+ * as a token; records before lifecycles are active with no failures behind them; secrets kept in
+ * clear are sealed under `key` (when the node has one).
  */
-export function upgradeRecord(raw: Record<string, unknown>): { rec: SubRecord; changed: boolean } {
+export function upgradeRecord(raw: Record<string, unknown>, key?: Buffer): { rec: SubRecord; changed: boolean } {
   const r = { ...raw } as Record<string, unknown>;
   let changed = false;
   if (typeof r.token === 'string') {
     if (typeof r.secret !== 'string') r.secret = r.token;
     delete r.token;
     changed = true;
+  }
+  for (const k of ['secret', 'previousSecret'] as const) {
+    if (typeof r[k] !== 'string') continue;
+    const sealed = sealSecret(key, r[k] as string);
+    if (sealed !== r[k]) {
+      r[k] = sealed;
+      changed = true;
+    }
   }
   const defaults: Record<string, unknown> = {
     previousSecret: null,

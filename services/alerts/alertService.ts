@@ -188,7 +188,15 @@ export class AlertService implements Component {
     const now = this.opts.clock();
     const email = input.channel === 'email';
     const confirmToken = email ? newConfirmToken() : null;
-    const rec = newSubRecord(input, { tokenHash, ip, now, height: this.ports.height(), confirmToken, ttlMs: this.opts.confirmTtlMs });
+    const { rec, secret } = newSubRecord(input, {
+      tokenHash,
+      ip,
+      now,
+      height: this.ports.height(),
+      confirmToken,
+      ttlMs: this.opts.confirmTtlMs,
+      secretsKey: this.opts.secretsKey,
+    });
     const mail = confirmToken ? confirmRow(rec, confirmToken, this.publicUrl(), now, this.opts.confirmTtlMs) : null;
     // The mailbox's daily allowance is taken last, after every other refusal, and kept with the mail.
     const capped = mail ? this.mailCap.take(input.target, now) : [];
@@ -199,7 +207,7 @@ export class AlertService implements Component {
     this.book.add(rec);
     if (mail) this.outbox.add(mail);
     const created = { id: rec.id, token: tok, trigger: rec.trigger, createdAt: rec.createdAt, status: rec.status };
-    return email ? created : { ...created, secret: rec.secret };
+    return email ? created : { ...created, secret };
   }
 
   /** What a confirmation link would confirm, changing nothing: `{id, trigger, target, expiresAt}`. */

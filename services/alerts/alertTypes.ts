@@ -44,6 +44,8 @@ export interface AlertOptions {
   maxConfirmMailsPerDay: number;
   /** How long the secret a rotation replaced still signs, beside the new one. */
   secretGraceMs: number;
+  /** The key webhook signing secrets are sealed with at rest (32 bytes; services/alerts/secretSeal.ts); absent: kept in clear. */
+  secretsKey?: Buffer;
   clock: () => number;
   log: Logger;
 }
@@ -77,13 +79,13 @@ export const defaultAlertOptions: AlertOptions = {
 type SubStatus = 'active' | 'unconfirmed' | 'disabled';
 
 /**
- * A stored subscription. Only the management token's hash is kept; the signing secret is kept in
- * clear because the node signs every webhook with it.
+ * A stored subscription. Only the management token's hash is kept; the signing secret, which the
+ * node must sign with, is sealed under the secrets key (services/alerts/secretSeal.ts).
  */
 export interface SubRecord {
   id: string;
   tokenHash: string;
-  /** Webhook signing secret, `whsec_<base64>` (records from before secrets: the old token, see alertSecrets.ts). */
+  /** Webhook signing secret, `whsec_<base64>`, sealed when the node has a secrets key (records from before secrets: the old token, see alertSecrets.ts). */
   secret: string;
   /** The secret a rotation replaced, still signing beside the new one until `previousSecretUntil`. */
   previousSecret: string | null;

@@ -24,7 +24,11 @@ const tmp = tempDir('ombra-freeposts-');
 const dataDir = join(tmp.dir, 'data');
 const node = await startNodeProcess(['--dev', '--data-dir', dataDir, '--rate-limits', 'off', ...extra], {}, 60_000);
 const post = async (tx: unknown) => {
-  const res = await fetch(`${node.url}/api/chain/tx`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(tx) });
+  const res = await fetch(`${node.url}/api/chain/tx`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(tx),
+  });
   return { status: res.status, body: (await res.json()) as { code?: string } };
 };
 try {
@@ -32,14 +36,21 @@ try {
   if (process.env.FUNDED === '1') {
     for (let i = 0; i < KEYS; i++) {
       const r = await post(
-        signTx({ type: 'TRANSFER', from: DEV_KEYS[1].address, to: keys[i].address, amount: '1', fee: '1000', nonce: i, timestamp: Date.now() }, DEV_KEYS[1]),
+        signTx(
+          { type: 'TRANSFER', from: DEV_KEYS[1].address, to: keys[i].address, amount: '1', fee: '1000', nonce: i, timestamp: Date.now() },
+          DEV_KEYS[1],
+        ),
       );
       if (r.status !== 200) throw new Error(`funding: ${JSON.stringify(r.body)}`);
     }
-    await waitFor(async () => {
-      const r = (await (await fetch(`${node.url}/api/wallet/balance/${keys[KEYS - 1].address}`)).json()) as { balance: string };
-      return r.balance === '1' ? true : undefined;
-    }, 60_000, 200);
+    await waitFor(
+      async () => {
+        const r = (await (await fetch(`${node.url}/api/wallet/balance/${keys[KEYS - 1].address}`)).json()) as { balance: string };
+        return r.balance === '1' ? true : undefined;
+      },
+      60_000,
+      200,
+    );
   }
   const before = du(dataDir);
   const end = Date.now() + seconds * 1000;
@@ -50,7 +61,16 @@ try {
       let nonce = 0;
       while (Date.now() < end) {
         const tx = signTx(
-          { type: 'SOCIAL_POST_CREATE', from: key.address, postId: `p${k}n${nonce}`, body: body(), blobIds: [], fee: '0', nonce, timestamp: Date.now() },
+          {
+            type: 'SOCIAL_POST_CREATE',
+            from: key.address,
+            postId: `p${k}n${nonce}`,
+            body: body(),
+            blobIds: [],
+            fee: '0',
+            nonce,
+            timestamp: Date.now(),
+          },
           key,
         );
         const r = await post(tx);
@@ -69,7 +89,17 @@ try {
   // Let the last block land before the data dir is measured.
   await new Promise((res) => setTimeout(res, 3000));
   const grown = du(dataDir) - before;
-  console.log(JSON.stringify({ seconds, keys: KEYS, funded: process.env.FUNDED === '1', extra, accepted, refused, dataDirGrowthMB: Math.round(grown / 1e5) / 10 }));
+  console.log(
+    JSON.stringify({
+      seconds,
+      keys: KEYS,
+      funded: process.env.FUNDED === '1',
+      extra,
+      accepted,
+      refused,
+      dataDirGrowthMB: Math.round(grown / 1e5) / 10,
+    }),
+  );
 } finally {
   node.child.kill('SIGTERM');
   await node.exited;

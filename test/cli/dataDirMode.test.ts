@@ -42,11 +42,20 @@ t('under umask 022: a new data dir and an old 0755 one hold nothing another user
         const res = await fetch(`${node.url}/api/alerts/subscribe`, {
           method: 'POST',
           headers: { 'Content-Type': 'application/json' },
-          body: JSON.stringify({ trigger: 'address_tx', params: { address: `ox${'1'.repeat(40)}` }, channel: 'webhook', target: 'http://127.0.0.1:9/hook' }),
+          body: JSON.stringify({
+            trigger: 'address_tx',
+            params: { address: `ox${'1'.repeat(40)}` },
+            channel: 'webhook',
+            target: 'http://127.0.0.1:9/hook',
+          }),
         });
         assert.is(res.status, 200, await res.clone().text());
         // Blocks written, LevelDB logs and tables created by LevelDB itself.
-        await waitFor(async () => ((await (await fetch(`${node.url}/api/chain/height`)).json()) as { height: number }).height >= 2 || undefined, 30_000, 100);
+        await waitFor(
+          async () => ((await (await fetch(`${node.url}/api/chain/height`)).json()) as { height: number }).height >= 2 || undefined,
+          30_000,
+          100,
+        );
       } finally {
         node.child.kill('SIGTERM');
         await node.exited;

@@ -18,7 +18,11 @@ const tmp = tempDir('ombra-flood-');
 let node: NodeProcess;
 
 t.before(async () => {
-  node = await startNodeProcess(['--dev', '--data-dir', join(tmp.dir, 'data'), '--rate-limits', 'off', '--min-fee-per-kb', '100'], {}, 60_000);
+  node = await startNodeProcess(
+    ['--dev', '--data-dir', join(tmp.dir, 'data'), '--rate-limits', 'off', '--min-fee-per-kb', '100'],
+    {},
+    60_000,
+  );
 });
 t.after(async () => {
   node?.child.kill('SIGTERM');
@@ -27,7 +31,11 @@ t.after(async () => {
 });
 
 const post = async (tx: unknown) => {
-  const res = await fetch(`${node.url}/api/chain/tx`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(tx) });
+  const res = await fetch(`${node.url}/api/chain/tx`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(tx),
+  });
   return { status: res.status, body: (await res.json()) as { code?: string; error?: string; hash?: string } };
 };
 const postTx = (key: KeyPair, nonce: number, fee: string) =>
@@ -77,10 +85,14 @@ t('under --min-fee-per-kb 100 a funded fee-0 16 KB post is refused, and admitted
   const floor = Math.ceil((Buffer.byteLength(JSON.stringify(canonicalTx(probe))) * 100) / 1000) + 10;
   const paid = await post(postTx(key, nonce, String(floor)));
   assert.is(paid.status, 200, JSON.stringify(paid.body));
-  await waitFor(async () => {
-    const r = (await (await fetch(`${node.url}/api/chain/tx/${paid.body.hash}`)).json()) as { status?: string };
-    return r.status === 'confirmed' ? true : undefined;
-  }, 30_000, 100);
+  await waitFor(
+    async () => {
+      const r = (await (await fetch(`${node.url}/api/chain/tx/${paid.body.hash}`)).json()) as { status?: string };
+      return r.status === 'confirmed' ? true : undefined;
+    },
+    30_000,
+    100,
+  );
 });
 
 t.run();

@@ -3,7 +3,7 @@
  * exists) and a broken copy fails; the Dockerfile's structure is linted (no Docker engine runs here).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -109,6 +109,59 @@ t('the Dockerfile is multi-stage, runs as a non-root user, keeps data in a /data
   const exposed = lastStage.filter((i) => i.op === 'EXPOSE').flatMap((i) => i.args.split(/\s+/));
   for (const port of ['7777', '7778']) assert.ok(exposed.includes(port), `EXPOSE ${port}`);
   assert.match(lastStage.find((i) => i.op === 'ENTRYPOINT')?.args ?? '', /cli\/bin\.js/);
+});
+
+/** Top-level directories the node's own code reads at run time: relative imports and `new URL('../x/')` reads. */
+function runtimeDirs(): Set<string> {
+  const roots = ['api', 'cli', 'client', 'core', 'node', 'p2p', 'projections', 'queries', 'services'];
+  const out = new Set(roots);
+  const walk = (dir: string, depth: number): void => {
+    for (const e of readdirSync(join(REPO_ROOT, dir), { withFileTypes: true })) {
+      const rel = join(dir, e.name);
+      if (e.isDirectory()) walk(rel, depth + 1);
+      else if (/\.(ts|js)$/.test(e.name))
+        // As many `../` as the file is deep: a path from the repository root.
+        for (const m of readFileSync(join(REPO_ROOT, rel), 'utf8').matchAll(/(?:from |URL\()'((?:\.\.\/)+)([a-z]+)\//g))
+          if (m[1].length / 3 === depth + 1) out.add(m[2]);
+    }
+  };
+  for (const r of roots) walk(r, 0);
+  return out;
+}
+
+t('issue 34 row 13: the image copies only what the node runs, by name, keeps metrics on loopback, and the context is an allowlist', () => {
+  const ins = instructions(readFileSync(join(REPO_ROOT, 'deploy/Dockerfile'), 'utf8'));
+  const lastStage = ins.slice(ins.lastIndexOf(ins.filter((i) => i.op === 'FROM').at(-1)!));
+  const copies = lastStage.filter((i) => i.op === 'COPY' && !i.args.startsWith('--from='));
+  assert.ok(copies.length > 0);
+  const sources = copies.map((c) => c.args.split(/\s+/)[0]);
+  for (const s of sources) assert.not.ok(['.', './', '*'].includes(s), `COPY ${s} copies the whole checkout`);
+  const dirs = runtimeDirs();
+  assert.ok(dirs.has('fixtures'), [...dirs].join(' '));
+  for (const d of dirs) assert.ok(sources.includes(d), `the node reads ${d}/ at run time: COPY it`);
+  for (const d of ['test', 'deploy', 'data', '.git']) assert.not.ok(sources.includes(d), `COPY ${d}`);
+  const env = lastStage
+    .filter((i) => i.op === 'ENV')
+    .map((i) => i.args)
+    .join(' ');
+  assert.match(env, /OMBRA_METRICS_ADDR=127\.0\.0\.1:9464/);
+  const exposed = lastStage.filter((i) => i.op === 'EXPOSE').flatMap((i) => i.args.split(/\s+/));
+  assert.not.ok(exposed.includes('9464'), 'metrics are not exposed');
+  const ignore = readFileSync(join(REPO_ROOT, 'deploy/Dockerfile.dockerignore'), 'utf8')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+  assert.is(ignore[0], '*', 'the context starts from nothing');
+  for (const s of [...sources, 'package-lock.json']) assert.ok(ignore.includes(`!${s.replace(/\/$/, '')}`), `!${s} in the allowlist`);
+});
+
+t('issue 34 row 13: the unit hides other processes, maps users away, denies link-local and multicast, and caps memory', () => {
+  const s = settings(readFileSync(UNIT, 'utf8'));
+  assert.is(s.get('ProtectProc'), 'invisible');
+  assert.is(s.get('PrivateUsers'), 'yes');
+  assert.match(s.get('IPAddressDeny') ?? '', /link-local/);
+  assert.match(s.get('MemoryMax') ?? '', /^[0-9]+[KMG]$/);
+  assert.is(s.get('UMask'), '0077');
 });
 
 t.run();
