@@ -2,7 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { existsSync, statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cliRun.ts';
@@ -83,5 +84,56 @@ t('keys, peers and a consistent snapshot export work while the node runs, and on
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+/** A listener of another user (nobody) on `sock`, answering forged keys to whatever is asked. */
+async function foreignListener(sock: string): Promise<ChildProcess> {
+  const forged = JSON.stringify({
+    keys: [{ id: 'key_forged', tier: 2, label: 'forged', createdAt: 0, lastUsedAt: null, ownerId: null, createdBy: 'operator' }],
+    id: 'key_forged',
+    key: 'ombra_live_forged',
+    tier: 2,
+    label: 'forged',
+    createdAt: 0,
+  });
+  const script = `require('node:http').createServer((q, r) => { r.setHeader('content-type', 'application/json'); r.end(${JSON.stringify(forged)}); }).listen(process.argv[1], () => console.log('up'))`;
+  const child = spawn(process.execPath, ['-e', script, sock], { uid: 65534, gid: 65534, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.once('data', () => resolve());
+    child.once('exit', (code) => reject(new Error(`the foreign listener exited (${code})`)));
+  });
+  return child;
+}
+
+t(
+  'issue 34 row 13: a listener of another user at admin.sock is refused, not spoken to (open data dir, then a foreign socket in a closed one)',
+  async () => {
+    if (process.getuid?.() !== 0) return console.log('  (needs root to run a listener as another user: skipped)');
+    const dir = await mkdtemp(join(tmpdir(), 'ombra-admin-foreign-'));
+    const dataDir = join(dir, 'data');
+    let listener: ChildProcess | null = null;
+    try {
+      // A data dir others may write to (an old one, a shared path): another user binds its socket there first.
+      await chmod(dir, 0o755);
+      await mkdir(dataDir);
+      await chmod(dataDir, 0o777);
+      const sock = join(dataDir, 'admin.sock');
+      listener = await foreignListener(sock);
+      assert.is(statSync(sock).uid, 65534);
+      const open = await runCli(['keys', 'list', '--data-dir', dataDir, '--json']);
+      assert.is(open.code, 1, open.stdout);
+      assert.not.match(open.stdout, /forged/);
+      assert.match(open.stderr, /may be written by other users/);
+      // The dir closed again, the foreign socket still in it: its owner gives it away.
+      await chmod(dataDir, 0o700);
+      const made = await runCli(['keys', 'create', '--data-dir', dataDir, '--tier', '2', '--json']);
+      assert.is(made.code, 1, made.stdout);
+      assert.not.match(made.stdout, /forged/);
+      assert.match(made.stderr, /owned by uid 65534/);
+    } finally {
+      listener?.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 t.run();
