@@ -6,7 +6,14 @@
  * `[2001:db8::1]:443`) or quotes. A hop that is no address at all is still one client of the
  * proxy that wrote it: it answers `<proxy>#<the hop's text>` (at most 64 safe characters), its
  * own bucket, so a proxy's junk never merges its clients into the proxy's bucket.
+ *
+ * An address is not proof of being the proxy: any process on the proxy's host (or anything sharing
+ * its address) can connect and write X-Forwarded-For. With a proxy token (`--trusted-proxy-token-
+ * file`) the header is believed only on requests that carry the token in `X-Ombra-Proxy-Token`,
+ * which the proxy sets on every request it forwards (deploy/haproxy.cfg.template); a request
+ * without it is judged by its socket's address like any other client.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
@@ -35,18 +42,40 @@ function unparsedClient(proxy: string, hop: string): string {
     .slice(0, 64)}`;
 }
 
-/** The trusted proxies: CIDRs (or single addresses) whose X-Forwarded-For is believed. */
-export type TrustedProxies = CidrSet | null;
+/** The header a trusted proxy proves itself with when a proxy token is set. */
+export const PROXY_TOKEN_HEADER = 'x-ombra-proxy-token';
 
-/** Parses `--trusted-proxy` values; throws naming the first bad one. */
-export function trustedProxies(cidrs: readonly string[]): TrustedProxies {
-  return cidrs.length === 0 ? null : new CidrSet(cidrs);
+/**
+ * The trusted proxies: CIDRs (or single addresses) whose X-Forwarded-For is believed, and the
+ * token they must also show (null: their address suffices).
+ */
+export type TrustedProxies = { cidrs: CidrSet; token: Buffer | null } | null;
+
+/** Parses `--trusted-proxy` values (and the proxy token, if any); throws naming the first bad one. */
+export function trustedProxies(cidrs: readonly string[], token: string | null = null): TrustedProxies {
+  return cidrs.length === 0 ? null : { cidrs: new CidrSet(cidrs), token: token === null ? null : Buffer.from(token) };
 }
 
-/** The client IP from a forwarded-for header and the socket's remote address. */
-export function clientIpFrom(forwardedFor: string | string[] | undefined, remote: string | undefined, proxies: TrustedProxies): string {
+/** True when `proxies` needs no token, or `shown` is it. */
+function proves(proxies: NonNullable<TrustedProxies>, shown: string | string[] | undefined): boolean {
+  if (proxies.token === null) return true;
+  if (typeof shown !== 'string') return false;
+  const b = Buffer.from(shown);
+  return b.length === proxies.token.length && timingSafeEqual(b, proxies.token);
+}
+
+/**
+ * The client IP from a forwarded-for header and the socket's remote address; `proof` is the
+ * request's X-Ombra-Proxy-Token (checked when the proxies have a token).
+ */
+export function clientIpFrom(
+  forwardedFor: string | string[] | undefined,
+  remote: string | undefined,
+  proxies: TrustedProxies,
+  proof?: string | string[],
+): string {
   const peer = normalizeIp(remote || 'unknown');
-  if (!proxies?.has(peer)) return peer;
+  if (!proxies?.cidrs.has(peer) || !proves(proxies, proof)) return peer;
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
   // No header: the proxy's own request.
   if (header.trim() === '') return peer;
@@ -56,10 +85,24 @@ export function clientIpFrom(forwardedFor: string | string[] | undefined, remote
     const hop = hopAddress(hops[i]);
     // A malformed hop ends what can be believed; it still names one client of the proxy that wrote it.
     if (hop === null) return unparsedClient(leftmost, hops[i]);
-    if (!proxies.has(hop)) return hop;
+    if (!proxies.cidrs.has(hop)) return hop;
     leftmost = hop;
   }
   return leftmost;
+}
+
+/**
+ * True for a trusted proxy's own request: from its address, with its token (only a proxy with a
+ * token can be told from other processes at its address) and no X-Forwarded-For.
+ */
+export function proxyItself(
+  forwardedFor: string | string[] | undefined,
+  remote: string | undefined,
+  proxies: TrustedProxies,
+  proof: string | string[] | undefined,
+): boolean {
+  const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
+  return !!proxies?.token && header.trim() === '' && proxies.cidrs.has(normalizeIp(remote || 'unknown')) && proves(proxies, proof);
 }
 
 /** The client IP of a Hono request served by @hono/node-server. */
@@ -67,7 +110,8 @@ function clientIp(c: Context, proxies: TrustedProxies = null): string {
   const incoming = (c.env as { incoming?: Partial<IncomingMessage> } | undefined)?.incoming;
   // Node's parsed headers when served by @hono/node-server (cheaper than building a Request's).
   const xff = incoming?.headers ? incoming.headers['x-forwarded-for'] : c.req.header('x-forwarded-for');
-  return clientIpFrom(xff, incoming?.socket?.remoteAddress, proxies);
+  const proof = incoming?.headers ? incoming.headers[PROXY_TOKEN_HEADER] : c.req.header(PROXY_TOKEN_HEADER);
+  return clientIpFrom(xff, incoming?.socket?.remoteAddress, proxies, proof);
 }
 
 /** The per-IP quota bucket of a Hono request's client: its IP, or its IPv6 /64 (api/cidr.ts). */
@@ -77,5 +121,5 @@ export function clientBucket(c: Context, proxies: TrustedProxies = null): string
 
 /** The client IP of an HTTP upgrade request. */
 export function upgradeIp(req: IncomingMessage, proxies: TrustedProxies): string {
-  return clientIpFrom(req.headers['x-forwarded-for'], req.socket.remoteAddress, proxies);
+  return clientIpFrom(req.headers['x-forwarded-for'], req.socket.remoteAddress, proxies, req.headers[PROXY_TOKEN_HEADER]);
 }

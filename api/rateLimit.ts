@@ -79,7 +79,7 @@ export class RateLimiter implements Component {
   constructor(keys: ApiKeyStore, options: Partial<RateLimitOptions> = {}) {
     this.keys = keys;
     this.opts = { ...defaultRateLimitOptions, ...options, tiers: { ...defaultRateLimitOptions.tiers, ...options.tiers } };
-    this.proxies = trustedProxies(this.opts.trustedProxies);
+    this.proxies = trustedProxies(this.opts.trustedProxies, this.opts.trustedProxyToken ?? null);
     this.bans = new BanList(this.opts.banned, this.opts.banFile, this.opts.banFilePollMs);
   }
 
@@ -149,14 +149,14 @@ export class RateLimiter implements Component {
    * per-minute quota, concurrency and (on stream paths) the open-stream cap. On success the
    * caller holds a slot until it calls `release`.
    */
-  admit(ip: string, presented: string | undefined, path: string, now = this.opts.now()): Admission {
+  admit(ip: string, presented: string | undefined, path: string, now = this.opts.now(), proxySelf = false): Admission {
     const o = this.opts;
     const anon = o.tiers.anonymous;
     // Quotas and bad-key counts are per IPv4 address and per IPv6 /64 (api/cidr.ts).
     const client = quotaBucketOf(ip);
     if (this.bans.isBanned(ip))
       return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${client}`) ?? null, anon);
-    if (!o.enforceLimits) return UNLIMITED;
+    if (!o.enforceLimits || proxySelf) return UNLIMITED;
     let record: ApiKeyRecord | null = null;
     if (presented !== undefined) {
       const blocked = this.blockedFor(client, now);

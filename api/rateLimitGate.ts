@@ -7,7 +7,7 @@
  * After: the concurrency slot is released, or for a stream held until it ends.
  */
 import type { IncomingMessage } from 'node:http';
-import { clientIpFrom } from './clientIp.ts';
+import { clientIpFrom, PROXY_TOKEN_HEADER, proxyItself } from './clientIp.ts';
 import type { Admission, RateLimiter } from './rateLimit.ts';
 
 /** Node's request and response as @hono/node-server passes them (absent under `app.request`). */
@@ -40,8 +40,10 @@ export function gate(
   const headers = env?.incoming?.headers;
   const header = (name: string) => (headers ? headers[name] : (request.headers.get(name) ?? undefined));
   const key = header('x-api-key');
-  const ip = clientIpFrom(header('x-forwarded-for'), env?.incoming?.socket?.remoteAddress, limiter.proxies);
-  const d = limiter.admit(ip, Array.isArray(key) ? key[0] : key, path, now);
+  const [xff, remote, proof] = [header('x-forwarded-for'), env?.incoming?.socket?.remoteAddress, header(PROXY_TOKEN_HEADER)];
+  const ip = clientIpFrom(xff, remote, limiter.proxies, proof);
+  const self = proxyItself(xff, remote, limiter.proxies, proof);
+  const d = limiter.admit(ip, Array.isArray(key) ? key[0] : key, path, now, self);
   const limits = limitHeaders(limiter, d, now);
   if (!d.ok) {
     const refused: Record<string, string> = { 'Content-Type': 'application/json', ...limits };

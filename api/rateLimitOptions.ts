@@ -30,6 +30,12 @@ export interface RateLimitOptions {
   /** Proxies (CIDRs) whose X-Forwarded-For is believed: see api/clientIp.ts. */
   trustedProxies: string[];
   /**
+   * The token those proxies must also show in X-Ombra-Proxy-Token (absent: their address
+   * suffices). A proxy's own request (the token, no X-Forwarded-For: its health checks) is not
+   * metered: a balancer asks GET /api/health every second from one address.
+   */
+  trustedProxyToken?: string;
+  /**
    * Quotas, concurrency caps and key checks on (`--rate-limits on`). Off, only the ban list
    * applies: a ban is a ban whatever the limits.
    */

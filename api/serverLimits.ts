@@ -5,7 +5,7 @@
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import { quotaBucketOf } from './cidr.ts';
+import { CidrSet, quotaBucketOf } from './cidr.ts';
 import { normalizeIp } from './clientIp.ts';
 
 /** Server limits (flags in cli/start.ts; every one has a default). */
@@ -29,6 +29,8 @@ export interface ServerLimits {
    * proxy on the same host, and local tools, speak for many clients.
    */
   maxConnectionsPerIp: number;
+  /** Addresses (CIDRs) the per-IP cap does not apply to: the trusted reverse proxies, which speak for many clients. */
+  exemptFromPerIp: string[];
 }
 
 /** Defaults for a node on the public internet. */
@@ -39,6 +41,7 @@ export const defaultServerLimits: ServerLimits = {
   idleTimeoutMs: 60_000,
   maxConnections: 20_000,
   maxConnectionsPerIp: 256,
+  exemptFromPerIp: [],
 };
 
 /** The Node server options that carry the time limits (given when the server is created). */
@@ -62,9 +65,10 @@ export function capConnections(server: Server, limits: ServerLimits): void {
   server.maxConnections = limits.maxConnections;
   if (limits.maxConnectionsPerIp <= 0) return;
   const perIp = new Map<string, number>();
+  const exempt = limits.exemptFromPerIp.length ? new CidrSet(limits.exemptFromPerIp) : null;
   server.on('connection', (socket: Socket) => {
     const addr = normalizeIp(socket.remoteAddress ?? 'unknown');
-    if (addr === '127.0.0.1' || addr === '::1') return;
+    if (addr === '127.0.0.1' || addr === '::1' || exempt?.has(addr)) return;
     // Per IPv4 address or IPv6 /64, as every per-IP quota.
     const ip = quotaBucketOf(addr);
     const n = (perIp.get(ip) ?? 0) + 1;

@@ -6,6 +6,7 @@
  */
 import { adminKeyView } from '../api/adminServer.ts';
 import { present } from '../core/errors.ts';
+import { tierKeysFrom } from './secretFile.ts';
 import { MAX_LABEL } from '../services/alerts/alertParams.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { adminJson } from './adminClient.ts';
@@ -14,15 +15,21 @@ import { CliFault, openExistingStore, withDataDir } from './dataDir.ts';
 
 const DATA_DIR: FlagSpec = { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the node (running or stopped)' };
 const JSON_FLAG: FlagSpec = { type: 'boolean', env: 'OMBRA_KEY_JSON', help: 'print JSON' };
+const SECRET_FLAG: FlagSpec = {
+  type: 'string',
+  env: 'OMBRA_API_KEY_SECRET_FILE',
+  help: "on a stopped data dir: the read tier's secret, so the key is valid on every node of the tier (a running node uses its own)",
+};
 
 const SUBCOMMANDS: Record<string, { usage: string; summary: string; flags: Record<string, FlagSpec> }> = {
   create: {
-    usage: 'ombra keys create --data-dir DIR [--tier 2] [--label L] [--json]',
+    usage: 'ombra keys create --data-dir DIR [--tier 2] [--label L] [--api-key-secret-file F] [--json]',
     summary: 'Issues an API key and prints it once (only its hash is stored); a running node accepts it on the next request.',
     flags: {
       'data-dir': DATA_DIR,
       tier: { type: 'string', env: 'OMBRA_KEY_TIER', default: '2', help: 'tier of the key: 1 (free) or 2 (paid)' },
       label: { type: 'string', env: 'OMBRA_KEY_LABEL', default: '', help: `label shown in key listings (at most ${MAX_LABEL} characters)` },
+      'api-key-secret-file': SECRET_FLAG,
       json: JSON_FLAG,
     },
   },
@@ -95,7 +102,8 @@ export async function keysCommand(argv: string[]): Promise<number> {
     'keys',
     () => openExistingStore(dataDir),
     async (store) => {
-      const keys = await new ApiKeyStore(store).load();
+      const tierKeys = tierKeysFrom(flags['api-key-secret-file'] as string | undefined);
+      const keys = await new ApiKeyStore(store, tierKeys ? { tierKeys } : {}).load();
       try {
         return await run({
           create: async (tier, label) => {

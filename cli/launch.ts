@@ -21,6 +21,7 @@ import { type P2pHooks, P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
 import { createQueries, type Queries } from '../queries/index.ts';
 import { dbDirOf, loadOrCreateSecretsKey } from './dataDir.ts';
+import type { TierKeys } from '../services/tierKeys.ts';
 import { Lifecycle } from '../node/lifecycle.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { AlertService, type AlertOptions } from '../services/alerts/alertService.ts';
@@ -65,6 +66,8 @@ export interface LaunchConfig {
   rateLimits?: Partial<RateLimitOptions> | null;
   /** Alert options (mail relay, private targets, public URL for links). */
   alerts?: Partial<AlertOptions>;
+  /** Keys valid across a read tier (`--api-key-secret-file`); absent: keys of this node only. */
+  tierKeys?: TierKeys;
   /** HTTP server limits (timeouts, connection caps); defaults in api/serverLimits.ts. */
   httpLimits?: Partial<ServerLimits>;
   /** Progress of folding the log into the read models at startup: height, head. */
@@ -149,7 +152,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       producer = null;
     }
   }
-  const keys = await life.start('keys', new ApiKeyStore(node.store));
+  const keys = await life.start('keys', new ApiKeyStore(node.store, cfg.tierKeys ? { tierKeys: cfg.tierKeys } : {}));
   // The operator's ban file lives in the data dir and is re-read when it changes. Bans apply
   // whether limits are on or off: without limits the limiter only bans.
   const limiter = await life.start(

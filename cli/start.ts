@@ -8,6 +8,7 @@ import { devGenesis, loadGenesisFile } from './genesisFile.ts';
 import { readKeyFile } from './keyFile.ts';
 import { launch } from './launch.ts';
 import { secureDataDir } from './dataDir.ts';
+import { readSecretFile, tierKeysFrom } from './secretFile.ts';
 import { checkpointSourceOf, installFromSource } from './checkpointStart.ts';
 import { parseMinFees } from './minFees.ts';
 import { loggerFromFlags } from './logSetup.ts';
@@ -86,7 +87,16 @@ export async function startCommand(argv: string[]): Promise<number> {
   } catch (e) {
     throw new UsageError(`--trusted-proxy: ${(e as Error).message}`);
   }
-  const rateLimits: Partial<RateLimitOptions> = { banned, trustedProxies: named, enforceLimits: limitsFlag === 'on' };
+  const tokenFile = flags['trusted-proxy-token-file'] as string | undefined;
+  if (tokenFile !== undefined && named.length === 0)
+    throw new UsageError('--trusted-proxy-token-file needs --trusted-proxy (the proxies that show the token)');
+  const rateLimits: Partial<RateLimitOptions> = {
+    banned,
+    trustedProxies: named,
+    enforceLimits: limitsFlag === 'on',
+    ...(tokenFile === undefined ? {} : { trustedProxyToken: readSecretFile(tokenFile, 'trusted-proxy-token-file') }),
+  };
+  const tierKeys = tierKeysFrom(flags['api-key-secret-file'] as string | undefined);
   const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
   const minFeePerKB = BigInt(intFlag(flags, 'min-fee-per-kb', 0, 1_000_000_000) ?? 0);
   // A dev node runs on one machine: its webhooks are the developer's own loopback listeners.
@@ -112,7 +122,7 @@ export async function startCommand(argv: string[]): Promise<number> {
       etaSeconds: r.etaSeconds && Math.round(r.etaSeconds),
     });
   const httpLimits: Partial<ServerLimits> = {};
-  const limit = (flag: string, key: keyof ServerLimits, min: number, max: number) => {
+  const limit = (flag: string, key: Exclude<keyof ServerLimits, 'exemptFromPerIp'>, min: number, max: number) => {
     const v = intFlag(flags, flag, min, max);
     if (v !== undefined) httpLimits[key] = v;
   };
@@ -122,6 +132,8 @@ export async function startCommand(argv: string[]): Promise<number> {
   limit('http-idle-timeout-ms', 'idleTimeoutMs', 0, 3_600_000);
   limit('http-max-connections', 'maxConnections', 1, 1_000_000);
   limit('http-max-connections-per-ip', 'maxConnectionsPerIp', 0, 1_000_000);
+  // A trusted proxy holds the connections of many clients: the per-IP cap is for clients.
+  httpLimits.exemptFromPerIp = named;
   const statusIntervalMs = intFlag(flags, 'status-interval-ms', 0, 86_400_000) ?? defaultStatusLogOptions.statusIntervalMs;
   // Created once the node runs; sync progress and peer changes before that have nobody to tell.
   let status: StatusLog | null = null;
@@ -148,6 +160,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     maxLagBlocks,
     log,
     rateLimits,
+    tierKeys,
     alerts,
     p2p,
     mempool: { minFee, minFeePerKB },

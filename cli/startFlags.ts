@@ -88,7 +88,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'http-max-connections-per-ip': {
     type: 'string',
     env: 'OMBRA_HTTP_MAX_CONNECTIONS_PER_IP',
-    help: 'most open HTTP connections from one IP, loopback exempt (default 256; 0 = no cap)',
+    help: 'most open HTTP connections from one IP, loopback and --trusted-proxy addresses exempt (default 256; 0 = no cap)',
   },
   'rate-limits': { type: 'string', env: 'OMBRA_RATE_LIMITS', help: 'on | off (default on; off under --dev)' },
   'ban-ip': {
@@ -133,6 +133,16 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_TRUSTED_PROXIES',
     multiple: true,
     help: 'a reverse proxy (IP or CIDR) whose X-Forwarded-For is believed: the client IP is the rightmost hop not inside a trusted proxy (repeatable; env: comma-separated)',
+  },
+  'trusted-proxy-token-file': {
+    type: 'string',
+    env: 'OMBRA_TRUSTED_PROXY_TOKEN_FILE',
+    help: "with --trusted-proxy: X-Forwarded-For is believed only on requests carrying this file's token in X-Ombra-Proxy-Token (the proxy sets it), not on anything else from the proxy's address",
+  },
+  'api-key-secret-file': {
+    type: 'string',
+    env: 'OMBRA_API_KEY_SECRET_FILE',
+    help: 'a secret (0600 file, 32+ characters) shared by the nodes of a read tier: keys issued here are valid on every node given the same file (docs/scaling.md)',
   },
   'trust-proxy': {
     type: 'boolean',

@@ -39,11 +39,18 @@ wait_http() {
   exit 1
 }
 
-rm -rf "$dir" && mkdir -p "$dir"
+rm -rf "$dir" && mkdir -p -m 700 "$dir"
 ombra testnet --nodes 1 --out "$dir" --block-time-ms 1000 >/dev/null
 genesis="$dir/genesis.json"
+# The tier's two secrets, in files only this user reads: the API key secret every node holds (a
+# key issued by any node is valid on all of them) and the token HAProxy shows the followers (they
+# believe its X-Forwarded-For only with it, not anything else from 127.0.0.1).
+umask 077
+"$node24" -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("hex"))' >"$dir/api-key.secret"
+"$node24" -e 'process.stdout.write(require("node:crypto").randomBytes(32).toString("hex"))' >"$dir/proxy.token"
 
 start_node --genesis "$genesis" --key-file "$dir/node0/key.json" --data-dir "$dir/authority" \
+  --api-key-secret-file "$dir/api-key.secret" \
   --http-port 8001 --p2p-port 8101 --metrics-addr 127.0.0.1:9501 2>"$dir/authority.log" &
 pids+=($!)
 wait_http http://127.0.0.1:8001/api/health
@@ -51,20 +58,23 @@ peer=$(curl -s http://127.0.0.1:8001/api/chain/network | node -pe 'JSON.parse(re
 
 servers=""
 for i in 1 2 3; do
-  # Behind the balancer: it holds every client connection (no per-IP cap on it) and its
-  # X-Forwarded-For names the client for rate limits and logs.
+  # Behind the balancer: its X-Forwarded-For (believed only with the token) names the client for
+  # rate limits and logs; the per-IP connection cap exempts the trusted proxy, not its clients.
   start_node --genesis "$genesis" --data-dir "$dir/follower$i" --peer "$peer" \
     --http-port $((8010 + i)) --p2p-port $((8110 + i)) --metrics-addr 127.0.0.1:$((9510 + i)) \
-    --trusted-proxy 127.0.0.1 --http-max-connections-per-ip 0 2>"$dir/follower$i.log" &
+    --trusted-proxy 127.0.0.1 --trusted-proxy-token-file "$dir/proxy.token" \
+    --api-key-secret-file "$dir/api-key.secret" 2>"$dir/follower$i.log" &
   pids+=($!)
   servers+="    server follower$i 127.0.0.1:$((8010 + i)) check"$'\n'
 done
 for i in 1 2 3; do wait_http "http://127.0.0.1:$((8010 + i))/api/health"; done
 
-# The template's placeholders: the balancer's and the stats page's addresses, the server lines.
-awk -v listen="127.0.0.1:$lb_port" -v stats="127.0.0.1:$stats_port" -v servers="${servers%$'\n'}" '
+# The template's placeholders: the balancer's and the stats page's addresses, the server lines,
+# the proxy token (the rendered file holds it: 0600 under this umask).
+awk -v listen="127.0.0.1:$lb_port" -v stats="127.0.0.1:$stats_port" -v servers="${servers%$'\n'}" \
+  -v token="$(cat "$dir/proxy.token")" '
   /^@SERVERS@$/ { print servers; next }
-  { sub(/@LISTEN@$/, listen); sub(/@STATS@$/, stats); print }
+  { sub(/@LISTEN@$/, listen); sub(/@STATS@$/, stats); gsub(/@PROXY_TOKEN@/, token); print }
 ' "$root/deploy/haproxy.cfg.template" >"$dir/haproxy.cfg"
 haproxy -c -q -f "$dir/haproxy.cfg"
 haproxy -db -f "$dir/haproxy.cfg" 2>"$dir/haproxy.log" &

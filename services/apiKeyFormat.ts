@@ -21,8 +21,10 @@ export interface ApiKeyRecord {
   lastUsedAt: number | null;
   /** The key that registered this one, if any. */
   ownerId: string | null;
-  /** Client IP that registered it ('operator' for `ombra keys create`). */
+  /** Client IP that registered it ('operator' for `ombra keys create`, 'tier' for another node's tier key). */
   createdBy: string;
+  /** Another node's tier key (services/tierKeys.ts): the key its quota comes from. */
+  rootId?: string;
 }
 
 /** What a listing shows. */

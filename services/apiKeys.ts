@@ -7,12 +7,17 @@
  *
  * Ownership: a key registered while presenting another key (X-API-Key) is owned by that key. A
  * caller sees and may revoke itself and the keys it owns; nothing else.
+ *
+ * With a tier secret (`tierKeys`) the keys this node issues are tier keys (services/tierKeys.ts),
+ * valid on every node given the same secret: a node that did not issue one accepts it on its MAC
+ * alone, unless it revoked that id itself (`local:keys:revoked`).
  */
 import { randomBytes } from 'node:crypto';
 import type { ChainStore } from '../node/chainStore.ts';
 import type { Component } from '../node/ports.ts';
 import { ChainError } from '../core/errors.ts';
 import { generateKey, keyHash, wellFormedKey, type ApiKeyRecord } from './apiKeyFormat.ts';
+import type { TierKeys } from './tierKeys.ts';
 
 /** Key store options. */
 export interface ApiKeyOptions {
@@ -24,6 +29,8 @@ export interface ApiKeyOptions {
   maxKeysPerOwner: number;
   /** Active keys in all. */
   maxKeys: number;
+  /** Issues and accepts keys valid across a read tier (absent: keys of this node only). */
+  tierKeys?: TierKeys;
   clock: () => number;
 }
 
@@ -41,6 +48,9 @@ export type KeyCheck = { ok: true; record: ApiKeyRecord } | { ok: false; why: 'm
 /** The key store. */
 export class ApiKeyStore implements Component {
   private readonly rows: ReturnType<ChainStore['sublevel']>;
+  /** Ids of tier keys this node revoked (another node's key has no row here to delete). */
+  private readonly revokedRows: ReturnType<ChainStore['sublevel']>;
+  private readonly revoked = new Set<string>();
   private readonly byHash = new Map<string, ApiKeyRecord>();
   private readonly byId = new Map<string, ApiKeyRecord>();
   private readonly dirty = new Set<string>();
@@ -53,6 +63,7 @@ export class ApiKeyStore implements Component {
 
   constructor(store: ChainStore, options: Partial<ApiKeyOptions> = {}) {
     this.rows = store.sublevel('local:keys');
+    this.revokedRows = store.sublevel('local:keys:revoked');
     this.opts = { ...defaultApiKeyOptions, ...options };
   }
 
@@ -76,6 +87,7 @@ export class ApiKeyStore implements Component {
         this.byHash.set(r.hash, r);
         this.byId.set(r.id, r);
       }
+      for await (const id of this.revokedRows.keys()) this.revoked.add(id as string);
       return this;
     })();
     return this.loading;
@@ -96,9 +108,11 @@ export class ApiKeyStore implements Component {
         'RATE_LIMITED',
         `this key already registered ${this.opts.maxKeysPerOwner} active keys, the most one key may; revoke one first`,
       );
-    const key = generateKey();
+    const owner = input.ownerId ? this.byId.get(input.ownerId) : undefined;
+    const tier = this.opts.tierKeys?.issue(input.tier, input.ownerId ? (owner ? this.rootOf(owner).id : input.ownerId) : null);
+    const key = tier?.key ?? generateKey();
     const record: ApiKeyRecord = {
-      id: `key_${randomBytes(8).toString('hex')}`,
+      id: tier?.claims.id ?? `key_${randomBytes(8).toString('hex')}`,
       hash: keyHash(key),
       tier: input.tier,
       label: input.label,
@@ -122,6 +136,9 @@ export class ApiKeyStore implements Component {
 
   /** The key a derived key's quota comes from: up its chain of owners to the first one. */
   rootOf(record: ApiKeyRecord): ApiKeyRecord {
+    // Another node's tier key: its root is in the key (the same bucket on every node).
+    if (record.rootId && record.rootId !== record.id && !this.byId.has(record.id))
+      return this.byId.get(record.rootId) ?? { ...record, id: record.rootId };
     let r = record;
     // Bounded: owners are older keys, so the chain ends; the bound guards a damaged store.
     for (let i = 0; i < 64 && r.ownerId; i++) {
@@ -144,8 +161,29 @@ export class ApiKeyStore implements Component {
     const hit = this.seen.get(key);
     // A revoked key has left byId: it fails at once even when it is in this cache.
     if (hit && this.byId.get(hit.record.id) === hit.record) return hit;
-    if (key.length !== 60 || !wellFormedKey(key)) return { ok: false, why: 'malformed' };
-    const record = this.byHash.get(keyHash(key));
+    const claims = this.opts.tierKeys?.verify(key);
+    if (claims === null && key.startsWith('ombra_tier')) return { ok: false, why: 'malformed' };
+    if (claims) {
+      // A key revoked here, or one registered with a key revoked here.
+      if (this.revoked.has(claims.id) || this.revoked.has(claims.rootId)) return { ok: false, why: 'unknown' };
+    } else if (key.length !== 60 || !wellFormedKey(key)) return { ok: false, why: 'malformed' };
+    const hash = keyHash(key);
+    const record =
+      this.byHash.get(hash) ??
+      (claims
+        ? // Issued by another node of the tier: known by its MAC alone.
+          {
+            id: claims.id,
+            hash,
+            tier: claims.tier,
+            label: '',
+            createdAt: 0,
+            lastUsedAt: null,
+            ownerId: null,
+            createdBy: 'tier',
+            rootId: claims.rootId,
+          }
+        : undefined);
     if (!record) return { ok: false, why: 'unknown' };
     if (this.seen.size >= 10_000) this.seen.clear();
     const ok = { ok: true as const, record };
@@ -206,7 +244,7 @@ export class ApiKeyStore implements Component {
    */
   async revoke(id: string): Promise<number> {
     const r = this.byId.get(id);
-    if (!r) return 0;
+    if (!r) return this.revokeTierKey(id);
     const gone = [r];
     for (let i = 0; i < gone.length; i++)
       for (const k of this.byId.values()) if (k.ownerId === gone[i].id && !gone.includes(k)) gone.push(k);
@@ -219,7 +257,24 @@ export class ApiKeyStore implements Component {
     // A lastUsedAt batch in flight must not land after the delete.
     await this.flushing.catch(() => undefined);
     await this.rows.batch(gone.map((k) => ({ type: 'del' as const, key: k.id })));
+    // A tier key stays valid by its MAC: its id is refused from now on instead.
+    if (this.opts.tierKeys) {
+      await this.revokedRows.batch(gone.map((k) => ({ type: 'put' as const, key: k.id, value: 1 })));
+      for (const k of gone) this.revoked.add(k.id);
+    }
     return gone.length;
+  }
+
+  /**
+   * Revokes a tier key this node did not issue (it has no row here): its id is refused from now
+   * on, on this node. Answers 1, or 0 without a tier secret or when the id is revoked already.
+   */
+  private async revokeTierKey(id: string): Promise<number> {
+    if (!this.opts.tierKeys || this.revoked.has(id) || !/^key_[0-9a-f]{16}$/.test(id)) return 0;
+    await this.revokedRows.put(id, 1);
+    this.revoked.add(id);
+    for (const [key, v] of this.seen) if (v.record.id === id) this.seen.delete(key);
+    return 1;
   }
 
   /** Every active key (operator views, tests). */

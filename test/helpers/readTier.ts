@@ -28,14 +28,22 @@ function freePort(): Promise<number> {
   });
 }
 
-/** deploy/haproxy.cfg.template with the balancer's and stats addresses and one server line per follower URL. */
-export function renderHaproxyConfig(listen: string, stats: string, followers: string[]): string {
+/**
+ * deploy/haproxy.cfg.template with the balancer's and stats addresses, one server line per
+ * follower URL and the proxy token the followers check.
+ */
+export function renderHaproxyConfig(listen: string, stats: string, followers: string[], proxyToken = PROXY_TOKEN): string {
   const servers = followers.map((url, i) => `    server follower${i + 1} ${new URL(url).host} check`).join('\n');
   return readFileSync(join(REPO_ROOT, 'deploy/haproxy.cfg.template'), 'utf8')
     .replace(/^(\s*bind )@LISTEN@$/m, `$1${listen}`)
     .replace(/^(\s*bind )@STATS@$/m, `$1${stats}`)
-    .replace(/^@SERVERS@$/m, servers);
+    .replace(/^@SERVERS@$/m, servers)
+    .replaceAll('@PROXY_TOKEN@', proxyToken);
 }
+
+/** The tier's proxy token (the followers' --trusted-proxy-token-file) and API key secret (every node's --api-key-secret-file). */
+const PROXY_TOKEN = 'proxy-token-of-the-test-tier-0123456789abcdef';
+const API_KEY_SECRET = 'api-key-secret-of-the-test-tier-0123456789abcdef';
 
 /** A HAProxy process from the template in front of `followers` (URLs), up once it sees every one of them up. */
 interface Balancer {
@@ -108,6 +116,8 @@ export interface ReadTierOptions {
   nodeArgs?: string[];
   /** Extra `ombra start` flags of follower i. */
   followerArgs?: (i: number) => string[];
+  /** Rate limits on every node (default off: the tier's own tests send more than a minute's quota). */
+  rateLimits?: boolean;
 }
 
 const stopProcess = async (p: { child: ChildProcess; exited: Promise<unknown> } | null): Promise<void> => {
@@ -128,7 +138,21 @@ export async function startReadTier(o: ReadTierOptions): Promise<ReadTier> {
     const made = await runCli(['testnet', '--nodes', '1', '--out', tmp.dir, '--block-time-ms', String(o.blockTimeMs ?? 300)]);
     if (made.code !== 0) throw new Error(`ombra testnet failed: ${made.stderr}`);
     const genesisFile = join(tmp.dir, 'genesis.json');
-    const common = ['--genesis', genesisFile, '--rate-limits', 'off', ...(o.nodeArgs ?? [])];
+    // The tier's secrets, as deploy/read-tier.sh makes them: files only the nodes' user reads.
+    const [tokenFile, secretFile] = [join(tmp.dir, 'proxy.token'), join(tmp.dir, 'api-key.secret')];
+    writeFileSync(tokenFile, `${PROXY_TOKEN}\n`, { mode: 0o600 });
+    writeFileSync(secretFile, `${API_KEY_SECRET}\n`, { mode: 0o600 });
+    const common = [
+      '--genesis',
+      genesisFile,
+      '--rate-limits',
+      o.rateLimits ? 'on' : 'off',
+      '--api-key-secret-file',
+      secretFile,
+      ...(o.nodeArgs ?? []),
+    ];
+    // Followers believe the balancer's X-Forwarded-For only with its token.
+    const behindProxy = ['--trusted-proxy', '127.0.0.1', '--trusted-proxy-token-file', tokenFile];
     const authority = await startNodeProcess(
       [...common, '--key-file', join(tmp.dir, 'node0', 'key.json'), '--data-dir', join(tmp.dir, 'authority')],
       {},
@@ -141,7 +165,7 @@ export async function startReadTier(o: ReadTierOptions): Promise<ReadTier> {
     const followers: (NodeProcess | null)[] = [];
     for (let i = 0; i < o.followers; i++) {
       const f = await startNodeProcess(
-        [...common, '--data-dir', join(tmp.dir, `follower${i + 1}`), '--peer', peer, ...(o.followerArgs?.(i) ?? [])],
+        [...common, ...behindProxy, '--data-dir', join(tmp.dir, `follower${i + 1}`), '--peer', peer, ...(o.followerArgs?.(i) ?? [])],
         {},
         START_MS,
       );
