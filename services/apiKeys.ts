@@ -17,7 +17,7 @@ import type { ChainStore } from '../node/chainStore.ts';
 import type { Component } from '../node/ports.ts';
 import { ChainError } from '../core/errors.ts';
 import { generateKey, keyHash, wellFormedKey, type ApiKeyRecord } from './apiKeyFormat.ts';
-import type { TierKeys } from './tierKeys.ts';
+import { foreignTierRecord, RevokedIds, type TierKeys } from './tierKeys.ts';
 
 /** Key store options. */
 export interface ApiKeyOptions {
@@ -49,8 +49,7 @@ export type KeyCheck = { ok: true; record: ApiKeyRecord } | { ok: false; why: 'm
 export class ApiKeyStore implements Component {
   private readonly rows: ReturnType<ChainStore['sublevel']>;
   /** Ids of tier keys this node revoked (another node's key has no row here to delete). */
-  private readonly revokedRows: ReturnType<ChainStore['sublevel']>;
-  private readonly revoked = new Set<string>();
+  private readonly revoked: RevokedIds;
   private readonly byHash = new Map<string, ApiKeyRecord>();
   private readonly byId = new Map<string, ApiKeyRecord>();
   private readonly dirty = new Set<string>();
@@ -63,7 +62,7 @@ export class ApiKeyStore implements Component {
 
   constructor(store: ChainStore, options: Partial<ApiKeyOptions> = {}) {
     this.rows = store.sublevel('local:keys');
-    this.revokedRows = store.sublevel('local:keys:revoked');
+    this.revoked = new RevokedIds(store.sublevel('local:keys:revoked'));
     this.opts = { ...defaultApiKeyOptions, ...options };
   }
 
@@ -87,7 +86,7 @@ export class ApiKeyStore implements Component {
         this.byHash.set(r.hash, r);
         this.byId.set(r.id, r);
       }
-      for await (const id of this.revokedRows.keys()) this.revoked.add(id as string);
+      await this.revoked.load();
       return this;
     })();
     return this.loading;
@@ -164,26 +163,10 @@ export class ApiKeyStore implements Component {
     const claims = this.opts.tierKeys?.verify(key);
     if (claims === null && key.startsWith('ombra_tier')) return { ok: false, why: 'malformed' };
     if (claims) {
-      // A key revoked here, or one registered with a key revoked here.
-      if (this.revoked.has(claims.id) || this.revoked.has(claims.rootId)) return { ok: false, why: 'unknown' };
+      if (this.revoked.refuses(claims)) return { ok: false, why: 'unknown' };
     } else if (key.length !== 60 || !wellFormedKey(key)) return { ok: false, why: 'malformed' };
     const hash = keyHash(key);
-    const record =
-      this.byHash.get(hash) ??
-      (claims
-        ? // Issued by another node of the tier: known by its MAC alone.
-          {
-            id: claims.id,
-            hash,
-            tier: claims.tier,
-            label: '',
-            createdAt: 0,
-            lastUsedAt: null,
-            ownerId: null,
-            createdBy: 'tier',
-            rootId: claims.rootId,
-          }
-        : undefined);
+    const record = this.byHash.get(hash) ?? (claims ? foreignTierRecord(claims, hash) : undefined);
     if (!record) return { ok: false, why: 'unknown' };
     if (this.seen.size >= 10_000) this.seen.clear();
     const ok = { ok: true as const, record };
@@ -244,7 +227,12 @@ export class ApiKeyStore implements Component {
    */
   async revoke(id: string): Promise<number> {
     const r = this.byId.get(id);
-    if (!r) return this.revokeTierKey(id);
+    if (!r) {
+      // Another node's tier key has no row here: its id is refused from now on, on this node.
+      if (!this.opts.tierKeys || !/^key_[0-9a-f]{16}$/.test(id) || this.revoked.has(id)) return 0;
+      await this.revoked.add([id]);
+      return 1;
+    }
     const gone = [r];
     for (let i = 0; i < gone.length; i++)
       for (const k of this.byId.values()) if (k.ownerId === gone[i].id && !gone.includes(k)) gone.push(k);
@@ -258,23 +246,8 @@ export class ApiKeyStore implements Component {
     await this.flushing.catch(() => undefined);
     await this.rows.batch(gone.map((k) => ({ type: 'del' as const, key: k.id })));
     // A tier key stays valid by its MAC: its id is refused from now on instead.
-    if (this.opts.tierKeys) {
-      await this.revokedRows.batch(gone.map((k) => ({ type: 'put' as const, key: k.id, value: 1 })));
-      for (const k of gone) this.revoked.add(k.id);
-    }
+    if (this.opts.tierKeys) await this.revoked.add(gone.map((k) => k.id));
     return gone.length;
-  }
-
-  /**
-   * Revokes a tier key this node did not issue (it has no row here): its id is refused from now
-   * on, on this node. Answers 1, or 0 without a tier secret or when the id is revoked already.
-   */
-  private async revokeTierKey(id: string): Promise<number> {
-    if (!this.opts.tierKeys || this.revoked.has(id) || !/^key_[0-9a-f]{16}$/.test(id)) return 0;
-    await this.revokedRows.put(id, 1);
-    this.revoked.add(id);
-    for (const [key, v] of this.seen) if (v.record.id === id) this.seen.delete(key);
-    return 1;
   }
 
   /** Every active key (operator views, tests). */

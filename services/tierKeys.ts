@@ -14,6 +14,7 @@
  * revoking on each node, or rotating the secret (every key then fails).
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { ApiKeyRecord } from './apiKeyFormat.ts';
 
 const TIER_KEY_RE = /^ombra_tier([1-9])_([0-9a-f]{16})_([0-9a-f]{16})_([0-9a-f]{40})$/;
 
@@ -58,5 +59,57 @@ export class TierKeys {
     const want = Buffer.from(this.mac(body));
     if (!timingSafeEqual(want, Buffer.from(m[4]))) return null;
     return { tier: Number(m[1]), id: `key_${m[2]}`, rootId: `key_${m[3]}` };
+  }
+}
+
+/** The record of a tier key another node issued (this node holds no row of it): known by its MAC alone. */
+export function foreignTierRecord(claims: TierKeyClaims, hash: string): ApiKeyRecord {
+  return {
+    id: claims.id,
+    hash,
+    tier: claims.tier,
+    label: '',
+    createdAt: 0,
+    lastUsedAt: null,
+    ownerId: null,
+    createdBy: 'tier',
+    rootId: claims.rootId,
+  };
+}
+
+/** What the revoked-id set stores in (a sublevel). */
+interface IdRows {
+  keys(): AsyncIterable<unknown>;
+  batch(ops: { type: 'put'; key: string; value: number }[]): Promise<void>;
+}
+
+/**
+ * Ids of tier keys this node revoked: a tier key stays valid by its MAC, so revoking it means
+ * refusing its id (and the ids of keys it registered) from then on, on this node.
+ */
+export class RevokedIds {
+  private readonly ids = new Set<string>();
+  private readonly rows: IdRows;
+
+  constructor(rows: IdRows) {
+    this.rows = rows;
+  }
+
+  async load(): Promise<void> {
+    for await (const id of this.rows.keys()) this.ids.add(id as string);
+  }
+
+  /** True when the key of `claims`, or the key at the top of its chain, was revoked here. */
+  refuses(claims: TierKeyClaims): boolean {
+    return this.ids.has(claims.id) || this.ids.has(claims.rootId);
+  }
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  async add(ids: string[]): Promise<void> {
+    await this.rows.batch(ids.map((key) => ({ type: 'put' as const, key, value: 1 })));
+    for (const id of ids) this.ids.add(id);
   }
 }
