@@ -5,6 +5,7 @@
  * key 9, the others delete the previous page. One round at a time, each step waiting for the
  * confirmation of the one before, as the rest of the simulator does.
  */
+import { CLAIM_MIN_FEE_V7 } from '../core/economics.ts';
 import { sha256Hex } from '../core/hash.ts';
 import type { KeyPair } from '../core/keys.ts';
 import { fileIdOf, manifestRoot } from '../core/tx/web/webRecords.ts';
@@ -59,7 +60,8 @@ export class DriveTraffic {
       totalBytes: bytes.length,
       totalChunks: 2,
       contentHash,
-      fee: '0',
+      // A claim: it pays the fork-7 claim fee, so the drive runs on a network that schedules it (`ombra testnet`).
+      fee: String(CLAIM_MIN_FEE_V7),
     };
     const chunk = (i: number, then: () => Promise<void>) =>
       this.send(0, { type: 'WEB_FILE_CHUNK', fileId, chunkIndex: i, dataBase64: chunks[i], fee: '0' }, then);
