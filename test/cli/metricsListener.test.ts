@@ -87,7 +87,7 @@ t('ombra testnet prints a start command per node with distinct HTTP, p2p and met
   try {
     const run = await runCli(['testnet', '--nodes', '4', '--out', tmp.dir]);
     assert.is(run.code, 0, run.stderr);
-    const commands = run.stdout.split('\n').filter((l) => l.trim().startsWith('ombra start '));
+    const commands = run.stdout.split('\n').filter((l) => l.trim().startsWith('npx ombra start '));
     assert.is(commands.length, 4);
     for (const flag of ['--metrics-addr', '--http-port', '--p2p-port']) {
       const values = commands.map((c) => new RegExp(`${flag} (\\S+)`).exec(c)?.[1]);
