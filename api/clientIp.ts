@@ -10,7 +10,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
-import { CidrSet, quotaBucketOf } from './cidr.ts';
+import { CidrSet, quotaBucketOf } from '../node/cidr.ts';
 
 /** `::ffff:1.2.3.4` is 1.2.3.4. */
 export function normalizeIp(ip: string): string {
@@ -70,7 +70,7 @@ function clientIp(c: Context, proxies: TrustedProxies = null): string {
   return clientIpFrom(xff, incoming?.socket?.remoteAddress, proxies);
 }
 
-/** The per-IP quota bucket of a Hono request's client: its IP, or its IPv6 /64 (api/cidr.ts). */
+/** The per-IP quota bucket of a Hono request's client: its IP, or its IPv6 /64 (node/cidr.ts). */
 export function clientBucket(c: Context, proxies: TrustedProxies = null): string {
   return quotaBucketOf(clientIp(c, proxies));
 }
