@@ -45,7 +45,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'p2p-reserved-known-connections': {
     type: 'string',
     env: 'OMBRA_P2P_RESERVED_KNOWN_CONNECTIONS',
-    help: 'libp2p connections only known peers (--peer and those they name) may use (default 16)',
+    help: 'libp2p connections only known peers (--peer, and peers whose blocks this node imported) may use (default 16)',
   },
   'sync-request-timeout-ms': {
     type: 'string',

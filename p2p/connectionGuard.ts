@@ -1,6 +1,6 @@
 /**
- * Connection slots an inbound flood cannot take all of. Strangers (peers that are not in the peer
- * book as known: neither given with `--peer` nor learned from such a peer) share
+ * Connection slots an inbound flood cannot take all of. Strangers (peers the peer book does not
+ * know: neither given with `--peer` nor proven by serving blocks this node imported) share
  * `maxConnections - reservedKnownConnections` slots, at most `maxConnectionsPerIp` of them from one
  * remote IPv4 address or IPv6 /64; known peers always get in, and the connection pruner closes strangers first (known
  * peers carry a high tag value). Throwaway identities from one host so hold a few slots at most,

@@ -85,10 +85,14 @@ export class P2pNetwork implements NetworkView, Component {
         void this.p2p.peerStore.merge(peer, { tags: { [KNOWN_PEER_TAG]: { value: 100 } } }).catch(() => undefined);
     });
     this.syncer = new Syncer(this.ports, this.p2p, this.opts);
-    // Peers a known peer names are known too (the connection guard keeps slots for them).
-    this.syncer.onPeersLearned = (addrs, from) => {
-      const known = this.book.knows(from.toString());
-      for (const a of addrs) this.remember(a, false, known);
+    // Peers a peer names are dialled, but stay strangers: a node names whoever connected to it.
+    this.syncer.onPeersLearned = (addrs) => {
+      for (const a of addrs) this.remember(a);
+    };
+    // A peer whose blocks were checked and imported is known from then on (kept slots, pruned last).
+    this.syncer.onProven = (peer) => {
+      this.book.prove(peer.toString());
+      void this.p2p.peerStore.merge(peer, { tags: { [KNOWN_PEER_TAG]: { value: 100 } } }).catch(() => undefined);
     };
     this.syncer.onStruck = () => this.syncRound();
     this.syncer.onProgress = (height, target) => this.onSyncProgress(height, target);
@@ -144,9 +148,9 @@ export class P2pNetwork implements NetworkView, Component {
   }
 
   /** Keeps an address in the bounded peer book (`pinned`: given by the operator). */
-  private remember(addr: string, pinned = false, known = pinned): void {
+  private remember(addr: string, pinned = false): void {
     if (!addr.includes('/p2p/') || addr.endsWith(`/p2p/${this.p2p.peerId}`)) return;
-    this.book.add(addr, pinned, Date.now(), known);
+    this.book.add(addr, pinned, Date.now());
   }
 
   /** Dials the few addresses that are due (bounded per round, with backoff after failures). */

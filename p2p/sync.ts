@@ -55,6 +55,8 @@ export class Syncer {
   onStruck: (peer: PeerId) => void = () => undefined;
   /** Called with multiaddrs a peer told us about, and that peer. */
   onPeersLearned: (addrs: string[], from: PeerId) => void = () => undefined;
+  /** Called when blocks a peer served were checked and imported (it proved itself). */
+  onProven: (peer: PeerId) => void = () => undefined;
   /** Called after each block imported while syncing (more than one block behind): height, target. */
   onProgress: (height: number, target: number) => void = () => undefined;
 
@@ -246,6 +248,7 @@ export class Syncer {
           // Verified blocks came in and the claimed head is still ahead: evidence the node is behind.
           // It lasts at most one request deadline past the last import (then a strike ends the sync).
           const top = imported[imported.length - 1].index;
+          this.onProven(peer);
           this.heads.note(peer.toString(), target);
           this.syncing = target > top + 1;
           if (this.syncing) this.onProgress(top, target);
@@ -276,6 +279,7 @@ export class Syncer {
     // The rest of a longer chain comes as a plain catch-up on the next sync round. The branch was
     // judged against `head`: if gossip moved it meanwhile, the node refuses without blaming the peer.
     await this.ports.chain.reorg(ancestor, branch, head.hash);
+    this.onProven(peer);
   }
 
   /** A peer's blocks from..to, with the next batch asked for while one is consumed (p2p/fetchAhead.ts). */
