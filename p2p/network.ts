@@ -19,6 +19,7 @@ import { ValidationGate } from './validationGate.ts';
 import { ConnectionGuard, KNOWN_PEER_TAG } from './connectionGuard.ts';
 import { StaleGossipBudget } from './staleGossip.ts';
 import { GossipValidator } from './gossipValidator.ts';
+import { ReplayGuard } from './replayGuard.ts';
 
 /** Listen addresses kept per peer (a peer chooses how many it announces). */
 const MAX_LISTEN_ADDRS = 8;
@@ -57,6 +58,8 @@ export class P2pNetwork implements NetworkView, Component {
   readonly stale: StaleGossipBudget;
   /** Per-IP and stranger caps on inbound connections. */
   readonly guard: ConnectionGuard;
+  /** Copies each peer sends of gossip already seen (p2p/replayGuard.ts). */
+  readonly replays: ReplayGuard;
 
   constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}, hooks: P2pHooks = {}) {
     this.ports = ports;
@@ -66,6 +69,7 @@ export class P2pNetwork implements NetworkView, Component {
     this.opts = { ...defaultP2pOptions, ...opts };
     this.gates = { block: new ValidationGate(this.opts.maxBlockValidations), tx: new ValidationGate(this.opts.maxTxValidations) };
     this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute);
+    this.replays = new ReplayGuard(this.stale);
     this.guard = new ConnectionGuard(
       this.opts,
       (peer) => this.book.knows(peer),
@@ -99,6 +103,11 @@ export class P2pNetwork implements NetworkView, Component {
     await this.syncer.register(() => this.peerAddresses());
     this.validator = new GossipValidator(this.ports, this.opts, this.syncer, this.stale);
     const pubsub = this.p2p.services.pubsub;
+    // Copies of seen messages are dropped unread; a peer that keeps sending them is banned.
+    this.replays.watch(pubsub, (id, why) => {
+      const peer = this.p2p.getPeers().find((p) => p.toString() === id);
+      if (peer && !this.syncer.isBanned(peer)) void this.syncer.ban(peer, `replayed gossip: ${why}`);
+    });
     // Beyond the caps a message is ignored unread: no penalty for the sender, no forwarding.
     pubsub.topicValidators.set(this.topics.tx, (peer, msg) =>
       this.gates.tx.run(() => this.validator.onTx(peer, msg.data), TopicValidatorResult.Ignore),
