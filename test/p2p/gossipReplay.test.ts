@@ -72,11 +72,14 @@ t('one genuine block message replayed as identical frames for 10 s: the replayer
     // Sent once the ordinary way (a block the node holds: stale, free within the budget) ...
     await pubsub.publish(topic, data);
     const internals = pubsub as unknown as Internals;
-    const [entry] = [...internals.mcache.msgs.values()];
+    // Its own message (the cache also holds the blocks the node gossiped to it).
+    const entry = [...internals.mcache.msgs.values()].find((m) => (m.message as { data?: Uint8Array }).data?.byteLength === data.byteLength);
+    if (!entry) throw new Error('the published message is not in the replayer cache');
     // ... then the very same frame (length prefix, RPC, signed message) again and again.
     const { RPC } = await import('@chainsafe/libp2p-gossipsub/message');
     const rpc = RPC.encode({ subscriptions: [], messages: [entry.message as never] });
     const frame = lengthPrefixed(rpc);
+    assert.ok(frame.byteLength > MESSAGE_BYTES, 'the frame carries the whole message');
     const c0 = cpuMs(pid);
     let pushed = 0;
     let left = 0;
