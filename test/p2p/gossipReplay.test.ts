@@ -73,7 +73,9 @@ t('one genuine block message replayed as identical frames for 10 s: the replayer
     await pubsub.publish(topic, data);
     const internals = pubsub as unknown as Internals;
     // Its own message (the cache also holds the blocks the node gossiped to it).
-    const entry = [...internals.mcache.msgs.values()].find((m) => (m.message as { data?: Uint8Array }).data?.byteLength === data.byteLength);
+    const entry = [...internals.mcache.msgs.values()].find(
+      (m) => (m.message as { data?: Uint8Array }).data?.byteLength === data.byteLength,
+    );
     if (!entry) throw new Error('the published message is not in the replayer cache');
     // ... then the very same frame (length prefix, RPC, signed message) again and again.
     const { RPC } = await import('@chainsafe/libp2p-gossipsub/message');
