@@ -17,7 +17,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { Context } from 'hono';
-import { CidrSet, quotaBucketOf } from './cidr.ts';
+import { CidrSet, quotaBucketOf } from '../node/cidr.ts';
 
 /** `::ffff:1.2.3.4` is 1.2.3.4. */
 export function normalizeIp(ip: string): string {
@@ -114,7 +114,7 @@ function clientIp(c: Context, proxies: TrustedProxies = null): string {
   return clientIpFrom(xff, incoming?.socket?.remoteAddress, proxies, proof);
 }
 
-/** The per-IP quota bucket of a Hono request's client: its IP, or its IPv6 /64 (api/cidr.ts). */
+/** The per-IP quota bucket of a Hono request's client: its IP, or its IPv6 /64 (node/cidr.ts). */
 export function clientBucket(c: Context, proxies: TrustedProxies = null): string {
   return quotaBucketOf(clientIp(c, proxies));
 }

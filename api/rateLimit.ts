@@ -15,7 +15,7 @@
  * forgives everyone) and idle callers are swept once per window.
  */
 import { BanList } from './banList.ts';
-import { quotaBucketOf } from './cidr.ts';
+import { quotaBucketOf } from '../node/cidr.ts';
 import { defaultRateLimitOptions, type RateLimitOptions, type TierLimit } from './rateLimitOptions.ts';
 import { trustedProxies, type TrustedProxies } from './clientIp.ts';
 import type { ApiKeyRecord } from '../services/apiKeyFormat.ts';
@@ -152,7 +152,7 @@ export class RateLimiter implements Component {
   admit(ip: string, presented: string | undefined, path: string, now = this.opts.now(), proxySelf = false): Admission {
     const o = this.opts;
     const anon = o.tiers.anonymous;
-    // Quotas and bad-key counts are per IPv4 address and per IPv6 /64 (api/cidr.ts).
+    // Quotas and bad-key counts are per IPv4 address and per IPv6 /64 (node/cidr.ts).
     const client = quotaBucketOf(ip);
     if (this.bans.isBanned(ip))
       return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${client}`) ?? null, anon);

@@ -5,7 +5,7 @@
  */
 import type { Server, ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
-import { CidrSet, quotaBucketOf } from './cidr.ts';
+import { CidrSet, quotaBucketOf } from '../node/cidr.ts';
 import { normalizeIp } from './clientIp.ts';
 
 /** Server limits (flags in cli/start.ts; every one has a default). */

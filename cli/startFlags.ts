@@ -12,7 +12,12 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'http-host': { type: 'string', env: 'OMBRA_HTTP_HOST', default: '127.0.0.1', help: 'HTTP listen address' },
   'http-port': { type: 'string', env: 'OMBRA_HTTP_PORT', default: '7777', help: 'HTTP port (0 picks a free one)' },
   'p2p-port': { type: 'string', env: 'OMBRA_P2P_PORT', default: '7778', help: 'libp2p TCP port (0 picks a free one)' },
-  'p2p-host': { type: 'string', env: 'OMBRA_P2P_HOST', default: '127.0.0.1', help: 'libp2p listen address' },
+  'p2p-host': {
+    type: 'string',
+    env: 'OMBRA_P2P_HOST',
+    default: '127.0.0.1',
+    help: 'libp2p listen address, IPv4 or IPv6 (:: for every IPv6 address)',
+  },
   'metrics-addr': {
     type: 'string',
     env: 'OMBRA_METRICS_ADDR',
@@ -45,7 +50,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   'p2p-reserved-known-connections': {
     type: 'string',
     env: 'OMBRA_P2P_RESERVED_KNOWN_CONNECTIONS',
-    help: 'libp2p connections only known peers (--peer and those they name) may use (default 16)',
+    help: 'libp2p connections only known peers (--peer, and peers whose blocks this node imported) may use (default 16)',
   },
   'sync-request-timeout-ms': {
     type: 'string',

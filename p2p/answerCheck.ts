@@ -30,15 +30,18 @@ export class Refusal extends Error {
 }
 
 /**
- * A peer that started from a checkpoint holds no blocks below `first` yet (`{error, heldFrom}`):
- * no fault and no strike; the asker asks another peer for that range.
+ * A peer that started from a checkpoint holds no blocks below `first` yet (`{error, heldFrom}`,
+ * asked from `from`): no fault and no strike while it says the same; the asker asks another peer
+ * for that range. One that later refuses blocks it said it holds is struck (p2p/sync.ts).
  */
 export class NotHeld extends Error {
   readonly first: number;
-  constructor(message: string, first: number) {
+  readonly from: number;
+  constructor(message: string, first: number, from: number) {
     super(message);
     this.name = 'NotHeld';
     this.first = first;
+    this.from = from;
   }
 }
 
@@ -83,7 +86,7 @@ export function checkAnswer(answer: unknown, from: number, to: number, genesis: 
     // `{error}` is a refusal (e.g. the server's rate limit), not a breach: the caller retries later.
     const { error, heldFrom } = (answer ?? {}) as { error?: unknown; heldFrom?: unknown };
     if (typeof error === 'string' && Number.isSafeInteger(heldFrom) && (heldFrom as number) > from)
-      throw new NotHeld(`holds no blocks below ${String(heldFrom)} (it started from a checkpoint)`, heldFrom as number);
+      throw new NotHeld(`holds no blocks below ${String(heldFrom)} (it started from a checkpoint)`, heldFrom as number, from);
     if (typeof error === 'string') throw new Refusal(`refused ${from}..${to}: ${error.slice(0, 200)}`);
     throw new PeerFault(`answered no blocks for ${from}..${to}`);
   }

@@ -1,8 +1,8 @@
 /**
- * Connection slots an inbound flood cannot take all of. Strangers (peers that are not in the peer
- * book as known: neither given with `--peer` nor learned from such a peer) share
+ * Connection slots an inbound flood cannot take all of. Strangers (peers the peer book does not
+ * know: neither given with `--peer` nor proven by serving blocks this node imported) share
  * `maxConnections - reservedKnownConnections` slots, at most `maxConnectionsPerIp` of them from one
- * remote IP; known peers always get in, and the connection pruner closes strangers first (known
+ * remote IPv4 address or IPv6 /64; known peers always get in, and the connection pruner closes strangers first (known
  * peers carry a high tag value). Throwaway identities from one host so hold a few slots at most,
  * and the node's own network always has room.
  *
@@ -11,6 +11,7 @@
  */
 import type { Connection, ConnectionGater, MultiaddrConnection, PeerId } from '@libp2p/interface';
 import type { Multiaddr } from '@multiformats/multiaddr';
+import { quotaBucketOf } from '../node/cidr.ts';
 
 /** The guard's bounds (from P2pOptions). */
 export interface ConnectionGuardOptions {
@@ -22,10 +23,14 @@ export interface ConnectionGuardOptions {
 /** The tag libp2p's pruner reads: known peers are pruned last. */
 export const KNOWN_PEER_TAG = 'ombra-known-peer';
 
-/** The remote IP of an address ('' when it has none, such as a relay). */
-function ipOf(addr: Multiaddr): string {
+/**
+ * The per-IP bucket of an address, as the HTTP edge counts clients (node/cidr.ts): an IPv4 address,
+ * or an IPv6 address's /64 (a host picks any address of its /64 at will); '' when it has none,
+ * such as a relay.
+ */
+function bucketOf(addr: Multiaddr): string {
   try {
-    return addr.nodeAddress().address;
+    return quotaBucketOf(addr.nodeAddress().address);
   } catch {
     return '';
   }
@@ -54,7 +59,7 @@ export class ConnectionGuard {
   gater(): ConnectionGater {
     return {
       denyInboundEncryptedConnection: (peer: PeerId, conn: MultiaddrConnection) => {
-        const deny = this.over(peer.toString(), ipOf(conn.remoteAddr), null);
+        const deny = this.over(peer.toString(), bucketOf(conn.remoteAddr), null);
         if (deny) this.refused++;
         return deny;
       },
@@ -63,14 +68,14 @@ export class ConnectionGuard {
 
   /** Closes a just-opened inbound connection that took a stranger past the caps; true when closed. */
   check(conn: Connection): boolean {
-    if (conn.direction !== 'inbound' || !this.over(conn.remotePeer.toString(), ipOf(conn.remoteAddr), conn)) return false;
+    if (conn.direction !== 'inbound' || !this.over(conn.remotePeer.toString(), bucketOf(conn.remoteAddr), conn)) return false;
     this.refused++;
     conn.abort(new Error('too many connections from strangers'));
     return true;
   }
 
-  /** True when a stranger from `ip` has no slot: the other stranger connections already fill one cap. */
-  private over(peer: string, ip: string, self: Connection | null): boolean {
+  /** True when a stranger from `bucket` (an IP, an IPv6 /64) has no slot: the other stranger connections already fill one cap. */
+  private over(peer: string, bucket: string, self: Connection | null): boolean {
     if (this.isKnown(peer)) return false;
     let strangers = 0;
     let fromIp = 0;
@@ -79,7 +84,7 @@ export class ConnectionGuard {
       // Racing connections are judged in the order they opened: the later ones go.
       if (self && (c.timeline.open > self.timeline.open || (c.timeline.open === self.timeline.open && c.id > self.id))) continue;
       strangers++;
-      if (ip && ipOf(c.remoteAddr) === ip) fromIp++;
+      if (bucket && bucketOf(c.remoteAddr) === bucket) fromIp++;
     }
     return fromIp >= this.opts.maxConnectionsPerIp || strangers >= this.strangerSlots;
   }

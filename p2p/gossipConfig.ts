@@ -12,10 +12,14 @@
  * - `maxOutboundBufferSize`: bytes queued to one slow peer; beyond, gossip to it is dropped (it
  *   catches up through sync).
  * - `allowedTopics`: only the chain's two topics are tracked.
- * - `msgIdFn` and `fastMsgIdFn`: a message's id is the SHA-256 of its topic and data, not its
- *   sender and sequence number, so a replay of the same bytes (under any identity) is a duplicate
- *   dropped before its signature or data is looked at. Replays with other bytes cost the sender
- *   through the stale-gossip budget (p2p/staleGossip.ts).
+ * - `msgIdFn`: a message's id is the SHA-256 of its topic and data, not its sender and sequence
+ *   number, so the same data signed again (under any identity) is a duplicate once its signature
+ *   checked out. `fastMsgIdFn`, gossipsub's first look, keys a signed message by its topic, origin,
+ *   sequence number and signature (which covers the data), so a copy of the same bytes is dropped
+ *   before its signature or data is read, without hashing its megabytes; gossipsub files that key
+ *   only after the signature checked out, so no forged copy can shadow a genuine message. A peer
+ *   that keeps sending copies is banned (p2p/replayGuard.ts); replays with other bytes cost the
+ *   sender through the stale-gossip budget (p2p/staleGossip.ts).
  * Validations in flight across peers are capped by the caller (p2p/validationGate.ts).
  *
  * Scoring: every rejected message costs its sender (squared, decaying 1% a second); a peer that
@@ -75,6 +79,24 @@ function contentId(topic: string | undefined | null, data: Uint8Array | undefine
     .digest();
 }
 
+/**
+ * gossipsub's first-look key of a message: for a signed one, a hash of its topic, origin, sequence
+ * number and signature, each behind its length (a few hundred bytes, whatever the data's size);
+ * for an unsigned one (refused by the signature policy anyway), its content id.
+ */
+function fastId(rpc: {
+  topic?: string | null;
+  data?: Uint8Array | null;
+  from?: Uint8Array | null;
+  seqno?: Uint8Array | null;
+  signature?: Uint8Array | null;
+}): string {
+  const { from, seqno, signature } = rpc;
+  if (!from?.length || !seqno?.length || !signature?.length) return contentId(rpc.topic, rpc.data).toString('base64');
+  const h = createHash('sha256').update(`${rpc.topic ?? ''}\n${from.length} ${seqno.length} ${signature.length}\n`);
+  return h.update(from).update(seqno).update(signature).digest('base64');
+}
+
 /** The gossipsub options for a chain's `topics`. */
 export function gossipOptions(topics: { block: string; tx: string }, opts: P2pOptions): Partial<GossipsubOpts> {
   return {
@@ -82,7 +104,7 @@ export function gossipOptions(topics: { block: string; tx: string }, opts: P2pOp
     emitSelf: false,
     allowedTopics: [topics.block, topics.tx],
     msgIdFn: (msg) => contentId(msg.topic, msg.data),
-    fastMsgIdFn: (rpc) => contentId(rpc.topic, rpc.data).toString('base64'),
+    fastMsgIdFn: fastId,
     maxInboundDataLength: opts.maxBlockBytes + ENVELOPE_BYTES,
     decodeRpcLimits: GOSSIP_DECODE_LIMITS,
     awaitRpcHandler: true,

@@ -12,6 +12,7 @@ import type { ConnectionGater, Libp2p, PrivateKey, PubSub } from '@libp2p/interf
 import { mdns } from '@libp2p/mdns';
 import { tcp } from '@libp2p/tcp';
 import { createLibp2p } from 'libp2p';
+import { isIP } from 'node:net';
 import { listenFault } from '../node/listenFault.ts';
 import { gossipOptions } from './gossipConfig.ts';
 import type { P2pOptions } from './options.ts';
@@ -28,7 +29,7 @@ export async function startLibp2p(
 ): Promise<OmbraLibp2p> {
   const config: Parameters<typeof createLibp2p>[0] = {
     privateKey: key,
-    addresses: { listen: [`/ip4/${opts.host}/tcp/${opts.port}`] },
+    addresses: { listen: [`/${isIP(opts.host) === 6 ? 'ip6' : 'ip4'}/${opts.host}/tcp/${opts.port}`] },
     transports: [tcp()],
     connectionEncrypters: [noise()],
     // Data frames of up to 1 MiB instead of 64 KiB: the receiver answers every frame it reads

@@ -19,6 +19,7 @@ import { ValidationGate } from './validationGate.ts';
 import { ConnectionGuard, KNOWN_PEER_TAG } from './connectionGuard.ts';
 import { StaleGossipBudget } from './staleGossip.ts';
 import { GossipValidator } from './gossipValidator.ts';
+import { ReplayGuard } from './replayGuard.ts';
 
 /** Listen addresses kept per peer (a peer chooses how many it announces). */
 const MAX_LISTEN_ADDRS = 8;
@@ -57,6 +58,8 @@ export class P2pNetwork implements NetworkView, Component {
   readonly stale: StaleGossipBudget;
   /** Per-IP and stranger caps on inbound connections. */
   readonly guard: ConnectionGuard;
+  /** Copies each peer sends of gossip already seen (p2p/replayGuard.ts). */
+  readonly replays: ReplayGuard;
 
   constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}, hooks: P2pHooks = {}) {
     this.ports = ports;
@@ -66,6 +69,7 @@ export class P2pNetwork implements NetworkView, Component {
     this.opts = { ...defaultP2pOptions, ...opts };
     this.gates = { block: new ValidationGate(this.opts.maxBlockValidations), tx: new ValidationGate(this.opts.maxTxValidations) };
     this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute);
+    this.replays = new ReplayGuard(this.stale);
     this.guard = new ConnectionGuard(
       this.opts,
       (peer) => this.book.knows(peer),
@@ -85,16 +89,25 @@ export class P2pNetwork implements NetworkView, Component {
         void this.p2p.peerStore.merge(peer, { tags: { [KNOWN_PEER_TAG]: { value: 100 } } }).catch(() => undefined);
     });
     this.syncer = new Syncer(this.ports, this.p2p, this.opts);
-    // Peers a known peer names are known too (the connection guard keeps slots for them).
-    this.syncer.onPeersLearned = (addrs, from) => {
-      const known = this.book.knows(from.toString());
-      for (const a of addrs) this.remember(a, false, known);
+    // Peers a peer names are dialled, but stay strangers: a node names whoever connected to it.
+    this.syncer.onPeersLearned = (addrs) => {
+      for (const a of addrs) this.remember(a);
+    };
+    // A peer whose blocks were checked and imported is known from then on (kept slots, pruned last).
+    this.syncer.onProven = (peer) => {
+      this.book.prove(peer.toString());
+      void this.p2p.peerStore.merge(peer, { tags: { [KNOWN_PEER_TAG]: { value: 100 } } }).catch(() => undefined);
     };
     this.syncer.onStruck = () => this.syncRound();
     this.syncer.onProgress = (height, target) => this.onSyncProgress(height, target);
     await this.syncer.register(() => this.peerAddresses());
     this.validator = new GossipValidator(this.ports, this.opts, this.syncer, this.stale);
     const pubsub = this.p2p.services.pubsub;
+    // Copies of seen messages are dropped unread; a peer that keeps sending them is banned.
+    this.replays.watch(pubsub, (id, why) => {
+      const peer = this.p2p.getPeers().find((p) => p.toString() === id);
+      if (peer && !this.syncer.isBanned(peer)) void this.syncer.ban(peer, `replayed gossip: ${why}`);
+    });
     // Beyond the caps a message is ignored unread: no penalty for the sender, no forwarding.
     pubsub.topicValidators.set(this.topics.tx, (peer, msg) =>
       this.gates.tx.run(() => this.validator.onTx(peer, msg.data), TopicValidatorResult.Ignore),
@@ -144,9 +157,9 @@ export class P2pNetwork implements NetworkView, Component {
   }
 
   /** Keeps an address in the bounded peer book (`pinned`: given by the operator). */
-  private remember(addr: string, pinned = false, known = pinned): void {
+  private remember(addr: string, pinned = false): void {
     if (!addr.includes('/p2p/') || addr.endsWith(`/p2p/${this.p2p.peerId}`)) return;
-    this.book.add(addr, pinned, Date.now(), known);
+    this.book.add(addr, pinned, Date.now());
   }
 
   /** Dials the few addresses that are due (bounded per round, with backoff after failures). */

@@ -33,7 +33,7 @@ export interface P2pOptions {
   maxSyncStrikes: number;
   /** Open connections from one remote IP at most, unless the peer is a known one (peer book). */
   maxConnectionsPerIp: number;
-  /** Connections kept for known peers (`--peer` and the peers learned from them): strangers get maxConnections minus these. */
+  /** Connections kept for known peers (`--peer`, and peers whose blocks this node imported): strangers get maxConnections minus these. */
   reservedKnownConnections: number;
   /** Stale gossip (a transaction or block already known) each peer may send a minute before more costs it score like invalid gossip. */
   staleGossipPerMinute: number;

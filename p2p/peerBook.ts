@@ -3,8 +3,10 @@
  * (`--peer`) are pinned and always kept; learned ones (peer exchange, identify, mDNS) fill the
  * rest, back off exponentially after each failed dial, and are evicted after a run of failures
  * or when the book is full. Each round dials only a few due addresses: no redial storms, whatever
- * a peer advertises. Pinned addresses and those learned from a known peer are "known": the
- * connection guard (p2p/connectionGuard.ts) keeps slots for them.
+ * a peer advertises. Known peers are those the operator named (pinned) and those that proved
+ * themselves by serving blocks this node checked and imported; the connection guard
+ * (p2p/connectionGuard.ts) keeps slots for them. An address some peer merely named (even a known
+ * one) is dialled, but its peer stays a stranger: a node lists whoever connected to it.
  */
 
 /** Bounds of the peer book. */
@@ -21,6 +23,8 @@ export interface PeerBookOptions {
   maxPinnedBackoffMs: number;
   /** A learned address is forgotten after this many failures in a row. */
   maxFailures: number;
+  /** Most peers remembered as proven (the oldest proof goes first). */
+  maxProven: number;
 }
 
 /** Defaults. */
@@ -31,13 +35,13 @@ const defaultPeerBookOptions: PeerBookOptions = {
   maxBackoffMs: 5 * 60_000,
   maxPinnedBackoffMs: 8000,
   maxFailures: 6,
+  maxProven: 256,
 };
 
 interface Entry {
   addr: string;
   peerId: string;
   pinned: boolean;
-  known: boolean;
   failures: number;
   nextDialAt: number;
 }
@@ -45,6 +49,8 @@ interface Entry {
 /** Bounded addresses with backoff. */
 export class PeerBook {
   private readonly entries = new Map<string, Entry>();
+  /** Peers that served blocks this node checked and imported, oldest first. */
+  private readonly proven = new Set<string>();
   private readonly opts: PeerBookOptions;
 
   constructor(opts: Partial<PeerBookOptions> = {}) {
@@ -61,27 +67,31 @@ export class PeerBook {
     return this.entries.has(addr);
   }
 
-  /**
-   * Keeps an address (`pinned`: the operator's, never evicted; `known`: pinned or learned from a
-   * known peer); false when there is no room.
-   */
-  add(addr: string, pinned = false, now = 0, known = pinned): boolean {
+  /** Keeps an address (`pinned`: the operator's, never evicted, and known); false when there is no room. */
+  add(addr: string, pinned = false, now = 0): boolean {
     const at = addr.lastIndexOf('/p2p/');
     if (at < 0) return false;
     const kept = this.entries.get(addr);
     if (kept) {
       if (pinned) kept.pinned = true;
-      if (known || pinned) kept.known = true;
       return true;
     }
     if (this.entries.size >= this.opts.maxPeers && !this.evictOne(pinned)) return false;
-    this.entries.set(addr, { addr, peerId: addr.slice(at + 5), pinned, known: known || pinned, failures: 0, nextDialAt: now });
+    this.entries.set(addr, { addr, peerId: addr.slice(at + 5), pinned, failures: 0, nextDialAt: now });
     return true;
   }
 
-  /** True when `peerId` has a known address here (pinned, or learned from a known peer). */
+  /** Records that `peerId` served blocks this node checked and imported: it is known from now on. */
+  prove(peerId: string): void {
+    this.proven.delete(peerId);
+    if (this.proven.size >= this.opts.maxProven) this.proven.delete(this.proven.values().next().value as string);
+    this.proven.add(peerId);
+  }
+
+  /** True when `peerId` is known: it has a pinned address here, or proved itself. */
   knows(peerId: string): boolean {
-    for (const e of this.entries.values()) if (e.known && e.peerId === peerId) return true;
+    if (this.proven.has(peerId)) return true;
+    for (const e of this.entries.values()) if (e.pinned && e.peerId === peerId) return true;
     return false;
   }
 

@@ -1,9 +1,10 @@
 /**
  * The best head the node's peers have shown, for readiness (GET /api/health "behind"). A peer's
  * head counts only with evidence: a block sealed by its slot's authority that the peer gossiped,
- * or a claimed head from which the node already imported verified blocks. A bare claim counts for
- * nothing (a lying peer would drain every follower it reaches), and a peer's head is forgotten
- * when it disconnects or is struck or banned.
+ * or a claimed head from which the node already imported verified blocks, while the peer serves
+ * it. A bare claim counts for nothing (a lying peer would drain every follower it reaches), and a
+ * peer's head is forgotten when a sync with it ends short of that head (p2p/sync.ts), and when it
+ * disconnects or is struck or banned.
  */
 
 /** Heights shown by connected peers, at most one per peer. */

@@ -6,7 +6,8 @@
  * a deadline (and a minimum rate for large answers): a peer that stalls, trickles, or refuses blocks
  * below the head it claimed is struck, left alone for a cooldown while another peer is asked, and
  * banned on repeat. The node counts as syncing only after a peer's blocks were verified and
- * imported, so a claimed head alone never makes it refuse transactions.
+ * imported, so a claimed head alone never makes it refuse transactions; and a peer's claimed head
+ * counts for readiness only while it serves it (a sync that ends short of it drops it).
  */
 import type { Libp2p, PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
@@ -24,6 +25,7 @@ import { RequestBuckets, SYNC_REQUESTS_PER_SECOND } from './requestBuckets.ts';
 import { BAN_MS, BanList, MAX_BANNED } from './banList.ts';
 import { fetchAhead } from './fetchAhead.ts';
 import { PeerHeads } from './peerHeads.ts';
+import { HeldFromNotes } from './heldFromNotes.ts';
 
 /** Catch-ups of at least this many blocks verify signatures in worker threads. */
 const SYNC_WORKERS_FROM = 64;
@@ -55,6 +57,8 @@ export class Syncer {
   onStruck: (peer: PeerId) => void = () => undefined;
   /** Called with multiaddrs a peer told us about, and that peer. */
   onPeersLearned: (addrs: string[], from: PeerId) => void = () => undefined;
+  /** Called when blocks a peer served were checked and imported (it proved itself). */
+  onProven: (peer: PeerId) => void = () => undefined;
   /** Called after each block imported while syncing (more than one block behind): height, target. */
   onProgress: (height: number, target: number) => void = () => undefined;
 
@@ -63,6 +67,7 @@ export class Syncer {
     this.p2p = p2p;
     this.opts = opts;
     this.protocols = syncProtocols(ports.chain.info.genesisBlock.hash);
+    this.heldFrom = new HeldFromNotes(opts.syncStrikeCooldownMs);
   }
 
   /** Registers the two protocol handlers. */
@@ -108,31 +113,29 @@ export class Syncer {
     return checkAnswer(answer, from, to, this.ports.chain.genesis);
   }
 
-  /** Peers that said they hold no blocks below a height (started from a checkpoint): first held, and when said. */
-  private readonly heldFrom = new Map<string, { first: number; at: number }>();
+  /** What peers said of the blocks they hold (started from a checkpoint). */
+  private readonly heldFrom: HeldFromNotes;
 
-  /**
-   * False while `peer` recently said it holds no block `from` (it fetches its history meanwhile,
-   * so the note lasts one strike cooldown).
-   */
+  /** False while `peer` recently said it holds no block `from` (p2p/heldFromNotes.ts). */
   holds(peer: PeerId, from: number, now = Date.now()): boolean {
-    const id = peer.toString();
-    const note = this.heldFrom.get(id);
-    if (!note) return true;
-    if (now - note.at >= this.opts.syncStrikeCooldownMs) {
-      this.heldFrom.delete(id);
-      return true;
-    }
-    return from >= note.first;
+    return this.heldFrom.holds(peer.toString(), from, now);
   }
 
-  /** Notes that `peer` refused a range it does not hold: another peer is asked, and this one keeps its standing. */
-  noteNotHeld(peer: PeerId, e: NotHeld): void {
-    this.heldFrom.set(peer.toString(), { first: e.first, at: Date.now() });
-    this.ports.log.info('peer holds no blocks this low (it started from a checkpoint); asking another', {
-      peer: peer.toString(),
-      heldFrom: e.first,
-    });
+  /**
+   * Notes that `peer` refused a range it does not hold: its claimed head no longer counts, and
+   * another peer is asked; one that refuses blocks it said before it holds is struck. True when
+   * it was struck.
+   */
+  noteNotHeld(peer: PeerId, e: NotHeld): boolean {
+    const id = peer.toString();
+    this.heads.forget(id);
+    const contradiction = this.heldFrom.note(id, e.first, e.from);
+    if (contradiction) {
+      void this.strike(peer, contradiction);
+      return true;
+    }
+    this.ports.log.info('peer holds no blocks this low (it started from a checkpoint); asking another', { peer: id, heldFrom: e.first });
+    return false;
   }
 
   /** True while `peer` may be asked to sync: neither banned nor cooling down after a strike. */
@@ -179,11 +182,13 @@ export class Syncer {
     if (this.running || !this.canAsk(peer)) return this.running ?? Promise.resolve();
     this.running = this.syncWith(peer)
       .catch(async (e: unknown) => {
+        // A claimed head counts only while its peer serves the blocks it claims: a sync that
+        // ended short of it drops the claim (the next verified import from that peer notes it again).
+        this.heads.forget(peer.toString());
         if (isPeerFault(e)) await this.ban(peer, (e as Error).message);
         else if (e instanceof NotHeld) {
-          this.noteNotHeld(peer, e);
           // Once this sync has ended (running is cleared), another peer is asked.
-          setImmediate(() => this.onStruck(peer));
+          if (!this.noteNotHeld(peer, e)) setImmediate(() => this.onStruck(peer));
         } else if (e instanceof StalledError || e instanceof Refusal) await this.strike(peer, e.message);
         else this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message });
       })
@@ -207,9 +212,16 @@ export class Syncer {
     const head = this.ports.chain.head();
     if (!betterTip({ index: st.height, timestamp: st.headTimestamp, hash: st.headHash }, head, this.ports.chain.genesis.blockTimeMs))
       return;
-    const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
-    if (ancestor === head.index) await this.catchUp(peer, ancestor, st.height);
-    else await this.takeBranch(peer, ancestor, head, st.height);
+    try {
+      const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
+      if (ancestor === head.index) await this.catchUp(peer, ancestor, st.height);
+      else await this.takeBranch(peer, ancestor, head, st.height);
+    } catch (e) {
+      // Holding no block up to the head it claimed is no checkpoint: it claimed what it lacks.
+      if (e instanceof NotHeld && e.first > st.height + 1)
+        throw new Refusal(`says it holds blocks from ${e.first} only, above the head ${st.height} it claimed`);
+      throw e;
+    }
   }
 
   /** Imports a peer's blocks after our head up to `target`, each verified batch in one synced write. */
@@ -246,6 +258,7 @@ export class Syncer {
           // Verified blocks came in and the claimed head is still ahead: evidence the node is behind.
           // It lasts at most one request deadline past the last import (then a strike ends the sync).
           const top = imported[imported.length - 1].index;
+          this.onProven(peer);
           this.heads.note(peer.toString(), target);
           this.syncing = target > top + 1;
           if (this.syncing) this.onProgress(top, target);
@@ -276,6 +289,7 @@ export class Syncer {
     // The rest of a longer chain comes as a plain catch-up on the next sync round. The branch was
     // judged against `head`: if gossip moved it meanwhile, the node refuses without blaming the peer.
     await this.ports.chain.reorg(ancestor, branch, head.hash);
+    this.onProven(peer);
   }
 
   /** A peer's blocks from..to, with the next batch asked for while one is consumed (p2p/fetchAhead.ts). */

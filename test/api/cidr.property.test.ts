@@ -3,7 +3,7 @@ import { BlockList } from 'node:net';
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { CidrSet, ipBits, parseCidr } from '../../api/cidr.ts';
+import { CidrSet, ipBits, parseCidr } from '../../node/cidr.ts';
 
 const t = suite('cidr');
 const v4 = fc.tuple(fc.nat(255), fc.nat(255), fc.nat(255), fc.nat(255)).map((p) => p.join('.'));

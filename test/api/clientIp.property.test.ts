@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { quotaBucketOf } from '../../api/cidr.ts';
+import { quotaBucketOf } from '../../node/cidr.ts';
 import { clientIpFrom, trustedProxies } from '../../api/clientIp.ts';
 
 const t = suite('client IP rule');

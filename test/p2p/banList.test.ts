@@ -26,16 +26,18 @@ t('strikes older than the ban time are forgotten', () => {
   assert.not.ok(b.has('p', BAN_MS + 2));
 });
 
-t('pinned addresses and those learned from a known peer are known; others are not', () => {
-  const book = new PeerBook();
+t('pinned addresses and proven peers are known; peers merely named are not, whoever named them', () => {
+  const book = new PeerBook({ maxProven: 2 });
   book.add('/ip4/127.0.0.1/tcp/1/p2p/A', true);
-  book.add('/ip4/127.0.0.1/tcp/2/p2p/B', false, 0, true);
-  book.add('/ip4/127.0.0.1/tcp/3/p2p/C');
+  book.add('/ip4/127.0.0.1/tcp/2/p2p/B');
   assert.ok(book.knows('A'));
-  assert.ok(book.knows('B'));
-  assert.not.ok(book.knows('C'));
-  book.add('/ip4/127.0.0.1/tcp/3/p2p/C', false, 0, true);
-  assert.ok(book.knows('C'), 'named later by a known peer');
+  assert.not.ok(book.knows('B'), 'named by some peer');
+  book.prove('B');
+  assert.ok(book.knows('B'), 'served blocks this node imported');
+  book.prove('C');
+  book.prove('D');
+  assert.not.ok(book.knows('B'), 'the oldest proof goes when the proofs are full');
+  assert.ok(book.knows('C') && book.knows('D'));
 });
 
 t.run();

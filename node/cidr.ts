@@ -1,5 +1,7 @@
 /**
- * A pure CIDR matcher for the trusted-proxy rule. Every address lives in the 128-bit IPv6 space,
+ * A pure CIDR matcher for the trusted-proxy rule, and the per-IP bucket of a client that the HTTP
+ * quotas (api/) and the p2p connection guard (p2p/connectionGuard.ts) both count by. It lives
+ * here, below both. Every address lives in the 128-bit IPv6 space,
  * IPv4 as its IPv4-mapped form (::ffff:a.b.c.d), so `10.0.0.1`, `::ffff:10.0.0.1` and the CIDRs
  * `10.0.0.0/8` and `::ffff:10.0.0.0/104` all mean the same thing.
  */
