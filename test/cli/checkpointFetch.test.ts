@@ -70,7 +70,20 @@ function files(dir: string): Record<string, number> {
 function startFrom(dataDir: string, url: string, env: Record<string, string>, timeoutMs = 120_000) {
   sent = 0;
   return runCli(
-    ['start', '--dev', '--data-dir', dataDir, '--http-port', '0', '--p2p-port', '0', '--checkpoint-url', url, '--checkpoint-digest', DIGEST],
+    [
+      'start',
+      '--dev',
+      '--data-dir',
+      dataDir,
+      '--http-port',
+      '0',
+      '--p2p-port',
+      '0',
+      '--checkpoint-url',
+      url,
+      '--checkpoint-digest',
+      DIGEST,
+    ],
     { env, timeoutMs },
   );
 }
@@ -189,7 +202,7 @@ t('a slow honest download logs its progress', async () => {
   assert.match(r.stderr, /checkpoint digest mismatch/);
   const lines = r.stderr.split('\n').filter((l) => /checkpoint download/.test(l));
   assert.ok(lines.length >= 2, r.stderr);
-  assert.match(lines.at(-1) ?? "", /"percent":100/);
+  assert.match(lines.at(-1) ?? '', /"percent":100/);
   assert.equal(files(dataDir), {});
 });
 
