@@ -38,14 +38,17 @@ export interface CheckpointPublisherOptions {
   minIntervalMs: number;
   /** How often the schedule looks whether a build is due. */
   checkIntervalMs: number;
+  /** When the next look is after a failed build. */
+  retryMs: number;
   now: () => number;
 }
 
-/** Defaults: a new checkpoint every 1,000 blocks and 10 minutes at most, looked at every minute. */
+/** Defaults: a new checkpoint every 1,000 blocks and 10 minutes at most, looked at every minute (5 s after a failed build). */
 const defaultCheckpointPublisherOptions: CheckpointPublisherOptions = {
   refreshBlocks: 1000,
   minIntervalMs: 10 * 60_000,
   checkIntervalMs: 60_000,
+  retryMs: 5000,
   now: Date.now,
 };
 
@@ -58,6 +61,7 @@ export class CheckpointPublisher implements Component {
   private building: Promise<CheckpointWritten | null> | null = null;
   private builtAt = Number.NEGATIVE_INFINITY;
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   /** Builds started (for the node's metrics and tests). */
   builds = 0;
 
@@ -66,19 +70,35 @@ export class CheckpointPublisher implements Component {
     this.opts = { ...defaultCheckpointPublisherOptions, ...opts };
   }
 
-  /** Lifecycle: a first build now (in the background), then a check every `checkIntervalMs`. */
+  /** Lifecycle: a first build now (in the background), then a check every `checkIntervalMs` (`retryMs` after a failed build). */
   async start(): Promise<void> {
+    let failures = 0;
     const tick = () => {
-      this.refresh().catch((e: unknown) => this.deps.log.warn('checkpoint build failed', { error: (e as Error).message }));
+      this.refresh().then(
+        () => {
+          failures = 0;
+          this.schedule(tick, this.opts.checkIntervalMs);
+        },
+        (e: unknown) => {
+          // A new chain has no read model checkpoint before its first block: only a failure that persists is worth a warning.
+          if (++failures >= 3) this.deps.log.warn('checkpoint build failed', { error: (e as Error).message, failures });
+          this.schedule(tick, this.opts.retryMs);
+        },
+      );
     };
     tick();
-    this.timer = setInterval(tick, this.opts.checkIntervalMs);
+  }
+
+  private schedule(tick: () => void, ms: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(tick, ms);
     this.timer.unref();
   }
 
   /** Lifecycle: no more builds; waits for one in progress. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.stopped = true;
+    clearTimeout(this.timer);
     await this.building?.catch(() => null);
   }
 
