@@ -75,7 +75,11 @@ export async function fetchCheckpoint(url: string, out: string, opts: Checkpoint
         arm();
         bytes += chunk.length;
         if (bytes > cap)
-          return cb(fault(`the body goes on past ${cap} bytes, more than ${length === null ? '--checkpoint-max-bytes allows' : 'its Content-Length'}`));
+          return cb(
+            fault(
+              `the body goes on past ${cap} bytes, more than ${length === null ? '--checkpoint-max-bytes allows' : 'its Content-Length'}`,
+            ),
+          );
         if (bytes - reported >= step) {
           reported = bytes - (bytes % step);
           report();
@@ -106,7 +110,9 @@ function responseOf(url: string, signal: AbortSignal): Promise<IncomingMessage> 
   return new Promise((resolve, reject) => {
     const request = url.startsWith('https:') ? httpsRequest : httpRequest;
     const req = request(url, { headers: { 'Accept-Encoding': 'identity' }, signal }, resolve);
-    req.on('error', (e) => reject(new CliFault(`cannot fetch the checkpoint from ${url}: ${signal.aborted ? (signal.reason as Error).message : e.message}`)));
+    req.on('error', (e) =>
+      reject(new CliFault(`cannot fetch the checkpoint from ${url}: ${signal.aborted ? (signal.reason as Error).message : e.message}`)),
+    );
     req.end();
   });
 }

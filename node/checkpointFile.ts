@@ -100,7 +100,7 @@ export interface CheckpointReader {
  * 3 MiB of transactions, an undo row what one block changed), so a crafted line is refused after
  * this many bytes instead of being gathered whole.
  */
-export const MAX_LINE_BYTES = 64 * 2 ** 20;
+const MAX_LINE_BYTES = 64 * 2 ** 20;
 
 /** The lines of a stream as Buffers without their newline (no text decoding), a chunk's worth at a time; a longer line than `maxLine` is refused. */
 async function* byteLines(input: AsyncIterable<Buffer>, maxLine: number): AsyncGenerator<Buffer[]> {

@@ -41,14 +41,13 @@ export interface CheckpointVerifierOptions {
 }
 
 /** Defaults: 10 minutes for history. */
-export const defaultCheckpointVerifierOptions: CheckpointVerifierOptions = { historyWaitMs: 10 * 60_000 };
+const defaultCheckpointVerifierOptions: CheckpointVerifierOptions = { historyWaitMs: 10 * 60_000 };
 
 /** No peer answered with history within the wait. */
 class HistoryUnavailable extends Error {}
 
-/** Blocks per batch sent to the replay from this node's own log. */
+/** Blocks per batch sent to the replay from this node's own log; the wait before asking peers again when none could answer. */
 const LOCAL_BATCH = 256;
-/** Wait before asking peers again when none could answer. */
 const RETRY_MS = 1000;
 
 /** Runs and reports the background verification of an installed checkpoint. */
@@ -94,10 +93,8 @@ export class CheckpointVerifier implements Component {
   /** Lifecycle: starts the replay in the background unless the checkpoint is judged (a `failed` one is tried again). */
   async start(): Promise<void> {
     if (this.record.status !== 'verifying' && this.record.status !== 'failed') return;
-    if (!existsSync(this.deps.file))
-      return this.failWith(
-        `the checkpoint file ${this.deps.file} is gone, so it can never be verified: start a new data dir from a checkpoint`,
-      );
+    const gone = `the checkpoint file ${this.deps.file} is gone, so it can never be verified: start a new data dir from a checkpoint`;
+    if (!existsSync(this.deps.file)) return this.failWith(gone);
     if (this.record.status === 'failed') {
       this.record = { ...this.record, status: 'verifying', reason: undefined };
       await saveCheckpointRecord(this.deps.store, this.record);
@@ -214,8 +211,8 @@ export class CheckpointVerifier implements Component {
     });
   }
 
-  private async fail(why: string): Promise<void> {
-    await this.failWith(`the replay could not run: ${why}`);
+  private fail(why: string): Promise<void> {
+    return this.failWith(`the replay could not run: ${why}`);
   }
 
   /** Stores `failed` with its reason: the node says so in health until a restart tries again. */
