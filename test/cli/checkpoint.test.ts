@@ -144,7 +144,7 @@ t("a follower started from another node's /api/checkpoint serves at its height, 
   const firstBody = (await first.json()) as Record<string, unknown>;
   assert.ok((firstBody.height as number) >= (offer.height as number), JSON.stringify(firstBody));
   if (firstBody.checkpoint === 'verifying') assert.is(first.status, 503);
-  await waitFor(async () => ((await json(`${f.url}/api/health`)).checkpoint === 'verified' ? true : undefined), 60_000, 250);
+  await waitFor(async () => ((await json(`${f.url}/api/health`)).checkpoint === 'verified' ? true : undefined), 180_000, 250);
   const devHeight = (await json(`${dev.url}/api/chain/height`)).height as number;
   await waitFor(async () => (((await json(`${f.url}/api/chain/height`)).height as number) >= devHeight ? true : undefined), 20_000);
 });

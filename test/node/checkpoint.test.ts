@@ -110,7 +110,7 @@ t('a follower from the checkpoint serves at its height at once, follows, then ve
   const first = await health(n);
   assert.ok(first.checkpoint === 'verifying' || first.checkpoint === 'verified', JSON.stringify(first));
   await waitFor(async () => (n.node.head().index >= 35 ? true : undefined), 20_000);
-  await waitFor(async () => ((await health(n)).checkpoint === 'verified' ? true : undefined), 60_000, 200);
+  await waitFor(async () => ((await health(n)).checkpoint === 'verified' ? true : undefined), 180_000, 200);
   // Reads are served once it is verified (until then they answer 503 CHECKPOINT_UNVERIFIED).
   assert.is((await get(n, `/api/wallet/balance/${DEV_KEYS[6].address}`)).status, 200);
   assert.is((await get(n, '/api/health')).status, 200);
@@ -202,7 +202,7 @@ t('a checkpoint whose state was edited is found out: health 503 mismatch, reads 
   const forgedBalance = await get(n, `/api/wallet/balance/${victim}`);
   assert.is(forgedBalance.status, 503);
   assert.ok(['CHECKPOINT_UNVERIFIED', 'CHECKPOINT_MISMATCH'].includes(((await forgedBalance.json()) as { code: string }).code));
-  await waitFor(async () => ((await health(n)).checkpoint === 'mismatch' ? true : undefined), 60_000, 200);
+  await waitFor(async () => ((await health(n)).checkpoint === 'mismatch' ? true : undefined), 180_000, 200);
   const h = await get(n, '/api/health');
   assert.is(h.status, 503);
   const read = await get(n, `/api/wallet/balance/${victim}`);
