@@ -28,8 +28,9 @@ export interface CheckpointFetchOptions {
 /** Defaults: 16 GiB, 30 s. */
 export const defaultCheckpointFetchOptions: CheckpointFetchOptions = { maxBytes: 16 * 2 ** 30, timeoutMs: 30_000 };
 
-/** Progress is logged at every tenth of a known length, else every this many bytes. */
+/** Progress is logged at every tenth of a known length, else every this many bytes, and at least every PROGRESS_MS. */
 const PROGRESS_BYTES = 256 * 2 ** 20;
+const PROGRESS_MS = 30_000;
 
 /** The temp file a download into `out` writes. */
 export const tempOf = (out: string): string => `${out}.tmp`;
@@ -61,9 +62,11 @@ export async function fetchCheckpoint(url: string, out: string, opts: Checkpoint
     let bytes = 0;
     let reported = 0;
     const started = Date.now();
+    let loggedAt = started;
     const step = length ? Math.max(1, Math.ceil(length / 10)) : PROGRESS_BYTES;
     const report = () => {
-      const seconds = (Date.now() - started) / 1000;
+      loggedAt = Date.now();
+      const seconds = (loggedAt - started) / 1000;
       log.info('checkpoint download', {
         bytes,
         ...(length ? { total: length, percent: Math.floor((bytes / length) * 100) } : {}),
@@ -80,7 +83,8 @@ export async function fetchCheckpoint(url: string, out: string, opts: Checkpoint
               `the body goes on past ${cap} bytes, more than ${length === null ? '--checkpoint-max-bytes allows' : 'its Content-Length'}`,
             ),
           );
-        if (bytes - reported >= step) {
+        // At every step, and at least every PROGRESS_MS while bytes come (a slow server is seen).
+        if (bytes - reported >= step || Date.now() - loggedAt >= PROGRESS_MS) {
           reported = bytes - (bytes % step);
           report();
         }
