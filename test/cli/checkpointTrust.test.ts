@@ -119,11 +119,13 @@ t('a node from a forged checkpoint serves none of it, offers none of it, and fai
         : `installed and serving (health ${(await get(`${c.url}/api/health`)).status})`;
     if (!(c instanceof Error)) nodes.push(c);
   }
+  // Nor can its operator export it by mistake (the admin socket of the running node).
+  const exported = await runCli(['snapshot', 'state', '--data-dir', dataDir, '--out', join(tmp.dir, 'from-b.ckpt')]);
   const later = await healthUntil(b, 'failed', 60_000);
   console.log(
     `  forged: health ${health.status} ${JSON.stringify(health.body)}; balance ${balance.status} ${JSON.stringify(balance.body)}; ` +
       `transfer of 10^17 ${post.status} ${JSON.stringify(postBody).slice(0, 120)}; GET /api/checkpoint ${offer.status} ` +
-      `${JSON.stringify(offer.body).slice(0, 160)}; a third node: ${third}; health later ${later.status} ${JSON.stringify(later.body).slice(0, 300)}`,
+      `${JSON.stringify(offer.body).slice(0, 160)}; a third node: ${third}; snapshot state exit ${exported.code}; health later ${later.status} ${JSON.stringify(later.body).slice(0, 300)}`,
   );
   assert.is(health.status, 503);
   assert.ok(health.body.status === 'verifying' || health.body.status === 'failed', JSON.stringify(health.body));
@@ -134,6 +136,8 @@ t('a node from a forged checkpoint serves none of it, offers none of it, and fai
   assert.is(offer.status, 503);
   assert.is(offer.body.code, 'CHECKPOINT_UNVERIFIED');
   assert.is(third, 'not attempted');
+  assert.is(exported.code, 1, exported.stderr);
+  assert.match(exported.stderr, /started from a checkpoint that is (verifying|failed), not verified/);
   assert.is(later.status, 503);
   assert.is(later.body.status, 'failed');
   assert.match(String(later.body.reason), /no peer served blocks 1\.\.\d+ below the checkpoint within 3000 ms/);
