@@ -1,9 +1,11 @@
 /**
- * The read stop of a node whose checkpoint history contradicts (node/checkpointVerifier.ts found a
- * mismatch): every request but GET /api/health and /metrics answers 503 CHECKPOINT_MISMATCH, so
- * nothing the unproven checkpoint says reaches a client. It wraps the app's dispatch, and the
- * WebSocket upgrades (which never reach the app) ask `checkpointRefusal` too. While the checkpoint
- * is verifying or verified it costs one status read a request.
+ * The read stop of a node started from a checkpoint it has not proven (node/checkpointVerifier.ts):
+ * while the checkpoint is `verifying` or `failed` (unless the operator chose `--serve-unverified`)
+ * every request but GET /api/health and /metrics answers 503 CHECKPOINT_UNVERIFIED, and once
+ * history contradicted it (`mismatch`) 503 CHECKPOINT_MISMATCH whatever the choice, so nothing an
+ * unproven checkpoint says (a balance, a read model row) reaches a client or admits a transaction.
+ * It wraps the app's dispatch, and the WebSocket upgrades (which never reach the app) ask
+ * `checkpointRefusal` too. Once the checkpoint is verified it costs one status read a request.
  */
 import type { Hono } from 'hono';
 import type { CheckpointView } from './context.ts';
@@ -26,16 +28,28 @@ const MISMATCH: GateRefusal = {
   },
 };
 
-/** The refusal a request for `path` gets while `checkpoint` is `mismatch`, or null when it is served. */
+const UNVERIFIED: GateRefusal = {
+  status: 503,
+  body: {
+    error:
+      'this node started from a checkpoint it has not yet verified against the chain history; it serves reads once verified (see /api/health)',
+    code: 'CHECKPOINT_UNVERIFIED',
+  },
+};
+
+/** The refusal a request for `path` gets in `checkpoint`'s status, or null when it is served. */
 export function checkpointRefusal(checkpoint: CheckpointView, path: string): GateRefusal | null {
-  return checkpoint.status() === 'mismatch' && !STILL_SERVED.has(path) ? MISMATCH : null;
+  const status = checkpoint.status();
+  if (status === 'verified' || STILL_SERVED.has(path)) return null;
+  if (status === 'mismatch') return MISMATCH;
+  return checkpoint.serveUnverified ? null : UNVERIFIED;
 }
 
-/** Makes `app` refuse every request but health and metrics while `checkpoint` is `mismatch`. */
+/** Makes `app` refuse every request but health and metrics while `checkpoint` is unproven (see above). */
 export function gateOnCheckpoint(app: Hono, checkpoint: CheckpointView): void {
   const dispatch = app.fetch;
   app.fetch = (request, env, ctx) => {
-    if (checkpoint.status() !== 'mismatch') return dispatch(request, env, ctx);
+    if (checkpoint.status() === 'verified') return dispatch(request, env, ctx);
     const refused = checkpointRefusal(checkpoint, new URL(request.url).pathname);
     return refused ? Response.json(refused.body, { status: refused.status }) : dispatch(request, env, ctx);
   };

@@ -7,6 +7,10 @@ import type { CheckpointPublisher } from '../node/checkpointPublisher.ts';
 /** Where the verification of the checkpoint a node started from stands. */
 export interface CheckpointView {
   status(): CheckpointStatus;
+  /** Why it is `mismatch` or `failed`. */
+  reason(): string | undefined;
+  /** Serve reads while `verifying` or `failed` (the operator's `--serve-unverified`); else they answer 503 CHECKPOINT_UNVERIFIED. */
+  readonly serveUnverified: boolean;
 }
 
 export type { NetworkView } from '../node/ports.ts';

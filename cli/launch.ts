@@ -1,6 +1,6 @@
 /** Wires a running node: log + projections, producer, HTTP API. Used by `start` and by tests. */
 import { join } from 'node:path';
-import { noNetwork, type NetworkView } from '../api/context.ts';
+import { type CheckpointView, noNetwork, type NetworkView } from '../api/context.ts';
 import { createApp } from '../api/app.ts';
 import { AdminServer } from '../api/adminServer.ts';
 import { HttpServer } from '../api/httpServer.ts';
@@ -14,8 +14,8 @@ import type { KeyPair } from '../core/keys.ts';
 import { silentLogger, type Logger } from '../node/log.ts';
 import { OmbraNode } from '../node/node.ts';
 import { Producer } from '../node/producer.ts';
-import type { CheckpointVerifier } from '../node/checkpointVerifier.ts';
-import { CheckpointPublisher } from '../node/checkpointPublisher.ts';
+import type { CheckpointVerifier, CheckpointVerifierOptions } from '../node/checkpointVerifier.ts';
+import { CheckpointPublisher, type CheckpointPublisherOptions } from '../node/checkpointPublisher.ts';
 import { loadOrCreatePeerKey } from '../p2p/identity.ts';
 import { type P2pHooks, P2pNetwork } from '../p2p/network.ts';
 import type { P2pOptions } from '../p2p/options.ts';
@@ -70,6 +70,12 @@ export interface LaunchConfig {
   tierKeys?: TierKeys;
   /** HTTP server limits (timeouts, connection caps); defaults in api/serverLimits.ts. */
   httpLimits?: Partial<ServerLimits>;
+  /** A node started from a checkpoint: serve reads while it is not verified (`--serve-unverified`; default false: 503 CHECKPOINT_UNVERIFIED). */
+  serveUnverified?: boolean;
+  /** Checkpoint verification options (how long it waits for history; node/checkpointVerifier.ts). */
+  checkpointVerifier?: Partial<CheckpointVerifierOptions>;
+  /** Checkpoint publisher options (when the node builds the one it offers; node/checkpointPublisher.ts). */
+  checkpointPublisher?: Partial<CheckpointPublisherOptions>;
   /** Progress of folding the log into the read models at startup: height, head. */
   onCatchUp?: (height: number, head: number) => void;
   /** Progress of a sync from peers more than one block behind: height, target. */
@@ -124,9 +130,19 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
     }),
   );
   // A data dir installed from a checkpoint verifies it in the background once peers can be asked.
-  const verifier = await checkpointVerifierOf(node, cfg.dataDir, log, (from, to) =>
-    p2p ? p2p.fetchHistory(from, to) : Promise.reject(new Error('no p2p network')),
+  const verifier = await checkpointVerifierOf(
+    node,
+    cfg.dataDir,
+    log,
+    (from, to) => (p2p ? p2p.fetchHistory(from, to) : Promise.reject(new Error('no p2p network'))),
+    cfg.checkpointVerifier,
   );
+  // What the API sees of it: the gate and health refuse reads until it is verified, unless the operator chose otherwise.
+  const checkpointView: CheckpointView | null = verifier && {
+    status: () => verifier.status(),
+    reason: () => verifier.reason(),
+    serveUnverified: cfg.serveUnverified ?? false,
+  };
   let p2p: P2pNetwork | null = null;
   if (cfg.p2p) {
     p2p = new P2pNetwork(
@@ -175,12 +191,21 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const streams = new StreamHub(node.streamPorts(), cfg.streams);
   const queries = createQueries(node.readPorts());
   // The checkpoint this node offers others (GET /api/checkpoint), kept in DATA_DIR/checkpoints.
-  const checkpoints = new CheckpointPublisher({
-    store: node.store,
-    consistentSnapshot: () => node.consistentSnapshot(),
-    height: () => node.head().index,
-    dir: join(cfg.dataDir, 'checkpoints'),
-  });
+  // Built on the node's own schedule, only once its own state is proven (never by a request).
+  const checkpoints = await life.start(
+    'checkpoint publisher',
+    new CheckpointPublisher(
+      {
+        store: node.store,
+        consistentSnapshot: () => node.consistentSnapshot(),
+        height: () => node.head().index,
+        dir: join(cfg.dataDir, 'checkpoints'),
+        verified: () => !verifier || verifier.status() === 'verified',
+        log,
+      },
+      cfg.checkpointPublisher,
+    ),
+  );
   const app = createApp(
     {
       queries,
@@ -192,7 +217,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       limiter,
       metrics,
       log,
-      ...(verifier ? { checkpoint: verifier } : {}),
+      ...(checkpointView ? { checkpoint: checkpointView } : {}),
       checkpoints,
     },
     { metricsRoute: cfg.metricsOnApi ?? true, ...(cfg.maxLagBlocks === undefined ? {} : { maxLagBlocks: cfg.maxLagBlocks }) },
@@ -203,7 +228,7 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       host: cfg.httpHost,
       port: cfg.httpPort,
       limits: cfg.httpLimits,
-      ...(verifier ? { upgradeGate: (path: string) => checkpointRefusal(verifier, path) } : {}),
+      ...(checkpointView ? { upgradeGate: (path: string) => checkpointRefusal(checkpointView, path) } : {}),
     }),
   );
   serving = http;

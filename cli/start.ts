@@ -9,7 +9,7 @@ import { readKeyFile } from './keyFile.ts';
 import { launch } from './launch.ts';
 import { secureDataDir } from './dataDir.ts';
 import { readSecretFile, tierKeysFrom } from './secretFile.ts';
-import { checkpointSourceOf, installFromSource } from './checkpointStart.ts';
+import { checkpointFetchOf, checkpointSourceOf, installFromSource } from './checkpointStart.ts';
 import { parseMinFees } from './minFees.ts';
 import { loggerFromFlags } from './logSetup.ts';
 import { DEFAULT_METRICS_ADDR, START_FLAGS } from './startFlags.ts';
@@ -36,6 +36,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   const genesis = dev ? devGenesis(blockTimeMs ?? 1000) : flags.genesis ? loadGenesisFile(flags.genesis as string) : undefined;
   if (dev && flags.genesis) throw new UsageError('--dev uses the dev genesis; drop --genesis');
   const checkpoint = checkpointSourceOf(flags);
+  const historyWaitMs = intFlag(flags, 'checkpoint-history-wait-ms', 0, 7 * 86_400_000);
   const key = flags['key-file'] ? await readKeyFile(flags['key-file'] as string) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
 
   const peers = (flags.peer as string[] | undefined) ?? [];
@@ -139,7 +140,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   let status: StatusLog | null = null;
   const syncBar = burstProgress('sync', { unit: 'blocks', report });
   secureDataDir(dataDir);
-  if (checkpoint) await installFromSource(checkpoint, dataDir, genesis, log);
+  if (checkpoint) await installFromSource(checkpoint, dataDir, genesis, log, checkpointFetchOf(flags));
   const node = await launch({
     httpLimits,
     onCatchUp: burstProgress('catch-up', { unit: 'blocks', report }),
@@ -165,6 +166,8 @@ export async function startCommand(argv: string[]): Promise<number> {
     p2p,
     mempool: { minFee, minFeePerKB },
     verifyDepth: flags['verify-all'] === true ? Number.POSITIVE_INFINITY : undefined,
+    serveUnverified: flags['serve-unverified'] === true,
+    checkpointVerifier: historyWaitMs === undefined ? {} : { historyWaitMs },
   });
   status = new StatusLog(
     { feed: node.node, chain: node.node, mempool: node.node.mempool, network: node.p2p ?? { peerCount: () => 0 } },

@@ -122,6 +122,26 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_CHECKPOINT_DIGEST',
     help: 'hex SHA-256 the checkpoint file must have (a file with another digest is refused)',
   },
+  'checkpoint-max-bytes': {
+    type: 'string',
+    env: 'OMBRA_CHECKPOINT_MAX_BYTES',
+    help: 'the most bytes a --checkpoint-url download may take (a longer body or Content-Length is refused; default 16 GiB)',
+  },
+  'checkpoint-timeout-ms': {
+    type: 'string',
+    env: 'OMBRA_CHECKPOINT_TIMEOUT_MS',
+    help: 'a --checkpoint-url server that sends nothing for this long (connecting, headers or body) ends the download (default 30000)',
+  },
+  'checkpoint-history-wait-ms': {
+    type: 'string',
+    env: 'OMBRA_CHECKPOINT_HISTORY_WAIT_MS',
+    help: "how long the checkpoint's verification waits for a peer with the history below it before it is `failed` (default 600000)",
+  },
+  'serve-unverified': {
+    type: 'boolean',
+    env: 'OMBRA_SERVE_UNVERIFIED',
+    help: 'serve reads (health 200) from a checkpoint still being verified; default: reads answer 503 CHECKPOINT_UNVERIFIED until it is',
+  },
   'min-fee': {
     type: 'string',
     env: 'OMBRA_MIN_FEES',

@@ -128,8 +128,13 @@ async function headerOf(store: ChainStore, snapshot: Snapshot, suffixBlocks: num
         `read model ${name} is at height ${cp?.height ?? 'none'}, the log at ${head.index}: start the node once so its read models catch up`,
       );
   }
-  // A node that itself started from a checkpoint holds no blocks below its own base.
-  const ownBase = (await checkpointRecord(store, snapshot))?.base ?? 1;
+  // A node that itself started from a checkpoint passes on only what it has proven, and holds no blocks below its own base.
+  const own = await checkpointRecord(store, snapshot);
+  if (own && own.status !== 'verified')
+    throw new CheckpointExportFault(
+      `this data dir started from a checkpoint that is ${own.status}, not verified: a checkpoint of it would pass on rows nobody has proven (wait until /api/health says checkpoint "verified")`,
+    );
+  const ownBase = own?.base ?? 1;
   const base = Math.min(head.index + 1, Math.max(1, ownBase, head.index - Math.max(1, suffixBlocks) + 1));
   return {
     ombraCheckpoint: CHECKPOINT_FORMAT,

@@ -95,21 +95,36 @@ export interface CheckpointReader {
   rows: AsyncGenerator<CheckpointRow[]>;
 }
 
-/** The lines of a stream as Buffers without their newline (no text decoding), a chunk's worth at a time. */
-async function* byteLines(input: AsyncIterable<Buffer>): AsyncGenerator<Buffer[]> {
-  let rest: Buffer | null = null;
+/**
+ * The longest line a checkpoint may hold: far above any row a node writes (a block holds at most
+ * 3 MiB of transactions, an undo row what one block changed), so a crafted line is refused after
+ * this many bytes instead of being gathered whole.
+ */
+const MAX_LINE_BYTES = 64 * 2 ** 20;
+
+/** The lines of a stream as Buffers without their newline (no text decoding), a chunk's worth at a time; a longer line than `maxLine` is refused. */
+async function* byteLines(input: AsyncIterable<Buffer>, maxLine: number): AsyncGenerator<Buffer[]> {
+  // The start of a line that spans chunks, in pieces: joined once, when its newline comes.
+  let parts: Buffer[] = [];
+  let partBytes = 0;
   for await (const chunk of input) {
-    const buf: Buffer = rest ? Buffer.concat([rest, chunk]) : chunk;
     const lines: Buffer[] = [];
     let from = 0;
-    for (let nl = buf.indexOf(10, from); nl !== -1; nl = buf.indexOf(10, from)) {
-      lines.push(buf.subarray(from, nl));
+    for (let nl = chunk.indexOf(10, from); nl !== -1; nl = chunk.indexOf(10, from)) {
+      if (partBytes + nl - from > maxLine) throw new CheckpointFault(`a line of the checkpoint is longer than ${maxLine} bytes`);
+      lines.push(parts.length ? Buffer.concat([...parts, chunk.subarray(from, nl)]) : chunk.subarray(from, nl));
+      parts = [];
+      partBytes = 0;
       from = nl + 1;
     }
-    rest = from < buf.length ? buf.subarray(from) : null;
+    if (from < chunk.length) {
+      parts.push(chunk.subarray(from));
+      partBytes += chunk.length - from;
+      if (partBytes > maxLine) throw new CheckpointFault(`a line of the checkpoint is longer than ${maxLine} bytes`);
+    }
     if (lines.length) yield lines;
   }
-  if (rest) yield [rest];
+  if (parts.length) yield [Buffer.concat(parts)];
 }
 
 const TAB = 9;
@@ -125,10 +140,10 @@ function keyOf(bytes: Buffer): string {
   return key;
 }
 
-/** Opens a checkpoint file: reads and checks its header; `rows` streams the rest, refusing foreign keyspaces. */
-export async function readCheckpoint(path: string): Promise<CheckpointReader> {
+/** Opens a checkpoint file: reads and checks its header; `rows` streams the rest, refusing foreign keyspaces and lines over `maxLine` bytes. */
+export async function readCheckpoint(path: string, maxLine = MAX_LINE_BYTES): Promise<CheckpointReader> {
   const input = createReadStream(path, { highWaterMark: 1 << 20 }).pipe(createGunzip({ chunkSize: 1 << 20 }));
-  const chunks = byteLines(input);
+  const chunks = byteLines(input, maxLine);
   const fail = (e: unknown): never => {
     input.destroy();
     if (e instanceof CheckpointFault) throw e;

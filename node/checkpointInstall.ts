@@ -1,19 +1,21 @@
 /**
  * Installing a checkpoint (node/checkpointFile.ts) into a new data dir: the file's digest checked
  * against the one the operator trusts before anything is written, then its rows copied as they
- * stream in (the stored bytes, in large batches: only the few rows checked here are parsed), and
- * the `checkpoint` row saying where it came from (status `verifying`). The node
+ * stream in (the stored bytes, in large batches, each row's shape checked: node/checkpointRows.ts),
+ * and the `checkpoint` row saying where it came from (status `verifying`), into a temp dir renamed
+ * into place at the end. The node
  * then opens the data dir as any other, at the checkpoint's height; node/checkpointVerifier.ts
  * checks the checkpoint against history in the background.
  */
-import { copyFile, rm } from 'node:fs/promises';
+import { copyFile, rename, rm } from 'node:fs/promises';
 import { genesisState } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { heightKey } from '../core/encoding.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { PROJECTIONS } from '../projections/index.ts';
 import { ChainStore, type Head } from './chainStore.ts';
-import { CheckpointFault, type CheckpointHeader, fileDigest, readCheckpoint, rowValue } from './checkpointFile.ts';
+import { CheckpointFault, type CheckpointHeader, fileDigest, readCheckpoint } from './checkpointFile.ts';
+import { checkRow } from './checkpointRows.ts';
 import { type CheckpointRecord, saveCheckpointRecord } from './checkpointRecord.ts';
 import { genesisMismatch } from './genesisCheck.ts';
 
@@ -44,7 +46,11 @@ export async function installCheckpoint(
   const models = PROJECTIONS.map((p) => p.name);
   if (header.models.join(',') !== models.join(','))
     throw new CheckpointFault(`the checkpoint holds read models ${header.models.join(',')}; this node runs ${models.join(',')}`);
-  const store = await ChainStore.open(dbDir);
+  // Written beside the data dir's database and renamed into place once whole: a process killed
+  // half way leaves no database the same command would refuse (it removes the temp dir).
+  const installing = `${dbDir}.installing`;
+  await rm(installing, { recursive: true, force: true });
+  const store = await ChainStore.open(installing);
   try {
     const seen = await writeRows(store, header, rows, opts.genesis);
     checkInstalled(header, seen);
@@ -58,11 +64,14 @@ export async function installCheckpoint(
     };
     await saveCheckpointRecord(store, record);
     await store.close();
-    await copyFile(file, opts.copyTo);
+    await copyFile(file, `${opts.copyTo}.tmp`);
+    await rename(`${opts.copyTo}.tmp`, opts.copyTo);
+    await rename(installing, dbDir);
     return record;
   } catch (e) {
     await store.close().catch(() => undefined);
-    await rm(dbDir, { recursive: true, force: true });
+    await rm(installing, { recursive: true, force: true });
+    await rm(`${opts.copyTo}.tmp`, { force: true });
     throw e;
   }
 }
@@ -88,19 +97,21 @@ async function writeRows(
   const prefixes = new Map<string, string>();
   let batch = store.db.batch();
   let bytes = 0;
+  let n = 0;
   for await (const chunk of rows)
     for (const [space, key, value] of chunk) {
-      // The rows the install checks against the header; every other row is copied unread.
+      // Every row's shape is checked (node/checkpointRows.ts); a few are also checked against the header.
+      const parsed = checkRow(++n, space, key, value);
       if (space === 'meta') {
         if (key === 'genesis') {
-          seen.genesis = rowValue(value) as Genesis;
+          seen.genesis = parsed as Genesis;
           const why = given && genesisMismatch(seen.genesis, given);
           if (why) throw new CheckpointFault(`the checkpoint is of another chain than --genesis (${why})`);
-        } else if (key === 'head') seen.head = rowValue(value) as Head;
-      } else if (space === 'checkpoints') seen.checkpoints.set(key, (rowValue(value) as { height?: number }).height ?? -1);
+        } else if (key === 'head') seen.head = parsed as Head;
+      } else if (space === 'checkpoints') seen.checkpoints.set(key, (parsed as { height: number }).height);
       else if (space === 'blocks' && (key === block0Key || key === topKey)) {
-        if (key === block0Key) seen.block0 = rowValue(value) as Block;
-        else seen.top = rowValue(value) as Block;
+        if (key === block0Key) seen.block0 = parsed as Block;
+        else seen.top = parsed as Block;
       }
       let prefix = prefixes.get(space);
       if (prefix === undefined) {

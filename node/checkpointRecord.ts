@@ -5,8 +5,12 @@
  */
 import type { ChainStore } from './chainStore.ts';
 
-/** Where the background verification stands. */
-export type CheckpointStatus = 'verifying' | 'verified' | 'mismatch';
+/**
+ * Where the background verification stands: `failed` when it could not be done (the file gone,
+ * no history from peers within the wait, the replay unable to run); a restart with the file
+ * present tries again.
+ */
+export type CheckpointStatus = 'verifying' | 'verified' | 'mismatch' | 'failed';
 
 /** The `checkpoint` row of a data dir installed from a checkpoint. */
 export interface CheckpointRecord {
@@ -19,7 +23,7 @@ export interface CheckpointRecord {
   /** Hex SHA-256 of the installed file. */
   digest: string;
   status: CheckpointStatus;
-  /** Why the verification found a mismatch (set with `status: "mismatch"`). */
+  /** Why the verification found a mismatch or failed (set with `status: "mismatch"` or `"failed"`). */
   reason?: string;
   /** Blocks the verification has replayed so far. */
   verifiedHeight?: number;

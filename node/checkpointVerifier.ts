@@ -8,6 +8,7 @@
  * data dir's `checkpoint` row: `verified` stays verified, a `mismatch` stops reads (api/checkpointGate.ts).
  */
 import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Block } from '../core/block.ts';
@@ -33,14 +34,26 @@ export interface CheckpointVerifierDeps {
   onVerified?: () => Promise<void>;
 }
 
-/** Blocks per batch sent to the replay from this node's own log. */
+/** Verifier options. */
+export interface CheckpointVerifierOptions {
+  /** How long the replay waits, from its first unanswered request, for a peer with history before the verification is `failed`. */
+  historyWaitMs: number;
+}
+
+/** Defaults: 10 minutes for history. */
+const defaultCheckpointVerifierOptions: CheckpointVerifierOptions = { historyWaitMs: 10 * 60_000 };
+
+/** No peer answered with history within the wait. */
+class HistoryUnavailable extends Error {}
+
+/** Blocks per batch sent to the replay from this node's own log; the wait before asking peers again when none could answer. */
 const LOCAL_BATCH = 256;
-/** Wait before asking peers again when none could answer. */
 const RETRY_MS = 1000;
 
 /** Runs and reports the background verification of an installed checkpoint. */
 export class CheckpointVerifier implements Component {
   private readonly deps: CheckpointVerifierDeps;
+  private readonly opts: CheckpointVerifierOptions;
   private record: CheckpointRecord;
   private child: ChildProcess | null = null;
   private running: Promise<void> | null = null;
@@ -50,14 +63,20 @@ export class CheckpointVerifier implements Component {
   private startedAt = 0;
   private replayedAtStart = 0;
 
-  constructor(deps: CheckpointVerifierDeps) {
+  constructor(deps: CheckpointVerifierDeps, opts: Partial<CheckpointVerifierOptions> = {}) {
     this.deps = deps;
+    this.opts = { ...defaultCheckpointVerifierOptions, ...opts };
     this.record = deps.record;
   }
 
-  /** `verifying`, `verified` or `mismatch`. */
+  /** `verifying`, `verified`, `mismatch` or `failed`. */
   status(): CheckpointStatus {
     return this.record.status;
+  }
+
+  /** Why it is `mismatch` or `failed`. */
+  reason(): string | undefined {
+    return this.record.status === 'mismatch' || this.record.status === 'failed' ? this.record.reason : undefined;
   }
 
   /** The checkpoint's height. */
@@ -71,11 +90,18 @@ export class CheckpointVerifier implements Component {
     return seconds > 0 ? (this.replayed - this.replayedAtStart) / seconds : 0;
   }
 
-  /** Lifecycle: starts the replay in the background unless the checkpoint is already judged. */
+  /** Lifecycle: starts the replay in the background unless the checkpoint is judged (a `failed` one is tried again). */
   async start(): Promise<void> {
-    if (this.record.status !== 'verifying') return;
-    this.running = this.run().catch((e: unknown) => {
-      if (!this.stopped) this.deps.log.error('checkpoint verification failed to run', { error: (e as Error).message });
+    if (this.record.status !== 'verifying' && this.record.status !== 'failed') return;
+    const gone = `the checkpoint file ${this.deps.file} is gone, so it can never be verified: start a new data dir from a checkpoint`;
+    if (!existsSync(this.deps.file)) return this.failWith(gone);
+    if (this.record.status === 'failed') {
+      this.record = { ...this.record, status: 'verifying', reason: undefined };
+      await saveCheckpointRecord(this.deps.store, this.record);
+    }
+    this.running = this.run().catch(async (e: unknown) => {
+      if (this.stopped) return;
+      await this.failWith(e instanceof HistoryUnavailable ? e.message : `the verification stopped: ${(e as Error).message}`);
     });
   }
 
@@ -129,16 +155,23 @@ export class CheckpointVerifier implements Component {
     await this.judge(result.mismatches);
   }
 
-  /** History from peers starting at `from` (below the checkpoint's log), as JSON texts; retried until a peer answers. */
+  /** History from peers starting at `from` (below the checkpoint's log), as JSON texts; retried until a peer answers, for `historyWaitMs` at most. */
   private async historyFrom(from: number, to: number): Promise<string[]> {
+    const since = Date.now();
+    let last = '';
     for (let attempt = 0; !this.stopped; attempt++) {
       try {
         const blocks = await this.deps.fetchHistory(from, to);
         if (blocks.length > 0) return blocks.map((b) => JSON.stringify(b));
+        last = 'no peer had them';
       } catch (e) {
-        if (attempt % 30 === 0)
-          this.deps.log.warn('checkpoint verification waits for a peer with history', { from, error: (e as Error).message });
+        last = (e as Error).message;
+        if (attempt % 30 === 0) this.deps.log.warn('checkpoint verification waits for a peer with history', { from, error: last });
       }
+      if (Date.now() - since >= this.opts.historyWaitMs)
+        throw new HistoryUnavailable(
+          `no peer served blocks ${from}..${to} below the checkpoint within ${this.opts.historyWaitMs} ms (${last.slice(0, 200)}); restart with a --peer that holds the history`,
+        );
       await new Promise((r) => setTimeout(r, RETRY_MS));
     }
     return [];
@@ -178,9 +211,19 @@ export class CheckpointVerifier implements Component {
     });
   }
 
-  private fail(why: string): void {
+  private fail(why: string): Promise<void> {
+    return this.failWith(`the replay could not run: ${why}`);
+  }
+
+  /** Stores `failed` with its reason: the node says so in health until a restart tries again. */
+  private async failWith(reason: string): Promise<void> {
     if (this.stopped) return;
-    this.deps.log.error('checkpoint verification could not run (it resumes at the next start)', { error: why });
+    this.record = { ...this.record, status: 'failed', reason: reason.slice(0, 2000) };
+    await saveCheckpointRecord(this.deps.store, this.record);
+    this.deps.log.error('checkpoint verification FAILED: the checkpoint stays unverified (a restart tries again)', {
+      height: this.record.height,
+      reason: this.record.reason,
+    });
   }
 }
 

@@ -60,8 +60,9 @@ export const CHAIN_ENDPOINTS = endpoints({
       'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row), ' +
       'and 503 `{status: "behind", height, networkHeight}` while the head is more than `--max-lag-blocks` (default 8) below the best ' +
       'head its peers showed with evidence (a load balancer drains the node until it catches up). ' +
-      'A node started from a checkpoint adds `checkpoint: "verifying" | "verified"`, and answers 503 `{status: "mismatch", checkpoint: "mismatch", height}` ' +
-      'once its background verification found the checkpoint contradicts history (docs/checkpoints.md).',
+      'A node started from a checkpoint adds `checkpoint: "verified"` (or `"verifying"` under `--serve-unverified`); it answers 503 ' +
+      '`{status: "verifying", checkpoint: "verifying", height}` while the checkpoint is not yet verified (its reads answer 503 `CHECKPOINT_UNVERIFIED`), ' +
+      'and 503 `{status: "failed" | "mismatch", checkpoint, reason, height}` when its verification could not be done or found it contradicts history (docs/checkpoints.md).',
     ok: {
       schema: obj({ status: oneOf('ok'), height: uint, peers: uint, syncing: bool, checkpoint: oneOf('verifying', 'verified') }, [
         'checkpoint',

@@ -11,10 +11,11 @@ export const CHECKPOINT_ENDPOINTS = endpoints({
     tag: 'operator',
     summary: 'The checkpoint this node offers: height, block hash, SHA-256 digest, size and where to fetch it',
     description:
-      'Written on first request and again once the head is 1,000 blocks past it (a few seconds on a large chain; one at a time). ' +
+      'Built by the node on its own schedule (after start, then once the head is 1,000 blocks past it and 10 minutes have passed), never by a request: ' +
+      'until the first is built, and on a node whose own state is not verified (started from a checkpoint still verifying), it answers 503 `CHECKPOINT_NOT_READY`. ' +
       'Start a node from it with `ombra start --checkpoint-url URL --checkpoint-digest DIGEST`, having checked the digest against a source you trust.',
     ok: { schema: obj({ height: uint, hash, digest: hash, bytes: uint, url: str }) },
-    errors: [404],
+    errors: [404, 503],
   },
   getApiCheckpointDigest: {
     method: 'GET',

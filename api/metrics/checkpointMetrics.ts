@@ -1,7 +1,7 @@
 /**
  * The gauges of a node started from a checkpoint (node/checkpointVerifier.ts), read at scrape
  * time: where its background verification stands (`ombra_checkpoint_status`, one series per state,
- * 1 for the current one: alert on `ombra_checkpoint_status{status="mismatch"} == 1`), the
+ * 1 for the current one: alert on `ombra_checkpoint_status{status=~"mismatch|failed"} == 1`), the
  * checkpoint's height and how far the replay of history has come.
  */
 import { Gauge } from 'prom-client';
@@ -16,7 +16,7 @@ export interface CheckpointSource {
   replayed: number;
 }
 
-const STATES: readonly CheckpointStatus[] = ['verifying', 'verified', 'mismatch'];
+const STATES: readonly CheckpointStatus[] = ['verifying', 'verified', 'mismatch', 'failed'];
 
 /** Registers the checkpoint gauges on `metrics`' registry. */
 export function observeCheckpoint(metrics: NodeMetrics, src: CheckpointSource): void {

@@ -1,7 +1,8 @@
 /**
  * GET /api/checkpoint and GET /api/checkpoint/:digest: the checkpoint a node offers others to
- * start from (node/checkpointPublisher.ts), its file streamed from disk. Rate limits apply as to
- * every route; building one is single-flight and happens at most once per 1,000 blocks.
+ * start from (node/checkpointPublisher.ts), its file streamed from disk. A request never builds
+ * one: it reads what the node built on its schedule, or answers 503 CHECKPOINT_NOT_READY (none
+ * yet, or this node's own state is not verified). Rate limits apply as to every route.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -11,12 +12,19 @@ import { CHECKPOINT_ENDPOINTS as E } from '../endpoints/checkpoint.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { notFound } from '../errors.ts';
 
+const NOT_READY =
+  'this node offers no checkpoint yet: it builds one on its own schedule once its own state is verified (started from genesis, or its checkpoint verified)';
+
 /** Checkpoint routes over the node's publisher (without one, as in an app built for tests, both answer 404). */
 export function checkpointRoutes(publisher: CheckpointPublisher | undefined): Hono {
   const app = new Hono();
   serve(app, E.getApiCheckpoint, async (c) => {
     if (!publisher) notFound('a checkpoint on offer (this node offers none)');
-    const made = await publisher.latest();
+    const made = publisher.offered();
+    if (!made) {
+      c.header('Retry-After', '60');
+      return c.json({ error: NOT_READY, code: 'CHECKPOINT_NOT_READY' }, 503);
+    }
     return c.json({ height: made.height, hash: made.hash, digest: made.digest, bytes: made.bytes, url: `/api/checkpoint/${made.digest}` });
   });
   serve(app, E.getApiCheckpointDigest, (c, { params: { digest } }) => {

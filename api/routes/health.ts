@@ -6,11 +6,14 @@ import { serve } from '../endpoints/endpoint.ts';
 import { EncodedOnChange, jsonAnswer } from '../jsonAnswer.ts';
 
 /**
- * Health route: 200 `{status: "ok", height, peers, syncing}` (with `checkpoint: "verifying" | "verified"`
- * on a node started from a checkpoint); 503 `{status: "degraded", reason}` while block work keeps
- * failing; 503 `{status: "mismatch", checkpoint: "mismatch", height}` once history contradicted its
- * checkpoint; 503 `{status: "behind", height, networkHeight}` while the head is more than
- * `maxLagBlocks` below the best head peers showed (a load balancer drains the node).
+ * Health route: 200 `{status: "ok", height, peers, syncing}` (with `checkpoint: "verified"` on a
+ * node started from a checkpoint, or `"verifying"` when the operator serves it unverified);
+ * 503 `{status: "degraded", reason}` while block work keeps failing; 503 `{status: "verifying",
+ * checkpoint: "verifying", height}` while the checkpoint is unproven (reads answer 503
+ * CHECKPOINT_UNVERIFIED, api/checkpointGate.ts); 503 `{status: "failed" | "mismatch", checkpoint,
+ * reason, height}` when its verification could not be done or history contradicted it; 503
+ * `{status: "behind", height, networkHeight}` while the head is more than `maxLagBlocks` below the
+ * best head peers showed. A load balancer drains the node on any 503.
  */
 export function healthRoutes({ queries, network, chain, checkpoint: started }: ApiDeps, maxLagBlocks: number): Hono {
   // Load balancers poll it: the body is encoded again only when a field changes.
@@ -26,9 +29,11 @@ export function healthRoutes({ queries, network, chain, checkpoint: started }: A
     const health = chain.health();
     if (health.status === 'degraded') return c.json(health, 503);
     const height = queries.chain.height();
-    // A node started from a checkpoint history contradicts serves nothing (api/checkpointGate.ts).
+    // A node started from a checkpoint it has not proven serves no reads (api/checkpointGate.ts).
     const checkpoint = started?.status();
-    if (checkpoint === 'mismatch') return c.json({ status: 'mismatch', checkpoint, height }, 503);
+    if (checkpoint === 'mismatch' || checkpoint === 'failed')
+      return c.json({ status: checkpoint, checkpoint, reason: started?.reason() ?? '', height }, 503);
+    if (checkpoint === 'verifying' && !started?.serveUnverified) return c.json({ status: checkpoint, checkpoint, height }, 503);
     const networkHeight = network.networkHeight?.() ?? null;
     if (networkHeight !== null && networkHeight - height > maxLagBlocks) return c.json({ status: 'behind', height, networkHeight }, 503);
     return jsonAnswer(c, ok.get(height, network.peerCount(), network.syncing(), checkpoint));

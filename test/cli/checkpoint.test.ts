@@ -113,7 +113,11 @@ t('bad checkpoint flags are usage errors', async () => {
 });
 
 t("a follower started from another node's /api/checkpoint serves at its height, follows and verifies it", async () => {
-  const offer = await json(`${dev.url}/api/checkpoint`);
+  // Built by the node in the background after it started, never by the request.
+  const offer = await waitFor(async () => {
+    const r = await fetch(`${dev.url}/api/checkpoint`);
+    return r.status === 200 ? ((await r.json()) as Record<string, unknown>) : undefined;
+  });
   assert.is(typeof offer.digest, 'string');
   const peers = JSON.parse((await runCli(['peers', '--data-dir', source, '--json'])).stdout) as { addresses: string[]; peerId: string };
   const addr = peers.addresses.find((a) => a.includes('/tcp/')) ?? '';
@@ -135,9 +139,12 @@ t("a follower started from another node's /api/checkpoint serves at its height, 
   ]);
   nodes.push(f);
   assert.match(f.stderr(), /checkpoint installed/);
-  const first = await json(`${f.url}/api/health`);
-  assert.ok((first.height as number) >= (offer.height as number), JSON.stringify(first));
-  await waitFor(async () => ((await json(`${f.url}/api/health`)).checkpoint === 'verified' ? true : undefined), 60_000, 250);
+  // Until verified it answers health 503 `verifying` (a balancer drains it) and serves no reads.
+  const first = await fetch(`${f.url}/api/health`);
+  const firstBody = (await first.json()) as Record<string, unknown>;
+  assert.ok((firstBody.height as number) >= (offer.height as number), JSON.stringify(firstBody));
+  if (firstBody.checkpoint === 'verifying') assert.is(first.status, 503);
+  await waitFor(async () => ((await json(`${f.url}/api/health`)).checkpoint === 'verified' ? true : undefined), 180_000, 250);
   const devHeight = (await json(`${dev.url}/api/chain/height`)).height as number;
   await waitFor(async () => (((await json(`${f.url}/api/chain/height`)).height as number) >= devHeight ? true : undefined), 20_000);
 });

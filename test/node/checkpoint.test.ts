@@ -1,8 +1,9 @@
 /**
  * Checkpoints end to end on loopback: a follower installed from a checkpoint of another node's
  * chain serves at the checkpoint's height at once, follows the network, fetches the history
- * below it from its peer and verifies it; a checkpoint whose state was edited (its digest valid)
- * is found out by that verification, and the node stops serving reads. Both outcomes survive a restart.
+ * below it from its peer and verifies it, serving reads once verified; a checkpoint whose state was
+ * edited (its digest valid) serves nothing, is found out by that verification, and the node keeps
+ * refusing reads. Both outcomes survive a restart.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,11 +32,12 @@ let served: Launched | null = null;
 const running: Launched[] = [];
 
 /** Launches a follower on `dataDir` dialling the source node. */
-async function follower(dataDir: string): Promise<Launched> {
+async function follower(dataDir: string, serveUnverified = false): Promise<Launched> {
   const peer = served?.p2p?.addresses()[0] ?? '';
   const n = await launch({
     dataDir,
     genesis,
+    serveUnverified,
     dev: false,
     httpHost: '127.0.0.1',
     httpPort: 0,
@@ -107,10 +109,11 @@ t('a follower from the checkpoint serves at its height at once, follows, then ve
   assert.ok(n.node.head().index >= 30);
   const first = await health(n);
   assert.ok(first.checkpoint === 'verifying' || first.checkpoint === 'verified', JSON.stringify(first));
-  const balance = await get(n, `/api/wallet/balance/${DEV_KEYS[6].address}`);
-  assert.is(balance.status, 200);
   await waitFor(async () => (n.node.head().index >= 35 ? true : undefined), 20_000);
-  await waitFor(async () => ((await health(n)).checkpoint === 'verified' ? true : undefined), 60_000, 200);
+  await waitFor(async () => ((await health(n)).checkpoint === 'verified' ? true : undefined), 180_000, 200);
+  // Reads are served once it is verified (until then they answer 503 CHECKPOINT_UNVERIFIED).
+  assert.is((await get(n, `/api/wallet/balance/${DEV_KEYS[6].address}`)).status, 200);
+  assert.is((await get(n, '/api/health')).status, 200);
   // The history below the checkpoint was fetched from the peer and is served now.
   const old = await get(n, '/api/chain/block/3');
   assert.is(old.status, 200);
@@ -123,21 +126,32 @@ t('a follower from the checkpoint serves at its height at once, follows, then ve
   assert.is((await health(again)).checkpoint, 'verified');
 });
 
-t('without a peer holding history, blocks below the checkpoint answer a clear 404 and those in it are served', async () => {
-  const dir = join(tmp.dir, 'alone');
-  await installFromSource({ file, digest: checkpoint.digest }, dir, genesis, silentLogger);
-  const n = await launch({ dataDir: dir, genesis, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { host: '127.0.0.1', port: 0 } });
-  running.push(n);
-  assert.is((await health(n)).checkpoint, 'verifying');
-  const below = await get(n, '/api/chain/block/3');
-  assert.is(below.status, 404);
-  const body = (await below.json()) as { error: string; code: string };
-  assert.is(body.code, 'NOT_FOUND');
-  assert.match(body.error, /block 3 is below this node's checkpoint: it holds blocks from 26 on/);
-  assert.is((await get(n, '/api/chain/block/27')).status, 200);
-  assert.is((await get(n, '/api/chain/block/0')).status, 200);
-  await n.stop();
-});
+t(
+  'without a peer holding history, blocks below the checkpoint answer a clear 404 and those in it are served (--serve-unverified)',
+  async () => {
+    const dir = join(tmp.dir, 'alone');
+    await installFromSource({ file, digest: checkpoint.digest }, dir, genesis, silentLogger);
+    const n = await launch({
+      dataDir: dir,
+      genesis,
+      serveUnverified: true,
+      dev: false,
+      httpHost: '127.0.0.1',
+      httpPort: 0,
+      p2p: { host: '127.0.0.1', port: 0 },
+    });
+    running.push(n);
+    assert.is((await health(n)).checkpoint, 'verifying');
+    const below = await get(n, '/api/chain/block/3');
+    assert.is(below.status, 404);
+    const body = (await below.json()) as { error: string; code: string };
+    assert.is(body.code, 'NOT_FOUND');
+    assert.match(body.error, /block 3 is below this node's checkpoint: it holds blocks from 26 on/);
+    assert.is((await get(n, '/api/chain/block/27')).status, 200);
+    assert.is((await get(n, '/api/chain/block/0')).status, 200);
+    await n.stop();
+  },
+);
 
 t('a node asking a checkpoint-started peer for blocks below its checkpoint is refused, strikes no one and syncs from another', async () => {
   const dir = join(tmp.dir, 'refusing');
@@ -184,9 +198,11 @@ t('a checkpoint whose state was edited is found out: health 503 mismatch, reads 
   const dir = join(tmp.dir, 'forged-follower');
   await installFromSource({ file: forged, digest: await fileDigest(forged) }, dir, genesis, silentLogger);
   const n = await follower(dir);
+  // Nothing it says is served before it is verified, and it is found out.
   const forgedBalance = await get(n, `/api/wallet/balance/${victim}`);
-  assert.is(forgedBalance.status, 200, 'it serves at once, before verification');
-  await waitFor(async () => ((await health(n)).checkpoint === 'mismatch' ? true : undefined), 60_000, 200);
+  assert.is(forgedBalance.status, 503);
+  assert.ok(['CHECKPOINT_UNVERIFIED', 'CHECKPOINT_MISMATCH'].includes(((await forgedBalance.json()) as { code: string }).code));
+  await waitFor(async () => ((await health(n)).checkpoint === 'mismatch' ? true : undefined), 180_000, 200);
   const h = await get(n, '/api/health');
   assert.is(h.status, 503);
   const read = await get(n, `/api/wallet/balance/${victim}`);

@@ -11,6 +11,7 @@ import { buildTx, OmbraClient, Wallet } from '../../../client/index.ts';
 import { liveSimulatedNode, type LiveNode } from '../../helpers/liveNode.ts';
 import { schemaChecker } from '../../helpers/openapiCheck.ts';
 import { DEV_KEYS } from '../../helpers/testChain.ts';
+import { waitFor } from '../../helpers/nodeProcess.ts';
 import { completeState } from '../../helpers/completeState.ts';
 
 const t = suite('every documented route against a live node');
@@ -68,8 +69,11 @@ async function samples(): Promise<Record<string, string>> {
     'GET /explorer/:file': 'app.js',
     'GET /explorer/client/:file': 'browser.ts',
     'GET /explorer/vendor/:file': 'eventsource-parser.js',
-    // The checkpoint this node offers (written on the first ask).
-    digest: ((await (await fetch(`${live.url}/api/checkpoint`)).json()) as { digest: string }).digest,
+    // The checkpoint this node offers (built in the background once it started).
+    digest: await waitFor(async () => {
+      const r = await fetch(`${live.url}/api/checkpoint`);
+      return r.status === 200 ? ((await r.json()) as { digest: string }).digest : undefined;
+    }),
   };
 }
 
