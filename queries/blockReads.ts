@@ -13,7 +13,7 @@ import {
   txLocationRow,
   type TxLocation,
 } from '../projections/chainIndex.ts';
-import { BlockJsonCache } from './blockJsonCache.ts';
+import { BlockJsonCache, type BlockJsonCacheOptions } from './blockJsonCache.ts';
 
 /** A block summary as lists show it. */
 export function blockSummary(b: Block) {
@@ -25,9 +25,9 @@ export class BlockReads {
   protected readonly ports: ReadPorts;
   private readonly json: BlockJsonCache;
 
-  constructor(ports: ReadPorts) {
+  constructor(ports: ReadPorts, blockCache: Partial<BlockJsonCacheOptions> = {}) {
     this.ports = ports;
-    this.json = new BlockJsonCache({ block: (i) => this.block(i), epoch: () => ports.chain.epoch() });
+    this.json = new BlockJsonCache({ block: (i) => this.block(i), epoch: () => ports.chain.epoch() }, blockCache);
   }
 
   /** The head block. */

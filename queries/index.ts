@@ -1,5 +1,6 @@
 /** Every query object the API serves from, built from the read-side ports. */
 import type { ReadPorts } from '../node/ports.ts';
+import type { BlockJsonCacheOptions } from './blockJsonCache.ts';
 import { AgentQueries } from './agentQueries.ts';
 import { ChainQueries } from './chainQueries.ts';
 import { ContentQueries } from './contentQueries.ts';
@@ -27,9 +28,15 @@ export interface Queries {
   search: SearchQueries;
 }
 
+/** Options of the query objects. */
+export interface QueriesOptions {
+  /** Bounds of the cache of recently read blocks' JSON (queries/blockJsonCache.ts). */
+  blockCache: Partial<BlockJsonCacheOptions>;
+}
+
 /** Builds the query objects over one node's read-side ports. */
-export function createQueries(ports: ReadPorts): Queries {
-  const chain = new ChainQueries(ports);
+export function createQueries(ports: ReadPorts, options: Partial<QueriesOptions> = {}): Queries {
+  const chain = new ChainQueries(ports, options.blockCache);
   const content = new ContentQueries(ports);
   const sources = {
     chain,

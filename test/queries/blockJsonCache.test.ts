@@ -1,4 +1,6 @@
 /** The block JSON cache serves recent blocks from memory and never serves a block a reorganisation replaced. */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Block } from '../../core/block.ts';
@@ -98,7 +100,7 @@ t('a block read while the chain reorganised is answered but not kept', async () 
 t('the cache holds at most its cap, the oldest read leaving first (by hash too)', async () => {
   const { log, src } = fakeLog();
   for (let i = 0; i < 5; i++) log.put(i, 'a');
-  const cache = new BlockJsonCache(src, 3);
+  const cache = new BlockJsonCache(src, { maxBlocks: 3 });
   for (let i = 0; i < 5; i++) await cache.get(i);
   assert.equal(
     [0, 1, 2, 3, 4].map((i) => cache.cached(i) !== undefined),
@@ -106,9 +108,36 @@ t('the cache holds at most its cap, the oldest read leaving first (by hash too)'
   );
   assert.is(cache.cachedByHash(log.blocks.get(0)!.hash), undefined);
   assert.is(cache.cachedByHash(log.blocks.get(4)!.hash), JSON.stringify(log.blocks.get(4)));
-  const none = new BlockJsonCache(src, 0);
+  const none = new BlockJsonCache(src, { maxBlocks: 0 });
   assert.is(await none.get(1), JSON.stringify(log.blocks.get(1)));
   assert.is(none.cached(1), undefined);
+});
+
+t('the cache is bounded in bytes: a hundred 1 MB blocks retain at most its 32 MiB, not a hundred megabytes', async () => {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  // One shared megabyte in every block object; each block's JSON is a new megabyte string.
+  const memo = 'm'.repeat(1024 * 1024);
+  const src = { block: async (i: number) => ({ index: i, hash: `b${i}`.padEnd(64, '0'), memo }) as unknown as Block, epoch: () => 0 };
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const cache = new BlockJsonCache(src);
+  for (let i = 0; i < 100; i++) await cache.get(i);
+  gc();
+  const retained = process.memoryUsage().heapUsed - before;
+  // Before: 100 blocks kept, 100 MB retained.
+  assert.ok(retained < 40 * 1024 * 1024, `${(retained / 1048576).toFixed(0)} MiB retained`);
+  assert.ok(cache.cached(99) !== undefined, 'the newest block is kept');
+  assert.is(cache.cached(0), undefined, 'the oldest left');
+  // A block larger than the whole budget is answered and not kept; a two-byte string counts double.
+  const small = new BlockJsonCache(src, { maxBytes: 512 * 1024 });
+  assert.ok((await small.get(1))?.includes('"memo"'));
+  assert.is(small.cached(1), undefined);
+  assert.is(small.size().bytes, 0);
+  const wide = { ...src, block: async (i: number) => ({ index: i, hash: `w${i}`.padEnd(64, '0'), memo: 'é€'.repeat(10) }) as unknown as Block };
+  const two = new BlockJsonCache(wide);
+  const json = (await two.get(1)) as string;
+  assert.is(two.size().bytes, json.length * 2);
 });
 
 t.run();
