@@ -131,6 +131,10 @@ export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
     }
     const route = timings ? recorder.template(skip) : '';
     const done = (answer: Response): Response => {
+      // A body left unread would be drained for 500 ms by @hono/node-server, then the socket cut
+      // under a client told to keep it: say the connection closes (it does, once answered).
+      if (direct && request.method !== 'GET' && request.method !== 'HEAD' && bodyLeftUnread(env as NodeEnv))
+        outgoing.setHeader?.('Connection', 'close');
       let r = direct ? answer : withHeaders(answer, headers);
       if (pass) r = pass.answered(r, env as NodeEnv | undefined);
       timings?.observeHttp(request.method, route, r.status, (performance.now() - started) / 1000);
@@ -143,6 +147,14 @@ export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
       throw e;
     });
   };
+}
+
+/** True when the request announced a body and the answer comes before all of it was read. */
+function bodyLeftUnread(env: NodeEnv): boolean {
+  const incoming = env.incoming;
+  if (!incoming || incoming.readableEnded !== false) return false;
+  const h = incoming.headers ?? {};
+  return h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0');
 }
 
 /** `r` with `headers` (outside @hono/node-server, e.g. `app.request` in tests). */

@@ -12,7 +12,7 @@ import type { Admission, RateLimiter } from './rateLimit.ts';
 
 /** Node's request and response as @hono/node-server passes them (absent under `app.request`). */
 export interface NodeEnv {
-  incoming?: Partial<Pick<IncomingMessage, 'headers'>> & {
+  incoming?: Partial<Pick<IncomingMessage, 'headers' | 'readableEnded'>> & {
     socket?: { remoteAddress?: string; once?(ev: string, f: () => void): void; destroyed?: boolean };
   };
   outgoing?: { setHeader?(name: string, value: string): void; once?(ev: string, f: () => void): void };
