@@ -41,6 +41,8 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   // Only requests that may carry a body pay for the limit (it wraps the request's stream).
   const bodyLimit = limitBody(opts.maxBodyBytes);
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', bodyLimit);
+  // Handlers that are not routes of their own (a route's template, the methods a path takes).
+  const skip = new Set<unknown>([answerPreflight, bodyLimit]);
   // Each router registers its routes at the full paths of their definitions (api/endpoints/);
   // the order is the matching order (static segments before parameters within each router).
   const routers = [
@@ -73,7 +75,16 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   for (const r of routers) app.route('/', r);
   // Last: /metrics, the OpenAPI document (it describes every route mounted before it), /docs, the explorer.
   mountOperatorRoutes(app, deps, opts.metricsRoute);
-  app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`, code: 'NOT_FOUND' }, 404));
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname.slice(0, 200);
+    // A path some route serves, asked with another method: 405 naming the methods it takes.
+    const allow = recorder.allowed(c.req.path, skip);
+    if (allow.length > 0)
+      return c.json({ error: `${c.req.method} is not allowed on ${path}; it takes ${allow.join(', ')}`, code: 'METHOD_NOT_ALLOWED' }, 405, {
+        Allow: allow.join(', '),
+      });
+    return c.json({ error: `no route ${c.req.method} ${path}`, code: 'NOT_FOUND' }, 404);
+  });
   app.onError((err, c) =>
     onError(err, c, (e) => deps.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),
   );
@@ -82,7 +93,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   // anything else, so every answer (413, 404, preflight) carries the X-RateLimit-* headers.
   wrapDispatch(app, {
     recorder,
-    skip: new Set([answerPreflight, bodyLimit]),
+    skip,
     corsOrigin: CORS_ORIGIN,
     timings: deps.metrics,
     limiter: deps.limiter,

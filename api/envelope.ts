@@ -61,6 +61,22 @@ export class MatchRecorder implements Router<Entry> {
   }
 
   /**
+   * The methods some other route takes at `path` (a request for it matched nothing: 405 rather
+   * than 404), as `Allow` lists them: HEAD with GET, OPTIONS (every path answers a preflight)
+   * whenever there is any. Middleware (`ALL`, `/*`, `skip`) is not a route. Leaves `last` alone.
+   */
+  allowed(path: string, skip: ReadonlySet<unknown>): string[] {
+    const methods: string[] = [];
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const [matched] = this.inner.match(method, path);
+      if (matched.some(([[handler, route]]) => route.method === method && route.path !== '/*' && !skip.has(handler))) methods.push(method);
+    }
+    if (methods.includes('GET')) methods.splice(1, 0, 'HEAD');
+    if (methods.length > 0) methods.push('OPTIONS');
+    return methods;
+  }
+
+  /**
    * The template of the route that answers (`/api/chain/block/:index`): the first matched
    * handler that is not middleware on every method nor one of `skip` (method-scoped middleware
    * such as the body limit and the preflight answer); `UNMATCHED` when there is none.

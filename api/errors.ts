@@ -30,6 +30,10 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   SLOW_CONSUMER: 429,
   // A byte range outside stored content (blobs, NFT files, drive files); sent with `Content-Range: bytes */size`.
   RANGE_NOT_SATISFIABLE: 416,
+  // A known path asked with a method it does not take; sent with `Allow`.
+  METHOD_NOT_ALLOWED: 405,
+  // A body on a JSON route sent as another media type (text/plain, a form).
+  UNSUPPORTED_MEDIA_TYPE: 415,
 };
 
 /** Answers a ChainError as JSON; anything else is a 500 INTERNAL that hides the details. */

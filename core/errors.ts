@@ -23,7 +23,9 @@ export type ErrorCode =
   | 'SYNCING'
   | 'INVALID_BLOCK'
   | 'SLOW_CONSUMER'
-  | 'RANGE_NOT_SATISFIABLE';
+  | 'RANGE_NOT_SATISFIABLE'
+  | 'METHOD_NOT_ALLOWED'
+  | 'UNSUPPORTED_MEDIA_TYPE';
 
 /** An expected refusal with a machine-readable code and a human message. */
 export class ChainError extends Error {

@@ -5,6 +5,7 @@
  * (client/routes.ts) and docs/api.md are all derived from these, so they cannot drift apart.
  */
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { ChainError } from '../../core/errors.ts';
 import { readOptionalJson } from '../body.ts';
 import type { JsonSchema } from '../openapi/txSchemas.ts';
 
@@ -82,12 +83,42 @@ interface Input<E extends Endpoint> {
   body: E['body'] extends { parse: (body: unknown) => infer T } ? T : undefined;
 }
 
+/**
+ * The first of `names` that the query string of `url` gives more than once (`?limit=1&limit=2`),
+ * keys percent-decoded as Hono decodes them; undefined when none is repeated.
+ */
+function repeatedQueryParam(url: string, names: ReadonlySet<string>): string | undefined {
+  const q = url.indexOf('?');
+  if (q < 0) return undefined;
+  const hash = url.indexOf('#', q);
+  const seen = new Set<string>();
+  for (const pair of url.slice(q + 1, hash < 0 ? undefined : hash).split('&')) {
+    const eq = pair.indexOf('=');
+    let key = eq < 0 ? pair : pair.slice(0, eq);
+    if (/[%+]/.test(key)) {
+      try {
+        key = decodeURIComponent(key.replaceAll('+', ' '));
+      } catch {
+        continue;
+      }
+    }
+    if (!names.has(key)) continue;
+    if (seen.has(key)) return key;
+    seen.add(key);
+  }
+  return undefined;
+}
+
 /** Parses path parameters, then query values, in definition order; the first bad one throws INVALID_PARAMS. */
 function inputParser<E extends Endpoint>(e: E): ((c: Context) => Input<E>) | null {
   const path = Object.entries(e.params ?? {});
   const query = Object.entries(e.query ?? {});
   if (path.length === 0 && query.length === 0) return null;
+  const names = new Set(query.map(([name]) => name));
   return (c) => {
+    // Every query parameter is one value: a second one is refused, not silently dropped.
+    const repeated = names.size > 0 ? repeatedQueryParam(c.req.url, names) : undefined;
+    if (repeated !== undefined) throw new ChainError('INVALID_PARAMS', `query parameter ${repeated} is given more than once`);
     const params: Record<string, unknown> = {};
     for (const [name, p] of path) {
       const raw = c.req.param(name);

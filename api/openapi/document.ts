@@ -34,6 +34,7 @@ const STATUS_TEXT: Record<number, string> = {
   404: 'not found (NOT_FOUND)',
   409: 'duplicate or stale (DUPLICATE_TX, STALE_NONCE)',
   413: 'body too large (PAYLOAD_TOO_LARGE)',
+  415: 'body not sent as JSON (UNSUPPORTED_MEDIA_TYPE)',
   422: 'refused by the rules (VALIDATION_FAILED, INVALID_SIGNATURE, NONCE_GAP)',
   429: 'rate limited (RATE_LIMITED; see Retry-After)',
   500: 'internal error (INTERNAL)',
@@ -117,7 +118,8 @@ function operation(r: RouteRef, id: string | undefined, doc: Endpoint | undefine
   const responses: Record<string, JsonSchema> = doc?.headers?.Range
     ? storedContentAnswers(answer, content)
     : { [String(ok.status ?? 200)]: answer };
-  for (const status of new Set([...EVERY_ROUTE, ...(doc?.errors ?? [])]).values())
+  // A route that reads a JSON body refuses another media type (api/body.ts).
+  for (const status of new Set([...EVERY_ROUTE, ...(doc?.body ? [415] : []), ...(doc?.errors ?? [])]).values())
     responses[String(status)] ??= { description: STATUS_TEXT[status] ?? 'error', content: ERROR_CONTENT };
   const security = securityOf(doc);
   return {

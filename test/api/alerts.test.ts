@@ -85,7 +85,7 @@ t('listing and deleting need a known X-Alert-Token: 401 UNAUTHORIZED otherwise',
     assertError(
       await raw(c, '/api/alerts/subscribe', {
         method: 'POST',
-        headers: { 'X-Alert-Token': 'nope' },
+        headers: { 'X-Alert-Token': 'nope', 'Content-Type': 'application/json' },
         body: JSON.stringify({ trigger: 'miner_block', channel: 'webhook', target: HOOK }),
       }),
       401,

@@ -18,7 +18,6 @@ t('unknown routes are 404 {error, code: "NOT_FOUND"}', () =>
       '/api/chain',
       '/api/chain/nope',
       '/api/chain/block',
-      '/api/chain/tx',
       '/api/wallet/balance',
       '/api/unknown/thing',
       `/api/${'x'.repeat(10_000)}`,
@@ -30,11 +29,19 @@ t('unknown routes are 404 {error, code: "NOT_FOUND"}', () =>
   }),
 );
 
-t('a method a route does not serve is 404 NOT_FOUND', () =>
+t('a method a route does not serve is 405 METHOD_NOT_ALLOWED with Allow', () =>
   withChain(async (c) => {
-    assertError(await call(c, '/api/chain/tx', { method: 'GET' }), 404, 'NOT_FOUND');
-    assertError(await call(c, '/api/chain/stats', { method: 'POST', body: '{}' }), 404, 'NOT_FOUND');
-    assertError(await call(c, `/api/chain/tx/${'ab'.repeat(32)}`, { method: 'DELETE' }), 404, 'NOT_FOUND');
+    const cases: [string, string, string][] = [
+      ['/api/chain/tx', 'GET', 'POST, OPTIONS'],
+      ['/api/chain/stats', 'POST', 'GET, HEAD, OPTIONS'],
+      [`/api/chain/tx/${'ab'.repeat(32)}`, 'DELETE', 'GET, HEAD, OPTIONS'],
+      ['/api/chain/blocks', 'PUT', 'GET, HEAD, OPTIONS'],
+    ];
+    for (const [path, method, allow] of cases) {
+      const res = await call(c, path, { method, ...(method === 'GET' ? {} : { body: '{}' }) });
+      assertError(res, 405, 'METHOD_NOT_ALLOWED');
+      assert.is(res.headers.get('allow'), allow, `${method} ${path}`);
+    }
   }),
 );
 
@@ -75,7 +82,11 @@ t('a POST /api/chain/tx preflight from another origin is allowed with Content-Ty
       .map((h) => h.trim());
     assert.ok(headers.includes('content-type'), `headers: ${headers}`);
     // The actual cross-origin POST carries the header too, refusals included.
-    const post = await c.app.request('/api/chain/tx', { method: 'POST', headers: { Origin: 'https://wallet.example' }, body: '{' });
+    const post = await c.app.request('/api/chain/tx', {
+      method: 'POST',
+      headers: { Origin: 'https://wallet.example', 'Content-Type': 'application/json' },
+      body: '{',
+    });
     assert.is(post.status, 400);
     assert.is(post.headers.get('access-control-allow-origin'), '*');
   }),

@@ -93,4 +93,107 @@ t('a 413 on POST /api/chain/tx (2.2 MB) says Connection: close and closes; a rea
   });
 });
 
+t('a known path asked with another method is 405 METHOD_NOT_ALLOWED naming what it takes in Allow; an unknown path stays 404', async () => {
+  const cases: [string, string, string][] = [
+    ['PUT', '/api/chain/tx', 'POST, OPTIONS'],
+    ['GET', '/api/chain/tx', 'POST, OPTIONS'],
+    ['POST', '/api/chain/height', 'GET, HEAD, OPTIONS'],
+    ['PATCH', '/api/chain/block/1', 'GET, HEAD, OPTIONS'],
+    ['DELETE', '/api/health/', 'GET, HEAD, OPTIONS'],
+    ['POST', '/web/site/page.html', 'GET, HEAD, OPTIONS'],
+    ['PUT', '/', 'GET, HEAD, OPTIONS'],
+  ];
+  for (const [method, path, allow] of cases) {
+    const res = await call(c, path, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      ...(method === 'GET' ? {} : { body: '{}' }),
+    });
+    // Before: 404 NOT_FOUND, no Allow.
+    assertError(res, 405, 'METHOD_NOT_ALLOWED', new RegExp(`^${method} is not allowed`));
+    assert.is(res.headers.get('allow'), allow, `${method} ${path}`);
+  }
+  for (const [method, path] of [
+    ['POST', '/api/nope'],
+    ['GET', '/nope/deeper'],
+  ]) {
+    const res = await call(c, path, {
+      method,
+      headers: { 'Content-Type': 'application/json' },
+      ...(method === 'GET' ? {} : { body: '{}' }),
+    });
+    assertError(res, 404, 'NOT_FOUND');
+    assert.is(res.headers.get('allow'), null);
+  }
+  // HEAD is GET without a body; OPTIONS is the preflight everywhere.
+  assert.is((await c.app.request('/api/chain/height', { method: 'HEAD' })).status, 200);
+  assert.is((await c.app.request('/api/chain/tx', { method: 'OPTIONS' })).status, 204);
+});
+
+t(
+  'a query parameter given twice is 400 INVALID_PARAMS naming it, encoded keys included; once, or another parameter, is served',
+  async () => {
+    for (const path of [
+      '/api/chain/blocks?limit=1&limit=2',
+      '/api/chain/blocks?limit=1&li%6Dit=1',
+      '/api/chain/blocks-full?from=1&to=2&from=0',
+      '/api/chain/blocks?offset=0&limit=1&offset=',
+    ]) {
+      // Before: 200, the first value used and the second dropped.
+      assertError(await call(c, path), 400, 'INVALID_PARAMS', /given more than once/);
+    }
+    const once = await call(c, '/api/chain/blocks?limit=1&offset=0&other=1&other=2');
+    assert.is(once.status, 200);
+    assert.is(once.body.blocks.length, 1);
+  },
+);
+
+t(
+  'a body on a JSON route sent as text/plain or a form is 415 UNSUPPORTED_MEDIA_TYPE; JSON types, none, and an empty body are read',
+  async () => {
+    const send = (type: string | undefined, body: string, path = '/api/chain/tx') =>
+      call(c, path, { method: 'POST', body: new TextEncoder().encode(body), headers: type === undefined ? {} : { 'Content-Type': type } });
+    for (const type of [
+      'text/plain',
+      'text/plain;charset=UTF-8',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonx',
+    ]) {
+      // Before: text/plain was parsed as JSON (400 naming the transaction's missing fields).
+      assertError(await send(type, '{}'), 415, 'UNSUPPORTED_MEDIA_TYPE', /must be JSON/);
+      assertError(await send(type, '{}', '/api/keys/register'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+      assertError(await send(type, '{}', '/api/tasks/submit'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    }
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/merge-patch+json',
+      undefined,
+    ]) {
+      assertError(await send(type, '{}'), 400, 'INVALID_PARAMS', /type is required/);
+    }
+    // An empty body is no body, whatever its type: the route's own answer, not 415.
+    const empty = await send('text/plain', '', '/api/keys/register');
+    assert.ok(empty.status !== 415 && empty.status < 500, `${empty.status} ${JSON.stringify(empty.body)}`);
+    assert.is(c.node.mempool.size, 0, 'nothing was admitted');
+  },
+);
+
+t('a 415 reads the body first: the connection is kept and the next request on it answered', async () => {
+  await withServer(async (port) => {
+    const conn = await open(port);
+    const body = '{"type":"TRANSFER"}';
+    conn.s.write(`POST /api/chain/tx HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: ${body.length}\r\n\r\n${body}`);
+    await until(conn.s, conn.closed, () => /\r\n\r\n[\s\S]*\}/.test(conn.received()));
+    const first = head(conn.received());
+    assert.is(first.status, 415);
+    assert.is.not(first.headers.connection, 'close');
+    conn.s.write('GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    await conn.closed;
+    assert.match(conn.received(), /HTTP\/1\.1 415[\s\S]*HTTP\/1\.1 200/);
+  });
+});
+
 t.run();
