@@ -6,6 +6,13 @@
  * file's duration from its last page, so without them an audio NFT shows an endless duration.
  * Every answer is user bytes: it carries `nosniff` and a sandboxing CSP (USER_CONTENT_CSP unless
  * the route names another sandbox), so an uploaded HTML or SVG file never runs as the node's origin.
+ * A CSP on a script's own answer does not bind the page that loads it, though: the explorer's
+ * `script-src 'self'` would run an uploaded `text/javascript` file as the node's origin. So a
+ * request of this origin's own pages for user bytes as script, worker or style (Fetch Metadata:
+ * `Sec-Fetch-Site: same-origin` and a script-like `Sec-Fetch-Dest`) is refused 403
+ * USER_CONTENT_AS_SCRIPT, and every answer varies on those headers so no cache hands an earlier
+ * copy to such a request. A drive site's own scripts still load: its pages are sandboxed into an
+ * opaque origin, whose requests are `cross-site`.
  */
 import type { Context } from 'hono';
 import { ChainError } from '../core/errors.ts';
@@ -64,10 +71,35 @@ export function byteStream(parts: AsyncGenerator<Uint8Array>): ReadableStream<Ui
   });
 }
 
+/** Request destinations whose answer the page runs or applies (Fetch Metadata's `Sec-Fetch-Dest`). */
+const SCRIPT_LIKE = new Set(['script', 'worker', 'sharedworker', 'serviceworker', 'audioworklet', 'paintworklet', 'xslt', 'style']);
+
+/** The header every answer of user bytes carries, so no cache answers a script request with a copy fetched otherwise. */
+export const USER_CONTENT_VARY = 'Sec-Fetch-Dest, Sec-Fetch-Site';
+
+/** Throws USER_CONTENT_AS_SCRIPT when one of this origin's pages asks for user bytes as script or style. */
+export function refuseAsScript(c: Context): void {
+  const dest = c.req.header('Sec-Fetch-Dest');
+  if (dest === undefined || !SCRIPT_LIKE.has(dest) || c.req.header('Sec-Fetch-Site') !== 'same-origin') return;
+  throw new ChainError('USER_CONTENT_AS_SCRIPT', `user content is not served to this node's own pages as ${dest}`);
+}
+
 /** Answers a GET of `item`; `headers` add caching (and may name another sandbox CSP, see userContentHeaders). */
 export function contentResponse(c: Context, item: StoredContent, headers: Record<string, string>): Response {
+  try {
+    refuseAsScript(c);
+  } catch (e) {
+    void item.bytes.return(undefined);
+    throw e;
+  }
   const etag = `"${item.contentHash}"`;
-  const common = { ETag: etag, 'Accept-Ranges': 'bytes', ...headers, ...userContentHeaders(headers['Content-Security-Policy']) };
+  const common = {
+    ETag: etag,
+    'Accept-Ranges': 'bytes',
+    Vary: USER_CONTENT_VARY,
+    ...headers,
+    ...userContentHeaders(headers['Content-Security-Policy']),
+  };
   if (etagMatches(c.req.header('If-None-Match'), etag)) {
     void item.bytes.return(undefined);
     return c.body(null, 304, common);

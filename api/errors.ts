@@ -34,6 +34,8 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   METHOD_NOT_ALLOWED: 405,
   // A body on a JSON route sent as another media type (text/plain, a form).
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // One of the node's own pages asked for user bytes as script or style (api/contentResponse.ts).
+  USER_CONTENT_AS_SCRIPT: 403,
 };
 
 /** Answers a ChainError as JSON; anything else is a 500 INTERNAL that hides the details. */

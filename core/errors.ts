@@ -25,7 +25,8 @@ export type ErrorCode =
   | 'SLOW_CONSUMER'
   | 'RANGE_NOT_SATISFIABLE'
   | 'METHOD_NOT_ALLOWED'
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'USER_CONTENT_AS_SCRIPT';
 
 /** An expected refusal with a machine-readable code and a human message. */
 export class ChainError extends Error {

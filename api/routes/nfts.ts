@@ -6,7 +6,7 @@
  * items}` (count = the owner's total). Image and audio NFTs: api/routes/media.ts.
  */
 import { Hono } from 'hono';
-import { userContentHeaders } from '../contentResponse.ts';
+import { refuseAsScript, USER_CONTENT_VARY, userContentHeaders } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
@@ -18,6 +18,7 @@ import { mountTokenRoutes } from './tokenRoutes.ts';
 const SVG_HEADERS = {
   'Content-Type': 'image/svg+xml',
   'Cache-Control': 'public, max-age=3600',
+  Vary: USER_CONTENT_VARY,
   ...userContentHeaders("default-src 'none'; style-src 'unsafe-inline'; sandbox"),
 } as const;
 
@@ -30,6 +31,7 @@ export function nftRoutes({ chain, queries }: ApiDeps): Hono {
   mountTokenRoutes(app, { list: E.getApiNft, owner: E.getApiNftOwnerAddress, token: E.getApiNftTokenId }, nfts, 'NFT');
 
   serve(app, E.getApiNftTokenIdSvg, async (c, { params: { tokenId } }) => {
+    refuseAsScript(c);
     const n = (await nfts.get(tokenId)) ?? notFound(`NFT ${tokenId}`);
     const svg = (await nfts.svg(n)) ?? notFound(`SVG of NFT ${tokenId}`);
     return c.body(svg, 200, SVG_HEADERS);

@@ -17,6 +17,7 @@ import { accepted, siteFile, upload } from './webKit.ts';
 
 const t = suite('user content');
 const ATTACK = '<script>fetch("/api/keys/register",{method:"POST"})</script>';
+const SCRIPT = 'fetch("/api/keys/register",{method:"POST"})';
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 4 4"><rect width="4" height="4"/></svg>';
 
 /** One of each kind of user content: a drive HTML file, an HTML blob, an image and an audio NFT, an art NFT. */
@@ -27,7 +28,12 @@ async function everyKind(c: TestChain): Promise<Record<string, string>> {
   await c.produce(3);
   const page = siteFile('evil-site', '/index.html', ATTACK);
   await upload(c, 0, 'evil-site', page, 'text/html');
-  const manifest = [{ path: page.path, fileId: page.fileId }];
+  const script = siteFile('evil-site', '/app.js', SCRIPT);
+  await upload(c, 0, 'evil-site', script, 'text/javascript');
+  const manifest = [
+    { path: script.path, fileId: script.fileId },
+    { path: page.path, fileId: page.fileId },
+  ];
   await accepted(c, 0, { type: 'WEB_RELEASE_PUBLISH', siteId: 'evil-site', releaseId: 'v1', manifest, merkleRoot: manifestRoot(manifest) });
   await c.produce();
   await accepted(c, 0, { type: 'WEB_RELEASE_ACTIVATE', siteId: 'evil-site', releaseId: 'v1' });
@@ -62,6 +68,8 @@ async function everyKind(c: TestChain): Promise<Record<string, string>> {
   return {
     '/api/web/file/{fileId}/content': `/api/web/file/${page.fileId}/content`,
     '/web/{alias}/{path}': '/web/evil/index.html',
+    script: `/api/web/file/${script.fileId}/content`,
+    'site script': '/web/evil/app.js',
     '/api/social/blob/{blobId}': `/api/social/blob/${htmlBlob}`,
     '/api/image/{tokenId}/file': `/api/image/${nfts.image}/file`,
     '/api/audio/{tokenId}/file': `/api/audio/${nfts.audio}/file`,
@@ -82,7 +90,7 @@ async function contentRoutes(c: TestChain): Promise<string[]> {
 
 t('every route serving user bytes answers nosniff and a sandbox CSP on 200, 206 and 304', () =>
   withChain(async (c) => {
-    const served = await everyKind(c);
+    const { script: _s, 'site script': _ss, ...served } = await everyKind(c);
     assert.equal(Object.keys(served).sort(), await contentRoutes(c), 'every content route is exercised here');
     for (const [route, path] of Object.entries(served)) {
       const full = await c.app.request(path);
@@ -101,6 +109,54 @@ t('every route serving user bytes answers nosniff and a sandbox CSP on 200, 206 
     assert.not.match(raw.headers.get('content-security-policy') ?? '', /allow-scripts|allow-same-origin/);
     assert.match(raw.headers.get('content-security-policy') ?? '', /default-src 'none'/);
   }),
+);
+
+/** The Fetch Metadata a browser sends for a request of a page: its destination and the page's relation to the URL. */
+const fetchedAs = (dest: string, site: string) => ({ 'Sec-Fetch-Dest': dest, 'Sec-Fetch-Site': site, 'Sec-Fetch-Mode': 'no-cors' });
+
+t(
+  "an uploaded text/javascript file never runs as script on the explorer's origin: its own pages' script, worker and style requests are refused",
+  () =>
+    withChain(async (c) => {
+      const { script, 'site script': siteScript, ...rest } = await everyKind(c);
+      // The explorer page admits scripts of its own origin: the attack needs the node to answer one.
+      const explorer = await c.app.request('/');
+      assert.match(explorer.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+      for (const path of [script, siteScript, ...Object.values(rest)]) {
+        for (const dest of ['script', 'worker', 'sharedworker', 'serviceworker', 'style']) {
+          const res = await c.app.request(path, { headers: fetchedAs(dest, 'same-origin') });
+          // Before: 200 text/javascript, which `<script src>` on the explorer runs as the node's origin.
+          assert.is(res.status, 403, `${dest} ${path}`);
+          assert.equal(await res.json(), {
+            error: `user content is not served to this node's own pages as ${dest}`,
+            code: 'USER_CONTENT_AS_SCRIPT',
+          });
+          // No 2xx and no script type: a browser runs neither.
+          assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
+        }
+        // A revalidation asked as script is refused too, not answered 304 from an earlier copy.
+        const etag = (await c.app.request(path)).headers.get('etag');
+        if (etag)
+          assert.is((await c.app.request(path, { headers: { ...fetchedAs('script', 'same-origin'), 'If-None-Match': etag } })).status, 403);
+      }
+      // The drive site's own page loads its script from its opaque origin (cross-site): served, as before.
+      const own = await c.app.request(siteScript, { headers: fetchedAs('script', 'cross-site') });
+      assert.is(own.status, 200);
+      assert.is(own.headers.get('content-type'), 'text/javascript; charset=utf-8');
+      assert.is(await own.text(), SCRIPT);
+      // Opened, embedded as media or framed by this origin: served; every answer varies on the metadata, so no cache reuses it for a script.
+      for (const [dest, site] of [
+        ['document', 'none'],
+        ['iframe', 'same-origin'],
+        ['image', 'same-origin'],
+        ['audio', 'same-origin'],
+      ]) {
+        const res = await c.app.request(script, { headers: fetchedAs(dest, site) });
+        assert.is(res.status, 200, `${dest} ${site}`);
+        assert.is(res.headers.get('vary'), 'Sec-Fetch-Dest, Sec-Fetch-Site');
+      }
+      assert.is((await c.app.request(script)).status, 200, 'a client that sends no metadata (curl) is served');
+    }),
 );
 
 t.run();
