@@ -17,6 +17,7 @@
 import type { Context } from 'hono';
 import { ChainError } from '../core/errors.ts';
 import { cut, type StoredContent } from '../queries/contentQueries.ts';
+import { streamed } from './streamedAnswer.ts';
 
 /**
  * The CSP of user content opened directly: an opaque origin (`sandbox`), no script, nothing
@@ -112,7 +113,7 @@ export function contentResponse(c: Context, item: StoredContent, headers: Record
     throw new ChainError('RANGE_NOT_SATISFIABLE', `range ${c.req.header('Range')} lies outside the ${item.size} bytes`);
   }
   const typed = { 'Content-Type': item.contentType, ...common };
-  if (!range) return c.body(byteStream(item.bytes), 200, { ...typed, 'Content-Length': String(item.size) });
+  if (!range) return streamed(c.body(byteStream(item.bytes), 200, { ...typed, 'Content-Length': String(item.size) }));
   const [start, end] = range;
   // Only the chunks holding the range are read (a suffix range of a large upload reads its tail).
   let parts = item.bytes;
@@ -120,9 +121,11 @@ export function contentResponse(c: Context, item: StoredContent, headers: Record
     void item.bytes.return(undefined);
     parts = item.range(start, end);
   } else parts = cut(item.bytes, 0, start, end);
-  return c.body(byteStream(parts), 206, {
-    ...typed,
-    'Content-Length': String(end - start + 1),
-    'Content-Range': `bytes ${start}-${end}/${item.size}`,
-  });
+  return streamed(
+    c.body(byteStream(parts), 206, {
+      ...typed,
+      'Content-Length': String(end - start + 1),
+      'Content-Range': `bytes ${start}-${end}/${item.size}`,
+    }),
+  );
 }

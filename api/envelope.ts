@@ -151,8 +151,9 @@ export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
       // under a client told to keep it: say the connection closes (it does, once answered).
       if (direct && request.method !== 'GET' && request.method !== 'HEAD' && bodyLeftUnread(env as NodeEnv))
         outgoing.setHeader?.('Connection', 'close');
-      let r = direct ? answer : withHeaders(answer, headers);
-      if (pass) r = pass.answered(r, env as NodeEnv | undefined);
+      // The limiter's hold first (it may refuse a streamed answer), then the headers on what goes out.
+      let r = pass ? pass.answered(answer, env as NodeEnv | undefined) : answer;
+      if (!direct) r = withHeaders(r, headers);
       timings?.observeHttp(request.method, route, r.status, (performance.now() - started) / 1000);
       return r;
     };

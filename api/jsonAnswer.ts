@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { byteStream } from './contentResponse.ts';
+import { streamed } from './streamedAnswer.ts';
 
 /** The headers of a JSON answer (the same `Content-Type` `c.json` sets). */
 const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' };
@@ -14,17 +15,39 @@ export function jsonAnswer(c: Context, json: string, status: ContentfulStatusCod
   return c.body(json, status, JSON_HEADERS);
 }
 
+/** Characters encoded at a time: a written piece is at most three times this many bytes. */
+const PIECE_CHARS = 16 * 1024;
+
+/** `text` as UTF-8 in pieces of at most PIECE_CHARS characters, never splitting a surrogate pair. */
+export function* utf8Pieces(text: string, encoder = new TextEncoder()): Generator<Uint8Array> {
+  for (let i = 0; i < text.length; ) {
+    let end = Math.min(text.length, i + PIECE_CHARS);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield encoder.encode(text.slice(i, end));
+    i = end;
+  }
+}
+
+/** Bytes of a written piece at most. */
+const PIECE_BYTES = 48 * 1024;
+
 /**
- * A JSON answer streamed piece by piece as the socket drains: one piece in memory at a time. A
- * cancel returns `json` at its yield (closing what it reads from).
+ * A JSON answer streamed piece by piece as the socket drains: one piece of `json` (text, or bytes
+ * already UTF-8) in memory at a time, written in pieces of at most 48 KiB, so a reader that stops
+ * reading holds one block and a piece, not a block's bytes beside its text. A cancel returns
+ * `json` at its yield (closing what it reads from).
  */
-export function jsonStream(c: Context, json: AsyncGenerator<string>): Response {
+export function jsonStream(c: Context, json: AsyncGenerator<string | Uint8Array>): Response {
   const encoder = new TextEncoder();
   async function* bytes(): AsyncGenerator<Uint8Array> {
     // Leaving the for-await (a cancel returns this generator) returns `json` too.
-    for await (const piece of json) yield encoder.encode(piece);
+    for await (const piece of json) {
+      if (typeof piece === 'string') yield* utf8Pieces(piece, encoder);
+      else for (let i = 0; i < piece.byteLength; i += PIECE_BYTES) yield piece.subarray(i, i + PIECE_BYTES);
+    }
   }
-  return c.body(byteStream(bytes()), 200, JSON_HEADERS);
+  return streamed(c.body(byteStream(bytes()), 200, JSON_HEADERS));
 }
 
 /**

@@ -3,8 +3,10 @@
  * caller is the API key (X-API-Key) or else the client IP. Every response carries
  * X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (Unix seconds, end of the
  * current window); past the quota or the concurrency cap the answer is 429 RATE_LIMITED with
- * Retry-After. Streaming connections (SSE, WebSocket) count toward concurrency for as long as
- * they stay open, and each tier has a cap on open streams (tier 1: 10 per key).
+ * Retry-After. Streaming connections (SSE, WebSocket, full-block ranges) count toward concurrency
+ * for as long as they stay open, and each tier has a cap on open streams (tier 1: 10 per key);
+ * any other answer a route streams (api/streamedAnswer.ts) takes a stream slot when it is
+ * answered (`asStream`), so slow readers of ranges and files are capped the same way.
  *
  * The operator ban list (api/banList.ts) answers 403 IP_BANNED, with limits on or off
  * (`enforceLimits: false` keeps only the bans). A presented key that is malformed or unknown is 401 UNAUTHORIZED, and
@@ -58,12 +60,23 @@ function no(
 
 /** An admission decision. */
 export type Admission =
-  | { ok: true; bucket: Bucket; limit: TierLimit; stream: boolean; release: () => void }
+  | {
+      ok: true;
+      bucket: Bucket;
+      limit: TierLimit;
+      stream: boolean;
+      release: () => void;
+      /**
+       * The answer turned out streamed (api/streamedAnswer.ts): it takes a stream slot too, held
+       * until `release`; null when it did, else the refusal (the caller's streams are all open).
+       */
+      asStream: () => Admission | null;
+    }
   /** Let through by a limiter that only bans (`enforceLimits: false`): no quota, no headers. */
-  | { ok: true; bucket: null; limit: null; stream: false; release: () => void }
+  | { ok: true; bucket: null; limit: null; stream: false; release: () => void; asStream: () => null }
   | { ok: false; status: 401 | 403 | 429; code: string; error: string; bucket: Bucket | null; limit: TierLimit; retryAfterMs?: number };
 
-const UNLIMITED: Admission = { ok: true, bucket: null, limit: null, stream: false, release: () => {} };
+const UNLIMITED: Admission = { ok: true, bucket: null, limit: null, stream: false, release: () => {}, asStream: () => null };
 
 /** The limiter's state and middleware. */
 export class RateLimiter implements Component {
@@ -186,9 +199,9 @@ export class RateLimiter implements Component {
       return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);
     if (b.inflight >= limit.concurrent)
       return no(429, 'RATE_LIMITED', `too many concurrent requests: at most ${limit.concurrent} for ${who}`, b, limit, 1000);
-    const stream = isStreamPath(o.streamPaths, path);
-    if (stream && b.streams >= limit.streams)
-      return no(429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, 1000);
+    let stream = isStreamPath(o.streamPaths, path);
+    const tooManyStreams = () => no(429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, 1000);
+    if (stream && b.streams >= limit.streams) return tooManyStreams();
     b.count++;
     b.inflight++;
     if (stream) b.streams++;
@@ -199,6 +212,13 @@ export class RateLimiter implements Component {
       b.inflight--;
       if (stream) b.streams--;
     };
-    return { ok: true, bucket: b, limit, stream, release };
+    const asStream = () => {
+      if (stream || released) return null;
+      if (b.streams >= limit.streams) return tooManyStreams();
+      b.streams++;
+      stream = true;
+      return null;
+    };
+    return { ok: true, bucket: b, limit, stream, release, asStream };
   }
 }

@@ -9,6 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import { clientIpFrom, PROXY_TOKEN_HEADER, proxyItself } from './clientIp.ts';
 import type { Admission, RateLimiter } from './rateLimit.ts';
+import { isStreamed } from './streamedAnswer.ts';
 
 /** Node's request and response as @hono/node-server passes them (absent under `app.request`). */
 export interface NodeEnv {
@@ -45,16 +46,24 @@ export function gate(
   const self = proxyItself(xff, remote, limiter.proxies, proof);
   const d = limiter.admit(ip, Array.isArray(key) ? key[0] : key, path, now, self);
   const limits = limitHeaders(limiter, d, now);
-  if (!d.ok) {
-    const refused: Record<string, string> = { 'Content-Type': 'application/json', ...limits };
-    if (d.retryAfterMs !== undefined) refused['Retry-After'] = String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
-    return { refusal: new Response(JSON.stringify({ error: d.error, code: d.code }), { status: d.status, headers: refused }) };
-  }
-  const { stream, release } = d;
+  if (!d.ok) return { refusal: refusalOf(d, limits) };
+  const { stream, release, asStream } = d;
   return {
     pass: {
       headers: limits,
       answered: (res, e) => {
+        // A streamed answer off the stream paths (a block range, stored content, a checkpoint
+        // file) is a stream too: it takes a stream slot, or is refused when all are open.
+        if (!stream && isStreamed(res)) {
+          const refused = asStream();
+          if (refused && !refused.ok) {
+            release();
+            void res.body?.cancel().catch(() => undefined);
+            // The X-RateLimit-* and CORS headers are the envelope's to add, as on any answer.
+            return refusalOf(refused, {});
+          }
+          return holdWhileOpen(res, e, release);
+        }
         if (!stream) {
           release();
           return res;
@@ -64,6 +73,13 @@ export function gate(
       failed: release,
     },
   };
+}
+
+/** The `{error, code}` answer of a refusal, with `headers` (the X-RateLimit-* ones) and Retry-After. */
+function refusalOf(d: Extract<Admission, { ok: false }>, headers: Record<string, string>): Response {
+  const refused: Record<string, string> = { 'Content-Type': 'application/json', ...headers };
+  if (d.retryAfterMs !== undefined) refused['Retry-After'] = String(Math.max(1, Math.ceil(d.retryAfterMs / 1000)));
+  return new Response(JSON.stringify({ error: d.error, code: d.code }), { status: d.status, headers: refused });
 }
 
 /**

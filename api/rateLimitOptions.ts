@@ -51,7 +51,9 @@ export const defaultRateLimitOptions: RateLimitOptions = {
     '2': { perMinute: 6000, concurrent: 200, streams: 200 },
   },
   windowMs: 60_000,
-  streamPaths: ['/api/chain/events', '/api/mempool/events', '/api/ws', '/ws'],
+  // Streamed answers elsewhere (ranges off this list, stored content, checkpoint files) count as
+  // streams when they are answered (api/streamedAnswer.ts); these are refused before any work.
+  streamPaths: ['/api/chain/events', '/api/mempool/events', '/api/ws', '/ws', '/api/chain/blocks-full'],
   banned: [],
   banFilePollMs: 2000,
   badKeyLimit: 10,

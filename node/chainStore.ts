@@ -241,10 +241,10 @@ export class ChainStore {
     return (await this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }).all()) as string[];
   }
 
-  /** Blocks `from..to` inclusive as their stored JSON text, streamed in order from one snapshot. */
-  async *rangeJson(from: number, to: number): AsyncGenerator<string> {
-    for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }))
-      yield value as string;
+  /** Blocks `from..to` inclusive as their stored JSON's UTF-8 bytes, streamed in order from one snapshot. */
+  async *rangeJsonBytes(from: number, to: number): AsyncGenerator<Uint8Array> {
+    for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'view' }))
+      yield value as Uint8Array;
   }
 
   /** Blocks `from..to` inclusive, in order. */

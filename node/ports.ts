@@ -37,8 +37,11 @@ interface BlockReader {
   blocksJsonIn(from: number, to: number): Promise<string[]>;
   /** Blocks from..to inclusive, streamed in height order. */
   range(from: number, to: number): AsyncIterable<Block>;
-  /** Blocks from..to inclusive as their stored JSON text, streamed in height order from one snapshot. */
-  rangeJson(from: number, to: number): AsyncGenerator<string>;
+  /**
+   * Blocks from..to inclusive as their stored JSON's UTF-8 bytes, streamed in height order from
+   * one snapshot (written to a socket as they are: no string decoded and encoded again).
+   */
+  rangeJsonBytes(from: number, to: number): AsyncGenerator<Uint8Array>;
   /** The lowest block above 0 held (absent: 1): a node started from a checkpoint holds no blocks below it yet. */
   readonly logFrom?: number;
 }

@@ -89,9 +89,9 @@ export class BlockReads {
     return this.ports.blocks.blocksIn(Math.max(0, from), Math.min(to, this.height()));
   }
 
-  /** Blocks from..to inclusive (clamped to the head) as their stored JSON text, streamed one at a time. */
-  blocksJson(from: number, to: number): AsyncGenerator<string> {
-    return this.ports.blocks.rangeJson(Math.max(0, from), Math.min(to, this.height()));
+  /** Blocks from..to inclusive (clamped to the head) as their stored JSON's UTF-8 bytes, streamed one at a time. */
+  blocksJson(from: number, to: number): AsyncGenerator<Uint8Array> {
+    return this.ports.blocks.rangeJsonBytes(Math.max(0, from), Math.min(to, this.height()));
   }
 
   /** A confirmed transaction by hash. */

@@ -33,19 +33,26 @@ function range(fromS: string | undefined, toS: string | undefined, height: numbe
  * The JSON of the range from..to out of `blocks` (stored JSON, in order from `from`): at most
  * `maxBytes` of blocks, at least one; `next` when it stops before the last block there is.
  */
-async function* rangeJson(blocks: AsyncGenerator<string>, from: number, to: number, maxBytes: number): AsyncGenerator<string> {
+async function* rangeJson(
+  blocks: AsyncGenerator<Uint8Array>,
+  from: number,
+  to: number,
+  maxBytes: number,
+): AsyncGenerator<string | Uint8Array> {
   yield `{"from":${from},"to":${to},"blocks":[`;
   let count = 0;
   let bytes = 0;
   let next = '';
   try {
     for await (const json of blocks) {
-      const size = Buffer.byteLength(json);
+      const size = json.byteLength;
       if (count > 0 && bytes + size > maxBytes) {
         next = `,"next":${from + count}`;
         break;
       }
-      yield count === 0 ? json : `,${json}`;
+      // Apart: the block's stored bytes are written as they are, never copied beside the separator.
+      if (count > 0) yield ',';
+      yield json;
       count++;
       bytes += size;
     }

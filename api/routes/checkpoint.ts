@@ -11,6 +11,7 @@ import type { CheckpointPublisher } from '../../node/checkpointPublisher.ts';
 import { CHECKPOINT_ENDPOINTS as E } from '../endpoints/checkpoint.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { notFound } from '../errors.ts';
+import { streamed } from '../streamedAnswer.ts';
 
 const NOT_READY =
   'this node offers no checkpoint yet: it builds one on its own schedule once its own state is verified (started from genesis, or its checkpoint verified)';
@@ -30,11 +31,13 @@ export function checkpointRoutes(publisher: CheckpointPublisher | undefined): Ho
   serve(app, E.getApiCheckpointDigest, (c, { params: { digest } }) => {
     const path = publisher?.fileOf(digest) ?? notFound(`checkpoint ${digest}`);
     const body = Readable.toWeb(createReadStream(path)) as ReadableStream;
-    return c.body(body, 200, {
-      'Content-Type': 'application/gzip',
-      'Content-Length': String(statSync(path).size),
-      'Cache-Control': 'no-cache',
-    });
+    return streamed(
+      c.body(body, 200, {
+        'Content-Type': 'application/gzip',
+        'Content-Length': String(statSync(path).size),
+        'Cache-Control': 'no-cache',
+      }),
+    );
   });
   return app;
 }

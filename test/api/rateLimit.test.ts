@@ -9,6 +9,7 @@ import { normalizeIp } from '../../api/clientIp.ts';
 import { MatchRecorder, wrapDispatch } from '../../api/envelope.ts';
 import { parseBanList } from '../../api/banList.ts';
 import { RateLimiter } from '../../api/rateLimit.ts';
+import { streamed } from '../../api/streamedAnswer.ts';
 import type { RateLimitOptions } from '../../api/rateLimitOptions.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { openTestChain, tempDir, testApiDeps, type TestChain } from '../helpers/testChain.ts';
@@ -182,6 +183,66 @@ t('streams count while open: tier 1 allows 10 per key; closing one frees its slo
     assert.is(again.status, 200);
     for (const s of [...streams.slice(1), again]) await s.body!.cancel();
   }),
+);
+
+t(
+  'a streamed answer off the stream paths holds a stream slot until it ends: the 11th is 429, a finished or cancelled one frees its slot',
+  () =>
+    withLimits({}, async (k) => {
+      const recorder = new MatchRecorder();
+      const app = new Hono({ router: recorder });
+      const blocks = new TextEncoder().encode('{"blocks":[]}');
+      // A range answer: streamed as the reader reads, one piece at a time.
+      app.get('/range', (c) => {
+        let sent = false;
+        const body = new ReadableStream<Uint8Array>({
+          pull: (ctrl) => {
+            if (sent) ctrl.close();
+            else ctrl.enqueue(blocks);
+            sent = true;
+          },
+        });
+        return streamed(c.body(body, 200, { 'content-type': 'application/json' }));
+      });
+      app.get('/plain', (c) => c.json({ ok: true }));
+      wrapDispatch(app, { recorder, skip: new Set(), corsOrigin: '*', limiter: k.limiter });
+      const env = { incoming: { socket: { remoteAddress: '192.0.2.44' } } };
+      const key = (await k.keys.create({ tier: 1, label: '', createdBy: 'x' })).key;
+      const keyed = { headers: { 'X-API-Key': key } };
+      const open: Response[] = [];
+      for (let i = 0; i < 10; i++) {
+        const r = await app.request('/range', keyed, env);
+        assert.is(r.status, 200);
+        open.push(r);
+      }
+      // Before: streamed answers off the stream paths held nothing once answered.
+      const eleventh = await app.request('/range', keyed, env);
+      assert.is(eleventh.status, 429);
+      assert.equal(await eleventh.json(), { error: 'too many open streams: at most 10 for this API key', code: 'RATE_LIMITED' });
+      assert.is(eleventh.headers.get('retry-after'), '1');
+      assert.is(eleventh.headers.get('access-control-allow-origin'), '*');
+      assert.ok(eleventh.headers.get('x-ratelimit-limit'));
+      // Below the key's concurrency (50), a plain read still passes.
+      assert.is((await app.request('/plain', keyed, env)).status, 200);
+      assert.is(await open[0].text(), '{"blocks":[]}', 'read to its end');
+      await open[1].body!.cancel();
+      for (let i = 0; i < 2; i++) open.push(await app.request('/range', keyed, env));
+      assert.equal(
+        open.slice(10).map((r) => r.status),
+        [200, 200],
+      );
+      assert.is((await app.request('/range', keyed, env)).status, 429);
+      for (const r of open.slice(2)) await r.body!.cancel();
+      // Anonymous: ten open streams hold the IP's ten concurrency slots too.
+      const anon: Response[] = [];
+      for (let i = 0; i < 10; i++) anon.push(await app.request('/range', {}, env));
+      assert.is((await app.request('/plain', {}, env)).status, 429);
+      for (const r of anon) await r.body!.cancel();
+      assert.is((await app.request('/plain', {}, env)).status, 200);
+      const last = await app.request('/range', keyed, env);
+      assert.is(last.status, 200);
+      await last.body!.cancel();
+    }),
 );
 
 t('a banned IP or CIDR gets 403 IP_BANNED, from the option and from the ban file as it changes', async () => {

@@ -1,0 +1,22 @@
+/** A streamed JSON answer is written in bounded pieces that make the whole text, surrogate pairs kept whole. */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { utf8Pieces } from '../../api/jsonAnswer.ts';
+
+const t = suite('json answer pieces');
+
+t('a megabyte block is written in pieces of at most 48 KiB; the pieces decode to the same text, emoji split nowhere', () => {
+  for (const text of ['', 'x', 'a'.repeat(1024 * 1024 + 7), `${'b'.repeat(16 * 1024 - 1)}😀${'é€😀'.repeat(40_000)}`]) {
+    const pieces = [...utf8Pieces(text)];
+    // Before: one piece a block (a 3 MB block, 3 MB of bytes held beside its text by a stalled reader).
+    assert.ok(
+      pieces.every((p) => p.byteLength <= 48 * 1024),
+      `largest ${Math.max(0, ...pieces.map((p) => p.byteLength))}`,
+    );
+    assert.is(Buffer.concat(pieces).toString('utf8'), text);
+    // Each piece is valid UTF-8 on its own: no pair was cut in two.
+    for (const p of pieces) assert.not.match(new TextDecoder().decode(p), /\uFFFD/);
+  }
+});
+
+t.run();
