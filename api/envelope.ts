@@ -169,7 +169,7 @@ export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
 /** True when the request announced a body and the answer comes before all of it was read. */
 function bodyLeftUnread(env: NodeEnv): boolean {
   const incoming = env.incoming;
-  if (!incoming || incoming.readableEnded !== false) return false;
+  if (incoming?.readableEnded !== false) return false;
   const h = incoming.headers ?? {};
   return h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0');
 }

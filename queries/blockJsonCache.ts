@@ -17,10 +17,10 @@ export interface BlockJsonCacheOptions {
 }
 
 /** 256 blocks, at most 32 MiB of JSON. */
-export const defaultBlockJsonCacheOptions: BlockJsonCacheOptions = { maxBlocks: 256, maxBytes: 32 * 1024 * 1024 };
+const defaultBlockJsonCacheOptions: BlockJsonCacheOptions = { maxBlocks: 256, maxBytes: 32 * 1024 * 1024 };
 
 /** The heap bytes of a string: V8 keeps Latin-1 text a byte a character, anything else two. */
-export function stringBytes(s: string): number {
+function stringBytes(s: string): number {
   return /[\u0100-\uffff]/.test(s) ? s.length * 2 : s.length;
 }
 

@@ -134,7 +134,10 @@ t('the cache is bounded in bytes: a hundred 1 MB blocks retain at most its 32 Mi
   assert.ok((await small.get(1))?.includes('"memo"'));
   assert.is(small.cached(1), undefined);
   assert.is(small.size().bytes, 0);
-  const wide = { ...src, block: async (i: number) => ({ index: i, hash: `w${i}`.padEnd(64, '0'), memo: 'é€'.repeat(10) }) as unknown as Block };
+  const wide = {
+    ...src,
+    block: async (i: number) => ({ index: i, hash: `w${i}`.padEnd(64, '0'), memo: 'é€'.repeat(10) }) as unknown as Block,
+  };
   const two = new BlockJsonCache(wide);
   const json = (await two.get(1)) as string;
   assert.is(two.size().bytes, json.length * 2);
