@@ -30,7 +30,7 @@ const STATUS_TEXT: Record<number, string> = {
   416: 'byte range outside the content (RANGE_NOT_SATISFIABLE), with Content-Range: bytes */size',
   400: 'bad input (INVALID_PARAMS, INVALID_JSON, HASH_MISMATCH, INSUFFICIENT_BALANCE, ...)',
   401: 'a missing, malformed, unknown or revoked key or token (UNAUTHORIZED)',
-  403: 'fork not active or IP banned (FORK_NOT_ACTIVE, IP_BANNED)',
+  403: 'fork not active, IP banned, or user content asked as script by this origin (FORK_NOT_ACTIVE, IP_BANNED, USER_CONTENT_AS_SCRIPT)',
   404: 'not found (NOT_FOUND)',
   409: 'duplicate or stale (DUPLICATE_TX, STALE_NONCE)',
   413: 'body too large (PAYLOAD_TOO_LARGE)',
