@@ -53,8 +53,9 @@ export function gate(
       headers: limits,
       answered: (res, e) => {
         // A streamed answer off the stream paths (a block range, stored content, a checkpoint
-        // file) is a stream too: it takes a stream slot, or is refused when all are open.
-        if (!stream && isStreamed(res)) {
+        // file) is a stream too: it takes a stream slot, or is refused when all are open (a
+        // limiter that only bans counts nothing).
+        if (!stream && d.limit && isStreamed(res)) {
           const refused = asStream();
           if (refused && !refused.ok) {
             release();

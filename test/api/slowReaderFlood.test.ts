@@ -1,8 +1,8 @@
 /**
  * Slow readers of streamed ranges cannot grow a node's memory: 256 clients on one IP ask
  * `/api/chain/blocks-full` for ranges of 1 MiB blocks over real sockets and stop reading once
- * their answer starts (paused sockets: the kernel's buffers fill, then the server's), first
- * anonymous, then on one tier-1 key. Every streamed answer holds a stream slot until it ends,
+ * their answer starts (paused sockets: the kernel's buffers fill, then the server's), anonymous,
+ * then 256 more ask `/api/chain/blocks?from=&to=` on one tier-1 key. Every streamed answer holds a stream slot until it ends,
  * so at most the tier's streams are open at once, and each one holds a bounded number of bytes
  * while its socket is full. The server is a process of its own (test/helpers/slowReaderServer.ts),
  * measured by its peak RSS.
@@ -59,7 +59,7 @@ function slowReader(port: number, path: string, headers: string, sockets: Socket
   });
 }
 
-t('256 slow readers of blocks-full on one IP, anonymous then on one key, hold at most the tier streams and +128 MB', async () => {
+t('256 slow readers of block ranges on one IP, anonymous then 256 on one key, hold at most the tier streams and +128 MB', async () => {
   const child: ChildProcess = spawn(process.execPath, [SERVER, String(MB)], { stdio: ['ignore', 'pipe', 'inherit'] });
   const sockets: Socket[] = [];
   try {
@@ -79,8 +79,10 @@ t('256 slow readers of blocks-full on one IP, anonymous then on one key, hold at
     const range = (i: number) => `/api/chain/blocks-full?from=${i * 500}&to=${i * 500 + 499}`;
     const anonymous = await Promise.all(Array.from({ length: READERS }, (_, i) => slowReader(port, range(i), '', sockets)));
     await settled(pid);
+    // On the key, `/api/chain/blocks?from=&to=`: streamed too, though not on a stream path (counted when answered).
+    const keyedRange = (i: number) => `/api/chain/blocks?from=${i * 100}&to=${i * 100 + 99}`;
     const keyed = await Promise.all(
-      Array.from({ length: READERS }, (_, i) => slowReader(port, range(READERS + i), `X-API-Key: ${key}\r\n`, sockets)),
+      Array.from({ length: READERS }, (_, i) => slowReader(port, keyedRange(READERS * 5 + i), `X-API-Key: ${key}\r\n`, sockets)),
     );
     await settled(pid);
     const peak = memOf(pid, 'VmHWM') - base;
