@@ -245,6 +245,29 @@ t(
     }),
 );
 
+t(
+  "the node's own range answers count as streams: ten unread /api/chain/blocks ranges on a key, the eleventh is 429; pages still pass",
+  () =>
+    withLimits({}, async (k) => {
+      const key = (await k.keys.create({ tier: 1, label: '', createdBy: 'x' })).key;
+      const open: Response[] = [];
+      for (let i = 0; i < 10; i++) {
+        const r = await k.req('/api/chain/blocks?from=0&to=0', { key });
+        assert.is(r.status, 200);
+        open.push(r);
+      }
+      const refused = await k.req('/api/chain/blocks-full?from=0&to=0', { key });
+      assert.is(refused.status, 429);
+      assert.match(((await refused.json()) as any).error, /too many open streams/);
+      assert.is((await k.req('/api/chain/blocks?from=0&to=0', { key })).status, 429);
+      assert.is((await k.req('/api/chain/blocks?limit=1', { key })).status, 200, 'a page is no stream');
+      const body = JSON.parse(await open[0].text());
+      assert.is(body.count, 1);
+      assert.is((await k.req('/api/chain/blocks-full?from=0&to=0', { key })).status, 200, 'a range read to its end freed its slot');
+      for (const r of open.slice(1)) await r.body!.cancel();
+    }),
+);
+
 t('a banned IP or CIDR gets 403 IP_BANNED, from the option and from the ban file as it changes', async () => {
   const tmp = tempDir();
   const banFile = join(tmp.dir, 'banned-ips.txt');
