@@ -140,7 +140,7 @@ t('an unexpected failure is 500 {error: "internal error", code: "INTERNAL"} with
   ),
 );
 
-t('no GET of any route with any parameter crashes: 200, 400 or 404, and every refusal is {error, code}', () =>
+t('no GET of any route with any parameter crashes: 200, 400, 404 or 405, and every refusal is {error, code}', () =>
   withChain(async (c) => {
     await c.node.submitTx(c.transfer(1, DEV_KEYS[2].address, 5n));
     await c.produce(2);
@@ -192,10 +192,12 @@ t('no GET of any route with any parameter crashes: 200, 400 or 404, and every re
         const res = await c.app.request(path);
         const text = await res.text();
         const body = JSON.parse(text);
-        assert.ok([200, 400, 404].includes(res.status), `${path.slice(0, 120)} -> ${res.status} ${text.slice(0, 200)}`);
+        // 405: an empty parameter can leave the path of a POST route (`/api/chain/tx/`).
+        assert.ok([200, 400, 404, 405].includes(res.status), `${path.slice(0, 120)} -> ${res.status} ${text.slice(0, 200)}`);
         if (res.status !== 200) assertErrorShape(body);
         if (res.status === 400) assert.is(body.code, 'INVALID_PARAMS');
         if (res.status === 404) assert.is(body.code, 'NOT_FOUND');
+        if (res.status === 405) assert.is(body.code, 'METHOD_NOT_ALLOWED');
       }),
       { numRuns: 200 },
     );
