@@ -84,6 +84,8 @@ export class RateLimiter implements Component {
   private readonly keys: ApiKeyStore;
   private readonly buckets = new Map<string, Bucket>();
   private readonly badKeys = new Map<string, BadKeys>();
+  /** Open anonymous and tier-1 streams by client IP (IPv6 by /64). */
+  private readonly ipStreams = new Map<string, number>();
   private readonly bans: BanList;
   /** The trusted proxies the one client-IP rule believes. */
   readonly proxies: TrustedProxies;
@@ -199,23 +201,40 @@ export class RateLimiter implements Component {
       return no(429, 'RATE_LIMITED', `rate limit exceeded: ${limit.perMinute} requests per minute for ${who}`, b, limit, b.reset - now);
     if (b.inflight >= limit.concurrent)
       return no(429, 'RATE_LIMITED', `too many concurrent requests: at most ${limit.concurrent} for ${who}`, b, limit, 1000);
+    // Anonymous and self-service (tier 1) streams also share a cap per IP: free keys are many.
+    const perIp = !payer || payer.tier <= 1;
+    const tooManyStreams = (): Admission | null => {
+      if (b.streams >= limit.streams)
+        return no(429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, 1000);
+      if (perIp && (this.ipStreams.get(client) ?? 0) >= o.streamsPerIp)
+        return no(429, 'RATE_LIMITED', `too many open streams: at most ${o.streamsPerIp} from this IP`, b, limit, 1000);
+      return null;
+    };
+    const takeStream = (d: number) => {
+      b.streams += d;
+      if (!perIp) return;
+      const n = (this.ipStreams.get(client) ?? 0) + d;
+      if (n > 0) this.ipStreams.set(client, n);
+      else this.ipStreams.delete(client);
+    };
     let stream = isStreamPath(o.streamPaths, path);
-    const tooManyStreams = () => no(429, 'RATE_LIMITED', `too many open streams: at most ${limit.streams} for ${who}`, b, limit, 1000);
-    if (stream && b.streams >= limit.streams) return tooManyStreams();
+    const refused = stream ? tooManyStreams() : null;
+    if (refused) return refused;
     b.count++;
     b.inflight++;
-    if (stream) b.streams++;
+    if (stream) takeStream(1);
     let released = false;
     const release = () => {
       if (released) return;
       released = true;
       b.inflight--;
-      if (stream) b.streams--;
+      if (stream) takeStream(-1);
     };
     const asStream = () => {
       if (stream || released) return null;
-      if (b.streams >= limit.streams) return tooManyStreams();
-      b.streams++;
+      const full = tooManyStreams();
+      if (full) return full;
+      takeStream(1);
       stream = true;
       return null;
     };

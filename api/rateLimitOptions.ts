@@ -17,6 +17,11 @@ export interface RateLimitOptions {
   windowMs: number;
   /** Path prefixes of streaming endpoints. */
   streamPaths: string[];
+  /**
+   * Streams open at once from one client IP (IPv6: its /64) for anonymous and tier-1 callers
+   * together: self-service keys are free, so they must not multiply an IP's streams.
+   */
+  streamsPerIp: number;
   /** Banned IPs and CIDRs (e.g. `203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`). */
   banned: string[];
   /** A file of banned IPs/CIDRs, one per line (`#` comments); re-read when it changes. */
@@ -54,6 +59,7 @@ export const defaultRateLimitOptions: RateLimitOptions = {
   // Streamed answers elsewhere (ranges off this list, stored content, checkpoint files) count as
   // streams when they are answered (api/streamedAnswer.ts); these are refused before any work.
   streamPaths: ['/api/chain/events', '/api/mempool/events', '/api/ws', '/ws', '/api/chain/blocks-full'],
+  streamsPerIp: 20,
   banned: [],
   banFilePollMs: 2000,
   badKeyLimit: 10,

@@ -268,6 +268,36 @@ t(
     }),
 );
 
+t("free keys do not multiply an IP's streams: anonymous and tier-1 streams from one IP share 20; tier 2 and other IPs are apart", () =>
+  withLimits({}, async (k) => {
+    const { app, env } = holdingApp(k.limiter);
+    const free = await Promise.all([1, 2, 3].map(async () => (await k.keys.create({ tier: 1, label: '', createdBy: '192.0.2.7' })).key));
+    const open: Response[] = [];
+    const stream = async (key: string | undefined, ip = '192.0.2.7') =>
+      app.request('/api/chain/events', key ? { headers: { 'X-API-Key': key } } : {}, env(ip));
+    for (const key of free.slice(0, 2))
+      for (let i = 0; i < 10; i++) {
+        const r = await stream(key);
+        assert.is(r.status, 200);
+        open.push(r);
+      }
+    // Before: each free key had its own 10, so 20 keys from one IP held 200 streams.
+    for (const key of [free[2], undefined]) {
+      const r = await stream(key);
+      assert.is(r.status, 429);
+      assert.match(((await r.json()) as any).error, /at most 20 from this IP/);
+    }
+    const other = await stream(free[2], '198.51.100.9');
+    assert.is(other.status, 200, 'the same kind of key from another IP');
+    const tier2 = await stream((await k.keys.create({ tier: 2, label: '', createdBy: 'operator' })).key);
+    assert.is(tier2.status, 200, 'an operator-issued key is not capped per IP');
+    await open[0].body!.cancel();
+    const again = await stream(free[2]);
+    assert.is(again.status, 200, 'a closed stream frees its IP slot');
+    for (const r of [...open.slice(1), other, tier2, again]) await r.body!.cancel();
+  }),
+);
+
 t('a banned IP or CIDR gets 403 IP_BANNED, from the option and from the ban file as it changes', async () => {
   const tmp = tempDir();
   const banFile = join(tmp.dir, 'banned-ips.txt');

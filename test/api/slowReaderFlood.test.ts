@@ -2,7 +2,7 @@
  * Slow readers of streamed ranges cannot grow a node's memory: 256 clients on one IP ask
  * `/api/chain/blocks-full` for ranges of 1 MiB blocks over real sockets and stop reading once
  * their answer starts (paused sockets: the kernel's buffers fill, then the server's), anonymous,
- * then 256 more ask `/api/chain/blocks?from=&to=` on one tier-1 key. Every streamed answer holds a stream slot until it ends,
+ * then 256 more ask `/api/chain/blocks?from=&to=` on the 20 free (tier-1) keys one IP may register. Every streamed answer holds a stream slot until it ends,
  * so at most the tier's streams are open at once, and each one holds a bounded number of bytes
  * while its socket is full. The server is a process of its own (test/helpers/slowReaderServer.ts),
  * measured by its peak RSS.
@@ -59,53 +59,58 @@ function slowReader(port: number, path: string, headers: string, sockets: Socket
   });
 }
 
-t('256 slow readers of block ranges on one IP, anonymous then 256 on one key, hold at most the tier streams and +128 MB', async () => {
-  const child: ChildProcess = spawn(process.execPath, [SERVER, String(MB)], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const sockets: Socket[] = [];
-  try {
-    const first = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+t(
+  '256 slow readers of block ranges on one IP, anonymous then 256 on its 20 free keys, hold at most the IP streams and +128 MB',
+  async () => {
+    const child: ChildProcess = spawn(process.execPath, [SERVER, String(MB)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const sockets: Socket[] = [];
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (out.includes('\n')) resolve(out.slice(0, out.indexOf('\n')));
+        });
+        child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
       });
-      child.once('exit', (code) => reject(new Error(`server exited ${code}`)));
-    });
-    const { url, key } = JSON.parse(first) as { url: string; key: string };
-    const port = Number(new URL(url).port);
-    const pid = child.pid!;
-    await settled(pid);
-    const base = memOf(pid, 'VmRSS');
-    const range = (i: number) => `/api/chain/blocks-full?from=${i * 500}&to=${i * 500 + 499}`;
-    const anonymous = await Promise.all(Array.from({ length: READERS }, (_, i) => slowReader(port, range(i), '', sockets)));
-    await settled(pid);
-    // On the key, `/api/chain/blocks?from=&to=`: streamed too, though not on a stream path (counted when answered).
-    const keyedRange = (i: number) => `/api/chain/blocks?from=${i * 100}&to=${i * 100 + 99}`;
-    const keyed = await Promise.all(
-      Array.from({ length: READERS }, (_, i) => slowReader(port, keyedRange(READERS * 5 + i), `X-API-Key: ${key}\r\n`, sockets)),
-    );
-    await settled(pid);
-    const peak = memOf(pid, 'VmHWM') - base;
-    const count = (xs: number[], s: number) => xs.filter((x) => x === s).length;
-    const figures = `anonymous ${count(anonymous, 200)} streamed, keyed ${count(keyed, 200)} streamed; peak RSS +${(peak / MB).toFixed(0)} MB over ${(base / MB).toFixed(0)} MB`;
-    console.log(`  ${figures}`);
-    assert.ok(
-      anonymous.every((s) => s === 200 || s === 429),
-      String(anonymous),
-    );
-    assert.ok(
-      keyed.every((s) => s === 200 || s === 429),
-      String(keyed),
-    );
-    // Before: 60 anonymous (the minute's quota) and 256 keyed answers streamed at once.
-    assert.ok(count(anonymous, 200) <= 10, figures);
-    assert.ok(count(keyed, 200) <= 10, figures);
-    assert.ok(peak <= 128 * MB, figures);
-  } finally {
-    for (const s of sockets) s.destroy();
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
-  }
-});
+      const { url, keys } = JSON.parse(first) as { url: string; keys: string[] };
+      const port = Number(new URL(url).port);
+      const pid = child.pid!;
+      await settled(pid);
+      const base = memOf(pid, 'VmRSS');
+      const range = (i: number) => `/api/chain/blocks-full?from=${i * 500}&to=${i * 500 + 499}`;
+      const anonymous = await Promise.all(Array.from({ length: READERS }, (_, i) => slowReader(port, range(i), '', sockets)));
+      await settled(pid);
+      // On the keys, `/api/chain/blocks?from=&to=`: streamed too, though not on a stream path (counted when answered).
+      const keyedRange = (i: number) => `/api/chain/blocks?from=${i * 100}&to=${i * 100 + 99}`;
+      const keyed = await Promise.all(
+        Array.from({ length: READERS }, (_, i) =>
+          slowReader(port, keyedRange(READERS * 5 + i), `X-API-Key: ${keys[i % keys.length]}\r\n`, sockets),
+        ),
+      );
+      await settled(pid);
+      const peak = memOf(pid, 'VmHWM') - base;
+      const count = (xs: number[], s: number) => xs.filter((x) => x === s).length;
+      const figures = `anonymous ${count(anonymous, 200)} streamed, keyed ${count(keyed, 200)} streamed; peak RSS +${(peak / MB).toFixed(0)} MB over ${(base / MB).toFixed(0)} MB`;
+      console.log(`  ${figures}`);
+      assert.ok(
+        anonymous.every((s) => s === 200 || s === 429),
+        String(anonymous),
+      );
+      assert.ok(
+        keyed.every((s) => s === 200 || s === 429),
+        String(keyed),
+      );
+      // Before: 60 anonymous (the minute's quota) and 255 keyed answers streamed at once.
+      assert.ok(count(anonymous, 200) <= 10, figures);
+      assert.ok(count(anonymous, 200) + count(keyed, 200) <= 20, `the IP's 20 streams: ${figures}`);
+      assert.ok(peak <= 128 * MB, figures);
+    } finally {
+      for (const s of sockets) s.destroy();
+      child.kill('SIGTERM');
+      await new Promise((r) => (child.exitCode === null ? child.once('exit', r) : r(null)));
+    }
+  },
+);
 
 t.run();

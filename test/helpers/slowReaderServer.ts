@@ -3,7 +3,7 @@
  * loopback port (the server, limits and rate limiter `ombra start` runs with), over a test chain
  * whose block log answers ranges of synthetic blocks of `BLOCK_BYTES` each (default 1 MiB; the
  * protocol allows 3 MB of transactions a block) at heights up to 1,000,000, each block new bytes
- * as a LevelDB read makes them. Prints `{url, key}` (a tier-1 API key) on its first stdout line;
+ * as a LevelDB read makes them. Prints `{url, keys}` (20 tier-1 API keys) on its first stdout line;
  * stops on SIGTERM.
  *
  * `node test/helpers/slowReaderServer.ts [BLOCK_BYTES]`
@@ -17,7 +17,9 @@ import { openTestChain, testApiDeps } from './testChain.ts';
 const blockBytes = Number(process.argv[2] ?? 1024 * 1024);
 const chain = await openTestChain();
 const keys = await new ApiKeyStore(chain.node.store).load();
-const key = (await keys.create({ tier: 1, label: 'slow readers', createdBy: 'test' })).key;
+// The 20 free (tier-1, self-service) keys one IP may register.
+const free: string[] = [];
+for (let i = 0; i < 20; i++) free.push((await keys.create({ tier: 1, label: 'slow readers', createdBy: '127.0.0.1' })).key);
 const limiter = new RateLimiter(keys, {});
 await limiter.start();
 const deps = testApiDeps(chain.node, { keys, limiter });
@@ -37,7 +39,7 @@ q.blocksJson = async function* (from: number, to: number) {
 };
 const http = new HttpServer(createApp(deps), deps.streams, limiter, { host: '127.0.0.1', port: 0 });
 await http.start();
-process.stdout.write(`${JSON.stringify({ url: http.url, key })}\n`);
+process.stdout.write(`${JSON.stringify({ url: http.url, keys: free })}\n`);
 process.once('SIGTERM', async () => {
   await http.stop();
   await limiter.stop();
