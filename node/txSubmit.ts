@@ -6,6 +6,7 @@ import { ChainError } from '../core/errors.ts';
 import { RecordsNotLoaded } from '../core/recordCache.ts';
 import { StateOverlay } from '../core/stateOverlay.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
+import { stateTx } from '../core/txCodec.ts';
 import { validateTx } from '../core/validateTx.ts';
 import { txIndexProjection } from '../projections/chainIndex.ts';
 import { MempoolPolicyError } from './mempoolOptions.ts';
@@ -64,7 +65,8 @@ export function admit(w: Writer, raw: unknown): { tx: SignedTx; left: SignedTx[]
     throw e;
   }
   if (state.missing().size > 0) throw new RecordsNotLoaded(state.missing());
-  return { tx, left: w.mempool.add(tx, state.peek(tx.from).balance) };
+  // The account is the sender's state form (lower case): `from` may be signed in any case.
+  return { tx, left: w.mempool.add(tx, state.peek(stateTx(tx).from).balance) };
 }
 
 /** Re-admits the transactions that were pending when the node last stopped, in arrival order. */
