@@ -1,5 +1,5 @@
 /** Runs the `ombra` CLI in a real subprocess (the Node running the tests, i.e. Node 24). */
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root. */
@@ -24,6 +24,8 @@ export interface CliRunOptions {
   nodeArgs?: string[];
   /** The script to run instead of the CLI (a test's child process). */
   script?: string;
+  /** Called with the child once spawned: a test that watches it (e.g. over HTTP) and ends it on a condition. */
+  onSpawn?: (child: ChildProcess) => void;
 }
 
 /** Spawns `node cli/bin.js ...args` (the `ombra` entry, or another script) in the repo and collects its exit code and output. */
@@ -41,6 +43,7 @@ export function runCli(args: string[], opts: CliRunOptions = {}): Promise<CliRes
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    opts.onSpawn?.(child);
     let stdout = '';
     let stderr = '';
     let timedOut = false;

@@ -2,10 +2,11 @@
  * The crash matrix, sync part: `ombra start` in a child process syncs 1,200 blocks of transfers
  * from a peer (group commits of 256 blocks), and is killed with SIGKILL right before its k-th
  * LevelDB write (startup, group-commit appends, projection batches), run after run on the same
- * data dir, until a run is left with nothing to write (synced). After every kill the data dir opens
+ * data dir, until a run serves the peer's whole chain before its kill (synced; then it is killed). After every kill the data dir opens
  * with no integrity fault, holds a prefix of the peer's chain no shorter than before, and its read
  * models equal a replay.
  */
+import type { ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
@@ -21,6 +22,33 @@ const t = suite('crash matrix: sync');
 const BLOCKS = 1200;
 /** Kill before write k of a run (counted from process start), k cycling through these. */
 const KILL_AT = [2, 3];
+
+/**
+ * Watches a run's node over HTTP and kills it (SIGKILL) once it serves the peer's height: a run
+ * that reached the write it was to die before never gets there. Resolves true when it did, false
+ * when the run ended first. Judged on the node's height, not on time: on a loaded machine a run
+ * may take long to reach its first writes, and a run cut by a timer would pass for a synced one.
+ */
+async function killWhenSynced(child: ChildProcess, height: number): Promise<boolean> {
+  let log = '';
+  let exited = false;
+  child.stderr?.on('data', (d: Buffer) => (log += d.toString()));
+  child.once('exit', () => (exited = true));
+  while (!exited) {
+    const url = /"msg":"node serving","url":"([^"]+)"/.exec(log)?.[1] ?? /node serving url=(\S+)/.exec(log)?.[1];
+    const now = url
+      ? await fetch(`${url}/api/chain/height`)
+          .then((r) => r.json() as Promise<{ height: number }>)
+          .catch(() => undefined)
+      : undefined;
+    if (now && now.height >= height && !exited) {
+      child.kill('SIGKILL');
+      return true;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
 
 t(
   "kill -9 before chosen writes of a syncing node, run after run: a growing prefix of the peer's chain, read models equal a replay",
@@ -76,14 +104,17 @@ t(
       let points = 0;
       for (let run = 0; height < BLOCKS; run++) {
         const at = KILL_AT[run % KILL_AT.length];
+        let synced: Promise<boolean> = Promise.resolve(false);
         const child = await runCli(args, {
           nodeArgs: ['--import', CRASH_HOOK],
           env: { OMBRA_CRASH_ARMED: '1', OMBRA_CRASH_AT: String(at) },
-          timeoutMs: 8_000,
+          // Only a stuck run lasts this long: a run ends at its kill or once it serves the peer's height.
+          timeoutMs: 300_000,
+          onSpawn: (proc) => (synced = killWhenSynced(proc, BLOCKS)),
         });
         const crash = /^crash (\d+) (\S+)$/m.exec(child.stdout);
-        // No write left to die before: the node synced and idles (stopped by the timeout's SIGKILL).
-        if (!crash) assert.ok(child.timedOut, `run ${run} ended on its own: ${child.stderr}`);
+        // No write left to die before: the node synced and idles (killed once it served the peer's height).
+        if (!crash) assert.ok(await synced, `run ${run} ended neither at its kill nor synced: ${child.stderr.slice(-4000)}`);
         else kinds.add(crash[2]);
         const what = crash ? `write ${at} (${crash[2]})` : 'idle';
         const node = await open();

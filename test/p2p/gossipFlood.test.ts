@@ -38,21 +38,32 @@ t('280 MB of junk gossip from two peers: node live, the block flooder banned, pe
       await peer.dial(address);
       await waitFor(async () => (peer.services.pubsub.getSubscribers(topic).length > 0 ? true : undefined));
     };
+    // The junk is built before the flooders connect: 280 MB take seconds of CPU (many more on a
+    // loaded machine), and a test process busy building answers no ping meanwhile; the node
+    // rightly hangs up on a peer silent for 5 s (libp2p's connection monitor), before it read any
+    // of the flood (then nothing bans the block flooder and the wait below ran out).
+    const head = await getJson<Height>(url, '/api/chain/height');
+    const memo = 'y'.repeat(48 * 1024);
+    const txs = Array.from({ length: 3000 }, (_, i) => encode({ type: 'TRANSFER', nonce: i, memo }));
+    // Half on the node's head (they would wait for its write queue), half far ahead (they would start a sync).
+    const blocks = Array.from({ length: 40 }, (_, i) =>
+      encode(junkBlock(i % 2 === 0 ? head.height + 1 : head.height + 1000 + i, head.latestBlock.hash, 3.5 * 1024 * 1024, i)),
+    );
     await join(txFlooder, topics.tx);
     await join(blockFlooder, topics.block);
     const before = memoryOf(node.child.pid!);
-    const head = await getJson<Height>(url, '/api/chain/height');
+    const start = await getJson<Height>(url, '/api/chain/height');
     const sends: Promise<unknown>[] = [];
-    const memo = 'y'.repeat(48 * 1024);
-    for (let i = 0; i < 3000; i++) sends.push(txFlooder.services.pubsub.publish(topics.tx, encode({ type: 'TRANSFER', nonce: i, memo })));
-    for (let i = 0; i < 40; i++) {
-      // Half on the node's head (they would wait for its write queue), half far ahead (they would start a sync).
-      const at = i % 2 === 0 ? head.height + 1 : head.height + 1000 + i;
-      sends.push(blockFlooder.services.pubsub.publish(topics.block, encode(junkBlock(at, head.latestBlock.hash, 3.5 * 1024 * 1024, i))));
+    for (let i = 0; i < txs.length; i++) {
+      sends.push(txFlooder.services.pubsub.publish(topics.tx, txs[i]));
+      if (i % 75 === 0) sends.push(blockFlooder.services.pubsub.publish(topics.block, blocks[i / 75]));
+      // Published as fast as gossipsub takes them, with a turn of the event loop between
+      // messages, so the flooders keep answering pings as a flooding process of its own would.
+      await new Promise((r) => setImmediate(r));
     }
     await Promise.all(sends.map((p) => p.catch(() => undefined)));
     // Live throughout: it keeps producing and answering while the flood is read.
-    for (let h = head.height; h < head.height + 6; ) {
+    for (let h = start.height; h < start.height + 6; ) {
       const now = await getJson<Height>(url, '/api/chain/height');
       assert.ok(now.height >= h, 'the height never goes back');
       h = now.height;
