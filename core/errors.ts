@@ -26,7 +26,8 @@ export type ErrorCode =
   | 'RANGE_NOT_SATISFIABLE'
   | 'METHOD_NOT_ALLOWED'
   | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'USER_CONTENT_AS_SCRIPT';
+  | 'USER_CONTENT_AS_SCRIPT'
+  | 'DISK_FULL';
 
 /** An expected refusal with a machine-readable code and a human message. */
 export class ChainError extends Error {

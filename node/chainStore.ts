@@ -9,6 +9,7 @@ import { present } from '../core/errors.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { heightKey } from '../core/encoding.ts';
 import { dirname, resolve } from 'node:path';
+import { fenceWrites, StorageFence } from './storageFence.ts';
 import { damageOnOpen, explainCorruption, headPointerOf, type LogFault, readStopRecord, writeStopRecord } from './storeDamage.ts';
 
 /** The head of the log. */
@@ -44,6 +45,8 @@ export class ChainStore {
   private readonly dir: string;
   /** Damage LevelDB showed on open and no repair has cleared (node/storeDamage.ts); null: none. */
   damage: LogFault | null = null;
+  /** Stops every write after the first that failed on an I/O error, a full disk above all (node/storageFence.ts). */
+  readonly fence: StorageFence;
   /**
    * The lowest block above 0 the log holds, every block from it to the head stored: 1, unless
    * the node started from a checkpoint (node/checkpointRecord.ts) whose history is not yet fetched.
@@ -53,6 +56,8 @@ export class ChainStore {
   private constructor(db: Db, dir: string) {
     this.db = db;
     this.dir = dir;
+    this.fence = new StorageFence(dirname(resolve(dir)));
+    fenceWrites(db, this.fence);
     this.blocks = this.sublevel('blocks');
     this.meta = this.sublevel('meta');
   }
@@ -262,6 +267,8 @@ export class ChainStore {
   /** Closes the database and records the head it stopped at (unless damage awaits a repair). */
   async close(): Promise<void> {
     await this.db.close();
-    if (!this.damage && this.headCache) writeStopRecord(this.dir, { index: this.headCache.index, hash: this.headCache.hash });
+    // A fenced store keeps the record of its last clean stop (its head is no later than the disk's, and the disk may be full).
+    if (!this.damage && !this.fence.fault && this.headCache)
+      writeStopRecord(this.dir, { index: this.headCache.index, hash: this.headCache.hash });
   }
 }

@@ -2,6 +2,7 @@
  * One place that runs components: started in order, stopped in reverse. A start that fails
  * stops the ones already started; a stop that fails is logged and the others still stop.
  */
+import { ChainError } from '../core/errors.ts';
 import { silentLogger, type Logger } from './log.ts';
 import type { Component } from './ports.ts';
 
@@ -39,7 +40,11 @@ export class Lifecycle {
         try {
           await component.stop();
         } catch (e) {
-          this.log.error('stop failed', { component: name, error: (e as Error).message });
+          // A full data dir was reported once, when writes stopped (node/storageFence.ts): what a
+          // component could not write on stop is refolded from the block log on the next start.
+          if (e instanceof ChainError && e.code === 'DISK_FULL')
+            this.log.warn('stopped without writing: writes are stopped', { component: name });
+          else this.log.error('stop failed', { component: name, error: (e as Error).message });
         }
       }
     })();

@@ -254,6 +254,12 @@ export class OmbraNode implements HealthView, Component {
 
   /** `ok`, or `degraded` while block production or import keeps failing. */
   health(): NodeHealth {
+    const fault = this.w.store.fence.fault;
+    if (fault)
+      return {
+        status: 'degraded',
+        reason: `writes stopped since ${new Date(fault.since).toISOString()}: the data dir ${fault.dataDir} failed a write (${fault.cause}); free space, then restart the node`,
+      };
     return this.w.healthMonitor.health();
   }
 }

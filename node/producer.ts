@@ -3,6 +3,7 @@
  * the node builds and appends one block, but only with at least one peer unless exempt (--dev).
  */
 import { slotOf, slotOwner } from '../core/block.ts';
+import { ChainError } from '../core/errors.ts';
 import type { KeyPair } from '../core/keys.ts';
 import type { Component, ProducerPorts } from './ports.ts';
 
@@ -66,7 +67,9 @@ export class Producer implements Component {
       this.node.log.debug('produced block', { index: block.index, txs: block.transactions.length });
       return true;
     } catch (e) {
-      this.node.log.error('block production failed', { slot, error: (e as Error).message });
+      // A full data dir was reported once, when writes stopped (node/storageFence.ts); not again each slot.
+      if (e instanceof ChainError && e.code === 'DISK_FULL') this.node.log.debug('slot skipped: writes stopped', { slot });
+      else this.node.log.error('block production failed', { slot, error: (e as Error).message });
       return false;
     }
   }

@@ -16,6 +16,8 @@ import type { Writer } from './writer.ts';
 export function submitTx(w: Writer, raw: unknown, source: 'api' | 'gossip' = 'api'): Promise<SignedTx> {
   return w
     .exclusive(async () => {
+      // Refused before admission while writes are stopped: the mempool is left as it was.
+      w.store.fence.check();
       const { tx, left } = await w.loading(() => admit(w, raw));
       // Durable before acknowledged (a restart re-admits it); replaced and evicted ones leave in the same batch.
       await w.pendingLog.put(

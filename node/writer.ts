@@ -67,6 +67,14 @@ export class Writer {
     this.pendingLog = new PendingLog(store.sublevel('local:mempool'));
     this.evidence = new EvidenceStore(store.sublevel('local:evidence'));
     this.queue = new WriteQueue(this.healthMonitor, opts.onBlockWork);
+    // The one line an operator needs: every later write is refused quietly (node/storageFence.ts).
+    store.fence.onTrip = (f) =>
+      this.log.error('data dir full: writes stopped', {
+        dataDir: f.dataDir,
+        cause: f.cause,
+        error: f.error,
+        fix: 'free space, then restart the node',
+      });
   }
 
   /** The consensus state at the head. */

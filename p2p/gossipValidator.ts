@@ -18,7 +18,7 @@ import type { Syncer } from './sync.ts';
 import { decode } from './wire.ts';
 
 /** Codes that mean "out of date or not now", not misbehaviour. */
-const IGNORABLE = new Set(['NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING']);
+const IGNORABLE = new Set(['NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING', 'DISK_FULL']);
 /** Codes that mean "already known": free within a peer's stale-gossip budget, rejected beyond. */
 const STALE = new Set(['DUPLICATE_TX', 'STALE_NONCE']);
 
@@ -95,6 +95,8 @@ export class GossipValidator {
         this.stale.earn(peer.toString());
         return TopicValidatorResult.Accept;
       } catch (e) {
+        // This node cannot write (node/storageFence.ts): nothing wrong with the block or its sender.
+        if (e instanceof ChainError && e.code === 'DISK_FULL') return TopicValidatorResult.Ignore;
         // Raced with another import of the same height: nothing wrong with the sender, unless it
         // is the same authority's second block for that slot.
         if (this.ports.chain.head().index >= b.index) {

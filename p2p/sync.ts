@@ -53,6 +53,8 @@ export class Syncer {
   syncing = false;
   /** Heads peers showed with evidence (readiness); a struck or banned peer's is forgotten. */
   readonly heads = new PeerHeads();
+  /** Set once an import was refused for a full data dir: writes stay stopped until a restart (node/storageFence.ts), so fetching more is waste. */
+  private writesStopped = false;
   /** Called after a peer was struck (the network asks another one at once). */
   onStruck: (peer: PeerId) => void = () => undefined;
   /** Called with multiaddrs a peer told us about, and that peer. */
@@ -179,13 +181,14 @@ export class Syncer {
       void this.p2p.hangUp(peer).catch(() => undefined);
       return Promise.resolve();
     }
-    if (this.running || !this.canAsk(peer)) return this.running ?? Promise.resolve();
+    if (this.running || this.writesStopped || !this.canAsk(peer)) return this.running ?? Promise.resolve();
     this.running = this.syncWith(peer)
       .catch(async (e: unknown) => {
         // A claimed head counts only while its peer serves the blocks it claims: a sync that
         // ended short of it drops the claim (the next verified import from that peer notes it again).
         this.heads.forget(peer.toString());
-        if (isPeerFault(e)) await this.ban(peer, (e as Error).message);
+        if (e instanceof ChainError && e.code === 'DISK_FULL') this.writesStopped = true;
+        else if (isPeerFault(e)) await this.ban(peer, (e as Error).message);
         else if (e instanceof NotHeld) {
           // Once this sync has ended (running is cleared), another peer is asked.
           if (!this.noteNotHeld(peer, e)) setImmediate(() => this.onStruck(peer));
