@@ -4,7 +4,8 @@
  * the cause and the data dir), answers GET /api/health 503 degraded and POST /api/chain/tx 503
  * DISK_FULL without touching its mempool, and writes nothing more. Once space is back a restart
  * opens the store with no damage at the height it reported while full, the transaction it
- * acknowledged before is mined, and it produces again. Mounting needs root: elsewhere the test
+ * acknowledged before is mined, it produces again, and its read models equal a replay of its
+ * log. Mounting needs root: elsewhere the test
  * says why and passes without running, as the browser tests do; under CI (root) that is a failure.
  */
 import { execFileSync } from 'node:child_process';
@@ -13,6 +14,8 @@ import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { buildTx } from '../../client/signer.ts';
+import { OmbraNode } from '../../node/node.ts';
+import { assertReadModelsEqualReplay } from '../helpers/crashCheck.ts';
 import { getJson } from '../helpers/hostilePeer.ts';
 import { type NodeProcess, startNodeProcess, waitFor } from '../helpers/nodeProcess.ts';
 import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
@@ -117,6 +120,15 @@ t('a full data dir: writes stop with one error line, health 503, submits 503 DIS
     }, 30_000);
     await waitFor(async () => ((await getJson<Height>(again, '/api/chain/height')).height > fullAt + 2 ? true : undefined), 30_000);
     assert.is((await getJson<{ status: string }>(again, '/api/health')).status, 'ok');
+    await stop(node);
+    node = null;
+    // The read models the store holds are the ones a replay of its log makes.
+    const opened = await OmbraNode.open({ dbDir: join(dataDir, 'db') });
+    try {
+      await assertReadModelsEqualReplay(opened);
+    } finally {
+      await opened.stop();
+    }
   } finally {
     await stop(node);
     execFileSync('umount', [mnt]);
