@@ -5,8 +5,8 @@
  * DISK_FULL without touching its mempool, and writes nothing more. Once space is back a restart
  * opens the store with no damage at the height it reported while full, the transaction it
  * acknowledged before is mined, it produces again, and its read models equal a replay of its
- * log. Mounting needs root: elsewhere the test
- * says why and passes without running, as the browser tests do; under CI (root) that is a failure.
+ * log. Mounting needs root: elsewhere the test says why and passes without running, as the
+ * browser tests do; under CI (root) that is a failure.
  */
 import { execFileSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
