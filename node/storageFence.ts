@@ -34,7 +34,7 @@ const CAUSES: [RegExp, string][] = [
 ];
 
 /** The operator's name for a failed write's cause; null when `e` is no I/O failure (a bug, a closed store). */
-export function writeFaultCause(e: unknown): string | null {
+function writeFaultCause(e: unknown): string | null {
   for (let x = e as { message?: unknown; code?: unknown; cause?: unknown } | undefined, i = 0; x && i < 5; x = x.cause as typeof x, i++) {
     const message = typeof x.message === 'string' ? x.message : '';
     for (const [pattern, cause] of CAUSES) if (pattern.test(message) || (typeof x.code === 'string' && pattern.test(x.code))) return cause;
