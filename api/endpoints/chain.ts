@@ -57,7 +57,7 @@ export const CHAIN_ENDPOINTS = endpoints({
     tag: 'chain',
     summary: 'Liveness and readiness: status, height, peers, syncing',
     description:
-      'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row), ' +
+      'Answers 503 `{status: "degraded", reason}` instead while block production or import keeps failing (3 failures in a row), and from the first failed write of a full data dir until a restart (docs/operations.md, "A full disk"), ' +
       'and 503 `{status: "behind", height, networkHeight}` while the head is more than `--max-lag-blocks` (default 8) below the best ' +
       'head its peers showed with evidence (a load balancer drains the node until it catches up). ' +
       'A node started from a checkpoint adds `checkpoint: "verified"` (or `"verifying"` under `--serve-unverified`); it answers 503 ' +
