@@ -13,8 +13,12 @@ export interface NodeProcess {
   exited: Promise<number | string>;
 }
 
-/** Starts `ombra start ...args` with `--http-port 0` and waits until it serves. */
-export async function startNodeProcess(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 20_000): Promise<NodeProcess> {
+/**
+ * Starts `ombra start ...args` with `--http-port 0` and waits until it serves. `timeoutMs` only
+ * guards against a start that hangs: at load average 45 on two cores a dev node took over 20 s
+ * to serve (it had logged `p2p listening`), so the guard is two minutes, not a speed check.
+ */
+export async function startNodeProcess(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 120_000): Promise<NodeProcess> {
   const child = spawn(
     process.execPath,
     [
