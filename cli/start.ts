@@ -6,7 +6,8 @@ import { intFlag, parseFlags, requiredIntFlag, UsageError } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { devGenesis, loadGenesisFile } from './genesisFile.ts';
 import { readKeyFile } from './keyFile.ts';
-import { launch } from './launch.ts';
+import { launch, type LaunchConfig, type Launched } from './launch.ts';
+import { samePorts, StorageRecovery } from './storageRecovery.ts';
 import { secureDataDir } from './dataDir.ts';
 import { readSecretFile, tierKeysFrom } from './secretFile.ts';
 import { checkpointFetchOf, checkpointSourceOf, installFromSource } from './checkpointStart.ts';
@@ -141,7 +142,7 @@ export async function startCommand(argv: string[]): Promise<number> {
   const syncBar = burstProgress('sync', { unit: 'blocks', report });
   secureDataDir(dataDir);
   if (checkpoint) await installFromSource(checkpoint, dataDir, genesis, log, checkpointFetchOf(flags));
-  const node = await launch({
+  const config: LaunchConfig = {
     httpLimits,
     onCatchUp: burstProgress('catch-up', { unit: 'blocks', report }),
     onSyncProgress: (height, target) => {
@@ -168,13 +169,28 @@ export async function startCommand(argv: string[]): Promise<number> {
     verifyDepth: flags['verify-all'] === true ? Number.POSITIVE_INFINITY : undefined,
     serveUnverified: flags['serve-unverified'] === true,
     checkpointVerifier: historyWaitMs === undefined ? {} : { historyWaitMs },
-  });
-  status = new StatusLog(
-    { feed: node.node, chain: node.node, mempool: node.node.mempool, network: node.p2p ?? { peerCount: () => 0 } },
-    log,
-    { statusIntervalMs },
-  );
+  };
+  let node = await launch(config);
+  const statusOf = (n: Launched) =>
+    new StatusLog({ feed: n.node, chain: n.node, mempool: n.node.mempool, network: n.p2p ?? { peerCount: () => 0 } }, log, {
+      statusIntervalMs,
+    });
+  status = statusOf(node);
   await status.start();
+  // A full disk fences the store; once it takes writes again the node is launched anew on the same ports.
+  const recovery = new StorageRecovery({
+    dataDir,
+    log,
+    fault: () => node.node.store.fence.fault,
+    relaunch: async () => {
+      await status?.stop();
+      await node.stop();
+      node = await launch(samePorts(config, node));
+      status = statusOf(node);
+      await status.start();
+    },
+  });
+  recovery.start();
   log.info('started', {
     dataDir,
     dev,
@@ -195,10 +211,13 @@ export async function startCommand(argv: string[]): Promise<number> {
       }, 5000);
       force.unref();
       void status?.stop();
-      node.stop().then(resolve, (e: unknown) => {
-        log.error('stop failed', { error: (e as Error).message });
-        resolve();
-      });
+      recovery
+        .stop()
+        .then(() => node.stop())
+        .then(resolve, (e: unknown) => {
+          log.error('stop failed', { error: (e as Error).message });
+          resolve();
+        });
     };
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));

@@ -84,8 +84,13 @@ export class OmbraNode implements HealthView, Component {
       this.w.closed = true;
     });
     this.w.events$.complete();
-    await this.w.runner.stop();
-    await this.w.store.close();
+    try {
+      await this.w.runner.stop();
+    } finally {
+      // A fenced store refuses the runner's last batch; it is closed all the same, so a reopen (a
+      // recovery from a full disk) finds it unlocked.
+      await this.w.store.close();
+    }
   }
 
   /** The block log. */
@@ -258,7 +263,7 @@ export class OmbraNode implements HealthView, Component {
     if (fault)
       return {
         status: 'degraded',
-        reason: `writes stopped since ${new Date(fault.since).toISOString()}: the data dir ${fault.dataDir} failed a write (${fault.cause}); free space, then restart the node`,
+        reason: `writes stopped since ${new Date(fault.since).toISOString()}: the data dir ${fault.dataDir} failed a write (${fault.cause}); free space: the node reopens its store once its disk takes writes`,
       };
     return this.w.healthMonitor.health();
   }

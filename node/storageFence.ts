@@ -9,7 +9,8 @@
  * `DISK_FULL`, nothing more reaches LevelDB, and the half-written record is a torn tail that
  * LevelDB drops without a word on the next open (the failed write was never acknowledged). The
  * node reports the fault once (one error line naming the cause and the data dir) and in
- * GET /api/health; a restart once space is back opens the store with every acknowledged write.
+ * GET /api/health; once space is back, a fresh open of the store (cli/storageRecovery.ts relaunches
+ * the node in the same process) finds every acknowledged write.
  */
 import { ChainError } from '../core/errors.ts';
 
@@ -65,7 +66,7 @@ export class StorageFence {
     return new ChainError(
       'DISK_FULL',
       f
-        ? `writes are stopped: the data dir ${f.dataDir} failed a write (${f.cause}); free space, then restart the node`
+        ? `writes are stopped: the data dir ${f.dataDir} failed a write (${f.cause}); free space: the node reopens its store once its disk takes writes`
         : 'writes are stopped',
     );
   }

@@ -73,7 +73,7 @@ export class Writer {
         dataDir: f.dataDir,
         cause: f.cause,
         error: f.error,
-        fix: 'free space, then restart the node',
+        fix: 'free space: the node reopens its store once its disk takes writes',
       });
   }
 

@@ -2,10 +2,10 @@
  * A full disk, for real: `ombra start` on a data dir in a 20 MiB tmpfs that a filler file then
  * fills. The node stops writing at the first failed write and says so once (one error line naming
  * the cause and the data dir), answers GET /api/health 503 degraded and POST /api/chain/tx 503
- * DISK_FULL without touching its mempool, and writes nothing more. Once space is back a restart
- * opens the store with no damage at the height it reported while full, the transaction it
- * acknowledged before is mined, it produces again, and its read models equal a replay of its
- * log. Mounting needs root: elsewhere the test says why and passes without running, as the
+ * DISK_FULL without touching its mempool, and writes nothing more. Once space is back the same
+ * process reopens the store (cli/storageRecovery.ts) with no damage at the height it reported
+ * while full, the transaction it acknowledged before is mined, it produces and takes writes
+ * again, and its read models equal a replay of its log. Mounting needs root: elsewhere the test says why and passes without running, as the
  * browser tests do; under CI (root) that is a failure.
  */
 import { execFileSync } from 'node:child_process';
@@ -58,82 +58,89 @@ async function stop(node: NodeProcess | null): Promise<void> {
   await node.exited;
 }
 
-t('a full data dir: writes stop with one error line, health 503, submits 503 DISK_FULL; a restart with space loses nothing', async () => {
-  const tmp = tempDir('ombra-disk-full-');
-  const mnt = join(tmp.dir, 'mnt');
-  mkdirSync(mnt);
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=20m', 'tmpfs', mnt], { stdio: 'pipe' });
-  } catch (e) {
-    assert.not.ok(process.env.CI, `mounting a tmpfs failed under CI (it runs as root): ${(e as Error).message}`);
-    console.warn(`disk full: cannot mount a tmpfs here (not root?), not run: ${(e as Error).message.split('\n')[0]}`);
-    tmp.cleanup();
-    return;
-  }
-  const dataDir = join(mnt, 'data');
-  const args = ['--dev', '--block-time-ms', '300', '--data-dir', dataDir];
-  let node: NodeProcess | null = null;
-  try {
-    node = await startNodeProcess(args);
-    const url = node.url;
-    await waitFor(async () => ((await getJson<Height>(url, '/api/chain/height')).height >= 2 ? true : undefined));
-    const acked = await transfer(url, 2, 0);
-    assert.is(acked.status, 200, JSON.stringify(acked.body));
-
-    fill(join(mnt, 'filler'));
-    // The next block (or the next projection batch) fails its write: the node reports it.
-    const health = await waitFor(async () => {
-      const res = await fetch(`${url}/api/health`);
-      return res.status === 503 ? ((await res.json()) as { status: string; reason: string }) : undefined;
-    }, 60_000);
-    assert.is(health.status, 'degraded');
-    assert.match(health.reason, 'no space left on device');
-    assert.match(health.reason, `the data dir ${dataDir}`);
-    const mempool = await getJson(url, '/api/chain/mempool');
-    const refused = await transfer(url, 3, 0);
-    assert.is(refused.status, 503);
-    assert.is(refused.body.code, 'DISK_FULL');
-    assert.match(refused.body.error ?? '', dataDir);
-    assert.equal(await getJson(url, '/api/chain/mempool'), mempool, 'a refused transaction leaves the mempool as it was');
-    const fullAt = (await getJson<Height>(url, '/api/chain/height')).height;
-    await stop(node);
-    const errors = node
-      .stderr()
-      .split('\n')
-      .filter((l) => l.includes('"level":"error"'));
-    assert.is(errors.length, 1, `one error line, naming the cause:\n${errors.join('\n')}`);
-    assert.match(errors[0], '"msg":"data dir full: writes stopped"');
-    assert.match(errors[0], `"dataDir":"${dataDir}"`);
-    assert.match(errors[0], '"cause":"no space left on device"');
-    node = null;
-
-    rmSync(join(mnt, 'filler'));
-    node = await startNodeProcess(args);
-    const again = node.url;
-    const serving = /"msg":"node serving".*?"height":(\d+)/.exec(node.stderr());
-    assert.is(Number(serving?.[1]), fullAt, 'the store opens at the height it had while full');
-    assert.not.match(readFileSync(join(dataDir, 'db', 'LOG'), 'utf8'), /dropping \d+ bytes|Corruption/, 'LevelDB found no damage');
-    // The transaction acknowledged before the disk filled is mined, and the node produces again.
-    await waitFor(async () => {
-      const tx = await fetch(`${again}/api/chain/tx/${acked.body.hash}`);
-      return tx.ok && ((await tx.json()) as { status: string }).status === 'confirmed' ? true : undefined;
-    }, 30_000);
-    await waitFor(async () => ((await getJson<Height>(again, '/api/chain/height')).height > fullAt + 2 ? true : undefined), 30_000);
-    assert.is((await getJson<{ status: string }>(again, '/api/health')).status, 'ok');
-    await stop(node);
-    node = null;
-    // The read models the store holds are the ones a replay of its log makes.
-    const opened = await OmbraNode.open({ dbDir: join(dataDir, 'db') });
+t(
+  'a full data dir: writes stop with one error line, health 503, submits 503 DISK_FULL; once space is back the node reopens its store by itself and loses nothing',
+  async () => {
+    const tmp = tempDir('ombra-disk-full-');
+    const mnt = join(tmp.dir, 'mnt');
+    mkdirSync(mnt);
     try {
-      await assertReadModelsEqualReplay(opened);
-    } finally {
-      await opened.stop();
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=20m', 'tmpfs', mnt], { stdio: 'pipe' });
+    } catch (e) {
+      assert.not.ok(process.env.CI, `mounting a tmpfs failed under CI (it runs as root): ${(e as Error).message}`);
+      console.warn(`disk full: cannot mount a tmpfs here (not root?), not run: ${(e as Error).message.split('\n')[0]}`);
+      tmp.cleanup();
+      return;
     }
-  } finally {
-    await stop(node);
-    execFileSync('umount', [mnt]);
-    tmp.cleanup();
-  }
-});
+    const dataDir = join(mnt, 'data');
+    const args = ['--dev', '--block-time-ms', '300', '--data-dir', dataDir];
+    let node: NodeProcess | null = null;
+    try {
+      node = await startNodeProcess(args);
+      const url = node.url;
+      await waitFor(async () => ((await getJson<Height>(url, '/api/chain/height')).height >= 2 ? true : undefined));
+      const acked = await transfer(url, 2, 0);
+      assert.is(acked.status, 200, JSON.stringify(acked.body));
+
+      fill(join(mnt, 'filler'));
+      // The next block (or the next projection batch) fails its write: the node reports it.
+      const health = await waitFor(async () => {
+        const res = await fetch(`${url}/api/health`);
+        return res.status === 503 ? ((await res.json()) as { status: string; reason: string }) : undefined;
+      }, 60_000);
+      assert.is(health.status, 'degraded');
+      assert.match(health.reason, 'no space left on device');
+      assert.match(health.reason, `the data dir ${dataDir}`);
+      const mempool = await getJson(url, '/api/chain/mempool');
+      const refused = await transfer(url, 3, 0);
+      assert.is(refused.status, 503);
+      assert.is(refused.body.code, 'DISK_FULL');
+      assert.match(refused.body.error ?? '', dataDir);
+      assert.equal(await getJson(url, '/api/chain/mempool'), mempool, 'a refused transaction leaves the mempool as it was');
+      const fullAt = (await getJson<Height>(url, '/api/chain/height')).height;
+
+      // Space comes back: the same process reopens its store and goes on, nobody restarts it.
+      rmSync(join(mnt, 'filler'));
+      // The HTTP port is closed for the moment of the reopen: a refused connection is no answer yet.
+      const healthStatus = () =>
+        fetch(`${url}/api/health`).then(
+          (r) => r.status,
+          () => 0,
+        );
+      await waitFor(async () => ((await healthStatus()) === 200 ? true : undefined), 60_000);
+      const reopened = [...node.stderr().matchAll(/"msg":"node serving".*?"height":(\d+)/g)].map((m) => Number(m[1]));
+      assert.is(reopened.length, 2, 'served once at start and once after the reopen');
+      assert.is(reopened[1], fullAt, 'the store reopens at the height it had while full');
+      assert.not.match(readFileSync(join(dataDir, 'db', 'LOG'), 'utf8'), /dropping \d+ bytes|Corruption/, 'LevelDB found no damage');
+      // The transaction acknowledged before the disk filled is mined, and the node produces again.
+      await waitFor(async () => {
+        const tx = await fetch(`${url}/api/chain/tx/${acked.body.hash}`);
+        return tx.ok && ((await tx.json()) as { status: string }).status === 'confirmed' ? true : undefined;
+      }, 30_000);
+      await waitFor(async () => ((await getJson<Height>(url, '/api/chain/height')).height > fullAt + 2 ? true : undefined), 30_000);
+      assert.is((await transfer(url, 3, 0)).status, 200, 'writes are taken again');
+      await stop(node);
+      const lines = node.stderr().split('\n');
+      const errors = lines.filter((l) => l.includes('"level":"error"'));
+      assert.is(errors.length, 1, `one error line, naming the cause:\n${errors.join('\n')}`);
+      assert.match(errors[0], '"msg":"data dir full: writes stopped"');
+      assert.match(errors[0], `"dataDir":"${dataDir}"`);
+      assert.match(errors[0], '"cause":"no space left on device"');
+      assert.ok(lines.some((l) => l.includes('"msg":"store reopened: writes resumed"')));
+      node = null;
+      // The read models the store holds are the ones a replay of its log makes.
+      const opened = await OmbraNode.open({ dbDir: join(dataDir, 'db') });
+      try {
+        await assertReadModelsEqualReplay(opened);
+      } finally {
+        await opened.stop();
+      }
+    } finally {
+      await stop(node);
+      execFileSync('umount', [mnt]);
+      tmp.cleanup();
+    }
+  },
+);
 
 t.run();
