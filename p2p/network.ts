@@ -128,7 +128,7 @@ export class P2pNetwork implements NetworkView, Component {
       this.topics.tx,
       () => this.ports.mempool.list(),
       announcerOptions(this.opts, this.ports.chain.genesis.blockTimeMs),
-      (hash, e) => this.ports.log.debug('publish failed', { topic: this.topics.tx, hash, error: e.message }),
+      this.ports.log,
     );
     // A peer that joins the transaction topic gets what was never published (restored after a restart).
     pubsub.addEventListener('subscription-change', (e) => {

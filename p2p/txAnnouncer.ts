@@ -16,6 +16,7 @@
  * or taken while no peer listened) is not in any seen cache: it goes out at once.
  */
 import type { SignedTx } from '../core/tx/handler.ts';
+import { type Logger, silentLogger } from '../node/log.ts';
 import { PUBLISH_THRESHOLD } from './gossipConfig.ts';
 import type { P2pOptions } from './options.ts';
 import { encode } from './wire.ts';
@@ -67,7 +68,7 @@ export class TxAnnouncer {
   private readonly pending: () => SignedTx[];
   private readonly opts: TxAnnouncerOptions;
   private readonly held = new Map<string, Held>();
-  private readonly onError: (hash: string, e: Error) => void;
+  private readonly log: Pick<Logger, 'info' | 'debug'>;
   /** Held transactions never published, as last counted (a flush counts them again). */
   private backlog = 0;
   /** Publications so far: first ones and repeats. */
@@ -79,14 +80,14 @@ export class TxAnnouncer {
     topic: string,
     pending: () => SignedTx[],
     opts: TxAnnouncerOptions,
-    onError: (hash: string, e: Error) => void = () => undefined,
+    log: Pick<Logger, 'info' | 'debug'> = silentLogger,
     now = Date.now(),
   ) {
     this.gossip = gossip;
     this.topic = topic;
     this.pending = pending;
     this.opts = opts;
-    this.onError = onError;
+    this.log = log;
     for (const tx of pending()) this.held.set(tx.hash, { since: now, at: null });
     this.backlog = this.held.size;
   }
@@ -127,6 +128,7 @@ export class TxAnnouncer {
       this.publish(tx, h, now, true);
       n++;
     }
+    if (n > 0) this.log.debug('announced pending transactions again', { count: n });
   }
 
   /** Matches what is held to `pending` (forgets what left, counts the backlog), then publishes the backlog's first `flushPerRound`. */
@@ -151,6 +153,8 @@ export class TxAnnouncer {
       this.publish(tx, h, now, false);
       n++;
     }
+    // Restored after a restart, or held back while no peer listened: the operator sees them go out.
+    this.log.info('announced pending transactions', { count: n, left: this.backlog });
   }
 
   /** Transactions held that were never published, as last counted (a flush or round counts them again). */
@@ -163,6 +167,8 @@ export class TxAnnouncer {
     h.at = now;
     if (again) this.counts.republished++;
     else this.counts.published++;
-    this.gossip.publish(this.topic, encode(tx)).catch((e: unknown) => this.onError(tx.hash, e as Error));
+    this.gossip
+      .publish(this.topic, encode(tx))
+      .catch((e: unknown) => this.log.debug('publish failed', { topic: this.topic, hash: tx.hash, error: (e as Error).message }));
   }
 }
