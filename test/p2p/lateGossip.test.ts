@@ -76,20 +76,26 @@ t('300 transactions gossiped by an honest peer after the node synced their block
     await waitFor(async () => (gossipOf(f).getSubscribers(topic).length > 0 ? true : undefined));
     const rejectedBefore = f.p2p!.guardStats().gossipRejected.tx;
     for (const tx of txs) await relay.services.pubsub.publish(topic, encode(tx)).catch(() => undefined);
+    // Then a new transaction: the follower handles one peer's messages in order, so once it knows
+    // this one it has judged all 300 before it.
+    const sentinel = signTx(
+      { type: 'TRANSFER', from: DEV_KEYS[1].address, to: DEV_KEYS[2].address, amount: '5', fee: '1000', nonce: 0, timestamp: Date.now() },
+      DEV_KEYS[1],
+    ) as SignedTx;
+    await relay.services.pubsub.publish(topic, encode(sentinel));
+    // (A rejection ends the wait early: the sentinel of a graylisted relay never arrives.)
+    const rejections = () => f.p2p!.guardStats().gossipRejected.tx - rejectedBefore;
+    await waitFor(async () => ((await f.queries.chain.txStatus(sentinel.hash)) || rejections() > 0 ? true : undefined), 60_000, 100);
     const stale = f.p2p!.stale.counts;
-    const seen = () => stale.allowed + stale.charged + stale.unread + excusedOf(f);
-    await waitFor(async () => (seen() >= 300 ? true : undefined), 60_000, 100);
-    const rejected = f.p2p!.guardStats().gossipRejected.tx - rejectedBefore;
+    const rejected = rejections();
     const score = gossipOf(f).getScore(relay.peerId.toString());
     console.log(
       `  300 late transactions: ${excusedOf(f)} excused, ${stale.allowed} within the stale budget, ${stale.charged} charged, ${stale.unread} rejected unread; ${rejected} rejected in all; the relay's score ${score.toFixed(0)}`,
     );
     assert.is(rejected, 0, 'no late transaction rejected');
+    assert.is(stale.charged + stale.unread, 0, 'none charged to a stale-gossip budget');
     assert.ok(score >= 0, `the honest relay keeps a non-negative score (${score})`);
-    assert.is(excusedOf(f), 300);
-    // A second copy of one of them from the same peer is no longer late: it is stale as before.
-    await relay.services.pubsub.publish(topic, new TextEncoder().encode(` ${JSON.stringify(txs[0])}`));
-    await waitFor(async () => (stale.allowed === 1 ? true : undefined), 20_000);
+    assert.ok(excusedOf(f) >= 300, `each judged late (${excusedOf(f)} excused)`);
   } finally {
     await relay.stop();
     await net.stop();
