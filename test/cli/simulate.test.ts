@@ -130,7 +130,7 @@ t('`ombra simulate` waits for a node that goes away, says so on stderr, and goes
   const port = await freePort();
   const args = ['--dev', '--data-dir', tmp.dir, '--http-port', String(port), '--block-time-ms', '300'];
   let node = await startNodeProcess(args);
-  const sim = spawn(process.execPath, ['cli/bin.js', 'simulate', '--url', node.url, '--seconds', '45', '--json'], {
+  const sim = spawn(process.execPath, ['cli/bin.js', 'simulate', '--url', node.url, '--seconds', '60', '--json'], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
