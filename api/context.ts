@@ -13,7 +13,7 @@ export interface CheckpointView {
   readonly serveUnverified: boolean;
 }
 
-export type { NetworkView } from '../node/ports.ts';
+export type { NetworkView };
 import type { Queries } from '../queries/index.ts';
 import type { StreamHub } from './streams/streamHub.ts';
 import type { ApiKeyStore } from '../services/apiKeys.ts';
@@ -64,6 +64,20 @@ export interface ApiOptions {
   metricsRoute: boolean;
   /** GET /api/health answers 503 "behind" while the head is more than this many blocks below the best head peers showed. */
   maxLagBlocks: number;
+  /**
+   * Submissions answer 503 NO_PEERS (the transaction not kept) while no peer would receive its
+   * gossip: on for a network node, off under --dev (its one authority produces alone) and without p2p.
+   */
+  requirePeers: boolean;
+}
+
+/**
+ * True while the head at `height` is more than `maxLagBlocks` below the best head peers showed
+ * (GET /api/health's "behind"; a submission's nonce may be known to the network and not here yet).
+ */
+export function isBehind(network: NetworkView, height: number, maxLagBlocks: number): boolean {
+  const networkHeight = network.networkHeight?.() ?? null;
+  return networkHeight !== null && networkHeight - height > maxLagBlocks;
 }
 
 /** Defaults: 1 MiB bodies; 16 MiB block ranges, the cap of a sync answer; /metrics on the app; behind beyond 8 blocks. */
@@ -72,4 +86,5 @@ export const defaultApiOptions: ApiOptions = {
   maxRangeBytes: 16 * 1024 * 1024,
   metricsRoute: true,
   maxLagBlocks: 8,
+  requirePeers: false,
 };

@@ -24,6 +24,8 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   RATE_LIMITED: 429,
   INTERNAL: 500,
   SYNCING: 503,
+  // A network node no peer would hear: the transaction was not kept, another node can take it.
+  NO_PEERS: 503,
   INVALID_BLOCK: 422,
   // Only ever sent inside a stream (SSE `error` event, WebSocket close reason); 429 if it
   // ever reached a status line: the consumer was too slow for the rate it asked for.

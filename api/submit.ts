@@ -2,14 +2,24 @@
  * The one submit path: both submit routes (POST /api/chain/tx and POST /api/tasks/submit) read
  * the body, refuse while syncing, accept both request forms and go through the node's
  * `submitTx`, which runs the same `validateTx` as gossip. Refusals are thrown as ChainErrors.
+ * A 200 means the transaction is kept and will reach the network: a network node that no peer
+ * would hear refuses it (503 NO_PEERS, not kept; p2p/txAnnouncer.ts publishes what it keeps until
+ * mined), and a node behind its peers answers a nonce ahead of its state 503 SYNCING, not 422
+ * NONCE_GAP (the nonce before it may be in blocks this node has not got yet).
  */
 import type { Context } from 'hono';
 import { ChainError } from '../core/errors.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { txHash } from '../core/txCodec.ts';
-import type { TxSubmitter } from '../node/ports.ts';
+import type { HeadReader, TxSubmitter } from '../node/ports.ts';
 import { isJsonObject, readJson } from './body.ts';
-import type { NetworkView } from './context.ts';
+import { isBehind, type NetworkView } from './context.ts';
+
+/** What a submission is judged against besides the transaction (api/context.ts ApiOptions). */
+export interface SubmitPolicy {
+  maxLagBlocks: number;
+  requirePeers: boolean;
+}
 
 /**
  * Normalises a submission: a signed transaction as is, or the older
@@ -40,7 +50,8 @@ function normaliseSubmission(body: unknown): { raw: Record<string, unknown>; leg
 /** Submits the request's transaction; `onlyType` refuses any other type with INVALID_PARAMS. */
 export async function submitFrom(
   c: Context,
-  deps: { chain: TxSubmitter; network: Pick<NetworkView, 'syncing'> },
+  deps: { chain: TxSubmitter & Pick<HeadReader, 'nextHeight'>; network: NetworkView },
+  policy: SubmitPolicy,
   onlyType?: string,
 ): Promise<{ tx: SignedTx; legacy: boolean }> {
   const body = await readJson(c);
@@ -48,5 +59,19 @@ export async function submitFrom(
   const { raw, legacy } = normaliseSubmission(body);
   if (onlyType !== undefined && raw.type !== onlyType)
     throw new ChainError('INVALID_PARAMS', `body must be a signed ${onlyType} transaction`);
-  return { tx: await deps.chain.submitTx(raw), legacy };
+  if (policy.requirePeers && (deps.network.txRecipients?.() ?? 0) === 0)
+    throw new ChainError(
+      'NO_PEERS',
+      'node has no peer to gossip the transaction to: not kept; send it to another node or try again shortly',
+    );
+  try {
+    return { tx: await deps.chain.submitTx(raw), legacy };
+  } catch (e) {
+    if (e instanceof ChainError && e.code === 'NONCE_GAP' && isBehind(deps.network, deps.chain.nextHeight() - 1, policy.maxLagBlocks))
+      throw new ChainError(
+        'SYNCING',
+        `node is behind its peers and cannot judge this nonce yet (${e.message}); try another node or again shortly`,
+      );
+    throw e;
+  }
 }

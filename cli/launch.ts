@@ -220,7 +220,12 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
       ...(checkpointView ? { checkpoint: checkpointView } : {}),
       checkpoints,
     },
-    { metricsRoute: cfg.metricsOnApi ?? true, ...(cfg.maxLagBlocks === undefined ? {} : { maxLagBlocks: cfg.maxLagBlocks }) },
+    {
+      metricsRoute: cfg.metricsOnApi ?? true,
+      ...(cfg.maxLagBlocks === undefined ? {} : { maxLagBlocks: cfg.maxLagBlocks }),
+      // A network node's 200 means a peer hears the transaction; a dev node's one authority produces alone.
+      requirePeers: p2p !== null && !cfg.dev && cfg.network === undefined,
+    },
   );
   const http = await life.start(
     'http',

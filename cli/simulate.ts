@@ -23,7 +23,8 @@ const SUMMARY =
   'authority (index 0) validating and rewarding; art mints of nft_svg answers; agent runs with steps,\n' +
   'cancellations and failures; chat turns; social posts, profiles, follows, reactions, funded likes,\n' +
   'direct messages and blobs; image and audio mints of real sample files; a web drive with releases.\n' +
-  'Features of inactive forks are skipped.';
+  'Features of inactive forks are skipped. When the node goes away mid-run (restarted, paused), it waits\n' +
+  'for it, retrying with backoff (a line on stderr when it goes and when it is back), until --seconds are up.';
 
 /** Help for `ombra simulate`. */
 export const simulateHelp = () => helpText(USAGE, SUMMARY, FLAGS);
@@ -47,7 +48,9 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   // The run's start height is mixed into the seed: a second run on the same chain makes new names
   // and ids (no collisions with the first run's), and the same chain state still gives the same mix.
   const height = (await client.get<{ height: number }>('/api/chain/height'))?.height ?? 0;
-  const sim = new Simulator(client, (seed ^ Math.imul(height + 1, 0x9e3779b1)) >>> 0);
+  const sim = new Simulator(client, (seed ^ Math.imul(height + 1, 0x9e3779b1)) >>> 0, (line) =>
+    process.stderr.write(`ombra simulate: ${line}\n`),
+  );
   process.stderr.write(`simulating for ${seconds} s against ${flags.url} (seed ${seed}, from height ${height})\n`);
   const started = Date.now();
   const ticker = setInterval(() => process.stderr.write(`${progressLine(client.counts, Date.now() - started)}\n`), LINE_EVERY_MS);
@@ -57,7 +60,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     clearInterval(ticker);
   }
   const elapsed = Date.now() - started;
-  const summary = { sent: client.counts.sent, refused: client.counts.refused, notes: sim.log.slice(-20) };
+  const summary = { sent: client.counts.sent, refused: client.counts.refused, outages: sim.outages, notes: sim.log.slice(-20) };
   if (flags.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else {
     process.stdout.write(`${summaryTable(client.counts, elapsed)}\n`);

@@ -4,7 +4,10 @@
  * (cli/taskSim.ts), agent runs with steps (cli/agentSim.ts), chat, social traffic
  * (cli/socialSim.ts) and a web drive (cli/driveSim.ts).
  * Each pipeline waits for its previous transaction to confirm before taking the next step.
+ * When the node goes away (restarted, paused, killed), the run waits for it, trying again with
+ * backoff and saying so, and goes on when it answers again, until the run's end.
  */
+import { OmbraUnreachable } from '../client/index.ts';
 import { sha256Hex } from '../core/hash.ts';
 import { Refused, type SimClient } from './simClient.ts';
 import { AgentTraffic } from './agentSim.ts';
@@ -39,6 +42,10 @@ function seededRandom(seed: number): () => number {
 
 const MINERS = [2, 3, 4];
 
+/** First and longest wait between tries while the node cannot be reached. */
+const RETRY_FIRST_MS = 250;
+const RETRY_MAX_MS = 5000;
+
 /** The simulation. Dev key 0 must be a genesis authority (it validates and rewards). */
 export class Simulator {
   private readonly c: SimClient;
@@ -48,13 +55,18 @@ export class Simulator {
   private readonly minerIds = new Map<number, string>();
   private conversation = '';
   readonly log: string[] = [];
+  /** Times the node could not be reached for a while, and the time spent waiting for it. */
+  readonly outages = { count: 0, ms: 0 };
+  /** Tells the operator about outages (one line each way). */
+  private readonly say: (line: string) => void;
   private readonly social: SocialTraffic;
   private readonly drive: DriveTraffic;
   private readonly agents: AgentTraffic;
   private readonly tasks: TaskTraffic;
 
-  constructor(client: SimClient, seed: number) {
+  constructor(client: SimClient, seed: number, say: (line: string) => void = () => undefined) {
     this.c = client;
+    this.say = say;
     this.rnd = seededRandom(seed);
     this.social = new SocialTraffic(
       (i, fields, then) => this.send(i, fields, then),
@@ -138,15 +150,53 @@ export class Simulator {
     }
   }
 
-  /** Runs until `until` (epoch ms). */
+  /** Runs until `until` (epoch ms), waiting out the node's outages. */
   async run(until: number, tickMs = 250, done: () => boolean = () => false): Promise<void> {
-    await this.setUp();
+    if (!(await this.riding(until, () => this.setUp()))) return;
     while (Date.now() < until && !done()) {
-      await this.readParams();
-      await this.tick();
-      await this.advance();
+      const on = await this.riding(until, async () => {
+        await this.readParams();
+        await this.tick();
+        await this.advance();
+      });
+      if (!on) return;
       await new Promise((r) => setTimeout(r, tickMs));
     }
+  }
+
+  /**
+   * Runs `step`; while the node cannot be reached, waits (doubling from RETRY_FIRST_MS up to
+   * RETRY_MAX_MS) and runs it again. False when `until` came first. A step cut short by the outage
+   * is run whole again: what it sent before is tracked by the wallets and the confirmations.
+   */
+  private async riding(until: number, step: () => Promise<void>): Promise<boolean> {
+    let since = 0;
+    for (let wait = RETRY_FIRST_MS; ; wait = Math.min(2 * wait, RETRY_MAX_MS)) {
+      try {
+        await step();
+        if (since) this.back(since);
+        return true;
+      } catch (e) {
+        if (!(e instanceof OmbraUnreachable)) throw e;
+        if (!since) {
+          since = Date.now();
+          this.outages.count++;
+          this.say(`${e.message}; waiting for it (retrying with backoff until the run ends)`);
+        }
+        if (Date.now() + wait >= until) {
+          this.outages.ms += Date.now() - since;
+          this.say(`the node did not come back before the run ended (${((Date.now() - since) / 1000).toFixed(1)} s)`);
+          return false;
+        }
+        await new Promise((r) => setTimeout(r, wait));
+      }
+    }
+  }
+
+  /** The node answers again after an outage that began at `since`. */
+  private back(since: number): void {
+    this.outages.ms += Date.now() - since;
+    this.say(`the node answers again after ${((Date.now() - since) / 1000).toFixed(1)} s; continuing`);
   }
 
   private async advance(): Promise<void> {

@@ -21,6 +21,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'INTERNAL'
   | 'SYNCING'
+  | 'NO_PEERS'
   | 'INVALID_BLOCK'
   | 'SLOW_CONSUMER'
   | 'RANGE_NOT_SATISFIABLE'

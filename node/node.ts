@@ -181,6 +181,7 @@ export class OmbraNode implements HealthView, Component {
       chain: this,
       feed: this,
       blocks: this.store,
+      mempool: this.mempool,
       log: this.log,
     };
   }

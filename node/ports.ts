@@ -142,11 +142,13 @@ export interface StreamPorts {
   log: Logger;
 }
 
-/** What the p2p network needs of the node: the head, both write entry points, the feed, stored blocks. */
+/** What the p2p network needs of the node: the head, both write entry points, the feed, stored blocks, pending transactions. */
 export interface NetworkPorts {
   chain: Pick<HeadReader, 'head' | 'genesis' | 'info'> & TxSubmitter & BlockImporter;
   feed: ChainFeed;
   blocks: Pick<BlockReader, 'block' | 'blocksIn' | 'blocksJsonIn' | 'logFrom'>;
+  /** Pending transactions, announced until mined (p2p/txAnnouncer.ts). */
+  mempool: Pick<MempoolView, 'list'>;
   log: Logger;
 }
 
@@ -165,6 +167,8 @@ export interface NetworkView {
   peerId(): string | null;
   addresses(): string[];
   syncing(): boolean;
+  /** Peers a transaction gossiped now would reach; absent without p2p. */
+  txRecipients?(): number;
   /** The best head connected peers showed with evidence (p2p/peerHeads.ts); null when none did or without p2p. */
   networkHeight?(): number | null;
   /** Bans and dropped gossip (metrics); absent without p2p. */

@@ -32,6 +32,9 @@ import type { GossipsubOpts } from '@chainsafe/libp2p-gossipsub';
 import { createPeerScoreParams, createPeerScoreThresholds, createTopicScoreParams } from '@chainsafe/libp2p-gossipsub/score';
 import type { P2pOptions } from './options.ts';
 
+/** Peers scored below this get none of the node's own publications. */
+export const PUBLISH_THRESHOLD = -200;
+
 /** Envelope room around a gossiped message's data (signature, key, seqno, topic, framing). */
 const ENVELOPE_BYTES = 64 * 1024;
 
@@ -101,6 +104,8 @@ function fastId(rpc: {
 export function gossipOptions(topics: { block: string; tx: string }, opts: P2pOptions): Partial<GossipsubOpts> {
   return {
     allowPublishToZeroTopicPeers: true,
+    // Gossipsub's default (2 min), set here so p2p/txAnnouncer.ts can rely on it.
+    seenTTL: opts.gossipSeenTtlMs,
     emitSelf: false,
     allowedTopics: [topics.block, topics.tx],
     msgIdFn: (msg) => contentId(msg.topic, msg.data),
@@ -116,6 +121,6 @@ export function gossipOptions(topics: { block: string; tx: string }, opts: P2pOp
         [topics.tx]: createTopicScoreParams({ ...CREDIT, invalidMessageDeliveriesWeight: -20, invalidMessageDeliveriesDecay: 0.99 }),
       },
     }),
-    scoreThresholds: createPeerScoreThresholds({ gossipThreshold: -100, publishThreshold: -200, graylistThreshold: -400 }),
+    scoreThresholds: createPeerScoreThresholds({ gossipThreshold: -100, publishThreshold: PUBLISH_THRESHOLD, graylistThreshold: -400 }),
   };
 }

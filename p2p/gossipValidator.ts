@@ -3,7 +3,8 @@
  * validation), a block is checked for its seal first (junk bans its sender) and then imported
  * or handed to sync. Malformed or invalid messages are rejected (gossipsub scores the sender);
  * out-of-date ones ignored; ones the node already has are free within the sender's stale-gossip
- * budget (p2p/staleGossip.ts) and rejected beyond it.
+ * budget (p2p/staleGossip.ts) and rejected beyond it, unless the node itself learned them just
+ * now (p2p/lateGossip.ts: late through the node's own lag, excused once per peer).
  */
 import { TopicValidatorResult, type PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
@@ -13,6 +14,7 @@ import type { NetworkPorts } from '../node/ports.ts';
 import { betterTip } from '../node/reorg.ts';
 import { sealFault } from './answerCheck.ts';
 import type { P2pOptions } from './options.ts';
+import { LateGossip } from './lateGossip.ts';
 import type { StaleGossipBudget } from './staleGossip.ts';
 import type { Syncer } from './sync.ts';
 import { decode } from './wire.ts';
@@ -32,6 +34,8 @@ export class GossipValidator {
   readonly rejected: { topic: string; reason: string }[] = [];
   /** Rejections so far, by topic (operators' metrics). */
   readonly rejectedCount = { block: 0, tx: 0 };
+  /** What the node learned recently: stale gossip of it is late through the node's own lag. */
+  readonly late: LateGossip;
 
   constructor(
     ports: NetworkPorts,
@@ -43,6 +47,12 @@ export class GossipValidator {
     this.opts = opts;
     this.syncer = syncer;
     this.stale = stale;
+    this.late = new LateGossip(opts.lateGossipGraceMs);
+  }
+
+  /** A block the node just took (imported, synced, produced): it and its transactions are known from now. */
+  learn(b: Block, now = Date.now()): void {
+    this.late.learn([b.hash, ...b.transactions.map((t) => t.hash)], now);
   }
 
   private reject(topic: 'block' | 'tx', reason: string): TopicValidatorResult {
@@ -53,8 +63,12 @@ export class GossipValidator {
     return TopicValidatorResult.Reject;
   }
 
-  /** Stale gossip from `peer`: ignored within its budget, rejected (a score penalty) beyond. */
-  private staleFrom(peer: PeerId, topic: 'block' | 'tx', what: string): TopicValidatorResult {
+  /**
+   * Stale gossip from `peer`: ignored when the node learned `key` only just now (the first copy
+   * from each peer), else ignored within its budget and rejected (a score penalty) beyond.
+   */
+  private staleFrom(peer: PeerId, topic: 'block' | 'tx', what: string, key: unknown): TopicValidatorResult {
+    if (typeof key === 'string' && this.late.excuse(peer.toString(), key)) return TopicValidatorResult.Ignore;
     return this.stale.allow(peer.toString()) ? TopicValidatorResult.Ignore : this.reject(topic, `stale beyond the budget: ${what}`);
   }
 
@@ -68,7 +82,7 @@ export class GossipValidator {
       this.stale.earn(peer.toString());
       return TopicValidatorResult.Accept;
     } catch (e) {
-      if (e instanceof ChainError && STALE.has(e.code)) return this.staleFrom(peer, 'tx', e.code);
+      if (e instanceof ChainError && STALE.has(e.code)) return this.staleFrom(peer, 'tx', e.code, (raw as { hash?: unknown } | null)?.hash);
       if (e instanceof MempoolPolicyError || (e instanceof ChainError && IGNORABLE.has(e.code))) return TopicValidatorResult.Ignore;
       return this.reject('tx', e instanceof ChainError ? `${e.code}: ${e.message}` : 'invalid');
     }
@@ -118,6 +132,6 @@ export class GossipValidator {
       return TopicValidatorResult.Ignore;
     }
     // At or below our head and no better: a block we hold, or one that already lost.
-    return this.staleFrom(peer, 'block', `block ${b.index} at head ${head.index}`);
+    return this.staleFrom(peer, 'block', `block ${b.index} at head ${head.index}`, b.hash);
   }
 }

@@ -4,11 +4,11 @@
  * becomes the operator's one-line ListenFault naming --p2p-port (libp2p's own error is a
  * multi-line stack inside its message).
  */
-import { gossipsub, type GossipsubEvents } from '@chainsafe/libp2p-gossipsub';
+import { type GossipSub, gossipsub } from '@chainsafe/libp2p-gossipsub';
 import { noise } from '@chainsafe/libp2p-noise';
 import { yamux } from '@chainsafe/libp2p-yamux';
 import { identify } from '@libp2p/identify';
-import type { ConnectionGater, Libp2p, PrivateKey, PubSub } from '@libp2p/interface';
+import type { ConnectionGater, Libp2p, PrivateKey } from '@libp2p/interface';
 import { mdns } from '@libp2p/mdns';
 import { tcp } from '@libp2p/tcp';
 import { createLibp2p } from 'libp2p';
@@ -18,7 +18,7 @@ import { gossipOptions } from './gossipConfig.ts';
 import type { P2pOptions } from './options.ts';
 
 /** A started libp2p node with gossipsub as its pubsub service. */
-export type OmbraLibp2p = Libp2p<{ pubsub: PubSub<GossipsubEvents> }>;
+export type OmbraLibp2p = Libp2p<{ pubsub: GossipSub }>;
 
 /** Creates and starts the node's libp2p on `opts.host:opts.port`, with `topics` scored by gossipsub. */
 export async function startLibp2p(

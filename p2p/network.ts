@@ -20,6 +20,7 @@ import { ConnectionGuard, KNOWN_PEER_TAG } from './connectionGuard.ts';
 import { StaleGossipBudget } from './staleGossip.ts';
 import { GossipValidator } from './gossipValidator.ts';
 import { ReplayGuard } from './replayGuard.ts';
+import { announcerOptions, TxAnnouncer } from './txAnnouncer.ts';
 
 /** Listen addresses kept per peer (a peer chooses how many it announces). */
 const MAX_LISTEN_ADDRS = 8;
@@ -54,6 +55,10 @@ export class P2pNetwork implements NetworkView, Component {
   private readonly gates: { block: ValidationGate; tx: ValidationGate };
   /** The topic validators (p2p/gossipValidator.ts); set once sync runs. */
   private validator!: GossipValidator;
+  /** Pending transactions, announced until mined (p2p/txAnnouncer.ts); set at start. */
+  private announcer!: TxAnnouncer;
+  /** A block came from a peer since start (the node has seen the network's chain). */
+  private heard = false;
   /** Each peer's allowance of gossip the node already has. */
   readonly stale: StaleGossipBudget;
   /** Per-IP and stranger caps on inbound connections. */
@@ -117,8 +122,24 @@ export class P2pNetwork implements NetworkView, Component {
     );
     pubsub.subscribe(this.topics.tx);
     pubsub.subscribe(this.topics.block);
+    // What the mempool holds now was restored from the pending log: never published.
+    this.announcer = new TxAnnouncer(
+      pubsub,
+      this.topics.tx,
+      () => this.ports.mempool.list(),
+      announcerOptions(this.opts, this.ports.chain.genesis.blockTimeMs),
+      this.ports.log,
+    );
+    // A peer that joins the transaction topic gets what was never published (restored after a restart).
+    pubsub.addEventListener('subscription-change', (e) => {
+      if (e.detail.subscriptions.some((s) => s.subscribe && s.topic === this.topics.tx) && this.inStep()) this.announcer.flush();
+    });
     this.sub = this.ports.feed.events$.subscribe((e) => {
-      if (e.type === 'tx' && e.source !== 'gossip') this.publish(this.topics.tx, e.tx);
+      if (e.type === 'tx') this.announcer.admitted(e.tx, e.source === 'gossip');
+      if (e.type === 'block') this.validator.learn(e.block);
+      if (e.type === 'block' && e.source === 'peer') this.heard = true;
+      // After a block's revalidation of the pool (mined and invalidated transactions left): what was restored goes out.
+      if (e.type === 'mempool' && this.announcer.unannounced() > 0 && this.inStep()) this.announcer.flush();
       if (e.type === 'block' && e.source === 'local') this.publish(this.topics.block, e.block);
     });
     this.p2p.addEventListener('peer:connect', (e) => {
@@ -147,7 +168,23 @@ export class P2pNetwork implements NetworkView, Component {
     for (const a of this.opts.peers) this.remember(a, true);
     this.timers.push(setInterval(() => this.redial(), this.opts.redialIntervalMs));
     this.timers.push(setInterval(() => this.syncRound(), this.opts.syncIntervalMs));
+    this.timers.push(setInterval(() => this.inStep() && this.announcer.round(), this.opts.reannounceIntervalMs));
     this.redial();
+  }
+
+  /**
+   * True once the node took a block from a peer since it started, while it is not syncing and at
+   * most a block behind peers: only then are pending transactions announced (restored ones the
+   * network mined while the node was away leave the mempool as it catches up, instead of reaching
+   * peers as stale gossip).
+   */
+  private inStep(): boolean {
+    return this.heard && !this.syncing() && (this.networkHeight() ?? 0) - this.ports.chain.head().index <= 1;
+  }
+
+  /** Peers a transaction gossiped now would reach: subscribed to its topic and not scored below the publish threshold. */
+  txRecipients(): number {
+    return this.announcer?.recipients() ?? 0;
   }
 
   /** Adds a peer to keep connected to, and dials it now. */

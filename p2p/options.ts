@@ -37,8 +37,20 @@ export interface P2pOptions {
   reservedKnownConnections: number;
   /** Stale gossip (a transaction or block already known) each peer may send a minute before more costs it score like invalid gossip. */
   staleGossipPerMinute: number;
+  /** Stale gossip of a block or transaction the node learned less than this long ago is excused once per peer (p2p/lateGossip.ts). */
+  lateGossipGraceMs: number;
   /** How often peers are asked for their head. */
   syncIntervalMs: number;
+  /** How long gossipsub remembers a message id: the same bytes again are dropped as a duplicate, and not published again, until then. */
+  gossipSeenTtlMs: number;
+  /** How often pending transactions are looked at for announcing again (p2p/txAnnouncer.ts). */
+  reannounceIntervalMs: number;
+  /** Block times a transaction stays pending here before it is published again (at most once per gossipsub's seen-cache TTL). */
+  reannounceAfterBlocks: number;
+  /** Transactions published again per round at most, oldest first (kept well inside peers' stale-gossip budget). */
+  reannouncePerRound: number;
+  /** Never-published transactions (restored after a restart, or taken while no peer listened) published per round at most. */
+  announceBacklogPerRound: number;
   /** How often dropped peers are dialled again. */
   redialIntervalMs: number;
   /** Discover peers on the local network with mDNS (off unless asked: tests build partitions from peer lists). */
@@ -65,7 +77,13 @@ export const defaultP2pOptions: P2pOptions = {
   maxConnectionsPerIp: 8,
   reservedKnownConnections: 16,
   staleGossipPerMinute: 60,
+  lateGossipGraceMs: 30_000,
   syncIntervalMs: 1000,
+  gossipSeenTtlMs: 120_000,
+  reannounceIntervalMs: 10_000,
+  reannounceAfterBlocks: 3,
+  reannouncePerRound: 4,
+  announceBacklogPerRound: 256,
   redialIntervalMs: 2000,
   mdns: false,
 };

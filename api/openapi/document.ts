@@ -38,7 +38,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'refused by the rules (VALIDATION_FAILED, INVALID_SIGNATURE, NONCE_GAP)',
   429: 'rate limited (RATE_LIMITED; see Retry-After)',
   500: 'internal error (INTERNAL)',
-  503: 'syncing, mempool full, or the data dir full (SYNCING, MEMPOOL_FULL, DISK_FULL)',
+  503: 'syncing or behind, mempool full, no peer to gossip to, or the data dir full (SYNCING, MEMPOOL_FULL, NO_PEERS, DISK_FULL)',
 };
 
 /**

@@ -1,6 +1,6 @@
 /** GET /api/health: liveness and readiness for operators and load balancers. */
 import { Hono } from 'hono';
-import type { ApiDeps } from '../context.ts';
+import { type ApiDeps, isBehind } from '../context.ts';
 import { CHAIN_ENDPOINTS as E } from '../endpoints/chain.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { EncodedOnChange, jsonAnswer } from '../jsonAnswer.ts';
@@ -34,8 +34,7 @@ export function healthRoutes({ queries, network, chain, checkpoint: started }: A
     if (checkpoint === 'mismatch' || checkpoint === 'failed')
       return c.json({ status: checkpoint, checkpoint, reason: started?.reason() ?? '', height }, 503);
     if (checkpoint === 'verifying' && !started?.serveUnverified) return c.json({ status: checkpoint, checkpoint, height }, 503);
-    const networkHeight = network.networkHeight?.() ?? null;
-    if (networkHeight !== null && networkHeight - height > maxLagBlocks) return c.json({ status: 'behind', height, networkHeight }, 503);
+    if (isBehind(network, height, maxLagBlocks)) return c.json({ status: 'behind', height, networkHeight: network.networkHeight?.() }, 503);
     return jsonAnswer(c, ok.get(height, network.peerCount(), network.syncing(), checkpoint));
   });
   return app;

@@ -13,7 +13,7 @@ import type { ApiDeps } from '../context.ts';
 import { type Handler, serve } from '../endpoints/endpoint.ts';
 import { TASK_ENDPOINTS as E } from '../endpoints/tasks.ts';
 import { notFound } from '../errors.ts';
-import { submitFrom } from '../submit.ts';
+import { type SubmitPolicy, submitFrom } from '../submit.ts';
 
 /** /api/chain/tasks, /api/chain/task/:id, /api/chain/fee-estimate. */
 export function chainTaskRoutes({ queries }: ApiDeps): Hono {
@@ -32,12 +32,12 @@ const pipeline =
     c.json((await tasks.pipeline(id)) ?? notFound(`task ${id}`));
 
 /** /api/tasks. */
-export function taskRoutes(deps: ApiDeps): Hono {
+export function taskRoutes(deps: ApiDeps, policy: SubmitPolicy): Hono {
   const { tasks } = deps.queries;
   const app = new Hono();
 
   serve(app, E.postApiTasksSubmit, async (c) => {
-    const { tx } = await submitFrom(c, deps, 'TASK_SUBMIT');
+    const { tx } = await submitFrom(c, deps, policy, 'TASK_SUBMIT');
     return c.json({ ok: true, taskId: taskIdOf(tx), txHash: tx.hash, hash: tx.hash });
   });
 

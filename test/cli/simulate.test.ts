@@ -11,6 +11,10 @@ import { SimClient } from '../../cli/simClient.ts';
 import { Simulator } from '../../cli/simulator.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { startNodeProcess, waitFor } from '../helpers/nodeProcess.ts';
+import { REPO_ROOT } from '../helpers/cliRun.ts';
 
 const t = suite('ombra simulate');
 const FIXTURE = new URL('../../fixtures/simulated-chain.ndjson', import.meta.url);
@@ -95,6 +99,69 @@ t('a short simulation drives a live dev node through every pipeline without a re
     assert.ok(s.records.tasks.size > 0 && s.records.runs.size > 0);
   } finally {
     await node.stop();
+    tmp.cleanup();
+  }
+});
+
+/** A loopback TCP port free right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Transactions the simulator's transfer wallets have sent and the node knows of (mined or pending). */
+async function sentSoFar(url: string): Promise<number> {
+  let n = 0;
+  for (const i of [1, 7, 8, 9]) {
+    const res = await fetch(`${url}/api/chain/account/${DEV_KEYS[i].address}`);
+    n += ((await res.json()) as { nextNonce: number }).nextNonce;
+  }
+  return n;
+}
+
+t('`ombra simulate` waits for a node that goes away, says so on stderr, and goes on when it is back', async () => {
+  const tmp = tempDir();
+  const port = await freePort();
+  const args = ['--dev', '--data-dir', tmp.dir, '--http-port', String(port), '--block-time-ms', '300'];
+  let node = await startNodeProcess(args);
+  const sim = spawn(process.execPath, ['cli/bin.js', 'simulate', '--url', node.url, '--seconds', '60', '--json'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let err = '';
+  let out = '';
+  sim.stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+  sim.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+  const exited = new Promise<number | null>((resolve) => sim.once('close', (code) => resolve(code)));
+  let simCode: number | null | undefined;
+  void exited.then((c) => (simCode = c));
+  try {
+    await waitFor(async () => ((await sentSoFar(node.url)) > 0 ? true : undefined), 30_000, 200);
+    node.child.kill('SIGTERM');
+    await node.exited;
+    // The simulator notices, and is still running.
+    await waitFor(async () => (/waiting for it/.test(err) || simCode !== undefined ? true : undefined), 20_000, 100);
+    assert.is(simCode, undefined, `the simulator is still running after the node went away:\n${err}`);
+    assert.match(err, /ombra simulate: cannot reach the node at .*; waiting for it/);
+    node = await startNodeProcess(args);
+    const before = await sentSoFar(node.url);
+    await waitFor(async () => (/answers again after/.test(err) ? true : undefined), 30_000, 100);
+    // It goes on sending to the node that came back.
+    await waitFor(async () => ((await sentSoFar(node.url)) > before ? true : undefined), 30_000, 200);
+    const code = await exited;
+    assert.is(code, 0, err);
+    const summary = JSON.parse(out) as { outages: { count: number; ms: number } };
+    assert.ok(summary.outages.count >= 1, JSON.stringify(summary.outages));
+  } finally {
+    if (simCode === undefined) sim.kill('SIGKILL');
+    node.child.kill('SIGTERM');
+    await node.exited;
     tmp.cleanup();
   }
 });

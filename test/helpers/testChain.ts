@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../../api/app.ts';
-import { noNetwork, type ApiDeps, type NetworkView } from '../../api/context.ts';
+import { noNetwork, type ApiDeps, type ApiOptions, type NetworkView } from '../../api/context.ts';
 import { StreamHub } from '../../api/streams/streamHub.ts';
 import { slotOf } from '../../core/block.ts';
 import { parseGenesis, type Genesis } from '../../core/genesis.ts';
@@ -75,6 +75,8 @@ export async function openTestChain(
     genesis?: Genesis;
     dir?: string;
     network?: NetworkView;
+    /** The API's options (api/context.ts). */
+    api?: Partial<ApiOptions>;
     undoDepth?: number;
     mempool?: Partial<MempoolOptions>;
     /** The clock's start (default now): a past start produces blocks a real-time node accepts. */
@@ -102,7 +104,7 @@ export async function openTestChain(
   });
   const deps = testApiDeps(node, { network: opts.network ?? noNetwork });
   const queries = deps.queries.chain;
-  const app = createApp(deps);
+  const app = createApp(deps, opts.api);
   const authority = DEV_KEYS.find((k) => k.address === genesis.authorities[0]);
   const chain: TestChain = {
     node,
