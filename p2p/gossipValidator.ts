@@ -126,8 +126,11 @@ export class GossipValidator {
       (b.index === head.index && b.hash !== head.hash && betterTip(b, head, this.ports.chain.genesis.blockTimeMs))
     ) {
       // Ahead of us, or a competing tip that would win: fetch and validate through sync. Its seal
-      // is the evidence that the network reaches its height (readiness: GET /api/health).
-      this.syncer.heads.note(peer.toString(), b.index);
+      // (checked above) is the evidence that the network reaches its height (readiness: GET
+      // /api/health), kept apart from claims and whatever the peer's sync answers are, unless it
+      // is stamped more than one slot ahead of our clock (no import would take it: core/applyBlock.ts).
+      const now = Date.now();
+      if (b.timestamp <= now + this.ports.chain.genesis.blockTimeMs) this.syncer.heads.noteSealed(peer.toString(), b.index, now);
       void this.syncer.poke(peer);
       return TopicValidatorResult.Ignore;
     }

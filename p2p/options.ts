@@ -1,5 +1,7 @@
 /** Network options and their defaults. */
 
+import { SEALED_HEAD_TTL_MS } from './peerHeads.ts';
+
 /** How the p2p layer listens, dials and bounds what it accepts. */
 export interface P2pOptions {
   host: string;
@@ -29,6 +31,11 @@ export interface P2pOptions {
   syncMinBytesPerSecond: number;
   /** A peer struck (a missed deadline, a refused range below the head it claimed) is not asked to sync for this long. */
   syncStrikeCooldownMs: number;
+  /**
+   * How long a block sealed by its slot's authority that a peer gossiped counts as the network's
+   * height for readiness after that peer last showed it (p2p/peerHeads.ts).
+   */
+  sealedHeadTtlMs: number;
   /** Strikes within the ban time (p2p/banList.ts) that get a peer banned. */
   maxSyncStrikes: number;
   /** Open connections from one remote IP at most, unless the peer is a known one (peer book). */
@@ -74,6 +81,7 @@ export const defaultP2pOptions: P2pOptions = {
   syncMinBytesPerSecond: 256 * 1024,
   syncStrikeCooldownMs: 10_000,
   maxSyncStrikes: 3,
+  sealedHeadTtlMs: SEALED_HEAD_TTL_MS,
   maxConnectionsPerIp: 8,
   reservedKnownConnections: 16,
   staleGossipPerMinute: 60,

@@ -7,7 +7,8 @@
  * below the head it claimed is struck, left alone for a cooldown while another peer is asked, and
  * banned on repeat. The node counts as syncing only after a peer's blocks were verified and
  * imported, so a claimed head alone never makes it refuse transactions; and a peer's claimed head
- * counts for readiness only while it serves it (a sync that ends short of it drops it).
+ * counts for readiness only while it serves it (a sync that ends short of it drops it), unlike a
+ * sealed block it gossiped (p2p/peerHeads.ts).
  */
 import type { Libp2p, PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
@@ -51,8 +52,8 @@ export class Syncer {
   private readonly asking = new RequestBuckets(SYNC_REQUESTS_PER_SECOND, MAX_BANNED);
   /** True while importing a better chain more than one block ahead, once its first blocks were imported. */
   syncing = false;
-  /** Heads peers showed with evidence (readiness); a struck or banned peer's is forgotten. */
-  readonly heads = new PeerHeads();
+  /** Heads peers showed with evidence (readiness): a struck peer's claim is dropped, a banned peer's all. */
+  readonly heads: PeerHeads;
   /** Set once an import was refused for a full data dir: writes stay stopped until a restart (node/storageFence.ts), so fetching more is waste. */
   private writesStopped = false;
   /** Called after a peer was struck (the network asks another one at once). */
@@ -70,6 +71,7 @@ export class Syncer {
     this.opts = opts;
     this.protocols = syncProtocols(ports.chain.info.genesisBlock.hash);
     this.heldFrom = new HeldFromNotes(opts.syncStrikeCooldownMs);
+    this.heads = new PeerHeads(undefined, opts.sealedHeadTtlMs);
   }
 
   /** Registers the two protocol handlers. */
@@ -130,7 +132,7 @@ export class Syncer {
    */
   noteNotHeld(peer: PeerId, e: NotHeld): boolean {
     const id = peer.toString();
-    this.heads.forget(id);
+    this.heads.forgetClaim(id);
     const contradiction = this.heldFrom.note(id, e.first, e.from);
     if (contradiction) {
       void this.strike(peer, contradiction);
@@ -149,7 +151,7 @@ export class Syncer {
   /** Strikes a slow or refusing peer: a cooldown, a ban on repeat (p2p/banList.ts). */
   private async strike(peer: PeerId, why: string): Promise<void> {
     const id = peer.toString();
-    this.heads.forget(id);
+    this.heads.forgetClaim(id);
     if (this.banned.strike(id, this.opts.maxSyncStrikes, this.opts.syncStrikeCooldownMs)) {
       await this.ban(peer, `struck ${this.opts.maxSyncStrikes} times; last: ${why}`);
     } else {
@@ -185,8 +187,10 @@ export class Syncer {
     this.running = this.syncWith(peer)
       .catch(async (e: unknown) => {
         // A claimed head counts only while its peer serves the blocks it claims: a sync that
-        // ended short of it drops the claim (the next verified import from that peer notes it again).
-        this.heads.forget(peer.toString());
+        // ended short of it drops the claim (the next verified import from that peer notes it
+        // again). A sealed block the peer gossiped stays evidence: it proves the network's height
+        // however the peer answers (p2p/peerHeads.ts).
+        this.heads.forgetClaim(peer.toString());
         if (e instanceof ChainError && e.code === 'DISK_FULL') this.writesStopped = true;
         else if (isPeerFault(e)) await this.ban(peer, (e as Error).message);
         else if (e instanceof NotHeld) {
@@ -262,7 +266,7 @@ export class Syncer {
           // It lasts at most one request deadline past the last import (then a strike ends the sync).
           const top = imported[imported.length - 1].index;
           this.onProven(peer);
-          this.heads.note(peer.toString(), target);
+          this.heads.noteClaim(peer.toString(), target);
           this.syncing = target > top + 1;
           if (this.syncing) this.onProgress(top, target);
         },

@@ -10,12 +10,12 @@ import type { KeyPair } from '../../core/keys.ts';
 import { encode } from '../../p2p/wire.ts';
 import { hostileLibp2p } from './hostilePeer.ts';
 
-/** An empty block at `index` sealed by `authority` (its slot's owner: a one-authority chain). */
-function sealedBlock(index: number, authority: KeyPair): Block {
+/** An empty block at `index` stamped `timestamp`, sealed by `authority` (its slot's owner: a one-authority chain). */
+function sealedBlock(index: number, authority: KeyPair, timestamp: number): Block {
   const header = {
     index,
     previousHash: 'ab'.repeat(32),
-    timestamp: Date.now(),
+    timestamp,
     proposer: authority.address,
     txRoot: '0'.repeat(64),
     stateRoot: '0'.repeat(64),
@@ -33,8 +33,9 @@ export async function aheadPeer(target: string, genesisHash: string, authority: 
   peer.services.pubsub.subscribe(topic);
   await peer.dial(multiaddr(target));
   return {
-    /** Publishes a sealed block at `height` (again: gossip needs the subscription to have arrived). */
-    show: (height: number) => peer.services.pubsub.publish(topic, encode(sealedBlock(height, authority))).catch(() => undefined),
+    /** Publishes a sealed block at `height`, stamped now unless told (again: gossip needs the subscription to have arrived). */
+    show: (height: number, timestamp = Date.now()) =>
+      peer.services.pubsub.publish(topic, encode(sealedBlock(height, authority, timestamp))).catch(() => undefined),
     stop: () => peer.stop(),
   };
 }
