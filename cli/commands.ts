@@ -67,6 +67,11 @@ export const COMMANDS: Record<string, Command> = {
     () => import('./drive.ts'),
     (m) => ({ help: m.driveHelp, run: m.driveCommand }),
   ),
+  sink: lazy(
+    'mirror the chain into PostgreSQL (sink postgres), exactly once and reorg-safe',
+    () => import('./sink.ts'),
+    (m) => ({ help: m.sinkHelp, run: m.sinkCommand }),
+  ),
   tail: lazy(
     'print live chain events (SSE), reconnecting and resuming',
     () => import('./tail.ts'),

@@ -37,6 +37,16 @@ export interface Answers {
     forks: Record<string, number>;
     nextHeight: number;
   };
+  getApiChainGenesisConfig: {
+    chainId: string;
+    timestamp: number;
+    blockTimeMs: number;
+    authorities: string[];
+    allocations: Record<string, string>;
+    blockReward: string;
+    forks: Record<string, number>;
+    finalityDepth?: number;
+  };
   getApiChainNetwork: { peerId: string | null; addresses: string[] };
   getApiChainPeers: { peerId: string | null; count: number; peers: { peerId: string; addresses: string[] }[] };
   getApiChainEvidence: {

@@ -10,6 +10,7 @@ export const ROUTES = {
   getApiChainHeight: ['GET', '/api/chain/height'],
   getApiChainAccountAddress: ['GET', '/api/chain/account/:address'],
   getApiChainParams: ['GET', '/api/chain/params'],
+  getApiChainGenesisConfig: ['GET', '/api/chain/genesis-config'],
   getApiChainNetwork: ['GET', '/api/chain/network'],
   getApiChainPeers: ['GET', '/api/chain/peers'],
   getApiChainEvidence: ['GET', '/api/chain/evidence'],

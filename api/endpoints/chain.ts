@@ -131,6 +131,32 @@ export const CHAIN_ENDPOINTS = endpoints({
       }),
     },
   },
+  getApiChainGenesisConfig: {
+    method: 'GET',
+    path: '/api/chain/genesis-config',
+    tag: 'chain',
+    summary:
+      'The genesis document the node runs (allocations and the fork heights in force): what a mirror needs to fold the state from block 0',
+    ok: {
+      schema: obj(
+        {
+          chainId: str,
+          timestamp: ms,
+          blockTimeMs: uint,
+          authorities: arr(address),
+          allocations: { type: 'object', additionalProperties: big, description: 'micro-units minted to each address at genesis' },
+          blockReward: big,
+          forks: {
+            type: 'object',
+            additionalProperties: uint,
+            description: 'activation height of forks 2..6, and of fork 7 when scheduled',
+          },
+          finalityDepth: uint,
+        },
+        ['finalityDepth'],
+      ),
+    },
+  },
   getApiChainNetwork: {
     method: 'GET',
     path: '/api/chain/network',

@@ -39,6 +39,9 @@ export function chainRoutes({ queries, network }: ApiDeps): Hono {
     });
   });
 
+  // The genesis document as the node runs it (fork overrides applied): a mirror folds the state with it.
+  serve(app, E.getApiChainGenesisConfig, (c) => c.json(queries.chain.genesis()));
+
   serve(app, E.getApiChainEvidence, (c) => c.json(queries.chain.evidence()));
 
   serve(app, E.getApiChainNetwork, (c) => c.json({ peerId: network.peerId(), addresses: network.addresses() }));

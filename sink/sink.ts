@@ -1,0 +1,193 @@
+/**
+ * `Sink`: follows a node into PostgreSQL until stopped. Backfill by range reads, then the node's
+ * SSE stream as the trigger to read and commit each new block; a `reorg` event, a block that
+ * does not chain onto the mirror or a refused resume point sends it back through `resume`
+ * (common ancestor, rewind). A lost database or node is retried with backoff and said so on one
+ * line; a wrong password, another chain's database or a newer schema ends the run.
+ */
+import { OmbraApiError, OmbraUnreachable } from '../client/http.ts';
+import { OmbraClient } from '../client/reads.ts';
+import { genesisState } from '../core/applyBlock.ts';
+import { parseGenesis } from '../core/genesis.ts';
+import { migrate } from './migrations.ts';
+import { type ChainId, Mirror } from './mirror.ts';
+import { SinkDb } from './sinkDb.ts';
+import { fatalDbError, SinkError } from './sinkError.ts';
+import { SinkMetrics } from './sinkMetrics.ts';
+import type { SinkOptions } from './sinkOptions.ts';
+
+/** host:port (and database) of a connection string, never its password. */
+export function dbWhere(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
+  } catch {
+    return 'the --db URL';
+  }
+}
+
+/** One line for a transient failure. */
+function describe(e: unknown, opts: SinkOptions): string {
+  const msg = (e as Error).message ?? String(e);
+  if (e instanceof OmbraUnreachable) return `node unreachable (${msg})`;
+  if (e instanceof OmbraApiError) return `node refused a read: ${e.status} ${e.code} ${msg}`;
+  return `database unreachable at ${dbWhere(opts.db)} (${msg})`;
+}
+
+/** The PostgreSQL sink. */
+export class Sink {
+  readonly metrics = new SinkMetrics();
+  private readonly client: OmbraClient;
+  private stopping = false;
+  private wake: (() => void) | undefined;
+  private readonly stopCtl = new AbortController();
+
+  private readonly opts: SinkOptions;
+
+  constructor(opts: SinkOptions) {
+    this.opts = opts;
+    this.client = new OmbraClient({ url: opts.url, apiKey: opts.apiKey, timeoutMs: 120_000 });
+  }
+
+  /** Asks the run to end after the transaction in progress. */
+  stop(): void {
+    this.stopping = true;
+    this.stopCtl.abort();
+    this.wake?.();
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(this.opts.retryMinMs * 2 ** attempt, this.opts.retryMaxMs);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.stopCtl.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+    });
+  }
+
+  /** The node's genesis document and block 0's hash, checked against each other. */
+  private async chainId(): Promise<ChainId> {
+    const genesis = parseGenesis(await this.client.read('getApiChainGenesisConfig', {}));
+    const block0 = await this.client.read('getApiChainGenesis', {});
+    const mine = genesisState(genesis).block.hash;
+    if (mine !== block0.hash)
+      throw new SinkError('NODE_INCONSISTENT', `the node's genesis document does not make its block 0 (${mine} vs ${block0.hash})`);
+    return { genesis, genesisHash: block0.hash };
+  }
+
+  /** Runs until `stop`; throws SinkError (or a pg error mapped to one) on what no retry fixes. */
+  async run(): Promise<void> {
+    let attempt = 0;
+    let chain: ChainId | undefined;
+    let mirror: Mirror | undefined;
+    while (!this.stopping) {
+      let db: SinkDb | undefined;
+      try {
+        chain ??= await this.chainId();
+        mirror ??= new Mirror(this.client, chain, this.opts, this.metrics);
+        db = await SinkDb.connect(this.opts.db, this.opts.schema, () => undefined);
+        const applied = await migrate(db.raw, this.opts.schema);
+        if (applied.length) this.opts.log(`schema ${this.opts.schema}: applied migration ${applied.join(', ')}`);
+        await mirror.resume(db);
+        attempt = 0;
+        await this.follow(mirror, db);
+      } catch (e) {
+        if (e instanceof SinkError && e.code === 'CHAIN_MOVED') {
+          this.opts.log(e.message);
+          continue;
+        }
+        if (e instanceof SinkError) throw e;
+        if (e instanceof OmbraApiError && e.status >= 400 && e.status < 500 && e.status !== 429)
+          throw new SinkError('NODE_REFUSED', `the node at ${this.opts.url} refused: ${e.status} ${e.code} ${e.message}`);
+        const fatal = fatalDbError(e, dbWhere(this.opts.db));
+        if (fatal) throw fatal;
+        if (this.stopping) break;
+        const wait = this.backoff(attempt++);
+        this.metrics.retries.inc({ party: e instanceof OmbraUnreachable || e instanceof OmbraApiError ? 'node' : 'database' });
+        this.opts.log(`${describe(e, this.opts)}; retrying in ${wait / 1000} s`);
+        await this.sleep(wait);
+      } finally {
+        await db?.close();
+      }
+    }
+  }
+
+  /** Backfills to the node's head, then follows its stream; returns when stopped. */
+  private async follow(mirror: Mirror, db: SinkDb): Promise<void> {
+    for (;;) {
+      const head = (await this.client.height()).height;
+      this.metrics.nodeHeight.set(head);
+      this.metrics.lagBlocks.set(Math.max(0, head - mirror.height));
+      if (head <= mirror.height) break;
+      this.opts.log(`backfill ${mirror.height + 1}..${head}`);
+      await mirror.syncTo(db, head, () => this.stopping);
+      if (this.stopping) return;
+      await db.refreshRollups();
+    }
+    await this.live(mirror, db);
+  }
+
+  /** Follows GET /api/chain/events: each block event triggers a read and commit of the blocks up to it. */
+  private async live(mirror: Mirror, db: SinkDb): Promise<void> {
+    const ctl = new AbortController();
+    const stop = () => ctl.abort();
+    this.stopCtl.signal.addEventListener('abort', stop, { once: true });
+    let target = mirror.height;
+    let resync: string | undefined;
+    let ended = false;
+    const seenAt = new Map<number, number>();
+    const poke = () => this.wake?.();
+    const sub = this.client
+      .subscribe({
+        fromHeight: mirror.height + 1,
+        signal: ctl.signal,
+        onNotice: (line) => this.opts.log(`node stream: ${line}`),
+        onEvent: (e) => {
+          const d = e.data as { index?: number; height?: number; fromHeight?: number };
+          if (e.event === 'block' && typeof d.index === 'number') {
+            seenAt.set(d.index, performance.now());
+            target = Math.max(target, d.index);
+          } else if (e.event === 'hello' && typeof d.height === 'number') target = Math.max(target, d.height);
+          else if (e.event === 'reorg') resync = `the node reorganised from height ${d.fromHeight}`;
+          poke();
+        },
+      })
+      .then((end) => {
+        if (end === 1) resync = 'the node refused the stream resume point';
+        ended = true;
+        poke();
+      });
+    let lastRefresh = performance.now();
+    try {
+      while (!this.stopping && resync === undefined && !ended) {
+        if (target <= mirror.height) {
+          await new Promise<void>((resolve) => (this.wake = resolve));
+          continue;
+        }
+        await mirror.syncTo(
+          db,
+          target,
+          () => this.stopping,
+          (last) => {
+            const now = performance.now();
+            for (const [h, t] of seenAt) if (h <= last.index) this.metrics.commitLag.observe((now - t) / 1000), seenAt.delete(h);
+            this.metrics.nodeHeight.set(target);
+            this.metrics.lagBlocks.set(Math.max(0, target - last.index));
+          },
+        );
+        if (performance.now() - lastRefresh >= this.opts.rollupRefreshMs) {
+          await db.refreshRollups();
+          lastRefresh = performance.now();
+        }
+      }
+    } finally {
+      this.wake = undefined;
+      ctl.abort();
+      this.stopCtl.signal.removeEventListener('abort', stop);
+      await sub;
+    }
+    if (resync !== undefined && !this.stopping) throw new SinkError('CHAIN_MOVED', `${resync}: finding the common ancestor`);
+  }
+}

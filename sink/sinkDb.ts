@@ -1,0 +1,173 @@
+/**
+ * The sink's side of PostgreSQL (node-postgres with pg-copy-streams): one connection, and one
+ * transaction per batch that holds the batch's rows (COPY), the accounts it changed (upserted
+ * through a staging table) and the cursor. The cursor therefore never says more or less than
+ * the rows: that is what makes every block's rows exactly once across crashes. A rewind (a
+ * reorganisation) deletes the rows above the common ancestor and rebuilds the accounts they
+ * touched from balance_changes in the same transaction as the new branch's rows.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import type { Rows } from './blockRows.ts';
+import { type CopyValue, copyLine } from './copyText.ts';
+import { quoteIdent } from './migrations.ts';
+
+/** Where the mirror stands: the last block whose rows are committed, and whose chain it is. */
+export interface Cursor {
+  genesisHash: string;
+  chainId: string;
+  height: number;
+  hash: string;
+}
+
+const COLUMNS: Record<'blocks' | 'transactions' | 'transfers' | 'balance_changes' | 'record_versions', string> = {
+  blocks: 'height, hash, previous_hash, timestamp, proposer, tx_count, fees, tokens_burned, tokens_consumed, state_root',
+  transactions: 'hash, block_height, position, type, from_address, to_address, amount, fee, nonce, timestamp, body',
+  transfers: 'tx_hash, block_height, position, from_address, to_address, amount, timestamp',
+  balance_changes: 'address, block_height, balance_before, balance_after, delta, nonce',
+  record_versions: 'kind, id, block_height, value',
+};
+/** Tables whose rows belong to a height, deleted above the ancestor on a rewind. */
+const HEIGHT_TABLES = ['transfers', 'transactions', 'record_versions', 'balance_changes', 'blocks'] as const;
+
+/** Lines of COPY text in chunks of about 256 KiB. */
+function* chunks(rows: readonly CopyValue[][]): Generator<string> {
+  let buf = '';
+  for (const r of rows) {
+    buf += copyLine(r);
+    if (buf.length >= 262_144) {
+      yield buf;
+      buf = '';
+    }
+  }
+  if (buf) yield buf;
+}
+
+/** One connection to the mirror's schema. */
+export class SinkDb {
+  private readonly s: string;
+  private readonly client: pg.Client;
+
+  private constructor(client: pg.Client, schema: string) {
+    this.client = client;
+    this.s = quoteIdent(schema);
+  }
+
+  /** Connects (throws pg's error: the caller decides whether to retry). */
+  static async connect(url: string, schema: string, onLost: (e: Error) => void): Promise<SinkDb> {
+    const client = new pg.Client({ connectionString: url, application_name: 'ombra-sink' });
+    // An idle connection that dies (server stopped) emits 'error': noted, the next query fails.
+    client.on('error', onLost);
+    await client.connect();
+    return new SinkDb(client, schema);
+  }
+
+  /** The raw client (migrations). */
+  get raw(): pg.Client {
+    return this.client;
+  }
+
+  /** The committed cursor, or null for an empty mirror. */
+  async cursor(): Promise<Cursor | null> {
+    const { rows } = await this.client.query<{ genesis_hash: string; chain_id: string; height: string; hash: string }>(
+      `SELECT genesis_hash, chain_id, height, hash FROM ${this.s}.sink_cursor`,
+    );
+    const r = rows[0];
+    return r ? { genesisHash: r.genesis_hash, chainId: r.chain_id, height: Number(r.height), hash: r.hash } : null;
+  }
+
+  /** Hashes of the mirror's blocks from..to, by height. */
+  async blockHashes(from: number, to: number): Promise<Map<number, string>> {
+    const { rows } = await this.client.query<{ height: string; hash: string }>(
+      `SELECT height, hash FROM ${this.s}.blocks WHERE height BETWEEN $1 AND $2`,
+      [from, to],
+    );
+    return new Map(rows.map((r) => [Number(r.height), r.hash]));
+  }
+
+  /**
+   * Commits `rows` and `cursor` in one transaction; with `rewindAbove`, first deletes every row
+   * above that height and rebuilds the accounts those rows touched.
+   */
+  async commit(rows: Rows, cursor: Cursor, rewindAbove?: number): Promise<void> {
+    const c = this.client;
+    await c.query('BEGIN');
+    try {
+      if (rewindAbove !== undefined) await this.rewind(rewindAbove);
+      for (const table of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]) await this.copy(table, COLUMNS[table], rows[table]);
+      if (rows.accounts.size > 0) await this.upsertAccounts(rows);
+      await c.query(
+        `INSERT INTO ${this.s}.sink_cursor (genesis_hash, chain_id, height, hash) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (id) DO UPDATE SET height = EXCLUDED.height, hash = EXCLUDED.hash, updated_at = now()`,
+        [cursor.genesisHash, cursor.chainId, cursor.height, cursor.hash],
+      );
+      await c.query('COMMIT');
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async copy(table: string, columns: string, rows: readonly CopyValue[][]): Promise<void> {
+    if (rows.length === 0) return;
+    const sql = `COPY ${this.s}.${table} (${columns}) FROM STDIN`;
+    if (rows.length < 64) {
+      // A live block's handful of rows: one multi-row INSERT costs less than a COPY round.
+      const params: CopyValue[] = [];
+      const tuples = rows.map(
+        (r) => `(${r.map((v) => (params.push(typeof v === 'bigint' ? v.toString() : v), `$${params.length}`)).join(', ')})`,
+      );
+      if (params.length < 65_000) {
+        await this.client.query(`INSERT INTO ${this.s}.${table} (${columns}) VALUES ${tuples.join(', ')}`, params);
+        return;
+      }
+    }
+    await pipeline(Readable.from(chunks(rows)), this.client.query(copyFrom(sql)));
+  }
+
+  private async upsertAccounts(rows: Rows): Promise<void> {
+    const c = this.client;
+    await c.query(
+      `CREATE TEMP TABLE IF NOT EXISTS sink_accounts_stage (address text, balance numeric, nonce bigint, first_seen bigint, last_seen bigint) ON COMMIT DELETE ROWS`,
+    );
+    const stage: CopyValue[][] = [];
+    for (const [a, v] of rows.accounts) stage.push([a, v.balance.toString(), v.nonce, v.firstSeen, v.lastSeen]);
+    await pipeline(Readable.from(chunks(stage)), c.query(copyFrom('COPY sink_accounts_stage FROM STDIN')));
+    await c.query(
+      `INSERT INTO ${this.s}.accounts (address, balance, nonce, first_seen_height, last_seen_height)
+       SELECT address, balance, nonce, first_seen, last_seen FROM sink_accounts_stage
+       ON CONFLICT (address) DO UPDATE SET balance = EXCLUDED.balance, nonce = EXCLUDED.nonce, last_seen_height = EXCLUDED.last_seen_height`,
+    );
+  }
+
+  private async rewind(above: number): Promise<void> {
+    const c = this.client;
+    const s = this.s;
+    await c.query(
+      `CREATE TEMP TABLE sink_touched ON COMMIT DROP AS SELECT DISTINCT address FROM ${s}.balance_changes WHERE block_height > $1`,
+      [above],
+    );
+    for (const t of HEIGHT_TABLES) await c.query(`DELETE FROM ${s}.${t} WHERE ${t === 'blocks' ? 'height' : 'block_height'} > $1`, [above]);
+    await c.query(`DELETE FROM ${s}.accounts a USING sink_touched t WHERE a.address = t.address`);
+    // Each touched account as its last remaining balance change says (none left: it did not exist).
+    await c.query(
+      `INSERT INTO ${s}.accounts (address, balance, nonce, first_seen_height, last_seen_height)
+       SELECT DISTINCT ON (b.address) b.address, b.balance_after, b.nonce,
+              min(b.block_height) OVER (PARTITION BY b.address), b.block_height
+       FROM ${s}.balance_changes b JOIN sink_touched t ON t.address = b.address
+       ORDER BY b.address, b.block_height DESC`,
+    );
+  }
+
+  /** Refreshes the hourly and daily rollups (concurrently: dashboards keep reading the old ones). */
+  async refreshRollups(): Promise<void> {
+    for (const v of ['hourly_stats', 'daily_stats']) await this.client.query(`REFRESH MATERIALIZED VIEW CONCURRENTLY ${this.s}.${v}`);
+  }
+
+  /** Closes the connection. */
+  async close(): Promise<void> {
+    await this.client.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,42 @@
+/** The sink's typed errors: each is one line an operator can act on. */
+
+/** What went wrong, for scripts and tests. */
+export type SinkErrorCode =
+  | 'SCHEMA_TOO_NEW'
+  | 'OTHER_CHAIN'
+  | 'DB_AUTH'
+  | 'DB_CONFIG'
+  | 'NODE_REFUSED'
+  | 'NODE_INCONSISTENT'
+  | 'CHAIN_MOVED'
+  | 'FROM_HEIGHT_PAST_CURSOR';
+
+/** A failure the sink does not retry (the operator must change something), except CHAIN_MOVED: a reorganisation seen mid-read, resumed from. */
+export class SinkError extends Error {
+  readonly code: SinkErrorCode;
+  constructor(code: SinkErrorCode, message: string) {
+    super(message);
+    this.name = 'SinkError';
+    this.code = code;
+  }
+}
+
+// SQLSTATE classes of errors no retry fixes: wrong password or role, missing database, bad schema rights.
+const FATAL_SQLSTATE: Record<string, [SinkErrorCode, string]> = {
+  '28P01': ['DB_AUTH', 'wrong password'],
+  '28000': ['DB_AUTH', 'authentication refused'],
+  '3D000': ['DB_CONFIG', 'no such database'],
+  '42501': ['DB_CONFIG', 'permission denied'],
+};
+
+/**
+ * The SinkError a PostgreSQL error stands for, or null when it is transient (connection refused or
+ * lost, server shutting down or starting, serialization): those are retried with backoff.
+ */
+export function fatalDbError(e: unknown, where: string): SinkError | null {
+  const code = (e as { code?: unknown }).code;
+  if (typeof code !== 'string') return null;
+  const known = FATAL_SQLSTATE[code];
+  if (!known) return null;
+  return new SinkError(known[0], `database at ${where}: ${known[1]} (${(e as Error).message})`);
+}
