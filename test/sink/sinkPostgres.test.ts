@@ -1,0 +1,131 @@
+/**
+ * The PostgreSQL sink against a real cluster and a live node holding the simulated chain (every
+ * transaction type): backfill then live, equal to the node's API; a restart resumes without a
+ * duplicate; another chain's database, a newer schema and an unreachable database are each said in
+ * one line.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { migrate, SCHEMA_VERSION } from '../../sink/migrations.ts';
+import { Sink } from '../../sink/sink.ts';
+import { SinkDb } from '../../sink/sinkDb.ts';
+import { SINK_DEFAULTS, type SinkOptions } from '../../sink/sinkOptions.ts';
+import { type LiveNode, liveSimulatedNode } from '../helpers/liveNode.ts';
+import { waitFor } from '../helpers/nodeProcess.ts';
+import { type PgCluster, startPostgres } from '../helpers/postgresCluster.ts';
+import { checkMirror } from '../helpers/sinkCheck.ts';
+
+const t = suite('sink postgres');
+let pgc: PgCluster | null = null;
+let live: LiveNode;
+
+t.before(async () => {
+  pgc = await startPostgres('sink postgres');
+  if (pgc) live = await liveSimulatedNode();
+});
+t.after(async () => {
+  await live?.stop();
+  pgc?.stop();
+});
+
+/** A sink on `schema`, its log lines collected. */
+function sinkOn(schema: string, extra: Partial<SinkOptions> = {}): { sink: Sink; lines: string[]; run: Promise<unknown> } {
+  const lines: string[] = [];
+  const sink = new Sink({ ...SINK_DEFAULTS, url: live.url, db: pgc!.url, schema, log: (l) => lines.push(l), retryMinMs: 50, ...extra });
+  const run = sink.run().then(
+    () => 'stopped',
+    (e: Error) => e,
+  );
+  return { sink, lines, run };
+}
+
+/** The mirror's cursor height, -1 before its schema or first commit exists. */
+function heightOf(schema: string): number {
+  const made = pgc!.psql(`SELECT to_regclass('${schema}.sink_cursor') IS NOT NULL`) === 't';
+  return made ? Number(pgc!.psql(`SELECT coalesce((SELECT height FROM ${schema}.sink_cursor), -1)`)) : -1;
+}
+
+t('backfills the simulated chain and follows it live, equal to the node; a restart adds no row twice', async () => {
+  if (!pgc) return;
+  const fixtureHead = live.blocks.length - 1;
+  const first = sinkOn('mirror');
+  // Past the fixture: the live node keeps producing, so these blocks came through the stream.
+  await waitFor(async () => (heightOf('mirror') >= fixtureHead + 5 ? true : undefined), 30_000);
+  first.sink.stop();
+  assert.is(await first.run, 'stopped');
+  assert.ok(first.lines.some((l) => /applied migration 1/.test(l)));
+  const check = await checkMirror(pgc.url, 'mirror', live.url);
+  assert.ok(check.txs > 500 && check.types >= 30, `the simulated chain's ${check.txs} transactions of ${check.types} types`);
+  const rows = pgc.psql('SELECT (SELECT count(*) FROM mirror.transactions) || \'/\' || (SELECT count(*) FROM mirror.balance_changes)');
+  // Typed views and rollups over the same rows.
+  assert.is(Number(pgc.psql('SELECT count(*) FROM mirror.tasks')), Number(pgc.psql("SELECT count(*) FROM mirror.transactions WHERE type = 'TASK_SUBMIT'")));
+  assert.is(Number(pgc.psql('SELECT sum(tx_count) FROM mirror.daily_stats')), check.txs);
+  assert.is(pgc.psql("SELECT to_address FROM mirror.transfers LIMIT 1").startsWith('ox'), true);
+
+  const second = sinkOn('mirror');
+  const resumed = heightOf('mirror');
+  await waitFor(async () => (heightOf('mirror') >= resumed + 3 ? true : undefined), 30_000);
+  second.sink.stop();
+  assert.is(await second.run, 'stopped');
+  assert.not.ok(second.lines.some((l) => /applied migration/.test(l)), 'nothing to migrate the second time');
+  const again = await checkMirror(pgc.url, 'mirror', live.url);
+  assert.is(again.txs, check.txs);
+  assert.is(pgc.psql("SELECT (SELECT count(*) FROM mirror.transactions) || '/' || (SELECT count(*) FROM mirror.balance_changes)"), rows);
+});
+
+t('refuses a database holding another chain, and a schema newer than it knows, in one line', async () => {
+  if (!pgc) return;
+  const a = sinkOn('other');
+  await waitFor(async () => (heightOf('other') >= 0 ? true : undefined), 30_000);
+  a.sink.stop();
+  await a.run;
+  pgc.psql(`UPDATE other.sink_cursor SET genesis_hash = '${'ab'.repeat(32)}', chain_id = 'elsewhere'`);
+  const b = sinkOn('other');
+  const err = (await b.run) as Error & { code?: string };
+  assert.is(err.code, 'OTHER_CHAIN');
+  assert.match(err.message, /mirrors another chain \(elsewhere/);
+  assert.not.match(err.message, /\n/);
+
+  pgc.psql(`INSERT INTO other.schema_version (version) VALUES (${SCHEMA_VERSION + 1})`);
+  const c = sinkOn('other');
+  const newer = (await c.run) as Error & { code?: string };
+  assert.is(newer.code, 'SCHEMA_TOO_NEW');
+  assert.match(newer.message, new RegExp(`version ${SCHEMA_VERSION + 1}, newer than this sink knows \\(${SCHEMA_VERSION}\\)`));
+});
+
+t('migrations: applied once, in one transaction', async () => {
+  if (!pgc) return;
+  const db = await SinkDb.connect(pgc.url, 'fresh', () => undefined);
+  try {
+    assert.equal(await migrate(db.raw, 'fresh'), [1]);
+    assert.equal(await migrate(db.raw, 'fresh'), []);
+    assert.is(pgc.psql('SELECT count(*) FROM fresh.schema_version'), '1');
+    assert.is(pgc.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'fresh' AND table_type = 'BASE TABLE'"), '8');
+  } finally {
+    await db.close();
+  }
+});
+
+t('an unreachable database is retried with backoff and said so', async () => {
+  if (!pgc) return;
+  const s = sinkOn('unreachable', { db: 'postgres://postgres@127.0.0.1:1/postgres', retryMinMs: 20, retryMaxMs: 40 });
+  await waitFor(async () => (s.lines.filter((l) => /retrying/.test(l)).length >= 3 ? true : undefined));
+  s.sink.stop();
+  assert.is(await s.run, 'stopped');
+  assert.match(s.lines[0], /^database unreachable at 127\.0\.0\.1:1\/postgres \(.*ECONNREFUSED.*\); retrying in 0\.02 s$/);
+  assert.match(s.lines[1], /retrying in 0\.04 s$/);
+});
+
+t('--from-height starts an empty mirror at that height with every balance', async () => {
+  if (!pgc) return;
+  const s = sinkOn('late', { fromHeight: 50 });
+  await waitFor(async () => (heightOf('late') >= 60 ? true : undefined), 30_000);
+  s.sink.stop();
+  await s.run;
+  assert.is(pgc.psql('SELECT min(height) FROM late.blocks'), '50');
+  const mirror = Number(pgc.psql("SELECT balance FROM mirror.accounts WHERE address = 'oxa8771d443751bbb4d5adcd88ec3bdb605920fb7b'"));
+  const late = Number(pgc.psql("SELECT balance FROM late.accounts WHERE address = 'oxa8771d443751bbb4d5adcd88ec3bdb605920fb7b'"));
+  assert.is(late, mirror);
+});
+
+t.run();
