@@ -31,7 +31,10 @@ function describe(e: unknown, opts: SinkOptions): string {
   const msg = (e as Error).message ?? String(e);
   if (e instanceof OmbraUnreachable) return `node unreachable (${msg})`;
   if (e instanceof OmbraApiError) return `node refused a read: ${e.status} ${e.code} ${msg}`;
-  return `database unreachable at ${dbWhere(opts.db)} (${msg})`;
+  const code = String((e as { code?: unknown }).code ?? '');
+  // SQLSTATE classes 08 (connection) and 57 (shutdown, starting up), socket errors, a dropped connection.
+  const lost = /^(08|57)/.test(code) || /^E[A-Z]+$/.test(code) || /Connection terminated|connection/i.test(msg);
+  return `${lost ? 'database unreachable' : `database error${code ? ` ${code}` : ''}`} at ${dbWhere(opts.db)} (${msg})`;
 }
 
 /** The PostgreSQL sink. */
@@ -116,6 +119,8 @@ export class Sink {
 
   /** Backfills to the node's head, then follows its stream; returns when stopped. */
   private async follow(mirror: Mirror, db: SinkDb): Promise<void> {
+    // A fresh mirror's block 0, or a rewind with nothing above the ancestor yet, commits now.
+    await mirror.syncTo(db, mirror.height, () => this.stopping);
     for (;;) {
       const head = (await this.client.height()).height;
       this.metrics.nodeHeight.set(head);

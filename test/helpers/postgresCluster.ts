@@ -19,6 +19,8 @@ export interface PgCluster {
   port: number;
   /** Runs SQL through psql; answers its unaligned output. */
   psql(sql: string): string;
+  /** As psql, but undefined when the statement fails (a table not made yet): for waitFor. */
+  tryPsql(sql: string): string | undefined;
   /** `pg_ctl stop -m immediate`: what a power cut leaves (the WAL replays at the next start). */
   crash(): void;
   /** Starts it again on the same data and port. */
@@ -81,11 +83,22 @@ export async function startPostgres(what: string, opts: { fsync?: boolean } = {}
   start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   let stopped = false;
+  const psql = (sql: string) =>
+    execFileSync(join(bin, 'psql'), ['-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', sql], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }).trim();
   return {
     url,
     port,
-    psql: (sql) =>
-      execFileSync(join(bin, 'psql'), ['-X', '-A', '-t', '-q', '-v', 'ON_ERROR_STOP=1', '-d', url, '-c', sql], { encoding: 'utf8' }).trim(),
+    psql,
+    tryPsql(sql) {
+      try {
+        return psql(sql);
+      } catch {
+        return undefined;
+      }
+    },
     crash: () => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']),
     start,
     stop() {

@@ -41,8 +41,7 @@ function sinkOn(schema: string, extra: Partial<SinkOptions> = {}): { sink: Sink;
 
 /** The mirror's cursor height, -1 before its schema or first commit exists. */
 function heightOf(schema: string): number {
-  const made = pgc!.psql(`SELECT to_regclass('${schema}.sink_cursor') IS NOT NULL`) === 't';
-  return made ? Number(pgc!.psql(`SELECT coalesce((SELECT height FROM ${schema}.sink_cursor), -1)`)) : -1;
+  return Number(pgc!.tryPsql(`SELECT coalesce((SELECT height FROM ${schema}.sink_cursor), -1)`) ?? -1);
 }
 
 t('backfills the simulated chain and follows it live, equal to the node; a restart adds no row twice', async () => {

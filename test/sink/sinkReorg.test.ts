@@ -1,0 +1,75 @@
+/**
+ * A real reorganisation under the sink: three authorities split 1 | 2 (the lone one with a
+ * follower, as a node produces only with a peer), the sink follows the lone one (which mines a
+ * transfer on its branch), then the halves join and the lone node switches to
+ * the longer branch. The mirror must drop the abandoned blocks and the transfer's balances, hold
+ * exactly the node's branch, and count the reorg.
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { OmbraClient } from '../../client/reads.ts';
+import { Wallet } from '../../client/signer.ts';
+import { Sink } from '../../sink/sink.ts';
+import { SINK_DEFAULTS } from '../../sink/sinkOptions.ts';
+import { waitFor } from '../helpers/nodeProcess.ts';
+import { startPostgres } from '../helpers/postgresCluster.ts';
+import { checkMirror } from '../helpers/sinkCheck.ts';
+import { DEV_KEYS } from '../helpers/testChain.ts';
+import { converged, testNet } from '../helpers/testnet.ts';
+
+const t = suite('sink reorg');
+
+t('a reorganisation between two authorities is undone in the database', async () => {
+  const pgc = await startPostgres('sink reorg');
+  if (!pgc) return;
+  // Three authorities and a follower (node 3): a node produces only with a peer.
+  const net = testNet(4, 300, 3);
+  const lines: string[] = [];
+  let sink: Sink | undefined;
+  let run: Promise<unknown> = Promise.resolve();
+  try {
+    const lone = await net.start(0, []);
+    await net.start(3, [0]);
+    await net.start(1, []);
+    await net.start(2, [1]);
+    const dropped: string[] = [];
+    lone.node.events$.subscribe((e) => void (e.type === 'reorg' && dropped.push(...e.dropped)));
+    sink = new Sink({ ...SINK_DEFAULTS, url: lone.url, db: pgc.url, schema: 'ombra', log: (l) => lines.push(l), retryMinMs: 50 });
+    run = sink.run().catch((e: Error) => e);
+    // A transfer on the lone branch, mirrored before the switch.
+    const to = DEV_KEYS[9].address;
+    const { tx } = await new Wallet(new OmbraClient(lone.url), DEV_KEYS[0]).send('TRANSFER', { to, amount: '777000', fee: '1000' });
+    await waitFor(async () => (pgc.tryPsql(`SELECT count(*) FROM ombra.transactions WHERE hash = '${tx.hash}'`) === '1' ? true : undefined), 20_000);
+    const mirroredAt = Number(pgc.psql(`SELECT block_height FROM ombra.transactions WHERE hash = '${tx.hash}'`));
+    // The pair has two slots of three: its branch is the longer one.
+    await waitFor(async () => (net.nodes[1]!.node.head().index > lone.node.head().index + 2 ? true : undefined), 20_000);
+    // Nothing is produced while the branches meet, so the lone node cannot re-mine the transfer elsewhere first.
+    for (const x of net.nodes) await x!.producer?.stop();
+    lone.p2p!.connect(net.addr(1));
+    await converged(net, 30_000);
+    assert.ok(dropped.length > 0, 'the lone node abandoned its branch');
+    const head = lone.node.head();
+    await waitFor(async () => (pgc.psql('SELECT hash FROM ombra.sink_cursor') === head.hash ? true : undefined), 20_000);
+    assert.is(pgc.psql(`SELECT count(*) FROM ombra.blocks WHERE hash IN (${dropped.map((h) => `'${h}'`).join(', ')})`), '0');
+    const check = await checkMirror(pgc.url, 'ombra', lone.url);
+    assert.is(check.height, head.index);
+    // The transfer's block is gone; the node's new branch decides whether (and where) it is again.
+    const onChain = (await new OmbraClient(lone.url).http.find(`/api/chain/tx/${tx.hash}`)) as { status?: string; blockIndex?: number } | null;
+    const row = pgc.psql(`SELECT block_height FROM ombra.transactions WHERE hash = '${tx.hash}'`);
+    if (onChain?.status === 'confirmed') assert.is(Number(row), onChain.blockIndex);
+    else assert.is(row, '', `the abandoned transfer (mirrored at ${mirroredAt}) left the mirror`);
+    assert.ok((await sink.metrics.reorgs.get()).values[0].value >= 1, 'the reorg was counted');
+    assert.ok(lines.some((l) => /reorganised|left the mirror/.test(l)), lines.join('\n'));
+  } catch (e) {
+    // The sink's own account of what it did is the first thing to read when this fails.
+    (e as Error).message += `\nsink log:\n${lines.join('\n')}`;
+    throw e;
+  } finally {
+    sink?.stop();
+    await run;
+    await net.stop();
+    pgc.stop();
+  }
+});
+
+t.run();
