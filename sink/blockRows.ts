@@ -67,7 +67,8 @@ export function txRow(raw: SignedTx, block: Block, position: number, time: strin
     position,
     tx.type,
     tx.from,
-    parties[1] ?? null,
+    // The recipient: `to` where the type has one (a transfer to oneself too), else its first other party.
+    typeof tx.to === 'string' ? tx.to : (parties[1] ?? null),
     big(tx.amount),
     big(tx.fee) ?? '0',
     tx.nonce,

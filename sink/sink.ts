@@ -148,6 +148,7 @@ export class Sink {
       .subscribe({
         fromHeight: mirror.height + 1,
         signal: ctl.signal,
+        backoff: (n) => this.backoff(n),
         onNotice: (line) => this.opts.log(`node stream: ${line}`),
         onEvent: (e) => {
           const d = e.data as { index?: number; height?: number; fromHeight?: number };

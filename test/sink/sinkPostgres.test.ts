@@ -55,18 +55,24 @@ t('backfills the simulated chain and follows it live, equal to the node; a resta
   assert.ok(first.lines.some((l) => /applied migration 1/.test(l)));
   const check = await checkMirror(pgc.url, 'mirror', live.url);
   assert.ok(check.txs > 500 && check.types >= 30, `the simulated chain's ${check.txs} transactions of ${check.types} types`);
-  const rows = pgc.psql('SELECT (SELECT count(*) FROM mirror.transactions) || \'/\' || (SELECT count(*) FROM mirror.balance_changes)');
+  const rows = pgc.psql("SELECT (SELECT count(*) FROM mirror.transactions) || '/' || (SELECT count(*) FROM mirror.balance_changes)");
   // Typed views and rollups over the same rows.
-  assert.is(Number(pgc.psql('SELECT count(*) FROM mirror.tasks')), Number(pgc.psql("SELECT count(*) FROM mirror.transactions WHERE type = 'TASK_SUBMIT'")));
+  assert.is(
+    Number(pgc.psql('SELECT count(*) FROM mirror.tasks')),
+    Number(pgc.psql("SELECT count(*) FROM mirror.transactions WHERE type = 'TASK_SUBMIT'")),
+  );
   assert.is(Number(pgc.psql('SELECT sum(tx_count) FROM mirror.daily_stats')), check.txs);
-  assert.is(pgc.psql("SELECT to_address FROM mirror.transfers LIMIT 1").startsWith('ox'), true);
+  assert.is(pgc.psql('SELECT to_address FROM mirror.transfers LIMIT 1').startsWith('ox'), true);
 
   const second = sinkOn('mirror');
   const resumed = heightOf('mirror');
   await waitFor(async () => (heightOf('mirror') >= resumed + 3 ? true : undefined), 30_000);
   second.sink.stop();
   assert.is(await second.run, 'stopped');
-  assert.not.ok(second.lines.some((l) => /applied migration/.test(l)), 'nothing to migrate the second time');
+  assert.not.ok(
+    second.lines.some((l) => /applied migration/.test(l)),
+    'nothing to migrate the second time',
+  );
   const again = await checkMirror(pgc.url, 'mirror', live.url);
   assert.is(again.txs, check.txs);
   assert.is(pgc.psql("SELECT (SELECT count(*) FROM mirror.transactions) || '/' || (SELECT count(*) FROM mirror.balance_changes)"), rows);

@@ -39,7 +39,10 @@ t('a reorganisation between two authorities is undone in the database', async ()
     // A transfer on the lone branch, mirrored before the switch.
     const to = DEV_KEYS[9].address;
     const { tx } = await new Wallet(new OmbraClient(lone.url), DEV_KEYS[0]).send('TRANSFER', { to, amount: '777000', fee: '1000' });
-    await waitFor(async () => (pgc.tryPsql(`SELECT count(*) FROM ombra.transactions WHERE hash = '${tx.hash}'`) === '1' ? true : undefined), 20_000);
+    await waitFor(
+      async () => (pgc.tryPsql(`SELECT count(*) FROM ombra.transactions WHERE hash = '${tx.hash}'`) === '1' ? true : undefined),
+      20_000,
+    );
     const mirroredAt = Number(pgc.psql(`SELECT block_height FROM ombra.transactions WHERE hash = '${tx.hash}'`));
     // The pair has two slots of three: its branch is the longer one.
     await waitFor(async () => (net.nodes[1]!.node.head().index > lone.node.head().index + 2 ? true : undefined), 20_000);
@@ -54,12 +57,18 @@ t('a reorganisation between two authorities is undone in the database', async ()
     const check = await checkMirror(pgc.url, 'ombra', lone.url);
     assert.is(check.height, head.index);
     // The transfer's block is gone; the node's new branch decides whether (and where) it is again.
-    const onChain = (await new OmbraClient(lone.url).http.find(`/api/chain/tx/${tx.hash}`)) as { status?: string; blockIndex?: number } | null;
+    const onChain = (await new OmbraClient(lone.url).http.find(`/api/chain/tx/${tx.hash}`)) as {
+      status?: string;
+      blockIndex?: number;
+    } | null;
     const row = pgc.psql(`SELECT block_height FROM ombra.transactions WHERE hash = '${tx.hash}'`);
     if (onChain?.status === 'confirmed') assert.is(Number(row), onChain.blockIndex);
     else assert.is(row, '', `the abandoned transfer (mirrored at ${mirroredAt}) left the mirror`);
     assert.ok((await sink.metrics.reorgs.get()).values[0].value >= 1, 'the reorg was counted');
-    assert.ok(lines.some((l) => /reorganised|left the mirror/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /reorganised|left the mirror/.test(l)),
+      lines.join('\n'),
+    );
   } catch (e) {
     // The sink's own account of what it did is the first thing to read when this fails.
     (e as Error).message += `\nsink log:\n${lines.join('\n')}`;
