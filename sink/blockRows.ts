@@ -6,7 +6,7 @@
 import type { Block } from '../core/block.ts';
 import type { Account, StateDiff } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import { partiesOf } from '../core/tx/registry.ts';
+import { TX_HANDLERS } from '../core/tx/registry.ts';
 import { stateTx } from '../core/txCodec.ts';
 import { type CopyValue, jsonText } from './copyText.ts';
 
@@ -55,20 +55,28 @@ export function emptyRows(): Rows {
   return { blocks: [], transactions: [], transfers: [], balance_changes: [], record_versions: [], accounts: new Map(), txCount: 0 };
 }
 
+// Per type, its first top-level address field besides `from` (TRANSFER's `to`, a DM's recipient,
+// a mint's owner): the transactions row's to_address, even when it names the sender.
+const RECIPIENT: ReadonlyMap<string, string> = new Map(
+  [...TX_HANDLERS].flatMap(([type, h]) => {
+    const name = Object.entries(h.schema.fields).find(([n, spec]) => n !== 'from' && spec.kind === 'address')?.[0];
+    return name ? [[type, name] as const] : [];
+  }),
+);
+
 const big = (v: unknown): string | null => (typeof v === 'string' && /^[0-9]+$/.test(v) ? v : null);
 
 /** The transactions row of `raw` at `position` in `block`. */
 export function txRow(raw: SignedTx, block: Block, position: number, time: string): CopyValue[] {
   const tx = stateTx(raw);
-  const parties = partiesOf(tx);
+  const recipient = RECIPIENT.get(tx.type);
   return [
     tx.hash,
     block.index,
     position,
     tx.type,
     tx.from,
-    // The recipient: `to` where the type has one (a transfer to oneself too), else its first other party.
-    typeof tx.to === 'string' ? tx.to : (parties[1] ?? null),
+    recipient && typeof tx[recipient] === 'string' ? (tx[recipient] as string) : null,
     big(tx.amount),
     big(tx.fee) ?? '0',
     tx.nonce,

@@ -13,7 +13,7 @@ import * as assert from 'uvu/assert';
 const t = suite('architecture');
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** Bottom to top. */
-const LAYERS = ['core', 'projections', 'node', 'queries', 'services', 'p2p', 'api', 'client', 'cli'] as const;
+const LAYERS = ['core', 'projections', 'node', 'queries', 'services', 'p2p', 'api', 'client', 'sink', 'cli'] as const;
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/g;
 
@@ -45,6 +45,13 @@ t('source folders import only from themselves and the folders below them', () =>
     .filter(([from, to]) => !rank.has(to) || rank.get(to)! > rank.get(from)!)
     .map(([from, to, file, spec]) => `${file} (${from}) imports ${spec} (${to})`);
   assert.equal(upward, []);
+});
+
+t('the sink follows a node only through its public interface: it imports core and client, nothing else', () => {
+  const stray = folderEdges()
+    .filter(([from, to]) => from === 'sink' && !['sink', 'core', 'client'].includes(to))
+    .map(([, to, file, spec]) => `${file} imports ${spec} (${to})`);
+  assert.equal(stray, []);
 });
 
 t('every top-level source folder has a place in the layers', () => {

@@ -8,7 +8,9 @@
  *   memory:  replay and RSS of a node restarted on 200k transfers to 200k new accounts, and what holds it;
  *   records: RSS after a restart on 200k finished tasks over the same at 20k (flat in history);
  *   ratelimit, alerts: limiter overhead and webhook delivery (not in the table).
- * Usage: npm run bench [-- --only reads|replay|sync|fanout|memory|records|ratelimit] [--txs 100000]
+ *   sink:    (only with --only sink) `ombra sink postgres` backfilling 200k transfers vs psql \copy
+ *            of the same rows, and the live lag from SSE event to commit.
+ * Usage: npm run bench [-- --only reads|replay|sync|fanout|memory|records|ratelimit|sink] [--txs 100000]
  *        [--rounds 3] [--subscribers 5000]
  *        npm run bench -- --scale 10000000 [--chains DIR]   (replay rate, its ratio to the rate at 100k,
  *          peak and resting RSS, restart time and what holds the heap at 10M transactions to 10M
@@ -98,6 +100,7 @@ if (SCALE) {
     const { recordsBench } = await import('./records.ts');
     await recordsBench([20_000, 200_000]);
   }
+  if (ONLY === 'sink') await (await import('./sink.ts')).sinkBench(arg('txs', 200_000));
   if (ONLY === 'checkpoint') await (await import('./checkpoint.ts')).checkpointBench(TXS);
   if (ONLY === 'ratelimit' || ONLY === 'alerts' || ONLY === undefined) {
     const { rateLimitBench, deliveryBench } = await import('./rateLimit.ts');
