@@ -9,7 +9,7 @@ export type CopyValue = string | number | bigint | boolean | null;
 
 const SPECIAL = /[\\\t\n\r]/;
 
-function escape(s: string): string {
+function escapeText(s: string): string {
   if (!SPECIAL.test(s)) return s;
   return s.replaceAll('\\', '\\\\').replaceAll('\t', '\\t').replaceAll('\n', '\\n').replaceAll('\r', '\\r');
 }
@@ -21,7 +21,7 @@ export function copyLine(values: readonly CopyValue[]): string {
     const v = values[i];
     if (i > 0) out += '\t';
     if (v === null) out += '\\N';
-    else if (typeof v === 'string') out += escape(v);
+    else if (typeof v === 'string') out += escapeText(v);
     else if (typeof v === 'boolean') out += v ? 't' : 'f';
     else out += String(v);
   }

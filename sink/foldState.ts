@@ -67,7 +67,10 @@ export class FoldState {
     const all = this.state.records as unknown as Record<string, Map<string, unknown>>;
     const note = (kind: string, id: string) => {
       let m = records.get(kind);
-      if (!m) records.set(kind, (m = new Map()));
+      if (!m) {
+        m = new Map();
+        records.set(kind, m);
+      }
       if (!m.has(id)) m.set(id, all[kind]?.get(id));
     };
     for (const [kind, changed] of Object.entries(diff.records) as [string, Map<string, unknown>][])

@@ -114,21 +114,29 @@ export class Mirror {
     let rows = this.startRows();
     let last: Block | undefined;
     let blocks = 0;
+    // One commit in flight while the next batch folds: PostgreSQL ingests while this thread works.
+    let inflight: Promise<void> = Promise.resolve();
+    const commitOf = async (batch: Rows, lastOf: Block | undefined, head: { index: number; hash: string }, rewind: number | undefined) => {
+      await db.commit(batch, this.cursorAt(head.index, head.hash), rewind);
+      if (rewind !== undefined) this.metrics.reorgs.inc();
+      for (const t of ['blocks', 'transactions', 'transfers', 'balance_changes', 'record_versions'] as const)
+        this.metrics.rows.inc({ table: t }, batch[t].length);
+      this.metrics.rows.inc({ table: 'accounts' }, batch.accounts.size);
+      this.metrics.height.set(head.index);
+      if (lastOf) {
+        this.metrics.lagSeconds.set(Math.max(0, (Date.now() - lastOf.timestamp) / 1000));
+        onCommit?.(lastOf);
+      }
+    };
     const flush = async () => {
+      await inflight;
       if (!last && this.rewindAbove === undefined && !this.fresh) return;
-      const head = this.fold.head;
-      await db.commit(rows, this.cursorAt(head.index, head.hash), this.rewindAbove);
-      if (this.rewindAbove !== undefined) this.metrics.reorgs.inc();
+      const { index, hash } = this.fold.head;
+      inflight = commitOf(rows, last, { index, hash }, this.rewindAbove);
+      // Its failure surfaces at the next await of `inflight`; never as an unhandled rejection.
+      inflight.catch(() => undefined);
       this.rewindAbove = undefined;
       this.fresh = false;
-      for (const t of ['blocks', 'transactions', 'transfers', 'balance_changes', 'record_versions'] as const)
-        this.metrics.rows.inc({ table: t }, rows[t].length);
-      this.metrics.rows.inc({ table: 'accounts' }, rows.accounts.size);
-      this.metrics.height.set(head.index);
-      if (last) {
-        this.metrics.lagSeconds.set(Math.max(0, (Date.now() - last.timestamp) / 1000));
-        onCommit?.(last);
-      }
       rows = emptyRows();
       last = undefined;
     };
@@ -145,13 +153,17 @@ export class Mirror {
         blocks++;
         if (rows.txCount >= this.opts.batchTxs || rows.blocks.length >= this.opts.batchBlocks) {
           await flush();
-          if (stop()) return blocks;
+          if (stop()) {
+            await inflight;
+            return blocks;
+          }
         }
       }
       // Live blocks come one or two at a time: a bar is for backfills.
       if (target - start >= 100) this.opts.onProgress?.('backfill', this.fold.head.index - start, target - start);
     }
     await flush();
+    await inflight;
     return blocks;
   }
 

@@ -64,9 +64,15 @@ export class Sink {
   }
 
   private sleep(ms: number): Promise<void> {
+    const signal = this.stopCtl.signal;
     return new Promise((resolve) => {
-      const t = setTimeout(resolve, ms);
-      this.stopCtl.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      const done = () => {
+        clearTimeout(t);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      signal.addEventListener('abort', done, { once: true });
     });
   }
 
@@ -178,7 +184,11 @@ export class Sink {
           () => this.stopping,
           (last) => {
             const now = performance.now();
-            for (const [h, t] of seenAt) if (h <= last.index) this.metrics.commitLag.observe((now - t) / 1000), seenAt.delete(h);
+            for (const [h, t] of seenAt) {
+              if (h > last.index) continue;
+              this.metrics.commitLag.observe((now - t) / 1000);
+              seenAt.delete(h);
+            }
             this.metrics.nodeHeight.set(target);
             this.metrics.lagBlocks.set(Math.max(0, target - last.index));
           },

@@ -29,6 +29,8 @@ const COLUMNS: Record<'blocks' | 'transactions' | 'transfers' | 'balance_changes
   balance_changes: 'address, block_height, balance_before, balance_after, delta, nonce',
   record_versions: 'kind, id, block_height, value',
 };
+/** Up to this many transactions (and balance changes) a commit goes as one statement text, above it by COPY. */
+const INLINE_TXS = 1000;
 /** Tables whose rows belong to a height, deleted above the ancestor on a rewind. */
 const HEIGHT_TABLES = ['transfers', 'transactions', 'record_versions', 'balance_changes', 'blocks'] as const;
 
@@ -93,6 +95,8 @@ export class SinkDb {
    */
   async commit(rows: Rows, cursor: Cursor, rewindAbove?: number): Promise<void> {
     const c = this.client;
+    if (rewindAbove === undefined && rows.txCount <= INLINE_TXS && rows.balance_changes.length <= INLINE_TXS)
+      return this.commitInline(rows, cursor);
     await c.query('BEGIN');
     try {
       if (rewindAbove !== undefined) await this.rewind(rewindAbove);
@@ -110,21 +114,39 @@ export class SinkDb {
     }
   }
 
+  /**
+   * A live block's few rows: the whole transaction as one multi-statement text (literals escaped
+   * by the driver), so it costs one round trip instead of one per table.
+   */
+  private async commitInline(rows: Rows, cursor: Cursor): Promise<void> {
+    const lit = (v: CopyValue): string =>
+      v === null ? 'NULL' : typeof v === 'string' ? this.client.escapeLiteral(v) : typeof v === 'boolean' ? String(v) : String(v);
+    const values = (list: readonly CopyValue[][]) => list.map((r) => `(${r.map(lit).join(', ')})`).join(', ');
+    const sql = ['BEGIN'];
+    for (const table of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[])
+      if (rows[table].length) sql.push(`INSERT INTO ${this.s}.${table} (${COLUMNS[table]}) VALUES ${values(rows[table])}`);
+    if (rows.accounts.size)
+      sql.push(
+        `INSERT INTO ${this.s}.accounts (address, balance, nonce, first_seen_height, last_seen_height) VALUES ${values(
+          [...rows.accounts].map(([a, v]) => [a, v.balance.toString(), v.nonce, v.firstSeen, v.lastSeen]),
+        )} ON CONFLICT (address) DO UPDATE SET balance = EXCLUDED.balance, nonce = EXCLUDED.nonce, last_seen_height = EXCLUDED.last_seen_height`,
+      );
+    sql.push(
+      `INSERT INTO ${this.s}.sink_cursor (genesis_hash, chain_id, height, hash) VALUES (${[cursor.genesisHash, cursor.chainId, cursor.height, cursor.hash].map(lit).join(', ')})
+       ON CONFLICT (id) DO UPDATE SET height = EXCLUDED.height, hash = EXCLUDED.hash, updated_at = now()`,
+      'COMMIT',
+    );
+    try {
+      await this.client.query(sql.join(';\n'));
+    } catch (e) {
+      await this.client.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  }
+
   private async copy(table: string, columns: string, rows: readonly CopyValue[][]): Promise<void> {
     if (rows.length === 0) return;
-    const sql = `COPY ${this.s}.${table} (${columns}) FROM STDIN`;
-    if (rows.length < 64) {
-      // A live block's handful of rows: one multi-row INSERT costs less than a COPY round.
-      const params: CopyValue[] = [];
-      const tuples = rows.map(
-        (r) => `(${r.map((v) => (params.push(typeof v === 'bigint' ? v.toString() : v), `$${params.length}`)).join(', ')})`,
-      );
-      if (params.length < 65_000) {
-        await this.client.query(`INSERT INTO ${this.s}.${table} (${columns}) VALUES ${tuples.join(', ')}`, params);
-        return;
-      }
-    }
-    await pipeline(Readable.from(chunks(rows)), this.client.query(copyFrom(sql)));
+    await pipeline(Readable.from(chunks(rows)), this.client.query(copyFrom(`COPY ${this.s}.${table} (${columns}) FROM STDIN`)));
   }
 
   private async upsertAccounts(rows: Rows): Promise<void> {

@@ -69,6 +69,24 @@ t('systemd-analyze verify passes the unit and fails a broken copy', () => {
   }
 });
 
+t("the sink's unit: the node unit's hardening, systemd-analyze clean, runs `sink postgres` from its env file", () => {
+  const SINK = join(REPO_ROOT, 'deploy/ombra-sink.service');
+  const node = settings(readFileSync(UNIT, 'utf8'));
+  const sink = settings(readFileSync(SINK, 'utf8'));
+  const hardening = [...node.keys()].filter((k) =>
+    /^(Protect|Restrict|Private|NoNew|Capability|Ambient|SystemCall|Lock|RemoveIPC|UMask)/.test(k),
+  );
+  assert.ok(hardening.length >= 15);
+  for (const k of hardening) if (k !== 'RestrictAddressFamilies') assert.is(sink.get(k), node.get(k), k);
+  assert.is(sink.get('User'), 'ombra');
+  assert.is(sink.get('Restart'), 'on-failure');
+  assert.is(sink.get('KillSignal'), 'SIGTERM');
+  assert.is(sink.get('EnvironmentFile'), '/etc/ombra/sink.env');
+  assert.match(sink.get('ExecStart') ?? '', /node_modules\/\.bin\/node \S+\/cli\/bin\.js sink postgres$/);
+  const r = verify(SINK);
+  assert.is(r.status, 0, r.stdout + r.stderr);
+});
+
 /** The Dockerfile's instructions, continuation lines joined, comments dropped. */
 function instructions(text: string): { op: string; args: string }[] {
   return text

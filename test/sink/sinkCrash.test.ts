@@ -76,7 +76,7 @@ t('kill -9 of the sink, the node and PostgreSQL at random moments leaves every r
   const kills = { sink: 0, node: 0, postgres: 0 };
   try {
     startSink();
-    await waitFor(async () => (height() >= 5 ? true : undefined), 30_000);
+    await waitFor(async () => (height() >= 5 ? true : undefined), 90_000);
     const rnd = random(42);
     for (const party of ['sink', 'postgres', 'node', 'sink', 'sink', 'postgres', 'node', 'sink'] as const) {
       await sleep(200 + Math.floor(rnd() * 1200));
@@ -99,7 +99,7 @@ t('kill -9 of the sink, the node and PostgreSQL at random moments leaves every r
     sending = false;
     await traffic;
     const client = new OmbraClient(node.url);
-    await waitFor(async () => ((await client.http.get<{ total: number }>('/api/mempool')).total === 0 ? true : undefined), 30_000);
+    await waitFor(async () => ((await client.http.get<{ total: number }>('/api/mempool')).total === 0 ? true : undefined), 90_000);
     const head = (await client.height()).height;
     await waitFor(async () => (height() >= head ? true : undefined), 60_000);
     const check = await checkMirror(pgc.url, 'ombra', node.url);

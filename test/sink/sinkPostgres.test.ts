@@ -49,7 +49,7 @@ t('backfills the simulated chain and follows it live, equal to the node; a resta
   const fixtureHead = live.blocks.length - 1;
   const first = sinkOn('mirror');
   // Past the fixture: the live node keeps producing, so these blocks came through the stream.
-  await waitFor(async () => (heightOf('mirror') >= fixtureHead + 5 ? true : undefined), 30_000);
+  await waitFor(async () => (heightOf('mirror') >= fixtureHead + 5 ? true : undefined), 90_000);
   first.sink.stop();
   assert.is(await first.run, 'stopped');
   assert.ok(first.lines.some((l) => /applied migration 1/.test(l)));
@@ -61,12 +61,12 @@ t('backfills the simulated chain and follows it live, equal to the node; a resta
     Number(pgc.psql('SELECT count(*) FROM mirror.tasks')),
     Number(pgc.psql("SELECT count(*) FROM mirror.transactions WHERE type = 'TASK_SUBMIT'")),
   );
-  assert.is(Number(pgc.psql('SELECT sum(tx_count) FROM mirror.daily_stats')), check.txs);
+  assert.is(Number(pgc.psql('SELECT sum(tx_count) FROM mirror.daily_stats')), check.txs, first.lines.join('\n'));
   assert.is(pgc.psql('SELECT to_address FROM mirror.transfers LIMIT 1').startsWith('ox'), true);
 
   const second = sinkOn('mirror');
   const resumed = heightOf('mirror');
-  await waitFor(async () => (heightOf('mirror') >= resumed + 3 ? true : undefined), 30_000);
+  await waitFor(async () => (heightOf('mirror') >= resumed + 3 ? true : undefined), 90_000);
   second.sink.stop();
   assert.is(await second.run, 'stopped');
   assert.not.ok(
@@ -81,7 +81,7 @@ t('backfills the simulated chain and follows it live, equal to the node; a resta
 t('refuses a database holding another chain, and a schema newer than it knows, in one line', async () => {
   if (!pgc) return;
   const a = sinkOn('other');
-  await waitFor(async () => (heightOf('other') >= 0 ? true : undefined), 30_000);
+  await waitFor(async () => (heightOf('other') >= 0 ? true : undefined), 90_000);
   a.sink.stop();
   await a.run;
   pgc.psql(`UPDATE other.sink_cursor SET genesis_hash = '${'ab'.repeat(32)}', chain_id = 'elsewhere'`);
@@ -124,7 +124,7 @@ t('an unreachable database is retried with backoff and said so', async () => {
 t('--from-height starts an empty mirror at that height with every balance', async () => {
   if (!pgc) return;
   const s = sinkOn('late', { fromHeight: 50 });
-  await waitFor(async () => (heightOf('late') >= 60 ? true : undefined), 30_000);
+  await waitFor(async () => (heightOf('late') >= 60 ? true : undefined), 90_000);
   s.sink.stop();
   await s.run;
   assert.is(pgc.psql('SELECT min(height) FROM late.blocks'), '50');

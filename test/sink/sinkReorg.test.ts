@@ -45,14 +45,14 @@ t('a reorganisation between two authorities is undone in the database', async ()
     );
     const mirroredAt = Number(pgc.psql(`SELECT block_height FROM ombra.transactions WHERE hash = '${tx.hash}'`));
     // The pair has two slots of three: its branch is the longer one.
-    await waitFor(async () => (net.nodes[1]!.node.head().index > lone.node.head().index + 2 ? true : undefined), 20_000);
+    await waitFor(async () => (net.nodes[1]!.node.head().index > lone.node.head().index + 2 ? true : undefined), 90_000);
     // Nothing is produced while the branches meet, so the lone node cannot re-mine the transfer elsewhere first.
     for (const x of net.nodes) await x!.producer?.stop();
     lone.p2p!.connect(net.addr(1));
-    await converged(net, 30_000);
+    await converged(net, 90_000);
     assert.ok(dropped.length > 0, 'the lone node abandoned its branch');
     const head = lone.node.head();
-    await waitFor(async () => (pgc.psql('SELECT hash FROM ombra.sink_cursor') === head.hash ? true : undefined), 20_000);
+    await waitFor(async () => (pgc.psql('SELECT hash FROM ombra.sink_cursor') === head.hash ? true : undefined), 90_000);
     assert.is(pgc.psql(`SELECT count(*) FROM ombra.blocks WHERE hash IN (${dropped.map((h) => `'${h}'`).join(', ')})`), '0');
     const check = await checkMirror(pgc.url, 'ombra', lone.url);
     assert.is(check.height, head.index);
