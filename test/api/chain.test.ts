@@ -1,6 +1,8 @@
 /** Chain-wide reads: /api/chain/stats, /height, /account/:address, /search/:q, /network, /peers. */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { genesisState } from '../../core/applyBlock.ts';
+import { parseGenesis } from '../../core/genesis.ts';
 import { sha256Hex } from '../../core/hash.ts';
 import { signTx } from '../../core/txCodec.ts';
 import type { NetworkView } from '../../api/context.ts';
@@ -396,3 +398,21 @@ params('blockReward is what the next block mints, the same figure as the supply 
 );
 
 params.run();
+
+const genesisConfig = suite('GET /api/chain/genesis-config');
+
+genesisConfig('answers the genesis document as the node runs it, from which block 0 follows', () =>
+  withChain(
+    async (c) => {
+      const res = await get(c, '/api/chain/genesis-config');
+      assert.is(res.status, 200);
+      assert.equal(res.body, { ...c.genesis, forks: { ...c.genesis.forks } });
+      assert.is(Object.keys(res.body.allocations).length, Object.keys(c.genesis.allocations).length);
+      // A mirror folds the state from it: its block 0 is the node's.
+      assert.is(genesisState(parseGenesis(res.body)).block.hash, (await get(c, '/api/chain/genesis')).body.hash);
+    },
+    { genesis: fixtureGenesis('late-forks-genesis.json') },
+  ),
+);
+
+genesisConfig.run();

@@ -6,7 +6,7 @@
  * CI=true fails.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,8 @@ export interface PgCluster {
   crash(): void;
   /** Starts it again on the same data and port. */
   start(): void;
+  /** CPU seconds the server's processes used so far (Linux; the exited backends' too, as the postmaster reaped them). */
+  cpuSeconds(): number;
   /** Stops it and deletes its files. */
   stop(): void;
 }
@@ -101,6 +103,23 @@ export async function startPostgres(what: string, opts: { fsync?: boolean } = {}
     },
     crash: () => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']),
     start,
+    cpuSeconds() {
+      const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      let ticks = 0;
+      for (const pid of readdirSync('/proc').filter((n) => /^[0-9]+$/.test(n))) {
+        let stat: string[];
+        try {
+          stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+        } catch {
+          continue; // gone meanwhile
+        }
+        // Fields after the name: state ppid ... utime(12) stime(13) cutime(14) cstime(15), 1-based from state.
+        const own = Number(stat[11]) + Number(stat[12]);
+        if (Number(pid) === postmaster) ticks += own + Number(stat[13]) + Number(stat[14]);
+        else if (Number(stat[1]) === postmaster) ticks += own;
+      }
+      return ticks / 100;
+    },
     stop() {
       if (stopped) return;
       stopped = true;
