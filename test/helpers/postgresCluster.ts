@@ -6,7 +6,7 @@
  * CI=true fails.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +25,8 @@ export interface PgCluster {
   crash(): void;
   /** Starts it again on the same data and port. */
   start(): void;
+  /** Makes `user` (created with `password`) log in over TCP with SCRAM instead of trust. */
+  passwordUser(user: string, password: string): void;
   /** CPU seconds the server's processes used so far (Linux; the exited backends' too, as the postmaster reaped them). */
   cpuSeconds(): number;
   /** Stops it and deletes its files. */
@@ -103,6 +105,13 @@ export async function startPostgres(what: string, opts: { fsync?: boolean } = {}
     },
     crash: () => asPostgres(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']),
     start,
+    passwordUser(user, password) {
+      psql(`CREATE ROLE ${user} LOGIN SUPERUSER PASSWORD '${password}'`);
+      const hba = join(data, 'pg_hba.conf');
+      // First match wins: ahead of the trust lines initdb wrote.
+      writeFileSync(hba, `host all ${user} 127.0.0.1/32 scram-sha-256\n${readFileSync(hba, 'utf8')}`);
+      psql('SELECT pg_reload_conf()');
+    },
     cpuSeconds() {
       const postmaster = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
       let ticks = 0;

@@ -4,12 +4,15 @@
  * duplicate; another chain's database, a newer schema and an unreachable database are each said in
  * one line.
  */
+import { createServer } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { migrate, SCHEMA_VERSION } from '../../sink/migrations.ts';
 import { Sink } from '../../sink/sink.ts';
 import { SinkDb } from '../../sink/sinkDb.ts';
+import { serveMetrics } from '../../sink/sinkMetrics.ts';
 import { SINK_DEFAULTS, type SinkOptions } from '../../sink/sinkOptions.ts';
+import { runCli } from '../helpers/cliRun.ts';
 import { type LiveNode, liveSimulatedNode } from '../helpers/liveNode.ts';
 import { waitFor } from '../helpers/nodeProcess.ts';
 import { type PgCluster, startPostgres } from '../helpers/postgresCluster.ts';
@@ -119,6 +122,65 @@ t('an unreachable database is retried with backoff and said so', async () => {
   assert.is(await s.run, 'stopped');
   assert.match(s.lines[0], /^database unreachable at 127\.0\.0\.1:1\/postgres \(.*ECONNREFUSED.*\); retrying in 0\.02 s$/);
   assert.match(s.lines[1], /retrying in 0\.04 s$/);
+});
+
+t('a wrong password and an unreachable node are each one line; the first ends the run, the second is retried', async () => {
+  if (!pgc) return;
+  pgc.passwordUser('sinkpw', 'right');
+  const wrong = sinkOn('pw', { db: pgc.url.replace('postgres@', 'sinkpw:wrong@') });
+  const err = (await wrong.run) as Error & { code?: string };
+  assert.is(err.code, 'DB_AUTH');
+  assert.match(err.message, /^database at 127\.0\.0\.1:\d+\/postgres: wrong password \(/);
+  const right = sinkOn('pw', { db: pgc.url.replace('postgres@', 'sinkpw:right@') });
+  await waitFor(async () => (heightOf('pw') >= 0 ? true : undefined), 90_000);
+  right.sink.stop();
+  assert.is(await right.run, 'stopped');
+
+  // A port nothing listens on (fetch refuses port 1 and other well-known ones before connecting).
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+  const closed = (srv.address() as { port: number }).port;
+  await new Promise((r) => srv.close(r));
+  const away = sinkOn('away', { url: `http://127.0.0.1:${closed}`, retryMinMs: 20, retryMaxMs: 20 });
+  await waitFor(async () => (away.lines.length >= 2 ? true : undefined));
+  away.sink.stop();
+  assert.is(await away.run, 'stopped');
+  assert.match(
+    away.lines[0],
+    new RegExp(`^node unreachable \\(cannot reach the node at http://127\\.0\\.0\\.1:${closed}: ECONNREFUSED\\); retrying in 0\\.02 s$`),
+  );
+});
+
+t('its /metrics names ombra_sink_* series, the height among them', async () => {
+  if (!pgc) return;
+  const s = sinkOn('metrics');
+  const { server, port } = await serveMetrics(s.sink.metrics, '127.0.0.1', 0);
+  try {
+    await waitFor(async () => (heightOf('metrics') >= 10 ? true : undefined), 90_000);
+    const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    for (const name of ['height', 'node_height', 'lag_blocks', 'lag_seconds', 'rows_written_total', 'reorgs_total', 'commit_lag_seconds'])
+      assert.match(text, new RegExp(`^# TYPE ombra_sink_${name} `, 'm'), name);
+    assert.ok(Number(/^ombra_sink_height (\d+)$/m.exec(text)?.[1]) >= 10);
+    assert.is((await fetch(`http://127.0.0.1:${port}/other`)).status, 404);
+  } finally {
+    server.close();
+    s.sink.stop();
+    await s.run;
+  }
+});
+
+t('the command refuses bad input with a usage line (exit 2)', async () => {
+  for (const [args, why] of [
+    [['sink'], /name the sink: ombra sink postgres/],
+    [['sink', 'mysql', '--db', 'postgres://x@h/d'], /unknown sink mysql/],
+    [['sink', 'postgres'], /--db must be a postgres:\/\/ URL/],
+    [['sink', 'postgres', '--db', 'postgres://x@h/d', '--schema', 'Bad-Name'], /--schema must be/],
+    [['sink', 'postgres', '--db', 'postgres://x@h/d', '--metrics-addr', 'nope'], /--metrics-addr must be HOST:PORT/],
+  ] as const) {
+    const r = await runCli([...args]);
+    assert.is(r.code, 2, r.stderr);
+    assert.match(r.stderr, why);
+  }
 });
 
 t('--from-height starts an empty mirror at that height with every balance', async () => {
