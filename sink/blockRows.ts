@@ -32,7 +32,7 @@ export const MIRRORED_KINDS: readonly string[] = [
 ];
 
 /** The final value of an account a batch touched. */
-export interface AccountRow {
+interface AccountRow {
   balance: bigint;
   nonce: number;
   firstSeen: number;
@@ -67,7 +67,7 @@ const RECIPIENT: ReadonlyMap<string, string> = new Map(
 const big = (v: unknown): string | null => (typeof v === 'string' && /^[0-9]+$/.test(v) ? v : null);
 
 /** The transactions row of `raw` at `position` in `block`. */
-export function txRow(raw: SignedTx, block: Block, position: number, time: string): CopyValue[] {
+function txRow(raw: SignedTx, block: Block, position: number, time: string): CopyValue[] {
   const tx = stateTx(raw);
   const recipient = RECIPIENT.get(tx.type);
   return [

@@ -37,7 +37,7 @@ CREATE VIEW ${s}.${name} AS SELECT hash, block_height, position, timestamp, from
 FROM ${s}.transactions WHERE type IN (${types.map((t) => `'${t}'`).join(', ')});`;
 
 /** Every migration, oldest first. Never edit one that shipped: add the next. */
-export const MIGRATIONS: readonly Migration[] = [
+const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     sql: (s) => `

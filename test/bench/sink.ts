@@ -79,7 +79,8 @@ export async function sinkBench(txs: number): Promise<void> {
     await run;
     // The baseline: the same rows, from files, by psql's \copy in one transaction.
     const bin = postgresBin() as string;
-    for (const t of TABLES) execFileSync(join(bin, 'psql'), ['-X', '-q', '-d', pgc.url, '-c', `\\copy ombra.${t} TO '${join(work, `${t}.copy`)}'`]);
+    for (const t of TABLES)
+      execFileSync(join(bin, 'psql'), ['-X', '-q', '-d', pgc.url, '-c', `\\copy ombra.${t} TO '${join(work, `${t}.copy`)}'`]);
     pgc.psql('CREATE SCHEMA baseline');
     for (const t of TABLES) pgc.psql(`CREATE TABLE baseline.${t} (LIKE ombra.${t} INCLUDING ALL)`);
     const script = ['BEGIN;', ...TABLES.map((t) => `\\copy baseline.${t} FROM '${join(work, `${t}.copy`)}'`), 'COMMIT;'].join('\n');
@@ -87,9 +88,13 @@ export async function sinkBench(txs: number): Promise<void> {
     const pg0 = pgc.cpuSeconds();
     const b0 = performance.now();
     // bash's `times` prints its children's CPU (psql's) on its second line.
-    const times = execFileSync('bash', ['-c', `${join(bin, 'psql')} -X -q -v ON_ERROR_STOP=1 -d '${pgc.url}' -f '${join(work, 'baseline.sql')}' && times`], {
-      encoding: 'utf8',
-    });
+    const times = execFileSync(
+      'bash',
+      ['-c', `${join(bin, 'psql')} -X -q -v ON_ERROR_STOP=1 -d '${pgc.url}' -f '${join(work, 'baseline.sql')}' && times`],
+      {
+        encoding: 'utf8',
+      },
+    );
     const baseSeconds = (performance.now() - b0) / 1000;
     const psqlCpu = (times.trim().split('\n').pop() ?? '').split(/\s+/).reduce((a, m) => a + minutes(m), 0);
     const baseCpu = pgc.cpuSeconds() - pg0 + psqlCpu;
@@ -100,7 +105,9 @@ export async function sinkBench(txs: number): Promise<void> {
     console.log(
       `  sink backfill: ${sinkSeconds.toFixed(1)} s wall (${Math.round(rate)} tx/s, ${rows} rows); CPU s: sink ${sinkCpu.sink.toFixed(1)}, node ${sinkCpu.node.toFixed(1)}, PostgreSQL ${sinkCpu.pg.toFixed(1)}`,
     );
-    console.log(`  psql \\copy of the same rows: ${baseSeconds.toFixed(1)} s wall (${Math.round(baseRate)} tx/s); CPU s: psql + PostgreSQL ${baseCpu.toFixed(1)}`);
+    console.log(
+      `  psql \\copy of the same rows: ${baseSeconds.toFixed(1)} s wall (${Math.round(baseRate)} tx/s); CPU s: psql + PostgreSQL ${baseCpu.toFixed(1)}`,
+    );
     addRow({
       measure: `sink backfill, ${txs / 1000}k transfers into PostgreSQL (wall)`,
       node: `${Math.round(rate).toLocaleString('en')} tx/s`,

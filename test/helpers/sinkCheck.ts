@@ -20,7 +20,7 @@ export interface SinkCheck {
 }
 
 /** The node's blocks 0..to. */
-export async function nodeBlocks(client: OmbraClient, to: number): Promise<Block[]> {
+async function nodeBlocks(client: OmbraClient, to: number): Promise<Block[]> {
   const out: Block[] = [];
   while (out.length <= to) {
     const r = (await client.blocksRange(out.length, Math.min(to, out.length + 499))) as unknown as { blocks: Block[] };
