@@ -140,29 +140,35 @@ export class Mirror {
       rows = emptyRows();
       last = undefined;
     };
-    for await (const chunk of blockFeed(this.client, start + 1, target)) {
-      for (const b of chunk) {
-        if (b.index === this.fold.head.index + 1 && b.previousHash !== this.fold.head.hash)
-          throw new SinkError(
-            'CHAIN_MOVED',
-            `block ${b.index} does not follow the mirror's block ${this.fold.head.index}: the chain reorganised`,
-          );
-        const folded = this.fold.apply(b);
-        addBlockRows(rows, b, folded.diff, folded.before);
-        last = b;
-        blocks++;
-        if (rows.txCount >= this.opts.batchTxs || rows.blocks.length >= this.opts.batchBlocks) {
-          await flush();
-          if (stop()) {
-            await inflight;
-            return blocks;
+    try {
+      for await (const chunk of blockFeed(this.client, start + 1, target)) {
+        for (const b of chunk) {
+          if (b.index === this.fold.head.index + 1 && b.previousHash !== this.fold.head.hash)
+            throw new SinkError(
+              'CHAIN_MOVED',
+              `block ${b.index} does not follow the mirror's block ${this.fold.head.index}: the chain reorganised`,
+            );
+          const folded = this.fold.apply(b);
+          addBlockRows(rows, b, folded.diff, folded.before);
+          last = b;
+          blocks++;
+          if (rows.txCount >= this.opts.batchTxs || rows.blocks.length >= this.opts.batchBlocks) {
+            await flush();
+            if (stop()) {
+              await inflight;
+              return blocks;
+            }
           }
         }
+        // Live blocks come one or two at a time: a bar is for backfills.
+        if (target - start >= 100) this.opts.onProgress?.('backfill', this.fold.head.index - start, target - start);
       }
-      // Live blocks come one or two at a time: a bar is for backfills.
-      if (target - start >= 100) this.opts.onProgress?.('backfill', this.fold.head.index - start, target - start);
+      await flush();
+    } catch (e) {
+      // Nothing is left running on the connection when the caller resumes.
+      await inflight.catch(() => undefined);
+      throw e;
     }
-    await flush();
     await inflight;
     return blocks;
   }
