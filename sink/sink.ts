@@ -44,6 +44,8 @@ export class Sink {
   private stopping = false;
   private wake: (() => void) | undefined;
   private readonly stopCtl = new AbortController();
+  /** When the rollups were last refreshed (never: the first live commit refreshes them). */
+  private lastRefresh = Number.NEGATIVE_INFINITY;
 
   private readonly opts: SinkOptions;
 
@@ -123,6 +125,11 @@ export class Sink {
     }
   }
 
+  private async refreshRollups(db: SinkDb): Promise<void> {
+    await db.refreshRollups();
+    this.lastRefresh = performance.now();
+  }
+
   /** Backfills to the node's head, then follows its stream; returns when stopped. */
   private async follow(mirror: Mirror, db: SinkDb): Promise<void> {
     // A fresh mirror's block 0, or a rewind with nothing above the ancestor yet, commits now.
@@ -135,7 +142,7 @@ export class Sink {
       this.opts.log(`backfill ${mirror.height + 1}..${head}`);
       await mirror.syncTo(db, head, () => this.stopping);
       if (this.stopping) return;
-      await db.refreshRollups();
+      await this.refreshRollups(db);
     }
     await this.live(mirror, db);
   }
@@ -171,7 +178,6 @@ export class Sink {
         ended = true;
         poke();
       });
-    let lastRefresh = performance.now();
     try {
       while (!this.stopping && resync === undefined && !ended) {
         if (target <= mirror.height) {
@@ -193,10 +199,7 @@ export class Sink {
             this.metrics.lagBlocks.set(Math.max(0, target - last.index));
           },
         );
-        if (performance.now() - lastRefresh >= this.opts.rollupRefreshMs) {
-          await db.refreshRollups();
-          lastRefresh = performance.now();
-        }
+        if (performance.now() - this.lastRefresh >= this.opts.rollupRefreshMs) await this.refreshRollups(db);
       }
     } finally {
       this.wake = undefined;
