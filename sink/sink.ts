@@ -132,13 +132,16 @@ export class Sink {
 
   /** Backfills to the node's head, then follows its stream; returns when stopped. */
   private async follow(mirror: Mirror, db: SinkDb): Promise<void> {
-    // A fresh mirror's block 0, or a rewind with nothing above the ancestor yet, commits now.
-    await mirror.syncTo(db, mirror.height, () => this.stopping);
     for (;;) {
       const head = (await this.client.height()).height;
       this.metrics.nodeHeight.set(head);
       this.metrics.lagBlocks.set(Math.max(0, head - mirror.height));
-      if (head <= mirror.height) break;
+      if (head <= mirror.height) {
+        // A fresh mirror's block 0, or a rewind with nothing above the ancestor: committed alone.
+        // Otherwise the backfill's first commit carries them (a rewind with the new branch).
+        await mirror.syncTo(db, mirror.height, () => this.stopping);
+        break;
+      }
       this.opts.log(`backfill ${mirror.height + 1}..${head}`);
       await mirror.syncTo(db, head, () => this.stopping);
       if (this.stopping) return;

@@ -19,14 +19,25 @@ import { converged, testNet } from '../helpers/testnet.ts';
 
 const t = suite('sink reorg');
 
-t('a reorganisation between two authorities is undone in the database', async () => {
+t('a reorganisation between two authorities is undone in the database, live and at a restart', async () => {
   const pgc = await startPostgres('sink reorg');
   if (!pgc) return;
   // Three authorities and a follower (node 3): a node produces only with a peer.
   const net = testNet(4, 300, 3);
   const lines: string[] = [];
-  let sink: Sink | undefined;
-  let run: Promise<unknown> = Promise.resolve();
+  const sinks: { sink: Sink; run: Promise<unknown> }[] = [];
+  /** A sink on `schema` following `url`. */
+  const follow = (url: string, schema: string) => {
+    const sink = new Sink({ ...SINK_DEFAULTS, url, db: pgc.url, schema, log: (l) => lines.push(`${schema}: ${l}`), retryMinMs: 50 });
+    const s = { sink, run: sink.run().catch((e: Error) => e) };
+    sinks.push(s);
+    return s;
+  };
+  const mirrored = (schema: string, hash: string) =>
+    waitFor(
+      async () => (pgc.tryPsql(`SELECT count(*) FROM ${schema}.transactions WHERE hash = '${hash}'`) === '1' ? true : undefined),
+      90_000,
+    );
   try {
     const lone = await net.start(0, []);
     await net.start(3, [0]);
@@ -34,15 +45,17 @@ t('a reorganisation between two authorities is undone in the database', async ()
     await net.start(2, [1]);
     const dropped: string[] = [];
     lone.node.events$.subscribe((e) => void (e.type === 'reorg' && dropped.push(...e.dropped)));
-    sink = new Sink({ ...SINK_DEFAULTS, url: lone.url, db: pgc.url, schema: 'ombra', log: (l) => lines.push(l), retryMinMs: 50 });
-    run = sink.run().catch((e: Error) => e);
+    // `ombra` follows through the switch (the reorg event); `later` is stopped before it and
+    // restarted after (its cursor's block is no longer the node's at that height).
+    const { sink } = follow(lone.url, 'ombra');
+    const later = follow(lone.url, 'later');
     // A transfer on the lone branch, mirrored before the switch.
     const to = DEV_KEYS[9].address;
     const { tx } = await new Wallet(new OmbraClient(lone.url), DEV_KEYS[0]).send('TRANSFER', { to, amount: '777000', fee: '1000' });
-    await waitFor(
-      async () => (pgc.tryPsql(`SELECT count(*) FROM ombra.transactions WHERE hash = '${tx.hash}'`) === '1' ? true : undefined),
-      20_000,
-    );
+    await mirrored('ombra', tx.hash);
+    await mirrored('later', tx.hash);
+    later.sink.stop();
+    assert.is(await later.run, undefined);
     const mirroredAt = Number(pgc.psql(`SELECT block_height FROM ombra.transactions WHERE hash = '${tx.hash}'`));
     // The pair has two slots of three: its branch is the longer one.
     await waitFor(async () => (net.nodes[1]!.node.head().index > lone.node.head().index + 2 ? true : undefined), 90_000);
@@ -65,17 +78,21 @@ t('a reorganisation between two authorities is undone in the database', async ()
     if (onChain?.status === 'confirmed') assert.is(Number(row), onChain.blockIndex);
     else assert.is(row, '', `the abandoned transfer (mirrored at ${mirroredAt}) left the mirror`);
     assert.ok((await sink.metrics.reorgs.get()).values[0].value >= 1, 'the reorg was counted');
-    assert.ok(
-      lines.some((l) => /reorganised|left the mirror/.test(l)),
-      lines.join('\n'),
-    );
+    assert.ok(lines.some((l) => /^ombra: the node reorganised from height/.test(l)));
+
+    const again = follow(lone.url, 'later');
+    await waitFor(async () => (pgc.psql('SELECT hash FROM later.sink_cursor') === head.hash ? true : undefined), 90_000);
+    assert.ok(lines.some((l) => /^later: the node's chain left the mirror above height \d+: its rows will be replaced$/.test(l)));
+    assert.is(pgc.psql(`SELECT count(*) FROM later.blocks WHERE hash IN (${dropped.map((h) => `'${h}'`).join(', ')})`), '0');
+    assert.equal(await checkMirror(pgc.url, 'later', lone.url), check);
+    assert.is((await again.sink.metrics.reorgs.get()).values[0].value, 1);
   } catch (e) {
     // The sink's own account of what it did is the first thing to read when this fails.
     (e as Error).message += `\nsink log:\n${lines.join('\n')}`;
     throw e;
   } finally {
-    sink?.stop();
-    await run;
+    for (const s of sinks) s.sink.stop();
+    await Promise.all(sinks.map((s) => s.run));
     await net.stop();
     pgc.stop();
   }
