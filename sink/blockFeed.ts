@@ -3,6 +3,7 @@
  * an answer, then `next`), one request ahead of the consumer so the node's encoding, the
  * transfer and the sink's folding overlap.
  */
+import { OmbraUnreachable } from '../client/http.ts';
 import type { OmbraClient } from '../client/reads.ts';
 import type { Block } from '../core/block.ts';
 import { SinkError } from './sinkError.ts';
@@ -12,7 +13,13 @@ const RANGE = 500;
 
 /** One range answer's blocks; `next` is the height to ask from, or absent at `to`. */
 async function readRange(client: OmbraClient, from: number, to: number): Promise<{ blocks: Block[]; next: number }> {
-  const r = (await client.blocksRange(from, Math.min(to, from + RANGE - 1))) as unknown as { blocks: Block[]; next?: number };
+  const ask = () => client.blocksRange(from, Math.min(to, from + RANGE - 1)) as unknown as Promise<{ blocks: Block[]; next?: number }>;
+  // A kept-alive socket the node closed as the request went out fails at once: one retry on a new
+  // one, before it counts as the node being away (and the sink backs off).
+  const r = await ask().catch((e: unknown) => {
+    if (e instanceof OmbraUnreachable) return ask();
+    throw e;
+  });
   const blocks = r.blocks ?? [];
   if (blocks.length === 0) throw new SinkError('NODE_INCONSISTENT', `the node answered no blocks for ${from}..${to}`);
   blocks.forEach((b, i) => {

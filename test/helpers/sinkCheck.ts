@@ -2,7 +2,8 @@
  * Compares a sink's PostgreSQL mirror with the node it follows, through the node's public API:
  * every block hash up to the mirror's cursor, the transaction count and the count per type, and
  * the balance and nonce of every account the chain names (the node answers at its head, so call
- * this while no transaction lands after the cursor).
+ * this while no transaction lands after the cursor). The mirror is read in one snapshot, so the
+ * sink may keep committing meanwhile.
  */
 import pg from 'pg';
 import * as assert from 'uvu/assert';
@@ -33,6 +34,8 @@ async function nodeBlocks(client: OmbraClient, to: number): Promise<Block[]> {
 export async function checkMirror(dbUrl: string, schema: string, url: string): Promise<SinkCheck> {
   const db = new pg.Client(dbUrl);
   await db.connect();
+  // One snapshot: a sink still committing cannot move the cursor between two of these reads.
+  await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
     const q = async <T extends pg.QueryResultRow>(sql: string) => (await db.query<T>(sql)).rows;
     const [cursor] = await q<{ height: string; hash: string }>(`SELECT height, hash FROM ${schema}.sink_cursor`);
