@@ -77,12 +77,19 @@ export class Mirror {
 
   /** The highest height where the mirror and the node hold the same block (the cursor itself, normally). */
   private async ancestorOf(db: SinkDb, cursor: Cursor): Promise<number> {
+    const nodeHead = (await this.client.height()).height;
+    if (nodeHead < cursor.height) {
+      const [theirs] = (await this.client.blocksRange(nodeHead, nodeHead)).blocks;
+      // A node behind the mirror on the same chain (a follower catching up, a failover): wait for
+      // it rather than delete blocks it will have again.
+      if ((await db.blockHashes(nodeHead, nodeHead)).get(nodeHead) === theirs?.hash)
+        throw new SinkError('NODE_BEHIND', `the node's head ${nodeHead} is behind the mirror's ${cursor.height}: waiting for it`);
+    }
     let top = cursor.height;
     while (top >= 0) {
       const from = Math.max(0, top - 499);
       const mine = await db.blockHashes(from, top);
       const theirs = new Map<number, string>();
-      const nodeHead = (await this.client.height()).height;
       if (nodeHead >= from)
         for await (const blocks of blockFeed(this.client, from, Math.min(top, nodeHead)))
           for (const b of blocks) theirs.set(b.index, b.hash);

@@ -8,6 +8,7 @@
 import { OmbraApiError, OmbraUnreachable } from '../client/http.ts';
 import { OmbraClient } from '../client/reads.ts';
 import { genesisState } from '../core/applyBlock.ts';
+import { ChainError } from '../core/errors.ts';
 import { parseGenesis } from '../core/genesis.ts';
 import { migrate } from './migrations.ts';
 import { type ChainId, Mirror } from './mirror.ts';
@@ -30,6 +31,8 @@ export function dbWhere(url: string): string {
 function describe(e: unknown, opts: SinkOptions): string {
   const msg = (e as Error).message ?? String(e);
   if (e instanceof OmbraUnreachable) return `node unreachable (${msg})`;
+  if (e instanceof SinkError) return msg;
+  if (e instanceof ChainError) return `the node's chain moved under a read (${msg})`;
   if (e instanceof OmbraApiError) return `node refused a read: ${e.status} ${e.code} ${msg}`;
   const code = String((e as { code?: unknown }).code ?? '');
   // SQLSTATE classes 08 (connection) and 57 (shutdown, starting up), socket errors, a dropped connection.
@@ -105,18 +108,24 @@ export class Sink {
         attempt = 0;
         await this.follow(mirror, db);
       } catch (e) {
+        // The chain moved under a read (a reorganisation seen mid-range): resume from the common ancestor at once.
         if (e instanceof SinkError && e.code === 'CHAIN_MOVED') {
           this.opts.log(e.message);
           continue;
         }
-        if (e instanceof SinkError) throw e;
+        if (e instanceof SinkError && e.code !== 'NODE_BEHIND') throw e;
+        // A block that does not apply to the folded state: the chain moved between two reads (retried,
+        // from the ancestor); anything else from core is the node answering what no chain holds.
+        if (e instanceof ChainError && e.code !== 'INVALID_BLOCK')
+          throw new SinkError('NODE_INCONSISTENT', `the node's answer: ${e.message}`);
         if (e instanceof OmbraApiError && e.status >= 400 && e.status < 500 && e.status !== 429)
           throw new SinkError('NODE_REFUSED', `the node at ${this.opts.url} refused: ${e.status} ${e.code} ${e.message}`);
         const fatal = fatalDbError(e, dbWhere(this.opts.db));
         if (fatal) throw fatal;
         if (this.stopping) break;
         const wait = this.backoff(attempt++);
-        this.metrics.retries.inc({ party: e instanceof OmbraUnreachable || e instanceof OmbraApiError ? 'node' : 'database' });
+        const party = e instanceof OmbraUnreachable || e instanceof OmbraApiError || e instanceof SinkError || e instanceof ChainError;
+        this.metrics.retries.inc({ party: party ? 'node' : 'database' });
         this.opts.log(`${describe(e, this.opts)}; retrying in ${wait / 1000} s`);
         await this.sleep(wait);
       } finally {

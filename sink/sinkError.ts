@@ -9,9 +9,10 @@ export type SinkErrorCode =
   | 'NODE_REFUSED'
   | 'NODE_INCONSISTENT'
   | 'CHAIN_MOVED'
+  | 'NODE_BEHIND'
   | 'FROM_HEIGHT_PAST_CURSOR';
 
-/** A failure the sink does not retry (the operator must change something), except CHAIN_MOVED: a reorganisation seen mid-read, resumed from. */
+/** A failure the sink does not retry (the operator must change something), except CHAIN_MOVED (a reorganisation seen mid-read: resumed from at once) and NODE_BEHIND (retried with backoff). */
 export class SinkError extends Error {
   readonly code: SinkErrorCode;
   constructor(code: SinkErrorCode, message: string) {
