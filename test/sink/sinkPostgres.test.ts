@@ -7,6 +7,7 @@
 import { createServer } from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { OmbraClient } from '../../client/reads.ts';
 import { migrate, SCHEMA_VERSION } from '../../sink/migrations.ts';
 import { Sink } from '../../sink/sink.ts';
 import { SinkDb } from '../../sink/sinkDb.ts';
@@ -203,6 +204,29 @@ t('--from-height starts an empty mirror at that height with every balance', asyn
   const mirror = Number(pgc.psql("SELECT balance FROM mirror.accounts WHERE address = 'oxa8771d443751bbb4d5adcd88ec3bdb605920fb7b'"));
   const late = Number(pgc.psql("SELECT balance FROM late.accounts WHERE address = 'oxa8771d443751bbb4d5adcd88ec3bdb605920fb7b'"));
   assert.is(late, mirror);
+});
+
+t('a node behind the mirror on the same chain is waited for, its rows kept', async () => {
+  if (!pgc) return;
+  // Last in this file: the node stops producing, so its head stays where the mirror has it.
+  await live.node.producer?.stop();
+  const head = (await new OmbraClient(live.url).height()).height;
+  const a = sinkOn('behind');
+  await waitFor(async () => (heightOf('behind') >= head ? true : undefined), 90_000);
+  a.sink.stop();
+  await a.run;
+  // As if it had mirrored a node further ahead (a failover to a follower that is catching up).
+  pgc.psql(`UPDATE behind.sink_cursor SET height = height + 100, hash = '${'cd'.repeat(32)}'`);
+  const before = pgc.psql('SELECT count(*) FROM behind.blocks');
+  const b = sinkOn('behind', { retryMinMs: 20, retryMaxMs: 20 });
+  await waitFor(async () => (b.lines.filter((l) => /is behind/.test(l)).length >= 2 ? true : undefined));
+  b.sink.stop();
+  assert.is(await b.run, 'stopped');
+  assert.match(
+    b.lines.find((l) => /is behind/.test(l)) ?? '',
+    new RegExp(`^the node's head ${head} is behind the mirror's ${head + 100}: waiting for it; retrying in 0\\.02 s$`),
+  );
+  assert.is(pgc.psql('SELECT count(*) FROM behind.blocks'), before);
 });
 
 t.run();
