@@ -23,7 +23,7 @@ export interface StorageRecoveryOptions {
 }
 
 /** Defaults: a check every 2 s, a 4 MiB probe. */
-export const defaultStorageRecoveryOptions: StorageRecoveryOptions = { probeIntervalMs: 2000, probeBytes: 4 * 1024 * 1024 };
+const defaultStorageRecoveryOptions: StorageRecoveryOptions = { probeIntervalMs: 2000, probeBytes: 4 * 1024 * 1024 };
 
 /** What the watcher needs of the running node and of its composition root. */
 export interface StorageRecoveryPorts {
@@ -36,7 +36,7 @@ export interface StorageRecoveryPorts {
 }
 
 /** True when `bytes` can be written to a file in `dir` and synced to disk. */
-export async function diskTakesWrites(dir: string, bytes: number): Promise<boolean> {
+async function diskTakesWrites(dir: string, bytes: number): Promise<boolean> {
   const file = join(dir, '.write-probe');
   try {
     const f = await open(file, 'w', 0o600);
