@@ -55,7 +55,7 @@ export function importBlocks(
     if (typeof next === 'number' && next <= w.tip.index)
       throw new HeadMovedError(`the chain holds another block at ${next} (head ${w.tip.index}) than the one fetched`);
     const pending = new StateOverlay(w.state());
-    const done: { block: Block; applied: Applied }[] = [];
+    const done: { block: Block; applied: Applied; trusted?: boolean }[] = [];
     let parent = w.tip;
     let failure: unknown = null;
     for (let i = first; i < raws.length; i++) {
@@ -70,7 +70,7 @@ export function importBlocks(
         );
         pending.absorb(applied.diff);
         parent = raws[i] as Block;
-        done.push({ block: parent, applied });
+        done.push({ block: parent, applied, trusted: opts.trusted?.[i] });
       } catch (e) {
         failure = e;
         break;
@@ -108,9 +108,16 @@ async function holds(w: Writer, raw: unknown): Promise<boolean> {
   return (await w.store.block(b.index))?.hash === b.hash;
 }
 
-async function append(w: Writer, blocks: readonly { block: Block; applied: Applied }[], source: 'local' | 'peer'): Promise<void> {
+async function append(
+  w: Writer,
+  blocks: readonly { block: Block; applied: Applied; trusted?: boolean }[],
+  source: 'local' | 'peer',
+): Promise<void> {
   if (w.closed) throw new Error('node is closed');
-  await w.store.appendMany(blocks.map((b) => b.block));
+  await w.store.appendMany(
+    blocks.map((b) => b.block),
+    { trusted: blocks.map((b) => b.trusted === true) },
+  );
   // Each event's balances are read off the state the previous one leaves, before any is
   // committed (a commit may evict accounts a later block changed).
   const before = new StateOverlay(w.state());

@@ -6,6 +6,7 @@ import { present } from '../core/errors.ts';
 import { applyBlock } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import { accountsProjection } from '../projections/accounts.ts';
+import { DigestedLog } from './assumeValid.ts';
 import { batchesOf, blockItems, defaultBatchLimits, runPipeline } from './blockPipeline.ts';
 import { VerifyPool } from './verifyPool.ts';
 import { refOf, type Writer } from './writer.ts';
@@ -19,6 +20,13 @@ export interface CatchUpOptions {
   verifySignatures?: boolean;
   /** Stop at this height instead of the head. */
   to?: number;
+  /**
+   * With `verifySignatures`, on a rebuild from genesis: skip the signatures at or below the
+   * height through which this node verified them itself, checking the stored bytes' digest
+   * instead (node/assumeValid.ts); false checks them all. Either way a full rebuild records the
+   * head as verified.
+   */
+  assumeValid?: boolean;
 }
 
 /** Replays the log into projections behind the head (all of them after `resetAll`). */
@@ -37,14 +45,19 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
   let parent = await w.store.storedBlock(from);
   // With verification, workers check batch k+1's signatures while batch k is applied; without
   // it the node's own log is trusted (every block in it was validated before it was appended).
-  const pool = opts.verifySignatures ? new VerifyPool() : null;
+  // A verified rebuild from genesis reads the log's bytes into the verified digest (and skips the
+  // signatures the node verified itself, under assume-valid).
+  const digested =
+    opts.verifySignatures && from === 0 && opts.to === undefined ? new DigestedLog(w.store, head, opts.assumeValid === true) : null;
+  const pool = opts.verifySignatures && (!digested || digested.through < head) ? new VerifyPool() : null;
   try {
-    const batches = batchesOf(blockItems(w.store.range(from + 1, head)), { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
+    const items = digested ? digested.items() : blockItems(w.store.range(from + 1, head));
+    const batches = batchesOf(items, { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
     await runPipeline(batches, pool, async ({ block: raw, txBytes }, verified) => {
       const block = raw as Block;
       await w.prefetch(block);
       const applied = await w.loading(() =>
-        applyBlock(w.state(), refOf(parent), block, w.genesis, { signaturesVerified: pool ? verified : true, txBytes }),
+        applyBlock(w.state(), refOf(parent), block, w.genesis, { signaturesVerified: pool || digested ? verified : true, txBytes }),
       );
       const ev = w.blockEvent(block, applied, true);
       await w.runner.prepare(ev);
@@ -57,6 +70,8 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
     await pool?.close();
   }
   await w.runner.flush();
+  // Every block is checked now, its signatures by this node or under its own earlier mark.
+  if (digested) await w.store.recordVerified(digested.mark(), digested.kept);
   w.lastCatchUp = { from, to: head, blocks: head - from };
   onProgress?.(head, head);
   if (head > from) w.log.info('projections caught up', { from, head });

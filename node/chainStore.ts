@@ -11,6 +11,7 @@ import { heightKey } from '../core/encoding.ts';
 import { dirname, resolve } from 'node:path';
 import { fenceWrites, StorageFence } from './storageFence.ts';
 import { damageOnOpen, explainCorruption, headPointerOf, type LogFault, readStopRecord, writeStopRecord } from './storeDamage.ts';
+import { VerifiedLog, VERIFIED_SEED, type VerifiedMark } from './verifiedLog.ts';
 
 /** The head of the log. */
 export interface Head {
@@ -52,6 +53,8 @@ export class ChainStore {
    * the node started from a checkpoint (node/checkpointRecord.ts) whose history is not yet fetched.
    */
   logFrom = 1;
+  /** Through which height this node verified every signature itself (node/verifiedLog.ts). */
+  verified: VerifiedLog;
 
   private constructor(db: Db, dir: string) {
     this.db = db;
@@ -60,6 +63,7 @@ export class ChainStore {
     fenceWrites(db, this.fence);
     this.blocks = this.sublevel('blocks');
     this.meta = this.sublevel('meta');
+    this.verified = new VerifiedLog({ meta: this.meta, digests: this.sublevel('verifiedDigests') }, undefined);
   }
 
   /**
@@ -85,6 +89,8 @@ export class ChainStore {
     }
     store.headCache = pointer.head;
     store.logFrom = ((await store.meta.get('checkpoint')) as { logFrom?: number } | undefined)?.logFrom ?? 1;
+    const mark = (await store.meta.get('verified')) as VerifiedMark | undefined;
+    store.verified = new VerifiedLog({ meta: store.meta, digests: store.sublevel('verifiedDigests') }, mark);
     store.damage = pointer.fault ?? damageOnOpen(dir, store.headCache);
     const record = readStopRecord(dir);
     if (store.damage && !record?.damage && store.headCache) writeStopRecord(dir, { ...(record ?? store.headCache), damage: store.damage });
@@ -107,7 +113,7 @@ export class ChainStore {
    * `dedupe: false` writes every op as given (the runner's rows come once a key already).
    */
   async write(
-    ops: readonly { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown }[],
+    ops: readonly { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown; text?: string }[],
     opts: { sync?: boolean; dedupe?: boolean } = {},
   ): Promise<void> {
     const keys: string[] = new Array(ops.length);
@@ -121,7 +127,8 @@ export class ChainStore {
     for (let i = 0; i < ops.length; i++) {
       if (last !== null && last.get(keys[i]) !== i) continue;
       const op = ops[i];
-      if (op.type === 'put') batch.put(keys[i], JSON.stringify(op.value), UTF8);
+      // `text`: the value's JSON already made (blocks: the bytes the verified digest covers).
+      if (op.type === 'put') batch.put(keys[i], op.text ?? JSON.stringify(op.value), UTF8);
       else batch.del(keys[i]);
     }
     await batch.write({ sync: opts.sync ?? false });
@@ -163,9 +170,11 @@ export class ChainStore {
       { type: 'put', sublevel: this.meta, key: 'genesis', value: genesis },
       { type: 'put', sublevel: this.blocks, key: heightKey(0), value: block0 },
       { type: 'put', sublevel: this.meta, key: 'head', value: head },
+      { type: 'put', sublevel: this.meta, key: 'verified', value: { height: 0, digest: VERIFIED_SEED } },
     ];
     await this.db.batch(ops as never, { sync: true });
     this.headCache = head;
+    this.verified.recorded = true;
   }
 
   /** Appends the next block and moves the head, atomically and durably. */
@@ -176,21 +185,39 @@ export class ChainStore {
   /**
    * Appends consecutive blocks and moves the head in one synced batch (group commit: a catch-up
    * pays one disk sync for many blocks; none of them is visible before all are durable).
+   * `trusted[i]`: block i was taken with its signatures unchecked (assume-valid sync); the
+   * verified mark (node/verifiedLog.ts) moves, in the same batch, over the blocks checked here.
    */
-  async appendMany(blocks: readonly Block[]): Promise<void> {
-    let head = this.headCache;
-    const ops: { type: 'put'; sublevel: unknown; key: string; value: unknown }[] = [];
+  async appendMany(blocks: readonly Block[], opts: { trusted?: readonly boolean[] } = {}): Promise<void> {
+    const start = this.headCache;
+    let head = start;
+    const ops: { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown; text?: string }[] = [];
+    const texts: string[] = [];
     for (const block of blocks) {
       if (!head || block.index !== head.index + 1 || block.previousHash !== head.hash) {
         throw new Error(`append out of order: block ${block.index} on head ${head?.index}`);
       }
-      ops.push({ type: 'put', sublevel: this.blocks, key: heightKey(block.index), value: block });
+      const text = JSON.stringify(block);
+      texts.push(text);
+      ops.push({ type: 'put', sublevel: this.blocks, key: heightKey(block.index), text });
       head = { index: block.index, hash: block.hash };
     }
-    if (!head || ops.length === 0) return;
-    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: head });
+    if (!start || !head || ops.length === 0) return;
+    const move = this.verified.extend(start.index, texts, (i) => opts.trusted?.[i] !== true);
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: head }, ...move.ops);
     await this.write(ops, { sync: true });
     this.headCache = head;
+    this.verified.commit(move);
+  }
+
+  /**
+   * Records that a replay verified every signature of blocks 1..`mark.height` (the digests it
+   * computed at every multiple of DIGEST_EVERY in `kept`), in one batch.
+   */
+  async recordVerified(mark: VerifiedMark, kept: ReadonlyMap<number, string>): Promise<void> {
+    if (!this.headCache || mark.height > this.headCache.index) throw new Error(`recordVerified: height ${mark.height} above the head`);
+    await this.write(this.verified.recordOps(mark, kept), { sync: true });
+    this.verified.commitRecord(mark);
   }
 
   /**
@@ -204,12 +231,18 @@ export class ChainStore {
       throw new Error('replaceSuffix: blocks must follow the ancestor');
     const ops: unknown[] = [];
     for (let i = ancestor + 1; i <= head.index; i++) ops.push({ type: 'del', sublevel: this.blocks, key: heightKey(i) });
+    // The branch was validated with every signature: the mark, cut back to the ancestor, moves over it.
+    const cut = await this.verified.cutTo(ancestor);
+    const texts = blocks.map((b) => JSON.stringify(b));
+    const move = this.verified.extend(ancestor, texts, () => true, cut.next);
     for (const b of blocks) ops.push({ type: 'put', sublevel: this.blocks, key: heightKey(b.index), value: b });
     const tip = blocks[blocks.length - 1];
     const next: Head = { index: tip.index, hash: tip.hash };
-    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: next }, ...also);
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: next }, ...cut.ops, ...move.ops, ...also);
     await this.db.batch(ops as never, { sync: true });
     this.headCache = next;
+    this.verified.commitCut(cut.next);
+    this.verified.commit(move);
   }
 
   /**
@@ -219,11 +252,14 @@ export class ChainStore {
   async truncateTo(last: Block): Promise<number> {
     const ops: unknown[] = [];
     for await (const key of this.blocks.keys({ gt: heightKey(last.index) })) ops.push({ type: 'del', sublevel: this.blocks, key });
+    const removed = ops.length;
     const head: Head = { index: last.index, hash: last.hash };
-    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: head });
+    const cut = await this.verified.cutTo(last.index);
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: head }, ...cut.ops);
     await this.db.batch(ops as never, { sync: true });
     this.headCache = head;
-    return ops.length - 1;
+    this.verified.commitCut(cut.next);
+    return removed;
   }
 
   /** One block by height. */

@@ -24,7 +24,7 @@ export const DEFAULT_VERIFY_TXS = 20_000;
 export type { LogFault } from './storeDamage.ts';
 
 /** Why stored block `b`, expected at `height` after `parentHash`, is not a valid link; null if it is. */
-function linkFault(b: Block | undefined, height: number, parentHash: string | null): string | null {
+export function linkFault(b: Block | undefined, height: number, parentHash: string | null): string | null {
   if (!b) return `block ${height} is missing from the log`;
   if (b.index !== height) return `the block stored at height ${height} says index ${b.index}`;
   if (blockHash(b) !== b.hash) return `block ${height} does not hash to its stored hash ${String(b.hash).slice(0, 16)}…`;

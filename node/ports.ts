@@ -79,6 +79,11 @@ export interface ImportOptions {
    * reorganisation can reach them once the head is there. Holds for this import only.
    */
   horizon?: number;
+  /**
+   * Per block (as the raws): its signatures were not checked, as an ancestor of the assume-valid
+   * block (p2p/sync.ts); it is applied and stored, but the store's verified mark stays below it.
+   */
+  trusted?: readonly boolean[];
 }
 
 /** `ok`, or `degraded` with the reason (block production or import keeps failing). */

@@ -1,0 +1,86 @@
+/**
+ * The block log read for a rebuild from genesis under assume-valid (`ombra replay`): every
+ * block's stored JSON is folded into the running digest (node/verifiedLog.ts) and parsed; blocks
+ * at or below the height through which this node verified every signature itself are marked
+ * `assumed` (the pipeline skips their signatures; everything else is checked as always), and the
+ * digest is compared with the stored one at every kept height up to that mark, before any block
+ * past it is handed on. A mismatch is located: the first block in the stretch that is no valid
+ * link (hash, previous hash, txRoot, transaction hashes) or whose signature fails is named, else
+ * the stretch itself.
+ */
+import type { Block } from '../core/block.ts';
+import { ChainError } from '../core/errors.ts';
+import { verifySignature } from '../core/signature.ts';
+import type { PipelineItem } from './blockPipeline.ts';
+import type { ChainStore } from './chainStore.ts';
+import { linkFault } from './logIntegrity.ts';
+import { DIGEST_EVERY, nextDigest, VERIFIED_SEED, type VerifiedMark } from './verifiedLog.ts';
+
+/** Blocks 1..head of `store` as pipeline items, signatures assumed valid through `through` (0: none). */
+export class DigestedLog {
+  private readonly store: ChainStore;
+  private readonly head: number;
+  /** Signatures at or below this height are not checked (the store's mark, unless --verify-all). */
+  readonly through: number;
+  private digest = VERIFIED_SEED;
+  private height = 0;
+  /** The digests at every multiple of DIGEST_EVERY, as computed on the way. */
+  readonly kept = new Map<number, string>();
+
+  constructor(store: ChainStore, head: number, assumeValid: boolean) {
+    this.store = store;
+    this.head = head;
+    this.through = assumeValid ? Math.min(store.verified.mark.height, head) : 0;
+  }
+
+  /** The mark the whole log reaches once every block was read and checked. */
+  mark(): VerifiedMark {
+    return { height: this.height, digest: this.digest };
+  }
+
+  /** The items, in order; throws (naming the height) where the log differs from what was verified. */
+  async *items(): AsyncGenerator<PipelineItem<undefined>> {
+    const mark = this.store.verified.mark;
+    let checkedTo = 0;
+    for await (const text of this.store.rangeJson(1, this.head)) {
+      const h = ++this.height;
+      this.digest = nextDigest(this.digest, text);
+      if (h % DIGEST_EVERY === 0) this.kept.set(h, this.digest);
+      if (h <= this.through && (h % DIGEST_EVERY === 0 || h === this.through)) {
+        const stored = h === mark.height ? mark.digest : await this.store.verified.keptAt(h);
+        // A kept digest missing (never written) is no fault: the one at the mark covers it.
+        if (stored !== undefined && stored !== this.digest) await this.locate(checkedTo, h);
+        if (stored !== undefined) checkedTo = h;
+      }
+      yield { block: JSON.parse(text) as unknown, meta: undefined, assumed: h <= this.through };
+    }
+  }
+
+  /** Throws for the first block in `lo+1..hi` that is no valid link or whose signatures fail, or for the stretch. */
+  private async locate(lo: number, hi: number): Promise<never> {
+    const differs = `the stored log differs from what this node verified through height ${this.through}`;
+    let parentHash = (await this.store.block(lo))?.hash ?? null;
+    for (let h = lo + 1; h <= hi; h++) {
+      const b = await this.store.block(h);
+      const fault = linkFault(b, h, parentHash);
+      if (fault) throw new ChainError('INVALID_BLOCK', `${fault} (${differs})`);
+      const bad = badSignature(b as Block);
+      if (bad) throw new ChainError('INVALID_BLOCK', `block ${h}: ${bad} signature invalid (${differs})`);
+      parentHash = (b as Block).hash;
+    }
+    throw new ChainError(
+      'INVALID_BLOCK',
+      `blocks ${lo + 1}..${hi}: the stored bytes differ from the ones this node verified (digest at height ${hi}); \`ombra replay --verify-all\` checks every signature again`,
+    );
+  }
+}
+
+/** Which signature of a stored block fails (`transaction <hash>`, `attestation`), or null. */
+function badSignature(b: Block): string | null {
+  for (const tx of b.transactions ?? []) {
+    const t = tx as unknown as { publicKey: string; hash: string; signature: string };
+    if (!verifySignature(String(t.publicKey), String(t.hash), String(t.signature))) return `transaction ${String(t.hash)}`;
+  }
+  const a = b.attestations?.[0];
+  return a && verifySignature(String(a.publicKey), String(b.hash), String(a.signature)) ? null : 'attestation';
+}
