@@ -44,7 +44,10 @@ export async function startCommand(argv: string[]): Promise<number> {
   for (const p of peers)
     if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p))
       throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
-  const p2p: Partial<P2pOptions> = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true };
+  const assumeValid = (flags['assume-valid'] as string | undefined) ?? null;
+  if (assumeValid !== null && !/^[0-9a-f]{64}$/.test(assumeValid))
+    throw new UsageError(`--assume-valid ${assumeValid} must be a block hash: 64 lower-case hex characters`);
+  const p2p: Partial<P2pOptions> = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true, assumeValid };
   const p2pLimit = (
     flag: string,
     key: 'maxConnections' | 'maxConnectionsPerIp' | 'reservedKnownConnections' | 'syncRequestTimeoutMs',

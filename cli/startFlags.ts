@@ -41,6 +41,11 @@ export const START_FLAGS: Record<string, FlagSpec> = {
   },
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
   mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
+  'assume-valid': {
+    type: 'string',
+    env: 'OMBRA_ASSUME_VALID',
+    help: 'block hash (64 hex) whose ancestors synced from peers are imported without checking their signatures (everything else is checked)',
+  },
   'p2p-max-connections': { type: 'string', env: 'OMBRA_P2P_MAX_CONNECTIONS', help: 'most libp2p connections (default 64)' },
   'p2p-max-connections-per-ip': {
     type: 'string',

@@ -62,6 +62,11 @@ export interface P2pOptions {
   redialIntervalMs: number;
   /** Discover peers on the local network with mDNS (off unless asked: tests build partitions from peer lists). */
   mdns: boolean;
+  /**
+   * A block hash (64 hex) whose synced ancestors are imported without their signatures checked
+   * (`--assume-valid`, p2p/sync.ts); null checks every signature.
+   */
+  assumeValid: string | null;
 }
 
 /** Defaults. */
@@ -94,4 +99,5 @@ export const defaultP2pOptions: P2pOptions = {
   announceBacklogPerRound: 256,
   redialIntervalMs: 2000,
   mdns: false,
+  assumeValid: null,
 };

@@ -18,7 +18,8 @@ import type { P2pOptions } from './options.ts';
 import { decode, encode, OversizedError, readAll, StalledError } from './wire.ts';
 import { type PeerStatus, serveSync } from './syncServer.ts';
 import { checkAnswer, isPeerFault, NotHeld, PeerFault, Refusal } from './answerCheck.ts';
-import { batchesOf, blockItems, runPipeline } from '../node/blockPipeline.ts';
+import { batchesOf, runPipeline } from '../node/blockPipeline.ts';
+import { ancestorsIn, assumedItems } from './assumeValid.ts';
 import { VerifyPool } from '../node/verifyPool.ts';
 import { ChainError } from '../core/errors.ts';
 import { finalityDepthOf } from '../core/genesis.ts';
@@ -238,16 +239,17 @@ export class Syncer {
     // Long catch-ups verify signatures ahead in worker threads (the node's one pipeline).
     const pool = target - ancestor >= SYNC_WORKERS_FROM ? new VerifyPool() : null;
     try {
-      const fetched = this.fetchRange(peer, ancestor + 1, target);
+      const assumed = new WeakSet<Block>();
+      const fetched = this.fetchRange(peer, ancestor + 1, target, assumed);
       // Each verified batch is imported with one synced write (group commit).
-      const group: { raw: unknown; verified: boolean; txBytes?: number }[] = [];
+      const group: { raw: unknown; verified: boolean; txBytes?: number; trusted: boolean }[] = [];
       await runPipeline(
-        batchesOf(blockItems(fetched)),
+        batchesOf(assumedItems(fetched, assumed)),
         pool,
         // Blocks at or below the head go in too: importBlocks skips the ones the chain holds and
         // refuses (HeadMovedError, no ban) a different one, such as a block this node produced meanwhile.
-        ({ block, txBytes }, verified) => {
-          group.push({ raw: block, verified, txBytes });
+        ({ block, txBytes, assumed: trusted }, verified) => {
+          group.push({ raw: block, verified, txBytes, trusted: trusted === true });
         },
         async (ahead) => {
           const blocks = group.splice(0);
@@ -259,7 +261,7 @@ export class Syncer {
             blocks.map((b) => b.txBytes),
             // The next batch's blocks passed their signature checks: the head is heading there,
             // so blocks deeper than the undo depth below them keep no undo records.
-            { horizon: ahead.verifiedTop },
+            { horizon: ahead.verifiedTop, trusted: blocks.map((b) => b.trusted) },
           );
           if (imported.length === 0) return;
           // Verified blocks came in and the claimed head is still ahead: evidence the node is behind.
@@ -299,9 +301,18 @@ export class Syncer {
     this.onProven(peer);
   }
 
-  /** A peer's blocks from..to, with the next batch asked for while one is consumed (p2p/fetchAhead.ts). */
-  private fetchRange(peer: PeerId, from: number, to: number): AsyncGenerator<Block> {
-    return fetchAhead(from, to, this.opts.syncBatch, (lo, hi) => this.fetch(peer, lo, hi));
+  /**
+   * A peer's blocks from..to, with the next batch asked for while one is consumed (p2p/fetchAhead.ts).
+   * With `assumed`, the blocks of an answer up to the assume-valid block, when it holds it, go in
+   * that set (p2p/assumeValid.ts).
+   */
+  private fetchRange(peer: PeerId, from: number, to: number, assumed?: WeakSet<Block>): AsyncGenerator<Block> {
+    const hash = this.opts.assumeValid;
+    return fetchAhead(from, to, this.opts.syncBatch, async (lo, hi) => {
+      const blocks = await this.fetch(peer, lo, hi);
+      if (assumed && hash) for (const b of ancestorsIn(blocks, hash)) assumed.add(b);
+      return blocks;
+    });
   }
 
   /**
