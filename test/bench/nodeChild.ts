@@ -4,7 +4,9 @@
  *   restart: opens the node on DIR/db (read models from their checkpoints);
  *   full:    starts it as `ombra start` does (HTTP API, p2p on loopback, streams, alerts);
  *   replay:  opens the log without catching anything up, drops every read model and replays
- *            the whole log with full signature verification (as `ombra replay`).
+ *            the whole log with full signature verification (as `ombra replay --verify-all`);
+ *   rebuild: the same under assume-valid (as `ombra replay`: signatures at or below the node's
+ *            verified mark skipped, the stored bytes' digest checked).
  * Prints one JSON line: seconds, CPU by thread, peak and resting memory after a full GC, the V8
  * heap spaces, and what holds the heap (each read model's in-memory state is dropped in turn and
  * the heap it gives back is counted).
@@ -49,7 +51,13 @@ let node: OmbraNode;
 if (mode === 'full') {
   const launched = await launch({ dataDir: dir, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { port: 0 }, rateLimits: null });
   node = launched.node;
-} else node = await OmbraNode.open({ dbDir: join(dir, 'db'), recordCache, accountCache, start: mode !== 'replay' && mode !== 'floor' });
+} else
+  node = await OmbraNode.open({
+    dbDir: join(dir, 'db'),
+    recordCache,
+    accountCache,
+    start: mode !== 'replay' && mode !== 'rebuild' && mode !== 'floor',
+  });
 const openSeconds = (performance.now() - t0) / 1000;
 const openCpu = process.cpuUsage(c0);
 const openCpuSeconds = (openCpu.user + openCpu.system) / 1e6;
@@ -59,7 +67,7 @@ let replayThreads: Record<string, number> = {};
 let peakReplayRssMiB = 0;
 let peakReplayAnonMiB = 0;
 let peakReplayFileMiB = 0;
-if (mode === 'replay') {
+if (mode === 'replay' || mode === 'rebuild') {
   await node.runner.resetAll();
   gc();
   const threads0 = threadCpu();
@@ -89,7 +97,7 @@ if (mode === 'replay') {
     );
     mark = { at: now, height };
   };
-  await node.catchUp(node.head().index >= 20_000 ? progress : undefined, { verifySignatures: true });
+  await node.catchUp(node.head().index >= 20_000 ? progress : undefined, { verifySignatures: true, assumeValid: mode === 'rebuild' });
   replaySeconds = (performance.now() - t1) / 1000;
   clearInterval(sampler);
   sample();

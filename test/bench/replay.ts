@@ -48,7 +48,7 @@ export interface ChildReport {
  */
 export function child(
   dir: string,
-  mode: 'restart' | 'full' | 'replay' | 'floor',
+  mode: 'restart' | 'full' | 'replay' | 'rebuild' | 'floor',
   recordCache?: number | 'all',
   accountCache?: number | 'all',
   group?: MemoryGroup,
@@ -109,6 +109,10 @@ async function replayRounds(dir: string, txs: number, rounds: number) {
   const floorCpuRatios: number[] = [];
   let last: ChildReport | undefined;
   let floor: ChildReport | undefined;
+  // Assume-valid rebuilds of the same chain in the same rounds (the full replay records the mark).
+  const rebuildRates: number[] = [];
+  const rebuildRatios: number[] = [];
+  let rebuild: ChildReport | undefined;
   for (let i = 0; i < rounds; i++) {
     const v = verifyRates();
     const own = sodiumRates() ?? v;
@@ -122,9 +126,15 @@ async function replayRounds(dir: string, txs: number, rounds: number) {
     ratios.push(rate / (2 * own.wall));
     cpuRatios.push(txs / (own.cpu * last.replayCpuSeconds));
     opensslRatios.push(rate / (2 * v.wall));
+    rebuild = await child(dir, 'rebuild');
+    rebuildRates.push(txs / rebuild.replaySeconds);
+    rebuildRatios.push(last.replaySeconds / rebuild.replaySeconds);
   }
   const done = present(last, 'a replay round');
   return {
+    rebuild: present(rebuild, 'a rebuild round'),
+    rebuildRates,
+    rebuildRatios,
     floor: present(floor, 'a floor round'),
     floorRatios,
     floorCpuRatios,
@@ -147,8 +157,70 @@ export const perTx = (r: ChildReport, txs: number): string =>
     .map(([k, s]) => `${k} ${((s * 1e6) / txs).toFixed(1)}`)
     .join(', ');
 
+/** Main-thread CPU a unit (us) and the rate it allows however many cores verify: 1 / main-thread time. */
+const serial = (r: ChildReport, units: number) => {
+  const us = ((r.replayThreads.main ?? 0) * 1e6) / units;
+  return { us, rate: 1e6 / us };
+};
+
+/**
+ * Rebuild rows: the assume-valid rebuild of a chain against its full-verification replay in the
+ * same rounds, and the main thread's CPU (the serial ceiling: 1 / main-thread time a unit).
+ */
+function rebuildRows(r: Awaited<ReturnType<typeof replayRounds>>, units: number, unit: string, what: string): void {
+  const full = serial(r.last, units);
+  const av = serial(r.rebuild, units);
+  const us = (x: ChildReport) => ((x.replayCpuSeconds * 1e6) / units).toFixed(1);
+  console.log(
+    `  rebuild under assume-valid: ${median(r.rebuildRates).toFixed(0)} ${unit}/s (runs ${range(r.rebuildRates)}), ${us(r.rebuild)} us CPU a ${unit} (${perTx(r.rebuild, units)}); ${median(r.rebuildRatios).toFixed(2)}x the full replay's rate (runs ${range(r.rebuildRatios, 2)})`,
+  );
+  console.log(
+    `  main thread: ${full.us.toFixed(1)} us a ${unit} in the full replay (${full.rate.toFixed(0)}/s on any number of cores), ${av.us.toFixed(1)} us under assume-valid (${av.rate.toFixed(0)}/s on 16 cores or any)`,
+  );
+  addRow({
+    measure: `rebuild under assume-valid vs full-verification replay, ${what}`,
+    node: `${median(r.rebuildRates).toFixed(0)} ${unit}/s (${range(r.rebuildRates)}), ${us(r.rebuild)} us CPU a ${unit}`,
+    baseline: `full replay of the same chain, same rounds: ${r.rate.toFixed(0)} ${unit}/s, ${us(r.last)} us CPU a ${unit}`,
+    ratio: median(r.rebuildRatios),
+    atLeast: 3,
+  });
+  addRow({
+    measure: `main-thread CPU a ${unit} (serial ceiling, 1 / main-thread time), ${what}`,
+    node: `${full.us.toFixed(1)} us full replay, ${av.us.toFixed(1)} us assume-valid: ${full.rate.toFixed(0)} / ${av.rate.toFixed(0)} ${unit}/s on 16 cores`,
+    baseline: '150,000 a second',
+    ratio: full.rate / 150_000,
+    atLeast: 1,
+  });
+}
+
+/** Near-empty blocks (one transfer each): assume-valid rebuild blocks/s, against the full replay. */
+async function nearEmptyBench(rounds: number): Promise<void> {
+  const tmp = tempDir('ombra-bench-rebuild-');
+  try {
+    const blocks = 10_000;
+    console.log(`rebuild of ${blocks} near-empty blocks (one transfer each):`);
+    await build(tmp.dir, blocks, 1, false);
+    const r = await replayRounds(tmp.dir, blocks, rounds);
+    console.log(
+      `  full replay ${r.rate.toFixed(0)} blocks/s (runs ${range(r.rates)}), ${((r.last.replayCpuSeconds * 1e6) / blocks).toFixed(1)} us CPU a block (${perTx(r.last, blocks)}); floor ${((r.floor.replayCpuSeconds * 1e6) / blocks).toFixed(1)} us (${perTx(r.floor, blocks)})`,
+    );
+    rebuildRows(r, blocks, 'block', `${blocks} near-empty blocks`);
+    const rate = median(r.rebuildRates);
+    addRow({
+      measure: `assume-valid rebuild of ${blocks} near-empty blocks, blocks/s`,
+      node: `${rate.toFixed(0)} blocks/s (${range(r.rebuildRates)}); a year of one-second blocks (31.5M) in ${(31_536_000 / rate / 60).toFixed(0)} min`,
+      baseline: '30,000 blocks/s',
+      ratio: rate / 30_000,
+      atLeast: 1,
+    });
+  } finally {
+    tmp.cleanup();
+  }
+}
+
 /** Replay rows: 500 and 100 transfers a block, full verification, against 2 x libsodium's 1-core rate. */
 export async function replayBench(opts: { txs: number; rounds: number }): Promise<void> {
+  await nearEmptyBench(opts.rounds);
   for (const perBlock of [500, 100]) {
     const tmp = tempDir('ombra-bench-replay-');
     try {
@@ -170,6 +242,7 @@ export async function replayBench(opts: { txs: number; rounds: number }): Promis
         ratio: r.ratio,
         atLeast: 0.8,
       });
+      rebuildRows(r, txs, 'transfer', `${perBlock} transfers a block`);
     } finally {
       tmp.cleanup();
     }
