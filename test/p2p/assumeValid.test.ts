@@ -68,7 +68,10 @@ t('a bad signature below the assumed block is taken, one above it is refused; wi
     await waitFor(async () => (trusting.p2p!.guardStats().bans >= 1 ? true : undefined), 20_000);
     assert.is(checking.node.head().index, low - 1);
     assert.is(trusting.node.head().index, high - 1);
-    assert.is((await trusting.node.store.block(low))!.transactions[0].signature, (await a.node.store.block(low))!.transactions[0].signature);
+    assert.is(
+      (await trusting.node.store.block(low))!.transactions[0].signature,
+      (await a.node.store.block(low))!.transactions[0].signature,
+    );
     // The blocks taken on trust leave the verified mark below them: a replay checks them.
     assert.ok(trusting.node.store.verified.mark.height < low);
     assert.is(checking.node.store.verified.mark.height, low - 1);
