@@ -2,7 +2,9 @@
  * `npm run bench`: every row of docs/performance.md's table, each beside a baseline measured in the same run
  * on the same machine, printed as a ratio at the end with the machine noted.
  *   reads:   GET /api/chain/block/1 and /api/health vs a bare Hono app answering the same bytes;
- *   replay:  500 and 100 transfers a block, full verification, vs 2 x the 1-core verify rate;
+ *   replay:  500 and 100 transfers a block, full verification, vs 2 x the 1-core verify rate; the
+ *            assume-valid rebuild of the same chains and of 10,000 near-empty blocks vs the full
+ *            replay, and the main thread's CPU a transfer and a block (the serial ceiling);
  *   sync:    import of near-empty blocks (sync over libp2p, local group commit) vs attestation verifies;
  *   fanout:  5,000 SSE subscribers' memory and delivery vs a bare node:http broadcast;
  *   memory:  replay and RSS of a node restarted on 200k transfers to 200k new accounts, and what holds it;
@@ -17,6 +19,8 @@
  *          new accounts; the built chains are kept in DIR, default .bench/chains)
  *          [--memory-limit MiB]   (every node process in a memory cgroup of that size, the store read
  *          cold: the limit an operator sets with systemd's MemoryMax=; needs write access to cgroups)
+ *        npm run bench -- --scale-blocks 1000000 [--chains DIR]   (N empty blocks rebuilt with every
+ *          signature checked and under assume-valid: rates, RSS, restart, a year of 1-s blocks)
  */
 import { fork } from 'node:child_process';
 import type { FanoutResult } from './fanout.ts';
@@ -32,10 +36,11 @@ const arg = (name: string, def: number) => {
 const CHAINS = process.argv.includes('--chains') ? process.argv[process.argv.indexOf('--chains') + 1] : undefined;
 const ONLY = process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined;
 const SCALE = arg('scale', 0);
+const SCALE_BLOCKS = arg('scale-blocks', 0);
 const SUBSCRIBERS = arg('subscribers', 5000);
 const ROUNDS = arg('rounds', 3);
 const TXS = arg('txs', 100_000);
-const wants = (section: string) => (SCALE ? false : ONLY === undefined || ONLY === section);
+const wants = (section: string) => (SCALE || SCALE_BLOCKS ? false : ONLY === undefined || ONLY === section);
 
 /**
  * fanout: SUBSCRIBERS SSE subscribers on one node vs a bare node:http server writing the same
@@ -77,7 +82,10 @@ async function fanoutSection(): Promise<void> {
 }
 
 console.log(`machine: ${machine()}`);
-if (SCALE) {
+if (SCALE_BLOCKS) {
+  // N empty blocks: rebuild with and without assume-valid, RSS, restart, a year's projection.
+  await (await import('./scaleBlocks.ts')).scaleBlocksBench(SCALE_BLOCKS, CHAINS);
+} else if (SCALE) {
   // One chain of SCALE transfers to SCALE new accounts: replay rate, peak and resting RSS, restart.
   const limit = arg('memory-limit', 0);
   if (!(limit >= 0)) throw new Error(`--memory-limit takes a size in MiB, not ${process.argv[process.argv.indexOf('--memory-limit') + 1]}`);
