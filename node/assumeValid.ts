@@ -42,9 +42,10 @@ export class DigestedLog {
   async *items(): AsyncGenerator<PipelineItem<undefined>> {
     const mark = this.store.verified.mark;
     let checkedTo = 0;
-    for await (const text of this.store.rangeJson(1, this.head)) {
+    for await (const bytes of this.store.rangeJsonBytes(1, this.head)) {
       const h = ++this.height;
-      this.digest = nextDigest(this.digest, text);
+      // The stored bytes themselves: the same the digest took when the blocks were appended.
+      this.digest = nextDigest(this.digest, bytes);
       if (h % DIGEST_EVERY === 0) this.kept.set(h, this.digest);
       if (h <= this.through && (h % DIGEST_EVERY === 0 || h === this.through)) {
         const stored = h === mark.height ? mark.digest : await this.store.verified.keptAt(h);
@@ -52,6 +53,7 @@ export class DigestedLog {
         if (stored !== undefined && stored !== this.digest) await this.locate(checkedTo, h);
         if (stored !== undefined) checkedTo = h;
       }
+      const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
       yield { block: JSON.parse(text) as unknown, meta: undefined, assumed: h <= this.through };
     }
   }

@@ -25,9 +25,9 @@ export interface VerifiedMark {
   digest: string;
 }
 
-/** The running digest after one more block's stored JSON text. */
-export function nextDigest(digest: string, text: string): string {
-  return createHash('sha256').update(digest).update(text).digest('hex');
+/** The running digest after one more block's stored JSON (its text, or the text's UTF-8 bytes). */
+export function nextDigest(digest: string, json: string | Uint8Array): string {
+  return createHash('sha256').update(digest).update(json).digest('hex');
 }
 
 /** A sublevel's store operations, as ChainStore.write takes them. */
