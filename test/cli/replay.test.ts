@@ -182,11 +182,13 @@ t('replay under assume-valid: a changed signature, transaction or swapped block 
       },
       3,
     );
-    const [sig, tx, swap, all] = await Promise.all([
+    const [sig, tx, swap, all, audit] = await Promise.all([
       runCli(['replay', '--data-dir', join(copies[0], '..')]),
       runCli(['replay', '--data-dir', join(copies[1], '..')]),
       runCli(['replay', '--data-dir', join(copies[2], '..')]),
       runCli(['replay', '--data-dir', join(copies[3], '..'), '--verify-all']),
+      // ombra audit always checks every signature.
+      runCli(['audit', '--data-dir', join(copies[3], '..')]),
     ]);
     assert.is(sig.code, 1, sig.stderr);
     assert.match(
@@ -200,6 +202,8 @@ t('replay under assume-valid: a changed signature, transaction or swapped block 
     assert.match(swap.stderr, /damaged at height 5: block 5 does not link to block 4/);
     assert.is(all.code, 1, all.stderr);
     assert.match(all.stderr, /block 3: invalid transaction: .*signature/i);
+    assert.is.not(audit.code, 0, audit.stdout);
+    assert.match(audit.stdout + audit.stderr, /block 3: invalid transaction: .*signature/i);
     // The untouched log replays under assume-valid, and again under --verify-all.
     const [ok, okAll] = [await runCli(['replay', '--data-dir', tmp.dir]), await runCli(['replay', '--data-dir', tmp.dir, '--verify-all'])];
     assert.is(ok.code, 0, ok.stderr);
