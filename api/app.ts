@@ -1,5 +1,6 @@
 /** The HTTP API: every resource router mounted on one Hono app with shared error handling. */
 import { Hono } from 'hono';
+import { Compressor } from './compression.ts';
 import { CORS_ORIGIN, preflight } from './cors.ts';
 import { MatchRecorder, wrapDispatch } from './envelope.ts';
 import { defaultApiOptions, type ApiDeps, type ApiOptions } from './context.ts';
@@ -97,6 +98,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     corsOrigin: CORS_ORIGIN,
     timings: deps.metrics,
     limiter: deps.limiter,
+    compressor: opts.compression ? new Compressor(opts.compression) : undefined,
   });
   return app;
 }
