@@ -66,7 +66,8 @@ function headerOf(h: unknown, lower: string): string | undefined {
   if (!h) return undefined;
   if (h instanceof Headers) return h.get(lower) ?? undefined;
   if (Array.isArray(h)) return (h as [string, string][]).find(([k]) => k.toLowerCase() === lower)?.[1];
-  for (const k in h as Record<string, string>) if (k.length === lower.length && k.toLowerCase() === lower) return (h as Record<string, string>)[k];
+  for (const k in h as Record<string, string>)
+    if (k.length === lower.length && k.toLowerCase() === lower) return (h as Record<string, string>)[k];
   return undefined;
 }
 

@@ -78,6 +78,7 @@ export interface Answers {
   getApiChainBlockLatest: Components['Block'];
   getApiChainBlockIndex: Components['Block'];
   getApiChainBlocks: { blocks: Components['BlockSummary'][]; total: number } | Components['BlockRange'];
+  getApiChainBlockTimes: { blocks: Components['BlockSummary'][]; height: number };
   getApiChainBlocksFull: Components['BlockRange'];
   postApiChainTx: { ok: true; hash: string; txHash?: string };
   getApiChainTxHash: SignedTx & { blockIndex: number; blockHeight: number; blockHash: string; position: number; status: 'confirmed' } | SignedTx & { status: 'pending' };

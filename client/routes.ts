@@ -22,6 +22,7 @@ export const ROUTES = {
   getApiChainBlockLatest: ['GET', '/api/chain/block/latest'],
   getApiChainBlockIndex: ['GET', '/api/chain/block/:index'],
   getApiChainBlocks: ['GET', '/api/chain/blocks'],
+  getApiChainBlockTimes: ['GET', '/api/chain/block-times'],
   getApiChainBlocksFull: ['GET', '/api/chain/blocks-full'],
   postApiChainTx: ['POST', '/api/chain/tx'],
   getApiChainTxHash: ['GET', '/api/chain/tx/:hash'],
@@ -187,6 +188,7 @@ export interface QueryValues {
   getApiChainSearchQ: { limit?: number };
   getApiChainEvents: { fromHeight?: number };
   getApiChainBlocks: { limit?: number; offset?: number; from?: number; to?: number };
+  getApiChainBlockTimes: { count?: number };
   getApiChainBlocksFull: { from?: number; to?: number };
   getApiChainMempool: { limit?: number; offset?: number };
   getApiMempool: { limit?: number; offset?: number };

@@ -19,8 +19,11 @@ async function countOf(client, id, params, field) {
   }
 }
 
-/** The links of an address to its other pages, each with how many there are. */
-async function related(client, a) {
+/**
+ * The links of an address to its other pages; how many there are behind each is read on demand
+ * (a button): eleven reads would be a fifth of an anonymous visitor's quota for a minute.
+ */
+function related(client, a) {
   const items = [
     ['Posts', `posts/${a}`, 'getApiSocialAuthorAddressPosts', { address: a }],
     ['Follows', `follows/${a}`, 'getApiSocialSubscriptionsSubscriber', { subscriber: a }],
@@ -36,13 +39,26 @@ async function related(client, a) {
     ['Conversations', `conversations/${a}`, 'getApiAgentV6ChatByAuthorAddress', { address: a }, true],
   ];
   const shown = (n, some) => (n === null ? '(not active)' : some ? (n ? '' : '(none)') : `(${n.toLocaleString('en-US')})`);
-  const counts = await Promise.all(items.map(([, , id, params]) => countOf(client, id, params, 'count')));
+  const marks = items.map(() => el('span', { class: 'muted' }));
+  const button = el('button', { type: 'button', class: 'count-links' }, 'Count them');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+    const counts = await Promise.all(items.map(([, , id, params]) => countOf(client, id, params, 'count')));
+    counts.forEach((n, i) => {
+      marks[i].textContent = shown(n, items[i][4]);
+    });
+    button.remove();
+  });
   return el(
-    'ul',
-    { class: 'links' },
-    ...items.map(([label, href, , , some], i) =>
-      el('li', {}, el('a', { href: `#/${href}` }, label), ' ', el('span', { class: 'muted' }, shown(counts[i], some))),
+    'div',
+    {},
+    el(
+      'ul',
+      { class: 'links' },
+      ...items.map(([label, href], i) => el('li', {}, el('a', { href: `#/${href}` }, label), ' ', marks[i])),
     ),
+    button,
   );
 }
 
@@ -50,11 +66,8 @@ export async function addressPage(client, arg) {
   const [raw, query] = splitArg(arg);
   if (!ADDRESS.test(raw)) return null;
   const a = raw.toLowerCase();
-  const [acct, wallet, links] = await Promise.all([
-    client.account(a),
-    client.read('getApiWalletBalanceAddress', { address: a }),
-    related(client, a),
-  ]);
+  const [acct, wallet] = await Promise.all([client.account(a), client.read('getApiWalletBalanceAddress', { address: a })]);
+  const links = related(client, a);
   // The account answer carries the profile: asking /api/social/profile would 404 (a console error) without one.
   const profile = acct.profile;
   const txs = await pagedTable({

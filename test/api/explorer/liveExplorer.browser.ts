@@ -149,6 +149,8 @@ export function liveExplorerSuite(shared: SharedRig): Test {
     await page.goto(`${live.url}/`);
     await liveAndLoaded(page);
     await page.waitForSelector('.tiles dd');
+    // The analytics charts are read once scrolled to (they cost reads of the visitor's quota).
+    await page.locator('section.charts').scrollIntoViewIfNeeded();
     const tiles: Record<string, string> = await page.evaluate(() =>
       Object.fromEntries(
         [...document.querySelectorAll('.tiles > div')].map((d: any) => [
