@@ -24,7 +24,7 @@ export interface CompressionOptions {
 }
 
 /** ~1 KB and up; 512 recent bodies up to 256 KB each. */
-export const defaultCompressionOptions: CompressionOptions = { minBytes: 1024, cacheEntries: 512, cacheMaxBytes: 256 * 1024 };
+const defaultCompressionOptions: CompressionOptions = { minBytes: 1024, cacheEntries: 512, cacheMaxBytes: 256 * 1024 };
 
 /** Content types worth compressing (by their start). */
 const COMPRESSIBLE = /^(application\/(json|javascript|manifest\+json)|text\/(html|css|javascript|plain)|image\/svg\+xml)/i;
@@ -119,7 +119,10 @@ export class Compressor {
     if (typeof body !== 'string') {
       // Static files hand back the same bytes every time: remembered with them.
       let forms = this.bytesCache.get(body);
-      if (!forms) this.bytesCache.set(body, (forms = {}));
+      if (!forms) {
+        forms = {};
+        this.bytesCache.set(body, forms);
+      }
       forms[encoding] ??= encode(body, encoding);
       return forms[encoding];
     }

@@ -47,7 +47,7 @@ function isStreamPath(paths: readonly string[], path: string): boolean {
 }
 
 /** True when `path` is one of `paths` (an entry ending in `/`: or below it). */
-export function isFreePath(paths: readonly string[], path: string): boolean {
+function isFreePath(paths: readonly string[], path: string): boolean {
   for (const p of paths) if (p.endsWith('/') && p.length > 1 ? path.startsWith(p) : path === p) return true;
   return false;
 }

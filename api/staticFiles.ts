@@ -51,7 +51,7 @@ export function assetAnswer(c: Context, f: StaticFile): Response {
     ETag: etag,
   };
   const match = c.req.header('if-none-match');
-  if (match && match.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return c.body(null, 304, headers);
+  if (match?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return c.body(null, 304, headers);
   return c.body(f.bytes, 200, headers);
 }
 /** The content type of a file name (text/plain for unknown extensions). */

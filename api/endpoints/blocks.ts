@@ -69,7 +69,8 @@ export const BLOCK_ENDPOINTS = endpoints({
     method: 'GET',
     path: '/api/chain/block-times',
     tag: 'blocks',
-    summary: 'The summaries of the latest `count` blocks, oldest first: what a live chart of transactions and block times needs, without the blocks',
+    summary:
+      'The summaries of the latest `count` blocks, oldest first: what a live chart of transactions and block times needs, without the blocks',
     query: { count: { ...limit(1000, 240), description: 'how many of the latest blocks (1-1000, default 240)', example: 240 } },
     ok: { schema: obj({ blocks: arr(ref('BlockSummary')), height: uint }) },
   },

@@ -53,11 +53,7 @@ function related(client, a) {
   return el(
     'div',
     {},
-    el(
-      'ul',
-      { class: 'links' },
-      ...items.map(([label, href], i) => el('li', {}, el('a', { href: `#/${href}` }, label), ' ', marks[i])),
-    ),
+    el('ul', { class: 'links' }, ...items.map(([label, href], i) => el('li', {}, el('a', { href: `#/${href}` }, label), ' ', marks[i]))),
     button,
   );
 }

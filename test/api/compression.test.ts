@@ -65,7 +65,7 @@ async function withServer(fn: (base: string, chain: TestChain) => Promise<void>,
     const app = createApp(testApiDeps(chain.node, { keys, limiter }));
     const base = await new Promise<string>((resolve) => {
       server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () =>
-        resolve(`http://127.0.0.1:${(server?.address() as AddressInfo).port}`),
+        resolve(`http://127.0.0.1:${((server as ServerType).address() as AddressInfo).port}`),
       );
     });
     await fn(base, chain);

@@ -64,7 +64,10 @@ t('deploy/read-tier.sh takes its ports from the environment, clear of the README
   for (const p of plan(byDefault.stdout)) assert.ok(!readme.has(p), `default port ${p} clear of the README network`);
   const moved = ports({ OMBRA_TIER_PORT: '18080', OMBRA_TIER_STATS_PORT: '18404', OMBRA_TIER_PORT_BASE: '19000' });
   assert.is(moved.status, 0, moved.stderr);
-  assert.equal(plan(moved.stdout).sort(), [18080, 18404, 19000, 19001, 19002, 19003, 19100, 19101, 19102, 19103, 19200, 19201, 19202, 19203].sort());
+  assert.equal(
+    plan(moved.stdout).sort(),
+    [18080, 18404, 19000, 19001, 19002, 19003, 19100, 19101, 19102, 19103, 19200, 19201, 19202, 19203].sort(),
+  );
   const bad = ports({ OMBRA_TIER_PORT_BASE: 'x' });
   assert.is(bad.status, 2);
   assert.match(bad.stderr, /OMBRA_TIER_PORT_BASE/);
