@@ -113,7 +113,7 @@ t('a refused read shows what happened and when the page tries again, and it does
   await page.goto('about:blank');
   await page.goto(`${node.url}/#/block/3`);
   await page.waitForSelector('.refused', { timeout: 20_000 });
-  const text = await page.locator('.refused').innerText();
+  const text = (await page.locator('.refused').textContent()) ?? '';
   assert.match(text, /Too many requests/);
   assert.match(text, /60 requests per minute/);
   assert.match(text, /tries again by itself in \d+ s/);
@@ -124,8 +124,8 @@ t('a refused read shows what happened and when the page tries again, and it does
   const left = () =>
     page
       .locator('.refused strong')
-      .innerText()
-      .then((s) => Number.parseInt(s, 10));
+      .textContent()
+      .then((s) => Number.parseInt(s ?? '', 10));
   const first = await left();
   await page.waitForFunction((n) => Number.parseInt(document.querySelector('.refused strong')?.textContent ?? '', 10) < n, first);
 });
