@@ -87,6 +87,34 @@ function refusedPage(e, retry) {
   );
 }
 
+// Dark or light: the system's choice until the toggle makes one (kept in this browser).
+const THEME_KEY = 'ombra-explorer-theme';
+const themeButton = document.getElementById('theme');
+function applyTheme(theme) {
+  if (theme) document.documentElement.dataset.theme = theme;
+  const dark = theme ? theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+  themeButton.setAttribute('aria-pressed', String(dark));
+  themeButton.textContent = 'Dark';
+  themeButton.title = dark ? 'Dark theme on: press for light' : 'Dark theme off: press for dark';
+}
+applyTheme(localStorage.getItem(THEME_KEY));
+themeButton.addEventListener('click', () => {
+  const next = themeButton.getAttribute('aria-pressed') === 'true' ? 'light' : 'dark';
+  localStorage.setItem(THEME_KEY, next);
+  applyTheme(next);
+});
+// Phones: the sections fold behind a menu button.
+const menu = document.getElementById('menu');
+menu.addEventListener('click', () => {
+  const open = menu.getAttribute('aria-expanded') !== 'true';
+  menu.setAttribute('aria-expanded', String(open));
+  document.querySelector('body > header').classList.toggle('open', open);
+});
+window.addEventListener('hashchange', () => {
+  menu.setAttribute('aria-expanded', 'false');
+  document.querySelector('body > header').classList.remove('open');
+});
+
 let routing = 0;
 async function route() {
   // Only `#/...` is a page; other fragments (the skip link's) are not routes.
@@ -135,6 +163,8 @@ document.querySelector('.skip').addEventListener('click', (e) => {
   view.focus();
 });
 window.addEventListener('hashchange', route);
+// A live list's "N new - show" bar (liveList.js).
+window.addEventListener('explorer:reload', () => route());
 setInterval(() => {
   showHead();
   tickAges();
@@ -165,11 +195,15 @@ document.documentElement.dataset.live = openLive((m) => {
     head.timestamp = e.data.timestamp;
     showHead();
     home?.onBlock(e.data);
+    view.firstElementChild?.onLiveBlock?.(e.data);
   } else if (e.event === 'reorg') {
     // The new branch is re-sent from the common ancestor on.
     head.index = Math.min(head.index ?? 0, e.data.fromHeight - 1);
     home?.onReorg(e.data);
-  } else if (e.event === 'tx') home?.scheduleRefresh();
+  } else if (e.event === 'tx') {
+    home?.scheduleRefresh();
+    view.firstElementChild?.onLiveTx?.(e.data);
+  }
 }, new URLSearchParams(location.search).get('live') ?? undefined);
 
 route();

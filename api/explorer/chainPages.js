@@ -4,6 +4,7 @@
 import { el } from '/explorer/dom.js';
 import { counterparty, FIELD_VIEWS, fieldView, movedValue } from '/explorer/fields.js';
 import { addr, ageCell, amount, badge, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
+import { liveList, liveMempool } from '/explorer/liveList.js';
 import { pagedTable, splitArg } from '/explorer/paging.js';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
@@ -96,7 +97,7 @@ export async function blockPage(client, arg) {
 
 export async function blocksPage(client, arg) {
   const [, query] = splitArg(arg);
-  return pageOf(
+  const page = pageOf(
     'Blocks',
     section(
       'Latest blocks',
@@ -119,6 +120,7 @@ export async function blocksPage(client, arg) {
       }),
     ),
   );
+  return liveList(page, arg, () => 1, 'block');
 }
 
 /** Placement fields of a confirmed transaction: shown in the overview, not among the signed fields. */
@@ -164,7 +166,7 @@ export async function txPage(client, arg) {
 
 export async function mempoolPage(client, arg) {
   const [, query] = splitArg(arg);
-  return pageOf(
+  const page = pageOf(
     'Mempool',
     section(
       'Pending transactions, oldest first',
@@ -190,6 +192,7 @@ export async function mempoolPage(client, arg) {
       }),
     ),
   );
+  return liveMempool(page);
 }
 
 export async function accountsPage(client, arg) {

@@ -27,10 +27,10 @@ export class Chart {
     const xLabels =
       x === 'hour' ? (_, ticks) => ticks.map((t) => `${t}h`) : x === 'height' ? (_, ticks) => ticks.map((t) => `#${t}`) : undefined;
     const axes = [
-      xLabels ? { stroke: '#5b6478', values: xLabels } : { stroke: '#5b6478' },
+      xLabels ? { stroke: '#8a93a6', values: xLabels } : { stroke: '#8a93a6' },
       ...(series.some((s) => s.scale === 'right')
-        ? [{ stroke: '#5b6478' }, { scale: 'right', side: 1, stroke: '#5b6478', grid: { show: false } }]
-        : [{ stroke: '#5b6478' }]),
+        ? [{ stroke: '#8a93a6' }, { scale: 'right', side: 1, stroke: '#8a93a6', grid: { show: false } }]
+        : [{ stroke: '#8a93a6' }]),
     ];
     this.plot = new uPlot(
       {

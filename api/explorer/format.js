@@ -146,7 +146,8 @@ export function dataTable(caption, head, rows, empty = 'Nothing here yet.') {
       { class: 'data' },
       el('caption', { class: 'sr-only' }, caption),
       el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
-      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c ?? none()))))),
+      // Each cell names its column: on a phone a row is a card of "label value" lines (pages.css).
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el('td', { 'data-label': head[i] }, c ?? none()))))),
     ),
   );
 }
