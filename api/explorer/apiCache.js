@@ -2,10 +2,12 @@
 // worker, liveWorker.js; a browser without one keeps it in the tab): the anonymous quota is 60
 // requests a minute per address, and a visitor clicking through pages must not spend it on the
 // same reads again. Identical reads in flight are made once; answers are kept for a time by
-// kind (a block or a confirmed transaction for minutes, lists for seconds: the pages keep their
-// lists live from the chain's events); the head comes from the live stream when it is known,
+// kind (a block or a confirmed transaction for minutes, analytics for half a minute, lists
+// until the next block or for 8 s); the head comes from the live stream when it is known,
 // at no request. A refused read (429) is answered as is, with its Retry-After.
 
+/** How long lists and other reads are kept (until the next block at most). */
+const LIST_MS = 8_000;
 /** How long answers are kept, by path (first match). */
 const KEEP_MS = [
   [/^\/api\/chain\/block\/(hash\/)?[0-9a-f]+$/, 5 * 60_000],
@@ -13,7 +15,7 @@ const KEEP_MS = [
   [/^\/api\/(analytics|stats)\//, 30_000],
   [/^\/api\/chain\/fee-estimate$/, 30_000],
   [/^\/api\/chain\/search\//, 30_000],
-  [/^\/api\//, 8_000],
+  [/^\/api\//, LIST_MS],
 ];
 /** Most answers kept. */
 const MAX_ENTRIES = 300;
@@ -35,9 +37,9 @@ export class ApiCache {
   onBlock(b) {
     if (this.head && b.index <= this.head.height && b.index !== this.head.height) return;
     this.head = { height: b.index, latestBlock: { index: b.index, hash: b.hash, timestamp: b.timestamp } };
-    // Pending transactions may be confirmed now.
+    // Lists and pending transactions change with a block: only what a block does not change stays.
     for (const [url, e] of this.entries)
-      if (/\/api\/chain\/tx\//.test(url) && e.answer.body.includes('"pending"')) this.entries.delete(url);
+      if (e.keep <= LIST_MS || (/\/api\/chain\/tx\//.test(url) && e.answer.body.includes('"pending"'))) this.entries.delete(url);
   }
 
   /** A reorg: what was read about the dropped blocks may be wrong; read everything again. */
