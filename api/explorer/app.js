@@ -7,7 +7,7 @@ import { cachedFetch } from '/explorer/apiCache.js';
 import { el, tickAges } from '/explorer/dom.js';
 import { Home } from '/explorer/home.js';
 import { apiGet, onLiveEvent, openLive } from '/explorer/live.js';
-import { explorerPages } from '/explorer/pages.js';
+import { explorerPages, hitTarget } from '/explorer/pages.js';
 
 // Every read goes through the cache the tabs share (apiCache.js): the anonymous quota is small.
 const client = new OmbraClient({ url: location.origin, fetch: cachedFetch(apiGet) });
@@ -157,6 +157,24 @@ document.getElementById('search').addEventListener('submit', (e) => {
   e.preventDefault();
   const q = document.getElementById('q').value.trim();
   if (q) go(`search/${encodeURIComponent(q)}`);
+});
+// Typeahead: from 2 characters on, what the search would find (debounced; reads go through the cache).
+const hints = document.getElementById('q-hints');
+let hintTimer;
+document.getElementById('q').addEventListener('input', (ev) => {
+  clearTimeout(hintTimer);
+  const q = ev.target.value.trim();
+  if (q.length < 2) return hints.replaceChildren();
+  hintTimer = setTimeout(async () => {
+    const hits = await client.search(q).catch(() => []);
+    if (document.getElementById('q').value.trim() !== q) return;
+    hints.replaceChildren(
+      ...hits
+        .map((h) => hitTarget(h))
+        .filter(Boolean)
+        .map(([href, label]) => el('option', { value: decodeURIComponent(href.split('/').slice(1).join('/')), label: label.trim() })),
+    );
+  }, 350);
 });
 document.querySelector('.skip').addEventListener('click', (e) => {
   e.preventDefault();

@@ -17,7 +17,7 @@ const NFT_PAGES = { art: 'nft', image: 'image', audio: 'audio' };
 const enc = encodeURIComponent;
 
 /** The page a search hit opens, and how it is described in a list of hits. */
-function hitTarget(h) {
+export function hitTarget(h) {
   const d = h.data ?? {};
   switch (h.type) {
     case 'block':
@@ -78,7 +78,7 @@ async function searchPage(client, q, go) {
       : el(
           'p',
           { class: 'muted' },
-          'Nothing found. Search takes a height, a hash or id, an address or its start, a task, post, site or release id, an alias, or the start of a profile or miner name.',
+          'Nothing found. Search takes a height, a hash or id or its first 2+ hex characters, an address or its start (Ombra addresses start with ox; 0x… and bare hex are read as ox…), a task, post, site or release id, an alias, or the start of a profile or miner name.',
         ),
   );
 }

@@ -3,8 +3,8 @@
  * themes (the system's dark, the toggle's dark and light) axe-clean on the pages sampled here;
  * at 390 px list rows are cards with one-line ids, the nav folds behind a menu button and the
  * home page is at most three screens tall above its charts; the blocks list offers the blocks
- * that arrive ("N new blocks - show"), and `?page=N` works in both hash forms, each page with its
- * own title. Screenshots: test-artifacts/screenshots/dark-*.jpg and phone-cards.jpg.
+ * that arrive ("N new blocks - show"), `?page=N` works in both hash forms, each page with its
+ * own title, and the search box offers what 2+ characters find. Screenshots: test-artifacts/screenshots/dark-*.jpg and phone-cards.jpg.
  */
 import type { Page } from 'playwright-core';
 import { suite, type Test } from 'uvu';
@@ -106,6 +106,12 @@ export function themePhoneSuite(shared: SharedRig): Test {
       assert.match((await page.textContent('nav.pager .count')) ?? '', /^26–50 of/, hash);
       assert.is(await page.title(), 'Blocks · Ombra explorer');
     }
+    // Typeahead from 2 characters: the first hex of an address (no ox) offers it.
+    const address = (rig.samples.find((x) => x.route === 'address')?.arg ?? '').toLowerCase();
+    await page.fill('#q', address.slice(2, 6));
+    await page.waitForFunction((a) => [...document.querySelectorAll('#q-hints option')].some((o: any) => o.value === a), address, {
+      timeout: 20_000,
+    });
     await page.goto(`${base}/#/blocks`);
     await page.waitForSelector('button.new-bar:not([hidden])', { timeout: 30_000 });
     assert.match((await page.textContent('button.new-bar')) ?? '', /^\d+ new blocks? - show$/);
