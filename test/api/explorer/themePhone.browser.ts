@@ -74,6 +74,7 @@ export function themePhoneSuite(shared: SharedRig): Test {
     await onPhone(page, async () => {
       await r.open(page, { route: '', arg: '', name: 'home' }, true);
       const aboveCharts = await page.evaluate(() => document.querySelector('section.charts').getBoundingClientRect().top + scrollY);
+      console.log(`home at 390 px: ${Math.round(aboveCharts)} px above the charts (3 screens: ${3 * PHONE.height})`);
       assert.ok(aboveCharts <= 3 * PHONE.height, `${aboveCharts} px above the charts`);
       assert.ok(await page.isHidden('nav.sections'), 'the sections fold away');
       await page.click('#menu');
@@ -118,6 +119,33 @@ export function themePhoneSuite(shared: SharedRig): Test {
     const before = await page.textContent('table.data tbody tr td');
     await page.click('button.new-bar');
     await page.waitForFunction((b) => document.querySelector('table.data tbody tr td')?.textContent !== b, before);
+  });
+
+  t('/docs: status codes on one line, a curl example per route from its examples, and "Try it" against this node', async () => {
+    if (!rig) return;
+    await page.goto(`${rig.live.url}/docs`);
+    await page.waitForSelector('#getApiChainBlockIndex');
+    await page.click('#getApiChainBlockIndex > summary');
+    const op = page.locator('#getApiChainBlockIndex');
+    assert.is(await op.locator('pre.curl').textContent(), `curl -s '${rig.live.url}/api/chain/block/1'`);
+    await op.locator('input[name="index"]').fill('2');
+    assert.is(await op.locator('pre.curl').textContent(), `curl -s '${rig.live.url}/api/chain/block/2'`);
+    await op.locator('button', { hasText: 'Try it' }).click();
+    await op.locator('.answer pre').waitFor();
+    assert.match((await op.locator('.answer p').textContent()) ?? '', /^200 /);
+    assert.is(JSON.parse((await op.locator('.answer pre').textContent()) ?? '{}').index, 2);
+    const statusLines = await page.evaluate(() =>
+      [...document.querySelectorAll('#getApiChainBlockIndex td.status code')].map((c: any) => c.getClientRects().length),
+    );
+    assert.ok(statusLines.length >= 3 && statusLines.every((n: number) => n === 1), `${statusLines}`);
+    // A write shows its curl with the example body, and no "Try it".
+    await page.click('#postApiChainTx > summary');
+    assert.match(
+      (await page.locator('#postApiChainTx pre.curl').textContent()) ?? '',
+      /^curl -s -X POST -H 'Content-Type: application\/json' --data '\{/,
+    );
+    assert.is(await page.locator('#postApiChainTx button', { hasText: 'Try it' }).count(), 0);
+    assert.equal(await axeProblems(page), []);
   });
 
   return t;
