@@ -7,6 +7,7 @@ import { defaultApiOptions, type ApiDeps, type ApiOptions } from './context.ts';
 import { limitBody } from './body.ts';
 import { onError } from './errors.ts';
 import { addressRoutes } from './routes/address.ts';
+import { exportRoutes } from './routes/exports.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { blockRoutes } from './routes/blocks.ts';
@@ -55,6 +56,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     walletRoutes(deps),
     tokenomicsRoutes(deps),
     addressRoutes(deps),
+    exportRoutes(deps),
     statsRoutes(deps),
     chainEventRoutes(deps),
     mempoolEventRoutes(deps),

@@ -12,6 +12,7 @@
  * compressed bytes of recent bodies are kept by body and encoding.
  */
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { isStreamed } from './streamedAnswer.ts';
 
 /** Compression options. */
 export interface CompressionOptions {
@@ -95,7 +96,8 @@ export class Compressor {
 
   /** `r` compressed for a request that accepts `accept` (or `r` itself when it is not compressible). */
   answer(r: Response, method: string, accept: string | undefined | null): Response {
-    if (method !== 'GET') return r;
+    // A route that marked its answer streamed (stored content, ranges) keeps it as it is.
+    if (method !== 'GET' || isStreamed(r)) return r;
     const parts = cachedParts(r);
     if (!parts) return r;
     const [status, body, headers] = parts;

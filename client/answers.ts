@@ -394,5 +394,8 @@ export interface Answers {
   getExplorerVendorFile: string;
   getApiCheckpoint: { height: number; hash: string; digest: string; bytes: number; url: string };
   getApiCheckpointDigest: string;
+  getApiCsvAddressAddr: string;
+  getApiCsvBlockIndex: string;
+  getApiCsvTasks: string;
 }
 

@@ -114,6 +114,9 @@ export const ROUTES = {
   getExplorerVendorFile: ['GET', '/explorer/vendor/:file'],
   getApiCheckpoint: ['GET', '/api/checkpoint'],
   getApiCheckpointDigest: ['GET', '/api/checkpoint/:digest'],
+  getApiCsvAddressAddr: ['GET', '/api/csv/address/:addr'],
+  getApiCsvBlockIndex: ['GET', '/api/csv/block/:index'],
+  getApiCsvTasks: ['GET', '/api/csv/tasks'],
 } as const;
 
 /** An operation id. */
@@ -181,6 +184,8 @@ export interface PathParams {
   getExplorerClientFile: { file: string | number };
   getExplorerVendorFile: { file: string | number };
   getApiCheckpointDigest: { digest: string | number };
+  getApiCsvAddressAddr: { addr: string | number };
+  getApiCsvBlockIndex: { index: string | number };
 }
 
 /** The query values of the operations that take any. */
@@ -193,7 +198,7 @@ export interface QueryValues {
   getApiChainMempool: { limit?: number; offset?: number };
   getApiMempool: { limit?: number; offset?: number };
   getApiTokenomicsHolders: { limit?: number; offset?: number };
-  getApiAddressAddrTxs: { offset?: number; cursor?: string; limit?: number };
+  getApiAddressAddrTxs: { offset?: number; cursor?: string; limit?: number; type?: string; direction?: 'in' | 'out' | 'any'; since?: number; until?: number };
   getApiChainTasks: { limit?: number; offset?: number; status?: 'submitted' | 'responses_collected' | 'validated' | 'rewarded' | 'timeout' };
   getApiTasksActive: { limit?: number; offset?: number };
   getApiTasksPending: { limit?: number; offset?: number };
@@ -222,5 +227,7 @@ export interface QueryValues {
   getApiWebSites: { limit?: number; offset?: number };
   getApiWebReleaseReleaseId: { limit?: number; offset?: number };
   getApiWebSiteSiteIdReleases: { limit?: number; offset?: number };
+  getApiCsvAddressAddr: { type?: string; direction?: 'in' | 'out' | 'any'; since?: number; until?: number };
+  getApiCsvTasks: { status?: 'submitted' | 'responses_collected' | 'validated' | 'rewarded' | 'timeout' };
 }
 

@@ -42,6 +42,7 @@ export async function tasksPage(client, arg) {
   const page = pageOf(
     'Tasks',
     filters('tasks', TASK_STATUSES, status),
+    el('p', {}, el('a', { href: `/api/csv/tasks${status ? `?status=${status}` : ''}`, download: '' }, 'Download the task list as CSV')),
     section(
       status ? `Tasks ${status}` : 'All tasks, newest first',
       await pagedTable({

@@ -5,7 +5,7 @@ import { dmsPage, followersPage, followsPage, intentPage, queuePage } from '/exp
 import { addressPage } from '/explorer/addressPage.js';
 import { runPage, runsPage, taskPage, tasksPage } from '/explorer/agentPages.js';
 import { conversationPage, conversationsPage } from '/explorer/chatPages.js';
-import { accountsPage, blockPage, blocksPage, mempoolPage, txPage } from '/explorer/chainPages.js';
+import { accountsPage, blockPage, blocksPage, mempoolPage, txPage, txsPage } from '/explorer/chainPages.js';
 import { el } from '/explorer/dom.js';
 import { aliasPage, filePage, releasePage, sitePage, sitesPage } from '/explorer/drivePages.js';
 import { badge, dataTable, pageOf } from '/explorer/format.js';
@@ -89,6 +89,7 @@ export function explorerPages(client, go) {
     block: (a) => blockPage(client, a),
     blocks: (a) => blocksPage(client, a),
     tx: (a) => txPage(client, a),
+    txs: (a) => txsPage(client, a),
     mempool: (a) => mempoolPage(client, a),
     accounts: (a) => accountsPage(client, a),
     address: (a) => addressPage(client, a),
