@@ -11,6 +11,7 @@ import { aliasPage, filePage, releasePage, sitePage, sitesPage } from '/explorer
 import { badge, dataTable, pageOf } from '/explorer/format.js';
 import { leaderboardPage, minerPage, minersPage } from '/explorer/minerPages.js';
 import { galleryPage, mediaPage, nftPage } from '/explorer/nftPages.js';
+import { statsPage } from '/explorer/statsPage.js';
 import { feedPage, postPage, postsPage, profilePage } from '/explorer/socialPages.js';
 
 const NFT_PAGES = { art: 'nft', image: 'image', audio: 'audio' };
@@ -120,6 +121,7 @@ export function explorerPages(client, go) {
     miners: (a) => minersPage(client, a),
     miner: (a) => minerPage(client, a),
     leaderboard: () => leaderboardPage(client),
+    stats: (a) => statsPage(client, a),
     search: (q) => searchPage(client, q, go),
   };
 }

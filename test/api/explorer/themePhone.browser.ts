@@ -121,6 +121,24 @@ export function themePhoneSuite(shared: SharedRig): Test {
     await page.waitForFunction((b) => document.querySelector('table.data tbody tr td')?.textContent !== b, before);
   });
 
+  t('the stats page: a range picker, charts with legends that show the values under the pointer, axe-clean', async () => {
+    if (!rig) return;
+    await page.goto('about:blank');
+    await page.goto(`${rig.live.url}/#/stats`);
+    await page.waitForSelector('.charts figure.chart .u-legend');
+    assert.is(await page.title(), 'Stats · Ombra explorer');
+    assert.is(await page.locator('.charts figure.chart').count(), 6);
+    assert.match((await page.locator('figure.chart figcaption').first().textContent()) ?? '', /7 days/);
+    // Hovering the first chart fills its legend with the values at the pointer.
+    const over = page.locator('.charts .u-over').first();
+    const box = await over.boundingBox();
+    if (box) await page.mouse.move(box.x + box.width * 0.9, box.y + box.height / 2);
+    await page.waitForFunction(() => /#|\d{4}-\d{2}-\d{2}/.test(document.querySelector('.charts .u-legend .u-value')?.textContent ?? ''));
+    assert.equal(await axeProblems(page), []);
+    await page.click('nav.tabs a:has-text("24 hours")');
+    await page.waitForFunction(() => /24 hours/.test(document.querySelector('figure.chart figcaption')?.textContent ?? ''));
+  });
+
   t('/docs: status codes on one line, a curl example per route from its examples, and "Try it" against this node', async () => {
     if (!rig) return;
     await page.goto(`${rig.live.url}/docs`);
