@@ -163,19 +163,13 @@ export function liveExplorerSuite(shared: SharedRig): Test {
     for (const name of ['Transactions', 'Tasks', 'Miners', 'Agent runs'])
       assert.ok(Number(tiles[name].replace(/,/g, '')) > 0, `${name}: ${JSON.stringify(tiles)}`);
     assert.match(tiles['Storage used'], /^[0-9.,]+ (B|kB|MB)$/);
-    // Every chart canvas has drawn something: far more painted pixels than the bare axes' lines
-    // (waited for: the analytics charts are read once scrolled to).
+    // The analytics charts are read once scrolled to: wait until each has its data (its caption).
     await page.waitForFunction(
-      () =>
-        [...document.querySelectorAll('.chart-box canvas')].every((c: any) => {
-          const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-          let n = 0;
-          for (let i = 3; i < d.length; i += 4) if (d[i] > 0) n++;
-          return n > 500;
-        }),
+      () => [...document.querySelectorAll('figure.chart figcaption')].every((f: any) => f.querySelector('span')?.textContent !== ''),
       undefined,
       { timeout: LOADED_MS, polling: 250 },
     );
+    // Every chart canvas has drawn something: far more painted pixels than the bare axes' lines.
     const painted: number[] = await page.evaluate(() =>
       [...document.querySelectorAll('.chart-box canvas')].map((c: any) => {
         const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
