@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every row of docs/performance.md's table, each beside a baseline measured in the same run
  * on the same machine, printed as a ratio at the end with the machine noted.
- *   reads:   GET /api/chain/block/1, /api/health and a page of blocks (brotli) vs a bare Hono app answering the same bytes;
+ *   reads:   GET /api/chain/block/1, /api/health and a larger block (brotli) vs a bare Hono app answering the same bytes;
  *   replay:  500 and 100 transfers a block, full verification, vs 2 x the 1-core verify rate;
  *   sync:    import of near-empty blocks (sync over libp2p, local group commit) vs attestation verifies;
  *   fanout:  5,000 SSE subscribers' memory and delivery vs a bare node:http broadcast;
