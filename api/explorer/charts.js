@@ -32,7 +32,7 @@ export class Chart {
     const axes = [
       xLabels ? { stroke: '#8a93a6', values: xLabels } : { stroke: '#8a93a6' },
       ...(series.some((s) => s.scale === 'right')
-        ? [{ stroke: '#8a93a6' }, { scale: 'right', side: 1, stroke: '#8a93a6', grid: { show: false } }]
+        ? [{ stroke: '#8a93a6' }, { scale: 'right', side: 1, size: 64, stroke: '#8a93a6', grid: { show: false } }]
         : [{ stroke: '#8a93a6' }]),
     ];
     this.plot = new uPlot(
