@@ -1,11 +1,13 @@
 /** The HTTP API: every resource router mounted on one Hono app with shared error handling. */
 import { Hono } from 'hono';
+import { Compressor } from './compression.ts';
 import { CORS_ORIGIN, preflight } from './cors.ts';
 import { MatchRecorder, wrapDispatch } from './envelope.ts';
 import { defaultApiOptions, type ApiDeps, type ApiOptions } from './context.ts';
 import { limitBody } from './body.ts';
 import { onError } from './errors.ts';
 import { addressRoutes } from './routes/address.ts';
+import { exportRoutes } from './routes/exports.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
 import { blockRoutes } from './routes/blocks.ts';
@@ -54,6 +56,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     walletRoutes(deps),
     tokenomicsRoutes(deps),
     addressRoutes(deps),
+    exportRoutes(deps),
     statsRoutes(deps),
     chainEventRoutes(deps),
     mempoolEventRoutes(deps),
@@ -97,6 +100,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     corsOrigin: CORS_ORIGIN,
     timings: deps.metrics,
     limiter: deps.limiter,
+    compressor: opts.compression ? new Compressor(opts.compression) : undefined,
   });
   return app;
 }

@@ -1,4 +1,5 @@
 /** What routes may use: the node's queries, write entry point and the network's view. */
+import type { CompressionOptions } from './compression.ts';
 import type { Logger } from '../node/log.ts';
 import type { HeadReader, HealthView, NetworkView, TxSubmitter } from '../node/ports.ts';
 import type { CheckpointStatus } from '../node/checkpointRecord.ts';
@@ -69,6 +70,8 @@ export interface ApiOptions {
    * gossip: on for a network node, off under --dev (its one authority produces alone) and without p2p.
    */
   requirePeers: boolean;
+  /** Answer compression (api/compression.ts); null = never compress. */
+  compression: Partial<CompressionOptions> | null;
 }
 
 /**
@@ -80,11 +83,12 @@ export function isBehind(network: NetworkView, height: number, maxLagBlocks: num
   return networkHeight !== null && networkHeight - height > maxLagBlocks;
 }
 
-/** Defaults: 1 MiB bodies; 16 MiB block ranges, the cap of a sync answer; /metrics on the app; behind beyond 8 blocks. */
+/** Defaults: 1 MiB bodies; 16 MiB block ranges, the cap of a sync answer; /metrics on the app; behind beyond 8 blocks; compression on. */
 export const defaultApiOptions: ApiOptions = {
   maxBodyBytes: 1024 * 1024,
   maxRangeBytes: 16 * 1024 * 1024,
   metricsRoute: true,
   maxLagBlocks: 8,
   requirePeers: false,
+  compression: {},
 };

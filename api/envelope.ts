@@ -1,6 +1,7 @@
 /**
  * What every answer gets, applied around Hono's dispatch instead of as `app.use('*')`
- * middleware: the open-CORS header, the Prometheus HTTP timings and the rate limits. Any middleware on `'*'`
+ * middleware: the open-CORS header, the Prometheus HTTP timings, the rate limits and answer
+ * compression (api/compression.ts, synchronous too). Any middleware on `'*'`
  * makes Hono compose an async chain for every request, and then @hono/node-server cannot take
  * its synchronous response path (it adds a close listener and awaits the response). Around the
  * dispatch, a handler that answers synchronously (a cached block, health) stays synchronous
@@ -13,6 +14,7 @@ import type { Result, Router } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
+import type { Compressor } from './compression.ts';
 import type { RateLimiter } from './rateLimit.ts';
 import { gate, type NodeEnv, type Pass } from './rateLimitGate.ts';
 
@@ -107,6 +109,8 @@ export interface EnvelopeOptions {
   timings?: HttpTimings;
   /** Rate limits, when on: admission before the dispatch (api/rateLimitGate.ts). */
   limiter?: RateLimiter;
+  /** Compression of answers whose body is in memory, when on. */
+  compressor?: Compressor;
 }
 
 /**
@@ -115,7 +119,7 @@ export interface EnvelopeOptions {
  */
 export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
   const dispatch = app.fetch;
-  const { recorder, skip, corsOrigin, timings, limiter } = opts;
+  const { recorder, skip, corsOrigin, timings, limiter, compressor } = opts;
   app.fetch = (request, env, ctx) => {
     const started = timings ? performance.now() : 0;
     // Served by @hono/node-server: headers go straight onto Node's response, merged into its writeHead.
@@ -151,8 +155,9 @@ export function wrapDispatch(app: Hono, opts: EnvelopeOptions): void {
       // under a client told to keep it: say the connection closes (it does, once answered).
       if (direct && request.method !== 'GET' && request.method !== 'HEAD' && bodyLeftUnread(env as NodeEnv))
         outgoing.setHeader?.('Connection', 'close');
+      let r = compressor ? compressor.answer(answer, request.method, acceptEncoding(request, env as NodeEnv | undefined)) : answer;
       // The limiter's hold first (it may refuse a streamed answer), then the headers on what goes out.
-      let r = pass ? pass.answered(answer, env as NodeEnv | undefined) : answer;
+      if (pass) r = pass.answered(r, env as NodeEnv | undefined);
       if (!direct) r = withHeaders(r, headers);
       timings?.observeHttp(request.method, route, r.status, (performance.now() - started) / 1000);
       return r;
@@ -172,6 +177,16 @@ function bodyLeftUnread(env: NodeEnv): boolean {
   if (incoming?.readableEnded !== false) return false;
   const h = incoming.headers ?? {};
   return h['transfer-encoding'] !== undefined || (h['content-length'] !== undefined && h['content-length'] !== '0');
+}
+
+/** The request's Accept-Encoding (Node's parsed header when served by @hono/node-server). */
+function acceptEncoding(request: Request, env: NodeEnv | undefined): string | undefined {
+  const h = env?.incoming?.headers;
+  if (h) {
+    const v = h['accept-encoding'];
+    return Array.isArray(v) ? v.join(',') : v;
+  }
+  return request.headers.get('accept-encoding') ?? undefined;
 }
 
 /** `r` with `headers` (outside @hono/node-server, e.g. `app.request` in tests). */

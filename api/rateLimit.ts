@@ -46,6 +46,12 @@ function isStreamPath(paths: readonly string[], path: string): boolean {
   return false;
 }
 
+/** True when `path` is one of `paths` (an entry ending in `/`: or below it). */
+function isFreePath(paths: readonly string[], path: string): boolean {
+  for (const p of paths) if (p.endsWith('/') && p.length > 1 ? path.startsWith(p) : path === p) return true;
+  return false;
+}
+
 /** A refusal. */
 function no(
   status: 401 | 403 | 429,
@@ -171,7 +177,7 @@ export class RateLimiter implements Component {
     const client = quotaBucketOf(ip);
     if (this.bans.isBanned(ip))
       return no(403, 'IP_BANNED', 'this IP address is banned by the node operator', this.buckets.get(`ip:${client}`) ?? null, anon);
-    if (!o.enforceLimits || proxySelf) return UNLIMITED;
+    if (!o.enforceLimits || proxySelf || isFreePath(o.freePaths, path)) return UNLIMITED;
     let record: ApiKeyRecord | null = null;
     if (presented !== undefined) {
       const blocked = this.blockedFor(client, now);

@@ -22,6 +22,12 @@ export interface RateLimitOptions {
    * together: self-service keys are free, so they must not multiply an IP's streams.
    */
   streamsPerIp: number;
+  /**
+   * Paths the quota and the concurrency cap do not count (bans still apply): the node's own
+   * static files, kept in memory and cached by browsers (api/staticFiles.ts). An entry ending in
+   * `/` covers the paths below it, any other only itself.
+   */
+  freePaths: string[];
   /** Banned IPs and CIDRs (e.g. `203.0.113.7`, `10.0.0.0/8`, `2001:db8::/32`). */
   banned: string[];
   /** A file of banned IPs/CIDRs, one per line (`#` comments); re-read when it changes. */
@@ -60,6 +66,8 @@ export const defaultRateLimitOptions: RateLimitOptions = {
   // streams when they are answered (api/streamedAnswer.ts); these are refused before any work.
   streamPaths: ['/api/chain/events', '/api/mempool/events', '/api/ws', '/ws', '/api/chain/blocks-full'],
   streamsPerIp: 20,
+  // The explorer page and its files, the docs page, its files and the document it renders.
+  freePaths: ['/', '/explorer/', '/docs', '/docs/', '/api/openapi.json'],
   banned: [],
   banFilePollMs: 2000,
   badKeyLimit: 10,

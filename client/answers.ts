@@ -78,6 +78,7 @@ export interface Answers {
   getApiChainBlockLatest: Components['Block'];
   getApiChainBlockIndex: Components['Block'];
   getApiChainBlocks: { blocks: Components['BlockSummary'][]; total: number } | Components['BlockRange'];
+  getApiChainBlockTimes: { blocks: Components['BlockSummary'][]; height: number };
   getApiChainBlocksFull: Components['BlockRange'];
   postApiChainTx: { ok: true; hash: string; txHash?: string };
   getApiChainTxHash: SignedTx & { blockIndex: number; blockHeight: number; blockHash: string; position: number; status: 'confirmed' } | SignedTx & { status: 'pending' };
@@ -393,5 +394,8 @@ export interface Answers {
   getExplorerVendorFile: string;
   getApiCheckpoint: { height: number; hash: string; digest: string; bytes: number; url: string };
   getApiCheckpointDigest: string;
+  getApiCsvAddressAddr: string;
+  getApiCsvBlockIndex: string;
+  getApiCsvTasks: string;
 }
 

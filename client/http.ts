@@ -7,11 +7,14 @@
 export class OmbraApiError extends Error {
   readonly code: string;
   readonly status: number;
-  constructor(status: number, code: string, message: string) {
+  /** Seconds the node asked to wait before trying again (its Retry-After), when it said. */
+  readonly retryAfterS: number | null;
+  constructor(status: number, code: string, message: string, retryAfterS: number | null = null) {
     super(message);
     this.name = 'OmbraApiError';
     this.status = status;
     this.code = code;
+    this.retryAfterS = retryAfterS;
   }
 }
 
@@ -93,6 +96,7 @@ export class HttpTransport {
         res.status,
         typeof b?.code === 'string' ? b.code : `HTTP_${res.status}`,
         String(b?.error ?? text.slice(0, 200)),
+        /^[0-9]+$/.test(res.headers.get('Retry-After') ?? '') ? Number(res.headers.get('Retry-After')) : null,
       );
     }
     return parsed as T;

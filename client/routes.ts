@@ -22,6 +22,7 @@ export const ROUTES = {
   getApiChainBlockLatest: ['GET', '/api/chain/block/latest'],
   getApiChainBlockIndex: ['GET', '/api/chain/block/:index'],
   getApiChainBlocks: ['GET', '/api/chain/blocks'],
+  getApiChainBlockTimes: ['GET', '/api/chain/block-times'],
   getApiChainBlocksFull: ['GET', '/api/chain/blocks-full'],
   postApiChainTx: ['POST', '/api/chain/tx'],
   getApiChainTxHash: ['GET', '/api/chain/tx/:hash'],
@@ -113,6 +114,9 @@ export const ROUTES = {
   getExplorerVendorFile: ['GET', '/explorer/vendor/:file'],
   getApiCheckpoint: ['GET', '/api/checkpoint'],
   getApiCheckpointDigest: ['GET', '/api/checkpoint/:digest'],
+  getApiCsvAddressAddr: ['GET', '/api/csv/address/:addr'],
+  getApiCsvBlockIndex: ['GET', '/api/csv/block/:index'],
+  getApiCsvTasks: ['GET', '/api/csv/tasks'],
 } as const;
 
 /** An operation id. */
@@ -180,6 +184,8 @@ export interface PathParams {
   getExplorerClientFile: { file: string | number };
   getExplorerVendorFile: { file: string | number };
   getApiCheckpointDigest: { digest: string | number };
+  getApiCsvAddressAddr: { addr: string | number };
+  getApiCsvBlockIndex: { index: string | number };
 }
 
 /** The query values of the operations that take any. */
@@ -187,11 +193,12 @@ export interface QueryValues {
   getApiChainSearchQ: { limit?: number };
   getApiChainEvents: { fromHeight?: number };
   getApiChainBlocks: { limit?: number; offset?: number; from?: number; to?: number };
+  getApiChainBlockTimes: { count?: number };
   getApiChainBlocksFull: { from?: number; to?: number };
   getApiChainMempool: { limit?: number; offset?: number };
   getApiMempool: { limit?: number; offset?: number };
   getApiTokenomicsHolders: { limit?: number; offset?: number };
-  getApiAddressAddrTxs: { offset?: number; cursor?: string; limit?: number };
+  getApiAddressAddrTxs: { offset?: number; cursor?: string; limit?: number; type?: string; direction?: 'in' | 'out' | 'any'; since?: number; until?: number };
   getApiChainTasks: { limit?: number; offset?: number; status?: 'submitted' | 'responses_collected' | 'validated' | 'rewarded' | 'timeout' };
   getApiTasksActive: { limit?: number; offset?: number };
   getApiTasksPending: { limit?: number; offset?: number };
@@ -220,5 +227,7 @@ export interface QueryValues {
   getApiWebSites: { limit?: number; offset?: number };
   getApiWebReleaseReleaseId: { limit?: number; offset?: number };
   getApiWebSiteSiteIdReleases: { limit?: number; offset?: number };
+  getApiCsvAddressAddr: { type?: string; direction?: 'in' | 'out' | 'any'; since?: number; until?: number };
+  getApiCsvTasks: { status?: 'submitted' | 'responses_collected' | 'validated' | 'rewarded' | 'timeout' };
 }
 

@@ -4,15 +4,29 @@
 # Runs in the foreground; Ctrl-C stops every process it started.
 #
 # Usage: deploy/read-tier.sh [DIR]   (default /tmp/ombra-tier; wiped and recreated)
-#   reads and streams:  http://127.0.0.1:8080   (OMBRA_TIER_PORT)
-#   HAProxy stats:      http://127.0.0.1:8404/stats
-#   authority:          http://127.0.0.1:8001   (writes also go through the balancer)
-#   followers:          http://127.0.0.1:8011..8013, p2p 8111..8113, metrics 9511..9513
+#        deploy/read-tier.sh --ports  (prints the ports it would use, and exits)
+# Ports, from the environment (defaults clear of the README's `--port-base 8001` network):
+#   reads and streams:  OMBRA_TIER_PORT (8080)
+#   HAProxy stats:      OMBRA_TIER_STATS_PORT (8404)
+#   nodes:              OMBRA_TIER_PORT_BASE (8600): the authority's HTTP port is the base, the
+#                       followers' base+1..3; p2p ports are those +100, metrics ports +200
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-dir=${1:-/tmp/ombra-tier}
 lb_port=${OMBRA_TIER_PORT:-8080}
 stats_port=${OMBRA_TIER_STATS_PORT:-8404}
+base=${OMBRA_TIER_PORT_BASE:-8600}
+for p in "$lb_port" "$stats_port" "$base"; do
+  [[ $p =~ ^[0-9]+$ ]] && ((p > 0 && p <= 65535 - 203)) || { echo "bad port: $p (OMBRA_TIER_PORT, OMBRA_TIER_STATS_PORT, OMBRA_TIER_PORT_BASE)" >&2; exit 2; }
+done
+http_port() { echo $((base + $1)); }    # node 0 is the authority, 1..3 the followers
+p2p_port() { echo $((base + 100 + $1)); }
+metrics_port() { echo $((base + 200 + $1)); }
+if [[ ${1:-} == --ports ]]; then
+  echo "balancer $lb_port stats $stats_port"
+  for i in 0 1 2 3; do echo "node$i http $(http_port "$i") p2p $(p2p_port "$i") metrics $(metrics_port "$i")"; done
+  exit 0
+fi
+dir=${1:-/tmp/ombra-tier}
 # The project's Node (24, from the `node` npm package), run directly so that each pid below is the node's.
 node24=$(cd "$root" && npx node -p process.execPath)
 ombra() { "$node24" "$root/cli/bin.js" "$@"; }
@@ -51,23 +65,23 @@ umask 077
 
 start_node --genesis "$genesis" --key-file "$dir/node0/key.json" --data-dir "$dir/authority" \
   --api-key-secret-file "$dir/api-key.secret" \
-  --http-port 8001 --p2p-port 8101 --metrics-addr 127.0.0.1:9501 2>"$dir/authority.log" &
+  --http-port "$(http_port 0)" --p2p-port "$(p2p_port 0)" --metrics-addr "127.0.0.1:$(metrics_port 0)" 2>"$dir/authority.log" &
 pids+=($!)
-wait_http http://127.0.0.1:8001/api/health
-peer=$(curl -s http://127.0.0.1:8001/api/chain/network | node -pe 'JSON.parse(require("fs").readFileSync(0)).addresses[0]')
+wait_http "http://127.0.0.1:$(http_port 0)/api/health"
+peer=$(curl -s "http://127.0.0.1:$(http_port 0)/api/chain/network" | node -pe 'JSON.parse(require("fs").readFileSync(0)).addresses[0]')
 
 servers=""
 for i in 1 2 3; do
   # Behind the balancer: its X-Forwarded-For (believed only with the token) names the client for
   # rate limits and logs; the per-IP connection cap exempts the trusted proxy, not its clients.
   start_node --genesis "$genesis" --data-dir "$dir/follower$i" --peer "$peer" \
-    --http-port $((8010 + i)) --p2p-port $((8110 + i)) --metrics-addr 127.0.0.1:$((9510 + i)) \
+    --http-port "$(http_port "$i")" --p2p-port "$(p2p_port "$i")" --metrics-addr "127.0.0.1:$(metrics_port "$i")" \
     --trusted-proxy 127.0.0.1 --trusted-proxy-token-file "$dir/proxy.token" \
     --api-key-secret-file "$dir/api-key.secret" 2>"$dir/follower$i.log" &
   pids+=($!)
-  servers+="    server follower$i 127.0.0.1:$((8010 + i)) check"$'\n'
+  servers+="    server follower$i 127.0.0.1:$(http_port "$i") check"$'\n'
 done
-for i in 1 2 3; do wait_http "http://127.0.0.1:$((8010 + i))/api/health"; done
+for i in 1 2 3; do wait_http "http://127.0.0.1:$(http_port "$i")/api/health"; done
 
 # The template's placeholders: the balancer's and the stats page's addresses, the server lines,
 # the proxy token (the rendered file holds it: 0600 under this umask).
@@ -85,8 +99,8 @@ cat <<INFO
 read tier up (logs in $dir):
   reads, streams, writes  http://127.0.0.1:$lb_port      e.g. npx ombra tail --url http://127.0.0.1:$lb_port
   HAProxy stats           http://127.0.0.1:$stats_port/stats
-  authority               http://127.0.0.1:8001
-  followers               http://127.0.0.1:8011 8012 8013
+  authority               http://127.0.0.1:$(http_port 0)
+  followers               http://127.0.0.1:$(http_port 1) $(http_port 2) $(http_port 3)
 Ctrl-C stops everything.
 INFO
 wait -n "${pids[@]}"

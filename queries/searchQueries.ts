@@ -7,7 +7,7 @@ import { DM_IDS, POSTS } from '../core/tx/social/socialPost.ts';
 import { TASKS } from '../core/tx/task/taskRecord.ts';
 import { WEB_ALIASES } from '../core/tx/web/webRecords.ts';
 import type { ReadPorts } from '../node/ports.ts';
-import { addressHistoryProjection, historyCountRow } from '../projections/chainIndex.ts';
+import { addressHistoryProjection, historyCountRow, txIndexProjection } from '../projections/chainIndex.ts';
 import { nameIndexProjection, namedRow, namePrefixRange } from '../projections/nameIndex.ts';
 import { blockSummary } from './blockReads.ts';
 import type { SearchQuery } from './searchQuery.ts';
@@ -90,6 +90,12 @@ export class SearchQueries {
     if (query.alias) add(await this.alias(query.alias));
     if (query.addressPrefix && hits.length < limit) {
       for (const a of await this.addressesWithPrefix(query.addressPrefix, limit - hits.length)) add(await this.address(a));
+    }
+    if (query.txPrefix && hits.length < limit) {
+      for (const hash of await this.txsWithPrefix(query.txPrefix, limit - hits.length)) {
+        const tx = await this.q.chain.tx(hash);
+        if (tx && !hits.some((h) => h.type === 'tx' && (h.data as { hash?: string }).hash === hash)) add({ type: 'tx', data: tx });
+      }
     }
     if (query.namePrefix && hits.length < limit) for (const h of await this.names(query.namePrefix, limit - hits.length)) add(h);
     return hits;
@@ -207,6 +213,14 @@ export class SearchQueries {
   private async alias(alias: string): Promise<SearchHit | undefined> {
     const a = await this.q.chain.record(WEB_ALIASES, alias);
     return a && { type: 'alias', data: { alias: a.alias, siteId: a.siteId, owner: a.owner } };
+  }
+
+  /** Up to `limit` confirmed transaction hashes starting with `prefix`, in hash order: one range read of the tx index. */
+  private async txsWithPrefix(prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.ports.models.readable(txIndexProjection);
+    const found: string[] = [];
+    for await (const key of rows.keys({ gte: prefix, lt: `${prefix}\uffff`, limit })) if (/^[0-9a-f]{64}$/.test(key)) found.push(key);
+    return found;
   }
 
   /**

@@ -23,8 +23,10 @@ export interface SearchQuery {
   taskId?: string;
   /** A full address, lowercased. */
   address?: string;
-  /** An address prefix (3..39 hex, with or without `ox`), always with `ox`. */
+  /** An address prefix (2..39 hex, with `ox`, `0x` or neither), always with `ox`. */
   addressPrefix?: string;
+  /** A transaction hash prefix: 2..63 hex (with or without `0x`), lowercased. */
+  txPrefix?: string;
   /** A record id as typed: 1..64 of [A-Za-z0-9_-] (posts, sites, releases, DMs). */
   recordId?: string;
   /** A web alias: a DNS label of 3..63 characters. */
@@ -36,7 +38,8 @@ export interface SearchQuery {
 const HEIGHT_RE = /^[0-9]{1,15}$/;
 const HASH_RE = /^[0-9a-f]{64}$/;
 const ADDRESS_RE = /^ox[0-9a-f]{40}$/;
-const ADDRESS_PREFIX_RE = /^(?:ox)?[0-9a-f]{3,39}$/;
+const ADDRESS_PREFIX_RE = /^(?:ox)?[0-9a-f]{2,39}$/;
+const HEX_PREFIX_RE = /^[0-9a-f]{2,63}$/;
 const RECORD_ID_RE = /^[A-Za-z0-9_-]{1,64}$/;
 const TASK_ID_RE = /^[A-Za-z0-9_-]{8,64}$/;
 const ALIAS_RE = /^[a-z0-9](?:[a-z0-9-]{1,61}[a-z0-9])$/;
@@ -49,11 +52,15 @@ export function parseSearchQuery(raw = ''): SearchQuery {
   }
   const lower = text.toLowerCase();
   const q: SearchQuery = { text, lower };
+  // Ethereum's `0x` form of a hash or an address (Ombra's addresses start with `ox`): the hex after it.
+  const hex = /^0x[0-9a-f]+$/.test(lower) ? lower.slice(2) : lower;
   if (HEIGHT_RE.test(text) && Number.isSafeInteger(Number(text))) q.height = Number(text);
-  if (HASH_RE.test(lower)) q.hash = lower;
+  if (HASH_RE.test(hex)) q.hash = hex;
   if (TASK_ID_RE.test(text)) q.taskId = text;
   if (ADDRESS_RE.test(lower)) q.address = lower;
-  else if (ADDRESS_PREFIX_RE.test(lower)) q.addressPrefix = lower.startsWith('ox') ? lower : `ox${lower}`;
+  else if (/^[0-9a-f]{40}$/.test(hex)) q.address = `ox${hex}`;
+  else if (ADDRESS_PREFIX_RE.test(hex)) q.addressPrefix = hex.startsWith('ox') ? hex : `ox${hex}`;
+  if (HEX_PREFIX_RE.test(hex)) q.txPrefix = hex;
   if (RECORD_ID_RE.test(text)) q.recordId = text;
   if (ALIAS_RE.test(lower)) q.alias = lower;
   if (lower.length >= 2) q.namePrefix = lower;

@@ -1,6 +1,8 @@
 // Renders the node's OpenAPI document (GET /api/openapi.json) as a readable page: operations by
 // tag with their parameters, bodies and answers, then every schema (transaction types with their
 // fields in canonical hash order). Everything is built with DOM calls, never from HTML strings.
+// Each operation has a curl command built from its parameters' examples (editable), and reads
+// (GET) a "Try it" that sends that request to the node serving this page and shows its answer.
 
 /** An element with attributes and children (strings become text). */
 function el(tag, attrs = {}, ...children) {
@@ -62,7 +64,7 @@ function responses(op) {
         return el(
           'tr',
           {},
-          el('td', {}, el('code', {}, status)),
+          el('td', { class: 'status' }, el('code', {}, status)),
           el('td', {}, r.description || ''),
           el('td', {}, el('code', {}, `${type} ${typeOf(media.schema)}`)),
         );
@@ -71,12 +73,75 @@ function responses(op) {
   ];
 }
 
+/** The URL of `path` on this node with `values` for its path and query parameters. */
+function urlOf(path, params, values) {
+  let p = path;
+  const q = new URLSearchParams();
+  for (const prm of params) {
+    const v = values.get(prm.name) ?? '';
+    if (prm.in === 'path') p = p.replace(`{${prm.name}}`, encodeURIComponent(v));
+    else if (prm.in === 'query' && v !== '') q.set(prm.name, v);
+  }
+  const qs = q.toString();
+  return `${location.origin}${p}${qs ? `?${qs}` : ''}`;
+}
+
+const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
+
+/** The curl command of a request. */
+function curlOf(method, url, body) {
+  if (method === 'get') return `curl -s ${quote(url)}`;
+  const data = body === undefined ? '' : ` -H 'Content-Type: application/json' --data ${quote(JSON.stringify(body))}`;
+  return `curl -s -X ${method.toUpperCase()}${data} ${quote(url)}`;
+}
+
+/** The curl example of an operation, its parameters editable, and for reads a "Try it" against this node. */
+function tryIt(path, method, op) {
+  const params = (op.parameters || []).filter((p) => p.in === 'path' || p.in === 'query');
+  const values = new Map(params.map((p) => [p.name, p.example === undefined ? '' : String(p.example)]));
+  const body = op.requestBody?.content?.['application/json']?.example;
+  const curl = el('pre', { class: 'curl', tabindex: '0' });
+  const show = () => {
+    curl.textContent = curlOf(method, urlOf(path, params, values), body);
+  };
+  show();
+  const inputs = params.map((p) => {
+    const id = `${op.operationId}-${p.name}`;
+    const input = el('input', { id, name: p.name, value: values.get(p.name), autocomplete: 'off' });
+    input.addEventListener('input', () => {
+      values.set(p.name, input.value);
+      show();
+    });
+    return el('label', { for: id }, el('code', {}, p.name), ' ', input);
+  });
+  const parts = [el('h4', {}, 'Example'), inputs.length ? el('div', { class: 'inputs' }, ...inputs) : '', curl];
+  if (method !== 'get') return parts;
+  const out = el('div', { class: 'answer', 'aria-live': 'polite' });
+  const button = el('button', { type: 'button' }, 'Try it');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    try {
+      const res = await fetch(urlOf(path, params, values), { headers: { Accept: 'application/json' } });
+      const type = res.headers.get('Content-Type') || '';
+      let text = type.includes('json') ? JSON.stringify(await res.json(), null, 2) : await res.text();
+      if (!type.startsWith('text/') && !type.includes('json')) text = `(${type}, ${text.length} bytes)`;
+      if (text.length > 20_000) text = `${text.slice(0, 20_000)}\n… (${text.length.toLocaleString('en-US')} characters in all)`;
+      out.replaceChildren(el('p', {}, `${res.status} ${res.statusText} · ${type}`), el('pre', { tabindex: '0' }, text));
+    } catch (e) {
+      out.replaceChildren(el('p', { class: 'flag' }, `No answer: ${e.message}`));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return [...parts, button, out];
+}
+
 function operation(path, method, op) {
   const body = op.requestBody
     ? [
         el('h4', {}, 'Body'),
         el('p', {}, op.requestBody.description || ''),
-        el('pre', {}, JSON.stringify(op.requestBody.content['application/json'].schema, null, 2)),
+        el('pre', { tabindex: '0' }, JSON.stringify(op.requestBody.content['application/json'].schema, null, 2)),
       ]
     : [];
   return el(
@@ -90,7 +155,15 @@ function operation(path, method, op) {
       el('span', { class: 'muted' }, op.summary),
       op['x-undocumented'] ? el('span', { class: 'flag' }, 'undocumented') : '',
     ),
-    el('div', {}, op.description ? el('p', {}, op.description) : '', ...paramsTable(op.parameters), ...body, ...responses(op)),
+    el(
+      'div',
+      {},
+      op.description ? el('p', {}, op.description) : '',
+      ...paramsTable(op.parameters),
+      ...body,
+      ...responses(op),
+      ...tryIt(path, method, op),
+    ),
   );
 }
 
@@ -116,7 +189,7 @@ function schemaSection(name, s) {
       {},
       order ? el('p', { class: 'muted' }, 'Fields in canonical (hashed) order, then hash and signature:') : '',
       order ? el('table', {}, ...rows) : '',
-      el('pre', {}, JSON.stringify(s, null, 2)),
+      el('pre', { tabindex: '0' }, JSON.stringify(s, null, 2)),
     ),
   );
 }

@@ -1,7 +1,7 @@
 /** The definitions of blocks, transactions and the mempool under /api/chain and /api/mempool. */
 import { endpoints } from './endpoint.ts';
 import { EXAMPLE_IDS, EXAMPLE_TRANSFER } from './examples.ts';
-import { hashParam, lazy, paging } from './params.ts';
+import { hashParam, lazy, limit, paging } from './params.ts';
 import { arr, hash, obj, ref, str, txWith, uint } from '../openapi/shapes.ts';
 
 const TX_FORMS = {
@@ -64,6 +64,15 @@ export const BLOCK_ENDPOINTS = endpoints({
       to: { schema: uint, description: 'last height of a range of full blocks', example: 10 },
     },
     ok: { schema: { oneOf: [obj({ blocks: arr(ref('BlockSummary')), total: uint }), ref('BlockRange')] } },
+  },
+  getApiChainBlockTimes: {
+    method: 'GET',
+    path: '/api/chain/block-times',
+    tag: 'blocks',
+    summary:
+      'The summaries of the latest `count` blocks, oldest first: what a live chart of transactions and block times needs, without the blocks',
+    query: { count: { ...limit(1000, 240), description: 'how many of the latest blocks (1-1000, default 240)', example: 240 } },
+    ok: { schema: obj({ blocks: arr(ref('BlockSummary')), height: uint }) },
   },
   getApiChainBlocksFull: {
     method: 'GET',

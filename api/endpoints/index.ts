@@ -9,6 +9,7 @@ import { ANALYTICS_ENDPOINTS } from './analytics.ts';
 import { BLOCK_ENDPOINTS } from './blocks.ts';
 import { CHAIN_ENDPOINTS } from './chain.ts';
 import { CHECKPOINT_ENDPOINTS } from './checkpoint.ts';
+import { EXPORT_ENDPOINTS } from './exports.ts';
 import { catalog } from './endpoint.ts';
 import { LEDGER_ENDPOINTS } from './ledger.ts';
 import { ALL_NFT_ENDPOINTS } from './nfts.ts';
@@ -31,4 +32,5 @@ export const ENDPOINTS = catalog(
   ACCESS_ENDPOINTS,
   OPERATOR_ENDPOINTS,
   CHECKPOINT_ENDPOINTS,
+  EXPORT_ENDPOINTS,
 );

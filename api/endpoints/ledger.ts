@@ -1,4 +1,5 @@
 /** The definitions of balances, supply and the older address and stats routes. */
+import { TX_FILTERS } from './exports.ts';
 import { endpoints } from './endpoint.ts';
 import { addressParam, cursor, limit, offset, paging } from './params.ts';
 import { address, arr, big, nullable, num, obj, ref, str, uint } from '../openapi/shapes.ts';
@@ -73,10 +74,12 @@ export const LEDGER_ENDPOINTS = endpoints({
     description:
       'Any page costs the same, however deep: `offset` counts from the newest transaction, or `cursor` (not both) continues ' +
       'from the `nextCursor` an earlier page answered, which does not shift as new transactions arrive. `nextCursor` is null ' +
-      "after the oldest transaction. `count` is the page's length, `total` all the address's transactions.",
+      "after the oldest transaction. `count` is the page's length, `total` all the address's transactions. With a filter " +
+      '(`type`, `direction`, `since`, `until`: as the CSV export, /api/csv/address/{addr}) the page is of the matching ' +
+      "transactions among the address's newest 10,000, `total` counts those, and there is no cursor.",
     params: { addr: addressParam() },
     // In the order they are checked.
-    query: { offset, cursor: cursor('the `nextCursor` of the previous page'), limit: limit(100) },
+    query: { offset, cursor: cursor('the `nextCursor` of the previous page'), limit: limit(100), ...TX_FILTERS },
     ok: {
       schema: obj({
         address,

@@ -8,6 +8,13 @@ import { ageCell, amount, bytes, fields, fullId, none, pageOf, section } from '/
 import { pagedTable, splitArg } from '/explorer/paging.js';
 
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
+/** The transaction types a filter offers (those of core/tx/). */
+const TX_TYPES = (
+  'TRANSFER BURN STORAGE_TRANSFER MINER_REGISTER TASK_SUBMIT TASK_RESPONSE TASK_VALIDATE TASK_REWARD AGENT_REQUEST AGENT_CLAIM ' +
+  'AGENT_STEP AGENT_FINISH CHAT_TURN ART_MINT IMAGE_MINT AUDIO_MINT SOCIAL_POST_CREATE SOCIAL_REACTION_SET SOCIAL_FOLLOW_SET ' +
+  'SOCIAL_PROFILE_SET SOCIAL_LIKE_INTENT SOCIAL_DM_SEND SOCIAL_BLOB SOCIAL_BLOB_INIT SOCIAL_BLOB_CHUNK SOCIAL_BLOB_FINALIZE ' +
+  'WEB_SITE_REGISTER WEB_FILE_INIT WEB_FILE_CHUNK WEB_FILE_FINALIZE WEB_FILE_DELETE WEB_RELEASE_PUBLISH WEB_RELEASE_ACTIVATE WEB_ALIAS_SET'
+).split(' ');
 
 /** A count from a list read with limit 1, or null when the read is refused (a fork not active yet). */
 async function countOf(client, id, params, field) {
@@ -19,8 +26,11 @@ async function countOf(client, id, params, field) {
   }
 }
 
-/** The links of an address to its other pages, each with how many there are. */
-async function related(client, a) {
+/**
+ * The links of an address to its other pages; how many there are behind each is read on demand
+ * (a button): eleven reads would be a fifth of an anonymous visitor's quota for a minute.
+ */
+function related(client, a) {
   const items = [
     ['Posts', `posts/${a}`, 'getApiSocialAuthorAddressPosts', { address: a }],
     ['Follows', `follows/${a}`, 'getApiSocialSubscriptionsSubscriber', { subscriber: a }],
@@ -36,13 +46,77 @@ async function related(client, a) {
     ['Conversations', `conversations/${a}`, 'getApiAgentV6ChatByAuthorAddress', { address: a }, true],
   ];
   const shown = (n, some) => (n === null ? '(not active)' : some ? (n ? '' : '(none)') : `(${n.toLocaleString('en-US')})`);
-  const counts = await Promise.all(items.map(([, , id, params]) => countOf(client, id, params, 'count')));
+  const marks = items.map(() => el('span', { class: 'muted' }));
+  const button = el('button', { type: 'button', class: 'count-links' }, 'Count them');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+    const counts = await Promise.all(items.map(([, , id, params]) => countOf(client, id, params, 'count')));
+    counts.forEach((n, i) => {
+      marks[i].textContent = shown(n, items[i][4]);
+    });
+    button.remove();
+  });
   return el(
-    'ul',
-    { class: 'links' },
-    ...items.map(([label, href, , , some], i) =>
-      el('li', {}, el('a', { href: `#/${href}` }, label), ' ', el('span', { class: 'muted' }, shown(counts[i], some))),
+    'div',
+    {},
+    el('ul', { class: 'links' }, ...items.map(([label, href], i) => el('li', {}, el('a', { href: `#/${href}` }, label), ' ', marks[i]))),
+    button,
+  );
+}
+
+/** The filters a query asks for (those the node reads: type, direction, since, until). */
+function filtersOf(query) {
+  const f = {};
+  const type = query.get('type');
+  if (type && /^[A-Z0-9_]{2,40}$/.test(type)) f.type = type;
+  const direction = query.get('direction');
+  if (direction === 'in' || direction === 'out') f.direction = direction;
+  for (const [name, end] of [
+    ['since', 'T00:00:00Z'],
+    ['until', 'T23:59:59.999Z'],
+  ]) {
+    const d = query.get(name);
+    if (d && /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}${end}`))) f[name] = Date.parse(`${d}${end}`);
+  }
+  return f;
+}
+
+/** The filter form (a GET of the page with its query) and the CSV of what it shows. */
+function filterForm(a, query, f, types) {
+  const id = (n) => `filter-${n}`;
+  const form = el(
+    'form',
+    { class: 'filters', 'aria-label': 'Filter the transactions' },
+    el('label', { for: id('type') }, 'Type '),
+    el('select', { id: id('type'), name: 'type' }, el('option', { value: '' }, 'any'), ...types.map((t) => el('option', { value: t }, t))),
+    el('label', { for: id('direction') }, 'Direction '),
+    el(
+      'select',
+      { id: id('direction'), name: 'direction' },
+      ...['any', 'in', 'out'].map((d) => el('option', { value: d === 'any' ? '' : d }, d)),
     ),
+    el('label', { for: id('since') }, 'From '),
+    el('input', { id: id('since'), name: 'since', type: 'date', value: query.get('since') ?? '' }),
+    el('label', { for: id('until') }, 'to '),
+    el('input', { id: id('until'), name: 'until', type: 'date', value: query.get('until') ?? '' }),
+    el('button', { type: 'submit' }, 'Filter'),
+  );
+  form.elements.type.value = f.type ?? '';
+  form.elements.direction.value = f.direction ?? '';
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const q = new URLSearchParams();
+    for (const n of ['type', 'direction', 'since', 'until']) if (form.elements[n].value) q.set(n, form.elements[n].value);
+    location.hash = `#/address/${a}${q.size ? `?${q}` : ''}`;
+  });
+  const csv = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) csv.set(k, String(v));
+  return el(
+    'div',
+    {},
+    form,
+    el('p', {}, el('a', { href: `/api/csv/address/${a}${csv.size ? `?${csv}` : ''}`, download: '' }, 'Download these transactions as CSV')),
   );
 }
 
@@ -50,11 +124,9 @@ export async function addressPage(client, arg) {
   const [raw, query] = splitArg(arg);
   if (!ADDRESS.test(raw)) return null;
   const a = raw.toLowerCase();
-  const [acct, wallet, links] = await Promise.all([
-    client.account(a),
-    client.read('getApiWalletBalanceAddress', { address: a }),
-    related(client, a),
-  ]);
+  const filter = filtersOf(query);
+  const [acct, wallet] = await Promise.all([client.account(a), client.read('getApiWalletBalanceAddress', { address: a })]);
+  const links = related(client, a);
   // The account answer carries the profile: asking /api/social/profile would 404 (a console error) without one.
   const profile = acct.profile;
   const txs = await pagedTable({
@@ -62,7 +134,7 @@ export async function addressPage(client, arg) {
     base: `address/${a}`,
     query,
     load: async (p) => {
-      const r = await client.read('getApiAddressAddrTxs', { addr: a }, p);
+      const r = await client.read('getApiAddressAddrTxs', { addr: a }, { ...p, ...filter });
       return { items: await withPostAuthors(client, r.txs), total: r.total };
     },
     head: ['hash', 'type', 'block', 'age', 'direction', 'counterparty', 'value', 'fee'],
@@ -99,6 +171,6 @@ export async function addressPage(client, arg) {
       ]),
     ),
     section('Activity', links),
-    section('Transactions', txs),
+    section('Transactions', filterForm(a, query, filter, TX_TYPES), txs),
   );
 }

@@ -4,6 +4,7 @@ import { OmbraApiError } from '/explorer/client/browser.ts';
 import { el } from '/explorer/dom.js';
 import { fieldView } from '/explorer/fields.js';
 import { addr, ageCell, amount, badge, dataTable, duration, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
+import { liveList, txsOfType } from '/explorer/liveList.js';
 import { pagedTable, splitArg } from '/explorer/paging.js';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
@@ -38,9 +39,10 @@ export async function orNotActive(render) {
 export async function tasksPage(client, arg) {
   const [, query] = splitArg(arg);
   const status = TASK_STATUSES.includes(query.get('status')) ? query.get('status') : undefined;
-  return pageOf(
+  const page = pageOf(
     'Tasks',
     filters('tasks', TASK_STATUSES, status),
+    el('p', {}, el('a', { href: `/api/csv/tasks${status ? `?status=${status}` : ''}`, download: '' }, 'Download the task list as CSV')),
     section(
       status ? `Tasks ${status}` : 'All tasks, newest first',
       await pagedTable({
@@ -65,6 +67,8 @@ export async function tasksPage(client, arg) {
       }),
     ),
   );
+  // New tasks are open: they change the first page of every list but a filter on other statuses.
+  return !status || status === 'submitted' ? liveList(page, arg, txsOfType('TASK_SUBMIT'), 'task') : page;
 }
 
 export async function taskPage(client, arg) {

@@ -4,6 +4,7 @@
 import { el } from '/explorer/dom.js';
 import { counterparty, FIELD_VIEWS, fieldView, movedValue } from '/explorer/fields.js';
 import { addr, ageCell, amount, badge, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
+import { liveList, liveMempool } from '/explorer/liveList.js';
 import { pagedTable, splitArg } from '/explorer/paging.js';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
@@ -84,6 +85,7 @@ export async function blockPage(client, arg) {
     ),
     section(
       `Transactions (${b.transactions.length})`,
+      b.transactions.length ? el('p', {}, el('a', { href: `/api/csv/block/${b.index}`, download: '' }, 'Download as CSV')) : null,
       dataTable(
         'Transactions of the block',
         ['hash', 'type', 'from', 'to / about', 'value', 'fee'],
@@ -96,7 +98,7 @@ export async function blockPage(client, arg) {
 
 export async function blocksPage(client, arg) {
   const [, query] = splitArg(arg);
-  return pageOf(
+  const page = pageOf(
     'Blocks',
     section(
       'Latest blocks',
@@ -119,6 +121,69 @@ export async function blocksPage(client, arg) {
       }),
     ),
   );
+  return liveList(page, arg, () => 1, 'block');
+}
+
+/** Blocks the all-transactions list reaches back over. */
+const TXS_WINDOW = 1000;
+
+/**
+ * Every transaction of the latest 1,000 blocks, newest first, paged: the block summaries say
+ * which blocks hold a page's rows, then one range read brings those blocks.
+ */
+export async function txsPage(client, arg) {
+  const [, query] = splitArg(arg);
+  const page = pageOf(
+    'Transactions',
+    section(
+      `All transactions of the latest ${TXS_WINDOW.toLocaleString('en-US')} blocks, newest first`,
+      await pagedTable({
+        caption: 'Transactions, newest first',
+        base: 'txs',
+        query,
+        load: async ({ limit, offset }) => {
+          const times = await client.read('getApiChainBlockTimes', {}, { count: TXS_WINDOW });
+          const blocks = [...times.blocks].reverse();
+          const total = blocks.reduce((n, b) => n + b.txCount, 0);
+          // The blocks holding rows offset..offset+limit-1 (newest first).
+          let seen = 0;
+          let first = null;
+          let last = null;
+          for (const b of blocks) {
+            if (b.txCount && seen + b.txCount > offset && seen < offset + limit) {
+              last ??= b.index;
+              first = b.index;
+            }
+            seen += b.txCount;
+            if (seen >= offset + limit) break;
+          }
+          if (first === null) return { items: [], total };
+          const range = (await client.blocksRange(first, Math.min(last, first + 499))).blocks;
+          const rows = range
+            .reverse()
+            .flatMap((b) => [...b.transactions].reverse().map((t) => ({ ...t, blockHeight: b.index, blockTime: b.timestamp })));
+          const skip = offset - blocks.filter((b) => b.index > last).reduce((n, b) => n + b.txCount, 0);
+          return { items: rows.slice(skip, skip + limit), total };
+        },
+        head: ['hash', 'type', 'block', 'age', 'from', 'to / about', 'value', 'fee'],
+        row: (t) => {
+          const [hash, type, from, other, value, fee] = txRows([t])[0];
+          return [
+            hash,
+            type,
+            el('a', { href: `#/block/${t.blockHeight}` }, `#${t.blockHeight}`),
+            ageCell(t.blockTime),
+            from,
+            other,
+            value,
+            fee,
+          ];
+        },
+        empty: 'No transactions in the latest blocks.',
+      }),
+    ),
+  );
+  return liveList(page, arg, (b) => b.transactions.length, 'transaction');
 }
 
 /** Placement fields of a confirmed transaction: shown in the overview, not among the signed fields. */
@@ -164,7 +229,7 @@ export async function txPage(client, arg) {
 
 export async function mempoolPage(client, arg) {
   const [, query] = splitArg(arg);
-  return pageOf(
+  const page = pageOf(
     'Mempool',
     section(
       'Pending transactions, oldest first',
@@ -190,6 +255,7 @@ export async function mempoolPage(client, arg) {
       }),
     ),
   );
+  return liveMempool(page);
 }
 
 export async function accountsPage(client, arg) {

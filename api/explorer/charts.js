@@ -6,6 +6,7 @@ import uPlot from '/explorer/vendor/uPlot.js';
 import { el } from '/explorer/dom.js';
 
 const HEIGHT = 170;
+// The legend below each chart sits in the box too.
 const COLORS = ['#2456b3', '#b35a00', '#1f7a4d', '#7a3fb3'];
 
 /**
@@ -23,25 +24,28 @@ export class Chart {
     this.summary = el('span', { class: 'muted' });
     this.box = el('div', { class: 'chart-box', role: 'img', 'aria-label': title });
     this.element = el('figure', { class: 'chart' }, el('figcaption', {}, el('strong', {}, title), ' ', this.summary), this.box);
-    const scales = x === 'time' ? {} : { x: { time: false } };
+    // Value axes start at zero: a block time of 1 s with 3% jitter is a flat line, not spikes.
+    const fromZero = { range: (_u, min, max) => [Math.min(0, min ?? 0), max > 0 ? max * 1.15 : 1] };
+    const scales = { ...(x === 'time' ? {} : { x: { time: false } }), y: fromZero, right: fromZero };
     const xLabels =
       x === 'hour' ? (_, ticks) => ticks.map((t) => `${t}h`) : x === 'height' ? (_, ticks) => ticks.map((t) => `#${t}`) : undefined;
     const axes = [
-      xLabels ? { stroke: '#5b6478', values: xLabels } : { stroke: '#5b6478' },
+      xLabels ? { stroke: '#8a93a6', values: xLabels } : { stroke: '#8a93a6' },
       ...(series.some((s) => s.scale === 'right')
-        ? [{ stroke: '#5b6478' }, { scale: 'right', side: 1, stroke: '#5b6478', grid: { show: false } }]
-        : [{ stroke: '#5b6478' }]),
+        ? [{ stroke: '#8a93a6' }, { scale: 'right', side: 1, size: 64, stroke: '#8a93a6', grid: { show: false } }]
+        : [{ stroke: '#8a93a6' }]),
     ];
     this.plot = new uPlot(
       {
         width: 320,
         height: HEIGHT,
-        legend: { show: false },
+        // The legend names each series by its colour and shows the values under the pointer.
+        legend: { show: true, live: true },
         cursor: { drag: { x: false, y: false } },
         scales,
         axes,
         series: [
-          {},
+          { label: x === 'height' ? 'block' : x === 'hour' ? 'hour (UTC)' : 'time', value: xValue(x) },
           ...series.map((s, i) => ({
             label: s.label,
             scale: s.scale === 'right' ? 'right' : 'y',
@@ -50,6 +54,8 @@ export class Chart {
             width: 1.5,
             points: { show: false },
             paths: s.bars ? uPlot.paths.bars({ size: [0.8, 40] }) : undefined,
+            value: (_u, v) =>
+              v === null || v === undefined ? '—' : `${s.scale === 'right' ? fmt(v) : this.format(v)}${s.unit ? ` ${s.unit}` : ''}`,
           })),
         ],
       },
@@ -79,6 +85,13 @@ export class Chart {
     const at = this.x === 'height' && xs.length ? [`at #${xs[xs.length - 1]}`] : [];
     this.summary.textContent = [...values.filter(Boolean), ...at].join(' · ');
   }
+}
+
+/** How the legend shows the x under the pointer. */
+function xValue(x) {
+  if (x === 'height') return (_u, v) => (v === null || v === undefined ? '—' : `#${v}`);
+  if (x === 'hour') return (_u, v) => (v === null || v === undefined ? '—' : `${v}:00`);
+  return (_u, v) => (v === null || v === undefined ? '—' : new Date(v * 1000).toISOString().slice(0, 16).replace('T', ' '));
 }
 
 /** Up to 3 significant decimals, grouped thousands. */

@@ -61,9 +61,10 @@ export function table(head, rows, empty = 'nothing yet') {
     { class: 'scroll' },
     el(
       'table',
-      {},
+      // Cards on a phone, the first few only (pages.css): the home page stays short.
+      { class: 'data compact' },
       el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
-      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c))))),
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el('td', { 'data-label': head[i] }, c))))),
     ),
   );
 }

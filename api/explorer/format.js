@@ -123,10 +123,17 @@ export function fullId(text, href, what = 'id') {
   return el('span', { class: 'copyable' }, v, copyButton(text, what));
 }
 
-/** A shortened id link (lists), the full id in its title. */
+/**
+ * A shortened id link (lists), the full id in its title; a shortened one also gets a copy button
+ * of the full id, shown on phones only (pages.css), where the title cannot be hovered.
+ */
 export function idLink(href, id, n = 10) {
-  const text = typeof id === 'string' && id.length > 2 * n + 1 ? `${id.slice(0, n)}…${id.slice(-6)}` : String(id);
-  return el('a', { href: `#/${href}`, class: 'mono', title: id }, text);
+  const cut = typeof id === 'string' && id.length > 2 * n + 1;
+  const link = el('a', { href: `#/${href}`, class: 'mono', title: id }, cut ? `${id.slice(0, n)}…${id.slice(-6)}` : String(id));
+  if (!cut) return link;
+  const copy = copyButton(id, 'full id');
+  copy.classList.add('phone-only');
+  return el('span', { class: 'idcell' }, link, copy);
 }
 
 /** An address link for lists. */
@@ -146,7 +153,8 @@ export function dataTable(caption, head, rows, empty = 'Nothing here yet.') {
       { class: 'data' },
       el('caption', { class: 'sr-only' }, caption),
       el('thead', {}, el('tr', {}, ...head.map((h) => el('th', { scope: 'col' }, h)))),
-      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c) => el('td', {}, c ?? none()))))),
+      // Each cell names its column: on a phone a row is a card of "label value" lines (pages.css).
+      el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((c, i) => el('td', { 'data-label': head[i] }, c ?? none()))))),
     ),
   );
 }

@@ -19,18 +19,20 @@ const PAINT_EVERY_MS = 1000;
 const REFRESH_EVERY_MS = 2000;
 const STATS_EVERY_MS = 10_000;
 
-/** One block as the charts and tables keep it. */
+/** One block as the charts and tables keep it (a block summary, as /api/chain/block-times answers). */
 function summary(b) {
-  let fees = 0n;
-  for (const t of b.transactions) if (typeof t.fee === 'string' && /^[0-9]+$/.test(t.fee)) fees += BigInt(t.fee);
-  return {
-    index: b.index,
-    hash: b.hash,
-    txCount: b.transactions.length,
-    timestamp: b.timestamp,
-    proposer: b.proposer,
-    fees: Number(fees) / 1e6,
-  };
+  return { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer };
+}
+
+/** Calls `fn` once, when `element` first comes into view. */
+function whenShown(element, fn) {
+  if (typeof IntersectionObserver !== 'function') return fn();
+  const seen = new IntersectionObserver((entries) => {
+    if (!entries.some((e) => e.isIntersecting)) return;
+    seen.disconnect();
+    fn();
+  });
+  seen.observe(element);
 }
 
 /** Home page state and rendering. */
@@ -45,7 +47,7 @@ export class Home {
     this.lists = new Throttle(REFRESH_EVERY_MS, () => (live() ? this.refresh() : Promise.resolve()));
     this.paint = new Throttle(PAINT_EVERY_MS, () => (live() ? this.repaint() : Promise.resolve()));
     this.stats = new Throttle(STATS_EVERY_MS, () =>
-      live() ? Promise.all([this.analytics.refresh(), this.refreshRuns()]) : Promise.resolve(),
+      live() ? Promise.all([this.analytics.refresh(), this.runsShown ? this.refreshRuns() : null]) : Promise.resolve(),
     );
     this.onVisible = () => {
       if (!live()) return document.removeEventListener('visibilitychange', this.onVisible);
@@ -58,15 +60,22 @@ export class Home {
 
   /** Loads the first view and returns its element. */
   async render() {
-    const head = (await this.client.height()).height;
-    const from = Math.max(0, head - WINDOW + 1);
-    const range = head >= 0 ? (await this.client.blocksRange(from, head)).blocks : [];
-    this.window = range.map(summary);
-    for (const b of [...range].reverse()) this.txs.push(...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse());
-    // The latest transactions may be further back: look back up to 1,000 blocks more.
-    for (let to = from - 1, n = 0; to > 0 && this.txs.length < TXS && n < 10; to -= 100, n++) {
-      const older = await this.client.blocksRange(Math.max(1, to - 99), to);
-      for (const b of older.blocks.reverse()) this.txs.push(...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse());
+    // The chart's window and the latest blocks from one light read (summaries, not blocks).
+    const times = await this.client.read('getApiChainBlockTimes', {}, { count: WINDOW });
+    this.window = times.blocks;
+    // The latest transactions: full blocks only from the newest ones that hold any (at most 50 back).
+    let need = TXS;
+    let from = null;
+    for (let i = this.window.length - 1; i >= 0 && need > 0; i--) {
+      if (this.window[i].txCount > 0) {
+        need -= this.window[i].txCount;
+        from = this.window[i].index;
+      }
+    }
+    if (from !== null) {
+      const to = this.window.at(-1).index;
+      const range = (await this.client.blocksRange(Math.max(from, to - 49), to)).blocks;
+      for (const b of [...range].reverse()) this.txs.push(...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse());
     }
     this.txs = this.txs.slice(0, TXS);
 
@@ -80,23 +89,33 @@ export class Home {
     this.txsCard = card('Latest transactions', this.txsTable());
     this.mempoolCard = card('Mempool', el('p', { class: 'muted' }, 'Loading…'));
     this.tasksCard = card('Tasks', el('p', { class: 'muted' }, 'Loading…'));
-    this.runsCard = card('Agent runs', el('p', { class: 'muted' }, 'Loading…'));
+    this.runsCard = card('Agent runs', el('p', { class: 'muted' }, 'Read when shown.'));
+    const charts = el(
+      'section',
+      { class: 'charts', 'aria-label': 'Charts' },
+      ...[this.txChart, ...this.analytics.charts].map((c) => el('div', { class: 'card' }, c.element)),
+      el('div', { class: 'card' }, this.analytics.taskTypes),
+      el('div', { class: 'card' }, this.analytics.authorities),
+    );
+    // Lists first, charts below: the charts and agent runs are read only once scrolled to.
     this.root = el(
       'div',
       {},
       el('h1', { class: 'visually-hidden' }, 'Ombra chain overview'),
       el('section', { class: 'card', 'aria-label': 'Totals' }, this.analytics.tiles),
-      el(
-        'section',
-        { class: 'charts', 'aria-label': 'Charts' },
-        ...[this.txChart, ...this.analytics.charts].map((c) => el('div', { class: 'card' }, c.element)),
-        el('div', { class: 'card' }, this.analytics.taskTypes),
-        el('div', { class: 'card' }, this.analytics.authorities),
-      ),
       el('div', { class: 'grid' }, this.blocksCard, this.txsCard, this.mempoolCard, this.tasksCard, this.runsCard),
+      charts,
     );
     this.lists.at = this.stats.at = Date.now();
-    await Promise.all([this.refresh(), this.analytics.refresh(), this.refreshRuns()]);
+    whenShown(charts, () => {
+      this.analytics.chartsWanted = true;
+      void this.analytics.refresh().catch(() => undefined);
+    });
+    whenShown(this.runsCard, () => {
+      this.runsShown = true;
+      void this.refreshRuns().catch(() => undefined);
+    });
+    await Promise.all([this.refresh(), this.analytics.refresh()]);
     return this.root;
   }
 
@@ -139,14 +158,13 @@ export class Home {
   async take(b) {
     const top = this.window.at(-1)?.index ?? -1;
     if (b.index <= top) return;
-    const blocks =
-      b.index > top + 1 && top >= 0
-        ? [...(await this.client.blocksRange(Math.max(top + 1, b.index - WINDOW), b.index - 1)).blocks, b]
-        : [b];
-    for (const x of blocks) {
-      this.window.push(summary(x));
-      this.txs.unshift(...x.transactions.map((t) => ({ ...t, blockIndex: x.index })).reverse());
+    // A gap since the last block (the tab was asleep, the stream dropped): its summaries only.
+    if (b.index > top + 1 && top >= 0) {
+      const gap = await this.client.read('getApiChainBlockTimes', {}, { count: Math.min(WINDOW, b.index - top) });
+      this.window.push(...gap.blocks.filter((x) => x.index > top && x.index < b.index));
     }
+    this.window.push(summary(b));
+    this.txs.unshift(...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse());
     this.window = this.window.slice(-WINDOW);
     this.txs = this.txs.slice(0, TXS);
     this.paint.schedule();

@@ -61,20 +61,14 @@ export class HomeStats {
     });
     this.taskTypes = el('div');
     this.authorities = el('div');
+    this.chartsWanted = false;
     this.charts = [this.hourly, this.daily, this.speed, this.miners, this.tasks, this.fees, this.storage, this.hourOfDay];
   }
 
-  /** Reads everything again and redraws. */
+  /** Reads the totals again (and the charts, once they have been shown) and redraws. */
   async refresh() {
     const c = this.client;
-    const [t, week, month, fee, validators, heatmap] = await Promise.all([
-      c.read('getApiAnalyticsTotals', {}),
-      c.read('getApiAnalyticsSeries', {}, { range: '7d', step: 'hour' }),
-      c.read('getApiAnalyticsSeries', {}, { range: '30d', step: 'day' }),
-      c.read('getApiChainFeeEstimate', {}),
-      c.read('getApiStatsValidators', {}),
-      c.read('getApiAnalyticsHeatmap', {}),
-    ]);
+    const [t, fee] = await Promise.all([c.read('getApiAnalyticsTotals', {}), c.read('getApiChainFeeEstimate', {})]);
     this.tiles.replaceChildren(
       tile('Transactions', fmt(t.transactions), `${fmt(t.transactions24h)} in the last 24 hours`),
       tile('Transactions, 24 h', fmt(t.transactions24h)),
@@ -90,6 +84,18 @@ export class HomeStats {
       tile('Task fee (median)', ombra(fee.medium), `25th percentile ${ombra(fee.low)}, 90th ${ombra(fee.high)}, over ${fee.sample} tasks`),
       tile('Storage used', fmtBytes(Number(t.storageUsed)), `${t.storageUsed} bytes on the drive`),
     );
+    if (this.chartsWanted) await this.refreshCharts();
+  }
+
+  /** Reads the series behind the charts and redraws them. */
+  async refreshCharts() {
+    const c = this.client;
+    const [week, month, validators, heatmap] = await Promise.all([
+      c.read('getApiAnalyticsSeries', {}, { range: '7d', step: 'hour' }),
+      c.read('getApiAnalyticsSeries', {}, { range: '30d', step: 'day' }),
+      c.read('getApiStatsValidators', {}),
+      c.read('getApiAnalyticsHeatmap', {}),
+    ]);
     const wx = week.points.map((p) => p.start / 1000);
     const mx = month.points.map((p) => p.start / 1000);
     this.hourly.setData([wx, week.points.map((p) => p.txCount), week.points.map((p) => p.blocks)]);

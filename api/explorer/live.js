@@ -3,10 +3,43 @@
 // with a Web Lock, follows the chain, and relays to the others on a BroadcastChannel (when it
 // closes, the next tab takes the lock and resumes after the last block the tabs saw); a
 // browser with neither gets a stream per tab.
+// API reads go through one cache (apiCache.js): the worker's, shared by the tabs, or this tab's.
+import { ApiCache } from '/explorer/apiCache.js';
 import { followChain } from '/explorer/liveSource.js';
 
 const LOCK = 'ombra-explorer-live';
 const CHANNEL = 'ombra-explorer-live';
+
+/** This tab's cache: used without a worker (its head kept by `onLiveBlock`). */
+const local = new ApiCache();
+let port = null;
+let nextId = 0;
+const waiting = new Map(); // id → {resolve, reject, url}
+
+/** GET `url` through the shared cache: `{status, body, retryAfter}`. */
+export function apiGet(url) {
+  if (!port) return local.get(url);
+  const id = ++nextId;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject, url });
+    port.postMessage({ kind: 'get', id, url });
+  });
+}
+
+/** The tab's own cache follows the chain too (for when there is no worker). */
+export function onLiveEvent(e) {
+  if (e.event === 'block') local.onBlock(e.data);
+  else if (e.event === 'reorg') local.onReorg();
+}
+
+/** The worker is gone: what was asked of it is read here. */
+function dropWorker() {
+  port = null;
+  for (const [id, w] of waiting) {
+    waiting.delete(id);
+    local.get(w.url).then(w.resolve, w.reject);
+  }
+}
 
 /**
  * Delivers `{kind: 'event', e}` and `{kind: 'status', live}` messages to `onMessage`;
@@ -30,6 +63,7 @@ function viaWorker(onMessage) {
   let heard = false;
   // A browser whose shared workers cannot load modules fails the worker before it says anything.
   worker.addEventListener('error', () => {
+    dropWorker();
     if (heard) return;
     heard = true;
     document.documentElement.dataset.live =
@@ -37,9 +71,16 @@ function viaWorker(onMessage) {
   });
   worker.port.onmessage = (m) => {
     heard = true;
+    if (m.data?.kind === 'got') {
+      const w = waiting.get(m.data.id);
+      waiting.delete(m.data.id);
+      if (w) m.data.error === undefined ? w.resolve(m.data.answer) : w.reject(new TypeError(m.data.error));
+      return;
+    }
     onMessage(m.data);
   };
   worker.port.start();
+  port = worker.port;
   addEventListener('pagehide', () => worker.port.postMessage({ kind: 'bye' }));
   return 'worker';
 }

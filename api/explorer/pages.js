@@ -5,19 +5,20 @@ import { dmsPage, followersPage, followsPage, intentPage, queuePage } from '/exp
 import { addressPage } from '/explorer/addressPage.js';
 import { runPage, runsPage, taskPage, tasksPage } from '/explorer/agentPages.js';
 import { conversationPage, conversationsPage } from '/explorer/chatPages.js';
-import { accountsPage, blockPage, blocksPage, mempoolPage, txPage } from '/explorer/chainPages.js';
+import { accountsPage, blockPage, blocksPage, mempoolPage, txPage, txsPage } from '/explorer/chainPages.js';
 import { el } from '/explorer/dom.js';
 import { aliasPage, filePage, releasePage, sitePage, sitesPage } from '/explorer/drivePages.js';
 import { badge, dataTable, pageOf } from '/explorer/format.js';
 import { leaderboardPage, minerPage, minersPage } from '/explorer/minerPages.js';
 import { galleryPage, mediaPage, nftPage } from '/explorer/nftPages.js';
+import { statsPage } from '/explorer/statsPage.js';
 import { feedPage, postPage, postsPage, profilePage } from '/explorer/socialPages.js';
 
 const NFT_PAGES = { art: 'nft', image: 'image', audio: 'audio' };
 const enc = encodeURIComponent;
 
 /** The page a search hit opens, and how it is described in a list of hits. */
-function hitTarget(h) {
+export function hitTarget(h) {
   const d = h.data ?? {};
   switch (h.type) {
     case 'block':
@@ -78,7 +79,7 @@ async function searchPage(client, q, go) {
       : el(
           'p',
           { class: 'muted' },
-          'Nothing found. Search takes a height, a hash or id, an address or its start, a task, post, site or release id, an alias, or the start of a profile or miner name.',
+          'Nothing found. Search takes a height, a hash or id or its first 2+ hex characters, an address or its start (Ombra addresses start with ox; 0x… and bare hex are read as ox…), a task, post, site or release id, an alias, or the start of a profile or miner name.',
         ),
   );
 }
@@ -89,6 +90,7 @@ export function explorerPages(client, go) {
     block: (a) => blockPage(client, a),
     blocks: (a) => blocksPage(client, a),
     tx: (a) => txPage(client, a),
+    txs: (a) => txsPage(client, a),
     mempool: (a) => mempoolPage(client, a),
     accounts: (a) => accountsPage(client, a),
     address: (a) => addressPage(client, a),
@@ -119,6 +121,7 @@ export function explorerPages(client, go) {
     miners: (a) => minersPage(client, a),
     miner: (a) => minerPage(client, a),
     leaderboard: () => leaderboardPage(client),
+    stats: (a) => statsPage(client, a),
     search: (q) => searchPage(client, q, go),
   };
 }

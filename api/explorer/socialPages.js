@@ -2,6 +2,7 @@
 // timelines with their posts.
 import { el } from '/explorer/dom.js';
 import { addr, ageCell, amount, badge, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
+import { liveList, txsOfType } from '/explorer/liveList.js';
 import { pagedTable, splitArg } from '/explorer/paging.js';
 
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
@@ -27,7 +28,7 @@ const postsOf = (client, address) => async (p) => {
 
 export async function feedPage(client, arg) {
   const [, query] = splitArg(arg);
-  return pageOf(
+  const page = pageOf(
     'Social feed',
     section(
       'Posts, newest first',
@@ -42,6 +43,7 @@ export async function feedPage(client, arg) {
       }),
     ),
   );
+  return liveList(page, arg, txsOfType('SOCIAL_POST_CREATE'), 'post');
 }
 
 export async function postsPage(client, arg) {

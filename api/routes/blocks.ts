@@ -106,6 +106,12 @@ export function blockRoutes({ queries }: ApiDeps, maxRangeBytes = 16 * 1024 * 10
     return c.json({ blocks: blocks.map(blockSummary), total: height + 1 });
   });
 
+  serve(app, E.getApiChainBlockTimes, async (c, { query: { count } }) => {
+    const height = queries.chain.height();
+    const blocks = count === 0 || height < 0 ? [] : await queries.chain.blocks(Math.max(0, height - count + 1), height);
+    return c.json({ blocks: blocks.map(blockSummary), height });
+  });
+
   serve(app, E.getApiChainBlocksFull, (c, { query: q }) => {
     const { from, to } = range(q.from, q.to, queries.chain.height(), MAX_FULL_RANGE);
     return answerRange(c, from, to);

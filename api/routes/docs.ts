@@ -9,7 +9,7 @@ import { serve } from '../endpoints/endpoint.ts';
 import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
 import { notFound } from '../errors.ts';
 import { buildOpenApi, type RouteRef } from '../openapi/document.ts';
-import { assetHeaders, pageHeaders, staticDir } from '../staticFiles.ts';
+import { assetAnswer, pageHeaders, staticDir, versionedPage } from '../staticFiles.ts';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 const files = staticDir(new URL('../docs/', import.meta.url));
@@ -22,14 +22,19 @@ export function docsRoutes(routes: () => readonly RouteRef[]): Hono {
     doc ??= JSON.stringify(buildOpenApi(routes(), { version: VERSION }));
     return c.body(doc, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
   });
+  let page: { body: string; headers: Record<string, string> } | undefined;
   serve(app, E.getDocs, (c) => {
-    const page = present(files('index.html'), 'the docs page');
-    return c.body(page.body, 200, pageHeaders(page.body));
+    if (!page) {
+      const versions = new Map(files.names.filter((n) => n !== 'index.html').map((n) => [`/docs/${n}`, present(files(n), n).version]));
+      const body = versionedPage(present(files('index.html'), 'the docs page').body, versions);
+      page = { body, headers: pageHeaders(body) };
+    }
+    return c.body(page.body, 200, page.headers);
   });
   serve(app, E.getDocsFile, (c, { params }) => {
     const name = params.file;
     const f = name === 'index.html' ? undefined : files(name);
-    return f ? c.body(f.body, 200, assetHeaders(f.type)) : notFound(`docs file ${name.slice(0, 60)}`);
+    return f ? assetAnswer(c, f) : notFound(`docs file ${name.slice(0, 60)}`);
   });
   return app;
 }

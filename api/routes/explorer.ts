@@ -14,7 +14,7 @@ import { Hono } from 'hono';
 import { serve } from '../endpoints/endpoint.ts';
 import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
 import { notFound } from '../errors.ts';
-import { assetHeaders, pageHeaders, staticDir } from '../staticFiles.ts';
+import { assetAnswer, pageHeaders, staticDir, staticFile, type StaticFile, versionedPage } from '../staticFiles.ts';
 
 /** The client modules a browser may load: the browser-safe import graph of client/browser.ts. */
 export const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'routes.ts', 'subscribe.ts', 'types.ts'];
@@ -31,6 +31,7 @@ const CSS = 'text/css; charset=utf-8';
 const JS = 'text/javascript; charset=utf-8';
 const files = staticDir(new URL('../explorer/', import.meta.url));
 const stripped = new Map<string, string>();
+const clientFiles = new Map<string, StaticFile>();
 
 /**
  * `module.stripTypeScriptTypes` without its ExperimentalWarning: Node 24 still marks the function
@@ -64,40 +65,66 @@ export function browserModule(name: string): string | undefined {
   return js;
 }
 
+/** A client module as a static file (stripped once, then kept). */
+function clientFile(name: string): StaticFile | undefined {
+  let f = clientFiles.get(name);
+  if (!f) {
+    const js = browserModule(name);
+    if (js === undefined) return undefined;
+    f = staticFile(js, JS);
+    clientFiles.set(name, f);
+  }
+  return f;
+}
+
 /** A vendored file's text and type, read once and kept. */
-const vendored = new Map<string, { body: string; type: string }>();
-function vendorFile(name: string): { body: string; type: string } | undefined {
+const vendored = new Map<string, StaticFile>();
+function vendorFile(name: string): StaticFile | undefined {
   const spec = Object.hasOwn(VENDOR_FILES, name) ? VENDOR_FILES[name] : undefined;
   if (spec === undefined) return undefined;
   let f = vendored.get(name);
   if (!f) {
-    f = { body: readFileSync(fileURLToPath(import.meta.resolve(spec)), 'utf8'), type: name.endsWith('.css') ? CSS : JS };
+    f = staticFile(readFileSync(fileURLToPath(import.meta.resolve(spec)), 'utf8'), name.endsWith('.css') ? CSS : JS);
     vendored.set(name, f);
   }
   return f;
+}
+
+/** The explorer page with every file it names, and every module import, at its version (built once). */
+let page: { body: string; headers: Record<string, string> } | undefined;
+function explorerPage(): { body: string; headers: Record<string, string> } {
+  if (!page) {
+    const versions = new Map<string, string>();
+    for (const name of files.names) if (name !== 'index.html') versions.set(`/explorer/${name}`, present(files(name), name).version);
+    for (const name of BROWSER_CLIENT_MODULES) versions.set(`/explorer/client/${name}`, present(clientFile(name), name).version);
+    for (const name of Object.keys(VENDOR_FILES)) versions.set(`/explorer/vendor/${name}`, present(vendorFile(name), name).version);
+    const body = versionedPage(present(files('index.html'), 'the explorer page').body, versions);
+    page = { body, headers: pageHeaders(body) };
+  }
+  return page;
 }
 
 /** Explorer routes. */
 export function explorerRoutes(): Hono {
   const app = new Hono();
   serve(app, E.get, (c) => {
-    const page = present(files('index.html'), 'the explorer page');
-    return c.body(page.body, 200, pageHeaders(page.body));
+    const p = explorerPage();
+    return c.body(p.body, 200, p.headers);
   });
   serve(app, E.getExplorerFile, (c, { params }) => {
     const name = params.file;
     const f = name === 'index.html' ? undefined : files(name);
-    return f ? c.body(f.body, 200, assetHeaders(f.type)) : notFound(`explorer file ${name.slice(0, 60)}`);
+    return f ? assetAnswer(c, f) : notFound(`explorer file ${name.slice(0, 60)}`);
   });
   serve(app, E.getExplorerClientFile, (c, { params }) => {
     const name = params.file;
-    const js = browserModule(name);
-    return js === undefined ? notFound(`client module ${name.slice(0, 60)}`) : c.body(js, 200, assetHeaders(JS));
+    const f = clientFile(name);
+    return f === undefined ? notFound(`client module ${name.slice(0, 60)}`) : assetAnswer(c, f);
   });
   serve(app, E.getExplorerVendorFile, (c, { params }) => {
     const name = params.file;
     const f = vendorFile(name);
-    return f === undefined ? notFound(`vendor file ${name.slice(0, 60)}`) : c.body(f.body, 200, assetHeaders(f.type));
+    return f === undefined ? notFound(`vendor file ${name.slice(0, 60)}`) : assetAnswer(c, f);
   });
   return app;
 }

@@ -124,6 +124,31 @@ t('a renamed profile is found by its new name only', () =>
   }),
 );
 
+t('0x forms, 2-hex address prefixes and transaction-hash prefixes are found', () =>
+  simulated(async (c, valid) => {
+    const tx = txs.at(-1) as { hash: string; from: string };
+    const hex = tx.from.slice(2);
+    const byAddress = (hits: any[]) => hits.some((h) => h.type === 'address' && h.data.address === tx.from);
+    assert.ok(byAddress(await search(c, valid, `0x${hex}`)), 'an address written 0x…');
+    assert.ok(byAddress(await search(c, valid, `0X${hex.toUpperCase()}`)), 'any case');
+    assert.ok(byAddress(await search(c, valid, hex)), 'bare hex');
+    const txHit = (hits: any[]) => hits.some((h) => h.type === 'tx' && h.data.hash === tx.hash);
+    assert.ok(txHit(await search(c, valid, `0x${tx.hash}`)), 'a hash written 0x…');
+    for (const n of [2, 6, 12]) {
+      const prefix = tx.hash.slice(0, n);
+      const hits = await search(c, valid, prefix);
+      assert.ok(hits.length > 0 && hits.length <= 10, `${n} hex: ${hits.length} hits`);
+      for (const h of hits.filter((x) => x.type === 'tx')) assert.ok(h.data.hash.startsWith(prefix), h.data.hash);
+      if (n >= 6) assert.ok(txHit(hits), `the transaction by the first ${n} hex of its hash`);
+    }
+    const two = await search(c, valid, hex.slice(0, 2));
+    assert.ok(
+      two.some((h) => h.type === 'address' && h.data.address.startsWith(`ox${hex.slice(0, 2)}`)),
+      'an address by its first 2 hex',
+    );
+  }),
+);
+
 t('bad queries are 400 INVALID_PARAMS with {error, code}: empty, too long, a bad limit', () =>
   withChain(async (c) => {
     for (const path of [

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Hono } from 'hono';
 import { createApp } from '../../api/app.ts';
+import { Compressor } from '../../api/compression.ts';
 import { NodeMetrics } from '../../api/metrics/nodeMetrics.ts';
 import { openTestChain, testApiDeps } from '../helpers/testChain.ts';
 import { addRow, median, range } from './table.ts';
@@ -28,8 +29,8 @@ async function listen(fetchFn: (r: Request) => Response | Promise<Response>): Pr
   });
 }
 
-async function load(url: string): Promise<{ rps: number; p99: number }> {
-  const { stdout } = await run(process.execPath, [LOADGEN, url, String(SECONDS), '{}', String(CONNECTIONS)]);
+async function load(url: string, headers: Record<string, string> = {}): Promise<{ rps: number; p99: number }> {
+  const { stdout } = await run(process.execPath, [LOADGEN, url, String(SECONDS), JSON.stringify(headers), String(CONNECTIONS)]);
   return JSON.parse(stdout) as { rps: number; p99: number };
 }
 
@@ -38,29 +39,42 @@ export async function readsBench(): Promise<void> {
   const chain = await openTestChain();
   try {
     await chain.node.submitTx(chain.transfer(1, chain.genesis.authorities[0], '1'));
-    await chain.produce(2);
+    await chain.produce(1);
+    // Block 2 holds a dozen transfers: above 1 KB, so it is compressed when asked.
+    for (let i = 0; i < 12; i++) await chain.node.submitTx(chain.transfer(1, chain.genesis.authorities[0], String(i + 2)));
+    await chain.produce(1);
     // The app as `ombra start` serves it: with the Prometheus HTTP timings (no rate limits, as under --dev).
     const node = await listen(createApp(testApiDeps(chain.node, { metrics: new NodeMetrics() })).fetch);
     // The bare server answers the very bytes the node answers.
     const bodies: Record<string, string> = {};
-    for (const path of ['/api/chain/block/1', '/api/health']) bodies[path] = await (await fetch(`${node.url}${path}`)).text();
+    // The last: a block above 1 KB asked for compressed, as a browser asks (a hot read, as block 1).
+    const COMPRESSED = '/api/chain/block/2';
+    const ACCEPT = { 'accept-encoding': 'gzip, deflate, br' };
+    for (const path of ['/api/chain/block/1', '/api/health', COMPRESSED]) bodies[path] = await (await fetch(`${node.url}${path}`)).text();
     const bare = new Hono();
     for (const [path, body] of Object.entries(bodies)) bare.get(path, (c) => c.body(body, 200, { 'content-type': 'application/json' }));
-    const baseline = await listen(bare.fetch);
+    // The baseline compresses the same way (the same Compressor, its cache included).
+    const compressor = new Compressor();
+    const bareFetch = (r: Request) => {
+      const res = bare.fetch(r) as Response;
+      return compressor.answer(res, r.method, r.headers.get('accept-encoding'));
+    };
+    const baseline = await listen(bareFetch);
     try {
       for (const path of Object.keys(bodies)) {
-        await load(`${baseline.url}${path}`);
-        await load(`${node.url}${path}`);
+        const headers = path === COMPRESSED ? ACCEPT : {};
+        await load(`${baseline.url}${path}`, headers);
+        await load(`${node.url}${path}`, headers);
         const b: { rps: number; p99: number }[] = [];
         const n: { rps: number; p99: number }[] = [];
         for (let i = 0; i < ROUNDS; i++) {
-          b.push(await load(`${baseline.url}${path}`));
-          n.push(await load(`${node.url}${path}`));
+          b.push(await load(`${baseline.url}${path}`, headers));
+          n.push(await load(`${node.url}${path}`, headers));
         }
         const [br, nr] = [median(b.map((x) => x.rps)), median(n.map((x) => x.rps))];
         const ratios = n.map((x, i) => x.rps / b[i].rps);
         addRow({
-          measure: `GET ${path}, ${CONNECTIONS} connections`,
+          measure: `GET ${path}${path === COMPRESSED ? ' (brotli)' : ''}, ${CONNECTIONS} connections`,
           node: `${nr.toFixed(0)} rps (${range(n.map((x) => x.rps))}), p99 ${median(n.map((x) => x.p99))} ms`,
           baseline: `bare Hono + node-server, same JSON: ${br.toFixed(0)} rps (${range(b.map((x) => x.rps))}), p99 ${median(b.map((x) => x.p99))} ms`,
           ratio: median(ratios),

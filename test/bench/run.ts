@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: every row of docs/performance.md's table, each beside a baseline measured in the same run
  * on the same machine, printed as a ratio at the end with the machine noted.
- *   reads:   GET /api/chain/block/1 and /api/health vs a bare Hono app answering the same bytes;
+ *   reads:   GET /api/chain/block/1, /api/health and a larger block (brotli) vs a bare Hono app answering the same bytes;
  *   replay:  500 and 100 transfers a block, full verification, vs 2 x the 1-core verify rate; the
  *            assume-valid rebuild of the same chains and of 10,000 near-empty blocks vs the full
  *            replay, and the main thread's CPU a transfer and a block (the serial ceiling);

@@ -53,4 +53,24 @@ t('deploy/read-tier.sh is valid bash', () => {
   assert.is(r.status, 0, r.stderr);
 });
 
+t('deploy/read-tier.sh takes its ports from the environment, clear of the README network by default', () => {
+  const ports = (env: Record<string, string>) =>
+    spawnSync('bash', [join(REPO_ROOT, 'deploy/read-tier.sh'), '--ports'], { encoding: 'utf8', env: { ...process.env, ...env } });
+  const plan = (out: string) => [...out.matchAll(/\b(\d{2,5})\b/g)].map((m) => Number(m[1]));
+  const byDefault = ports({});
+  assert.is(byDefault.status, 0, byDefault.stderr);
+  // The README's network: `ombra testnet --nodes 3 --port-base 8001` (HTTP and p2p 8001..8006, metrics 9464..9466).
+  const readme = new Set([8001, 8002, 8003, 8004, 8005, 8006, 9464, 9465, 9466]);
+  for (const p of plan(byDefault.stdout)) assert.ok(!readme.has(p), `default port ${p} clear of the README network`);
+  const moved = ports({ OMBRA_TIER_PORT: '18080', OMBRA_TIER_STATS_PORT: '18404', OMBRA_TIER_PORT_BASE: '19000' });
+  assert.is(moved.status, 0, moved.stderr);
+  assert.equal(
+    plan(moved.stdout).sort(),
+    [18080, 18404, 19000, 19001, 19002, 19003, 19100, 19101, 19102, 19103, 19200, 19201, 19202, 19203].sort(),
+  );
+  const bad = ports({ OMBRA_TIER_PORT_BASE: 'x' });
+  assert.is(bad.status, 2);
+  assert.match(bad.stderr, /OMBRA_TIER_PORT_BASE/);
+});
+
 t.run();

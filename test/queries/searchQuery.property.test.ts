@@ -34,7 +34,8 @@ t('any string: refused with INVALID_PARAMS exactly when empty or too long once t
         assert.ok(Number.isSafeInteger(q.height) && q.height >= 0 && String(q.height) === text.replace(/^0+(?=.)/, ''));
       if (q.hash !== undefined) assert.match(q.hash, /^[0-9a-f]{64}$/);
       if (q.address !== undefined) assert.match(q.address, /^ox[0-9a-f]{40}$/);
-      if (q.addressPrefix !== undefined) assert.match(q.addressPrefix, /^ox[0-9a-f]{3,39}$/);
+      if (q.addressPrefix !== undefined) assert.match(q.addressPrefix, /^ox[0-9a-f]{2,39}$/);
+      if (q.txPrefix !== undefined) assert.match(q.txPrefix, /^[0-9a-f]{2,63}$/);
       assert.ok(q.address === undefined || q.addressPrefix === undefined, 'a full address is not also a prefix');
       if (q.recordId !== undefined) assert.match(q.recordId, /^[A-Za-z0-9_-]{1,64}$/);
       if (q.taskId !== undefined) assert.match(q.taskId, /^[A-Za-z0-9_-]{8,64}$/);
@@ -57,10 +58,21 @@ t('a hash or address in any case, padded with whitespace, is read as itself lowe
   );
 });
 
-t('3..39 hex digits, with or without ox, are an address prefix that starts with ox', () => {
+t('2..39 hex digits, with ox, 0x or neither, are an address prefix that starts with ox; without ox, a hash prefix too', () => {
   fc.assert(
-    fc.property(hex(3, 39), fc.boolean(), (p, ox) => {
-      assert.is(parseSearchQuery(ox ? `ox${p}` : p).addressPrefix, `ox${p}`);
+    fc.property(hex(2, 39), fc.constantFrom('', 'ox', '0x', '0X'), (p, lead) => {
+      const q = parseSearchQuery(`${lead}${p}`);
+      assert.is(q.addressPrefix, `ox${p}`);
+      assert.is(q.txPrefix, lead === 'ox' ? undefined : p);
+    }),
+  );
+});
+
+t('0x and bare hex: 40 digits are an address, 64 a hash', () => {
+  fc.assert(
+    fc.property(hex(40, 40), hex(64, 64), fc.constantFrom('', '0x'), (a, h, lead) => {
+      assert.is(parseSearchQuery(`${lead}${a}`).address, `ox${a}`);
+      assert.is(parseSearchQuery(`${lead}${h}`).hash, h);
     }),
   );
 });

@@ -12,6 +12,7 @@ import { explorerPagesSuite } from './explorerPages.browser.ts';
 import { lighthouseSuite } from './lighthouse.browser.ts';
 import { liveExplorerSuite } from './liveExplorer.browser.ts';
 import { pageTypesSuite } from './pageTypes.browser.ts';
+import { themePhoneSuite } from './themePhone.browser.ts';
 
 // The DevTools port is for Lighthouse, which drives the same browser over CDP in a tab it opens.
 const rig = sharedExplorerRig('explorer browser suites', { devtools: true });
@@ -21,6 +22,7 @@ const suites = [
   explorerHomeSuite(rig),
   explorerPagesSuite(rig),
   lighthouseSuite(rig),
+  themePhoneSuite(rig),
   liveExplorerSuite(rig),
 ];
 // The last suite's own `after` closes its tabs first; then the node and the browser stop.

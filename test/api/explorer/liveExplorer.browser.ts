@@ -149,6 +149,8 @@ export function liveExplorerSuite(shared: SharedRig): Test {
     await page.goto(`${live.url}/`);
     await liveAndLoaded(page);
     await page.waitForSelector('.tiles dd');
+    // The analytics charts are read once scrolled to (they cost reads of the visitor's quota).
+    await page.locator('section.charts').scrollIntoViewIfNeeded();
     const tiles: Record<string, string> = await page.evaluate(() =>
       Object.fromEntries(
         [...document.querySelectorAll('.tiles > div')].map((d: any) => [
@@ -161,6 +163,12 @@ export function liveExplorerSuite(shared: SharedRig): Test {
     for (const name of ['Transactions', 'Tasks', 'Miners', 'Agent runs'])
       assert.ok(Number(tiles[name].replace(/,/g, '')) > 0, `${name}: ${JSON.stringify(tiles)}`);
     assert.match(tiles['Storage used'], /^[0-9.,]+ (B|kB|MB)$/);
+    // The analytics charts are read once scrolled to: wait until each has its data (its caption).
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('figure.chart figcaption')].every((f: any) => f.querySelector('span')?.textContent !== ''),
+      undefined,
+      { timeout: LOADED_MS, polling: 250 },
+    );
     // Every chart canvas has drawn something: far more painted pixels than the bare axes' lines.
     const painted: number[] = await page.evaluate(() =>
       [...document.querySelectorAll('.chart-box canvas')].map((c: any) => {

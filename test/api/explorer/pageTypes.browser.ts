@@ -77,12 +77,9 @@ export function pageTypesSuite(shared: SharedRig): Test {
     'the checks fail a page that logs an error and fails a request, or that is wider than the phone even under overflow-x: hidden',
     async () => {
       if (!rig) return;
-      // An image NFT the node does not know: the lookup answers 404, which the browser logs.
+      // An image NFT the node does not know: the lookup answers 404, which the page logs (the
+      // read itself is made by the shared worker, out of the tab's sight: api/explorer/apiCache.js).
       const problems = await rig.open(page, { route: 'image', arg: 'ab'.repeat(32), name: 'unknown image' });
-      assert.ok(
-        problems.some((p) => p.startsWith('HTTP 404')),
-        `${problems}`,
-      );
       assert.ok(
         problems.some((p) => p.startsWith('console: Failed to load resource')),
         `${problems}`,
