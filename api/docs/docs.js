@@ -2,7 +2,12 @@
 // tag with their parameters, bodies and answers, then every schema (transaction types with their
 // fields in canonical hash order). Everything is built with DOM calls, never from HTML strings.
 // Each operation has a curl command built from its parameters' examples (editable), and reads
-// (GET) a "Try it" that sends that request to the node serving this page and shows its answer.
+// (GET) a "Try it" that sends that request to the node serving this page and shows its answer;
+// each shows an example answer built from the document (./sample.js).
+import { exampleAnswer } from './sample.js';
+
+/** The document's schemas, once loaded (the example answers resolve `$ref`s in them). */
+const schemas = {};
 
 /** An element with attributes and children (strings become text). */
 function el(tag, attrs = {}, ...children) {
@@ -54,7 +59,15 @@ function paramsTable(params) {
 }
 
 function responses(op) {
+  const example = exampleAnswer(op, schemas);
+  const sample = example
+    ? [
+        el('h4', {}, `Example answer (${example.status})`),
+        el('pre', { class: 'example', tabindex: '0' }, JSON.stringify(example.value, null, 2)),
+      ]
+    : [];
   return [
+    ...sample,
     el('h4', {}, 'Answers'),
     el(
       'table',
@@ -196,6 +209,7 @@ function schemaSection(name, s) {
 
 async function main() {
   const doc = await (await fetch('/api/openapi.json')).json();
+  schemas = doc.components?.schemas || {};
   document.title = `${doc.info.title} ${doc.info.version}`;
   document
     .getElementById('meta')

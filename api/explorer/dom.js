@@ -14,12 +14,10 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /** A link to an explorer page. */
-export const link = (href, text) => el('a', { href: `#/${href}` }, text);
+const link = (href, text) => el('a', { href: `#/${href}` }, text);
 /** The first and last characters of a long id. */
 export const short = (s, n = 10) => (typeof s === 'string' && s.length > 2 * n + 1 ? `${s.slice(0, n)}…${s.slice(-6)}` : String(s));
 export const blockLink = (i) => link(`block/${i}`, `#${i}`);
-export const txLink = (h) => el('a', { href: `#/tx/${h}`, class: 'mono', title: h }, short(h));
-export const addrLink = (a) => (a ? el('a', { href: `#/address/${a}`, class: 'mono', title: a }, short(a, 8)) : '');
 
 /** Micro-units (a decimal string) as OMBRA with up to 6 decimals. */
 export function ombra(micro) {

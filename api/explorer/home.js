@@ -7,7 +7,9 @@
 // flood the node.
 import { OmbraApiError } from '/explorer/client/browser.ts';
 import { Chart } from '/explorer/charts.js';
-import { addrLink, age, blockLink, card, el, link, ombra, replaceKeepingFocus, short, table, txLink } from '/explorer/dom.js';
+import { age, blockLink, card, el, ombra, replaceKeepingFocus, table } from '/explorer/dom.js';
+// Ids as in every list: shortened, the full id in the title, and a copy button of it on phones.
+import { addr, idLink } from '/explorer/format.js';
 import { HomeStats } from '/explorer/homeStats.js';
 import { Throttle } from '/explorer/throttle.js';
 
@@ -132,20 +134,14 @@ export class Home {
       this.window
         .slice(-BLOCKS)
         .reverse()
-        .map((b) => [
-          blockLink(b.index),
-          el('a', { href: `#/block/${b.index}`, class: 'mono' }, short(b.hash)),
-          b.txCount,
-          addrLink(b.proposer),
-          age(b.timestamp),
-        ]),
+        .map((b) => [blockLink(b.index), idLink(`block/${b.index}`, b.hash), b.txCount, addr(b.proposer), age(b.timestamp)]),
     );
   }
 
   txsTable() {
     return table(
       ['hash', 'type', 'from', 'block'],
-      this.txs.map((t) => [txLink(t.hash), el('span', { class: 'badge' }, t.type), addrLink(t.from), blockLink(t.blockIndex)]),
+      this.txs.map((t) => [idLink(`tx/${t.hash}`, t.hash), el('span', { class: 'badge' }, t.type), addr(t.from), blockLink(t.blockIndex)]),
       'no transactions in the latest blocks',
     );
   }
@@ -202,9 +198,9 @@ export class Home {
       table(
         ['hash', 'type', 'from', 'amount'],
         mempool.pending.map((t) => [
-          txLink(t.hash),
+          idLink(`tx/${t.hash}`, t.hash),
           el('span', { class: 'badge' }, t.type),
-          addrLink(t.from),
+          addr(t.from),
           t.amount ? ombra(t.amount) : '',
         ]),
         'empty',
@@ -216,7 +212,7 @@ export class Home {
       table(
         ['task', 'type', 'status', 'responses', 'fee'],
         tasks.tasks.map((t) => [
-          link(`task/${t.taskId}`, short(t.taskId, 8)),
+          idLink(`task/${t.taskId}`, t.taskId, 8),
           t.taskType,
           el('span', { class: 'badge' }, t.status),
           t.responseCount,
@@ -242,9 +238,9 @@ export class Home {
       return table(
         ['run', 'status', 'submitter', 'steps', 'submitted'],
         runs.map((r) => [
-          link(`run/${r.agentRunId}`, short(r.agentRunId, 8)),
+          idLink(`run/${r.agentRunId}`, r.agentRunId, 8),
           el('span', { class: 'badge' }, r.status),
-          addrLink(r.submitter),
+          addr(r.submitter),
           `${r.stepCount}/${r.maxSteps}`,
           age(r.submittedAt),
         ]),

@@ -139,13 +139,17 @@ export function themePhoneSuite(shared: SharedRig): Test {
     await page.waitForFunction(() => /24 hours/.test(document.querySelector('figure.chart figcaption')?.textContent ?? ''));
   });
 
-  t('/docs: status codes on one line, a curl example per route from its examples, and "Try it" against this node', async () => {
+  t('/docs: status codes on one line, a curl example and an example answer per route, and "Try it" against this node', async () => {
     if (!rig) return;
     await page.goto(`${rig.live.url}/docs`);
     await page.waitForSelector('#getApiChainBlockIndex');
     await page.click('#getApiChainBlockIndex > summary');
     const op = page.locator('#getApiChainBlockIndex');
     assert.is(await op.locator('pre.curl').textContent(), `curl -s '${rig.live.url}/api/chain/block/1'`);
+    // An example answer of the block's shape, built from the document (api/docs/sample.js).
+    const example = JSON.parse((await op.locator('pre.example').textContent()) ?? '{}');
+    for (const k of ['index', 'hash', 'previousHash', 'transactions']) assert.ok(k in example, `example answer has ${k}`);
+    assert.match((await op.locator('h4', { hasText: 'Example answer' }).textContent()) ?? '', /\(200\)/);
     await op.locator('input[name="index"]').fill('2');
     assert.is(await op.locator('pre.curl').textContent(), `curl -s '${rig.live.url}/api/chain/block/2'`);
     await op.locator('button', { hasText: 'Try it' }).click();

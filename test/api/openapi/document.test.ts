@@ -40,6 +40,31 @@ t('is valid OpenAPI 3.1 under @seriousme/openapi-schema-validator', async () => 
   assert.not.ok((await new Validator().validate(broken)).valid, 'a broken document is refused');
 });
 
+t('gives /docs an example answer for every JSON read, of the shape the answer schema asks', async () => {
+  // The docs page's module, plain JS without a DOM (api/docs/sample.js).
+  const { exampleAnswer } = (await import('../../../api/docs/sample.js' as string)) as {
+    exampleAnswer: (op: unknown, schemas: unknown) => { status: string; value: unknown } | null;
+  };
+  const check = schemaChecker(doc);
+  const misfits: string[] = [];
+  let reads = 0;
+  for (const [path, ops] of Object.entries<any>(doc.paths))
+    for (const [method, op] of Object.entries<any>(ops)) {
+      const json = Object.entries<any>(op.responses).find(([s, r]) => /^2/.test(s) && r.content?.['application/json']);
+      const example = exampleAnswer(op, doc.components.schemas);
+      if (!json) {
+        assert.is(example, null, `${method} ${path}`);
+        continue;
+      }
+      reads++;
+      assert.ok(example, `${method} ${path} has an example answer`);
+      const problem = check(json[1].content['application/json'].schema, example.value);
+      if (problem) misfits.push(`${method.toUpperCase()} ${path}: ${problem.split('\n')[0]}`);
+    }
+  assert.ok(reads > 50, `${reads} JSON answers`);
+  assert.equal(misfits, [], misfits.join('\n'));
+});
+
 t('gives every operation its own operationId (code generators key on it)', () => {
   const seen = new Map<string, string>();
   for (const [path, ops] of Object.entries<any>(doc.paths))
