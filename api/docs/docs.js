@@ -7,7 +7,7 @@
 import { exampleAnswer } from './sample.js';
 
 /** The document's schemas, once loaded (the example answers resolve `$ref`s in them). */
-const schemas = {};
+let docSchemas = {};
 
 /** An element with attributes and children (strings become text). */
 function el(tag, attrs = {}, ...children) {
@@ -59,7 +59,7 @@ function paramsTable(params) {
 }
 
 function responses(op) {
-  const example = exampleAnswer(op, schemas);
+  const example = exampleAnswer(op, docSchemas);
   const sample = example
     ? [
         el('h4', {}, `Example answer (${example.status})`),
@@ -209,7 +209,7 @@ function schemaSection(name, s) {
 
 async function main() {
   const doc = await (await fetch('/api/openapi.json')).json();
-  schemas = doc.components?.schemas || {};
+  docSchemas = doc.components?.schemas || {};
   document.title = `${doc.info.title} ${doc.info.version}`;
   document
     .getElementById('meta')
