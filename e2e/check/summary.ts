@@ -1,0 +1,51 @@
+/**
+ * The run's summary figures: duration, blocks, transactions acknowledged and included,
+ * perturbations by kind, worst stall, convergence times, RSS per node, the simulator's exits,
+ * what a node with a full disk answered, and the runner's own notes.
+ */
+import type { LivenessFigures } from './liveness.ts';
+import type { NodeResources } from './resources.ts';
+import { type RunFacts, secs } from './runFacts.ts';
+import type { TxFigures } from './txInclusion.ts';
+
+/** The summary lines of a run. */
+export function summaryLines(f: RunFacts, live: LivenessFigures, txs: TxFigures, nodes: NodeResources[]): string[] {
+  const kinds = new Map<string, number>();
+  for (const p of f.perturbations) kinds.set(p.kind, (kinds.get(p.kind) ?? 0) + 1);
+  const top = Math.max(-1, ...f.reference.keys());
+  const inBlocks = [...f.reference.values()].reduce((a, b) => a + b.txs.length, 0);
+  const out = [
+    `duration: ${secs(f.settleStart - f.perturbStart)} of load and perturbations, ${secs(f.end - f.settleStart)} settling`,
+    `blocks: ${top} (final height), ${inBlocks} transactions in them`,
+    `transactions: ${txs.submitted} submitted, ${txs.acked} acknowledged, ${txs.included} of those included`,
+    `perturbations: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
+    `worst stall of the network head: ${secs(live.worstStallMs)}`,
+    `convergence after each perturbation: ${live.convergence.map((c) => `#${c.id} ${c.kind} ${c.ms === null ? 'never' : secs(c.ms)}`).join(', ') || 'none'}`,
+    `RSS slope per node (one-minute means after 10 min): ${nodes.map((n) => `${n.node} ${n.restarted ? 'restarted' : n.slopeMiBh === null ? 'n/a' : `${n.slopeMiBh.toFixed(1)} MiB/h`}`).join(', ')}`,
+  ];
+  const sim = f.records.filter((r) => r.type === 'simulator' && r.event === 'exit');
+  if (f.records.some((r) => r.type === 'simulator'))
+    out.push(`simulator: ${sim.length} exits before the end${sim.length ? ` (last: ${JSON.stringify(sim.at(-1)?.tail)})` : ''}`);
+  const health = new Map<string, number>();
+  for (const r of f.records)
+    if (r.type === 'sample' && r.health !== 200)
+      health.set(`${r.health} ${r.healthStatus ?? ''}`.trim(), (health.get(`${r.health} ${r.healthStatus ?? ''}`.trim()) ?? 0) + 1);
+  out.push(`health answers other than 200: ${[...health].map(([k, n]) => `${k} x${n}`).join(', ') || 'none'}`);
+  const full = f.records.filter((r) => r.type === 'disk_full_health');
+  if (full.length) {
+    const said = full.map(
+      (r) =>
+        `${r.after ? 'after' : 'full'}: ${r.status} ${(r.body as { status?: string; reason?: string } | null)?.reason ?? (r.body as { status?: string } | null)?.status ?? r.error}`,
+    );
+    out.push(`disk full: ${[...new Set(said)].slice(0, 6).join('; ')}`);
+  }
+  const fiveHundreds = f.records.filter((r) => r.type === 'tx' && Number(r.status) >= 500);
+  if (fiveHundreds.length)
+    out.push(
+      `transaction submissions answered 5xx: ${fiveHundreds.length} (${[...new Set(fiveHundreds.map((r) => `${r.status} ${r.code}`))].join(', ')})`,
+    );
+  for (const r of f.records.filter((x) => x.type === 'note').slice(0, 10)) out.push(`note: ${r.text}`);
+  const resets = f.records.filter((r) => r.type === 'nonce_reset').length;
+  if (resets) out.push(`accounts re-read after a minute stuck behind a nonce gap: ${resets}`);
+  return out;
+}
