@@ -17,7 +17,7 @@ import { Relay } from './relay.ts';
 const BIN = join(import.meta.dirname, '..', 'cli', 'bin.js');
 
 /** A free loopback port (closed again before use: the kernel does not hand it out twice soon). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);

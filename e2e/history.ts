@@ -13,7 +13,7 @@ export interface HistoryRecord {
 }
 
 /** The history file of a run directory. */
-export const historyFile = (dir: string) => join(dir, 'history.jsonl');
+const historyFile = (dir: string) => join(dir, 'history.jsonl');
 
 /** Appends records to a run's history. */
 export class History {

@@ -11,7 +11,7 @@ import { ownerOfClient } from './socketOwner.ts';
 export type LinkMode = 'open' | 'cut' | 'drop';
 
 /** What the relay tells the runner (connections opened and refused). */
-export type RelayEvent = { event: 'open' | 'close' | 'refused'; relay: string; reason?: string; dialer?: string | null };
+type RelayEvent = { event: 'open' | 'close' | 'refused'; relay: string; reason?: string; dialer?: string | null };
 
 /** Options of a relay. */
 export interface RelayOptions {

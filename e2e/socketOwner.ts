@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** One IPv4 TCP socket of /proc/net/tcp. */
-export interface TcpSocket {
+interface TcpSocket {
   localPort: number;
   remotePort: number;
   /** 1 = established, 10 = listen (the kernel's TCP state numbers). */
@@ -15,7 +15,7 @@ export interface TcpSocket {
 }
 
 /** Every IPv4 TCP socket on the machine (all network namespaces share this one here). */
-export function tcpSockets(): TcpSocket[] {
+function tcpSockets(): TcpSocket[] {
   const out: TcpSocket[] = [];
   const lines = readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1);
   for (const line of lines) {
@@ -32,7 +32,7 @@ export function tcpSockets(): TcpSocket[] {
 }
 
 /** Socket inodes a process holds open (empty when it is gone). */
-export function socketInodes(pid: number): Set<string> {
+function socketInodes(pid: number): Set<string> {
   const out = new Set<string>();
   let fds: string[];
   try {

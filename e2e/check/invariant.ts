@@ -1,7 +1,7 @@
 /** The shape of one checked invariant: its name, verdict, one line of figures and details for the report. */
 
 /** PASS, FAIL, or N/A when the run cannot judge it (too short, nothing to judge). */
-export type Verdict = 'PASS' | 'FAIL' | 'N/A';
+type Verdict = 'PASS' | 'FAIL' | 'N/A';
 
 /** One invariant's outcome. */
 export interface InvariantResult {

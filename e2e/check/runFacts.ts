@@ -21,7 +21,7 @@ export interface Perturbation {
 }
 
 /** A block of a node's final chain. */
-export interface ChainBlock {
+interface ChainBlock {
   hash: string;
   stateRoot: string;
   txs: string[];
