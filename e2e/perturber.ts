@@ -27,6 +27,8 @@ export class Perturber {
   private readonly rng: Rng;
   private readonly delayMs: number;
   private seq = 0;
+  /** Called on each node just before it is killed (the runner submits a transaction to it). */
+  beforeKill: (name: string, url: string) => Promise<void> = async () => undefined;
   /** Nodes inside a perturbation right now (the runner's watchdog leaves them alone). */
   readonly active = new Set<string>();
 
@@ -65,6 +67,7 @@ export class Perturber {
         begin({ isolated: names, signal });
         await Promise.all(
           targets.map(async (n) => {
+            if (plan.kind === 'kill') await this.beforeKill(n.name, n.proc.httpUrl);
             n.proc.signal(signal);
             await n.proc.waitExit();
           }),

@@ -120,7 +120,14 @@ export async function runManifest(m: Manifest, out: string, log: (line: string) 
         tail = (tail + c.toString()).slice(-500);
       });
       child.once('exit', (code, signal) => {
-        history.record('simulator', { event: 'exit', node: target.name, code, signal, tail: tail.trim().split('\n').slice(-2) });
+        history.record('simulator', {
+          event: 'exit',
+          node: target.name,
+          code,
+          signal,
+          expected: !simWanted,
+          tail: tail.trim().split('\n').slice(-2),
+        });
         // The simulator gives up when its node goes away (a known fault): start it again elsewhere.
         if (simWanted)
           setTimeout(() => {
@@ -131,6 +138,8 @@ export async function runManifest(m: Manifest, out: string, log: (line: string) 
     };
     if (m.load.simulator) sim = startSim();
     const perturber = new Perturber(cluster, history, rng, m.perturb.delayMs);
+    // A kill lands right after the node acknowledged a transaction, before it could gossip it.
+    if (m.load.transferRate > 0) perturber.beforeKill = (name, url) => load.submitNow(name, url);
     // Watchdog: a node that exited on its own (not inside a perturbation) is started again.
     const watchdog = setInterval(() => {
       for (const n of cluster.nodes)

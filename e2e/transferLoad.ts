@@ -83,6 +83,15 @@ export class TransferLoad {
     }
   }
 
+  /**
+   * Submits one transfer to `node` now and resolves once it is answered: a kill right after it
+   * tries the window where an acknowledged transaction exists only on that node.
+   */
+  async submitNow(node: string, url: string): Promise<void> {
+    const free = this.accounts.filter((a) => !a.busy);
+    if (free.length) await this.submit(this.rng.pick(free), node, url);
+  }
+
   private async submit(a: Account, node: string, url: string): Promise<void> {
     a.busy = true;
     try {

@@ -12,18 +12,18 @@ import type { TxFigures } from './txInclusion.ts';
 export function summaryLines(f: RunFacts, live: LivenessFigures, txs: TxFigures, nodes: NodeResources[]): string[] {
   const kinds = new Map<string, number>();
   for (const p of f.perturbations) kinds.set(p.kind, (kinds.get(p.kind) ?? 0) + 1);
-  const top = Math.max(-1, ...f.reference.keys());
+  const height = Math.max(-1, ...f.reference.keys());
   const inBlocks = [...f.reference.values()].reduce((a, b) => a + b.txs.length, 0);
   const out = [
     `duration: ${secs(f.settleStart - f.perturbStart)} of load and perturbations, ${secs(f.end - f.settleStart)} settling`,
-    `blocks: ${top} (final height), ${inBlocks} transactions in them`,
+    `blocks: ${height} (final height), ${inBlocks} transactions in them`,
     `transactions: ${txs.submitted} submitted, ${txs.acked} acknowledged, ${txs.included} of those included`,
     `perturbations: ${[...kinds].map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
     `worst stall of the network head: ${secs(live.worstStallMs)}`,
     `convergence after each perturbation: ${live.convergence.map((c) => `#${c.id} ${c.kind} ${c.ms === null ? 'never' : secs(c.ms)}`).join(', ') || 'none'}`,
     `RSS slope per node (one-minute means after 10 min): ${nodes.map((n) => `${n.node} ${n.restarted ? 'restarted' : n.slopeMiBh === null ? 'n/a' : `${n.slopeMiBh.toFixed(1)} MiB/h`}`).join(', ')}`,
   ];
-  const sim = f.records.filter((r) => r.type === 'simulator' && r.event === 'exit');
+  const sim = f.records.filter((r) => r.type === 'simulator' && r.event === 'exit' && !r.expected);
   if (f.records.some((r) => r.type === 'simulator'))
     out.push(`simulator: ${sim.length} exits before the end${sim.length ? ` (last: ${JSON.stringify(sim.at(-1)?.tail)})` : ''}`);
   const health = new Map<string, number>();
@@ -45,6 +45,15 @@ export function summaryLines(f: RunFacts, live: LivenessFigures, txs: TxFigures,
       `transaction submissions answered 5xx: ${fiveHundreds.length} (${[...new Set(fiveHundreds.map((r) => `${r.status} ${r.code}`))].join(', ')})`,
     );
   for (const r of f.records.filter((x) => x.type === 'note').slice(0, 10)) out.push(`note: ${r.text}`);
+  const warns = new Map<string, number>();
+  for (const r of f.records) {
+    if (r.type !== 'log' || r.level !== 'warn') continue;
+    const reason = /"(?:reason|error)":"([^"]{0,80})/.exec(String(r.line))?.[1];
+    const key = `${r.node} "${r.msg}"${reason ? ` (${reason.replace(/\/tmp\/\S+/g, 'DIR')})` : ''}`;
+    warns.set(key, (warns.get(key) ?? 0) + 1);
+  }
+  const top = [...warns].sort((a, b) => b[1] - a[1]).slice(0, 8);
+  if (top.length) out.push(`warnings, most frequent: ${top.map(([k, n]) => `${k} x${n}`).join('; ')}`);
   const resets = f.records.filter((r) => r.type === 'nonce_reset').length;
   if (resets) out.push(`accounts re-read after a minute stuck behind a nonce gap: ${resets}`);
   return out;

@@ -65,6 +65,13 @@ export function checkTxInclusion(f: RunFacts): { result: InvariantResult; figure
     );
   }
   const missing = acked.size - included;
+  // Acknowledged while the node had no link to any peer (its links cut or dropped).
+  const cutOff = [...acked.entries()].filter(([, a]) =>
+    f.perturbations.some(
+      (p) => (p.kind === 'disconnect' || p.kind === 'drop') && p.nodes.includes(a.node) && p.start <= a.t && a.t <= (p.end ?? f.end),
+    ),
+  );
+  const cutOffLost = cutOff.filter(([h]) => (count.get(h) ?? 0) !== 1).length;
   const figures =
     `${submitted} submitted, ${acked.size} acknowledged, ${included} included once, ${missing} not` +
     (missing
@@ -72,6 +79,7 @@ export function checkTxInclusion(f: RunFacts): { result: InvariantResult; figure
           .map(([n, c]) => `${n}: ${c}`)
           .join(', ')})`
       : '') +
+    `; ${cutOff.length} acknowledged by a node with every link cut or dropped (${cutOffLost} of them lost)` +
     `; refused: ${
       Object.entries(refusedByCode)
         .map(([c, n]) => `${c} ${n}`)
