@@ -58,9 +58,12 @@ export function checkTxInclusion(f: RunFacts): { result: InvariantResult; figure
       continue;
     }
     missingByNode[a.node] = (missingByNode[a.node] ?? 0) + 1;
-    const next = f.perturbations.find((p) => p.start >= a.t && (p.nodes.includes(a.node) || p.groups !== null));
+    const hits = (p: (typeof f.perturbations)[number]) => p.nodes.includes(a.node) || p.groups !== null;
+    const next = f.perturbations.find((p) => p.start >= a.t && hits(p));
+    const before = f.perturbations.filter((p) => p.start < a.t && hits(p)).at(-1);
     violations.push(
       `${hash.slice(0, 16)} acked by ${a.node} at +${secs(a.t - f.perturbStart)} (nonce ${a.nonce}) never included; ` +
+        `fault before: ${before ? `#${before.id} ${before.kind}${before.end !== null && before.end <= a.t ? ` ended ${secs(a.t - before.end)} earlier` : ' under way'}` : 'none'}; ` +
         `next fault: ${next ? `#${next.id} ${next.kind} ${secs(next.start - a.t)} later` : 'none'}; at the end: ${(finals.get(hash) ?? ['not asked']).join(' ')}`,
     );
   }

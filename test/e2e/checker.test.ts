@@ -125,7 +125,7 @@ t('3: an acknowledged transaction never included, or included twice, fails', () 
   const r = cleanRun();
   r.push({ t: 30 * S, type: 'tx', node: 'f0', hash: 'lost', status: 200, nonce: 9, account: 'oxacc' });
   r.push({ t: N * S + 350, type: 'tx_final', node: 'f0', hash: 'lost', status: 200, body: { status: 'pending' } });
-  failsOnly(r, '3', /lost acked by f0 .* never included; next fault: #1 kill .* f0:pending/);
+  failsOnly(r, '3', /lost acked by f0 .* never included; fault before: none; next fault: #1 kill 20.0 s later; .* f0:pending/);
   const twice = cleanRun().map((x) => (x.type === 'chain' && x.height === 13 ? { ...x, txs: ['tx1'] } : x));
   failsOnly(twice, '3', /tx1 included 2 times/);
 });
