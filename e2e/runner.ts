@@ -158,13 +158,15 @@ export async function runManifest(m: Manifest, out: string, log: (line: string) 
       const due = plan.length && t0 + plan[0].atS * 1000 <= Date.now() ? plan.shift() : undefined;
       if (due) await perturber.run(due);
       else if (Date.now() >= nextRandom) {
+        // Start to start: the next perturbation is due an interval after this one began.
+        const began = Date.now();
         const outageS = rng.between(...m.perturb.outageS);
         if (Date.now() + outageS * 1000 < endAt) {
           const kind = rng.pick(m.perturb.kinds);
           log(`perturbation ${kind} (${outageS.toFixed(1)} s)`);
           await perturber.run({ kind, nodes: [], outageS });
         }
-        nextRandom = Date.now() + rng.between(...m.perturb.intervalS) * 1000;
+        nextRandom = began + rng.between(...m.perturb.intervalS) * 1000;
       } else await sleep(250);
     }
     history.record('run', { phase: 'settle' });

@@ -4,13 +4,11 @@
  * verdict, the evidence of each failure, and the run's summary figures.
  */
 import { readHistory } from '../history.ts';
-import { checkAgreement } from './agreement.ts';
+import { checkAgreement, checkRouting } from './agreement.ts';
 import { checkExits } from './exits.ts';
-import type { InvariantResult } from './invariant.ts';
 import { checkLiveness } from './liveness.ts';
 import { checkResources } from './resources.ts';
-import { checkRouting } from './routing.ts';
-import { runFacts } from './runFacts.ts';
+import { type InvariantResult, runFacts } from './runFacts.ts';
 import { checkStreams } from './streams.ts';
 import { summaryLines } from './summary.ts';
 import { checkTxInclusion } from './txInclusion.ts';

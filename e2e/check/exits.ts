@@ -5,8 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type InvariantResult, result } from './invariant.ts';
-import type { RunFacts } from './runFacts.ts';
+import { type InvariantResult, result, type RunFacts } from './runFacts.ts';
 
 /** The text of every docs/*.md, where a documented error message is found. */
 function docsText(): string {

@@ -4,8 +4,7 @@
  * block times (plus 1 s of measurement) of every perturbation's start and end; after the last
  * perturbation every node reaches the head the network had when it ended within 60 s.
  */
-import { type InvariantResult, result } from './invariant.ts';
-import { majorityConnected, type RunFacts, secs } from './runFacts.ts';
+import { type InvariantResult, majorityConnected, result, type RunFacts, secs } from './runFacts.ts';
 
 /** Convergence allowed after the last perturbation. */
 const CONVERGE_MS = 60_000;

@@ -4,8 +4,7 @@
  * means (at least two minutes of them needed, else N/A); and no node's open descriptors grow
  * without bound: the last minute's mean may exceed the first minute's by at most 64.
  */
-import { type InvariantResult, result } from './invariant.ts';
-import type { RunFacts } from './runFacts.ts';
+import { type InvariantResult, result, type RunFacts } from './runFacts.ts';
 
 const WARMUP_MS = 10 * 60_000;
 const MAX_SLOPE_MIB_H = 32;

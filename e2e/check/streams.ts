@@ -6,8 +6,7 @@
  * subscriber has no resume: each connection must be gapless and in order, and the heights it
  * missed between connections are counted, not failed.
  */
-import { type InvariantResult, result } from './invariant.ts';
-import type { RunFacts } from './runFacts.ts';
+import { type InvariantResult, result, type RunFacts } from './runFacts.ts';
 
 interface SubState {
   kind: string;

@@ -4,8 +4,7 @@
  * missing one is shown with the node that acknowledged it, when, what happened to that node
  * next, and what each node said of it at the end.
  */
-import { type InvariantResult, result } from './invariant.ts';
-import { type RunFacts, secs } from './runFacts.ts';
+import { type InvariantResult, result, type RunFacts, secs } from './runFacts.ts';
 
 /** Inclusion figures the summary reuses. */
 export interface TxFigures {

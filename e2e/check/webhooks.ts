@@ -5,8 +5,7 @@
  * still be on their way when the run stops); one block must never come under two ids, nor one id
  * carry two blocks.
  */
-import { type InvariantResult, result } from './invariant.ts';
-import type { RunFacts } from './runFacts.ts';
+import { type InvariantResult, result, type RunFacts } from './runFacts.ts';
 
 /** Checks webhook deliveries. */
 export function checkWebhooks(f: RunFacts): InvariantResult {
