@@ -74,6 +74,30 @@ export function checkTxInclusion(f: RunFacts): { result: InvariantResult; figure
     ),
   );
   const cutOffLost = cutOff.filter(([h]) => (count.get(h) ?? 0) !== 1).length;
+  // What the node's last sample before the answer said: no peer at all, or far behind the network.
+  const samples = new Map<string, { t: number; peers?: number; height?: number }[]>();
+  for (const r of f.records) {
+    if (r.type !== 'sample') continue;
+    const list = samples.get(String(r.node)) ?? [];
+    if (!list.length) samples.set(String(r.node), list);
+    list.push(r as { t: number; peers?: number; height?: number });
+  }
+  const lastSample = (node: string, t: number) => {
+    const list = samples.get(node) ?? [];
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (list[mid].t <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 ? list[lo - 1] : undefined;
+  };
+  const networkTop = (t: number) => Math.max(-1, ...f.nodes.map((n) => lastSample(n.name, t)?.height ?? -1));
+  const noPeer = [...acked.values()].filter((a) => lastSample(a.node, a.t)?.peers === 0).length;
+  const gapsBehind = f.records.filter(
+    (r) => r.type === 'tx' && r.code === 'NONCE_GAP' && networkTop(r.t) > (lastSample(String(r.node), r.t)?.height ?? 0) + 2,
+  ).length;
   const figures =
     `${submitted} submitted, ${acked.size} acknowledged, ${included} included once, ${missing} not` +
     (missing
@@ -81,7 +105,8 @@ export function checkTxInclusion(f: RunFacts): { result: InvariantResult; figure
           .map(([n, c]) => `${n}: ${c}`)
           .join(', ')})`
       : '') +
-    `; ${cutOff.length} acknowledged by a node with every link cut or dropped (${cutOffLost} of them lost)` +
+    `; ${cutOff.length} acknowledged by a node with every link cut or dropped (${cutOffLost} of them lost), ${noPeer} by a node showing 0 peers` +
+    `; ${gapsBehind} NONCE_GAP answers from a node more than 2 blocks behind the network (503 SYNCING would send the client elsewhere)` +
     `; refused: ${
       Object.entries(refusedByCode)
         .map(([c, n]) => `${c} ${n}`)
