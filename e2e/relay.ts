@@ -1,7 +1,9 @@
 /**
  * A TCP relay the runner owns for one ordered pair of nodes (A dials B through it), or for a
  * node's announced "learned route" (which refuses everything). It can cut the link (close every
- * connection and refuse new ones), delay it, or drop it (keep connections open, discard every
+ * connection and refuse new ones), delay it, or drop it (a black hole: connections stay open and
+ * nothing moves either way, as under total packet loss; TCP's own retransmission delivers what was
+ * held once healed, so a long drop ends in the nodes' own timeouts, never in corrupt bytes; a
  * byte), and it refuses a dialer that is not the node the link belongs to.
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
@@ -33,6 +35,8 @@ export class Relay {
   port = 0;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  /** What waits for a dropped link to heal: forwarders with bytes held, dials not yet connected. */
+  private readonly held: (() => void)[] = [];
 
   constructor(opts: RelayOptions) {
     this.opts = opts;
@@ -57,15 +61,18 @@ export class Relay {
     for (const s of this.sockets) s.destroy();
   }
 
-  /** Drops the link: connections stay open, every byte either way is discarded. */
+  /** Drops the link: connections stay open, nothing moves either way until heal (new dials hang). */
   drop(): void {
     this.mode = 'drop';
+    for (const s of this.sockets) s.pause();
   }
 
-  /** Restores a cut or dropped link and removes any delay. */
+  /** Restores a cut or dropped link and removes any delay; held bytes and dials go on. */
   heal(): void {
     this.mode = 'open';
     this.delayMs = 0;
+    for (const s of this.sockets) s.resume();
+    for (const go of this.held.splice(0)) go();
   }
 
   /** Open connections through it (both ends counted once). */
@@ -92,7 +99,14 @@ export class Relay {
       refuse(`only ${this.opts.dialer} may dial through this relay`, dialer);
       return;
     }
-    const upstream = createConnection({ host: '127.0.0.1', port: this.opts.targetPort });
+    if (this.mode === 'drop') this.held.push(() => this.connect(client));
+    else this.connect(client);
+  }
+
+  /** Connects a checked dialer to the link's target and forwards both ways. */
+  private connect(client: Socket): void {
+    if (client.destroyed) return;
+    const upstream = createConnection({ host: '127.0.0.1', port: this.opts.targetPort as number });
     this.track(client);
     this.track(upstream);
     this.forward(client, upstream);
@@ -118,25 +132,34 @@ export class Relay {
   private forward(from: Socket, to: Socket): void {
     (from as unknown as { peer: Socket }).peer = to;
     const queue: { due: number; chunk: Buffer }[] = [];
-    let timer: NodeJS.Timeout | null = null;
+    let scheduled = false;
     let lastDue = 0;
+    const schedule = (ms: number) => {
+      if (scheduled) return;
+      scheduled = true;
+      if (this.mode === 'drop') this.held.push(pump);
+      else setTimeout(pump, Math.max(0, ms));
+    };
     const pump = () => {
-      timer = null;
+      scheduled = false;
+      if (this.mode === 'drop') return schedule(0);
       while (queue.length && queue[0].due <= Date.now()) if (!to.destroyed) to.write((queue.shift() as { chunk: Buffer }).chunk);
-      if (queue.length) timer = setTimeout(pump, queue[0].due - Date.now());
+      if (queue.length) schedule(queue[0].due - Date.now());
     };
     from.on('data', (chunk: Buffer) => {
-      if (this.mode !== 'open') return;
-      if (this.delayMs === 0 && queue.length === 0) {
+      if (this.mode === 'cut') return;
+      if (this.mode === 'open' && this.delayMs === 0 && queue.length === 0) {
         if (!to.write(chunk)) {
           from.pause();
           to.once('drain', () => from.resume());
         }
         return;
       }
+      // Delayed, or read just before a drop's pause took hold: queued in order.
+      if (this.mode === 'drop') from.pause();
       lastDue = Math.max(lastDue, Date.now() + this.delayMs);
       queue.push({ due: lastDue, chunk });
-      if (!timer) timer = setTimeout(pump, lastDue - Date.now());
+      schedule(lastDue - Date.now());
     });
     from.once('end', () => to.end());
   }

@@ -75,21 +75,34 @@ t('carries bytes both ways, cuts (closing and refusing), heals', async () => {
   echo.server.close();
 });
 
-t('a dropped link stays open but carries nothing; healed, it carries again', async () => {
+t('a dropped link holds everything, open connections and new dials alike, and delivers it in order once healed', async () => {
   const echo = await echoServer();
   const relay = await relayTo(echo.port, 'me');
   const a = await dial(relay.port);
   a.sock.write('one');
   assert.is(await a.next(), 'one');
   relay.drop();
-  a.sock.write('lost');
-  // A marker sent after healing is the first thing back: 'lost' never arrived.
-  await new Promise((r) => setTimeout(r, 100));
+  a.sock.write('held');
+  const late = dial(relay.port);
+  let arrived = '';
+  const all = new Promise<void>((resolve) =>
+    a.sock.on('data', (d) => {
+      arrived += d.toString();
+      if (arrived.length >= 'heldtwo'.length) resolve();
+    }),
+  );
+  // Nothing moves while dropped (a black hole, as under total packet loss).
+  await new Promise((r) => setTimeout(r, 200));
+  assert.is(arrived, '');
   relay.heal();
+  const b = await late;
   a.sock.write('two');
-  assert.is(await a.next(), 'two');
-  assert.is(a.sock.destroyed, false);
+  await all;
+  assert.is(arrived, 'heldtwo');
+  b.sock.write('late');
+  assert.is(await b.next(), 'late');
   a.sock.destroy();
+  b.sock.destroy();
   await relay.close();
   echo.server.close();
 });
