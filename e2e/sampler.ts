@@ -72,7 +72,9 @@ export class Sampler {
     const allowed = new Set([...this.cluster.relays.values()].map((r) => r.port));
     const list = (p.body?.peers as { peerId: string; addresses: string[] }[] | undefined) ?? [];
     const direct = list.flatMap((x) => x.addresses).filter((a) => !allowed.has(Number(/\/tcp\/(\d+)/.exec(a)?.[1])));
-    this.history.record('peers', { node: n.name, count: list.length, direct });
+    // The node's own peer id must stay the one its data dir's key gives, across restarts.
+    const own = await call(`${n.proc.httpUrl}/api/chain/network`, { timeoutMs: 3000 });
+    this.history.record('peers', { node: n.name, count: list.length, direct, peerId: own.body?.peerId, expected: n.peerId });
   }
 
   /** Records every client socket on a node's p2p port that is not one of the runner's relays. */

@@ -56,6 +56,8 @@ export function checkRouting(f: RunFacts): InvariantResult {
       violations.push(`a socket not the runner's reached p2p port ${s.serverPort} from port ${s.clientPort}`);
   const peers = f.records.filter((r) => r.type === 'peers');
   for (const r of peers)
+    if (typeof r.peerId === 'string' && r.peerId !== r.expected) violations.push(`${r.node} serves peer id ${r.peerId}, not ${r.expected}`);
+  for (const r of peers)
     if ((r.direct as string[]).length)
       violations.push(`${r.node} lists peer addresses that are not relays: ${(r.direct as string[]).join(' ')}`);
   const refused = f.records.filter((r) => r.type === 'relay' && r.event === 'refused');
@@ -63,6 +65,6 @@ export function checkRouting(f: RunFacts): InvariantResult {
   const wrong = refused.filter((r) => String(r.reason).startsWith('only ')).length;
   const cut = refused.filter((r) => r.reason === 'link cut').length;
   const opened = f.records.filter((r) => r.type === 'relay' && r.event === 'open').length;
-  const figures = `${routing.length} socket scans, ${peers.length} peer listings; relays opened ${opened} connections, refused ${cut} on cut links, ${learned} learned-route dials, ${wrong} dials through another pair's relay`;
+  const figures = `${routing.length} socket scans, ${peers.length} peer listings (peer ids stable: ${peers.filter((r) => r.peerId === r.expected).length} checks); relays opened ${opened} connections, refused ${cut} on cut links, ${learned} learned-route dials, ${wrong} dials through another pair's relay`;
   return result('0 every p2p byte through the relays', figures, violations, routing.length === 0);
 }

@@ -88,10 +88,13 @@ t('a clean run passes every invariant (memory not judged: too short)', () => {
   assert.equal(v, { '0': 'PASS', '1': 'PASS', '2': 'PASS', '3': 'PASS', '4': 'PASS', '5': 'PASS', '6': 'N/A', '7': 'PASS' });
 });
 
-t('0: a foreign socket on a p2p port fails the relay precondition', () => {
+t('0: a foreign socket on a p2p port, or a peer id that changed, fails the relay precondition', () => {
   const r = cleanRun();
   r.push({ t: 60 * S, type: 'routing', foreign: [{ serverPort: 9000, clientPort: 41000 }] });
   failsOnly(r, '0', /reached p2p port 9000/);
+  const moved = cleanRun();
+  moved.push({ t: 60 * S, type: 'peers', node: 'a1', count: 3, direct: [], peerId: '12D3new', expected: '12D3old' });
+  failsOnly(moved, '0', /a1 serves peer id 12D3new, not 12D3old/);
 });
 
 t('1: a final height that differs between nodes, or a reorg deeper than finality, fails agreement', () => {
