@@ -82,6 +82,9 @@ export class Sampler {
     const ports = new Set(this.cluster.nodes.map((n) => n.p2pPort));
     const foreign = foreignClients(ports, process.pid);
     this.history.record('routing', { foreign });
+    // The machine's load: figures from a host with other work on it are read in that light.
+    const [one] = readFileSync('/proc/loadavg', 'utf8').split(' ');
+    this.history.record('host', { load1: Number(one) });
   }
 
   stop(): void {

@@ -3,6 +3,7 @@
  * perturbations by kind, worst stall, convergence times, RSS per node, the simulator's exits,
  * what a node with a full disk answered, and the runner's own notes.
  */
+import { availableParallelism } from 'node:os';
 import type { LivenessFigures } from './liveness.ts';
 import type { NodeResources } from './resources.ts';
 import { type RunFacts, secs } from './runFacts.ts';
@@ -23,6 +24,11 @@ export function summaryLines(f: RunFacts, live: LivenessFigures, txs: TxFigures,
     `convergence after each perturbation: ${live.convergence.map((c) => `#${c.id} ${c.kind} ${c.ms === null ? 'never' : secs(c.ms)}`).join(', ') || 'none'}`,
     `RSS slope per node (one-minute means after 10 min): ${nodes.map((n) => `${n.node} ${n.restarted ? 'restarted' : n.slopeMiBh === null ? 'n/a' : `${n.slopeMiBh.toFixed(1)} MiB/h`}`).join(', ')}`,
   ];
+  const loads = f.records.filter((r) => r.type === 'host').map((r) => Number(r.load1));
+  if (loads.length)
+    out.push(
+      `host load average (1 min): median ${loads.sort((a, b) => a - b)[Math.floor(loads.length / 2)].toFixed(1)}, max ${loads[loads.length - 1].toFixed(1)}, on ${availableParallelism()} cores`,
+    );
   const sim = f.records.filter((r) => r.type === 'simulator' && r.event === 'exit' && !r.expected);
   if (f.records.some((r) => r.type === 'simulator'))
     out.push(`simulator: ${sim.length} exits before the end${sim.length ? ` (last: ${JSON.stringify(sim.at(-1)?.tail)})` : ''}`);
