@@ -140,14 +140,19 @@ export async function runManifest(m: Manifest, out: string, log: (line: string) 
     const perturber = new Perturber(cluster, history, rng, m.perturb.delayMs);
     // A kill lands right after the node acknowledged a transaction, before it could gossip it.
     if (m.load.transferRate > 0) perturber.beforeKill = (name, url) => load.submitNow(name, url);
-    // Watchdog: a node that exited on its own (not inside a perturbation) is started again.
+    // Watchdog: a node that exited on its own (not inside a perturbation) is started again, with a
+    // doubling wait (2 s to 64 s) while it keeps failing before it serves (a data dir it refuses).
+    const retries = new Map<string, { count: number; at: number }>();
     const watchdog = setInterval(() => {
-      for (const n of cluster.nodes)
-        if (!n.proc.running && !perturber.active.has(n.name) && !interrupted) {
-          history.record('note', { text: `${n.name} was down outside a perturbation: restarted` });
-          n.proc.start();
-        }
-    }, 2000);
+      for (const n of cluster.nodes) {
+        const r = retries.get(n.name) ?? { count: 0, at: 0 };
+        if ((sampler.heads.get(n.name)?.t ?? 0) > r.at) r.count = 0;
+        if (n.proc.running || perturber.active.has(n.name) || interrupted || Date.now() < r.at + 2000 * 2 ** Math.min(5, r.count)) continue;
+        history.record('note', { text: `${n.name} was down outside a perturbation: restarted (attempt ${r.count + 1})` });
+        retries.set(n.name, { count: r.count + 1, at: Date.now() });
+        n.proc.start();
+      }
+    }, 1000);
     history.record('run', { phase: 'perturb' });
     log(`load and perturbations for ${m.durationS} s`);
     const t0 = Date.now();

@@ -50,7 +50,12 @@ export function summaryLines(f: RunFacts, live: LivenessFigures, txs: TxFigures,
     out.push(
       `transaction submissions answered 5xx: ${fiveHundreds.length} (${[...new Set(fiveHundreds.map((r) => `${r.status} ${r.code}`))].join(', ')})`,
     );
-  for (const r of f.records.filter((x) => x.type === 'note').slice(0, 10)) out.push(`note: ${r.text}`);
+  const notes = new Map<string, number>();
+  for (const r of f.records.filter((x) => x.type === 'note')) {
+    const text = String(r.text).replace(/ \(attempt \d+\)$/, '');
+    notes.set(text, (notes.get(text) ?? 0) + 1);
+  }
+  for (const [text, n] of notes) out.push(`note: ${text}${n > 1 ? ` (x${n})` : ''}`);
   const warns = new Map<string, number>();
   for (const r of f.records) {
     if (r.type !== 'log' || r.level !== 'warn') continue;
