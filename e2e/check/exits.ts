@@ -24,9 +24,22 @@ function docsText(): string {
 export function checkExits(f: RunFacts): InvariantResult {
   const violations: string[] = [];
   const exits = f.records.filter((r) => r.type === 'exit');
-  for (const e of exits.filter((r) => !r.expected)) violations.push(`${e.node} exited on its own: code ${e.code}, signal ${e.signal}`);
-  // A graceful stop must end with code 0.
-  for (const e of exits.filter((r) => r.expected && r.sent === 'SIGTERM' && r.code !== 0))
+  // Unexpected exits grouped by node and outcome, with what the node said last before the first.
+  const unexpected = new Map<string, typeof exits>();
+  for (const e of exits.filter((r) => !r.expected)) {
+    const key = `${e.node} code ${e.code}, signal ${e.signal}`;
+    unexpected.set(key, [...(unexpected.get(key) ?? []), e]);
+  }
+  for (const [key, list] of unexpected) {
+    const first = list[0];
+    const said = f.records.findLast((r) => r.type === 'log' && r.node === first.node && r.t <= first.t);
+    violations.push(
+      `${key.replace(' code', ' exited on its own: code')}${list.length > 1 ? ` (${list.length} times)` : ''}; last line before: ${String(said?.line ?? 'none').slice(0, 300)}`,
+    );
+  }
+  // A graceful stop must end with code 0 (death by the signal itself is a start-up not yet
+  // listening for it, not a failed stop).
+  for (const e of exits.filter((r) => r.expected && r.sent === 'SIGTERM' && r.code !== 0 && r.code !== null))
     violations.push(`${e.node} answered SIGTERM with code ${e.code}, signal ${e.signal}`);
   const docs = docsText();
   const errors = f.records.filter((r) => r.type === 'log' && r.level !== 'warn');
