@@ -47,7 +47,18 @@ export async function startCommand(argv: string[]): Promise<number> {
   const assumeValid = (flags['assume-valid'] as string | undefined) ?? null;
   if (assumeValid !== null && !/^[0-9a-f]{64}$/.test(assumeValid))
     throw new UsageError(`--assume-valid ${assumeValid} must be a block hash: 64 lower-case hex characters`);
-  const p2p: Partial<P2pOptions> = { host: flags['p2p-host'] as string, port: p2pPort, peers, mdns: flags.mdns === true, assumeValid };
+  const announce = (flags['p2p-announce'] as string[] | undefined) ?? [];
+  for (const a of announce)
+    if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+$/.test(a))
+      throw new UsageError(`--p2p-announce ${a} must be a multiaddr like /ip4/203.0.113.7/tcp/7778 (no /p2p/)`);
+  const p2p: Partial<P2pOptions> = {
+    host: flags['p2p-host'] as string,
+    port: p2pPort,
+    peers,
+    announce,
+    mdns: flags.mdns === true,
+    assumeValid,
+  };
   const p2pLimit = (
     flag: string,
     key: 'maxConnections' | 'maxConnectionsPerIp' | 'reservedKnownConnections' | 'syncRequestTimeoutMs',

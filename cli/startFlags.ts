@@ -40,6 +40,12 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     help: 'authority key file {"privateKey": "<hex>"} or an encrypted keystore (password: OMBRA_KEYSTORE_PASSWORD or a prompt)',
   },
   peer: { type: 'string', env: 'OMBRA_PEERS', multiple: true, help: 'peer multiaddr to dial (repeatable; env: comma-separated)' },
+  'p2p-announce': {
+    type: 'string',
+    env: 'OMBRA_P2P_ANNOUNCE',
+    multiple: true,
+    help: 'multiaddr (no /p2p/) announced to peers instead of the listen address, for NAT or a proxy (repeatable; env: comma-separated)',
+  },
   mdns: { type: 'boolean', env: 'OMBRA_MDNS', help: 'also discover peers on the local network with mDNS' },
   'assume-valid': {
     type: 'string',

@@ -105,10 +105,15 @@ export class StorageRecovery {
  * keeps the node where its clients, peers and scrapers know it.
  */
 export function samePorts(config: LaunchConfig, running: Launched): LaunchConfig {
-  const p2pPort = running.p2p
-    ?.addresses()
-    .map((a) => /\/tcp\/(\d+)/.exec(a)?.[1])
-    .find(Boolean);
+  // With --p2p-announce the node serves its announced addresses, not where it listens: the port
+  // it was given stays (a proxy in front of it forwards to that one).
+  const announced = (config.p2p?.announce?.length ?? 0) > 0;
+  const p2pPort = announced
+    ? undefined
+    : running.p2p
+        ?.addresses()
+        .map((a) => /\/tcp\/(\d+)/.exec(a)?.[1])
+        .find(Boolean);
   const metricsPort = running.metricsUrl ? Number(new URL(running.metricsUrl).port) : undefined;
   return {
     ...config,

@@ -29,7 +29,11 @@ export async function startLibp2p(
 ): Promise<OmbraLibp2p> {
   const config: Parameters<typeof createLibp2p>[0] = {
     privateKey: key,
-    addresses: { listen: [`/${isIP(opts.host) === 6 ? 'ip6' : 'ip4'}/${opts.host}/tcp/${opts.port}`] },
+    // Announced addresses replace the listen address in what identify tells peers (NAT, proxies).
+    addresses: {
+      listen: [`/${isIP(opts.host) === 6 ? 'ip6' : 'ip4'}/${opts.host}/tcp/${opts.port}`],
+      ...(opts.announce.length ? { announce: opts.announce } : {}),
+    },
     transports: [tcp()],
     connectionEncrypters: [noise()],
     // Data frames of up to 1 MiB instead of 64 KiB: the receiver answers every frame it reads

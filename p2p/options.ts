@@ -9,6 +9,11 @@ export interface P2pOptions {
   port: number;
   /** Multiaddrs to dial (with /p2p/<peerId>), redialled when they drop. */
   peers: string[];
+  /**
+   * Addresses announced to peers (identify) instead of the listen address, for a node behind NAT
+   * or a proxy; empty announces the listen address.
+   */
+  announce: string[];
   /** Largest gossiped block (bytes); larger messages are rejected before parsing. */
   maxBlockBytes: number;
   /** Largest gossiped transaction (bytes). */
@@ -74,6 +79,7 @@ export const defaultP2pOptions: P2pOptions = {
   host: '127.0.0.1',
   port: 7778,
   peers: [],
+  announce: [],
   maxBlockBytes: 4 * 1024 * 1024,
   maxTxBytes: 1024 * 1024 + 4096,
   maxOutboundGossipBytes: 16 * 1024 * 1024,

@@ -93,4 +93,17 @@ t('--dev takes a loopback webhook; a network node refuses it naming --webhook-al
   }
 });
 
+t('--p2p-announce takes a multiaddr without /p2p/ and refuses anything else by name, exit 2', async () => {
+  const tmp = tempDir();
+  try {
+    for (const bad of ['127.0.0.1:7778', '/ip4/127.0.0.1/tcp/7778/p2p/12D3KooWLsSWaRsoCejZ6RMsGqdftpKbohczNqs3jvNfPgRwrMp2']) {
+      const r = await runCli(['start', '--dev', '--data-dir', tmp.dir, '--http-port', '0', '--p2p-port', '0', '--p2p-announce', bad]);
+      assert.is(r.code, 2, r.stderr);
+      assert.match(r.stderr, `--p2p-announce ${bad} must be a multiaddr like /ip4/203.0.113.7/tcp/7778 (no /p2p/)`);
+    }
+  } finally {
+    tmp.cleanup();
+  }
+});
+
 t.run();

@@ -1,0 +1,34 @@
+/**
+ * cli/storageRecovery.ts `samePorts`: a relaunch after a full disk keeps the ports the node took.
+ * A node started with --p2p-announce serves its announced address, not its listen address: the
+ * relaunch must listen on the configured p2p port again, never on the announced one (found by the
+ * e2e runner: every reopen failed with "the p2p address 127.0.0.1:<announced port> is taken").
+ */
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { LaunchConfig, Launched } from '../../cli/launch.ts';
+import { samePorts } from '../../cli/storageRecovery.ts';
+
+const t = suite('samePorts');
+
+/** A running node as samePorts reads it: its URL, metrics URL and p2p addresses. */
+const running = (addresses: string[]) =>
+  ({ url: 'http://127.0.0.1:8001', metricsUrl: null, p2p: { addresses: () => addresses } }) as unknown as Launched;
+
+t('a port 0 becomes the port the node took', () => {
+  const config = { httpPort: 0, p2p: { host: '127.0.0.1', port: 0, peers: [] } } as unknown as LaunchConfig;
+  const out = samePorts(config, running(['/ip4/127.0.0.1/tcp/40123/p2p/12D3KooWabc']));
+  assert.is(out.httpPort, 8001);
+  assert.is(out.p2p?.port, 40123);
+});
+
+t('with announced addresses the configured p2p port stays, not the announced one', () => {
+  const config = {
+    httpPort: 8001,
+    p2p: { host: '127.0.0.1', port: 7778, peers: [], announce: ['/ip4/127.0.0.1/tcp/33115'] },
+  } as unknown as LaunchConfig;
+  const out = samePorts(config, running(['/ip4/127.0.0.1/tcp/33115/p2p/12D3KooWabc']));
+  assert.is(out.p2p?.port, 7778);
+});
+
+t.run();
