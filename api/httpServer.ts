@@ -33,6 +33,8 @@ export class HttpServer implements Component {
   private readonly opts: HttpServerOptions;
   private server: ServerType | null = null;
   private sockets: WebSockets | null = null;
+  /** The base URL once listening; kept after stop (alert links built while shutting down still name it). */
+  private baseUrl: string | null = null;
 
   constructor(app: Hono, streams: StreamHub, limiter: RateLimiter | null, opts: HttpServerOptions) {
     this.app = app;
@@ -60,6 +62,9 @@ export class HttpServer implements Component {
       );
     });
     this.server = server;
+    const port = (server.address() as AddressInfo).port;
+    const host = this.opts.host;
+    this.baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     this.sockets = attachWebSockets(server as Server, this.streams, this.limiter, this.opts.upgradeGate);
   }
 
@@ -77,9 +82,8 @@ export class HttpServer implements Component {
 
   /** The base URL it serves on. */
   get url(): string {
-    const port = (this.node.address() as AddressInfo).port;
-    const host = this.opts.host;
-    return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    if (!this.baseUrl) throw new Error('the HTTP server is not started');
+    return this.baseUrl;
   }
 
   /** Closes WebSockets, then the server with every open connection. */
