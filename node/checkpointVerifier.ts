@@ -41,6 +41,9 @@ export interface CheckpointVerifierOptions {
 }
 
 /** Defaults: 10 minutes for history. */
+/** The replay's CPU priority (nice): below the node's serving, above idle work. */
+const VERIFY_NICE = 10;
+
 const defaultCheckpointVerifierOptions: CheckpointVerifierOptions = { historyWaitMs: 10 * 60_000 };
 
 /** No peer answered with history within the wait. */
@@ -119,7 +122,9 @@ export class CheckpointVerifier implements Component {
     });
     this.child = child;
     try {
-      if (child.pid !== undefined) setPriority(child.pid, 19);
+      // Below serving, not starved: the node serves reads only once verified (unless
+      // --serve-unverified), and at nice 19 a busy machine left it minutes without CPU (seen in CI).
+      if (child.pid !== undefined) setPriority(child.pid, VERIFY_NICE);
     } catch {
       // Lowering priority may be refused (a container's policy): the replay still runs.
     }
