@@ -108,7 +108,11 @@ t(
           () => 0,
         );
       await waitFor(async () => ((await healthStatus()) === 200 ? true : undefined), 60_000);
-      const reopened = [...node.stderr().matchAll(/"msg":"node serving".*?"height":(\d+)/g)].map((m) => Number(m[1]));
+      // The HTTP listener answers before the launch has logged "node serving" (the admin socket and
+      // metrics start after it): the line is awaited, not expected at once.
+      const servedLines = () => [...(node?.stderr() ?? '').matchAll(/"msg":"node serving".*?"height":(\d+)/g)].map((m) => Number(m[1]));
+      await waitFor(async () => (servedLines().length >= 2 ? true : undefined), 30_000).catch(() => undefined);
+      const reopened = servedLines();
       assert.is(reopened.length, 2, 'served once at start and once after the reopen');
       assert.is(reopened[1], fullAt, 'the store reopens at the height it had while full');
       assert.not.match(readFileSync(join(dataDir, 'db', 'LOG'), 'utf8'), /dropping \d+ bytes|Corruption/, 'LevelDB found no damage');
