@@ -9,7 +9,7 @@
  *   GET    /admin/peers         {peerId, addresses, peers}
  *   GET    /admin/snapshot      the block log as NDJSON from one LevelDB snapshot
  *                               (head in the X-Ombra-Head header)
- *   GET    /admin/checkpoint    a checkpoint (node/checkpointFile.ts), gzip, taken between two
+ *   GET    /admin/checkpoint    a checkpoint (checkpoint/checkpointFile.ts), gzip, taken between two
  *                               writes (`height hash base` in the X-Ombra-Checkpoint header)
  *
  * The socket is bound in a fresh private directory, made 0600 and then renamed into place, so
@@ -22,11 +22,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MAX_LABEL } from '../services/alerts/alertParams.ts';
 import type { Genesis } from '../core/genesis.ts';
-import type { ChainStore } from '../node/chainStore.ts';
+import type { ChainStore } from '../node/store/chainStore.ts';
 import type { Logger } from '../node/log.ts';
 import type { NetworkView } from '../node/ports.ts';
-import { openSnapshotView } from '../node/snapshotView.ts';
-import { checkpointStream, DEFAULT_SUFFIX_BLOCKS } from '../node/checkpointExport.ts';
+import { openSnapshotView } from '../node/store/snapshotView.ts';
+import { checkpointStream, DEFAULT_SUFFIX_BLOCKS } from '../checkpoint/checkpointExport.ts';
 import { type ApiKeyRecord, keyView } from '../services/apiKeyFormat.ts';
 import type { ApiKeyStore } from '../services/apiKeys.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The read stop of a node started from a checkpoint it has not proven (node/checkpointVerifier.ts):
+ * The read stop of a node started from a checkpoint it has not proven (checkpoint/checkpointVerifier.ts):
  * while the checkpoint is `verifying` or `failed` (unless the operator chose `--serve-unverified`)
  * every request but GET /api/health and /metrics answers 503 CHECKPOINT_UNVERIFIED, and once
  * history contradicted it (`mismatch`) 503 CHECKPOINT_MISMATCH whatever the choice, so nothing an

@@ -2,8 +2,8 @@
 import type { CompressionOptions } from './compression.ts';
 import type { Logger } from '../node/log.ts';
 import type { HeadReader, HealthView, NetworkView, TxSubmitter } from '../node/ports.ts';
-import type { CheckpointStatus } from '../node/checkpointRecord.ts';
-import type { CheckpointPublisher } from '../node/checkpointPublisher.ts';
+import type { CheckpointStatus } from '../checkpoint/checkpointRecord.ts';
+import type { CheckpointPublisher } from '../checkpoint/checkpointPublisher.ts';
 
 /** Where the verification of the checkpoint a node started from stands. */
 export interface CheckpointView {
@@ -48,7 +48,7 @@ export interface ApiDeps {
   limiter?: RateLimiter;
   /** Prometheus metrics; GET /metrics and the HTTP timings exist only with it. */
   metrics?: NodeMetrics;
-  /** The checkpoint this node started from, when it did (node/checkpointVerifier.ts): health reports it, a mismatch stops reads. */
+  /** The checkpoint this node started from, when it did (checkpoint/checkpointVerifier.ts): health reports it, a mismatch stops reads. */
   checkpoint?: CheckpointView;
   /** The checkpoint this node offers others (GET /api/checkpoint); without it they answer 404. */
   checkpoints?: CheckpointPublisher;

@@ -38,7 +38,7 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   // One of the node's own pages asked for user bytes as script or style (api/contentResponse.ts).
   USER_CONTENT_AS_SCRIPT: 403,
-  // The data dir failed a write (a full disk): the node stopped writing until it restarts with space (node/storageFence.ts).
+  // The data dir failed a write (a full disk): the node stopped writing until it restarts with space (node/store/storageFence.ts).
   DISK_FULL: 503,
 };
 

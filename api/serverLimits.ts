@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { CidrSet, quotaBucketOf } from '../node/cidr.ts';
 import { normalizeIp } from './clientIp.ts';
 
-/** Server limits (flags in cli/start.ts; every one has a default). */
+/** Server limits (flags in cli/start/start.ts; every one has a default). */
 export interface ServerLimits {
   /** A client must send its complete headers within this time (slowloris), ms. */
   headersTimeoutMs: number;

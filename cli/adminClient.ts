@@ -10,7 +10,7 @@ import { lstatSync, type Stats } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { ADMIN_SOCKET } from '../api/adminServer.ts';
-import { CliFault } from './dataDir.ts';
+import { CliFault } from '../launch/dataDir.ts';
 
 /** The admin socket of a data dir. */
 function adminSocketOf(dataDir: string): string {

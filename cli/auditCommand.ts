@@ -1,12 +1,12 @@
 /**
- * `ombra audit FILE | --data-dir DIR`: the command over the audit itself (cli/audit.ts): flags,
+ * `ombra audit FILE | --data-dir DIR`: the command over the audit itself (node/verification/audit.ts): flags,
  * signature workers, and the verdict printed as `OK: ...` or `FAULT at height H: ...`.
  */
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
-import { auditSnapshot, auditStore, type AuditResult } from './audit.ts';
-import { openExistingStore, withDataDir } from './dataDir.ts';
+import { auditSnapshot, auditStore, type AuditResult } from '../node/verification/audit.ts';
+import { openExistingStore, withDataDir } from '../launch/dataDir.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
 

@@ -29,8 +29,8 @@ export const COMMANDS: Record<string, Command> = {
   start: {
     summary: 'run a node (dev or network)',
     // Its help is in the flag table: `start --help` loads no more than that.
-    help: async () => (await import('./startFlags.ts')).startHelp(),
-    run: async (a) => (await import('./start.ts')).startCommand(a),
+    help: async () => (await import('./start/startFlags.ts')).startHelp(),
+    run: async (a) => (await import('./start/start.ts')).startCommand(a),
   },
   testnet: lazy(
     'write a genesis with N authorities and their key files',
@@ -49,7 +49,7 @@ export const COMMANDS: Record<string, Command> = {
   ),
   snapshot: lazy(
     'export the block log as NDJSON (snapshot export) or write a checkpoint (snapshot state)',
-    () => import('./snapshot.ts'),
+    () => import('./snapshot/snapshot.ts'),
     (m) => ({ help: m.snapshotHelp, run: m.snapshotCommand }),
   ),
   audit: lazy(
@@ -59,12 +59,12 @@ export const COMMANDS: Record<string, Command> = {
   ),
   wallet: lazy(
     'mnemonics, addresses, signed transfers (wallet new | address | send)',
-    () => import('./wallet.ts'),
+    () => import('./wallet/wallet.ts'),
     (m) => ({ help: m.walletHelp, run: m.walletCommand }),
   ),
   drive: lazy(
     'publish a folder to an on-chain web drive (drive push)',
-    () => import('./drive.ts'),
+    () => import('./drive/drive.ts'),
     (m) => ({ help: m.driveHelp, run: m.driveCommand }),
   ),
   sink: lazy(
@@ -74,7 +74,7 @@ export const COMMANDS: Record<string, Command> = {
   ),
   tail: lazy(
     'print live chain events (SSE), reconnecting and resuming',
-    () => import('./tail.ts'),
+    () => import('./tail/tail.ts'),
     (m) => ({ help: m.tailHelp, run: m.tailCommand }),
   ),
   simulate: lazy(

@@ -6,12 +6,12 @@
  */
 import { adminKeyView } from '../api/adminServer.ts';
 import { present } from '../core/errors.ts';
-import { tierKeysFrom } from './secretFile.ts';
+import { tierKeysFrom } from './start/secretFile.ts';
 import { MAX_LABEL } from '../services/alerts/alertParams.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { adminJson } from './adminClient.ts';
 import { helpText, parseFlags, requiredIntFlag, UsageError, type FlagSpec, type Flags } from './args.ts';
-import { CliFault, openExistingStore, withDataDir } from './dataDir.ts';
+import { CliFault, openExistingStore, withDataDir } from '../launch/dataDir.ts';
 
 const DATA_DIR: FlagSpec = { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the node (running or stopped)' };
 const JSON_FLAG: FlagSpec = { type: 'boolean', env: 'OMBRA_KEY_JSON', help: 'print JSON' };

@@ -60,8 +60,8 @@ async function main(argv: string[]): Promise<number> {
     const [{ LogIntegrityError }, { ListenFault }, { KeystoreError }, { CliFault }] = await Promise.all([
       import('../node/node.ts'),
       import('../api/metricsServer.ts'),
-      import('./keystore.ts'),
-      import('./dataDir.ts'),
+      import('./wallet/keystore.ts'),
+      import('../launch/dataDir.ts'),
     ]);
     // A damaged block log (names the height and the repair) or a taken port (names the flag): one line, no stack.
     if (e instanceof LogIntegrityError || e instanceof ListenFault || e instanceof KeystoreError || e instanceof CliFault) {

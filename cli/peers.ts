@@ -2,7 +2,7 @@
 import { resolve } from 'node:path';
 import { adminJson } from './adminClient.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
-import { CliFault } from './dataDir.ts';
+import { CliFault } from '../launch/dataDir.ts';
 
 const PEERS_FLAGS: Record<string, FlagSpec> = {
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the running node' },

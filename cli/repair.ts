@@ -4,16 +4,16 @@
  * after it in one batch, then rebuilds every read model from genesis as `ombra replay` does
  * (re-executing each block with signatures, so the kept prefix is also proven by its state roots).
  * When LevelDB itself reports corruption, its own repair (RepairDB) salvages the readable tables
- * first; damage noted on open (node/storeDamage.ts) is cleared once the read models are rebuilt.
+ * first; damage noted on open (node/store/storeDamage.ts) is cleared once the read models are rebuilt.
  * A missing or damaged head pointer (blocks intact) is rebuilt the same way: it is set to the
  * last block of that prefix.
  */
 import { Level } from 'level';
 import { OmbraNode } from '../node/node.ts';
-import { isCorruption, LogIntegrityError } from '../node/storeDamage.ts';
-import { lastVerifiedBlock } from '../node/logIntegrity.ts';
+import { isCorruption, LogIntegrityError } from '../node/store/storeDamage.ts';
+import { lastVerifiedBlock } from '../node/store/logIntegrity.ts';
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
-import { dbDirOf, explainOpenError, openExistingStore, withDataDir } from './dataDir.ts';
+import { dbDirOf, explainOpenError, openExistingStore, withDataDir } from '../launch/dataDir.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
 

@@ -3,12 +3,12 @@
  * genesis by re-executing the block log: hashes, links, Merkle roots, every state transition and
  * each block's stateRoot, so a finished replay proves the head's state root. Signatures at or
  * below the height through which the node verified them itself are assumed valid, the stored
- * bytes' digest checked instead (node/assumeValid.ts); `--verify-all` checks them too.
+ * bytes' digest checked instead (node/verification/assumeValid.ts); `--verify-all` checks them too.
  */
 import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
-import { openExistingNode, withDataDir } from './dataDir.ts';
+import { openExistingNode, withDataDir } from '../launch/dataDir.ts';
 import { chainStatsProjection } from '../projections/chainStats.ts';
 
 const REPLAY_FLAGS: Record<string, FlagSpec> = {

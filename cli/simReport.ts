@@ -1,5 +1,5 @@
 /** What `ombra simulate` prints: a progress line every few seconds and a summary table per kind. */
-import type { SimCounts } from './simClient.ts';
+import type { SimCounts } from '../simulator/simClient.ts';
 import { duration, significant } from './progress.ts';
 
 /** Per transaction type: sent (accepted by the node) and refused (by code). */

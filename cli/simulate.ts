@@ -1,8 +1,8 @@
 /** `ombra simulate`: drives a running node with realistic traffic of every executed type. */
 import { DEV_MNEMONIC, keyPairFromMnemonic } from '../core/keys.ts';
 import { API_KEY_FLAG, apiKeyFlag, helpText, requiredIntFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
-import { SimClient } from './simClient.ts';
-import { Simulator } from './simulator.ts';
+import { SimClient } from '../simulator/simClient.ts';
+import { Simulator } from '../simulator/simulator.ts';
 import { progressLine, summaryTable } from './simReport.ts';
 
 /** How often a progress line is printed (stderr). */

@@ -2,7 +2,7 @@
  * The claim fee (fork 7, docs/economy.md "Claims"): a transaction that takes an id or a name for
  * its sender pays at least CLAIM_MIN_FEE_V7 from the fork's height on. Before it, such claims may
  * pay nothing (the chain's history stays valid); the mempool's admission policy already refuses
- * them from senders with no balance (node/uploadPolicy.ts).
+ * them from senders with no balance (node/mempool/uploadPolicy.ts).
  */
 import { CLAIM_MIN_FEE_V7 } from './economics.ts';
 import { ChainError } from './errors.ts';

@@ -1,7 +1,7 @@
 /**
  * The node: the one writer's façade. It validates, appends each block to the log in one batch,
  * then emits on `events$`; projections, streams and the mempool react to that feed. The work is
- * in role files over the shared `Writer` (node/writer.ts): opening (openChain.ts), catch-up
+ * in role files over the shared `Writer` (node/writer/writer.ts): opening (openChain.ts), catch-up
  * (catchUp.ts), import and production (blockImport.ts), transactions (txSubmit.ts) and
  * reorganisation (reorg.ts); this class holds the lifecycle and hands out the ports.
  */
@@ -13,14 +13,14 @@ import type { ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import type { ChainEvent, ChainInfo } from '../projections/events.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
-import { importBlock, importBlocks, produceBlock } from './blockImport.ts';
-import { catchUp, type CatchUpOptions } from './catchUp.ts';
-import type { ChainStore } from './chainStore.ts';
-import type { EvidenceStore } from './evidence.ts';
+import { importBlock, importBlocks, produceBlock } from './writer/blockImport.ts';
+import { catchUp, type CatchUpOptions } from './writer/catchUp.ts';
+import type { ChainStore } from './store/chainStore.ts';
+import type { EvidenceStore } from './writer/evidence.ts';
 import type { HealthMonitor } from './healthMonitor.ts';
 import type { Logger } from './log.ts';
-import type { Mempool } from './mempool.ts';
-import { openChain, type NodeOptions } from './openChain.ts';
+import type { Mempool } from './mempool/mempool.ts';
+import { openChain, type NodeOptions } from './store/openChain.ts';
 import type {
   AlertPorts,
   Component,
@@ -32,15 +32,15 @@ import type {
   ReadPorts,
   StreamPorts,
 } from './ports.ts';
-import { noteCompetingBlock, reorg } from './reorg.ts';
-import { explainCorruption } from './storeDamage.ts';
-import { restorePending, submitTx } from './txSubmit.ts';
-import { Writer } from './writer.ts';
+import { noteCompetingBlock, reorg } from './writer/reorg.ts';
+import { explainCorruption } from './store/storeDamage.ts';
+import { restorePending, submitTx } from './mempool/txSubmit.ts';
+import { Writer } from './writer/writer.ts';
 import { dirname, resolve } from 'node:path';
 
-export type { NodeOptions } from './openChain.ts';
-export { LogIntegrityError } from './storeDamage.ts';
-export { refOf } from './writer.ts';
+export type { NodeOptions } from './store/openChain.ts';
+export { LogIntegrityError } from './store/storeDamage.ts';
+export { refOf } from './writer/writer.ts';
 
 /** The running node's core: log, state, mempool, projections and the event feed. */
 export class OmbraNode implements HealthView, Component {

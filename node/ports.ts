@@ -13,7 +13,7 @@ import type { ChainEvent, ChainInfo } from '../projections/events.ts';
 import type { Projection } from '../projections/projection.ts';
 import type { ProjectionStore, Rows } from '../projections/store.ts';
 import type { Reactor } from '../projections/reactor.ts';
-import type { Evidence } from './evidence.ts';
+import type { Evidence } from './writer/evidence.ts';
 import type { Logger } from './log.ts';
 
 /** The head of the chain and the chain's identity. */
@@ -71,7 +71,7 @@ interface ChainFeed {
   readonly events$: Observable<ChainEvent>;
 }
 
-/** Options of one `importBlocks` call (node/blockImport.ts). */
+/** Options of one `importBlocks` call (node/writer/blockImport.ts). */
 export interface ImportOptions {
   /**
    * A height the head is known to reach (the top of blocks whose signatures were verified, such
@@ -105,7 +105,7 @@ interface BlockImporter {
   /**
    * Imports consecutive blocks with one synced write (catch-up); `verified[i]`: block i's
    * signatures were checked; `txBytes[i]`: its transactions' bytes, when the caller measured them;
-   * `opts.horizon`: a height the head is known to reach (node/blockImport.ts).
+   * `opts.horizon`: a height the head is known to reach (node/writer/blockImport.ts).
    */
   importBlocks(
     raws: readonly unknown[],

@@ -14,7 +14,7 @@
  * the log holds HASH, no later block is its ancestor.
  */
 import type { Block } from '../core/block.ts';
-import type { PipelineItem } from '../node/blockPipeline.ts';
+import type { PipelineItem } from '../node/verification/blockPipeline.ts';
 
 /** The blocks of a hash-chained answer up to and including block `hash`; none when it lacks it. */
 export function ancestorsIn(answer: readonly Block[], hash: string): readonly Block[] {

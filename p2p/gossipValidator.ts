@@ -9,9 +9,9 @@
 import { TopicValidatorResult, type PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
 import { ChainError } from '../core/errors.ts';
-import { MempoolPolicyError } from '../node/mempoolOptions.ts';
+import { MempoolPolicyError } from '../node/mempool/mempoolOptions.ts';
 import type { NetworkPorts } from '../node/ports.ts';
-import { betterTip } from '../node/reorg.ts';
+import { betterTip } from '../node/writer/reorg.ts';
 import { sealFault } from './answerCheck.ts';
 import type { P2pOptions } from './options.ts';
 import { LateGossip } from './lateGossip.ts';
@@ -109,7 +109,7 @@ export class GossipValidator {
         this.stale.earn(peer.toString());
         return TopicValidatorResult.Accept;
       } catch (e) {
-        // This node cannot write (node/storageFence.ts): nothing wrong with the block or its sender.
+        // This node cannot write (node/store/storageFence.ts): nothing wrong with the block or its sender.
         if (e instanceof ChainError && e.code === 'DISK_FULL') return TopicValidatorResult.Ignore;
         // Raced with another import of the same height: nothing wrong with the sender, unless it
         // is the same authority's second block for that slot.

@@ -13,14 +13,14 @@
 import type { Libp2p, PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
 import type { NetworkPorts } from '../node/ports.ts';
-import { betterTip } from '../node/reorg.ts';
+import { betterTip } from '../node/writer/reorg.ts';
 import type { P2pOptions } from './options.ts';
 import { decode, encode, OversizedError, readAll, StalledError } from './wire.ts';
 import { type PeerStatus, serveSync } from './syncServer.ts';
 import { checkAnswer, isPeerFault, NotHeld, PeerFault, Refusal } from './answerCheck.ts';
-import { batchesOf, runPipeline } from '../node/blockPipeline.ts';
+import { batchesOf, runPipeline } from '../node/verification/blockPipeline.ts';
 import { ancestorsIn, assumedItems } from './assumeValid.ts';
-import { VerifyPool } from '../node/verifyPool.ts';
+import { VerifyPool } from '../node/verification/verifyPool.ts';
 import { ChainError } from '../core/errors.ts';
 import { finalityDepthOf } from '../core/genesis.ts';
 import { RequestBuckets, SYNC_REQUESTS_PER_SECOND } from './requestBuckets.ts';
@@ -55,7 +55,7 @@ export class Syncer {
   syncing = false;
   /** Heads peers showed with evidence (readiness): a struck peer's claim is dropped, a banned peer's all. */
   readonly heads: PeerHeads;
-  /** Set once an import was refused for a full data dir: writes stay stopped until a restart (node/storageFence.ts), so fetching more is waste. */
+  /** Set once an import was refused for a full data dir: writes stay stopped until a restart (node/store/storageFence.ts), so fetching more is waste. */
   private writesStopped = false;
   /** Called after a peer was struck (the network asks another one at once). */
   onStruck: (peer: PeerId) => void = () => undefined;

@@ -1,6 +1,6 @@
 /**
  * The storage port projections run on: named key spaces of JSON rows and one atomic write
- * across them. The block log (node/chainStore.ts) satisfies it; projections never import it.
+ * across them. The block log (node/store/chainStore.ts) satisfies it; projections never import it.
  */
 import type { Level } from 'level';
 

@@ -13,7 +13,7 @@
  * alone, unless it revoked that id itself (`local:keys:revoked`).
  */
 import { randomBytes } from 'node:crypto';
-import type { ChainStore } from '../node/chainStore.ts';
+import type { ChainStore } from '../node/store/chainStore.ts';
 import type { Component } from '../node/ports.ts';
 import { ChainError } from '../core/errors.ts';
 import { generateKey, keyHash, wellFormedKey, type ApiKeyRecord } from './apiKeyFormat.ts';

@@ -13,7 +13,22 @@ import * as assert from 'uvu/assert';
 const t = suite('architecture');
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 /** Bottom to top. */
-const LAYERS = ['core', 'projections', 'node', 'queries', 'services', 'p2p', 'api', 'client', 'sink', 'cli', 'e2e'] as const;
+const LAYERS = [
+  'core',
+  'projections',
+  'node',
+  'checkpoint',
+  'queries',
+  'services',
+  'p2p',
+  'api',
+  'client',
+  'sink',
+  'simulator',
+  'launch',
+  'cli',
+  'e2e',
+] as const;
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/g;
 

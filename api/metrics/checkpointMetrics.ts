@@ -1,11 +1,11 @@
 /**
- * The gauges of a node started from a checkpoint (node/checkpointVerifier.ts), read at scrape
+ * The gauges of a node started from a checkpoint (checkpoint/checkpointVerifier.ts), read at scrape
  * time: where its background verification stands (`ombra_checkpoint_status`, one series per state,
  * 1 for the current one: alert on `ombra_checkpoint_status{status=~"mismatch|failed"} == 1`), the
  * checkpoint's height and how far the replay of history has come.
  */
 import { Gauge } from 'prom-client';
-import type { CheckpointStatus } from '../../node/checkpointRecord.ts';
+import type { CheckpointStatus } from '../../checkpoint/checkpointRecord.ts';
 import type { NodeMetrics } from './nodeMetrics.ts';
 
 /** What the gauges read. */

@@ -1,13 +1,13 @@
 /**
  * GET /api/checkpoint and GET /api/checkpoint/:digest: the checkpoint a node offers others to
- * start from (node/checkpointPublisher.ts), its file streamed from disk. A request never builds
+ * start from (checkpoint/checkpointPublisher.ts), its file streamed from disk. A request never builds
  * one: it reads what the node built on its schedule, or answers 503 CHECKPOINT_NOT_READY (none
  * yet, or this node's own state is not verified). Rate limits apply as to every route.
  */
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import type { CheckpointPublisher } from '../../node/checkpointPublisher.ts';
+import type { CheckpointPublisher } from '../../checkpoint/checkpointPublisher.ts';
 import { CHECKPOINT_ENDPOINTS as E } from '../endpoints/checkpoint.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { notFound } from '../errors.ts';

@@ -20,7 +20,7 @@
  *      prefix is part of the state root: never reuse or change one. Timeouts: `beginBlock: {doc,
  *      run(s, ctx)}` with `expireDue(s, RECORD, ctx.timestamp, deadline, expire)`.
  *   4. Tests: test/core/ (rules and refusals; test/core/txExamples.ts finds a valid example itself).
- *   5. Simulator: cli/simulator.ts (or cli/socialSim.ts, cli/driveSim.ts) sends the type, so the
+ *   5. Simulator: simulator/simulator.ts (or simulator/socialSim.ts, simulator/driveSim.ts) sends the type, so the
  *      recorded chain exercises it.
  *   6. Fixtures: `npm run fixtures` re-records fixtures/simulated-chain.ndjson (cli/fixtures.ts);
  *      test/cli/simulate.test.ts fails with that command while a sent type is missing from it.

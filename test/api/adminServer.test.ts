@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { AdminServer } from '../../api/adminServer.ts';
 import { noNetwork } from '../../api/context.ts';
 import { silentLogger } from '../../node/log.ts';
-import { openSnapshotView } from '../../node/snapshotView.ts';
+import { openSnapshotView } from '../../node/store/snapshotView.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { openTestChain } from '../helpers/testChain.ts';
 

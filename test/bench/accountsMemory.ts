@@ -8,7 +8,7 @@
  * (20,000) opened in the same run: past that window the open must not grow with the chain.
  * `npm run bench -- --only accounts [--accounts 1000000]` (default 200,000).
  */
-import { DEFAULT_VERIFY_TXS } from '../../node/logIntegrity.ts';
+import { DEFAULT_VERIFY_TXS } from '../../node/store/logIntegrity.ts';
 import { tempDir } from '../helpers/testChain.ts';
 import { build, child, explain, type ChildReport } from './replay.ts';
 import { addRow } from './table.ts';

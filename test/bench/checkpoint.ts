@@ -4,17 +4,17 @@
  *   - a new node serving from it (digest check, install, open at the checkpoint's height) against
  *     a new node replaying the same log from genesis with full verification (the baseline: what a
  *     replica without a checkpoint does before it serves, sync's network time not counted);
- *   - the background verification (node/checkpointVerifier.ts: a nice-19 child replaying every
+ *   - the background verification (checkpoint/checkpointVerifier.ts: a nice-19 child replaying every
  *     block, then comparing every read model's digest): its rate in tx/s.
  * The chain's history is fed to the verification from the source's log, as peers would serve it.
  * Usage: npm run bench -- --only checkpoint [--txs 100000]
  */
 import { join } from 'node:path';
-import { ChainStore } from '../../node/chainStore.ts';
-import { writeCheckpoint } from '../../node/checkpointExport.ts';
-import { installCheckpoint } from '../../node/checkpointInstall.ts';
-import { checkpointRecord } from '../../node/checkpointRecord.ts';
-import { CheckpointVerifier } from '../../node/checkpointVerifier.ts';
+import { ChainStore } from '../../node/store/chainStore.ts';
+import { writeCheckpoint } from '../../checkpoint/checkpointExport.ts';
+import { installCheckpoint } from '../../checkpoint/checkpointInstall.ts';
+import { checkpointRecord } from '../../checkpoint/checkpointRecord.ts';
+import { CheckpointVerifier } from '../../checkpoint/checkpointVerifier.ts';
 import { silentLogger } from '../../node/log.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { tempDir } from '../helpers/testChain.ts';

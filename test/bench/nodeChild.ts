@@ -14,8 +14,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { launch } from '../../cli/launch.ts';
-import { CATCH_UP_CHUNK } from '../../node/catchUp.ts';
+import { launch } from '../../launch/launch.ts';
+import { CATCH_UP_CHUNK } from '../../node/writer/catchUp.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { threadCpu } from './threadCpu.ts';
 import { verifyFloor } from './verifyFloor.ts';

@@ -17,8 +17,8 @@ import type { Block } from '../../core/block.ts';
 import type { Genesis } from '../../core/genesis.ts';
 import { commitDiff } from '../../core/state.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
-import { ChainStore } from '../../node/chainStore.ts';
-import { refOf } from '../../node/writer.ts';
+import { ChainStore } from '../../node/store/chainStore.ts';
+import { refOf } from '../../node/writer/writer.ts';
 import { DEV_KEYS, fixtureGenesis } from '../helpers/testChain.ts';
 import type { SignJob, SignSetup } from './signWorker.ts';
 

@@ -4,7 +4,7 @@
  * runs until killed. A process of its own, so the node's encoding and the sink's folding and
  * COPY do not share one thread.
  */
-import { launch } from '../../cli/launch.ts';
+import { launch } from '../../launch/launch.ts';
 
 const [dir] = process.argv.slice(2);
 const launched = await launch({

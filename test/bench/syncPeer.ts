@@ -5,7 +5,7 @@
  * `{address}` when listening, answers `'cpu'` with `{cpu}` (its process CPU in microseconds
  * so far) and stops on `'stop'`.
  */
-import { launch } from '../../cli/launch.ts';
+import { launch } from '../../launch/launch.ts';
 
 const [dataDir] = process.argv.slice(2);
 const peer = await launch({ dataDir, dev: false, httpHost: '127.0.0.1', httpPort: 0, p2p: { port: 0 } });

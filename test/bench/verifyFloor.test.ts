@@ -6,7 +6,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
 import type { Block } from '../../core/block.ts';
-import { ChainStore } from '../../node/chainStore.ts';
+import { ChainStore } from '../../node/store/chainStore.ts';
 import { tempDir } from '../helpers/testChain.ts';
 import { scaleChain } from './scaleChain.ts';
 import { verifyFloor } from './verifyFloor.ts';

@@ -1,13 +1,13 @@
 /**
  * The floor under replay and import: the same blocks batched and their signatures checked by the
- * node's own pipeline and verify pool (node/blockPipeline.ts, node/verifyPool.ts), with nothing
+ * node's own pipeline and verify pool (node/verification/blockPipeline.ts, node/verification/verifyPool.ts), with nothing
  * applied, folded or written. A node that checks every signature with this verifier on these
  * cores cannot go faster than this; the replay and import rows print it beside their own figures,
  * so what the node's own work costs is plain from what the signatures cost.
  */
 import type { Block } from '../../core/block.ts';
-import { batchesOf, blockItems, runPipeline } from '../../node/blockPipeline.ts';
-import { VerifyPool } from '../../node/verifyPool.ts';
+import { batchesOf, blockItems, runPipeline } from '../../node/verification/blockPipeline.ts';
+import { VerifyPool } from '../../node/verification/verifyPool.ts';
 import { threadCpu } from './threadCpu.ts';
 
 /** Seconds of wall and CPU time (every thread of the process, and by kind of thread). */

@@ -6,11 +6,11 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { auditCommand } from '../../cli/auditCommand.ts';
-import { auditStore } from '../../cli/audit.ts';
+import { auditStore } from '../../node/verification/audit.ts';
 import { UsageError } from '../../cli/args.ts';
 import type { Block } from '../../core/block.ts';
 import { heightKey } from '../../core/encoding.ts';
-import { ChainStore } from '../../node/chainStore.ts';
+import { ChainStore } from '../../node/store/chainStore.ts';
 import { DEV_KEYS, openTestChain, tempDir } from '../helpers/testChain.ts';
 
 const t = suite('ombra audit --data-dir');

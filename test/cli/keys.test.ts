@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { join } from 'node:path';
-import { ChainStore } from '../../node/chainStore.ts';
+import { ChainStore } from '../../node/store/chainStore.ts';
 import { wellFormedKey } from '../../services/apiKeyFormat.ts';
 import { ApiKeyStore } from '../../services/apiKeys.ts';
 import { runCli } from '../helpers/cliRun.ts';

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encryptKeystore, decryptKeystore, KeystoreError } from '../../cli/keystore.ts';
+import { encryptKeystore, decryptKeystore, KeystoreError } from '../../cli/wallet/keystore.ts';
 import { keyPairFromPrivateKey } from '../../core/keys.ts';
 import { loadOrCreatePeerKey } from '../../p2p/identity.ts';
 import { runCli } from '../helpers/cliRun.ts';

@@ -1,11 +1,11 @@
 import { cpSync, existsSync } from 'node:fs';
 import type { Block } from '../../core/block.ts';
 import { heightKey } from '../../core/encoding.ts';
-import { VERIFIED_SEED } from '../../node/verifiedLog.ts';
+import { VERIFIED_SEED } from '../../node/verification/verifiedLog.ts';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ChainStore } from '../../node/chainStore.ts';
+import { ChainStore } from '../../node/store/chainStore.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { ChainQueries } from '../../queries/chainQueries.ts';
 import { runCli } from '../helpers/cliRun.ts';
@@ -196,7 +196,7 @@ t('replay under assume-valid: a changed signature, transaction or swapped block 
       /^ombra replay: block 3: transaction [0-9a-f]{64} signature invalid \(the stored log differs from what this node verified through height 10\) \(INVALID_BLOCK\)\n$/,
     );
     assert.is(tx.code, 1, tx.stderr);
-    // The open's own check of the log's last blocks (node/logIntegrity.ts) names these first.
+    // The open's own check of the log's last blocks (node/store/logIntegrity.ts) names these first.
     assert.match(tx.stderr, /damaged at height 4: transaction [0-9a-f]{16}… in block 4 does not hash to its stored hash/);
     assert.is(swap.code, 1, swap.stderr);
     assert.match(swap.stderr, /damaged at height 5: block 5 does not link to block 4/);

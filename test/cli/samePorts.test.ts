@@ -1,13 +1,13 @@
 /**
- * cli/storageRecovery.ts `samePorts`: a relaunch after a full disk keeps the ports the node took.
+ * launch/storageRecovery.ts `samePorts`: a relaunch after a full disk keeps the ports the node took.
  * A node started with --p2p-announce serves its announced address, not its listen address: the
  * relaunch must listen on the configured p2p port again, never on the announced one (found by the
  * e2e runner: every reopen failed with "the p2p address 127.0.0.1:<announced port> is taken").
  */
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { LaunchConfig, Launched } from '../../cli/launch.ts';
-import { samePorts } from '../../cli/storageRecovery.ts';
+import type { LaunchConfig, Launched } from '../../launch/launch.ts';
+import { samePorts } from '../../launch/storageRecovery.ts';
 
 const t = suite('samePorts');
 

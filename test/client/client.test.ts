@@ -2,8 +2,8 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet, type BlockEventData, type ChainEvent } from '../../client/index.ts';
-import { devGenesis } from '../../cli/genesisFile.ts';
-import { launch, type Launched } from '../../cli/launch.ts';
+import { devGenesis } from '../../cli/start/genesisFile.ts';
+import { launch, type Launched } from '../../launch/launch.ts';
 import { keyPairFromPrivateKey } from '../../core/keys.ts';
 import { TRANSFER } from '../../core/tx/transfer.ts';
 import { waitFor } from '../helpers/nodeProcess.ts';

@@ -4,8 +4,8 @@
  * 200 ms as its authority (dev key 0), with alerts allowed to reach loopback.
  */
 import { readFileSync } from 'node:fs';
-import { dbDirOf } from '../../cli/dataDir.ts';
-import { launch, type Launched } from '../../cli/launch.ts';
+import { dbDirOf } from '../../launch/dataDir.ts';
+import { launch, type Launched } from '../../launch/launch.ts';
 import type { Block } from '../../core/block.ts';
 import { parseGenesis, type Genesis } from '../../core/genesis.ts';
 import { OmbraNode } from '../../node/node.ts';

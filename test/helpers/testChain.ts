@@ -2,7 +2,7 @@
  * A real node on a temporary LevelDB for tests: dev genesis (or another), the dev keys, and
  * deterministic block production (`produce`) instead of the wall-clock timer.
  */
-import type { MempoolOptions } from '../../node/mempoolOptions.ts';
+import type { MempoolOptions } from '../../node/mempool/mempoolOptions.ts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,7 +54,7 @@ export interface TestChain {
 }
 
 /**
- * The API's dependencies over a test node, as cli/launch.ts wires them; `parts` replaces any
+ * The API's dependencies over a test node, as launch/launch.ts wires them; `parts` replaces any
  * (a served hub, loaded keys, alerts, a limiter).
  */
 export function testApiDeps(node: OmbraNode, parts: Partial<ApiDeps> = {}): ApiDeps {

@@ -1,6 +1,6 @@
 /** N in-process network nodes on loopback (testnet genesis), with chosen peerings. */
 import { join } from 'node:path';
-import { launch, type Launched } from '../../cli/launch.ts';
+import { launch, type Launched } from '../../launch/launch.ts';
 import { testnetGenesis } from '../../cli/testnet.ts';
 import type { Genesis } from '../../core/genesis.ts';
 import type { P2pOptions } from '../../p2p/options.ts';

@@ -3,7 +3,7 @@
  * fills. The node stops writing at the first failed write and says so once (one error line naming
  * the cause and the data dir), answers GET /api/health 503 degraded and POST /api/chain/tx 503
  * DISK_FULL without touching its mempool, and writes nothing more. Once space is back the same
- * process reopens the store (cli/storageRecovery.ts) with no damage at the height it reported
+ * process reopens the store (launch/storageRecovery.ts) with no damage at the height it reported
  * while full, the transaction it acknowledged before is mined, it produces and takes writes
  * again, and its read models equal a replay of its log. Mounting needs root: elsewhere the test says why and passes without running, as the
  * browser tests do; under CI (root) that is a failure.

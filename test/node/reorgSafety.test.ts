@@ -2,7 +2,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ChainError } from '../../core/errors.ts';
-import { HeadMovedError } from '../../node/reorg.ts';
+import { HeadMovedError } from '../../node/writer/reorg.ts';
 import { fixtureGenesis, openTestChain } from '../helpers/testChain.ts';
 
 const t = suite('reorganisation safety');

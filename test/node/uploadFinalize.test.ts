@@ -5,7 +5,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ChainError } from '../../core/errors.ts';
-import { MempoolPolicyError } from '../../node/mempoolOptions.ts';
+import { MempoolPolicyError } from '../../node/mempool/mempoolOptions.ts';
 import { blobChunkTx, blobFinalizeTx, blobInitTx, blobPartTx, bytesOf, testBlob } from '../core/blobKit.ts';
 import { DEV_KEYS, openTestChain, type TestChain } from '../helpers/testChain.ts';
 

@@ -12,7 +12,7 @@ import { multiaddr } from '@multiformats/multiaddr';
 import { createLibp2p } from 'libp2p';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Launched } from '../../cli/launch.ts';
+import type { Launched } from '../../launch/launch.ts';
 import { waitFor } from '../helpers/nodeProcess.ts';
 import { testNet } from '../helpers/testnet.ts';
 

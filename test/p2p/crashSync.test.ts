@@ -11,7 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { launch } from '../../cli/launch.ts';
+import { launch } from '../../launch/launch.ts';
 import { testnetGenesis } from '../../cli/testnet.ts';
 import { OmbraNode } from '../../node/node.ts';
 import { runCli } from '../helpers/cliRun.ts';

@@ -8,7 +8,7 @@ import { DEV_KEYS } from '../helpers/testChain.ts';
 import { waitFor } from '../helpers/nodeProcess.ts';
 import { converged, heightsReach, testNet } from '../helpers/testnet.ts';
 import { hostileLibp2p } from '../helpers/hostilePeer.ts';
-import type { Launched } from '../../cli/launch.ts';
+import type { Launched } from '../../launch/launch.ts';
 
 /** A plain gossipsub peer subscribed to `topic` on node `a`. */
 async function joinAs(topic: string, a: Launched) {

@@ -7,7 +7,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { multiaddr } from '@multiformats/multiaddr';
-import type { Launched } from '../../cli/launch.ts';
+import type { Launched } from '../../launch/launch.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { LateGossip } from '../../p2p/lateGossip.ts';

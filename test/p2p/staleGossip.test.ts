@@ -6,7 +6,7 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { multiaddr } from '@multiformats/multiaddr';
-import type { Launched } from '../../cli/launch.ts';
+import type { Launched } from '../../launch/launch.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { StaleGossipBudget } from '../../p2p/staleGossip.ts';
 import { encode } from '../../p2p/wire.ts';

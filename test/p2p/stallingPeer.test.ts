@@ -8,7 +8,7 @@ import type { Libp2p } from '@libp2p/interface';
 import { multiaddr } from '@multiformats/multiaddr';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Launched } from '../../cli/launch.ts';
+import type { Launched } from '../../launch/launch.ts';
 import type { Block } from '../../core/block.ts';
 import { syncProtocols } from '../../p2p/sync.ts';
 import { accountsProjection } from '../../projections/accounts.ts';

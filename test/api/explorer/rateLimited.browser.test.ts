@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { launch, type Launched } from '../../../cli/launch.ts';
+import { launch, type Launched } from '../../../launch/launch.ts';
 import type { Block } from '../../../core/block.ts';
 import { ARTIFACTS, launchChromium, type Chromium } from '../../helpers/chromium.ts';
 import { settled } from '../../helpers/explorerRig.ts';

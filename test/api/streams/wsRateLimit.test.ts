@@ -4,8 +4,8 @@ import * as assert from 'uvu/assert';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import WebSocket from 'ws';
-import { devGenesis } from '../../../cli/genesisFile.ts';
-import { launch } from '../../../cli/launch.ts';
+import { devGenesis } from '../../../cli/start/genesisFile.ts';
+import { launch } from '../../../launch/launch.ts';
 import { waitFor } from '../../helpers/nodeProcess.ts';
 import { DEV_KEYS, tempDir } from '../../helpers/testChain.ts';
 

@@ -1,0 +1,310 @@
+/**
+ * The write model: the append-only block log in LevelDB. One batch per block (block + head),
+ * synced to disk, so an acknowledged block survives `kill -9` and power loss alike.
+ * Projection and node-local data live in their own sublevels of the same database.
+ */
+import { Level } from 'level';
+import type { Block } from '../../core/block.ts';
+import { present } from '../../core/errors.ts';
+import type { Genesis } from '../../core/genesis.ts';
+import { heightKey } from '../../core/encoding.ts';
+import { dirname, resolve } from 'node:path';
+import { fenceWrites, StorageFence } from './storageFence.ts';
+import { damageOnOpen, explainCorruption, headPointerOf, type LogFault, readStopRecord, writeStopRecord } from './storeDamage.ts';
+import { VerifiedLog, VERIFIED_SEED, type VerifiedMark } from '../verification/verifiedLog.ts';
+
+/** The head of the log. */
+export interface Head {
+  index: number;
+  hash: string;
+}
+
+type Db = Level<string, unknown>;
+type Sub = ReturnType<Db['sublevel']>;
+
+/** Values already JSON text: stored as they are. */
+const UTF8 = { valueEncoding: 'utf8' } as const;
+
+/**
+ * LevelDB's sizes for a store of millions of rows written in random key order (accounts and
+ * history rows of new addresses): with LevelDB's defaults (2 MiB tables, 1,000 open at most, an
+ * 8 MiB block cache) a 10 GB store spans ~5,000 tables, so a read of a key not yet written
+ * reopens tables and their filters; 16 MiB tables keep them all open, and larger memtables flush
+ * (and compact) a fifth as often. Memory: the cache plus at most two memtables.
+ */
+const LEVEL_TUNING = { cacheSize: 32 << 20, writeBufferSize: 16 << 20, maxFileSize: 16 << 20 };
+
+/** LevelDB-backed block log. */
+export class ChainStore {
+  readonly db: Db;
+  readonly blocks: Sub;
+  readonly meta: Sub;
+  private headCache: Head | null = null;
+  private readonly subs = new Map<string, Sub>();
+  /** Each handed-out sublevel's key prefix (`!name!`), for writes that bypass its encoding. */
+  private readonly prefixes = new Map<Sub, string>();
+  private readonly dir: string;
+  /** Damage LevelDB showed on open and no repair has cleared (node/store/storeDamage.ts); null: none. */
+  damage: LogFault | null = null;
+  /** Stops every write after the first that failed on an I/O error, a full disk above all (node/store/storageFence.ts). */
+  readonly fence: StorageFence;
+  /**
+   * The lowest block above 0 the log holds, every block from it to the head stored: 1, unless
+   * the node started from a checkpoint (checkpoint/checkpointRecord.ts) whose history is not yet fetched.
+   */
+  logFrom = 1;
+  /** Through which height this node verified every signature itself (node/verification/verifiedLog.ts). */
+  verified: VerifiedLog;
+
+  private constructor(db: Db, dir: string) {
+    this.db = db;
+    this.dir = dir;
+    this.fence = new StorageFence(dirname(resolve(dir)));
+    fenceWrites(db, this.fence);
+    this.blocks = this.sublevel('blocks');
+    this.meta = this.sublevel('meta');
+    this.verified = new VerifiedLog({ meta: this.meta, digests: this.sublevel('verifiedDigests') }, undefined);
+  }
+
+  /**
+   * Opens (creating if needed) the database in `dir`, and notes damage LevelDB showed on open
+   * (kept in the stop record until a repair clears it). LevelDB corruption at open is thrown as
+   * the operator's one-line LogIntegrityError.
+   */
+  static async open(dir: string, opts: { createIfMissing?: boolean } = {}): Promise<ChainStore> {
+    const dataDir = dirname(resolve(dir));
+    const db = new Level<string, unknown>(dir, { valueEncoding: 'json', createIfMissing: opts.createIfMissing ?? true, ...LEVEL_TUNING });
+    try {
+      await db.open();
+    } catch (e) {
+      throw explainCorruption(e, dataDir, 'LevelDB cannot open it');
+    }
+    const store = new ChainStore(db, dir);
+    let pointer: Awaited<ReturnType<typeof headPointerOf>>;
+    try {
+      pointer = await headPointerOf(store.meta, store.blocks);
+    } catch (e) {
+      await db.close();
+      throw explainCorruption(e, dataDir, 'the head pointer cannot be read');
+    }
+    store.headCache = pointer.head;
+    store.logFrom = ((await store.meta.get('checkpoint')) as { logFrom?: number } | undefined)?.logFrom ?? 1;
+    const mark = (await store.meta.get('verified')) as VerifiedMark | undefined;
+    store.verified = new VerifiedLog({ meta: store.meta, digests: store.sublevel('verifiedDigests') }, mark);
+    store.damage = pointer.fault ?? damageOnOpen(dir, store.headCache);
+    const record = readStopRecord(dir);
+    if (store.damage && !record?.damage && store.headCache) writeStopRecord(dir, { ...(record ?? store.headCache), damage: store.damage });
+    return store;
+  }
+
+  /** A repair has dealt with the damage: the next clean stop records the head as sound. */
+  clearDamage(): void {
+    this.damage = null;
+  }
+
+  /**
+   * Writes ops across sublevels in one atomic batch (the projection runner's port). Each op's
+   * key is prefixed and its value JSON-encoded here, into one chained batch on the root: the same
+   * bytes the sublevels would write, without abstract-level's per-op normalisation and the
+   * native array batch's property reads (~2 us a transaction in a replay, docs/replay.md).
+   * A key written more than once in the batch is written once, with its last op: LevelDB applies
+   * a batch in order, so the earlier ones would be overwritten within the same atomic write
+   * anyway (in catch-up the same accounts and supply rows come once a block for 256 blocks).
+   * `dedupe: false` writes every op as given (the runner's rows come once a key already).
+   */
+  async write(
+    ops: readonly { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown; text?: string }[],
+    opts: { sync?: boolean; dedupe?: boolean } = {},
+  ): Promise<void> {
+    const keys: string[] = new Array(ops.length);
+    const last = opts.dedupe === false ? null : new Map<string, number>();
+    for (let i = 0; i < ops.length; i++) {
+      const key = this.prefixOf(ops[i].sublevel) + ops[i].key;
+      keys[i] = key;
+      last?.set(key, i);
+    }
+    const batch = this.db.batch();
+    for (let i = 0; i < ops.length; i++) {
+      if (last !== null && last.get(keys[i]) !== i) continue;
+      const op = ops[i];
+      // `text`: the value's JSON already made (blocks: the bytes the verified digest covers).
+      if (op.type === 'put') batch.put(keys[i], op.text ?? JSON.stringify(op.value), UTF8);
+      else batch.del(keys[i]);
+    }
+    await batch.write({ sync: opts.sync ?? false });
+  }
+
+  /** The root-key prefix of a sublevel this store handed out (anything else is refused). */
+  private prefixOf(sub: unknown): string {
+    const prefix = this.prefixes.get(sub as Sub);
+    if (prefix === undefined) throw new Error('write: a sublevel of another store');
+    return prefix;
+  }
+
+  /** A named sublevel for a projection or node-local data (the same one for the same name). */
+  sublevel(name: string): Sub {
+    let sub = this.subs.get(name);
+    if (!sub) {
+      sub = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }) as Sub;
+      this.subs.set(name, sub);
+      this.prefixes.set(sub, sub.prefix);
+    }
+    return sub;
+  }
+
+  /** The genesis this data dir was created with, if any. */
+  async genesis(): Promise<Genesis | undefined> {
+    return (await this.meta.get('genesis')) as Genesis | undefined;
+  }
+
+  /** The head, or null before genesis is written. */
+  head(): Head | null {
+    return this.headCache;
+  }
+
+  /** Writes genesis and block 0; refuses when the log is not empty. */
+  async init(genesis: Genesis, block0: Block): Promise<void> {
+    if (this.headCache) throw new Error('chain store already initialised');
+    const head: Head = { index: 0, hash: block0.hash };
+    const ops = [
+      { type: 'put', sublevel: this.meta, key: 'genesis', value: genesis },
+      { type: 'put', sublevel: this.blocks, key: heightKey(0), value: block0 },
+      { type: 'put', sublevel: this.meta, key: 'head', value: head },
+      { type: 'put', sublevel: this.meta, key: 'verified', value: { height: 0, digest: VERIFIED_SEED } },
+    ];
+    await this.db.batch(ops as never, { sync: true });
+    this.headCache = head;
+    this.verified.recorded = true;
+  }
+
+  /** Appends the next block and moves the head, atomically and durably. */
+  async append(block: Block): Promise<void> {
+    await this.appendMany([block]);
+  }
+
+  /**
+   * Appends consecutive blocks and moves the head in one synced batch (group commit: a catch-up
+   * pays one disk sync for many blocks; none of them is visible before all are durable).
+   * `trusted[i]`: block i was taken with its signatures unchecked (assume-valid sync); the
+   * verified mark (node/verification/verifiedLog.ts) moves, in the same batch, over the blocks checked here.
+   */
+  async appendMany(blocks: readonly Block[], opts: { trusted?: readonly boolean[] } = {}): Promise<void> {
+    const start = this.headCache;
+    let head = start;
+    const ops: { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown; text?: string }[] = [];
+    const texts: string[] = [];
+    for (const block of blocks) {
+      if (!head || block.index !== head.index + 1 || block.previousHash !== head.hash) {
+        throw new Error(`append out of order: block ${block.index} on head ${head?.index}`);
+      }
+      const text = JSON.stringify(block);
+      texts.push(text);
+      ops.push({ type: 'put', sublevel: this.blocks, key: heightKey(block.index), text });
+      head = { index: block.index, hash: block.hash };
+    }
+    if (!start || !head || ops.length === 0) return;
+    const move = this.verified.extend(start.index, texts, (i) => opts.trusted?.[i] !== true);
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: head }, ...move.ops);
+    await this.write(ops, { sync: true });
+    this.headCache = head;
+    this.verified.commit(move);
+  }
+
+  /**
+   * Records that a replay verified every signature of blocks 1..`mark.height` (the digests it
+   * computed at every multiple of DIGEST_EVERY in `kept`), in one batch.
+   */
+  async recordVerified(mark: VerifiedMark, kept: ReadonlyMap<number, string>): Promise<void> {
+    if (!this.headCache || mark.height > this.headCache.index) throw new Error(`recordVerified: height ${mark.height} above the head`);
+    await this.write(this.verified.recordOps(mark, kept), { sync: true });
+    this.verified.commitRecord(mark);
+  }
+
+  /**
+   * Replaces every block after `ancestor` with `blocks` (a reorganisation), atomically: the old
+   * suffix, the new blocks, the head and `also` (writes elsewhere that must move with them) in one
+   * synced batch.
+   */
+  async replaceSuffix(ancestor: number, blocks: Block[], also: readonly unknown[] = []): Promise<void> {
+    const head = this.headCache;
+    if (!head || ancestor > head.index || blocks.length === 0 || blocks[0].index !== ancestor + 1)
+      throw new Error('replaceSuffix: blocks must follow the ancestor');
+    const ops: unknown[] = [];
+    for (let i = ancestor + 1; i <= head.index; i++) ops.push({ type: 'del', sublevel: this.blocks, key: heightKey(i) });
+    // The branch was validated with every signature: the mark, cut back to the ancestor, moves over it.
+    const cut = await this.verified.cutTo(ancestor);
+    const texts = blocks.map((b) => JSON.stringify(b));
+    const move = this.verified.extend(ancestor, texts, () => true, cut.next);
+    for (const b of blocks) ops.push({ type: 'put', sublevel: this.blocks, key: heightKey(b.index), value: b });
+    const tip = blocks[blocks.length - 1];
+    const next: Head = { index: tip.index, hash: tip.hash };
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: next }, ...cut.ops, ...move.ops, ...also);
+    await this.db.batch(ops as never, { sync: true });
+    this.headCache = next;
+    this.verified.commitCut(cut.next);
+    this.verified.commit(move);
+  }
+
+  /**
+   * Cuts the log back to `last` (a repair): every stored block above it, the head pointer's
+   * target or not, goes in one synced batch with the head moving to `last`.
+   */
+  async truncateTo(last: Block): Promise<number> {
+    const ops: unknown[] = [];
+    for await (const key of this.blocks.keys({ gt: heightKey(last.index) })) ops.push({ type: 'del', sublevel: this.blocks, key });
+    const removed = ops.length;
+    const head: Head = { index: last.index, hash: last.hash };
+    const cut = await this.verified.cutTo(last.index);
+    ops.push({ type: 'put', sublevel: this.meta, key: 'head', value: head }, ...cut.ops);
+    await this.db.batch(ops as never, { sync: true });
+    this.headCache = head;
+    this.verified.commitCut(cut.next);
+    return removed;
+  }
+
+  /** One block by height. */
+  async block(index: number): Promise<Block | undefined> {
+    if (!Number.isSafeInteger(index) || index < 0 || !this.headCache || index > this.headCache.index) return undefined;
+    return (await this.blocks.get(heightKey(index))) as Block | undefined;
+  }
+
+  /** The block at `index`, which the caller knows is in the log (the head, a stored ancestor). */
+  async storedBlock(index: number): Promise<Block> {
+    return present(await this.block(index), `block ${index} of the log`);
+  }
+
+  /**
+   * Blocks `from..to` inclusive as their stored JSON text, unparsed (sync serves them as they are:
+   * no parse and re-serialisation a block).
+   */
+  async blocksJsonIn(from: number, to: number): Promise<string[]> {
+    // One read of the whole range: no promise a value.
+    return (await this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }).all()) as string[];
+  }
+
+  /** Blocks `from..to` inclusive as their stored JSON's UTF-8 bytes, streamed in order from one snapshot. */
+  async *rangeJsonBytes(from: number, to: number): AsyncGenerator<Uint8Array> {
+    for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'view' }))
+      yield value as Uint8Array;
+  }
+
+  /** Blocks `from..to` inclusive, in order. */
+  async *range(from: number, to: number): AsyncGenerator<Block> {
+    for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to) })) yield value as Block;
+  }
+
+  /** Several blocks by height (missing ones skipped). */
+  async blocksIn(from: number, to: number): Promise<Block[]> {
+    const out: Block[] = [];
+    for await (const b of this.range(from, to)) out.push(b);
+    return out;
+  }
+
+  /** Closes the database and records the head it stopped at (unless damage awaits a repair). */
+  async close(): Promise<void> {
+    await this.db.close();
+    // A fenced store keeps the record of its last clean stop (its head is no later than the disk's, and the disk may be full).
+    if (!this.damage && !this.fence.fault && this.headCache)
+      writeStopRecord(this.dir, { index: this.headCache.index, hash: this.headCache.hash });
+  }
+}

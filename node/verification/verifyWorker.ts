@@ -1,0 +1,16 @@
+/** Worker side of VerifyPool: checks signatures with the one consensus rule. */
+import { parentPort } from 'node:worker_threads';
+import { verifySignature } from '../../core/signature.ts';
+import { eachItem, type VerifyJob } from './verifyJob.ts';
+
+// Started only as a worker thread (node/verification/verifyPool.ts), where the parent's port exists.
+const port = parentPort;
+if (!port) throw new Error('verifyWorker runs as a worker thread');
+
+port.on('message', (job: VerifyJob) => {
+  const bad: number[] = [];
+  eachItem(job, (i, key, message, signature) => {
+    if (!verifySignature(key, message, signature)) bad.push(i);
+  });
+  port.postMessage({ id: job.id, bad });
+});
