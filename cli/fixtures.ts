@@ -2,7 +2,7 @@
  * `npm run fixtures`: records fixtures/simulated-chain.ndjson again, through the commands an
  * operator runs: `ombra start --dev --block-time-ms 200` in a fresh data dir, `ombra simulate
  * --seconds 14 --seed 42` against it, then (the node stopped) `ombra snapshot export`. Run it after
- * adding a transaction type the simulator sends (test/cli/simulate.test.ts fails until then).
+ * adding a transaction type the simulator sends (test/system/cli/simulate.test.ts fails until then).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -11,7 +11,7 @@
  * - node:crypto (OpenSSL), used where the addon cannot load (a platform without a prebuild).
  *
  * Every vector of fixtures/ed25519-edge-cases.json and a property over random and mutated
- * signatures give the same verdict on both (test/core/ed25519Equation.test.ts).
+ * signatures give the same verdict on both (test/unit/core/ed25519Equation.test.ts).
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';

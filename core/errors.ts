@@ -65,3 +65,19 @@ export function present<T>(value: T | null | undefined, what: string): T {
   if (value === undefined || value === null) throw new Error(`${what} is missing`);
   return value;
 }
+
+/**
+ * The message of anything thrown: an Error's message, else the value as text. The one way a
+ * `catch (e)` reads its error (a thrown value is `unknown`; `(e as Error).message` is a cast that
+ * lies when a library throws a string or an object).
+ */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (typeof e === 'object' && e !== null && 'message' in e && typeof e.message === 'string') return e.message;
+  return String(e);
+}
+
+/** The `code` of a Node system error (`ENOENT`, `ENOSPC`, `ECONNREFUSED`...), or undefined. */
+export function errorCode(e: unknown): string | undefined {
+  return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+}

@@ -19,11 +19,11 @@
  *      family's `records`, read and written with `s.get(POSTS, id)` / `s.put(POSTS, id, value)`; a
  *      prefix is part of the state root: never reuse or change one. Timeouts: `beginBlock: {doc,
  *      run(s, ctx)}` with `expireDue(s, RECORD, ctx.timestamp, deadline, expire)`.
- *   4. Tests: test/core/ (rules and refusals; test/core/txExamples.ts finds a valid example itself).
+ *   4. Tests: test/core/ (rules and refusals; test/helpers/txExamples.ts finds a valid example itself).
  *   5. Simulator: simulator/simulator.ts (or simulator/socialSim.ts, simulator/driveSim.ts) sends the type, so the
  *      recorded chain exercises it.
  *   6. Fixtures: `npm run fixtures` re-records fixtures/simulated-chain.ndjson (cli/fixtures.ts);
- *      test/cli/simulate.test.ts fails with that command while a sent type is missing from it.
+ *      test/system/cli/simulate.test.ts fails with that command while a sent type is missing from it.
  *   7. Docs: `npm run docs` regenerates docs/protocol.md (a test fails when it drifts); the
  *      OpenAPI transaction schemas and the client's TRANSACTION_TYPES derive from this registry.
  *   8. Readers: a projection folds it with `isTx(tx, POST)` (projections/), a query and a route

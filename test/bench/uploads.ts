@@ -15,7 +15,7 @@ import { sha256Hex } from '../../core/hash.ts';
 import { signTx } from '../../core/txCodec.ts';
 import { DEV_MNEMONIC, keyPairFromMnemonic, type KeyPair } from '../../core/keys.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
-import { bytesOf, testBlob, type TestBlob } from '../core/blobKit.ts';
+import { bytesOf, testBlob, type TestBlob } from '../helpers/blobKit.ts';
 import { DEV_KEYS, openTestChain, type TestChain } from '../helpers/testChain.ts';
 
 const MiB = 2 ** 20;

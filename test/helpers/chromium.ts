@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import * as assert from 'uvu/assert';
+import assert from 'node:assert/strict';
 import { REPO_ROOT } from './cliRun.ts';
 import { tempDir } from './testChain.ts';
 
@@ -55,7 +55,7 @@ export interface ChromiumOptions {
  */
 export async function launchChromium(what: string, opts: ChromiumOptions = {}): Promise<Chromium | null> {
   if (!existsSync(CHROMIUM)) {
-    assert.not.ok(process.env.CI, "chromium is missing: .ci/run installs Debian's chromium package");
+    assert.ok(!process.env.CI, "chromium is missing: .ci/run installs Debian's chromium package");
     console.warn(`${what}: /usr/bin/chromium not installed here; run \`apt-get install -y chromium\` to run it`);
     return null;
   }

@@ -1,6 +1,6 @@
 /** Shared checks of the crash matrix: the kill hook's path, and read models against a replay. */
 import { fileURLToPath } from 'node:url';
-import * as assert from 'uvu/assert';
+import assert from 'node:assert/strict';
 import type { OmbraNode } from '../../node/node.ts';
 
 /** The module child processes load with `node --import` to be killed before a chosen write. */
@@ -14,5 +14,5 @@ export async function assertReadModelsEqualReplay(node: OmbraNode, what = 'read 
   const served = await node.runner.dump();
   await node.runner.resetAll();
   await node.catchUp(undefined, { verifySignatures: true });
-  assert.equal(await node.runner.dump(), served, what);
+  assert.deepEqual(await node.runner.dump(), served, what);
 }

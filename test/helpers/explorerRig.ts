@@ -1,5 +1,5 @@
 /**
- * What the explorer's browser suites share (test/api/explorer/explorer.browser.test.ts starts it
+ * What the explorer's browser suites share (test/browser/api/explorer/explorer.browser.test.ts starts it
  * once for all of them): a live node on the recorded `ombra simulate` chain
  * (fixtures/simulated-chain.ndjson, which `npm run fixtures` records from `ombra simulate`; every
  * transaction type, still producing blocks), one headless Chromium with its DevTools port open

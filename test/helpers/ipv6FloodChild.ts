@@ -1,5 +1,5 @@
 /**
- * The IPv6 /64 flood of test/p2p/ipv6Guard.test.ts, run in a network namespace of its own
+ * The IPv6 /64 flood of test/system/p2p/ipv6Guard.test.ts, run in a network namespace of its own
  * (`unshare -rn`): its loopback gets the node's address and 60 more from one /64 (one host's
  * network), a node listens on the first, and 60 throwaway identities dial it, each from its own
  * address of that /64. Prints one JSON line: how many of them the node kept.

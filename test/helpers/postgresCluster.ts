@@ -10,7 +10,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as assert from 'uvu/assert';
+import assert from 'node:assert/strict';
 
 /** A running cluster. */
 export interface PgCluster {
@@ -65,7 +65,7 @@ function asPostgres(bin: string, args: string[]): void {
 export async function startPostgres(what: string, opts: { fsync?: boolean } = {}): Promise<PgCluster | null> {
   const bin = postgresBin();
   if (!bin) {
-    assert.not.ok(process.env.CI, "PostgreSQL is missing: .ci/run installs Debian's postgresql package");
+    assert.ok(!process.env.CI, "PostgreSQL is missing: .ci/run installs Debian's postgresql package");
     console.warn(`${what}: PostgreSQL server binaries not found; run \`apt-get install -y postgresql\` to run it`);
     return null;
   }

@@ -1,5 +1,5 @@
 /** Rolling read models back through the undo log, before and after a restart. */
-import * as assert from 'uvu/assert';
+import assert from 'node:assert/strict';
 import { openTestChain, type TestChain } from './testChain.ts';
 
 /**
@@ -17,12 +17,12 @@ export async function rollBackAcrossRestart(
 ): Promise<void> {
   try {
     assert.ok(await c.node.runner.rollbackTo(first));
-    assert.equal(await read(c), expected[first]);
+    assert.deepEqual(await read(c), expected[first]);
     await c.close();
     const again = await openTestChain({ dir: c.dir });
     try {
       assert.ok(await again.node.runner.rollbackTo(second));
-      assert.equal(await read(again), expected[second]);
+      assert.deepEqual(await read(again), expected[second]);
       also(again);
     } finally {
       await again.destroy();

@@ -6,7 +6,7 @@
  * sink may keep committing meanwhile.
  */
 import pg from 'pg';
-import * as assert from 'uvu/assert';
+import assert from 'node:assert/strict';
 import { OmbraClient } from '../../client/reads.ts';
 import type { Block } from '../../core/block.ts';
 import { partiesOf } from '../../core/tx/registry.ts';
@@ -43,9 +43,9 @@ export async function checkMirror(dbUrl: string, schema: string, url: string): P
     const height = Number(cursor.height);
     const client = new OmbraClient(url);
     const blocks = await nodeBlocks(client, height);
-    assert.is(blocks[height].hash, cursor.hash, 'the cursor is on the node chain');
+    assert.equal(blocks[height].hash, cursor.hash, 'the cursor is on the node chain');
     const mine = await q<{ height: string; hash: string }>(`SELECT height, hash FROM ${schema}.blocks ORDER BY height`);
-    assert.equal(
+    assert.deepEqual(
       mine.map((r) => `${r.height}:${r.hash}`),
       blocks.map((b) => `${b.index}:${b.hash}`),
       'every block once, the node branch',
@@ -60,11 +60,11 @@ export async function checkMirror(dbUrl: string, schema: string, url: string): P
       }
     }
     const perType = await q<{ type: string; n: string }>(`SELECT type, count(*) AS n FROM ${schema}.transactions GROUP BY type`);
-    assert.equal(Object.fromEntries(perType.map((r) => [r.type, Number(r.n)])), Object.fromEntries(types), 'transactions per type');
+    assert.deepEqual(Object.fromEntries(perType.map((r) => [r.type, Number(r.n)])), Object.fromEntries(types), 'transactions per type');
     const [{ n: dupes }] = await q<{ n: string }>(
       `SELECT count(*) AS n FROM (SELECT hash FROM ${schema}.transactions GROUP BY hash HAVING count(*) > 1) d`,
     );
-    assert.is(Number(dupes), 0);
+    assert.equal(Number(dupes), 0);
     const accounts = await q<{ address: string; balance: string; nonce: string }>(`SELECT address, balance, nonce FROM ${schema}.accounts`);
     const byAddress = new Map(accounts.map((r) => [r.address, r]));
     for (const a of byAddress.keys()) addresses.add(a);
@@ -72,7 +72,7 @@ export async function checkMirror(dbUrl: string, schema: string, url: string): P
     for (const address of [...addresses].filter((a) => a !== 'ox0000000000000000000000000000000000000000')) {
       const node = (await client.http.get(`/api/chain/account/${address}`)) as { balance: string; nonce: number };
       const row = byAddress.get(address);
-      assert.equal(
+      assert.deepEqual(
         row ? { balance: row.balance, nonce: Number(row.nonce) } : { balance: '0', nonce: 0 },
         { balance: node.balance, nonce: node.nonce },
         `account ${address}`,
@@ -81,7 +81,7 @@ export async function checkMirror(dbUrl: string, schema: string, url: string): P
       const [atHeight] = await q<{ b: string | null }>(
         `SELECT (SELECT balance_after FROM ${schema}.balance_changes WHERE address = '${address}' AND block_height <= ${height} ORDER BY block_height DESC LIMIT 1) AS b`,
       );
-      assert.is(atHeight.b ?? '0', node.balance, `balance_changes of ${address}`);
+      assert.equal(atHeight.b ?? '0', node.balance, `balance_changes of ${address}`);
       checked++;
     }
     const txs = [...types.values()].reduce((a, b) => a + b, 0);

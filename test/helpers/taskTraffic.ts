@@ -1,7 +1,7 @@
 /**
  * Random task and agent traffic (submits, responses, validations, rewards, runs and their steps,
  * waits past timeouts), generated against a complete consensus state: the economy property's
- * generator, shared with the record-cache property (test/node/recordCache.property.test.ts).
+ * generator, shared with the record-cache property (test/integration/node/recordCache.property.test.ts).
  */
 import { createPrivateKey, sign } from 'node:crypto';
 import fc from 'fast-check';
@@ -15,7 +15,7 @@ import { agentRunIdOf } from '../../core/tx/agent/agent.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { expectedRewards } from '../../core/tx/task/task.ts';
 import { canonicalPayload } from '../../core/txCodec.ts';
-import { DEV_KEYS } from '../core/support.ts';
+import { DEV_KEYS } from './coreSupport.ts';
 
 const signers = DEV_KEYS.map((k) =>
   createPrivateKey({ key: Buffer.from(`302e020100300506032b657004220420${k.privateKey}`, 'hex'), format: 'der', type: 'pkcs8' }),

@@ -1,0 +1,170 @@
+/**
+ * The fold batcher (projections/foldBatcher.ts): rows folded but not yet on disk are read back
+ * as the disk would give them, a group of blocks folded across awaits goes out as one batch, and
+ * nothing read through it ever differs from what a flush then a disk read would answer.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Level } from 'level';
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FoldBatcher } from '../../../projections/foldBatcher.ts';
+import type { Projection } from '../../../projections/projection.ts';
+import type { Slot } from '../../../projections/slot.ts';
+import type { ProjectionStore, RowOp, Rows } from '../../../projections/store.ts';
+import { UndoLog } from '../../../projections/undoLog.ts';
+
+/** A real LevelDB store whose batches can be held in flight, counting the batches written. */
+function rig() {
+  const dir = mkdtempSync(join(tmpdir(), 'ombra-foldbatcher-'));
+  const db = new Level<string, unknown>(join(dir, 'db'), { valueEncoding: 'json' });
+  const subs = new Map<string, Rows>();
+  const sublevel = (name: string) => {
+    let s = subs.get(name);
+    if (!s) subs.set(name, (s = db.sublevel<string, unknown>(name, { valueEncoding: 'json' }) as Rows));
+    return s;
+  };
+  let gate: Promise<void> | null = null;
+  const batches: RowOp[][] = [];
+  const store: ProjectionStore = {
+    sublevel,
+    head: () => null,
+    async write(ops) {
+      batches.push([...ops]);
+      if (gate) await gate;
+      await db.batch(ops as never);
+    },
+  };
+  const undo = new UndoLog(sublevel('undo') as never, 16);
+  const batcher = new FoldBatcher(store, sublevel('checkpoints'), undo, (name) => sublevel(`p:${name}`));
+  const p: Projection<{ n: number }> = { name: 'rows', version: 1, init: () => ({ n: 0 }), apply: (s) => ({ state: s }) };
+  const slot: Slot = { p, state: { n: 0 }, height: 0, sub: sublevel('p:rows') };
+  /** Folds block `h` writing `ops` into the slot. */
+  const fold = (h: number, ops: { type: 'put' | 'del'; key: string; value?: unknown }[]) => {
+    batcher.foldSlot(slot, h, () => ({ state: { n: h }, ops: ops as never }), false);
+    batcher.touch(slot);
+    batcher.writeSoon();
+  };
+  /** Holds every batch written from now on in flight until the returned function is called. */
+  const holdWrites = () => {
+    let open = () => {};
+    gate = new Promise<void>((r) => {
+      open = r;
+    });
+    return () => {
+      gate = null;
+      open();
+    };
+  };
+  return {
+    batcher,
+    slot,
+    fold,
+    holdWrites,
+    batches,
+    cleanup: async () => {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+test('rows folded but not yet written are read back as copies, the rest from disk', async () => {
+  const r = rig();
+  try {
+    r.fold(1, [{ type: 'put', key: 'a', value: { v: 1 } }]);
+    await r.batcher.flush();
+    r.fold(2, [{ type: 'put', key: 'b', value: { v: 2, list: [1] } }]);
+    const [a, b, c] = (await r.batcher.getMany(r.slot.sub, ['a', 'b', 'c'])) as { v: number; list?: number[] }[];
+    assert.deepEqual(a, { v: 1 }, 'a written row comes from disk');
+    assert.deepEqual(b, { v: 2, list: [1] }, 'a queued row comes from memory');
+    assert.equal(c, undefined, 'an absent row is absent');
+    b.list?.push(2);
+    const [again] = await r.batcher.getMany(r.slot.sub, ['b']);
+    assert.deepEqual(again, { v: 2, list: [1] }, 'the copy handed out is not the queued value');
+    await r.batcher.flush();
+    assert.deepEqual(await r.slot.sub.get('b'), { v: 2, list: [1] });
+  } finally {
+    await r.cleanup();
+  }
+});
+
+test('a delete queued behind a put in flight reads as absent, without waiting for the disk', async () => {
+  const r = rig();
+  try {
+    const open = r.holdWrites();
+    r.fold(1, [
+      { type: 'put', key: 'x', value: 'first' },
+      { type: 'put', key: 'y', value: 'kept' },
+    ]);
+    await tick();
+    assert.equal(r.batches.length, 1, 'block 1 is in flight');
+    r.fold(2, [{ type: 'del', key: 'x' }]);
+    await tick();
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['x', 'y']), [undefined, 'kept']);
+    assert.equal(await r.slot.sub.get('y'), undefined, 'nothing is on disk yet');
+    open();
+    await r.batcher.flush();
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['x', 'y']), [undefined, 'kept']);
+    assert.equal(await r.slot.sub.get('x'), undefined);
+  } finally {
+    await r.cleanup();
+  }
+});
+
+test('a group folded across awaits goes out as one batch, a block alone as its own', async () => {
+  const r = rig();
+  try {
+    r.batcher.hold();
+    for (let h = 1; h <= 5; h++) {
+      r.fold(h, [{ type: 'put', key: `k${h}`, value: h }]);
+      await tick();
+    }
+    assert.equal(r.batches.length, 0, 'nothing written while the group is held');
+    r.batcher.release();
+    await r.batcher.flush();
+    assert.equal(r.batches.length, 1, 'the group is one batch');
+    assert.equal(r.batches[0].filter((op) => op.type === 'put' && op.key.startsWith('k')).length, 5);
+    r.fold(6, [{ type: 'put', key: 'k6', value: 6 }]);
+    await tick();
+    await r.batcher.flush();
+    assert.equal(r.batches.length, 2, 'a block folded alone is written at once');
+  } finally {
+    await r.cleanup();
+  }
+});
+
+test('a flush during a held group writes at once', async () => {
+  const r = rig();
+  try {
+    r.batcher.hold();
+    r.fold(1, [{ type: 'put', key: 'k', value: 1 }]);
+    await r.batcher.flush();
+    assert.equal(r.batches.length, 1);
+    assert.equal(await r.slot.sub.get('k'), 1);
+    r.batcher.release();
+  } finally {
+    await r.cleanup();
+  }
+});
+
+test('settling a held group writes what it queued, so the queue stays bounded', async () => {
+  const r = rig();
+  try {
+    r.batcher.hold();
+    r.fold(1, [{ type: 'put', key: 'a', value: 1 }]);
+    r.fold(2, [{ type: 'put', key: 'b', value: 2 }]);
+    assert.equal(r.batcher.backlog(), 2);
+    await r.batcher.settle();
+    assert.equal(r.batcher.backlog(), 0, 'the queue went out');
+    assert.equal(r.batches.length, 1);
+    r.batcher.release();
+    await r.batcher.flush();
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [1, 2]);
+  } finally {
+    await r.cleanup();
+  }
+});

@@ -1,0 +1,50 @@
+/**
+ * `npm test` and `npm run test:<tier>`: Node's own test runner (`node --test`) over the tiers,
+ * `test/unit` (pure), `test/integration` (in-process: LevelDB, `app.request`), `test/system`
+ * (processes, p2p, crashes, deploy, PostgreSQL) and `test/browser` (Chromium).
+ *
+ *   node test/tiers.ts [unit|integration|system|browser ...] [path-filter ...]
+ *
+ * With no tier, all four; a filter keeps the files whose path contains it. Files run in
+ * `OMBRA_TEST_JOBS` processes at once (default: cores + 1, at most 4): many files spend most of
+ * their time waiting on real timers, sockets and slots, so one more than the cores keeps both
+ * busy. Each file is its own process; `--test-force-exit` ends it when its tests are done, so a
+ * socket a test forgot cannot hold the run.
+ */
+import { spawnSync } from 'node:child_process';
+import { globSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const TIERS = ['unit', 'integration', 'system', 'browser'] as const;
+const root = fileURLToPath(new URL('..', import.meta.url));
+const args = process.argv.slice(2);
+const tiers = args.filter((a): a is (typeof TIERS)[number] => (TIERS as readonly string[]).includes(a));
+const filters = args.filter((a) => !tiers.some((t) => t === a));
+// Files known to run long start first, so the run's tail is made of short files (the browser
+// file alone takes a minute and a half).
+const LONG = /browser|crash|simulate|drainingPeer|sink|scale|alertDelivery|writeFuzz|hostile|flood|prism|readTier|storeDamage/i;
+const all = (tiers.length ? tiers : TIERS)
+  .flatMap((tier) => globSync(`test/${tier}/**/*.test.ts`, { cwd: root }).sort())
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = [...all.filter((f) => LONG.test(f)), ...all.filter((f) => !LONG.test(f))];
+if (files.length === 0) {
+  console.error(`no test file matches ${args.join(' ')}`);
+  process.exit(1);
+}
+const jobs = Number(process.env.OMBRA_TEST_JOBS ?? Math.min(availableParallelism() + 1, 4));
+const run = spawnSync(
+  process.execPath,
+  [
+    '--test',
+    `--test-concurrency=${jobs}`,
+    '--test-force-exit',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./test/helpers/tierReporter.ts',
+    '--test-reporter-destination=stderr',
+    ...files,
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
+process.exit(run.status ?? 1);
