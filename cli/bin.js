@@ -5,8 +5,9 @@
 // Compiled modules are cached on disk first (Node's compile cache, in its default place unless
 // NODE_COMPILE_CACHE names one; NODE_DISABLE_COMPILE_CACHE turns it off): type stripping and
 // compiling are skipped on later runs, so a start serves in ~440 ms instead of ~650 here.
-// Entries are checked against the sources' hashes: a changed file is compiled afresh.
-import { runtimeProblem, stopWithLauncher } from './runtime.js';
+// Entries are checked against the sources' hashes: a changed file is compiled afresh. The
+// verification workers share the cache (cli/runtime.js's shareCompileCache).
+import { runtimeProblem, shareCompileCache, stopWithLauncher } from './runtime.js';
 
 const problem = runtimeProblem(process.versions.node);
 if (problem) {
@@ -14,6 +15,6 @@ if (problem) {
   process.exit(1);
 }
 const { enableCompileCache } = await import('node:module');
-enableCompileCache();
+shareCompileCache(enableCompileCache());
 stopWithLauncher();
 await import('./main.ts');

@@ -6,3 +6,5 @@ export const NODE_MAJOR: number;
 export function runtimeProblem(version: string): string | null;
 /** Stops this process (SIGTERM to itself) when its npm launcher goes away; null when not under npm. */
 export function stopWithLauncher(opts?: { env?: Record<string, string | undefined>; everyMs?: number }): (() => void) | null;
+/** Sets NODE_COMPILE_CACHE in `env` to the cache enableCompileCache() opened, unless the operator chose. */
+export function shareCompileCache(opened: { directory?: string }, env?: Record<string, string | undefined>): void;

@@ -2,8 +2,7 @@
  * Signature verification spread over worker threads, for replay and audit. Every worker runs
  * core's verifySignature, so the verdict is the same as on every other path.
  */
-import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { packJob, type SignedItem } from './verifyJob.ts';
 
@@ -14,18 +13,6 @@ export interface VerifyPoolOptions {
 
 /** Default: one worker per core. */
 const defaultVerifyPoolOptions = (): VerifyPoolOptions => ({ workers: Math.max(1, availableParallelism()) });
-
-/**
- * The workers' environment: Node's compile cache on (in Node's default place, unless the operator
- * chose one or turned it off), so after the first pool a worker starts without type-stripping
- * and compiling its modules again: about half its start-up CPU (~40 of ~80 ms a worker), which
- * every catch-up, sync, replay and audit pays per worker. Entries are checked against the
- * sources' hashes: a changed file is compiled afresh.
- */
-export function workerEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  if (env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return env;
-  return { ...env, NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') };
-}
 
 /** A pool of verification workers. */
 export class VerifyPool {
@@ -38,7 +25,7 @@ export class VerifyPool {
   constructor(opts: Partial<VerifyPoolOptions> = {}) {
     const { workers } = { ...defaultVerifyPoolOptions(), ...opts };
     this.workers = Array.from({ length: workers }, () => {
-      const w = new Worker(new URL('./verifyWorker.ts', import.meta.url), { env: workerEnv() });
+      const w = new Worker(new URL('./verifyWorker.ts', import.meta.url));
       w.on('message', (m: { id: number; bad: number[] }) => {
         this.waiting.get(m.id)?.resolve(m.bad);
         this.waiting.delete(m.id);

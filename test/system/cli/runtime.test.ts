@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { literal } from '../../helpers/literal.ts';
 import assert from 'node:assert/strict';
-import { NODE_MAJOR, runtimeProblem } from '../../../cli/runtime.js';
+import { NODE_MAJOR, runtimeProblem, shareCompileCache } from '../../../cli/runtime.js';
 import { REPO_ROOT, runCli } from '../../helpers/cliRun.ts';
 import { waitFor } from '../../helpers/nodeProcess.ts';
 import { tempDir } from '../../helpers/testChain.ts';
@@ -129,3 +129,18 @@ for (const launcher of [
     }
   });
 }
+
+test("the node's workers and children get the compile cache bin.js opened, unless the operator chose", () => {
+  const env: Record<string, string | undefined> = { PATH: '/bin' };
+  shareCompileCache({ directory: '/tmp/cache' }, env);
+  assert.deepEqual(env, { PATH: '/bin', NODE_COMPILE_CACHE: '/tmp/cache' });
+  const chosen: Record<string, string | undefined> = { NODE_COMPILE_CACHE: '/var/cache/ombra' };
+  shareCompileCache({ directory: '/tmp/cache' }, chosen);
+  assert.deepEqual(chosen, { NODE_COMPILE_CACHE: '/var/cache/ombra' });
+  const off: Record<string, string | undefined> = { NODE_DISABLE_COMPILE_CACHE: '1' };
+  shareCompileCache({ directory: '/tmp/cache' }, off);
+  assert.deepEqual(off, { NODE_DISABLE_COMPILE_CACHE: '1' });
+  const failed: Record<string, string | undefined> = {};
+  shareCompileCache({}, failed);
+  assert.deepEqual(failed, {});
+});

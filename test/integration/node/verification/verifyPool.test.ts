@@ -1,18 +1,9 @@
 /** The verification pool's workers. */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { VerifyPool, workerEnv } from '../../../../node/verification/verifyPool.ts';
+import { VerifyPool } from '../../../../node/verification/verifyPool.ts';
 import { DEV_KEYS } from '../../../helpers/testChain.ts';
 import { signMessage } from '../../../../core/keys.ts';
-
-test("workers start with Node's compile cache on, unless the operator set or turned it off", () => {
-  const env = workerEnv({ PATH: '/bin' });
-  assert.deepEqual(env, { PATH: '/bin', NODE_COMPILE_CACHE: join(tmpdir(), 'node-compile-cache') });
-  assert.deepEqual(workerEnv({ NODE_COMPILE_CACHE: '/var/cache/ombra' }), { NODE_COMPILE_CACHE: '/var/cache/ombra' });
-  assert.deepEqual(workerEnv({ NODE_DISABLE_COMPILE_CACHE: '1' }), { NODE_DISABLE_COMPILE_CACHE: '1' });
-});
 
 test('a second pool verifies as the first did (its workers start from the cache)', async () => {
   const k = DEV_KEYS[1];
