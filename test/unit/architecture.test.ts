@@ -168,7 +168,7 @@ function guides(): string[] {
 
 test('every repository file the guides name exists', () => {
   const PATH =
-    /(?<![\w/.])(?:core|projections|node|queries|services|p2p|api|client|cli|test|fixtures|docs)\/[\w./-]+\.(?:ts|js|md|json|ndjson)\b/g;
+    /(?<![\w/.])(?:core|projections|node|checkpoint|queries|services|p2p|api|client|sink|simulator|launch|cli|e2e|deploy|test|fixtures|docs)\/[\w./-]+\.(?:ts|js|md|json|ndjson)\b/g;
   const missing = guides().flatMap((doc) =>
     [...readFileSync(join(ROOT, doc), 'utf8').matchAll(PATH)]
       .map((m) => m[0])
