@@ -26,6 +26,7 @@ export const ROUTES = {
   getApiChainBlocksFull: ['GET', '/api/chain/blocks-full'],
   postApiChainTx: ['POST', '/api/chain/tx'],
   getApiChainTxHash: ['GET', '/api/chain/tx/:hash'],
+  getApiChainTxs: ['GET', '/api/chain/txs'],
   getApiChainMempool: ['GET', '/api/chain/mempool'],
   getApiMempool: ['GET', '/api/mempool'],
   getApiWalletBalanceAddress: ['GET', '/api/wallet/balance/:address'],
@@ -195,6 +196,7 @@ export interface QueryValues {
   getApiChainBlocks: { limit?: number; offset?: number; from?: number; to?: number };
   getApiChainBlockTimes: { count?: number };
   getApiChainBlocksFull: { from?: number; to?: number };
+  getApiChainTxs: { offset?: number; cursor?: string; limit?: number };
   getApiChainMempool: { limit?: number; offset?: number };
   getApiMempool: { limit?: number; offset?: number };
   getApiTokenomicsHolders: { limit?: number; offset?: number };
