@@ -31,7 +31,6 @@ before(async () => {
 });
 after(() => c.destroy());
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers, read field by field
 async function json(path: string): Promise<any> {
   const res = await c.app.request(path);
   assert.equal(res.status, 200, path);

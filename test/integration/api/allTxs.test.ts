@@ -27,7 +27,6 @@ async function read(c: TestChain, query: string): Promise<{ status: number; body
 async function page(c: TestChain, query: string): Promise<Page> {
   const r = await read(c, query);
   assert.equal(r.status, 200, JSON.stringify(r.body));
-  // biome-ignore lint/suspicious/noExplicitAny: a JSON answer, checked field by field below
   const b: any = r.body;
   return b;
 }
@@ -111,7 +110,6 @@ test('bad paging is refused with {error, code} INVALID_PARAMS', async () => {
     const r = await read(c, q);
     assert.equal(r.status, 400, q);
     assert.deepEqual(Object.keys(r.body ?? {}).sort(), ['code', 'error'], q);
-    // biome-ignore lint/suspicious/noExplicitAny: the error body, its keys checked above
     assert.equal((r.body as any).code, 'INVALID_PARAMS', q);
   }
 });
@@ -154,12 +152,10 @@ test('any limit, offset and cursor: the page the model says, or INVALID_PARAMS; 
       const want = model(all.length, raw);
       if (want === 'refused') {
         assert.equal(r.status, 400);
-        // biome-ignore lint/suspicious/noExplicitAny: the error body
         assert.equal((r.body as any).code, 'INVALID_PARAMS');
         return;
       }
       assert.equal(r.status, 200, JSON.stringify(r.body));
-      // biome-ignore lint/suspicious/noExplicitAny: the page
       const b: any = r.body;
       assert.deepEqual(
         { txs: b.txs.map((t: { hash: string }) => t.hash), nextCursor: b.nextCursor, total: b.total },
