@@ -65,7 +65,10 @@ function related(client, a) {
   );
 }
 
-/** The filters a query asks for (those the node reads: type, direction, since, until). */
+/**
+ * The filters a query asks for (those the node reads: type, direction, since, until). The dates
+ * are whole UTC days of the block's time, as Etherscan and Blockscout filter.
+ */
 function filtersOf(query) {
   const f = {};
   const type = query.get('type');
@@ -101,6 +104,11 @@ function filterForm(a, query, f, types) {
     el('label', { for: id('until') }, 'to '),
     el('input', { id: id('until'), name: 'until', type: 'date', value: query.get('until') ?? '' }),
     el('button', { type: 'submit' }, 'Filter'),
+    el(
+      'p',
+      { class: 'muted', id: id('note') },
+      "Dates are UTC days of the block's time: when the chain recorded the transaction, not when it was signed.",
+    ),
   );
   form.elements.type.value = f.type ?? '';
   form.elements.direction.value = f.direction ?? '';
@@ -145,7 +153,7 @@ export async function addressPage(client, arg) {
         hash,
         type,
         el('a', { href: `#/block/${t.blockHeight}` }, `#${t.blockHeight}`),
-        ageCell(t.timestamp),
+        ageCell(t.blockTime),
         el('span', { class: `dir ${dir}` }, dir),
         other,
         value,

@@ -124,46 +124,23 @@ export async function blocksPage(client, arg) {
   return liveList(page, arg, () => 1, 'block');
 }
 
-/** Blocks the all-transactions list reaches back over. */
-const TXS_WINDOW = 1000;
-
 /**
- * Every transaction of the latest 1,000 blocks, newest first, paged: the block summaries say
- * which blocks hold a page's rows, then one range read brings those blocks.
+ * Every transaction of the chain, newest first, paged through all of history: the node's global
+ * index (GET /api/chain/txs) answers any page with one short read, however deep.
  */
 export async function txsPage(client, arg) {
   const [, query] = splitArg(arg);
   const page = pageOf(
     'Transactions',
     section(
-      `All transactions of the latest ${TXS_WINDOW.toLocaleString('en-US')} blocks, newest first`,
+      'All transactions, newest first',
       await pagedTable({
         caption: 'Transactions, newest first',
         base: 'txs',
         query,
-        load: async ({ limit, offset }) => {
-          const times = await client.read('getApiChainBlockTimes', {}, { count: TXS_WINDOW });
-          const blocks = [...times.blocks].reverse();
-          const total = blocks.reduce((n, b) => n + b.txCount, 0);
-          // The blocks holding rows offset..offset+limit-1 (newest first).
-          let seen = 0;
-          let first = null;
-          let last = null;
-          for (const b of blocks) {
-            if (b.txCount && seen + b.txCount > offset && seen < offset + limit) {
-              last ??= b.index;
-              first = b.index;
-            }
-            seen += b.txCount;
-            if (seen >= offset + limit) break;
-          }
-          if (first === null) return { items: [], total };
-          const range = (await client.blocksRange(first, Math.min(last, first + 499))).blocks;
-          const rows = range
-            .reverse()
-            .flatMap((b) => [...b.transactions].reverse().map((t) => ({ ...t, blockHeight: b.index, blockTime: b.timestamp })));
-          const skip = offset - blocks.filter((b) => b.index > last).reduce((n, b) => n + b.txCount, 0);
-          return { items: rows.slice(skip, skip + limit), total };
+        load: async (p) => {
+          const r = await client.read('getApiChainTxs', {}, p);
+          return { items: await withPostAuthors(client, r.txs), total: r.total };
         },
         head: ['hash', 'type', 'block', 'age', 'from', 'to / about', 'value', 'fee'],
         row: (t) => {
@@ -179,7 +156,7 @@ export async function txsPage(client, arg) {
             fee,
           ];
         },
-        empty: 'No transactions in the latest blocks.',
+        empty: 'No transactions yet.',
       }),
     ),
   );
