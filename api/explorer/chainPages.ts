@@ -1,11 +1,11 @@
 // The chain's own pages: blocks (list and one block, with previous/next and confirmations),
 // transactions (status, confirmations, every field decoded with its unit), the mempool and the
 // top accounts. Each answers an element, or null when the thing does not exist.
-import { el } from '/explorer/dom.js';
-import { counterparty, FIELD_VIEWS, fieldView, movedValue } from '/explorer/fields.js';
-import { addr, ageCell, amount, badge, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
-import { liveList, liveMempool } from '/explorer/liveList.js';
-import { pagedTable, splitArg } from '/explorer/paging.js';
+import { el } from './dom.ts';
+import { counterparty, FIELD_VIEWS, fieldView, movedValue } from './fields.ts';
+import { addr, ageCell, amount, badge, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
+import { liveList, liveMempool } from './liveList.ts';
+import { pagedTable, splitArg } from './paging.ts';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
 const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

@@ -1,5 +1,5 @@
 // The explorer's cache of API reads, shared by every tab of the browser (it lives in the shared
-// worker, liveWorker.js; a browser without one keeps it in the tab): the anonymous quota is 60
+// worker, liveWorker.ts; a browser without one keeps it in the tab): the anonymous quota is 60
 // requests a minute per address, and a visitor clicking through pages must not spend it on the
 // same reads again. Identical reads in flight are made once; answers are kept for a time by
 // kind (a block or a confirmed transaction for minutes, analytics for half a minute, lists

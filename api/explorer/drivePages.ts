@@ -1,8 +1,8 @@
 // The web drive: a site with its releases, a release's files, a file's upload record, and an
 // alias with the site it serves (opened live at /web/<alias>/).
-import { el } from '/explorer/dom.js';
-import { addr, ageCell, badge, bytes, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
-import { pagedTable, splitArg } from '/explorer/paging.js';
+import { el } from './dom.ts';
+import { addr, ageCell, badge, bytes, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
+import { pagedTable, splitArg } from './paging.ts';
 
 const SITE_ID = /^[A-Za-z0-9_-]{3,64}$/;
 const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;

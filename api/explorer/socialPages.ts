@@ -1,9 +1,9 @@
 // The social pages: the feed, one post with its thread and likes, and profiles and author
 // timelines with their posts.
-import { el } from '/explorer/dom.js';
-import { addr, ageCell, amount, badge, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
-import { liveList, txsOfType } from '/explorer/liveList.js';
-import { pagedTable, splitArg } from '/explorer/paging.js';
+import { el } from './dom.ts';
+import { addr, ageCell, amount, badge, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
+import { liveList, txsOfType } from './liveList.ts';
+import { pagedTable, splitArg } from './paging.ts';
 
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
 const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;

@@ -1,17 +1,17 @@
-// The home page: totals and charts (homeStats.js), latest blocks and transactions, mempool,
+// The home page: totals and charts (homeStats.ts), latest blocks and transactions, mempool,
 // tasks and agent runs, all kept up to date from the live event stream. Blocks arrive as
 // events (with their transactions, which feed the per-block chart and the tables at no
 // request, redrawn at most once a second); the mempool and tasks are re-read at most every 2 s
 // while events come, totals, analytics and agent runs at most every 10 s, and nothing is
 // re-read while the tab is hidden (it catches up when shown again): many open tabs must not
 // flood the node.
-import { OmbraApiError } from '/explorer/client/browser.ts';
-import { Chart } from '/explorer/charts.js';
-import { age, blockLink, card, el, ombra, replaceKeepingFocus, table } from '/explorer/dom.js';
+import { OmbraApiError } from '../../client/browser.ts';
+import { Chart } from './charts.ts';
+import { age, blockLink, card, el, ombra, replaceKeepingFocus, table } from './dom.ts';
 // Ids as in every list: shortened, the full id in the title, and a copy button of it on phones.
-import { addr, idLink } from '/explorer/format.js';
-import { HomeStats } from '/explorer/homeStats.js';
-import { Throttle } from '/explorer/throttle.js';
+import { addr, idLink } from './format.ts';
+import { HomeStats } from './homeStats.ts';
+import { Throttle } from './throttle.ts';
 
 const BLOCKS = 12;
 const TXS = 15;

@@ -1,18 +1,18 @@
 // The explorer's pages by route (`#/<name>/<argument>`), and search: one hit opens its page,
 // several are listed with what each one is. Each page answers an element, or null when the
 // thing does not exist (the shell then says so).
-import { dmsPage, followersPage, followsPage, intentPage, queuePage } from '/explorer/accountSocialPages.js';
-import { addressPage } from '/explorer/addressPage.js';
-import { runPage, runsPage, taskPage, tasksPage } from '/explorer/agentPages.js';
-import { conversationPage, conversationsPage } from '/explorer/chatPages.js';
-import { accountsPage, blockPage, blocksPage, mempoolPage, txPage, txsPage } from '/explorer/chainPages.js';
-import { el } from '/explorer/dom.js';
-import { aliasPage, filePage, releasePage, sitePage, sitesPage } from '/explorer/drivePages.js';
-import { badge, dataTable, pageOf } from '/explorer/format.js';
-import { leaderboardPage, minerPage, minersPage } from '/explorer/minerPages.js';
-import { galleryPage, mediaPage, nftPage } from '/explorer/nftPages.js';
-import { statsPage } from '/explorer/statsPage.js';
-import { feedPage, postPage, postsPage, profilePage } from '/explorer/socialPages.js';
+import { dmsPage, followersPage, followsPage, intentPage, queuePage } from './accountSocialPages.ts';
+import { addressPage } from './addressPage.ts';
+import { runPage, runsPage, taskPage, tasksPage } from './agentPages.ts';
+import { conversationPage, conversationsPage } from './chatPages.ts';
+import { accountsPage, blockPage, blocksPage, mempoolPage, txPage, txsPage } from './chainPages.ts';
+import { el } from './dom.ts';
+import { aliasPage, filePage, releasePage, sitePage, sitesPage } from './drivePages.ts';
+import { badge, dataTable, pageOf } from './format.ts';
+import { leaderboardPage, minerPage, minersPage } from './minerPages.ts';
+import { galleryPage, mediaPage, nftPage } from './nftPages.ts';
+import { statsPage } from './statsPage.ts';
+import { feedPage, postPage, postsPage, profilePage } from './socialPages.ts';
 
 const NFT_PAGES = { art: 'nft', image: 'image', audio: 'audio' };
 const enc = encodeURIComponent;

@@ -1,9 +1,9 @@
 // Conversations: one conversation with its chat turns paged (page 1: the latest turns), and the
 // conversations an address wrote in.
-import { orNotActive } from '/explorer/agentPages.js';
-import { el } from '/explorer/dom.js';
-import { addr, ageCell, badge, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
-import { pagedTable, splitArg } from '/explorer/paging.js';
+import { orNotActive } from './agentPages.ts';
+import { el } from './dom.ts';
+import { addr, ageCell, badge, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
+import { pagedTable, splitArg } from './paging.ts';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;

@@ -1,7 +1,7 @@
 // Paged lists: a page's query (`#/route/id?page=2&status=x`), the "items a–b of N" line and
 // First/Previous/Next/Last links, over any API list that takes `limit` and `offset`.
-import { el } from '/explorer/dom.js';
-import { dataTable } from '/explorer/format.js';
+import { el } from './dom.ts';
+import { dataTable } from './format.ts';
 
 /** Rows per page of every list. */
 export const PAGE_SIZE = 25;

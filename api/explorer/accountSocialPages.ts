@@ -1,9 +1,9 @@
 // An account's social ledger: whom it follows (like-funding subscriptions), the funded likes
 // queued for it as an author and each funded like, and its direct messages as metadata (who
 // wrote to whom, when, how many bytes: the ciphertext itself is never shown).
-import { el } from '/explorer/dom.js';
-import { addr, ageCell, amount, badge, bytes, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
-import { pagedTable, splitArg } from '/explorer/paging.js';
+import { el } from './dom.ts';
+import { addr, ageCell, amount, badge, bytes, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
+import { pagedTable, splitArg } from './paging.ts';
 
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
 const postLink = (id) => idLink(`post/${encodeURIComponent(id)}`, id, 12);

@@ -1,8 +1,8 @@
 // A transaction's fields decoded for people: every field name of every type (docs/protocol.md)
 // has a way to be shown, with its unit (OMBRA, bytes, durations, tokens, pixels, UTC times) and
 // ids as links to their pages; and each type's counterparty and value for transaction lists.
-import { el } from '/explorer/dom.js';
-import { addr, amount, badge, bytes, dataTable, duration, fullId, idLink, none, utc } from '/explorer/format.js';
+import { el } from './dom.ts';
+import { addr, amount, badge, bytes, dataTable, duration, fullId, idLink, none, utc } from './format.ts';
 
 const count = (unit) => (v) => `${Number(v).toLocaleString('en-US')} ${unit}`;
 const plain = (v) => String(v);

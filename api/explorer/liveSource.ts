@@ -4,7 +4,7 @@
 // which is the `retry:` hint the node sends. Waiting longer buys nothing here: a refused
 // connection to a node that is down costs one loopback or LAN round trip, and the one
 // connection is shared by every tab of the browser.
-import { OmbraClient } from '/explorer/client/browser.ts';
+import { OmbraClient } from '../../client/browser.ts';
 
 /** The wait before reconnect attempt `n` (0-based), in ms: 250, 500, then 1,000. */
 const liveBackoff = (n) => Math.min(250 * 2 ** n, 1000);

@@ -1,8 +1,8 @@
 // Miners: the registered miners paged, a leaderboard (miners by tasks completed and reputation;
 // authorities by blocks proposed and slots missed) and one miner with the agent runs it served.
-import { el } from '/explorer/dom.js';
-import { addr, ageCell, badge, dataTable, fields, fullId, idLink, pageOf, section } from '/explorer/format.js';
-import { pagedTable, splitArg } from '/explorer/paging.js';
+import { el } from './dom.ts';
+import { addr, ageCell, badge, dataTable, fields, fullId, idLink, pageOf, section } from './format.ts';
+import { pagedTable, splitArg } from './paging.ts';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
 /** Most miners the leaderboard ranks (read 100 a page). */

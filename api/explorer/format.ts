@@ -1,7 +1,7 @@
 // Values as people read them on the detail pages: OMBRA with the exact micro-units on hover,
 // bytes, durations, UTC times with their age, full ids that wrap, copy buttons, and data tables
 // with a header row that scroll inside their own box on narrow screens.
-import { el } from '/explorer/dom.js';
+import { el } from './dom.ts';
 
 const MICRO = 1000000n;
 
@@ -69,7 +69,7 @@ function age(ms, now = Date.now()) {
 }
 
 /**
- * A relative age in a <time>; a past one carries `data-ago`, which the shell's clock (dom.js
+ * A relative age in a <time>; a past one carries `data-ago`, which the shell's clock (dom.ts
  * tickAges) keeps current.
  */
 function ageTime(ms, title) {

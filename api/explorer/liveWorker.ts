@@ -2,10 +2,10 @@
 // node (a browser opens at most 6 connections to one host; a stream per tab would starve the
 // seventh). Each tab connects a port; the worker fans every event out to all ports and tells a
 // new port whether the stream is up and which block was last seen. It also holds the tabs' one
-// cache of API reads (apiCache.js): a tab asks `{kind: 'get', id, url}` and is answered
+// cache of API reads (apiCache.ts): a tab asks `{kind: 'get', id, url}` and is answered
 // `{kind: 'got', id, answer}`.
-import { ApiCache } from '/explorer/apiCache.js';
-import { followChain } from '/explorer/liveSource.js';
+import { ApiCache } from './apiCache.ts';
+import { followChain } from './liveSource.ts';
 
 const cache = new ApiCache();
 

@@ -2,8 +2,8 @@
 // (/api/analytics/totals and /series, which the analytics projection answers without a scan),
 // the fee estimate, the authorities' record and the weekday-hour heatmap. Re-read by the home
 // page at most every 10 s while blocks come.
-import { barList, Chart, fmt, fmtBytes } from '/explorer/charts.js';
-import { el, ombra, short } from '/explorer/dom.js';
+import { barList, Chart, fmt, fmtBytes } from './charts.ts';
+import { el, ombra, short } from './dom.ts';
 
 const micro = (s) => Number(s) / 1e6;
 const sum = (ys) => ys.reduce((a, b) => a + (b ?? 0), 0);

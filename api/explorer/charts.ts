@@ -2,8 +2,8 @@
 // /explorer/vendor/uPlot.js; no CDN). Each chart is a <figure> whose caption names it and
 // states its latest value in text, so the canvas is never the only way to read it. Charts
 // follow their box's width (phones included) and take new data without being rebuilt.
-import uPlot from '/explorer/vendor/uPlot.js';
-import { el } from '/explorer/dom.js';
+import uPlot from 'uplot';
+import { el } from './dom.ts';
 
 const HEIGHT = 170;
 // The legend below each chart sits in the box too.

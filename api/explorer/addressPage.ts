@@ -1,11 +1,11 @@
 // An address: balance, storage, miner and profile, links with counts to everything it owns or
 // wrote (posts, follows, funded likes, DMs, NFTs, agent runs, conversations), and its
 // transactions paged, each with its direction, counterparty, value, fee and age.
-import { txRows, withPostAuthors } from '/explorer/chainPages.js';
-import { el } from '/explorer/dom.js';
-import { directionOf } from '/explorer/fields.js';
-import { ageCell, amount, bytes, fields, fullId, none, pageOf, section } from '/explorer/format.js';
-import { pagedTable, splitArg } from '/explorer/paging.js';
+import { txRows, withPostAuthors } from './chainPages.ts';
+import { el } from './dom.ts';
+import { directionOf } from './fields.ts';
+import { ageCell, amount, bytes, fields, fullId, none, pageOf, section } from './format.ts';
+import { pagedTable, splitArg } from './paging.ts';
 
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
 /** The transaction types a filter offers (those of core/tx/). */

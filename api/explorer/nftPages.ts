@@ -1,10 +1,10 @@
 // NFTs: galleries of art (SVG), image and audio NFTs, all or one owner's, paged; and each NFT's
 // page with its artwork, image or audio and its record (times in UTC, durations, pixels, Hz).
 // An SVG is shown through <img>: scripts inside an SVG image never run.
-import { OmbraApiError } from '/explorer/client/browser.ts';
-import { el } from '/explorer/dom.js';
-import { duration, fields, fullId, idLink, pageOf, section, utc } from '/explorer/format.js';
-import { pageNumber, pager, splitArg, PAGE_SIZE } from '/explorer/paging.js';
+import { OmbraApiError } from '../../client/browser.ts';
+import { el } from './dom.ts';
+import { duration, fields, fullId, idLink, pageOf, section, utc } from './format.ts';
+import { pageNumber, pager, splitArg, PAGE_SIZE } from './paging.ts';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;

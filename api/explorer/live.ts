@@ -1,11 +1,11 @@
 // The page's side of the live chain stream: one stream per browser, shared by all its tabs.
-// Where SharedWorker exists the stream lives in liveWorker.js; else one tab is elected leader
+// Where SharedWorker exists the stream lives in liveWorker.ts; else one tab is elected leader
 // with a Web Lock, follows the chain, and relays to the others on a BroadcastChannel (when it
 // closes, the next tab takes the lock and resumes after the last block the tabs saw); a
 // browser with neither gets a stream per tab.
-// API reads go through one cache (apiCache.js): the worker's, shared by the tabs, or this tab's.
-import { ApiCache } from '/explorer/apiCache.js';
-import { followChain } from '/explorer/liveSource.js';
+// API reads go through one cache (apiCache.ts): the worker's, shared by the tabs, or this tab's.
+import { ApiCache } from './apiCache.ts';
+import { followChain } from './liveSource.ts';
 
 const LOCK = 'ombra-explorer-live';
 const CHANNEL = 'ombra-explorer-live';
@@ -59,7 +59,7 @@ function pickMode() {
 }
 
 function viaWorker(onMessage) {
-  const worker = new SharedWorker('/explorer/liveWorker.js', { type: 'module', name: 'ombra-live' });
+  const worker = new SharedWorker('/explorer/liveWorker.ts', { type: 'module', name: 'ombra-live' });
   let heard = false;
   // A browser whose shared workers cannot load modules fails the worker before it says anything.
   worker.addEventListener('error', () => {

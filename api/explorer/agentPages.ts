@@ -1,11 +1,11 @@
 // The AI economy: tasks (list by status and one task's pipeline), agent runs (list by status,
 // submitter or miner; one run with its steps), and conversations with their chat turns.
-import { OmbraApiError } from '/explorer/client/browser.ts';
-import { el } from '/explorer/dom.js';
-import { fieldView } from '/explorer/fields.js';
-import { addr, ageCell, amount, badge, dataTable, duration, fields, fullId, idLink, none, pageOf, section, utc } from '/explorer/format.js';
-import { liveList, txsOfType } from '/explorer/liveList.js';
-import { pagedTable, splitArg } from '/explorer/paging.js';
+import { OmbraApiError } from '../../client/browser.ts';
+import { el } from './dom.ts';
+import { fieldView } from './fields.ts';
+import { addr, ageCell, amount, badge, dataTable, duration, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
+import { liveList, txsOfType } from './liveList.ts';
+import { pagedTable, splitArg } from './paging.ts';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;

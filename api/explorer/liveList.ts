@@ -1,10 +1,10 @@
 // List pages that follow the chain while they are shown (the header says "live"): the shell
-// hands every block and mempool event to the page on screen (app.js calls `onLiveBlock` and
+// hands every block and mempool event to the page on screen (app.ts calls `onLiveBlock` and
 // `onLiveTx` of the page's element). A list whose first page would change shows a bar, "3 new
 // blocks - show", that reloads it; the mempool also drops the transactions a block mined, at
 // once and without a read.
-import { el } from '/explorer/dom.js';
-import { pageNumber, splitArg } from '/explorer/paging.js';
+import { el } from './dom.ts';
+import { pageNumber, splitArg } from './paging.ts';
 
 /** A bar that counts what is new (`what(n)` names it) and reloads the page when pressed. */
 function newBar(what) {

@@ -1,10 +1,10 @@
 // The stats page (#/stats): the chain's series over a range the visitor picks (24 hours, 7 days
 // or 30 days: tabs), each chart with its legend and the values under the pointer, and the totals.
 // One read of the series and one of the totals per range (the shared cache keeps them 30 s).
-import { Chart, fmtBytes } from '/explorer/charts.js';
-import { el } from '/explorer/dom.js';
-import { pageOf, section } from '/explorer/format.js';
-import { splitArg } from '/explorer/paging.js';
+import { Chart, fmtBytes } from './charts.ts';
+import { el } from './dom.ts';
+import { pageOf, section } from './format.ts';
+import { splitArg } from './paging.ts';
 
 const RANGES = [
   ['24h', '24 hours', 'hour'],

@@ -1,15 +1,15 @@
 // The explorer: a hash router over the pages, the head's height and age in the header, and the
-// node's live event stream (one per browser, shared by its tabs: see live.js; it resumes with
+// node's live event stream (one per browser, shared by its tabs: see live.ts; it resumes with
 // Last-Event-ID after a drop) feeding the home page without reloads. Every relative age on the
 // page ticks once a second, whether or not blocks arrive.
-import { OmbraApiError, OmbraClient, OmbraUnreachable } from '/explorer/client/browser.ts';
-import { cachedFetch } from '/explorer/apiCache.js';
-import { el, tickAges } from '/explorer/dom.js';
-import { Home } from '/explorer/home.js';
-import { apiGet, onLiveEvent, openLive } from '/explorer/live.js';
-import { explorerPages, hitTarget } from '/explorer/pages.js';
+import { OmbraApiError, OmbraClient, OmbraUnreachable } from '../../client/browser.ts';
+import { cachedFetch } from './apiCache.ts';
+import { el, tickAges } from './dom.ts';
+import { Home } from './home.ts';
+import { apiGet, onLiveEvent, openLive } from './live.ts';
+import { explorerPages, hitTarget } from './pages.ts';
 
-// Every read goes through the cache the tabs share (apiCache.js): the anonymous quota is small.
+// Every read goes through the cache the tabs share (apiCache.ts): the anonymous quota is small.
 const client = new OmbraClient({ url: location.origin, fetch: cachedFetch(apiGet) });
 const view = document.getElementById('view');
 const head = { index: null, timestamp: null };
@@ -181,7 +181,7 @@ document.querySelector('.skip').addEventListener('click', (e) => {
   view.focus();
 });
 window.addEventListener('hashchange', route);
-// A live list's "N new - show" bar (liveList.js).
+// A live list's "N new - show" bar (liveList.ts).
 window.addEventListener('explorer:reload', () => route());
 setInterval(() => {
   showHead();
