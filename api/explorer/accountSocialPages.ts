@@ -1,14 +1,15 @@
 // An account's social ledger: whom it follows (like-funding subscriptions), the funded likes
 // queued for it as an author and each funded like, and its direct messages as metadata (who
 // wrote to whom, when, how many bytes: the ciphertext itself is never shown).
+import type { Answers, OmbraClient } from '../../client/browser.ts';
 import { el } from './dom.ts';
 import { addr, ageCell, amount, badge, bytes, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
 import { pagedTable, splitArg } from './paging.ts';
 
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
-const postLink = (id) => idLink(`post/${encodeURIComponent(id)}`, id, 12);
+const postLink = (id: string) => idLink(`post/${encodeURIComponent(id)}`, id, 12);
 
-export async function followsPage(client, arg) {
+export async function followsPage(client: OmbraClient, arg: string) {
   const [a, query] = splitArg(arg);
   if (!ADDRESS.test(a)) return null;
   const subscriber = a.toLowerCase();
@@ -32,7 +33,7 @@ export async function followsPage(client, arg) {
   );
 }
 
-export async function followersPage(client, arg) {
+export async function followersPage(client: OmbraClient, arg: string) {
   const [a, query] = splitArg(arg);
   if (!ADDRESS.test(a)) return null;
   const address = a.toLowerCase();
@@ -57,7 +58,8 @@ export async function followersPage(client, arg) {
 }
 
 const INTENT_HEAD = ['like', 'from', 'author', 'post', 'tokens', 'status', 'created', 'expires'];
-const intentRow = (i) => [
+type Intent = Answers['getApiSocialQueueAuthor']['intents'][number];
+const intentRow = (i: Intent) => [
   idLink(`intent/${i.intentId}`, i.intentId),
   addr(i.from),
   addr(i.author),
@@ -68,7 +70,7 @@ const intentRow = (i) => [
   ageCell(i.expiresAt),
 ];
 
-export async function queuePage(client, arg) {
+export async function queuePage(client: OmbraClient, arg: string) {
   const [a, query] = splitArg(arg);
   if (!ADDRESS.test(a)) return null;
   const author = a.toLowerCase();
@@ -92,7 +94,7 @@ export async function queuePage(client, arg) {
   );
 }
 
-export async function intentPage(client, arg) {
+export async function intentPage(client: OmbraClient, arg: string) {
   const [id] = splitArg(arg);
   if (!/^[0-9a-fA-F]{64}$/.test(id)) return null;
   const i = await client.find('getApiSocialIntentsIntentId', { intentId: id.toLowerCase() });
@@ -117,7 +119,7 @@ export async function intentPage(client, arg) {
   );
 }
 
-export async function dmsPage(client, arg) {
+export async function dmsPage(client: OmbraClient, arg: string) {
   const [a, query] = splitArg(arg);
   if (!ADDRESS.test(a)) return null;
   const address = a.toLowerCase();

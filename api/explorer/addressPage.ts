@@ -1,59 +1,73 @@
 // An address: balance, storage, miner and profile, links with counts to everything it owns or
 // wrote (posts, follows, funded likes, DMs, NFTs, agent runs, conversations), and its
 // transactions paged, each with its direction, counterparty, value, fee and age.
+import type { OmbraClient } from '../../client/browser.ts';
 import { txRows, withPostAuthors } from './chainPages.ts';
 import { el } from './dom.ts';
 import { directionOf } from './fields.ts';
 import { ageCell, amount, bytes, fields, fullId, none, pageOf, section } from './format.ts';
 import { pagedTable, splitArg } from './paging.ts';
+import { TX_TYPES } from './txTables.ts';
 
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
-/** The transaction types a filter offers (those of core/tx/). */
-const TX_TYPES = (
-  'TRANSFER BURN STORAGE_TRANSFER MINER_REGISTER TASK_SUBMIT TASK_RESPONSE TASK_VALIDATE TASK_REWARD AGENT_REQUEST AGENT_CLAIM ' +
-  'AGENT_STEP AGENT_FINISH CHAT_TURN ART_MINT IMAGE_MINT AUDIO_MINT SOCIAL_POST_CREATE SOCIAL_REACTION_SET SOCIAL_FOLLOW_SET ' +
-  'SOCIAL_PROFILE_SET SOCIAL_LIKE_INTENT SOCIAL_DM_SEND SOCIAL_BLOB SOCIAL_BLOB_INIT SOCIAL_BLOB_CHUNK SOCIAL_BLOB_FINALIZE ' +
-  'WEB_SITE_REGISTER WEB_FILE_INIT WEB_FILE_CHUNK WEB_FILE_FINALIZE WEB_FILE_DELETE WEB_RELEASE_PUBLISH WEB_RELEASE_ACTIVATE WEB_ALIAS_SET'
-).split(' ');
 
 /** A count from a list read with limit 1, or null when the read is refused (a fork not active yet). */
-async function countOf(client, id, params, field) {
+async function countOf(read: () => Promise<{ count: number }>): Promise<number | null> {
   try {
-    const r = await client.read(id, params, { limit: 1 });
-    return r[field];
+    return (await read()).count;
   } catch {
     return null;
   }
 }
 
+/** A link of the address page: label, page, how to count what is behind it, and whether the count is only of one page. */
+type Related = [label: string, href: string, count: () => Promise<number | null>, onePage?: boolean];
+
 /**
  * The links of an address to its other pages; how many there are behind each is read on demand
  * (a button): eleven reads would be a fifth of an anonymous visitor's quota for a minute.
  */
-function related(client, a) {
-  const items = [
-    ['Posts', `posts/${a}`, 'getApiSocialAuthorAddressPosts', { address: a }],
-    ['Follows', `follows/${a}`, 'getApiSocialSubscriptionsSubscriber', { subscriber: a }],
-    ['Followers', `followers/${a}`, 'getApiSocialFollowersAddress', { address: a }],
-    ['Funded likes queued for this author', `queue/${a}`, 'getApiSocialQueueAuthor', { author: a }],
-    ['Direct messages (metadata)', `dms/${a}`, 'getApiSocialDmsAddress', { address: a }],
-    ['Art NFTs owned', `gallery/art?owner=${a}`, 'getApiNftOwnerAddress', { address: a }],
-    ['Image NFTs owned', `gallery/image?owner=${a}`, 'getApiImageOwnerAddress', { address: a }],
-    ['Audio NFTs owned', `gallery/audio?owner=${a}`, 'getApiAudioOwnerAddress', { address: a }],
+function related(client: OmbraClient, a: string): HTMLElement {
+  const one = { limit: 1 };
+  const items: Related[] = [
+    ['Posts', `posts/${a}`, () => countOf(() => client.read('getApiSocialAuthorAddressPosts', { address: a }, one))],
+    ['Follows', `follows/${a}`, () => countOf(() => client.read('getApiSocialSubscriptionsSubscriber', { subscriber: a }, one))],
+    ['Followers', `followers/${a}`, () => countOf(() => client.read('getApiSocialFollowersAddress', { address: a }, one))],
+    ['Funded likes queued for this author', `queue/${a}`, () => countOf(() => client.read('getApiSocialQueueAuthor', { author: a }, one))],
+    ['Direct messages (metadata)', `dms/${a}`, () => countOf(() => client.read('getApiSocialDmsAddress', { address: a }, one))],
+    ['Art NFTs owned', `gallery/art?owner=${a}`, () => countOf(() => client.read('getApiNftOwnerAddress', { address: a }, one))],
+    ['Image NFTs owned', `gallery/image?owner=${a}`, () => countOf(() => client.read('getApiImageOwnerAddress', { address: a }, one))],
+    ['Audio NFTs owned', `gallery/audio?owner=${a}`, () => countOf(() => client.read('getApiAudioOwnerAddress', { address: a }, one))],
     // The agent lists count only the page they answer: a read of one tells none from some.
-    ['Agent runs submitted', `runs/?submitter=${a}`, 'getApiAgentV6BySubmitterAddress', { address: a }, true],
-    ['Agent runs served as miner', `runs/?miner=${a}`, 'getApiAgentV6ByMinerAddress', { address: a }, true],
-    ['Conversations', `conversations/${a}`, 'getApiAgentV6ChatByAuthorAddress', { address: a }, true],
+    [
+      'Agent runs submitted',
+      `runs/?submitter=${a}`,
+      () => countOf(() => client.read('getApiAgentV6BySubmitterAddress', { address: a }, one)),
+      true,
+    ],
+    [
+      'Agent runs served as miner',
+      `runs/?miner=${a}`,
+      () => countOf(() => client.read('getApiAgentV6ByMinerAddress', { address: a }, one)),
+      true,
+    ],
+    [
+      'Conversations',
+      `conversations/${a}`,
+      () => countOf(() => client.read('getApiAgentV6ChatByAuthorAddress', { address: a }, one)),
+      true,
+    ],
   ];
-  const shown = (n, some) => (n === null ? '(not active)' : some ? (n ? '' : '(none)') : `(${n.toLocaleString('en-US')})`);
+  const shown = (n: number | null, onePage = false) =>
+    n === null ? '(not active)' : onePage ? (n ? '' : '(none)') : `(${n.toLocaleString('en-US')})`;
   const marks = items.map(() => el('span', { class: 'muted' }));
   const button = el('button', { type: 'button', class: 'count-links' }, 'Count them');
   button.addEventListener('click', async () => {
     button.disabled = true;
     button.setAttribute('aria-busy', 'true');
-    const counts = await Promise.all(items.map(([, , id, params]) => countOf(client, id, params, 'count')));
+    const counts = await Promise.all(items.map(([, , count]) => count()));
     counts.forEach((n, i) => {
-      marks[i].textContent = shown(n, items[i][4]);
+      marks[i].textContent = shown(n, items[i][3]);
     });
     button.remove();
   });
@@ -65,44 +79,64 @@ function related(client, a) {
   );
 }
 
+/** The filters of an address's transactions, as the node reads them (api/endpoints/exports.ts). */
+export interface TxFilter {
+  type?: string;
+  direction?: 'in' | 'out';
+  /** Epoch ms: the first ms of a UTC day of the block's time. */
+  since?: number;
+  /** Epoch ms: the last ms of a UTC day of the block's time. */
+  until?: number;
+}
+
 /**
  * The filters a query asks for (those the node reads: type, direction, since, until). The dates
  * are whole UTC days of the block's time, as Etherscan and Blockscout filter.
  */
-function filtersOf(query) {
-  const f = {};
+export function filtersOf(query: URLSearchParams): TxFilter {
+  const f: TxFilter = {};
   const type = query.get('type');
   if (type && /^[A-Z0-9_]{2,40}$/.test(type)) f.type = type;
   const direction = query.get('direction');
   if (direction === 'in' || direction === 'out') f.direction = direction;
-  for (const [name, end] of [
-    ['since', 'T00:00:00Z'],
-    ['until', 'T23:59:59.999Z'],
-  ]) {
+  const day = (name: string, end: string) => {
     const d = query.get(name);
-    if (d && /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}${end}`))) f[name] = Date.parse(`${d}${end}`);
-  }
+    return d && /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(`${d}${end}`)) ? Date.parse(`${d}${end}`) : undefined;
+  };
+  const since = day('since', 'T00:00:00Z');
+  const until = day('until', 'T23:59:59.999Z');
+  if (since !== undefined) f.since = since;
+  if (until !== undefined) f.until = until;
   return f;
 }
 
 /** The filter form (a GET of the page with its query) and the CSV of what it shows. */
-function filterForm(a, query, f, types) {
-  const id = (n) => `filter-${n}`;
+function filterForm(a: string, query: URLSearchParams, f: TxFilter, types: readonly string[]): HTMLElement {
+  const id = (n: string) => `filter-${n}`;
+  const type = el(
+    'select',
+    { id: id('type'), name: 'type' },
+    el('option', { value: '' }, 'any'),
+    ...types.map((t) => el('option', { value: t }, t)),
+  );
+  const direction = el(
+    'select',
+    { id: id('direction'), name: 'direction' },
+    ...['any', 'in', 'out'].map((d) => el('option', { value: d === 'any' ? '' : d }, d)),
+  );
+  const since = el('input', { id: id('since'), name: 'since', type: 'date', value: query.get('since') ?? '' });
+  const until = el('input', { id: id('until'), name: 'until', type: 'date', value: query.get('until') ?? '' });
   const form = el(
     'form',
     { class: 'filters', 'aria-label': 'Filter the transactions' },
     el('label', { for: id('type') }, 'Type '),
-    el('select', { id: id('type'), name: 'type' }, el('option', { value: '' }, 'any'), ...types.map((t) => el('option', { value: t }, t))),
+    type,
     el('label', { for: id('direction') }, 'Direction '),
-    el(
-      'select',
-      { id: id('direction'), name: 'direction' },
-      ...['any', 'in', 'out'].map((d) => el('option', { value: d === 'any' ? '' : d }, d)),
-    ),
+    direction,
     el('label', { for: id('since') }, 'From '),
-    el('input', { id: id('since'), name: 'since', type: 'date', value: query.get('since') ?? '' }),
+    since,
     el('label', { for: id('until') }, 'to '),
-    el('input', { id: id('until'), name: 'until', type: 'date', value: query.get('until') ?? '' }),
+    until,
     el('button', { type: 'submit' }, 'Filter'),
     el(
       'p',
@@ -110,12 +144,18 @@ function filterForm(a, query, f, types) {
       "Dates are UTC days of the block's time: when the chain recorded the transaction, not when it was signed.",
     ),
   );
-  form.elements.type.value = f.type ?? '';
-  form.elements.direction.value = f.direction ?? '';
+  type.value = f.type ?? '';
+  direction.value = f.direction ?? '';
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const q = new URLSearchParams();
-    for (const n of ['type', 'direction', 'since', 'until']) if (form.elements[n].value) q.set(n, form.elements[n].value);
+    for (const [n, input] of [
+      ['type', type],
+      ['direction', direction],
+      ['since', since],
+      ['until', until],
+    ] as const)
+      if (input.value) q.set(n, input.value);
     location.hash = `#/address/${a}${q.size ? `?${q}` : ''}`;
   });
   const csv = new URLSearchParams();
@@ -128,7 +168,7 @@ function filterForm(a, query, f, types) {
   );
 }
 
-export async function addressPage(client, arg) {
+export async function addressPage(client: OmbraClient, arg: string) {
   const [raw, query] = splitArg(arg);
   if (!ADDRESS.test(raw)) return null;
   const a = raw.toLowerCase();

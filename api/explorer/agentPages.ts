@@ -1,7 +1,7 @@
 // The AI economy: tasks (list by status and one task's pipeline), agent runs (list by status,
 // submitter or miner; one run with its steps), and conversations with their chat turns.
-import { OmbraApiError } from '../../client/browser.ts';
-import { el } from './dom.ts';
+import { OmbraApiError, type OmbraClient, type RunRecord, type TaskSummary } from '../../client/browser.ts';
+import { type Child, el } from './dom.ts';
 import { fieldView } from './fields.ts';
 import { addr, ageCell, amount, badge, dataTable, duration, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
 import { liveList, txsOfType } from './liveList.ts';
@@ -10,13 +10,25 @@ import { pagedTable, splitArg } from './paging.ts';
 const HASH = /^[0-9a-fA-F]{64}$/;
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
 const TASK_ID = /^[A-Za-z0-9_-]{8,64}$/;
-const TASK_STATUSES = ['submitted', 'responses_collected', 'validated', 'rewarded', 'timeout'];
-const RUN_STATUSES = ['pending', 'claimed', 'running', 'completed', 'failed', 'timeout', 'insufficient_funds', 'cancelled'];
-const block = (i) => el('a', { href: `#/block/${i}` }, `#${i}`);
-const tokenPages = { image: 'image', audio: 'audio' };
+const TASK_STATUSES: readonly TaskSummary['status'][] = ['submitted', 'responses_collected', 'validated', 'rewarded', 'timeout'];
+const RUN_STATUSES: readonly RunRecord['status'][] = [
+  'pending',
+  'claimed',
+  'running',
+  'completed',
+  'failed',
+  'timeout',
+  'insufficient_funds',
+  'cancelled',
+];
+const block = (i: number) => el('a', { href: `#/block/${i}` }, `#${i}`);
+/** The page of a task's NFT by the task's type (art NFTs have their own: `nft`). */
+const tokenPage = (taskType: string) => (taskType === 'image' || taskType === 'audio' ? taskType : 'nft');
+/** `v` when it is one of `values`. */
+const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined => values.find((x) => x === v);
 
 /** Links that filter a list by status; the current one marked. */
-const filters = (base, statuses, current, all = true) =>
+const filters = (base: string, statuses: readonly string[], current: string | undefined, all = true) =>
   el(
     'nav',
     { class: 'tabs', 'aria-label': 'Filter by status' },
@@ -26,7 +38,7 @@ const filters = (base, statuses, current, all = true) =>
   );
 
 /** Agent runs need fork 6: before it, a page says so. */
-export async function orNotActive(render) {
+export async function orNotActive<T>(render: () => Promise<T>): Promise<T | HTMLElement> {
   try {
     return await render();
   } catch (e) {
@@ -36,9 +48,9 @@ export async function orNotActive(render) {
   }
 }
 
-export async function tasksPage(client, arg) {
+export async function tasksPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
-  const status = TASK_STATUSES.includes(query.get('status')) ? query.get('status') : undefined;
+  const status = oneOf(TASK_STATUSES, query.get('status'));
   const page = pageOf(
     'Tasks',
     filters('tasks', TASK_STATUSES, status),
@@ -71,7 +83,7 @@ export async function tasksPage(client, arg) {
   return !status || status === 'submitted' ? liveList(page, arg, txsOfType('TASK_SUBMIT'), 'task') : page;
 }
 
-export async function taskPage(client, arg) {
+export async function taskPage(client: OmbraClient, arg: string) {
   const [id] = splitArg(arg);
   if (!TASK_ID.test(id)) return null;
   const t = await client.task(id);
@@ -94,7 +106,7 @@ export async function taskPage(client, arg) {
         ['Reward', t.reward ? idLink(`tx/${t.reward.txHash}`, t.reward.txHash) : null],
         ['Rewards', t.reward ? fieldView('rewards', t.reward.rewards) : null],
         ['Timed out', t.timeout ? [utc(t.timeout.at), ' refunded ', amount(t.timeout.refunded)] : null],
-        ['NFT', t.nft ? idLink(`${tokenPages[t.taskType] ?? 'nft'}/${t.nft}`, t.nft) : null],
+        ['NFT', t.nft ? idLink(`${tokenPage(t.taskType)}/${t.nft}`, t.nft) : null],
         ['Prompt', el('pre', { tabindex: '0' }, t.prompt)],
       ]),
     ),
@@ -118,7 +130,7 @@ export async function taskPage(client, arg) {
 }
 
 const RUN_HEAD = ['run', 'status', 'submitter', 'miner', 'steps', 'max fee', 'submitted'];
-const runRow = (r) => [
+const runRow = (r: RunRecord): Child[] => [
   idLink(`run/${r.agentRunId}`, r.agentRunId, 8),
   badge(r.status),
   addr(r.submitter),
@@ -128,12 +140,17 @@ const runRow = (r) => [
   ageCell(r.submittedAt),
 ];
 
-export async function runsPage(client, arg) {
+export async function runsPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
-  const submitter = ADDRESS.test(query.get('submitter') ?? '') ? query.get('submitter').toLowerCase() : null;
-  const miner = ADDRESS.test(query.get('miner') ?? '') ? query.get('miner').toLowerCase() : null;
-  const status = RUN_STATUSES.includes(query.get('status')) ? query.get('status') : 'completed';
-  const [title, load] = submitter
+  const address = (name: string) => {
+    const a = query.get(name) ?? '';
+    return ADDRESS.test(a) ? a.toLowerCase() : null;
+  };
+  const submitter = address('submitter');
+  const miner = address('miner');
+  const status = oneOf(RUN_STATUSES, query.get('status')) ?? 'completed';
+  type Load = (p: { limit: number; offset: number }) => Promise<{ runs: RunRecord[] }>;
+  const [title, load]: [string, Load] = submitter
     ? [`Agent runs submitted by ${submitter}`, (p) => client.read('getApiAgentV6BySubmitterAddress', { address: submitter }, p)]
     : miner
       ? [`Agent runs served by ${miner}`, (p) => client.read('getApiAgentV6ByMinerAddress', { address: miner }, p)]
@@ -155,7 +172,7 @@ export async function runsPage(client, arg) {
   return pageOf('Agent runs', submitter || miner ? null : filters('runs', RUN_STATUSES, status, false), section(title, body));
 }
 
-export async function runPage(client, arg) {
+export async function runPage(client: OmbraClient, arg: string) {
   const [id, query] = splitArg(arg);
   if (!HASH.test(id)) return null;
   const r = await orNotActive(() => client.run(id.toLowerCase()));
@@ -164,9 +181,10 @@ export async function runPage(client, arg) {
     caption: 'Steps of the run',
     base: `run/${r.agentRunId}`,
     query,
-    load: async (p) => {
-      const s = await client.read('getApiAgentV6RunAgentRunIdSteps', { agentRunId: r.agentRunId }, p);
-      return { items: s.steps, total: r.stepCount };
+    // The node answers every step at once (a run has at most maxSteps): the page is cut here.
+    load: async ({ limit, offset }) => {
+      const s = await client.read('getApiAgentV6RunAgentRunIdSteps', { agentRunId: r.agentRunId });
+      return { items: s.steps.slice(offset, offset + limit), total: s.steps.length };
     },
     head: ['step', 'output tokens', 'tool calls', 'output hash', 'block', 'age'],
     row: (s) => [

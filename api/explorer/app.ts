@@ -4,59 +4,54 @@
 // page ticks once a second, whether or not blocks arrive.
 import { OmbraApiError, OmbraClient, OmbraUnreachable } from '../../client/browser.ts';
 import { cachedFetch } from './apiCache.ts';
-import { el, tickAges } from './dom.ts';
+import { blockOf, reorgFrom, txOf } from './chainEvents.ts';
+import { byId, el, tickAges } from './dom.ts';
 import { Home } from './home.ts';
 import { apiGet, onLiveEvent, openLive } from './live.ts';
+import { liveHandlersOf } from './liveList.ts';
 import { explorerPages, hitTarget } from './pages.ts';
+import { parseHash } from './paging.ts';
 
 // Every read goes through the cache the tabs share (apiCache.ts): the anonymous quota is small.
 const client = new OmbraClient({ url: location.origin, fetch: cachedFetch(apiGet) });
-const view = document.getElementById('view');
-const head = { index: null, timestamp: null };
-let home = null;
+const view = byId('view', HTMLElement);
+const head: { index: number | null; timestamp: number | null } = { index: null, timestamp: null };
+let home: Home | null = null;
 
-function showHead() {
-  document.getElementById('height').textContent = head.index === null ? '…' : String(head.index);
-  document.getElementById('age').textContent =
+function showHead(): void {
+  byId('height', HTMLElement).textContent = head.index === null ? '…' : String(head.index);
+  byId('age', HTMLElement).textContent =
     head.timestamp === null ? '…' : `${Math.max(0, Math.round((Date.now() - head.timestamp) / 1000))} s`;
 }
 
-function setLive(on) {
-  const badge = document.getElementById('live');
+function setLive(on: boolean): void {
+  const badge = byId('live', HTMLElement);
   const text = on ? 'live' : 'reconnecting';
   if (badge.textContent !== text) badge.textContent = text;
   badge.className = `live ${on ? 'on' : 'off'}`;
 }
 
 /** Opens an explorer page (`replace` keeps the search out of the history). */
-function go(path, replace = false) {
+function go(path: string, replace = false): void {
   const url = `#/${path}`;
   if (replace) {
     history.replaceState(null, '', url);
-    route();
-  } else if (location.hash === url) route();
+    void route();
+  } else if (location.hash === url) void route();
   else location.hash = url; // hashchange routes
 }
 
 /** The route table: `#/name/arg` opens PAGES[name](arg) (the browser tests read its names). */
 export const PAGES = explorerPages(client, go);
 
-/** The page's name and argument from a hash: `#/blocks?page=2` and `#/blocks/?page=2` alike. */
-function parseHash(hash) {
-  const [first, ...rest] = hash.replace(/^#\/?/, '').split('/');
-  const q = first.indexOf('?');
-  const [name, query] = q < 0 ? [first, ''] : [first.slice(0, q), first.slice(q)];
-  return [name, query + decodeURIComponent(rest.join('/'))];
-}
-
 /** The tab's title: the page's heading, then the explorer's name. */
-function titleFrom(page) {
-  const h1 = page?.querySelector?.('h1')?.textContent?.trim();
+function titleFrom(page: HTMLElement): void {
+  const h1 = page.querySelector('h1')?.textContent?.trim();
   document.title = h1 && !page.querySelector('h1.visually-hidden') ? `${h1.slice(0, 80)} · Ombra explorer` : 'Ombra explorer';
 }
 
 /** What a refused read (429) shows: what happened and when the page tries again by itself. */
-function refusedPage(e, retry) {
+function refusedPage(e: OmbraApiError, retry: () => void): HTMLElement {
   const wait = Math.max(1, e.retryAfterS ?? 10);
   const until = Date.now() + wait * 1000;
   const left = el('strong', {}, `${wait} s`);
@@ -89,8 +84,8 @@ function refusedPage(e, retry) {
 
 // Dark or light: the system's choice until the toggle makes one (kept in this browser).
 const THEME_KEY = 'ombra-explorer-theme';
-const themeButton = document.getElementById('theme');
-function applyTheme(theme) {
+const themeButton = byId('theme', HTMLButtonElement);
+function applyTheme(theme: string | null): void {
   if (theme) document.documentElement.dataset.theme = theme;
   const dark = theme ? theme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
   themeButton.setAttribute('aria-pressed', String(dark));
@@ -104,31 +99,32 @@ themeButton.addEventListener('click', () => {
   applyTheme(next);
 });
 // Phones: the sections fold behind a menu button.
-const menu = document.getElementById('menu');
+const menu = byId('menu', HTMLButtonElement);
+const header = document.querySelector('body > header');
 menu.addEventListener('click', () => {
   const open = menu.getAttribute('aria-expanded') !== 'true';
   menu.setAttribute('aria-expanded', String(open));
-  document.querySelector('body > header').classList.toggle('open', open);
+  header?.classList.toggle('open', open);
 });
 window.addEventListener('hashchange', () => {
   menu.setAttribute('aria-expanded', 'false');
-  document.querySelector('body > header').classList.remove('open');
+  header?.classList.remove('open');
 });
 
 let routing = 0;
-async function route() {
+async function route(): Promise<void> {
   // Only `#/...` is a page; other fragments (the skip link's) are not routes.
   if (location.hash && !location.hash.startsWith('#/')) return;
   const mine = ++routing;
   const [name, arg] = parseHash(location.hash);
   try {
-    let page;
+    let page: HTMLElement | null;
     if (!name) {
       home = new Home(client);
       page = await home.render();
     } else {
       home = null;
-      const render = PAGES[name];
+      const render = Object.hasOwn(PAGES, name) ? PAGES[name] : undefined;
       page = render ? await render(arg) : el('p', {}, 'No such page.');
       if (page === null && name !== 'search')
         page = el('div', {}, el('h1', {}, 'Not found'), el('p', { class: 'muted' }, `This node knows no ${name} ${arg}.`));
@@ -140,49 +136,53 @@ async function route() {
   } catch (e) {
     if (mine !== routing) return;
     if (e instanceof OmbraApiError && e.status === 429) {
-      view.replaceChildren(refusedPage(e, () => mine === routing && route()));
+      view.replaceChildren(refusedPage(e, () => mine === routing && void route()));
       document.title = 'Too many requests · Ombra explorer';
       return;
     }
     // The node down or too busy to answer in time: try again while the page is still wanted.
     const transient = e instanceof OmbraUnreachable;
+    const message = e instanceof Error ? e.message : String(e);
     view.replaceChildren(
-      el('p', { class: 'error', role: 'alert' }, `Could not load this page: ${e.message}${transient ? ' (retrying)' : ''}`),
+      el('p', { class: 'error', role: 'alert' }, `Could not load this page: ${message}${transient ? ' (retrying)' : ''}`),
     );
-    if (transient) setTimeout(() => mine === routing && route(), 3000);
+    if (transient) setTimeout(() => mine === routing && void route(), 3000);
   }
 }
 
-document.getElementById('search').addEventListener('submit', (e) => {
+const search = byId('q', HTMLInputElement);
+byId('search', HTMLFormElement).addEventListener('submit', (e) => {
   e.preventDefault();
-  const q = document.getElementById('q').value.trim();
+  const q = search.value.trim();
   if (q) go(`search/${encodeURIComponent(q)}`);
 });
 // Typeahead: from 2 characters on, what the search would find (debounced; reads go through the cache).
-const hints = document.getElementById('q-hints');
-let hintTimer;
-document.getElementById('q').addEventListener('input', (ev) => {
+const hints = byId('q-hints', HTMLDataListElement);
+let hintTimer: ReturnType<typeof setTimeout> | undefined;
+search.addEventListener('input', () => {
   clearTimeout(hintTimer);
-  const q = ev.target.value.trim();
+  const q = search.value.trim();
   if (q.length < 2) return hints.replaceChildren();
   hintTimer = setTimeout(async () => {
     const hits = await client.search(q).catch(() => []);
-    if (document.getElementById('q').value.trim() !== q) return;
+    if (search.value.trim() !== q) return;
     hints.replaceChildren(
-      ...hits
-        .map((h) => hitTarget(h))
-        .filter(Boolean)
-        .map(([href, label]) => el('option', { value: decodeURIComponent(href.split('/').slice(1).join('/')), label: label.trim() })),
+      ...hits.flatMap((h) => {
+        const t = hitTarget(h);
+        if (!t) return [];
+        const [href, label] = t;
+        return [el('option', { value: decodeURIComponent(href.split('/').slice(1).join('/')), label: label.trim() })];
+      }),
     );
   }, 350);
 });
-document.querySelector('.skip').addEventListener('click', (e) => {
+document.querySelector('.skip')?.addEventListener('click', (e) => {
   e.preventDefault();
   view.focus();
 });
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => void route());
 // A live list's "N new - show" bar (liveList.ts).
-window.addEventListener('explorer:reload', () => route());
+window.addEventListener('explorer:reload', () => void route());
 setInterval(() => {
   showHead();
   tickAges();
@@ -205,23 +205,26 @@ document.documentElement.dataset.live = openLive((m) => {
   }
   const e = m.e;
   onLiveEvent(e);
+  const block = blockOf(e);
+  const reorg = reorgFrom(e);
+  const tx = txOf(e);
   if (e.event === 'hello') setLive(true);
-  else if (e.event === 'block') {
+  else if (block) {
     // A block this tab already has (the worker repeats its last one to a new tab) is skipped.
-    if (head.index !== null && e.data.index <= head.index) return;
-    head.index = e.data.index;
-    head.timestamp = e.data.timestamp;
+    if (head.index !== null && block.index <= head.index) return;
+    head.index = block.index;
+    head.timestamp = block.timestamp;
     showHead();
-    home?.onBlock(e.data);
-    view.firstElementChild?.onLiveBlock?.(e.data);
-  } else if (e.event === 'reorg') {
+    home?.onBlock(block);
+    liveHandlersOf(view.firstElementChild)?.block?.(block);
+  } else if (reorg !== null) {
     // The new branch is re-sent from the common ancestor on.
-    head.index = Math.min(head.index ?? 0, e.data.fromHeight - 1);
-    home?.onReorg(e.data);
-  } else if (e.event === 'tx') {
+    head.index = Math.min(head.index ?? 0, reorg - 1);
+    home?.onReorg(reorg);
+  } else if (tx) {
     home?.scheduleRefresh();
-    view.firstElementChild?.onLiveTx?.(e.data);
+    liveHandlersOf(view.firstElementChild)?.tx?.(tx);
   }
 }, new URLSearchParams(location.search).get('live') ?? undefined);
 
-route();
+void route();

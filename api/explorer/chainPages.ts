@@ -1,35 +1,40 @@
 // The chain's own pages: blocks (list and one block, with previous/next and confirmations),
 // transactions (status, confirmations, every field decoded with its unit), the mempool and the
 // top accounts. Each answers an element, or null when the thing does not exist.
-import { el } from './dom.ts';
-import { counterparty, FIELD_VIEWS, fieldView, movedValue } from './fields.ts';
+import type { OmbraClient } from '../../client/browser.ts';
+import type { AnyTx } from './chainEvents.ts';
+import { type Child, el } from './dom.ts';
+import { counterparty, fieldView, movedValue } from './fields.ts';
 import { addr, ageCell, amount, badge, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
 import { liveList, liveMempool } from './liveList.ts';
 import { pagedTable, splitArg } from './paging.ts';
+import { plural } from './text.ts';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
-const plural = (n, one, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /** "12 confirmations" from a block height and the head's. */
-const confirmations = (index, head) => plural(Math.max(0, head - index) + 1, 'confirmation');
+const confirmations = (index: number, head: number) => plural(Math.max(0, head - index) + 1, 'confirmation');
 
 /**
  * The transactions with each like's post author looked up (`postAuthor`), so lists show whose
  * post a SOCIAL_REACTION_SET liked: one read per distinct post.
  */
-export async function withPostAuthors(client, txs) {
-  const ids = [...new Set(txs.filter((t) => t.type === 'SOCIAL_REACTION_SET').map((t) => t.targetPostId))];
+export async function withPostAuthors<T extends AnyTx>(client: OmbraClient, txs: readonly T[]): Promise<T[]> {
+  const ids = [
+    ...new Set(txs.flatMap((t) => (t.type === 'SOCIAL_REACTION_SET' && typeof t.targetPostId === 'string' ? [t.targetPostId] : []))),
+  ];
   const posts = await Promise.all(ids.map((postId) => client.find('getApiSocialPostPostId', { postId }).catch(() => null)));
   const author = new Map(ids.map((id, i) => [id, posts[i]?.author]));
-  return txs.map((t) =>
-    t.type === 'SOCIAL_REACTION_SET' && author.get(t.targetPostId) ? { ...t, postAuthor: author.get(t.targetPostId) } : t,
-  );
+  return txs.map((t) => {
+    const postAuthor = t.type === 'SOCIAL_REACTION_SET' && typeof t.targetPostId === 'string' ? author.get(t.targetPostId) : undefined;
+    return postAuthor ? { ...t, postAuthor } : t;
+  });
 }
 
 /** The transactions of a block or a list: hash, type, from, counterparty, value, fee. */
-export function txRows(txs, address) {
+export function txRows(txs: readonly AnyTx[], address?: string): Child[][] {
   return txs.map((t) => [
-    idLink(`tx/${t.hash}`, t.hash),
+    idLink(`tx/${String(t.hash)}`, t.hash),
     badge(t.type),
     addr(t.from),
     counterparty(t, address),
@@ -38,7 +43,7 @@ export function txRows(txs, address) {
   ]);
 }
 
-export async function blockPage(client, arg) {
+export async function blockPage(client: OmbraClient, arg: string) {
   const [id] = splitArg(arg);
   const [b, head] = await Promise.all([
     HASH.test(id) ? client.blockByHash(id.toLowerCase()) : /^[0-9]{1,15}$/.test(id) ? client.block(Number(id)) : null,
@@ -96,7 +101,7 @@ export async function blockPage(client, arg) {
   );
 }
 
-export async function blocksPage(client, arg) {
+export async function blocksPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
   const page = pageOf(
     'Blocks',
@@ -128,7 +133,7 @@ export async function blocksPage(client, arg) {
  * Every transaction of the chain, newest first, paged through all of history: the node's global
  * index (GET /api/chain/txs) answers any page with one short read, however deep.
  */
-export async function txsPage(client, arg) {
+export async function txsPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
   const page = pageOf(
     'Transactions',
@@ -166,7 +171,7 @@ export async function txsPage(client, arg) {
 /** Placement fields of a confirmed transaction: shown in the overview, not among the signed fields. */
 const PLACEMENT = new Set(['status', 'blockIndex', 'blockHeight', 'blockHash', 'position']);
 
-export async function txPage(client, arg) {
+export async function txPage(client: OmbraClient, arg: string) {
   const [hash] = splitArg(arg);
   if (!HASH.test(hash)) return null;
   const [found, head] = await Promise.all([client.tx(hash.toLowerCase()), client.height()]);
@@ -180,7 +185,7 @@ export async function txPage(client, arg) {
     section(
       'Overview',
       fields('Transaction overview', [
-        ['Hash', FIELD_VIEWS.hash(t.hash)],
+        ['Hash', fieldView('hash', t.hash)],
         ['Status', badge(t.status)],
         ['Type', badge(t.type)],
         confirmed && ['Block', el('a', { href: `#/block/${t.blockHeight}` }, `#${t.blockHeight}`)],
@@ -204,7 +209,7 @@ export async function txPage(client, arg) {
   );
 }
 
-export async function mempoolPage(client, arg) {
+export async function mempoolPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
   const page = pageOf(
     'Mempool',
@@ -235,7 +240,7 @@ export async function mempoolPage(client, arg) {
   return liveMempool(page);
 }
 
-export async function accountsPage(client, arg) {
+export async function accountsPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
   return pageOf(
     'Top accounts',

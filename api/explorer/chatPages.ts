@@ -1,5 +1,6 @@
 // Conversations: one conversation with its chat turns paged (page 1: the latest turns), and the
 // conversations an address wrote in.
+import type { OmbraClient } from '../../client/browser.ts';
 import { orNotActive } from './agentPages.ts';
 import { el } from './dom.ts';
 import { addr, ageCell, badge, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
@@ -8,7 +9,7 @@ import { pagedTable, splitArg } from './paging.ts';
 const HASH = /^[0-9a-fA-F]{64}$/;
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
 
-export async function conversationPage(client, arg) {
+export async function conversationPage(client: OmbraClient, arg: string) {
   const [id, query] = splitArg(arg);
   if (!HASH.test(id)) return null;
   const c = await orNotActive(() => client.find('getApiAgentV6ChatConversationId', { conversationId: id.toLowerCase() }));
@@ -47,7 +48,7 @@ export async function conversationPage(client, arg) {
   );
 }
 
-export async function conversationsPage(client, arg) {
+export async function conversationsPage(client: OmbraClient, arg: string) {
   const [a, query] = splitArg(arg);
   if (!ADDRESS.test(a)) return null;
   const author = a.toLowerCase();

@@ -1,12 +1,22 @@
-// DOM and formatting helpers of the explorer. Chain data only ever reaches the page as text
-// nodes and attribute values set through the DOM, never as HTML.
+// DOM helpers of the explorer. Chain data only ever reaches the page as text nodes and attribute
+// values set through the DOM, never as HTML.
+import { agoText, utcText } from './text.ts';
 
-/** An element with attributes and children; strings and numbers become text. */
-export function el(tag, attrs = {}, ...children) {
+/** What an element may hold: nodes and text (strings, numbers); null, undefined and false hold nothing. */
+export type Child = Node | string | number | bigint | boolean | null | undefined;
+/** Attribute values (null, undefined and false leave one out; true sets it empty) and `on…` listeners. */
+export type Attrs = Readonly<Record<string, string | number | boolean | null | undefined | EventListener>>;
+
+/** An element with attributes and children (arrays of them are spread); strings and numbers become text. */
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: (Child | readonly Child[])[]
+): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === null || v === false) continue;
-    if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+    if (typeof v === 'function') e.addEventListener(k.slice(2), v);
     else e.setAttribute(k, v === true ? '' : String(v));
   }
   for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) e.append(c instanceof Node ? c : String(c));
@@ -14,45 +24,27 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 /** A link to an explorer page. */
-const link = (href, text) => el('a', { href: `#/${href}` }, text);
-/** The first and last characters of a long id. */
-export const short = (s, n = 10) => (typeof s === 'string' && s.length > 2 * n + 1 ? `${s.slice(0, n)}…${s.slice(-6)}` : String(s));
-export const blockLink = (i) => link(`block/${i}`, `#${i}`);
+const link = (href: string, text: string) => el('a', { href: `#/${href}` }, text);
+/** A block's height as a link to its page. */
+export const blockLink = (i: number) => link(`block/${i}`, `#${i}`);
 
-/** Micro-units (a decimal string) as OMBRA with up to 6 decimals. */
-export function ombra(micro) {
-  if (typeof micro !== 'string' || !/^[0-9]+$/.test(micro)) return String(micro ?? '');
-  const v = BigInt(micro);
-  const whole = v / 1000000n;
-  const frac = (v % 1000000n).toString().padStart(6, '0').replace(/0+$/, '');
-  return `${whole.toLocaleString('en-US')}${frac ? `.${frac}` : ''} OMBRA`;
-}
-
-/** "4 s ago", "3 min ago", ... */
-function ago(ms, now = Date.now()) {
-  const s = Math.max(0, Math.round((now - ms) / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return `${Math.floor(s / 86400)} d ago`;
-}
-
-/** A time as UTC text ("2026-11-26 11:32:58 UTC"). */
-const utc = (ms) => `${new Date(ms).toISOString().replace('T', ' ').slice(0, 19)} UTC`;
-
-/** A relative age ("4 s ago") that keeps ticking (see tickAges), its UTC time on hover. */
-export const age = (ms) => el('time', { datetime: new Date(ms).toISOString(), title: utc(ms), 'data-ago': ms }, ago(ms));
+/**
+ * A relative age ("4 s ago", "in 2 s" for a clock a little behind the chain's) in a <time> that
+ * keeps ticking (tickAges), `title` on hover (its UTC time by default).
+ */
+export const age = (ms: number, title = utcText(ms)) =>
+  el('time', { datetime: new Date(ms).toISOString(), title, 'data-ago': ms }, agoText(ms, Date.now()));
 
 /** Brings every ticking age on the page up to now (the explorer calls it once a second). */
-export function tickAges(now = Date.now()) {
-  for (const t of document.querySelectorAll('[data-ago]')) {
-    const text = ago(Number(t.dataset.ago), now);
+export function tickAges(now = Date.now()): void {
+  for (const t of document.querySelectorAll<HTMLElement>('[data-ago]')) {
+    const text = agoText(Number(t.dataset.ago), now);
     if (t.textContent !== text) t.textContent = text;
   }
 }
 
 /** A table of rows (arrays of cells) under a header row, scrolling sideways inside its own box when too wide. */
-export function table(head, rows, empty = 'nothing yet') {
+export function table(head: readonly string[], rows: readonly (readonly Child[])[], empty = 'nothing yet'): HTMLElement {
   if (!rows.length) return el('p', { class: 'muted' }, empty);
   return el(
     'div',
@@ -68,7 +60,7 @@ export function table(head, rows, empty = 'nothing yet') {
 }
 
 /** A titled card. */
-export const card = (title, ...body) => el('section', { class: 'card' }, el('h2', {}, title), ...body);
+export const card = (title: string, ...body: Child[]) => el('section', { class: 'card' }, el('h2', {}, title), ...body);
 
 /**
  * Replaces the children of a part of the page that redraws itself (live tables), keeping the
@@ -76,17 +68,26 @@ export const card = (title, ...body) => el('section', { class: 'card' }, el('h2'
  * focusable element at the same place (a redraw under a keyboard user must not drop the focus to
  * the top of the page).
  */
-export function replaceKeepingFocus(container, ...children) {
+export function replaceKeepingFocus(container: Element, ...children: Child[]): void {
   const focused = document.activeElement;
+  const nodes = children.flatMap((c) => (c === undefined || c === null || c === false ? [] : [c instanceof Node ? c : String(c)]));
   if (!focused || !container.contains(focused)) {
-    container.replaceChildren(...children);
+    container.replaceChildren(...nodes);
     return;
   }
-  const focusable = () => [...container.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')];
-  const place = focusable().indexOf(focused);
+  const focusable = () => [...container.querySelectorAll<HTMLElement>('a[href], button, input, select, textarea, [tabindex]')];
+  const before: Element[] = focusable();
+  const place = before.indexOf(focused);
   const href = focused.getAttribute('href');
-  container.replaceChildren(...children);
+  container.replaceChildren(...nodes);
   const now = focusable();
   const target = (href !== null && now.find((e) => e.getAttribute('href') === href)) || now[Math.min(place, now.length - 1)];
   target?.focus({ preventScroll: true });
+}
+
+/** The page's element with `id`, of the type `type` (the shell's fixed parts: index.html); throws when it is missing. */
+export function byId<T extends Element>(id: string, type: new () => T): T {
+  const e = document.getElementById(id);
+  if (!(e instanceof type)) throw new Error(`the page has no ${type.name} #${id}`);
+  return e;
 }

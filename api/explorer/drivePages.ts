@@ -1,5 +1,6 @@
 // The web drive: a site with its releases, a release's files, a file's upload record, and an
 // alias with the site it serves (opened live at /web/<alias>/).
+import type { Answers, OmbraClient } from '../../client/browser.ts';
 import { el } from './dom.ts';
 import { addr, ageCell, badge, bytes, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
 import { pagedTable, splitArg } from './paging.ts';
@@ -8,10 +9,10 @@ const SITE_ID = /^[A-Za-z0-9_-]{3,64}$/;
 const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const HASH = /^[0-9a-fA-F]{64}$/;
 const ALIAS = /^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/;
-const siteLink = (id) => fullId(id, `site/${encodeURIComponent(id)}`, 'site id');
+const siteLink = (id: string) => fullId(id, `site/${encodeURIComponent(id)}`, 'site id');
 
 /** The files of a release (its bundle), without their bytes. */
-function filesTable(bundle) {
+function filesTable(bundle: Answers['getApiWebReleaseReleaseIdBundle']) {
   return dataTable(
     'Files of the release',
     ['path', 'file', 'content type', 'size'],
@@ -25,7 +26,7 @@ function filesTable(bundle) {
   );
 }
 
-export async function sitePage(client, arg) {
+export async function sitePage(client: OmbraClient, arg: string) {
   const [id, query] = splitArg(arg);
   if (!SITE_ID.test(id)) return null;
   const first = await client.webSite(id, { limit: 1 });
@@ -70,7 +71,7 @@ export async function sitePage(client, arg) {
   );
 }
 
-export async function releasePage(client, arg) {
+export async function releasePage(client: OmbraClient, arg: string) {
   const [id, query] = splitArg(arg);
   if (!RECORD_ID.test(id)) return null;
   const r = await client.find('getApiWebReleaseReleaseId', { releaseId: id }, { limit: 1 });
@@ -105,7 +106,7 @@ export async function releasePage(client, arg) {
   );
 }
 
-export async function sitesPage(client, arg) {
+export async function sitesPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
   return pageOf(
     'Web drives',
@@ -134,7 +135,7 @@ export async function sitesPage(client, arg) {
   );
 }
 
-export async function filePage(client, arg) {
+export async function filePage(client: OmbraClient, arg: string) {
   const [id] = splitArg(arg);
   if (!HASH.test(id)) return null;
   const f = await client.webFile(id.toLowerCase());
@@ -165,7 +166,7 @@ export async function filePage(client, arg) {
   );
 }
 
-export async function aliasPage(client, arg) {
+export async function aliasPage(client: OmbraClient, arg: string) {
   const [raw] = splitArg(arg);
   const alias = raw.toLowerCase();
   if (!ALIAS.test(alias)) return null;

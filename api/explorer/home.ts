@@ -5,12 +5,14 @@
 // while events come, totals, analytics and agent runs at most every 10 s, and nothing is
 // re-read while the tab is hidden (it catches up when shown again): many open tabs must not
 // flood the node.
-import { OmbraApiError } from '../../client/browser.ts';
+import { type BlockSummary, OmbraApiError, type OmbraClient, type RunRecord } from '../../client/browser.ts';
+import type { AnyTx, LiveBlock } from './chainEvents.ts';
 import { Chart } from './charts.ts';
-import { age, blockLink, card, el, ombra, replaceKeepingFocus, table } from './dom.ts';
+import { age, blockLink, card, el, replaceKeepingFocus, table } from './dom.ts';
 // Ids as in every list: shortened, the full id in the title, and a copy button of it on phones.
 import { addr, idLink } from './format.ts';
 import { HomeStats } from './homeStats.ts';
+import { ombraText } from './text.ts';
 import { Throttle } from './throttle.ts';
 
 const BLOCKS = 12;
@@ -22,13 +24,16 @@ const REFRESH_EVERY_MS = 2000;
 const STATS_EVERY_MS = 10_000;
 
 /** One block as the charts and tables keep it (a block summary, as /api/chain/block-times answers). */
-function summary(b) {
+function summary(b: LiveBlock): BlockSummary {
   return { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer };
 }
 
 /** Calls `fn` once, when `element` first comes into view. */
-function whenShown(element, fn) {
-  if (typeof IntersectionObserver !== 'function') return fn();
+function whenShown(element: Element, fn: () => void): void {
+  if (typeof IntersectionObserver !== 'function') {
+    fn();
+    return;
+  }
   const seen = new IntersectionObserver((entries) => {
     if (!entries.some((e) => e.isIntersecting)) return;
     seen.disconnect();
@@ -37,14 +42,40 @@ function whenShown(element, fn) {
   seen.observe(element);
 }
 
+/** A latest transaction as the home page keeps it: with its block. */
+type HomeTx = AnyTx & { blockIndex: number };
+
+/** The transactions of a block, newest first, each with its block. */
+const txsOf = (b: { index: number; transactions: readonly AnyTx[] }): HomeTx[] =>
+  b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse();
+
 /** Home page state and rendering. */
 export class Home {
-  constructor(client) {
+  private readonly client: OmbraClient;
+  /** Block summaries, oldest first. */
+  private window: BlockSummary[] = [];
+  private txs: HomeTx[] = [];
+  private root: HTMLElement | null = null;
+  private queue: Promise<void> = Promise.resolve();
+  private runsShown = false;
+  private readonly lists: Throttle;
+  private readonly paint: Throttle;
+  private readonly stats: Throttle;
+  private readonly onVisible: () => void;
+  private readonly txChart = new Chart('Transactions and block time, latest blocks (live)', [
+    { label: 'transactions', bars: true },
+    { label: 'block time', unit: 's', scale: 'right' },
+  ]);
+  private readonly analytics: HomeStats;
+  private readonly blocksCard = card('Latest blocks');
+  private readonly txsCard = card('Latest transactions');
+  private readonly mempoolCard = card('Mempool', el('p', { class: 'muted' }, 'Loading…'));
+  private readonly tasksCard = card('Tasks', el('p', { class: 'muted' }, 'Loading…'));
+  private readonly runsCard = card('Agent runs', el('p', { class: 'muted' }, 'Read when shown.'));
+
+  constructor(client: OmbraClient) {
     this.client = client;
-    this.window = []; // block summaries, oldest first
-    this.txs = [];
-    this.root = null;
-    this.queue = Promise.resolve();
+    this.analytics = new HomeStats(client);
     const live = () => this.root?.isConnected ?? false;
     this.lists = new Throttle(REFRESH_EVERY_MS, () => (live() ? this.refresh() : Promise.resolve()));
     this.paint = new Throttle(PAINT_EVERY_MS, () => (live() ? this.repaint() : Promise.resolve()));
@@ -61,37 +92,29 @@ export class Home {
   }
 
   /** Loads the first view and returns its element. */
-  async render() {
+  async render(): Promise<HTMLElement> {
     // The chart's window and the latest blocks from one light read (summaries, not blocks).
     const times = await this.client.read('getApiChainBlockTimes', {}, { count: WINDOW });
     this.window = times.blocks;
     // The latest transactions: full blocks only from the newest ones that hold any (at most 50 back).
     let need = TXS;
-    let from = null;
+    let from: number | null = null;
     for (let i = this.window.length - 1; i >= 0 && need > 0; i--) {
       if (this.window[i].txCount > 0) {
         need -= this.window[i].txCount;
         from = this.window[i].index;
       }
     }
-    if (from !== null) {
-      const to = this.window.at(-1).index;
+    const to = this.window.at(-1)?.index;
+    if (from !== null && to !== undefined) {
       const range = (await this.client.blocksRange(Math.max(from, to - 49), to)).blocks;
-      for (const b of [...range].reverse()) this.txs.push(...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse());
+      for (const b of [...range].reverse()) this.txs.push(...txsOf(b));
     }
     this.txs = this.txs.slice(0, TXS);
 
-    this.txChart = new Chart('Transactions and block time, latest blocks (live)', [
-      { label: 'transactions', bars: true },
-      { label: 'block time', unit: 's', scale: 'right' },
-    ]);
-    this.analytics = new HomeStats(this.client);
     this.drawWindow();
-    this.blocksCard = card('Latest blocks', this.blocksTable());
-    this.txsCard = card('Latest transactions', this.txsTable());
-    this.mempoolCard = card('Mempool', el('p', { class: 'muted' }, 'Loading…'));
-    this.tasksCard = card('Tasks', el('p', { class: 'muted' }, 'Loading…'));
-    this.runsCard = card('Agent runs', el('p', { class: 'muted' }, 'Read when shown.'));
+    this.blocksCard.append(this.blocksTable());
+    this.txsCard.append(this.txsTable());
     const charts = el(
       'section',
       { class: 'charts', 'aria-label': 'Charts' },
@@ -122,13 +145,13 @@ export class Home {
   }
 
   /** The per-block charts over the block window. */
-  drawWindow() {
+  private drawWindow(): void {
     const w = this.window;
     const gaps = w.map((b, i) => (i ? (b.timestamp - w[i - 1].timestamp) / 1000 : null));
     this.txChart.setData([w.map((b) => b.index), w.map((b) => b.txCount), gaps]);
   }
 
-  blocksTable() {
+  private blocksTable(): HTMLElement {
     return table(
       ['height', 'hash', 'txs', 'proposer', 'age'],
       this.window
@@ -138,20 +161,25 @@ export class Home {
     );
   }
 
-  txsTable() {
+  private txsTable(): HTMLElement {
     return table(
       ['hash', 'type', 'from', 'block'],
-      this.txs.map((t) => [idLink(`tx/${t.hash}`, t.hash), el('span', { class: 'badge' }, t.type), addr(t.from), blockLink(t.blockIndex)]),
+      this.txs.map((t) => [
+        idLink(`tx/${String(t.hash)}`, t.hash),
+        el('span', { class: 'badge' }, t.type),
+        addr(t.from),
+        blockLink(t.blockIndex),
+      ]),
       'no transactions in the latest blocks',
     );
   }
 
   /** A new block from the stream (in order; a gap since the last one is read from the node first). */
-  onBlock(b) {
+  onBlock(b: LiveBlock): void {
     this.queue = this.queue.then(() => this.take(b)).catch(() => undefined);
   }
 
-  async take(b) {
+  private async take(b: LiveBlock): Promise<void> {
     const top = this.window.at(-1)?.index ?? -1;
     if (b.index <= top) return;
     // A gap since the last block (the tab was asleep, the stream dropped): its summaries only.
@@ -160,7 +188,7 @@ export class Home {
       this.window.push(...gap.blocks.filter((x) => x.index > top && x.index < b.index));
     }
     this.window.push(summary(b));
-    this.txs.unshift(...b.transactions.map((t) => ({ ...t, blockIndex: b.index })).reverse());
+    this.txs.unshift(...txsOf(b));
     this.window = this.window.slice(-WINDOW);
     this.txs = this.txs.slice(0, TXS);
     this.paint.schedule();
@@ -169,7 +197,7 @@ export class Home {
   }
 
   /** Redraws the charts and the latest blocks and transactions (at most once a second). */
-  async repaint() {
+  private async repaint(): Promise<void> {
     this.drawWindow();
     replaceKeepingFocus(this.blocksCard, el('h2', {}, 'Latest blocks'), this.blocksTable());
     this.blocksCard.querySelector('tbody tr')?.classList.add('fresh');
@@ -177,20 +205,20 @@ export class Home {
   }
 
   /** A reorg: blocks from `fromHeight` on are gone (the stream re-sends the new branch). */
-  onReorg(r) {
+  onReorg(fromHeight: number): void {
     this.queue = this.queue.then(() => {
-      this.window = this.window.filter((b) => b.index < r.fromHeight);
-      this.txs = this.txs.filter((t) => t.blockIndex < r.fromHeight);
+      this.window = this.window.filter((b) => b.index < fromHeight);
+      this.txs = this.txs.filter((t) => t.blockIndex < fromHeight);
       this.scheduleRefresh();
     });
   }
 
   /** Re-reads the mempool and tasks soon (coalescing bursts of events). */
-  scheduleRefresh() {
+  scheduleRefresh(): void {
     this.lists.schedule();
   }
 
-  async refresh() {
+  private async refresh(): Promise<void> {
     const [mempool, tasks] = await Promise.all([this.client.mempool({ limit: 10 }), this.client.tasks({ limit: 8 })]);
     replaceKeepingFocus(
       this.mempoolCard,
@@ -201,7 +229,7 @@ export class Home {
           idLink(`tx/${t.hash}`, t.hash),
           el('span', { class: 'badge' }, t.type),
           addr(t.from),
-          t.amount ? ombra(t.amount) : '',
+          t.amount ? ombraText(t.amount) : '',
         ]),
         'empty',
       ),
@@ -216,21 +244,22 @@ export class Home {
           t.taskType,
           el('span', { class: 'badge' }, t.status),
           t.responseCount,
-          ombra(t.fee),
+          ombraText(t.fee),
         ]),
         'no tasks yet',
       ),
     );
   }
 
-  async refreshRuns() {
+  private async refreshRuns(): Promise<void> {
     replaceKeepingFocus(this.runsCard, el('h2', {}, 'Agent runs'), await this.recentRuns());
   }
 
   /** Open and recent agent runs, or why there are none. */
-  async recentRuns() {
+  private async recentRuns(): Promise<HTMLElement> {
     try {
-      const lists = await Promise.all(['pending', 'claimed', 'running', 'completed', 'failed'].map((s) => this.client.runsByStatus(s, 5)));
+      const open: RunRecord['status'][] = ['pending', 'claimed', 'running', 'completed', 'failed'];
+      const lists = await Promise.all(open.map((s) => this.client.runsByStatus(s, 5)));
       const runs = lists
         .flatMap((l) => l.runs)
         .sort((a, b) => b.submittedAt - a.submittedAt)

@@ -2,19 +2,38 @@
 // (/api/analytics/totals and /series, which the analytics projection answers without a scan),
 // the fee estimate, the authorities' record and the weekday-hour heatmap. Re-read by the home
 // page at most every 10 s while blocks come.
-import { barList, Chart, fmt, fmtBytes } from './charts.ts';
-import { el, ombra, short } from './dom.ts';
+import type { OmbraClient } from '../../client/browser.ts';
+import { barList, Chart, type ChartData, fmt, fmtBytes } from './charts.ts';
+import { el } from './dom.ts';
+import { ombraText, shortId } from './text.ts';
 
-const micro = (s) => Number(s) / 1e6;
-const sum = (ys) => ys.reduce((a, b) => a + (b ?? 0), 0);
-const tile = (label, value, title) => el('div', {}, el('dt', {}, label), el('dd', { title }, value));
+const micro = (s: string) => Number(s) / 1e6;
+const sum = (ys: readonly (number | null)[] = []) => ys.reduce<number>((a, b) => a + (b ?? 0), 0);
+/** The values of a chart's series `i` (none when it has no such series). */
+const ysOf = (d: ChartData, i: number): number[] => (d[i] ?? []).flatMap((v) => (v === null ? [] : [v]));
+const tile = (label: string, value: string, title?: string) => el('div', {}, el('dt', {}, label), el('dd', { title }, value));
 
 /** Totals and charts over the last 7 days (per hour) and 30 days (per day). */
 export class HomeStats {
-  constructor(client) {
+  readonly tiles = el('dl', { class: 'tiles' });
+  readonly taskTypes = el('div');
+  readonly authorities = el('div');
+  /** Read the charts' series too (once the charts have come into view). */
+  chartsWanted = false;
+  readonly charts: readonly Chart[];
+  private readonly client: OmbraClient;
+  private readonly hourly: Chart;
+  private readonly daily: Chart;
+  private readonly speed: Chart;
+  private readonly miners: Chart;
+  private readonly tasks: Chart;
+  private readonly fees: Chart;
+  private readonly storage: Chart;
+  private readonly hourOfDay: Chart;
+
+  constructor(client: OmbraClient) {
     this.client = client;
-    this.tiles = el('dl', { class: 'tiles' });
-    const total = (label, span) => (d) => `${fmt(sum(d[1]))} ${label} in ${span}`;
+    const total = (label: string, span: string) => (d: ChartData) => `${fmt(sum(d[1]))} ${label} in ${span}`;
     this.hourly = new Chart(
       'Transactions and blocks per hour, 7 days',
       [
@@ -33,11 +52,11 @@ export class HomeStats {
         { label: 'TPS', unit: 'tx/s' },
         { label: 'block time', unit: 's', scale: 'right' },
       ],
-      { x: 'time', caption: (d) => `peak ${fmt(Math.max(0, ...d[1].filter((v) => v !== null)))} tx/s` },
+      { x: 'time', caption: (d) => `peak ${fmt(Math.max(0, ...ysOf(d, 1)))} tx/s` },
     );
     this.miners = new Chart('Active miners per day, 30 days', [{ label: 'active miners', bars: true }], {
       x: 'time',
-      caption: (d) => `most in a day: ${fmt(Math.max(0, ...d[1]))}`,
+      caption: (d) => `most in a day: ${fmt(Math.max(0, ...ysOf(d, 1)))}`,
     });
     this.tasks = new Chart('Tasks submitted per day, 30 days', [{ label: 'tasks', bars: true }], {
       x: 'time',
@@ -50,23 +69,22 @@ export class HomeStats {
     this.storage = new Chart('Drive storage used, 30 days', [{ label: 'storage' }], {
       x: 'time',
       format: fmtBytes,
-      caption: (d) => `now ${fmtBytes(d[1].at(-1) ?? 0)}`,
+      caption: (d) => `now ${fmtBytes(ysOf(d, 1).at(-1) ?? 0)}`,
     });
     this.hourOfDay = new Chart('Transactions by UTC hour of day, all time', [{ label: 'transactions', bars: true }], {
       x: 'hour',
-      caption: ([hours, counts]) => {
+      caption: (d) => {
+        const [hours] = d;
+        const counts = ysOf(d, 1);
         const busiest = counts.indexOf(Math.max(...counts));
         return `busiest ${hours[busiest]}:00-${hours[busiest] + 1}:00 UTC`;
       },
     });
-    this.taskTypes = el('div');
-    this.authorities = el('div');
-    this.chartsWanted = false;
     this.charts = [this.hourly, this.daily, this.speed, this.miners, this.tasks, this.fees, this.storage, this.hourOfDay];
   }
 
   /** Reads the totals again (and the charts, once they have been shown) and redraws. */
-  async refresh() {
+  async refresh(): Promise<void> {
     const c = this.client;
     const [t, fee] = await Promise.all([c.read('getApiAnalyticsTotals', {}), c.read('getApiChainFeeEstimate', {})]);
     this.tiles.replaceChildren(
@@ -74,21 +92,25 @@ export class HomeStats {
       tile('Transactions, 24 h', fmt(t.transactions24h)),
       tile('TPS', fmt(t.tps.average), `average over the last 100 blocks; peak ${fmt(t.tps.peak)}`),
       tile('Block time, 24 h', t.blockTimeMs24h === null ? '—' : `${fmt(t.blockTimeMs24h / 1000)} s`),
-      tile('Circulating supply', ombra(t.circulatingSupply), `${t.circulatingSupply} micro-OMBRA`),
-      tile('Burned', ombra(t.totalBurned)),
-      tile('Fees paid', ombra(t.feesPaid)),
+      tile('Circulating supply', ombraText(t.circulatingSupply), `${t.circulatingSupply} micro-OMBRA`),
+      tile('Burned', ombraText(t.totalBurned)),
+      tile('Fees paid', ombraText(t.feesPaid)),
       tile('Tasks', fmt(t.tasks)),
       tile('Agent runs', fmt(t.agentRuns)),
       tile('Miners', fmt(t.miners)),
       tile('Active miners, 24 h', fmt(t.activeMiners24h), 'miners that answered a task or claimed an agent run'),
-      tile('Task fee (median)', ombra(fee.medium), `25th percentile ${ombra(fee.low)}, 90th ${ombra(fee.high)}, over ${fee.sample} tasks`),
+      tile(
+        'Task fee (median)',
+        ombraText(fee.medium),
+        `25th percentile ${ombraText(fee.low)}, 90th ${ombraText(fee.high)}, over ${fee.sample} tasks`,
+      ),
       tile('Storage used', fmtBytes(Number(t.storageUsed)), `${t.storageUsed} bytes on the drive`),
     );
     if (this.chartsWanted) await this.refreshCharts();
   }
 
   /** Reads the series behind the charts and redraws them. */
-  async refreshCharts() {
+  async refreshCharts(): Promise<void> {
     const c = this.client;
     const [week, month, validators, heatmap] = await Promise.all([
       c.read('getApiAnalyticsSeries', {}, { range: '7d', step: 'hour' }),
@@ -107,7 +129,7 @@ export class HomeStats {
     this.storage.setData([mx, month.points.map((p) => Number(p.storageUsed))]);
     const hours = Array.from({ length: 24 }, (_, h) => h);
     this.hourOfDay.setData([hours, hours.map((h) => heatmap.matrix.reduce((n, row) => n + row[h], 0))]);
-    const types = {};
+    const types: Record<string, number> = {};
     for (const p of month.points) for (const [k, n] of Object.entries(p.taskTypes)) types[k] = (types[k] ?? 0) + n;
     this.taskTypes.replaceChildren(
       barList(
@@ -122,7 +144,7 @@ export class HomeStats {
       barList(
         `Blocks by authority, last ${fmt(validators.blocks)} blocks`,
         validators.validators.map((v) => ({
-          label: short(v.address, 6),
+          label: shortId(v.address, 6),
           value: v.proposed,
           text: `${fmt(v.proposed)}${v.missed ? `, ${fmt(v.missed)} missed` : ''}`,
         })),

@@ -5,16 +5,17 @@
 // connection to a node that is down costs one loopback or LAN round trip, and the one
 // connection is shared by every tab of the browser.
 import { OmbraClient } from '../../client/browser.ts';
+import { blockOf, type LiveMessage } from './chainEvents.ts';
 
 /** The wait before reconnect attempt `n` (0-based), in ms: 250, 500, then 1,000. */
-const liveBackoff = (n) => Math.min(250 * 2 ** n, 1000);
+export const liveBackoff = (n: number): number => Math.min(250 * 2 ** n, 1000);
 
 /**
  * Follows the chain from `fromHeight` (or live only) until `signal` aborts; `send` receives
  * `{kind: 'event', e}` for every chain event and `{kind: 'status', live}` when the connection
  * comes or goes. A resume the node refuses (too far back) starts again live only.
  */
-export async function followChain(origin, send, signal, fromHeight) {
+export async function followChain(origin: string, send: (m: LiveMessage) => void, signal: AbortSignal, fromHeight?: number): Promise<void> {
   const client = new OmbraClient(origin);
   let from = fromHeight;
   while (!signal.aborted) {
@@ -26,7 +27,8 @@ export async function followChain(origin, send, signal, fromHeight) {
       backoff: liveBackoff,
       onNotice: (line) => send({ kind: 'status', live: line.startsWith('connected'), notice: line }),
       onEvent: (e) => {
-        if (e.event === 'block') from = e.data.index + 1;
+        const b = blockOf(e);
+        if (b) from = b.index + 1;
         send({ kind: 'event', e });
       },
     });

@@ -5,45 +5,56 @@
 // cache of API reads (apiCache.ts): a tab asks `{kind: 'get', id, url}` and is answered
 // `{kind: 'got', id, answer}`.
 import { ApiCache } from './apiCache.ts';
+import { blockOf, type LiveMessage, reorgFrom, type WorkerAsk, type WorkerSays } from './chainEvents.ts';
 import { followChain } from './liveSource.ts';
 
 const cache = new ApiCache();
 
-const ports = new Set();
-let status = { kind: 'status', live: false, notice: 'connecting' };
-let lastBlock = null;
+const ports = new Set<MessagePort>();
+let status: LiveMessage = { kind: 'status', live: false, notice: 'connecting' };
+let lastBlock: LiveMessage | null = null;
 let started = false;
 
-function broadcast(msg) {
+function broadcast(msg: LiveMessage): void {
   if (msg.kind === 'status') status = msg;
-  else if (msg.e.event === 'block') {
-    lastBlock = msg;
-    cache.onBlock(msg.e.data);
-  } else if (msg.e.event === 'reorg') cache.onReorg();
-  for (const port of ports) port.postMessage(msg);
+  else {
+    const b = blockOf(msg.e);
+    if (b) {
+      lastBlock = msg;
+      cache.onBlock(b);
+    } else if (reorgFrom(msg.e) !== null) cache.onReorg();
+  }
+  for (const port of ports) port.postMessage(msg satisfies WorkerSays);
 }
 
-self.onconnect = (ev) => {
-  const port = ev.ports[0];
+/** A tab connected: it gets the status and the last block, then every message, and reads through the cache. */
+function connected(port: MessagePort): void {
   ports.add(port);
-  port.onmessage = (m) => {
+  port.onmessage = (m: MessageEvent<WorkerAsk>) => {
+    const ask = m.data;
     // A tab that goes away says so; a port that never does only costs a failed postMessage.
-    if (m.data?.kind === 'bye') ports.delete(port);
-    else if (m.data?.kind === 'get') {
-      const { id, url } = m.data;
+    if (ask.kind === 'bye') ports.delete(port);
+    else {
+      const { id, url } = ask;
+      const reply = (r: WorkerSays) => port.postMessage(r);
       // Only this origin's API: the worker reads nothing else for a tab.
-      if (new URL(url).origin !== self.location.origin) return port.postMessage({ kind: 'got', id, error: 'not this origin' });
+      if (new URL(url).origin !== self.location.origin) return reply({ kind: 'got', id, error: 'not this origin' });
       cache.get(url).then(
-        (answer) => port.postMessage({ kind: 'got', id, answer }),
-        (e) => port.postMessage({ kind: 'got', id, error: String(e?.message ?? e) }),
+        (answer) => reply({ kind: 'got', id, answer }),
+        (e: unknown) => reply({ kind: 'got', id, error: e instanceof Error ? e.message : String(e) }),
       );
     }
   };
   port.start();
-  port.postMessage(status);
-  if (lastBlock) port.postMessage(lastBlock);
+  port.postMessage(status satisfies WorkerSays);
+  if (lastBlock) port.postMessage(lastBlock satisfies WorkerSays);
   if (!started) {
     started = true;
     void followChain(self.location.origin, broadcast, new AbortController().signal);
   }
-};
+}
+
+// A shared worker's `connect` event is a MessageEvent whose port is the new tab's.
+addEventListener('connect', (ev) => {
+  if (ev instanceof MessageEvent && ev.ports[0]) connected(ev.ports[0]);
+});

@@ -1,5 +1,6 @@
 // Miners: the registered miners paged, a leaderboard (miners by tasks completed and reputation;
 // authorities by blocks proposed and slots missed) and one miner with the agent runs it served.
+import type { OmbraClient } from '../../client/browser.ts';
 import { el } from './dom.ts';
 import { addr, ageCell, badge, dataTable, fields, fullId, idLink, pageOf, section } from './format.ts';
 import { pagedTable, splitArg } from './paging.ts';
@@ -7,10 +8,10 @@ import { pagedTable, splitArg } from './paging.ts';
 const HASH = /^[0-9a-fA-F]{64}$/;
 /** Most miners the leaderboard ranks (read 100 a page). */
 const LEADERBOARD_MAX = 1000;
-const minerLink = (m) => el('a', { href: `#/miner/${m.id}`, 'aria-label': `Miner ${m.name}` }, m.name);
-const tags = (list) => el('span', { class: 'tags' }, ...list.map(badge));
+const minerLink = (m: { id: string; name: string }) => el('a', { href: `#/miner/${m.id}`, 'aria-label': `Miner ${m.name}` }, m.name);
+const tags = (list: readonly string[]) => el('span', { class: 'tags' }, ...list.map(badge));
 
-export async function minersPage(client, arg) {
+export async function minersPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
   return pageOf(
     'Miners',
@@ -40,7 +41,7 @@ export async function minersPage(client, arg) {
   );
 }
 
-export async function leaderboardPage(client) {
+export async function leaderboardPage(client: OmbraClient) {
   const miners = [];
   for (let offset = 0; offset < LEADERBOARD_MAX; offset += 100) {
     const r = await client.read('getApiMiners', {}, { limit: 100, offset });
@@ -85,12 +86,12 @@ export async function leaderboardPage(client) {
   );
 }
 
-export async function minerPage(client, arg) {
+export async function minerPage(client: OmbraClient, arg: string) {
   const [id, query] = splitArg(arg);
   if (!HASH.test(id)) return null;
   const m = await client.find('getApiMinersId', { id: id.toLowerCase() });
   if (!m) return null;
-  let runs;
+  let runs: HTMLElement;
   try {
     runs = await pagedTable({
       caption: 'Agent runs the miner served, newest first',

@@ -1,49 +1,83 @@
 // NFTs: galleries of art (SVG), image and audio NFTs, all or one owner's, paged; and each NFT's
 // page with its artwork, image or audio and its record (times in UTC, durations, pixels, Hz).
 // An SVG is shown through <img>: scripts inside an SVG image never run.
-import { OmbraApiError } from '../../client/browser.ts';
+import { type Components, OmbraApiError, type OmbraClient } from '../../client/browser.ts';
+import { type Field, duration, fields, fullId, idLink, pageOf, section, utc } from './format.ts';
 import { el } from './dom.ts';
-import { duration, fields, fullId, idLink, pageOf, section, utc } from './format.ts';
 import { pageNumber, pager, splitArg, PAGE_SIZE } from './paging.ts';
 
 const HASH = /^[0-9a-fA-F]{64}$/;
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
-const KINDS = {
-  art: { title: 'Art NFTs', page: 'nft', all: 'getApiNft', owned: 'getApiNftOwnerAddress' },
-  image: { title: 'Image NFTs', page: 'image', all: 'getApiImage', owned: 'getApiImageOwnerAddress' },
-  audio: { title: 'Audio NFTs', page: 'audio', all: 'getApiAudio', owned: 'getApiAudioOwnerAddress' },
+type Kind = 'art' | 'image' | 'audio';
+/** Each kind's name and the page of one of its tokens. */
+const KINDS: Readonly<Record<Kind, { title: string; page: string }>> = {
+  art: { title: 'Art NFTs', page: 'nft' },
+  image: { title: 'Image NFTs', page: 'image' },
+  audio: { title: 'Audio NFTs', page: 'audio' },
 };
+const kindOf = (k: string): Kind => (k === 'image' || k === 'audio' ? k : 'art');
+/** A token with its kind. */
+type Token =
+  | { kind: 'art'; n: Components['ArtNft'] }
+  | { kind: 'image'; n: Components['ImageNft'] }
+  | { kind: 'audio'; n: Components['AudioNft'] };
 
 /** "Not active yet" for a read refused before its fork; other errors go on. */
-function notActive(e, what) {
+function notActive(e: unknown, what: string): HTMLElement {
   if (e instanceof OmbraApiError && e.status === 403)
     return el('p', { class: 'muted' }, `${what} are not active on this chain yet (${e.message}).`);
   throw e;
 }
 
+/** A page of tokens of `kind` (`owner`'s only, when given), newest first, with how many there are. */
+async function tokensOf(
+  client: OmbraClient,
+  kind: Kind,
+  owner: string | null,
+  p: { limit: number; offset: number },
+): Promise<{ tokens: Token[]; total: number }> {
+  const address = { address: owner ?? '' };
+  if (kind === 'art') {
+    const r = owner ? await client.read('getApiNftOwnerAddress', address, p) : await client.read('getApiNft', {}, p);
+    return { tokens: r.items.map((n) => ({ kind, n })), total: 'count' in r ? r.count : r.total };
+  }
+  if (kind === 'image') {
+    const r = owner ? await client.read('getApiImageOwnerAddress', address, p) : await client.read('getApiImage', {}, p);
+    return { tokens: r.items.map((n) => ({ kind, n })), total: 'count' in r ? r.count : r.total };
+  }
+  const r = owner ? await client.read('getApiAudioOwnerAddress', address, p) : await client.read('getApiAudio', {}, p);
+  return { tokens: r.items.map((n) => ({ kind, n })), total: 'count' in r ? r.count : r.total };
+}
+
 /** The media of an NFT: an SVG or image file, or an audio player. */
-function mediaOf(client, kind, n, thumb = false) {
-  if (kind === 'art')
+function mediaOf(client: OmbraClient, t: Token, thumb = false): HTMLElement {
+  const { tokenId } = t.n;
+  if (t.kind === 'art')
     return el('img', {
-      src: client.nftSvgUrl(n.tokenId),
-      alt: `Artwork of NFT ${n.tokenId.slice(0, 12)}`,
+      src: client.nftSvgUrl(tokenId),
+      alt: `Artwork of NFT ${tokenId.slice(0, 12)}`,
       loading: thumb ? 'lazy' : undefined,
     });
-  const src = client.mediaFileUrl(kind, n.tokenId);
-  if (kind === 'image')
-    return el('img', { src, alt: `Image NFT ${n.tokenId.slice(0, 12)}, ${n.width} × ${n.height} px`, loading: thumb ? 'lazy' : undefined });
+  const src = client.mediaFileUrl(t.kind, tokenId);
+  if (t.kind === 'image')
+    return el('img', {
+      src,
+      alt: `Image NFT ${tokenId.slice(0, 12)}, ${t.n.width} × ${t.n.height} px`,
+      loading: thumb ? 'lazy' : undefined,
+    });
   return el('audio', {
     src,
     controls: true,
     preload: thumb ? 'none' : 'metadata',
-    'aria-label': `Audio NFT ${n.tokenId.slice(0, 12)}, ${duration(n.durationMs)}`,
+    'aria-label': `Audio NFT ${tokenId.slice(0, 12)}, ${duration(t.n.durationMs)}`,
   });
 }
 
-export async function galleryPage(client, arg) {
+export async function galleryPage(client: OmbraClient, arg: string) {
   const [k, query] = splitArg(arg);
-  const kind = KINDS[k] ? k : 'art';
-  const owner = ADDRESS.test(query.get('owner') ?? '') ? query.get('owner').toLowerCase() : null;
+  const kind = kindOf(k);
+  const o = query.get('owner') ?? '';
+  const owner = ADDRESS.test(o) ? o.toLowerCase() : null;
   const page = pageNumber(query);
   const tabs = el(
     'nav',
@@ -53,28 +87,26 @@ export async function galleryPage(client, arg) {
     ),
   );
   const title = owner ? [`${KINDS[kind].title} of `, el('span', { class: 'mono id' }, owner)] : KINDS[kind].title;
-  let body;
+  let body: HTMLElement;
   try {
-    const p = { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE };
-    const r = owner ? await client.read(KINDS[kind].owned, { address: owner }, p) : await client.read(KINDS[kind].all, {}, p);
-    const total = owner ? r.count : r.total;
-    const cards = r.items.map((n) =>
+    const { tokens, total } = await tokensOf(client, kind, owner, { limit: PAGE_SIZE, offset: (page - 1) * PAGE_SIZE });
+    const cards = tokens.map((t) =>
       el(
         'li',
         { class: 'tile' },
-        el('div', { class: 'media' }, mediaOf(client, kind, n, true)),
-        el('a', { href: `#/${KINDS[kind].page}/${n.tokenId}`, class: 'mono', title: n.tokenId }, `${n.tokenId.slice(0, 12)}…`),
+        el('div', { class: 'media' }, mediaOf(client, t, true)),
+        el('a', { href: `#/${KINDS[kind].page}/${t.n.tokenId}`, class: 'mono', title: t.n.tokenId }, `${t.n.tokenId.slice(0, 12)}…`),
         el(
           'span',
           { class: 'muted' },
-          kind === 'image' ? `${n.width} × ${n.height} px` : kind === 'audio' ? duration(n.durationMs) : utc(n.mintedAt),
+          t.kind === 'image' ? `${t.n.width} × ${t.n.height} px` : t.kind === 'audio' ? duration(t.n.durationMs) : utc(t.n.mintedAt),
         ),
       ),
     );
     body = el(
       'div',
       {},
-      pager(`gallery/${kind}`, query, page, r.items.length, total),
+      pager(`gallery/${kind}`, query, page, tokens.length, total),
       cards.length ? el('ul', { class: 'gallery' }, ...cards) : el('p', { class: 'muted' }, 'No NFTs of this kind yet.'),
     );
   } catch (e) {
@@ -84,7 +116,19 @@ export async function galleryPage(client, arg) {
 }
 
 /** The fields of an NFT record. */
-function tokenFields(kind, n) {
+function tokenFields(t: Token): HTMLElement {
+  const n = t.n;
+  const media: Field[] =
+    t.kind === 'art'
+      ? []
+      : [
+          ['Format', t.n.format],
+          ['Blob', el('a', { href: `/api/social/blob/${t.n.blobId}`, class: 'mono id' }, t.n.blobId)],
+          t.kind === 'image'
+            ? ['Size', `${t.n.width.toLocaleString('en-US')} × ${t.n.height.toLocaleString('en-US')} px`]
+            : ['Duration', duration(t.n.durationMs)],
+          t.kind === 'audio' && ['Sample rate', `${t.n.sampleRate.toLocaleString('en-US')} Hz`],
+        ];
   return fields('Token', [
     ['Token id', fullId(n.tokenId, null, 'token id')],
     ['Owner', fullId(n.owner, `address/${n.owner}`, 'owner address')],
@@ -92,54 +136,58 @@ function tokenFields(kind, n) {
     ['Miner', fullId(n.minerId, `miner/${n.minerId}`, 'miner id')],
     ['Minted', utc(n.mintedAt)],
     ['Block', el('a', { href: `#/block/${n.blockIndex}` }, `#${n.blockIndex}`)],
-    kind !== 'art' && ['Format', n.format],
-    kind !== 'art' && ['Blob', el('a', { href: `/api/social/blob/${n.blobId}`, class: 'mono id' }, n.blobId)],
-    kind === 'image' && ['Size', `${n.width.toLocaleString('en-US')} × ${n.height.toLocaleString('en-US')} px`],
-    kind === 'audio' && ['Duration', duration(n.durationMs)],
-    kind === 'audio' && ['Sample rate', `${n.sampleRate.toLocaleString('en-US')} Hz`],
+    ...media,
   ]);
 }
 
 /** An art NFT with its SVG. */
-export async function nftPage(client, arg) {
+export async function nftPage(client: OmbraClient, arg: string) {
   const [id] = splitArg(arg);
   if (!HASH.test(id)) return null;
-  let n;
+  let n: Components['ArtNft'] | null;
   try {
     n = await client.nft(id.toLowerCase());
   } catch (e) {
     return pageOf('Art NFT', notActive(e, 'Art NFTs'));
   }
   if (!n) return null;
+  const t: Token = { kind: 'art', n };
   return pageOf(
     ['Art NFT ', el('span', { class: 'mono id' }, n.tokenId)],
     el('p', {}, el('a', { href: '#/gallery/art' }, 'All art NFTs')),
-    section('Artwork', el('div', { class: 'media' }, mediaOf(client, 'art', n))),
-    section('Token', tokenFields('art', n)),
+    section('Artwork', el('div', { class: 'media' }, mediaOf(client, t))),
+    section('Token', tokenFields(t)),
   );
 }
 
 /** An image or audio NFT: its media (or why it cannot be shown) and its record. */
-export async function mediaPage(client, kind, arg) {
+export async function mediaPage(client: OmbraClient, kind: 'image' | 'audio', arg: string) {
   const [id] = splitArg(arg);
   if (!HASH.test(id)) return null;
   const label = kind === 'image' ? 'Image NFT' : 'Audio NFT';
-  let n;
+  const tokenId = id.toLowerCase();
+  let t: Token | null;
   try {
-    n = await client.mediaNft(kind, id.toLowerCase());
+    if (kind === 'image') {
+      const n = await client.find('getApiImageTokenId', { tokenId });
+      t = n && { kind, n };
+    } else {
+      const n = await client.find('getApiAudioTokenId', { tokenId });
+      t = n && { kind, n };
+    }
   } catch (e) {
     return pageOf(label, notActive(e, `${label}s`));
   }
-  if (!n) return null;
-  const media = mediaOf(client, kind, n);
+  if (!t) return null;
+  const media = mediaOf(client, t);
   const holder = el('div', { class: 'media' }, media);
   media.addEventListener('error', () =>
     holder.replaceChildren(el('p', { class: 'error' }, `The ${kind} file is not available from this node.`)),
   );
   return pageOf(
-    [`${label} `, el('span', { class: 'mono id' }, n.tokenId)],
+    [`${label} `, el('span', { class: 'mono id' }, t.n.tokenId)],
     el('p', {}, el('a', { href: `#/gallery/${kind}` }, `All ${kind} NFTs`)),
     section(kind === 'image' ? 'Image' : 'Audio', holder),
-    section('Token', tokenFields(kind, n)),
+    section('Token', tokenFields(t)),
   );
 }

@@ -1,6 +1,7 @@
 // The explorer's pages by route (`#/<name>/<argument>`), and search: one hit opens its page,
 // several are listed with what each one is. Each page answers an element, or null when the
 // thing does not exist (the shell then says so).
+import type { OmbraClient, SearchHit } from '../../client/browser.ts';
 import { dmsPage, followersPage, followsPage, intentPage, queuePage } from './accountSocialPages.ts';
 import { addressPage } from './addressPage.ts';
 import { runPage, runsPage, taskPage, tasksPage } from './agentPages.ts';
@@ -14,55 +15,57 @@ import { galleryPage, mediaPage, nftPage } from './nftPages.ts';
 import { statsPage } from './statsPage.ts';
 import { feedPage, postPage, postsPage, profilePage } from './socialPages.ts';
 
-const NFT_PAGES = { art: 'nft', image: 'image', audio: 'audio' };
+const NFT_PAGES = { art: 'nft', image: 'image', audio: 'audio' } as const;
 const enc = encodeURIComponent;
 
-/** The page a search hit opens, and how it is described in a list of hits. */
-export function hitTarget(h) {
-  const d = h.data ?? {};
+/** The page a search hit opens, and how it is described in a list of hits; null for a kind this explorer has no page for. */
+export function hitTarget(h: SearchHit): [href: string, label: string] | null {
   switch (h.type) {
     case 'block':
-      return [`block/${d.index}`, `Block #${d.index}`];
+      return [`block/${h.data.index}`, `Block #${h.data.index}`];
     case 'tx':
-      return [`tx/${d.hash}`, `Transaction ${d.type ?? ''}`];
+      return [`tx/${h.data.hash}`, `Transaction ${h.data.type ?? ''}`];
     case 'address':
-      return [`address/${d.address}`, 'Address'];
+      return [`address/${h.data.address}`, 'Address'];
     case 'task':
-      return [`task/${enc(d.taskId)}`, `Task (${d.taskType ?? 'task'})`];
+      return [`task/${enc(h.data.taskId)}`, `Task (${h.data.taskType ?? 'task'})`];
     case 'run':
-      return [`run/${d.agentRunId}`, 'Agent run'];
+      return [`run/${h.data.agentRunId}`, 'Agent run'];
     case 'conversation':
-      return [`conversation/${d.conversationId}`, 'Conversation'];
+      return [`conversation/${h.data.conversationId}`, 'Conversation'];
     case 'nft':
-      return [`${NFT_PAGES[d.kind] ?? 'nft'}/${d.tokenId}`, `${d.kind ?? 'art'} NFT`];
+      return [`${NFT_PAGES[h.data.kind]}/${h.data.tokenId}`, `${h.data.kind} NFT`];
     case 'post':
-      return [`post/${enc(d.postId)}`, 'Post'];
+      return [`post/${enc(h.data.postId)}`, 'Post'];
     case 'profile':
-      return [`profile/${d.address}`, `Profile ${d.displayName ?? ''}`];
+      return [`profile/${h.data.address}`, `Profile ${h.data.displayName ?? ''}`];
     case 'site':
-      return [`site/${enc(d.siteId)}`, `Site ${d.name ?? ''}`];
+      return [`site/${enc(h.data.siteId)}`, `Site ${h.data.name ?? ''}`];
     case 'alias':
-      return [`alias/${d.alias}`, 'Web alias'];
+      return [`alias/${h.data.alias}`, 'Web alias'];
     case 'release':
-      return [`release/${enc(d.releaseId)}`, 'Release'];
+      return [`release/${enc(h.data.releaseId)}`, 'Release'];
     case 'file':
-      return [`file/${d.fileId}`, `Drive file ${d.path ?? ''}`];
+      return [`file/${h.data.fileId}`, `Drive file ${h.data.path ?? ''}`];
     case 'miner':
-      return [`miner/${d.id}`, `Miner ${d.name ?? ''}`];
+      return [`miner/${h.data.id}`, `Miner ${h.data.name ?? ''}`];
     case 'dm':
-      return [`dms/${d.from}`, 'Direct message (its sender’s messages)'];
+      return [`dms/${h.data.from}`, 'Direct message (its sender’s messages)'];
     default:
       return null;
   }
 }
 
 /** Search: one hit opens its page; several are listed. */
-async function searchPage(client, q, go) {
+async function searchPage(client: OmbraClient, q: string, go: Go): Promise<HTMLElement | null> {
   const query = q.trim();
   const hits = query ? await client.search(query) : [];
-  const targets = hits.map((h) => [h, hitTarget(h)]).filter(([, t]) => t !== null);
+  const targets = hits.flatMap((h) => {
+    const t = hitTarget(h);
+    return t ? [{ h, href: t[0], label: t[1] }] : [];
+  });
   if (targets.length === 1) {
-    go(targets[0][1][0], true);
+    go(targets[0].href, true);
     return null;
   }
   return pageOf(
@@ -71,7 +74,7 @@ async function searchPage(client, q, go) {
       ? dataTable(
           'Search results',
           ['kind', 'result'],
-          targets.map(([h, [href, label]]) => [
+          targets.map(({ h, href, label }) => [
             badge(h.type),
             el('a', { href: `#/${href}` }, `${label.trim()} · ${href.split('/').slice(1).join('/')}`),
           ]),
@@ -84,8 +87,13 @@ async function searchPage(client, q, go) {
   );
 }
 
+/** Opens an explorer page by its path (`replace` keeps the current entry out of the history). */
+export type Go = (path: string, replace?: boolean) => void;
+/** A page by its route argument: its element, or null when what it shows does not exist. */
+export type Page = (arg: string) => Promise<HTMLElement | null>;
+
 /** Every page by its route name: `(argument) => element | null`. */
-export function explorerPages(client, go) {
+export function explorerPages(client: OmbraClient, go: Go): Readonly<Record<string, Page>> {
   return {
     block: (a) => blockPage(client, a),
     blocks: (a) => blocksPage(client, a),

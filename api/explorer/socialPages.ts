@@ -1,5 +1,6 @@
 // The social pages: the feed, one post with its thread and likes, and profiles and author
 // timelines with their posts.
+import type { Answers, OmbraClient } from '../../client/browser.ts';
 import { el } from './dom.ts';
 import { addr, ageCell, amount, badge, dataTable, fields, fullId, idLink, none, pageOf, section, utc } from './format.ts';
 import { liveList, txsOfType } from './liveList.ts';
@@ -7,12 +8,13 @@ import { pagedTable, splitArg } from './paging.ts';
 
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
 const RECORD_ID = /^[A-Za-z0-9_-]{1,64}$/;
-const postLink = (id) => idLink(`post/${encodeURIComponent(id)}`, id, 12);
-const excerpt = (s, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
+const postLink = (id: string) => idLink(`post/${encodeURIComponent(id)}`, id, 12);
+const excerpt = (s: string, n = 120) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 /** The columns of a list of posts. */
 const POST_HEAD = ['post', 'author', 'text', 'likes', 'reply to', 'age'];
-const postRow = (p) => [
+type Post = Answers['getApiSocialFeed']['posts'][number];
+const postRow = (p: Post) => [
   postLink(p.postId),
   addr(p.author),
   p.body ? excerpt(p.body) : el('span', { class: 'muted' }, `${p.blobIds.length} attachment(s)`),
@@ -21,12 +23,12 @@ const postRow = (p) => [
   ageCell(p.timestamp),
 ];
 
-const postsOf = (client, address) => async (p) => {
+const postsOf = (client: OmbraClient, address?: string) => async (p: { limit: number; offset: number }) => {
   const r = address ? await client.read('getApiSocialAuthorAddressPosts', { address }, p) : await client.read('getApiSocialFeed', {}, p);
   return { items: r.posts, total: r.count };
 };
 
-export async function feedPage(client, arg) {
+export async function feedPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
   const page = pageOf(
     'Social feed',
@@ -46,7 +48,7 @@ export async function feedPage(client, arg) {
   return liveList(page, arg, txsOfType('SOCIAL_POST_CREATE'), 'post');
 }
 
-export async function postsPage(client, arg) {
+export async function postsPage(client: OmbraClient, arg: string) {
   const [a, query] = splitArg(arg);
   if (!ADDRESS.test(a)) return null;
   const address = a.toLowerCase();
@@ -67,7 +69,7 @@ export async function postsPage(client, arg) {
   );
 }
 
-export async function postPage(client, arg) {
+export async function postPage(client: OmbraClient, arg: string) {
   const [id, query] = splitArg(arg);
   if (!RECORD_ID.test(id)) return null;
   const post = await client.find('getApiSocialPostPostId', { postId: id });
@@ -143,7 +145,7 @@ export async function postPage(client, arg) {
   );
 }
 
-export async function profilePage(client, arg) {
+export async function profilePage(client: OmbraClient, arg: string) {
   const [a, query] = splitArg(arg);
   if (!ADDRESS.test(a)) return null;
   const address = a.toLowerCase();

@@ -1,19 +1,20 @@
 // The stats page (#/stats): the chain's series over a range the visitor picks (24 hours, 7 days
 // or 30 days: tabs), each chart with its legend and the values under the pointer, and the totals.
 // One read of the series and one of the totals per range (the shared cache keeps them 30 s).
-import { Chart, fmtBytes } from './charts.ts';
+import type { OmbraClient } from '../../client/browser.ts';
+import { Chart, type ChartSeries, fmtBytes } from './charts.ts';
 import { el } from './dom.ts';
 import { pageOf, section } from './format.ts';
 import { splitArg } from './paging.ts';
 
-const RANGES = [
+const RANGES: readonly [range: '24h' | '7d' | '30d', label: string, step: 'hour' | 'day'][] = [
   ['24h', '24 hours', 'hour'],
   ['7d', '7 days', 'hour'],
   ['30d', '30 days', 'day'],
 ];
-const micro = (s) => Number(s) / 1e6;
+const micro = (s: string) => Number(s) / 1e6;
 
-export async function statsPage(client, arg) {
+export async function statsPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
   const [range, label, step] = RANGES.find(([r]) => r === query.get('range')) ?? RANGES[1];
   const per = step === 'hour' ? 'per hour' : 'per day';
@@ -22,7 +23,7 @@ export async function statsPage(client, arg) {
     client.read('getApiAnalyticsTotals', {}),
   ]);
   const xs = series.points.map((p) => p.start / 1000);
-  const chart = (title, lines, ys, opts = {}) => {
+  const chart = (title: string, lines: ChartSeries[], ys: (number | null)[][], opts: { format?: (n: number) => string } = {}) => {
     const c = new Chart(`${title}, ${label}`, lines, { x: 'time', ...opts });
     c.setData([xs, ...ys]);
     return el('div', { class: 'card' }, c.element);
