@@ -4,7 +4,7 @@
 // page ticks once a second, whether or not blocks arrive.
 import { OmbraApiError, OmbraClient, OmbraUnreachable } from '../../client/browser.ts';
 import { cachedFetch } from './apiCache.ts';
-import { blockOf, reorgFrom, txOf } from './chainEvents.ts';
+import { blockOf, pendingOf, reorgFrom } from './chainEvents.ts';
 import { byId, el, tickAges } from './dom.ts';
 import { Home } from './home.ts';
 import { apiGet, onLiveEvent, openLive } from './live.ts';
@@ -207,7 +207,7 @@ document.documentElement.dataset.live = openLive((m) => {
   onLiveEvent(e);
   const block = blockOf(e);
   const reorg = reorgFrom(e);
-  const tx = txOf(e);
+  const tx = pendingOf(e);
   if (e.event === 'hello') setLive(true);
   else if (block) {
     // A block this tab already has (the worker repeats its last one to a new tab) is skipped.

@@ -28,7 +28,7 @@ export type WorkerSays = LiveMessage | { kind: 'got'; id: number; answer?: Answe
 const isObject = (v: unknown): v is Readonly<Record<string, unknown>> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A transaction of an event: an object with a string type, sender and hash. */
-export function isTx(v: unknown): v is AnyTx & { hash: string } {
+function isTx(v: unknown): v is AnyTx & { hash: string } {
   return isObject(v) && typeof v.type === 'string' && typeof v.from === 'string' && typeof v.hash === 'string';
 }
 
@@ -47,7 +47,16 @@ export function reorgFrom(e: ChainEvent): number | null {
   return e.event === 'reorg' && isObject(e.data) && typeof e.data.fromHeight === 'number' ? e.data.fromHeight : null;
 }
 
-/** The pending transaction of a `tx` event; null for any other event. */
-export function txOf(e: ChainEvent): (AnyTx & { hash: string }) | null {
-  return e.event === 'tx' && isTx(e.data) ? e.data : null;
+/** A transaction accepted to the mempool, as a `tx` event names it (api/streams/sseFrames.ts: its type and hash). */
+export interface PendingTx {
+  txType: string;
+  hash: string;
+}
+
+/** The transaction a `tx` event announces; null for any other event. */
+export function pendingOf(e: ChainEvent): PendingTx | null {
+  const d = e.data;
+  return e.event === 'tx' && isObject(d) && typeof d.txType === 'string' && typeof d.hash === 'string'
+    ? { txType: d.txType, hash: d.hash }
+    : null;
 }

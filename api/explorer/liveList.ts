@@ -3,7 +3,7 @@
 // `onLiveTx` of the page's element). A list whose first page would change shows a bar, "3 new
 // blocks - show", that reloads it; the mempool also drops the transactions a block mined, at
 // once and without a read.
-import type { AnyTx, LiveBlock } from './chainEvents.ts';
+import type { LiveBlock, PendingTx } from './chainEvents.ts';
 import { el } from './dom.ts';
 import { pageNumber, splitArg } from './paging.ts';
 import { plural } from './text.ts';
@@ -11,7 +11,7 @@ import { plural } from './text.ts';
 /** What a page on screen does with the live events the shell hands it. */
 export interface LiveHandlers {
   block?(b: LiveBlock): void;
-  tx?(t: AnyTx): void;
+  tx?(t: PendingTx): void;
 }
 
 const handlers = new WeakMap<Element, LiveHandlers>();

@@ -8,7 +8,7 @@ import { OmbraClient } from '../../client/browser.ts';
 import { blockOf, type LiveMessage } from './chainEvents.ts';
 
 /** The wait before reconnect attempt `n` (0-based), in ms: 250, 500, then 1,000. */
-export const liveBackoff = (n: number): number => Math.min(250 * 2 ** n, 1000);
+const liveBackoff = (n: number): number => Math.min(250 * 2 ** n, 1000);
 
 /**
  * Follows the chain from `fromHeight` (or live only) until `signal` aborts; `send` receives

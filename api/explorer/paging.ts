@@ -76,7 +76,7 @@ export function pager(
 }
 
 /** A page of a list: its items and the list's size (null when the API gives none). */
-export interface Loaded<T> {
+interface Loaded<T> {
   items: readonly T[];
   total: number | null;
 }

@@ -24,7 +24,7 @@ import * as TX_TABLES from '../explorer/txTables.ts';
 /** The client modules a browser may load: the browser-safe import graph of client/browser.ts. */
 export const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'routes.ts', 'subscribe.ts', 'types.ts'];
 /** The modules of core/ a browser may load (pure, no imports). */
-export const BROWSER_CORE_MODULES: readonly string[] = ['ombraAmount.ts'];
+const BROWSER_CORE_MODULES: readonly string[] = ['ombraAmount.ts'];
 /** The explorer module served as the values it exports, computed here (from core's registry). */
 const EVALUATED = 'txTables.ts';
 /** Third-party browser files: name → module specifier (resolved to its ESM build or file). */

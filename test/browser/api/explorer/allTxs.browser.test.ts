@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { serve } from '@hono/node-server';
 import { launchChromium, type Chromium } from '../../../helpers/chromium.ts';
 import { settled } from '../../../helpers/explorerRig.ts';
+import { missing } from '../../../helpers/skip.ts';
 import { DEV_KEYS, openTestChain, type TestChain } from '../../../helpers/testChain.ts';
 
 // Functions passed to page.evaluate run in the page; the project's type check has no DOM library.
@@ -54,7 +55,7 @@ before(async () => {
   const address = server.address();
   assert.ok(address !== null && typeof address === 'object');
   url = `http://127.0.0.1:${(address satisfies AddressInfo).port}`;
-  chromium = await launchChromium('the all-transactions page');
+  if (!missing('chromium')) chromium = await launchChromium('the all-transactions page');
 });
 
 after(async () => {
@@ -78,8 +79,10 @@ async function show(c: Chromium, hash: string): Promise<void> {
   await settled(c.page);
 }
 
-test('#/txs counts every transaction and pages back to the first ones, 1,100 blocks below the head', async (t) => {
-  if (!chromium) return t.skip('chromium is not installed');
+test('#/txs counts every transaction and pages back to the first ones, 1,100 blocks below the head', {
+  skip: missing('chromium'),
+}, async () => {
+  assert.ok(chromium, 'Chromium started');
   await show(chromium, '#/txs');
   const count = () => chromium?.page.locator('.pager .count').first().textContent();
   assert.equal(await count(), '1–25 of 28');
@@ -104,8 +107,8 @@ test('#/txs counts every transaction and pages back to the first ones, 1,100 blo
   assert.deepEqual(chromium.errors, []);
 });
 
-test("the address page filters by the block's day and says so", async (t) => {
-  if (!chromium) return t.skip('chromium is not installed');
+test("the address page filters by the block's day and says so", { skip: missing('chromium') }, async () => {
+  assert.ok(chromium, 'Chromium started');
   const day = new Date(lateBlockTime).toISOString().slice(0, 10);
   await show(chromium, `#/address/${A(1)}?since=${day}`);
   const note = await chromium.page.locator('#filter-note').textContent();
