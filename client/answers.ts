@@ -392,6 +392,7 @@ export interface Answers {
   get: string;
   getExplorerFile: string;
   getExplorerClientFile: string;
+  getExplorerCoreFile: string;
   getExplorerVendorFile: string;
   getApiCheckpoint: { height: number; hash: string; digest: string; bytes: number; url: string };
   getApiCheckpointDigest: string;

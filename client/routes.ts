@@ -112,6 +112,7 @@ export const ROUTES = {
   get: ['GET', '/'],
   getExplorerFile: ['GET', '/explorer/:file'],
   getExplorerClientFile: ['GET', '/explorer/client/:file'],
+  getExplorerCoreFile: ['GET', '/explorer/core/:file'],
   getExplorerVendorFile: ['GET', '/explorer/vendor/:file'],
   getApiCheckpoint: ['GET', '/api/checkpoint'],
   getApiCheckpointDigest: ['GET', '/api/checkpoint/:digest'],
@@ -183,6 +184,7 @@ export interface PathParams {
   getDocsFile: { file: string | number };
   getExplorerFile: { file: string | number };
   getExplorerClientFile: { file: string | number };
+  getExplorerCoreFile: { file: string | number };
   getExplorerVendorFile: { file: string | number };
   getApiCheckpointDigest: { digest: string | number };
   getApiCsvAddressAddr: { addr: string | number };
