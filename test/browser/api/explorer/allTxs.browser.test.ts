@@ -5,10 +5,10 @@
  * date filter picks transactions by the day their block recorded them, and says so.
  */
 import assert from 'node:assert/strict';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { serve } from '@hono/node-server';
+import { getRequestListener } from '@hono/node-server';
 import { launchChromium, type Chromium } from '../../../helpers/chromium.ts';
 import { settled } from '../../../helpers/explorerRig.ts';
 import { missing } from '../../../helpers/skip.ts';
@@ -25,7 +25,7 @@ let server: Server;
 let url = '';
 let chromium: Chromium | null = null;
 /** Hashes: block 1's (in block order), the late one (signed a day before its block), the newest. */
-const hashes = { first: [] as string[], late: '', newest: '' };
+const hashes: { first: string[]; late: string; newest: string } = { first: [], late: '', newest: '' };
 let lateBlockTime = 0;
 
 before(async () => {
@@ -49,9 +49,8 @@ before(async () => {
   await c.node.submitTx(newest);
   hashes.newest = String(newest.hash);
   await c.produce();
-  server = await new Promise<Server>((resolve) => {
-    const s = serve({ fetch: c.app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s as Server));
-  });
+  server = createServer(getRequestListener(c.app.fetch));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   assert.ok(address !== null && typeof address === 'object');
   url = `http://127.0.0.1:${(address satisfies AddressInfo).port}`;
