@@ -7,7 +7,7 @@ import { el } from './dom.ts';
 import { directionOf } from './fields.ts';
 import { ageCell, amount, bytes, fields, fullId, none, pageOf, section } from './format.ts';
 import { pagedTable, splitArg } from './paging.ts';
-import { TX_TYPES } from './txTables.ts';
+import { TX_TYPES } from '../explorerTxTables.ts';
 
 const ADDRESS = /^ox[0-9a-fA-F]{40}$/;
 

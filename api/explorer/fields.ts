@@ -1,12 +1,12 @@
 // A transaction's fields decoded for people: every field of every type (docs/protocol.md) has a
 // way to be shown, with its unit (OMBRA, bytes, durations, tokens, pixels, UTC times) and ids as
 // links to their pages; and each type's counterparty and value for transaction lists. What the
-// registry says (each field's kind, each type's recipients: txTables.ts) is read from it; the
+// registry says (each field's kind, each type's recipients: api/explorerTxTables.ts) is read from it; the
 // names below are the fields whose kind alone does not say how to show them.
 import type { AnyTx } from './chainEvents.ts';
 import { type Child, el } from './dom.ts';
 import { addr, amount, badge, bytes, dataTable, duration, fullId, idLink, none, utc } from './format.ts';
-import { FIELD_KINDS, RECIPIENT_FIELDS } from './txTables.ts';
+import { FIELD_KINDS, RECIPIENT_FIELDS } from '../explorerTxTables.ts';
 import { microOf } from './text.ts';
 
 /** How a field is shown: its value (and the transaction it belongs to) as page content. */

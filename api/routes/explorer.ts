@@ -7,7 +7,7 @@
  * browser; stripped once, then kept). Their imports are pointed at those URLs (`../../client/x.ts`
  * at /explorer/client/x.ts; bare names of third-party modules at /explorer/vendor/, since workers
  * have no import map), and third-party files come from node_modules at /explorer/vendor/:
- * eventsource-parser and the uPlot chart library. One module, txTables.ts, is evaluated here
+ * eventsource-parser and the uPlot chart library. One module, api/explorerTxTables.ts, is evaluated here
  * instead (it reads core's transaction registry) and served as its exported values.
  */
 import { present } from '../../core/errors.ts';
@@ -19,13 +19,13 @@ import { serve } from '../endpoints/endpoint.ts';
 import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
 import { notFound } from '../errors.ts';
 import { assetAnswer, pageHeaders, staticDir, staticFile, type StaticFile, versionedPage } from '../staticFiles.ts';
-import * as TX_TABLES from '../explorer/txTables.ts';
+import * as TX_TABLES from '../explorerTxTables.ts';
 
 /** The client modules a browser may load: the browser-safe import graph of client/browser.ts. */
 export const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'routes.ts', 'subscribe.ts', 'types.ts'];
 /** The modules of core/ a browser may load (pure, no imports). */
 const BROWSER_CORE_MODULES: readonly string[] = ['ombraAmount.ts'];
-/** The explorer module served as the values it exports, computed here (from core's registry). */
+/** The module served to the explorer as the values it exports, computed here (from core's registry): api/explorerTxTables.ts. */
 const EVALUATED = 'txTables.ts';
 /** Third-party browser files: name → module specifier (resolved to its ESM build or file). */
 const VENDOR_FILES: Readonly<Record<string, string>> = {
@@ -39,7 +39,11 @@ const BARE_IMPORTS: Readonly<Record<string, string>> = {
   uplot: '/explorer/vendor/uPlot.js',
 };
 /** Where the explorer's relative imports of the repo's other folders are served. */
-const FOLDER_IMPORTS: Readonly<Record<string, string>> = { '../../client/': '/explorer/client/', '../../core/': '/explorer/core/' };
+const FOLDER_IMPORTS: Readonly<Record<string, string>> = {
+  '../../client/': '/explorer/client/',
+  '../../core/': '/explorer/core/',
+  '../explorerTxTables.ts': `/explorer/${EVALUATED}`,
+};
 const CSS = 'text/css; charset=utf-8';
 
 const JS = 'text/javascript; charset=utf-8';
@@ -73,12 +77,12 @@ type ModuleFolder = '' | 'client' | 'core';
 const FOLDERS = ['', 'client', 'core'] as const satisfies readonly ModuleFolder[];
 /** Each folder's place in the repo and the modules of it that are served. */
 const MODULE_FOLDERS: Readonly<Record<ModuleFolder, { dir: URL; names: readonly string[] }>> = {
-  '': { dir: EXPLORER, names: EXPLORER_MODULES },
+  '': { dir: EXPLORER, names: [...EXPLORER_MODULES, EVALUATED] },
   client: { dir: new URL('../../client/', import.meta.url), names: BROWSER_CLIENT_MODULES },
   core: { dir: new URL('../../core/', import.meta.url), names: BROWSER_CORE_MODULES },
 };
 
-/** txTables.ts as the browser gets it: the values it exports. */
+/** api/explorerTxTables.ts as the browser gets it (/explorer/txTables.ts): the values it exports. */
 function evaluatedTables(): string {
   return Object.entries(TX_TABLES)
     .map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};\n`)

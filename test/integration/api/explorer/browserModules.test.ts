@@ -1,14 +1,14 @@
 /**
  * The modules the explorer loads: every module the page and its shared worker import at run
  * time (types stripped) is served too, at the URL it is imported by, so the page never asks for
- * one it cannot get; txTables.ts is served as the values it exports. Runs without a browser (the
+ * one it cannot get; api/explorerTxTables.ts is served as the values it exports (/explorer/txTables.ts). Runs without a browser (the
  * browser test needs Chromium).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onError } from '../../../../api/errors.ts';
 import { BROWSER_CLIENT_MODULES, browserModule, EXPLORER_MODULES, explorerRoutes } from '../../../../api/routes/explorer.ts';
-import * as TX_TABLES from '../../../../api/explorer/txTables.ts';
+import * as TX_TABLES from '../../../../api/explorerTxTables.ts';
 
 /** Every import specifier of a module's text. */
 const importsOf = (js: string) =>
@@ -44,7 +44,7 @@ test("every module the explorer's page and its worker import is served where the
     assert.equal((await app.request(`/explorer/core/${name}`)).status, 404, name);
 });
 
-test('txTables.ts reaches the browser as the values it exports, computed from the registry on the server', async () => {
+test("the explorer's registry tables reach the browser as their values, computed from the registry on the server", async () => {
   const js = browserModule('txTables.ts', '') ?? '';
   assert.doesNotMatch(js, /registry|import/);
   const served = await import(`data:text/javascript,${encodeURIComponent(js)}`);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { directionOf, FIELD_VIEWS, KIND_VIEWS, recipientsOf, rewardTo, viewOf } from '../../../../api/explorer/fields.ts';
-import { FIELD_KINDS, RECIPIENT_FIELDS, TX_TYPES } from '../../../../api/explorer/txTables.ts';
+import { FIELD_KINDS, RECIPIENT_FIELDS, TX_TYPES } from '../../../../api/explorerTxTables.ts';
 import { TX_HANDLERS } from '../../../../core/tx/registry.ts';
 
 const A = `ox${'a'.repeat(40)}`;

@@ -1,9 +1,12 @@
-// What the explorer reads off core's transaction registry (core/tx/registry.ts), so that a new
-// type or field needs no table kept by hand here: the types, each type's fields with their kind
-// (core/schema.ts: address, amount, uint, text, hex, id, ...) and the addresses each type names
-// besides its sender. The server evaluates this module (api/routes/explorer.ts) and serves the
-// values it exports: the browser gets the tables without loading the registry.
-import { TX_HANDLERS } from '../../core/tx/registry.ts';
+/**
+ * What the explorer (api/explorer/) reads off core's transaction registry (core/tx/registry.ts),
+ * so that a new type or field needs no table kept by hand there: the types, each type's fields
+ * with their kind (core/schema.ts: address, amount, uint, text, hex, id, ...) and the addresses
+ * each type names besides its sender. The server evaluates this module and serves the values it
+ * exports as /explorer/txTables.ts (api/routes/explorer.ts), where the explorer's imports of it
+ * are pointed: the browser gets the tables without loading the registry.
+ */
+import { TX_HANDLERS } from '../core/tx/registry.ts';
 
 /** Every transaction type, in the registry's order. */
 export const TX_TYPES: readonly string[] = [...TX_HANDLERS.keys()];
