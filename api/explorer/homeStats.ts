@@ -5,9 +5,8 @@
 import type { OmbraClient } from '../../client/browser.ts';
 import { barList, Chart, type ChartData, fmt, fmtBytes } from './charts.ts';
 import { el } from './dom.ts';
-import { ombraText, shortId } from './text.ts';
+import { ombraNumber, ombraText, shortId } from './text.ts';
 
-const micro = (s: string) => Number(s) / 1e6;
 const sum = (ys: readonly (number | null)[] = []) => ys.reduce<number>((a, b) => a + (b ?? 0), 0);
 /** The values of a chart's series `i` (none when it has no such series). */
 const ysOf = (d: ChartData, i: number): number[] => (d[i] ?? []).flatMap((v) => (v === null ? [] : [v]));
@@ -125,7 +124,7 @@ export class HomeStats {
     this.daily.setData([mx, month.points.map((p) => p.txCount)]);
     this.miners.setData([mx, month.points.map((p) => p.activeMiners)]);
     this.tasks.setData([mx, month.points.map((p) => p.tasks)]);
-    this.fees.setData([mx, month.points.map((p) => micro(p.fees))]);
+    this.fees.setData([mx, month.points.map((p) => ombraNumber(p.fees))]);
     this.storage.setData([mx, month.points.map((p) => Number(p.storageUsed))]);
     const hours = Array.from({ length: 24 }, (_, h) => h);
     this.hourOfDay.setData([hours, hours.map((h) => heatmap.matrix.reduce((n, row) => n + row[h], 0))]);

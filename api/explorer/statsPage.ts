@@ -6,13 +6,13 @@ import { Chart, type ChartSeries, fmtBytes } from './charts.ts';
 import { el } from './dom.ts';
 import { pageOf, section } from './format.ts';
 import { splitArg } from './paging.ts';
+import { ombraNumber } from './text.ts';
 
 const RANGES: readonly [range: '24h' | '7d' | '30d', label: string, step: 'hour' | 'day'][] = [
   ['24h', '24 hours', 'hour'],
   ['7d', '7 days', 'hour'],
   ['30d', '30 days', 'day'],
 ];
-const micro = (s: string) => Number(s) / 1e6;
 
 export async function statsPage(client: OmbraClient, arg: string) {
   const [, query] = splitArg(arg);
@@ -63,7 +63,7 @@ export async function statsPage(client: OmbraClient, arg: string) {
         ],
         [pts.map((p) => p.tps), pts.map((p) => (p.blockTimeMs === null ? null : p.blockTimeMs / 1000))],
       ),
-      chart(`Fees ${per} (OMBRA)`, [{ label: 'fees', unit: 'OMBRA', bars: true }], [pts.map((p) => micro(p.fees))]),
+      chart(`Fees ${per} (OMBRA)`, [{ label: 'fees', unit: 'OMBRA', bars: true }], [pts.map((p) => ombraNumber(p.fees))]),
       chart(`Tasks submitted ${per}`, [{ label: 'tasks', bars: true }], [pts.map((p) => p.tasks)]),
       chart(`Active miners ${per}`, [{ label: 'active miners', bars: true }], [pts.map((p) => p.activeMiners)]),
       chart(`Drive storage used`, [{ label: 'storage' }], [pts.map((p) => Number(p.storageUsed))], { format: fmtBytes }),

@@ -15,6 +15,12 @@ export function ombraText(micro: unknown): string {
   return v === null ? String(micro ?? '') : `${formatOmbra(v, { grouped: true })} OMBRA`;
 }
 
+/** Micro-units as a number of OMBRA, for a chart's axis (not exact past 2^53 micro-units: text uses ombraText); 0 for junk. */
+export function ombraNumber(micro: unknown): number {
+  const v = microOf(micro);
+  return v === null ? 0 : Number(v) / 1e6;
+}
+
 /** The exact micro-units of an amount ("1,500,000"), for its title; anything else as it is. */
 export function microText(micro: unknown): string {
   const v = microOf(micro);

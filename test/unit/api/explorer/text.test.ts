@@ -12,6 +12,7 @@ import {
   durationText,
   microOf,
   microText,
+  ombraNumber,
   ombraText,
   plural,
   shortId,
@@ -29,6 +30,8 @@ test('OMBRA amounts: grouped whole part, no trailing zeros, exact micro-units; a
   assert.equal(ombraText(1.5), '1.5');
   assert.equal(ombraText(undefined), '');
   assert.equal(microText('1500000'), '1,500,000');
+  assert.equal(ombraNumber('2500000'), 2.5, 'a chart plots OMBRA');
+  assert.equal(ombraNumber(null), 0);
   assert.equal(microOf('007'), 7n);
   assert.equal(microOf('x'), null);
 });
