@@ -27,7 +27,7 @@ export interface Answers {
     isMiner: boolean;
     miner?: Components['MinerDetail'];
     profile?: { address: string; displayName: string; bio: string; avatarBlobId?: string };
-    recentTxs: Components['ConfirmedTx'][];
+    recentTxs: Components['ListedTx'][];
   };
   getApiChainParams: {
     chainId: string;
@@ -82,6 +82,7 @@ export interface Answers {
   getApiChainBlocksFull: Components['BlockRange'];
   postApiChainTx: { ok: true; hash: string; txHash?: string };
   getApiChainTxHash: SignedTx & { blockIndex: number; blockHeight: number; blockHash: string; position: number; status: 'confirmed' } | SignedTx & { status: 'pending' };
+  getApiChainTxs: { count: number; total: number; txs: Components['ListedTx'][]; nextCursor: string | null };
   getApiChainMempool: Components['MempoolPage'];
   getApiMempool: Components['MempoolPage'];
   getApiWalletBalanceAddress: {
@@ -98,7 +99,7 @@ export interface Answers {
   getApiTokenomicsDistribution: { buckets: { range: string; count: number }[] };
   getApiAddressAddr: Components['AddressBrief'];
   getApiAddressAddrBalance: { address: string; balance: string };
-  getApiAddressAddrTxs: { address: string; count: number; total: number; txs: Components['ConfirmedTx'][]; nextCursor: string | null };
+  getApiAddressAddrTxs: { address: string; count: number; total: number; txs: Components['ListedTx'][]; nextCursor: string | null };
   getApiStatsTps: { average: number; peak: number; peakBlock: number | null; blocks: number; transactions: number; seconds: number };
   getApiStatsValidators: {
     blocks: number;
@@ -391,6 +392,7 @@ export interface Answers {
   get: string;
   getExplorerFile: string;
   getExplorerClientFile: string;
+  getExplorerCoreFile: string;
   getExplorerVendorFile: string;
   getApiCheckpoint: { height: number; hash: string; digest: string; bytes: number; url: string };
   getApiCheckpointDigest: string;

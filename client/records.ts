@@ -9,6 +9,7 @@ import type { SignedTx } from '../core/tx/handler.ts';
 export interface Components {
   Error: { error: string; code: string };
   ConfirmedTx: SignedTx & { blockIndex: number; blockHeight: number; blockHash: string; position: number };
+  ListedTx: SignedTx & { blockIndex: number; blockHeight: number; blockHash: string; position: number; blockTime: number };
   Attestation: { validatorAddress: string; signature: string; publicKey: string };
   Block: {
     index: number;

@@ -26,6 +26,7 @@ export const ROUTES = {
   getApiChainBlocksFull: ['GET', '/api/chain/blocks-full'],
   postApiChainTx: ['POST', '/api/chain/tx'],
   getApiChainTxHash: ['GET', '/api/chain/tx/:hash'],
+  getApiChainTxs: ['GET', '/api/chain/txs'],
   getApiChainMempool: ['GET', '/api/chain/mempool'],
   getApiMempool: ['GET', '/api/mempool'],
   getApiWalletBalanceAddress: ['GET', '/api/wallet/balance/:address'],
@@ -111,6 +112,7 @@ export const ROUTES = {
   get: ['GET', '/'],
   getExplorerFile: ['GET', '/explorer/:file'],
   getExplorerClientFile: ['GET', '/explorer/client/:file'],
+  getExplorerCoreFile: ['GET', '/explorer/core/:file'],
   getExplorerVendorFile: ['GET', '/explorer/vendor/:file'],
   getApiCheckpoint: ['GET', '/api/checkpoint'],
   getApiCheckpointDigest: ['GET', '/api/checkpoint/:digest'],
@@ -182,6 +184,7 @@ export interface PathParams {
   getDocsFile: { file: string | number };
   getExplorerFile: { file: string | number };
   getExplorerClientFile: { file: string | number };
+  getExplorerCoreFile: { file: string | number };
   getExplorerVendorFile: { file: string | number };
   getApiCheckpointDigest: { digest: string | number };
   getApiCsvAddressAddr: { addr: string | number };
@@ -195,6 +198,7 @@ export interface QueryValues {
   getApiChainBlocks: { limit?: number; offset?: number; from?: number; to?: number };
   getApiChainBlockTimes: { count?: number };
   getApiChainBlocksFull: { from?: number; to?: number };
+  getApiChainTxs: { offset?: number; cursor?: string; limit?: number };
   getApiChainMempool: { limit?: number; offset?: number };
   getApiMempool: { limit?: number; offset?: number };
   getApiTokenomicsHolders: { limit?: number; offset?: number };

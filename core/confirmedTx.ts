@@ -28,3 +28,11 @@ export function confirmedTx(tx: SignedTx, b: Pick<Block, 'index' | 'hash'>, posi
   for (const k of PLACEMENT_FIELDS) if (!Object.hasOwn(tx, k)) out[k] = placement[k];
   return out as ConfirmedTx;
 }
+
+/** A confirmed transaction as lists serve it: with the time its block recorded (`blockTime`, epoch ms). */
+export type ListedTx = ConfirmedTx & { blockTime: number };
+
+/** The listed form of the transaction at `position` of block `b`. */
+export function listedTx(tx: SignedTx, b: Pick<Block, 'index' | 'hash' | 'timestamp'>, position: number): ListedTx {
+  return { ...confirmedTx(tx, b, position), blockTime: b.timestamp };
+}

@@ -31,13 +31,17 @@ export function parseOmbra(text: string): bigint {
   return micro;
 }
 
-/** Micro-units as decimal OMBRA, without trailing zeros: 1500000n -> "1.5", 1n -> "0.000001". */
-export function formatOmbra(micro: bigint): string {
+/**
+ * Micro-units as decimal OMBRA, without trailing zeros: 1500000n -> "1.5", 1n -> "0.000001";
+ * `grouped` puts thousands separators in the whole part, as people read it (1234500000n ->
+ * "1,234.5"; the explorer's figures).
+ */
+export function formatOmbra(micro: bigint, { grouped = false }: { grouped?: boolean } = {}): string {
   const sign = micro < 0n ? '-' : '';
   const abs = micro < 0n ? -micro : micro;
   const whole = abs / MICRO_PER_OMBRA;
   const fraction = (abs % MICRO_PER_OMBRA).toString().padStart(OMBRA_DECIMALS, '0').replace(/0+$/, '');
-  return `${sign}${whole}${fraction ? `.${fraction}` : ''}`;
+  return `${sign}${grouped ? whole.toLocaleString('en-US') : whole}${fraction ? `.${fraction}` : ''}`;
 }
 
 /** An amount for a message: OMBRA with the exact micro-units beside, `1.5 OMBRA (1500000 micro-units)`. */

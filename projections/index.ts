@@ -1,6 +1,7 @@
 /** Every read model the node runs, in fold order (the consensus state first). */
 import { accountsProjection } from './accounts.ts';
 import { agentRunsProjection } from './agentRuns.ts';
+import { allTxsProjection } from './allTxs.ts';
 import { analyticsProjection } from './analytics.ts';
 import { addressHistoryProjection, blockHashProjection, txIndexProjection } from './chainIndex.ts';
 import { chainStatsProjection } from './chainStats.ts';
@@ -26,6 +27,7 @@ export const PROJECTIONS: Projection<any>[] = [
   blockHashProjection,
   txIndexProjection,
   addressHistoryProjection,
+  allTxsProjection,
   chainStatsProjection,
   supplyProjection,
   holdersProjection,

@@ -1,6 +1,6 @@
 /** Reads over the block log: blocks by height or hash (as objects or their stored JSON), confirmed transactions, address histories. */
 import type { Block } from '../core/block.ts';
-import { confirmedTx, type ConfirmedTx } from '../core/confirmedTx.ts';
+import { confirmedTx, type ConfirmedTx, listedTx, type ListedTx } from '../core/confirmedTx.ts';
 import { ChainError } from '../core/errors.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import {
@@ -13,11 +13,19 @@ import {
   txLocationRow,
   type TxLocation,
 } from '../projections/chainIndex.ts';
+import { allTxsProjection, txRunRows } from '../projections/allTxs.ts';
 import { BlockJsonCache, type BlockJsonCacheOptions } from './blockJsonCache.ts';
 
 /** A block summary as lists show it. */
 export function blockSummary(b: Block) {
   return { index: b.index, hash: b.hash, txCount: b.transactions.length, timestamp: b.timestamp, proposer: b.proposer };
+}
+
+/** A page of transactions, newest first: `nextCursor` continues after it (null after the oldest), `total` counts the whole list. */
+export interface TxPage {
+  txs: ListedTx[];
+  nextCursor: string | null;
+  total: number;
 }
 
 /** The block-log half of ChainQueries. */
@@ -110,12 +118,7 @@ export class BlockReads {
    * transactions arrive). O(page) at any depth: the page is a range of the history rows, and
    * each block it touches is read once. `total`: all the address's transactions.
    */
-  async addressTxs(
-    address: string,
-    limit: number,
-    offset = 0,
-    cursor?: number,
-  ): Promise<{ txs: ConfirmedTx[]; nextCursor: string | null; total: number }> {
+  async addressTxs(address: string, limit: number, offset = 0, cursor?: number): Promise<TxPage> {
     const rows = await this.ports.models.readable(addressHistoryProjection);
     const count = (await historyCountRow.get(rows, address)) ?? 0;
     const top = Math.min(count - 1, cursor ?? count - 1) - offset;
@@ -128,15 +131,41 @@ export class BlockReads {
         page.push({ blockIndex, position: v[2 + n - seq] });
       if (page.length >= limit) break;
     }
+    const last = top - page.length + 1;
+    return { txs: await this.listed(page), nextCursor: last > 0 ? String(last - 1) : null, total: count };
+  }
+
+  /**
+   * Every transaction of the chain, newest first: `limit` of them after skipping `offset`, or
+   * from `cursor` (a `nextCursor` an earlier page answered: the number of the transaction to start
+   * at, so pages do not shift as blocks arrive). O(page) at any depth: the page is a range of the
+   * global numbering's rows (projections/allTxs.ts), one per block it touches, each block read once.
+   */
+  async allTxs(limit: number, offset = 0, cursor?: number): Promise<TxPage> {
+    // The count before the wait: the rows of every transaction it counts are written once `readable` resolves.
+    const count = this.ports.models.state(allTxsProjection).count;
+    const rows = await this.ports.models.readable(allTxsProjection);
+    const top = Math.min(count - 1, cursor ?? count - 1) - offset;
+    if (top < 0 || limit === 0) return { txs: [], nextCursor: top < 0 ? null : String(top), total: count };
+    const page: TxLocation[] = [];
+    for await (const [seq, blockIndex, n] of txRunRows.values(rows, undefined, { through: top, reverse: true, limit })) {
+      for (let k = Math.min(top, seq + n - 1); k >= seq && page.length < limit; k--) page.push({ blockIndex, position: k - seq });
+      if (page.length >= limit) break;
+    }
+    const last = top - page.length + 1;
+    return { txs: await this.listed(page), nextCursor: last > 0 ? String(last - 1) : null, total: count };
+  }
+
+  /** The transactions at `page`'s places, in its order, each block read once. */
+  private async listed(page: readonly TxLocation[]): Promise<ListedTx[]> {
     const blocks = new Map<number, Block | undefined>();
-    const txs: ConfirmedTx[] = [];
+    const txs: ListedTx[] = [];
     for (const r of page) {
       if (!blocks.has(r.blockIndex)) blocks.set(r.blockIndex, await this.block(r.blockIndex));
       const b = blocks.get(r.blockIndex);
       const tx = b?.transactions[r.position];
-      if (b && tx) txs.push(confirmedTx(tx, b, r.position));
+      if (b && tx) txs.push(listedTx(tx, b, r.position));
     }
-    const last = top - page.length + 1;
-    return { txs, nextCursor: last > 0 ? String(last - 1) : null, total: count };
+    return txs;
   }
 }

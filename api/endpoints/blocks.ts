@@ -1,8 +1,8 @@
 /** The definitions of blocks, transactions and the mempool under /api/chain and /api/mempool. */
 import { endpoints } from './endpoint.ts';
 import { EXAMPLE_IDS, EXAMPLE_TRANSFER } from './examples.ts';
-import { hashParam, lazy, limit, paging } from './params.ts';
-import { arr, hash, obj, ref, str, txWith, uint } from '../openapi/shapes.ts';
+import { cursor, hashParam, lazy, limit, offset, paging } from './params.ts';
+import { arr, hash, nullable, obj, ref, str, txWith, uint } from '../openapi/shapes.ts';
 
 const TX_FORMS = {
   schema: {
@@ -112,6 +112,22 @@ export const BLOCK_ENDPOINTS = endpoints({
       },
     },
     errors: [404],
+  },
+  getApiChainTxs: {
+    method: 'GET',
+    path: '/api/chain/txs',
+    tag: 'transactions',
+    summary: 'Every transaction of the chain, newest first',
+    description:
+      'All of history, paged: `offset` counts from the newest transaction, or `cursor` (not both) continues from the ' +
+      '`nextCursor` an earlier page answered, which does not shift as new blocks arrive. Any page costs the same, however ' +
+      "deep. `nextCursor` is null after the oldest transaction; `count` is the page's length, `total` every confirmed " +
+      'transaction. Each carries `blockTime`, the time its block recorded.',
+    // In the order they are checked.
+    query: { offset, cursor: cursor('the `nextCursor` of the previous page'), limit: limit(100, 25) },
+    ok: {
+      schema: obj({ count: uint, total: uint, txs: arr(ref('ListedTx')), nextCursor: nullable({ type: 'string', pattern: '^[0-9]+$' }) }),
+    },
   },
   getApiChainMempool: {
     method: 'GET',

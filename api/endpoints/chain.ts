@@ -109,7 +109,7 @@ export const CHAIN_ENDPOINTS = endpoints({
           isMiner: bool,
           miner: ref('MinerDetail'),
           profile: obj({ address, displayName: str, bio: str, avatarBlobId: hash }, ['avatarBlobId']),
-          recentTxs: arr(ref('ConfirmedTx')),
+          recentTxs: arr(ref('ListedTx')),
         },
         ['miner', 'profile'],
       ),

@@ -41,8 +41,8 @@ const txType: Checked<string | undefined> = {
 export const TX_FILTERS = {
   type: txType,
   direction: oneOfParam('direction', ['in', 'out', 'any'] as const, 'in: sent by others; out: sent by the address', 'any'),
-  since: msBound('only transactions signed at or after this time (epoch ms)'),
-  until: msBound('only transactions signed at or before this time (epoch ms)'),
+  since: msBound("only transactions whose block was recorded at or after this time (the block's timestamp, epoch ms)"),
+  until: msBound("only transactions whose block was recorded at or before this time (the block's timestamp, epoch ms)"),
 };
 
 /** CSV export routes. */
@@ -53,7 +53,7 @@ export const EXPORT_ENDPOINTS = endpoints({
     tag: 'wallet',
     summary: "An address's transactions as CSV, with the explorer's filters (type, direction, time)",
     description:
-      "The same transactions as /api/address/{addr}/txs, newest first, filtered: `type` keeps one transaction type, `direction` `out` (sent by the address) or `in` (sent by others), `since` and `until` bound the transaction's signed time (epoch ms, inclusive). Of the address's newest 10,000 transactions.",
+      "The same transactions as /api/address/{addr}/txs, newest first, filtered: `type` keeps one transaction type, `direction` `out` (sent by the address) or `in` (sent by others), `since` and `until` bound the time the chain recorded the transaction (its block's timestamp, not the signed time; epoch ms, inclusive), as is the `time` column. Of the address's newest 10,000 transactions.",
     params: { addr: addressParam() },
     query: TX_FILTERS,
     ok: CSV('the transactions'),

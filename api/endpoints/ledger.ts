@@ -85,7 +85,7 @@ export const LEDGER_ENDPOINTS = endpoints({
         address,
         count: uint,
         total: uint,
-        txs: arr(ref('ConfirmedTx')),
+        txs: arr(ref('ListedTx')),
         nextCursor: nullable({ type: 'string', pattern: '^[0-9]+$' }),
       }),
     },

@@ -39,6 +39,11 @@ export function componentSchemas(): Record<string, JsonSchema> {
       description:
         'A signed transaction, untouched (it re-hashes to its `hash`), plus where it landed: `blockHeight`, `blockHash`, `position`, and `blockIndex` where the type has no signed `blockIndex` of its own (BURN has)',
     },
+    ListedTx: {
+      ...txWith({ blockIndex: uint, blockHeight: uint, blockHash: hash, position: uint, blockTime: ms }),
+      description:
+        'A confirmed transaction as lists serve it: the ConfirmedTx fields, plus `blockTime`, the time its block recorded (epoch ms; the signed `timestamp` is the time the sender signed it)',
+    },
     Attestation: obj({ validatorAddress: address, signature: { type: 'string', pattern: '^[0-9a-f]{128}$' }, publicKey: hash }),
     Block: obj({
       index: uint,

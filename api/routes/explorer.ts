@@ -1,13 +1,17 @@
 /**
- * The live explorer at GET /, served from files in the repo (api/explorer/): plain ES modules,
- * no build step. The browser part of the typed client (client/*.ts) is served from
- * /explorer/client/ with its types stripped by Node's own `module.stripTypeScriptTypes` (one
- * source for Node and browser; stripped once, then kept, its bare imports of third-party
- * modules pointed at /explorer/vendor/ since workers have no import map), and third-party
- * files from node_modules at /explorer/vendor/: eventsource-parser and the uPlot chart library.
+ * The live explorer at GET /, served from files in the repo (api/explorer/), no build step: its
+ * TypeScript modules (api/explorer/*.ts, type-checked with the DOM and WebWorker libraries by
+ * `npm run typecheck`) at /explorer/, the browser part of the typed client (client/*.ts) at
+ * /explorer/client/ and core's browser-safe modules (OMBRA amounts) at /explorer/core/, each
+ * with its types stripped by Node's own `module.stripTypeScriptTypes` (one source for Node and
+ * browser; stripped once, then kept). Their imports are pointed at those URLs (`../../client/x.ts`
+ * at /explorer/client/x.ts; bare names of third-party modules at /explorer/vendor/, since workers
+ * have no import map), and third-party files come from node_modules at /explorer/vendor/:
+ * eventsource-parser and the uPlot chart library. One module, api/explorerTxTables.ts, is evaluated here
+ * instead (it reads core's transaction registry) and served as its exported values.
  */
 import { present } from '../../core/errors.ts';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
@@ -15,9 +19,14 @@ import { serve } from '../endpoints/endpoint.ts';
 import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
 import { notFound } from '../errors.ts';
 import { assetAnswer, pageHeaders, staticDir, staticFile, type StaticFile, versionedPage } from '../staticFiles.ts';
+import * as TX_TABLES from '../explorerTxTables.ts';
 
 /** The client modules a browser may load: the browser-safe import graph of client/browser.ts. */
 export const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'routes.ts', 'subscribe.ts', 'types.ts'];
+/** The modules of core/ a browser may load (pure, no imports). */
+const BROWSER_CORE_MODULES: readonly string[] = ['ombraAmount.ts'];
+/** The module served to the explorer as the values it exports, computed here (from core's registry): api/explorerTxTables.ts. */
+const EVALUATED = 'txTables.ts';
 /** Third-party browser files: name → module specifier (resolved to its ESM build or file). */
 const VENDOR_FILES: Readonly<Record<string, string>> = {
   'eventsource-parser.js': 'eventsource-parser',
@@ -25,13 +34,25 @@ const VENDOR_FILES: Readonly<Record<string, string>> = {
   'uPlot.css': 'uplot/dist/uPlot.min.css',
 };
 /** The bare specifiers a client module may import, and where the browser finds them. */
-const BARE_IMPORTS: Readonly<Record<string, string>> = { 'eventsource-parser': '/explorer/vendor/eventsource-parser.js' };
+const BARE_IMPORTS: Readonly<Record<string, string>> = {
+  'eventsource-parser': '/explorer/vendor/eventsource-parser.js',
+  uplot: '/explorer/vendor/uPlot.js',
+};
+/** Where the explorer's relative imports of the repo's other folders are served. */
+const FOLDER_IMPORTS: Readonly<Record<string, string>> = {
+  '../../client/': '/explorer/client/',
+  '../../core/': '/explorer/core/',
+  '../explorerTxTables.ts': `/explorer/${EVALUATED}`,
+};
 const CSS = 'text/css; charset=utf-8';
 
 const JS = 'text/javascript; charset=utf-8';
-const files = staticDir(new URL('../explorer/', import.meta.url));
+const EXPLORER = new URL('../explorer/', import.meta.url);
+const files = staticDir(EXPLORER);
+/** The explorer's own modules. */
+export const EXPLORER_MODULES: readonly string[] = readdirSync(EXPLORER).filter((n) => /^[A-Za-z0-9_]+\.ts$/.test(n));
 const stripped = new Map<string, string>();
-const clientFiles = new Map<string, StaticFile>();
+const moduleFiles = new Map<string, StaticFile>();
 
 /**
  * `module.stripTypeScriptTypes` without its ExperimentalWarning: Node 24 still marks the function
@@ -51,28 +72,63 @@ function stripTypes(source: string): string {
   }
 }
 
-/** A client module as the browser gets it: its TypeScript types stripped. */
-export function browserModule(name: string): string | undefined {
-  if (!BROWSER_CLIENT_MODULES.includes(name)) return undefined;
-  let js = stripped.get(name);
+/** A folder a browser loads TypeScript modules from: '' for the explorer's own (/explorer/), else /explorer/<folder>/. */
+type ModuleFolder = '' | 'client' | 'core';
+const FOLDERS = ['', 'client', 'core'] as const satisfies readonly ModuleFolder[];
+/** Each folder's place in the repo and the modules of it that are served. */
+const MODULE_FOLDERS: Readonly<Record<ModuleFolder, { dir: URL; names: readonly string[] }>> = {
+  '': { dir: EXPLORER, names: [...EXPLORER_MODULES, EVALUATED] },
+  client: { dir: new URL('../../client/', import.meta.url), names: BROWSER_CLIENT_MODULES },
+  core: { dir: new URL('../../core/', import.meta.url), names: BROWSER_CORE_MODULES },
+};
+
+/** api/explorerTxTables.ts as the browser gets it (/explorer/txTables.ts): the values it exports. */
+function evaluatedTables(): string {
+  return Object.entries(TX_TABLES)
+    .map(([name, value]) => `export const ${name} = ${JSON.stringify(value)};\n`)
+    .join('');
+}
+
+/** A served import specifier: the repo's other folders and third-party names at the URLs they are served from. */
+function servedSpecifier(spec: string): string {
+  const bare = Object.hasOwn(BARE_IMPORTS, spec) ? BARE_IMPORTS[spec] : undefined;
+  if (bare) return bare;
+  for (const [from, to] of Object.entries(FOLDER_IMPORTS)) if (spec.startsWith(from)) return to + spec.slice(from.length);
+  return spec;
+}
+
+/**
+ * A module as the browser gets it (`folder` '' for the explorer's own, 'client' or 'core'): its
+ * TypeScript types stripped and its imports pointed at where they are served; undefined for a
+ * module not served.
+ */
+export function browserModule(name: string, folder: ModuleFolder = 'client'): string | undefined {
+  const { dir, names } = MODULE_FOLDERS[folder];
+  if (!names.includes(name)) return undefined;
+  const key = `${folder}/${name}`;
+  let js = stripped.get(key);
   if (js === undefined) {
-    js = stripTypes(readFileSync(new URL(`../../client/${name}`, import.meta.url), 'utf8')).replace(
-      /(from\s+)'([^'./][^']*)'/g,
-      (whole, from: string, spec: string) => (BARE_IMPORTS[spec] ? `${from}'${BARE_IMPORTS[spec]}'` : whole),
-    );
-    stripped.set(name, js);
+    js =
+      folder === '' && name === EVALUATED
+        ? evaluatedTables()
+        : stripTypes(readFileSync(new URL(name, dir), 'utf8')).replace(
+            /((?:from|import)\s+)'([^']+)'/g,
+            (_whole, from: string, spec: string) => `${from}'${servedSpecifier(spec)}'`,
+          );
+    stripped.set(key, js);
   }
   return js;
 }
 
-/** A client module as a static file (stripped once, then kept). */
-function clientFile(name: string): StaticFile | undefined {
-  let f = clientFiles.get(name);
+/** A module as a static file (stripped once, then kept). */
+function moduleFile(name: string, folder: ModuleFolder): StaticFile | undefined {
+  const key = `${folder}/${name}`;
+  let f = moduleFiles.get(key);
   if (!f) {
-    const js = browserModule(name);
+    const js = browserModule(name, folder);
     if (js === undefined) return undefined;
     f = staticFile(js, JS);
-    clientFiles.set(name, f);
+    moduleFiles.set(key, f);
   }
   return f;
 }
@@ -96,7 +152,11 @@ function explorerPage(): { body: string; headers: Record<string, string> } {
   if (!page) {
     const versions = new Map<string, string>();
     for (const name of files.names) if (name !== 'index.html') versions.set(`/explorer/${name}`, present(files(name), name).version);
-    for (const name of BROWSER_CLIENT_MODULES) versions.set(`/explorer/client/${name}`, present(clientFile(name), name).version);
+    for (const folder of FOLDERS)
+      for (const name of MODULE_FOLDERS[folder].names) {
+        const path = folder ? `/explorer/${folder}/${name}` : `/explorer/${name}`;
+        versions.set(path, present(moduleFile(name, folder), path).version);
+      }
     for (const name of Object.keys(VENDOR_FILES)) versions.set(`/explorer/vendor/${name}`, present(vendorFile(name), name).version);
     const body = versionedPage(present(files('index.html'), 'the explorer page').body, versions);
     page = { body, headers: pageHeaders(body) };
@@ -113,13 +173,18 @@ export function explorerRoutes(): Hono {
   });
   serve(app, E.getExplorerFile, (c, { params }) => {
     const name = params.file;
-    const f = name === 'index.html' ? undefined : files(name);
+    const f = name === 'index.html' ? undefined : name.endsWith('.ts') ? moduleFile(name, '') : files(name);
     return f ? assetAnswer(c, f) : notFound(`explorer file ${name.slice(0, 60)}`);
   });
   serve(app, E.getExplorerClientFile, (c, { params }) => {
     const name = params.file;
-    const f = clientFile(name);
+    const f = moduleFile(name, 'client');
     return f === undefined ? notFound(`client module ${name.slice(0, 60)}`) : assetAnswer(c, f);
+  });
+  serve(app, E.getExplorerCoreFile, (c, { params }) => {
+    const name = params.file;
+    const f = moduleFile(name, 'core');
+    return f === undefined ? notFound(`core module ${name.slice(0, 60)}`) : assetAnswer(c, f);
   });
   serve(app, E.getExplorerVendorFile, (c, { params }) => {
     const name = params.file;

@@ -78,7 +78,8 @@ export async function* filteredTxs(queries: ApiDeps['queries'], address: string,
       const out = t.from === address;
       if (f.type && t.type !== f.type) return false;
       if ((f.direction === 'out' && !out) || (f.direction === 'in' && out)) return false;
-      return !((f.since !== undefined && t.timestamp < f.since) || (f.until !== undefined && t.timestamp > f.until));
+      // The time the chain recorded (the block's), as Etherscan and Blockscout filter: not the signed time.
+      return !((f.since !== undefined && t.blockTime < f.since) || (f.until !== undefined && t.blockTime > f.until));
     });
     if (page.nextCursor === null || page.txs.length === 0) return;
     cursor = Number(page.nextCursor);
@@ -92,7 +93,7 @@ export function exportRoutes({ queries }: ApiDeps): Hono {
   serve(app, E.getApiCsvAddressAddr, (c, { params: { addr: address }, query: { type, direction, since, until } }) => {
     async function* pages(): AsyncGenerator<unknown[][]> {
       for await (const txs of filteredTxs(queries, address, { type, direction, since, until }))
-        yield txs.map((t) => [...txCells(t, t.blockHeight, t.timestamp), t.from === address ? 'out' : 'in']);
+        yield txs.map((t) => [...txCells(t, t.blockHeight, t.blockTime), t.from === address ? 'out' : 'in']);
     }
     return csvAnswer(c, `${address}-transactions`, [...TX_HEAD, 'direction'], pages());
   });

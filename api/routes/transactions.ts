@@ -1,5 +1,6 @@
-/** Transactions under /api/chain: submit (both request forms) and read by hash. */
+/** Transactions under /api/chain: submit (both request forms), read by hash, and every one newest first. */
 import { Hono } from 'hono';
+import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
 import { type SubmitPolicy, submitFrom } from '../submit.ts';
 import { notFound } from '../errors.ts';
@@ -20,6 +21,12 @@ export function transactionRoutes(deps: ApiDeps, policy: SubmitPolicy): Hono {
     const found = await queries.chain.txStatus(hash);
     if (!found) return notFound(`transaction ${hash}`);
     return c.json({ ...found.tx, status: found.status });
+  });
+
+  serve(app, E.getApiChainTxs, async (c, { query: { offset, cursor, limit } }) => {
+    if (cursor !== undefined && offset > 0) throw new ChainError('INVALID_PARAMS', 'give offset or cursor, not both');
+    const page = await queries.chain.allTxs(limit, offset, cursor);
+    return c.json({ count: page.txs.length, total: page.total, txs: page.txs, nextCursor: page.nextCursor });
   });
 
   return app;

@@ -117,7 +117,7 @@ async function allTxs(api: Api): Promise<Tx[]> {
 /** The route names of the explorer's route table, read in the browser from the loaded app. */
 async function explorerRoutes(page: Page, base: string): Promise<string[]> {
   await page.goto(`${base}/`);
-  return page.evaluate(async () => Object.keys((await import('/explorer/app.js' as string)).PAGES));
+  return page.evaluate(async () => Object.keys((await import('/explorer/app.ts' as string)).PAGES));
 }
 
 /** Whether the page shows something: not the explorer's "Not found", "No such page" or an error. */

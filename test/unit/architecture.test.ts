@@ -2,7 +2,8 @@
  * The house drawn from imports: each source folder may import only from folders below it in
  * LAYERS (or itself), so no arrow runs back up and no circle forms between folders; and no circle
  * forms between files either, inside a folder or across folders (type-only imports count: a
- * circle of types is the same knot for a reader).
+ * circle of types is the same knot for a reader). The explorer (api/explorer/) is browser code
+ * above the client it imports: a layer of its own, nothing below imports it.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -22,6 +23,7 @@ const LAYERS = [
   'p2p',
   'api',
   'client',
+  'explorer',
   'sink',
   'simulator',
   'launch',
@@ -30,6 +32,11 @@ const LAYERS = [
 ] as const;
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|(?:^|\n)\s*import\s+['"](\.{1,2}\/[^'"]+)['"]/g;
+
+/** The top-level folders of the layers ('explorer' is api/explorer/, inside api/). */
+const FOLDERS = LAYERS.filter((l) => l !== 'explorer');
+/** The layer of a path from the root: its top folder, api/explorer/ apart. */
+const layerOf = (path: string): string => (path.startsWith('api/explorer/') ? 'explorer' : path.split('/')[0]);
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -41,12 +48,12 @@ function files(dir: string): string[] {
 /** Every relative import in the source folders as [from folder, to folder, file, specifier]. */
 function folderEdges(): [string, string, string, string][] {
   const edges: [string, string, string, string][] = [];
-  for (const layer of LAYERS) {
-    for (const file of files(join(ROOT, layer))) {
+  for (const folder of FOLDERS) {
+    for (const file of files(join(ROOT, folder))) {
       for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
         const spec = m[1] ?? m[2] ?? m[3];
-        const target = relative(ROOT, resolve(file, '..', spec)).split('/')[0];
-        edges.push([layer, target, relative(ROOT, file), spec]);
+        const target = layerOf(relative(ROOT, resolve(file, '..', spec)));
+        edges.push([layerOf(relative(ROOT, file)), target, relative(ROOT, file), spec]);
       }
     }
   }
@@ -80,7 +87,7 @@ test('every top-level source folder has a place in the layers', () => {
 });
 
 test('alert code lives in services/alerts/ (the router excepted: every router is in api/routes/)', () => {
-  const stray = LAYERS.flatMap((l) => files(join(ROOT, l)))
+  const stray = FOLDERS.flatMap((l) => files(join(ROOT, l)))
     .map((f) => relative(ROOT, f))
     .filter((f) => /alert/i.test(f) && !f.startsWith('services/alerts/') && f !== 'api/routes/alerts.ts');
   assert.deepEqual(stray, []);
@@ -109,7 +116,7 @@ test('the folder graph has no cycle', () => {
 /** Every relative import between files (the source folders and the tests), file to the files it imports. */
 function fileGraph(): Map<string, Set<string>> {
   const next = new Map<string, Set<string>>();
-  for (const layer of [...LAYERS, 'test']) {
+  for (const layer of [...FOLDERS, 'test']) {
     for (const file of files(join(ROOT, layer))) {
       const to = new Set<string>();
       for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) to.add(relative(ROOT, resolve(file, '..', m[1] ?? m[2] ?? m[3])));

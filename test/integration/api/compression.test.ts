@@ -86,7 +86,7 @@ test('Accept-Encoding picks brotli first, then gzip; q=0 refuses', () => {
 
 test('JSON, HTML, JS and CSS above 1 KB go out in the encoding asked for, with Vary; small answers and streams as they are', () =>
   withServer(async (base) => {
-    for (const path of ['/api/chain/block/1', '/', '/explorer/app.js', '/explorer/pages.css', '/api/openapi.json']) {
+    for (const path of ['/api/chain/block/1', '/', '/explorer/app.ts', '/explorer/pages.css', '/api/openapi.json']) {
       const plain = await raw(base, path);
       assert.equal(plain.status, 200, path);
       assert.ok(plain.body.length > 1024, `${path} is above 1 KB (${plain.body.length})`);
@@ -115,22 +115,22 @@ test('JSON, HTML, JS and CSS above 1 KB go out in the encoding asked for, with V
 
 test('static files: ETag and 304, a year in the cache when asked for by version, the page naming every file by version', () =>
   withServer(async (base) => {
-    const first = await raw(base, '/explorer/app.js');
+    const first = await raw(base, '/explorer/app.ts');
     const etag = String(first.headers.etag);
     assert.match(etag, /^"[0-9a-f]{16}"$/);
     assert.equal(first.headers['cache-control'], 'no-cache');
-    const again = await raw(base, '/explorer/app.js', { 'If-None-Match': etag });
+    const again = await raw(base, '/explorer/app.ts', { 'If-None-Match': etag });
     assert.equal(again.status, 304);
     assert.equal(again.body.length, 0);
     const version = etag.slice(1, -1);
-    const pinned = await raw(base, `/explorer/app.js?v=${version}`);
+    const pinned = await raw(base, `/explorer/app.ts?v=${version}`);
     assert.match(String(pinned.headers['cache-control']), /max-age=31536000.*immutable/);
-    const stale = await raw(base, '/explorer/app.js?v=0000000000000000');
+    const stale = await raw(base, '/explorer/app.ts?v=0000000000000000');
     assert.equal(stale.headers['cache-control'], 'no-cache', 'an old version is not cached as if it were this one');
     const page = (await raw(base, '/')).body.toString('utf8');
-    assert.ok(page.includes(`/explorer/app.js?v=${version}`), 'the page names app.js by its version');
+    assert.ok(page.includes(`/explorer/app.ts?v=${version}`), 'the page names app.js by its version');
     const map = JSON.parse(/<script type="importmap">(.*?)<\/script>/.exec(page)?.[1] ?? '{}') as { imports: Record<string, string> };
-    assert.equal(map.imports['/explorer/app.js'], `/explorer/app.js?v=${version}`);
+    assert.equal(map.imports['/explorer/app.ts'], `/explorer/app.ts?v=${version}`);
     assert.match(map.imports['/explorer/client/browser.ts'] ?? '', /^\/explorer\/client\/browser\.ts\?v=[0-9a-f]{16}$/);
     assert.match(map.imports['/explorer/vendor/uPlot.js'] ?? '', /\?v=[0-9a-f]{16}$/);
     const docs = (await raw(base, '/docs')).body.toString('utf8');
@@ -141,7 +141,7 @@ test('the rate limiter does not count static files, and a ban still covers them'
   await withServer(async (base) => {
     const remaining = async () => Number((await raw(base, '/api/health')).headers['x-ratelimit-remaining']);
     const before = await remaining();
-    for (const path of ['/', '/explorer/app.js', '/explorer/client/browser.ts', '/explorer/vendor/uPlot.js', '/docs', '/docs/docs.js']) {
+    for (const path of ['/', '/explorer/app.ts', '/explorer/client/browser.ts', '/explorer/vendor/uPlot.js', '/docs', '/docs/docs.js']) {
       for (let i = 0; i < 3; i++) assert.equal((await raw(base, path)).status, 200, path);
     }
     assert.equal(await remaining(), before - 1, 'eighteen static answers cost nothing; the one API read cost one');
@@ -150,7 +150,7 @@ test('the rate limiter does not count static files, and a ban still covers them'
   }, 3);
   await withServer(
     async (base) => {
-      assert.equal((await raw(base, '/explorer/app.js')).status, 403);
+      assert.equal((await raw(base, '/explorer/app.ts')).status, 403);
     },
     undefined,
     ['127.0.0.1'],

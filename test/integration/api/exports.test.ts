@@ -100,12 +100,12 @@ test("an address's transactions: all of them, then by type, direction and time, 
       incoming.slice(1).map((r) => r[0]),
       txs.filter((x) => x.from !== busiest).map((x) => x.hash),
     );
-    const times = txs.map((x) => x.timestamp).sort((a, b) => a - b);
+    const times = txs.map((x) => x.blockTime).sort((a, b) => a - b);
     const [since, until] = [times[Math.floor(times.length / 4)], times[Math.floor((3 * times.length) / 4)]];
     const window = await csv(c, `/api/csv/address/${busiest}?direction=out&since=${since}&until=${until}`);
     assert.deepEqual(
       window.slice(1).map((r) => r[0]),
-      txs.filter((x) => x.from === busiest && x.timestamp >= since && x.timestamp <= until).map((x) => x.hash),
+      txs.filter((x) => x.from === busiest && x.blockTime >= since && x.blockTime <= until).map((x) => x.hash),
     );
     assert.ok(window.length > 1, 'the window holds some');
     // The JSON list takes the same filters (the explorer's address page), paged by offset.

@@ -126,7 +126,7 @@ export function liveExplorerSuite(shared: SharedRig): void {
       // A second port on the same shared worker records every block the browser's one stream delivers.
       await page.evaluate(() => {
         window.seen = [];
-        const w = new SharedWorker('/explorer/liveWorker.js', { type: 'module', name: 'ombra-live' });
+        const w = new SharedWorker('/explorer/liveWorker.ts', { type: 'module', name: 'ombra-live' });
         w.port.onmessage = (m: any) => {
           if (m.data.kind === 'event' && m.data.e.event === 'block') window.seen.push(m.data.e.data.index);
         };

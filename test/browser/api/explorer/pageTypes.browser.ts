@@ -82,7 +82,7 @@ export function pageTypesSuite(shared: SharedRig): void {
     }, async () => {
       assert.ok(rig, 'Chromium and the rig started');
       // An image NFT the node does not know: the lookup answers 404, which the page logs (the
-      // read itself is made by the shared worker, out of the tab's sight: api/explorer/apiCache.js).
+      // read itself is made by the shared worker, out of the tab's sight: api/explorer/apiCache.ts).
       const problems = await rig.open(page, { route: 'image', arg: 'ab'.repeat(32), name: 'unknown image' });
       assert.ok(
         problems.some((p) => p.startsWith('console: Failed to load resource')),

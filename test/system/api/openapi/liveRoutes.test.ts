@@ -65,8 +65,9 @@ async function samples(): Promise<Record<string, string>> {
     path: 'index.html',
     fileId: 'ab'.repeat(32),
     'GET /docs/:file': 'docs.js',
-    'GET /explorer/:file': 'app.js',
+    'GET /explorer/:file': 'app.ts',
     'GET /explorer/client/:file': 'browser.ts',
+    'GET /explorer/core/:file': 'ombraAmount.ts',
     'GET /explorer/vendor/:file': 'eventsource-parser.js',
     // The checkpoint this node offers (built in the background once it started).
     digest: await waitFor(async () => {
