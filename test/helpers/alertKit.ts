@@ -1,4 +1,5 @@
 /** Test kit for alerts: a test chain with the alert service, and real receivers on loopback. */
+import { patient } from './patience.ts';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createHmac } from 'node:crypto';
@@ -174,9 +175,9 @@ export async function subscribe(
 
 /** Resolves when `cond()` holds, polling every 10 ms. */
 export async function until(cond: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + patient(timeoutMs);
   while (!cond()) {
-    if (Date.now() > end) throw new Error(`${what} not met within ${timeoutMs} ms`);
+    if (Date.now() > end) throw new Error(`${what} not met within ${patient(timeoutMs)} ms`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }

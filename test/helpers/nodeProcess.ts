@@ -1,4 +1,5 @@
 /** Runs `ombra start` as a real child process and finds its URL from the log on stderr. */
+import { patient } from './patience.ts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -62,11 +63,11 @@ export async function startNodeProcess(args: string[], env: NodeJS.ProcessEnv = 
 
 /** Polls `fn` until it returns a value (not undefined) or the time runs out. */
 export async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs = 15_000, stepMs = 50): Promise<T> {
-  const end = Date.now() + timeoutMs;
+  const end = Date.now() + patient(timeoutMs);
   for (;;) {
     const v = await fn();
     if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`condition not met in ${timeoutMs} ms`);
+    if (Date.now() > end) throw new Error(`condition not met in ${patient(timeoutMs)} ms`);
     await new Promise((r) => setTimeout(r, stepMs));
   }
 }
