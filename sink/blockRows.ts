@@ -37,6 +37,8 @@ interface AccountRow {
   nonce: number;
   firstSeen: number;
   lastSeen: number;
+  /** The state did not hold it before the batch: it has no row yet (inserted, not upserted). */
+  created: boolean;
 }
 
 /** The rows of a batch of blocks, per table, plus the accounts to upsert. */
@@ -118,7 +120,13 @@ export function addBlockRows(out: Rows, block: Block, diff: StateDiff, before: (
     if (prev && prev.balance === a.balance && prev.nonce === a.nonce) continue;
     out.balance_changes.push([address, block.index, was.toString(), a.balance.toString(), (a.balance - was).toString(), a.nonce]);
     const seen = out.accounts.get(address);
-    out.accounts.set(address, { balance: a.balance, nonce: a.nonce, firstSeen: seen?.firstSeen ?? block.index, lastSeen: block.index });
+    out.accounts.set(address, {
+      balance: a.balance,
+      nonce: a.nonce,
+      firstSeen: seen?.firstSeen ?? block.index,
+      lastSeen: block.index,
+      created: seen ? seen.created : prev === undefined,
+    });
   }
   const records = diff.records as unknown as Record<string, Map<string, unknown>>;
   const removed = (diff.removed ?? {}) as Record<string, Set<string>>;

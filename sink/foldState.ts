@@ -2,12 +2,23 @@
  * The chain state the sink folds from genesis with core's own transition (`applyBlock` with
  * signatures taken as verified: the node verified them), so every balance change, nonce and
  * record is the node's own arithmetic, not a re-implementation. Keeps an undo entry per recent
- * block, so a reorganisation or a failed database commit steps the state back without a refold.
+ * block, so a reorganisation or a failed database commit steps the state back without a refold,
+ * and notes the entries changed since the state was last saved (sink/savedState.ts), so a save
+ * writes only those.
  */
 import { applyBlock, genesisState, type ParentRef } from '../core/applyBlock.ts';
 import type { Block } from '../core/block.ts';
 import type { Genesis } from '../core/genesis.ts';
-import { type Account, type ChainState, commitDiff, emptyRecords, indexOpen, type StateDiff, type Supply } from '../core/state.ts';
+import {
+  type Account,
+  type ChainState,
+  commitDiff,
+  emptyRecords,
+  indexOpen,
+  type Records,
+  type StateDiff,
+  type Supply,
+} from '../core/state.ts';
 
 /** What undoes one block. */
 interface Undo {
@@ -25,6 +36,23 @@ export interface Folded {
 
 const refOf = (b: Block): ParentRef => ({ index: b.index, hash: b.hash, timestamp: b.timestamp, stateRoot: b.stateRoot });
 
+/** What changed since the last save: every entry (a state never saved), or these accounts and records. */
+export interface StateChanges {
+  all: boolean;
+  accounts: Set<string>;
+  records: Map<string, Set<string>>;
+}
+
+const noChanges = (all: boolean): StateChanges => ({ all, accounts: new Set(), records: new Map() });
+
+/** A state as saved: its head, accounts and records (read back by sink/savedState.ts). */
+export interface StateImage {
+  head: ParentRef;
+  accounts: Map<string, Account>;
+  records: Map<string, Map<string, unknown>>;
+  supply: Supply;
+}
+
 /** The folded state and its head. */
 export class FoldState {
   readonly genesis: Genesis;
@@ -35,9 +63,10 @@ export class FoldState {
   private tip: ParentRef;
   private undo: Undo[] = [];
   private readonly undoDepth: number;
+  private changes = noChanges(true);
 
-  /** `undoDepth`: how many recent blocks can be stepped back. */
-  constructor(genesis: Genesis, undoDepth: number) {
+  /** `undoDepth`: how many recent blocks can be stepped back; `image`: a saved state to start from instead of genesis. */
+  constructor(genesis: Genesis, undoDepth: number, image?: StateImage) {
     this.genesis = genesis;
     this.undoDepth = undoDepth;
     const { state, block } = genesisState(genesis);
@@ -45,6 +74,54 @@ export class FoldState {
     this.genesisBlock = block;
     this.genesisDiff = { accounts: new Map(state.accounts), records: emptyRecords(), supply: { ...state.supply } };
     this.tip = refOf(block);
+    if (image) {
+      const all = emptyRecords() as unknown as Record<string, Map<string, unknown>>;
+      // The loader keeps only the kinds this binary knows (sink/savedState.ts).
+      for (const [kind, m] of image.records) if (all[kind]) all[kind] = m;
+      this.state = indexOpen({ accounts: image.accounts, records: all as unknown as Records, supply: image.supply, open: {} });
+      this.tip = image.head;
+      this.changes = noChanges(false);
+    }
+  }
+
+  /** The entries changed since the last `takeChanges` (a fold from genesis: all of them). */
+  takeChanges(): StateChanges {
+    const c = this.changes;
+    this.changes = noChanges(false);
+    return c;
+  }
+
+  /** Marks every entry changed (a save of them failed). */
+  changedAll(): void {
+    this.changes = noChanges(true);
+  }
+
+  /** The record `id` of `kind`, or undefined. */
+  record(kind: string, id: string): unknown {
+    return (this.state.records as unknown as Record<string, Map<string, unknown>>)[kind]?.get(id);
+  }
+
+  /** The supply counters. */
+  get supply(): Supply {
+    return this.state.supply;
+  }
+
+  /** Every record of the folded state, by kind (read only). */
+  records(): Iterable<[string, ReadonlyMap<string, unknown>]> {
+    return Object.entries(this.state.records as unknown as Record<string, Map<string, unknown>>);
+  }
+
+  private noteChanged(accounts: Iterable<string>, records: Iterable<[string, Iterable<string>]>): void {
+    if (this.changes.all) return;
+    for (const a of accounts) this.changes.accounts.add(a);
+    for (const [kind, ids] of records) {
+      let set = this.changes.records.get(kind);
+      if (!set) {
+        set = new Set();
+        this.changes.records.set(kind, set);
+      }
+      for (const id of ids) set.add(id);
+    }
   }
 
   /** The height and hash folded so far. */
@@ -79,6 +156,10 @@ export class FoldState {
     this.undo.push({ parent: this.tip, accounts, records, supply: this.state.supply });
     if (this.undo.length > this.undoDepth) this.undo.shift();
     commitDiff(this.state, diff);
+    this.noteChanged(
+      accounts.keys(),
+      [...records].map(([kind, m]) => [kind, m.keys()]),
+    );
     this.tip = refOf(block);
     return { diff, before: (a) => accounts.get(a) };
   }
@@ -90,6 +171,10 @@ export class FoldState {
     const all = this.state.records as unknown as Record<string, Map<string, unknown>>;
     while (this.tip.index > height) {
       const u = this.undo.pop() as Undo;
+      this.noteChanged(
+        u.accounts.keys(),
+        [...u.records].map(([kind, m]) => [kind, m.keys()]),
+      );
       for (const [a, v] of u.accounts) v === undefined ? this.state.accounts.delete(a) : this.state.accounts.set(a, v);
       for (const [kind, m] of u.records) for (const [id, v] of m) v === undefined ? all[kind].delete(id) : all[kind].set(id, v);
       this.state.supply = u.supply;

@@ -98,6 +98,18 @@ ${txView(s, 'social_likes', ['SOCIAL_REACTION_SET', 'SOCIAL_LIKE_INTENT'], "coal
 ${rollup(s, 'hourly_stats', 'hour', 3600)}
 ${rollup(s, 'daily_stats', 'day', 86400)}`,
   },
+  {
+    // The backfill's deferred secondary indexes (dropped for a load into an empty mirror, built
+    // again at its end: sink/sinkDb.ts) and the folded state the sink restarts from
+    // (sink/stateSnapshot.ts), so a restart does not re-read the chain from genesis.
+    version: 2,
+    sql: (s) => `
+CREATE TABLE ${s}.sink_deferred_indexes (name text PRIMARY KEY, definition text NOT NULL);
+CREATE TABLE ${s}.sink_state (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE ${s}.sink_state_head (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id), height bigint NOT NULL, hash text NOT NULL, ref text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now());`,
+  },
 ];
 
 /** The newest schema version this binary knows. */

@@ -11,6 +11,8 @@ import { genesisState } from '../core/applyBlock.ts';
 import { ChainError } from '../core/errors.ts';
 import { parseGenesis } from '../core/genesis.ts';
 import { migrate } from './migrations.ts';
+import { writeState } from './savedState.ts';
+import { SideJobs } from './sideJobs.ts';
 import { type ChainId, Mirror } from './mirror.ts';
 import { SinkDb } from './sinkDb.ts';
 import { fatalDbError, SinkError } from './sinkError.ts';
@@ -49,6 +51,9 @@ export class Sink {
   private readonly stopCtl = new AbortController();
   /** When the rollups were last refreshed (never: the first live commit refreshes them). */
   private lastRefresh = Number.NEGATIVE_INFINITY;
+  /** When the folded state was last saved, and at which height. */
+  private lastSave = Number.NEGATIVE_INFINITY;
+  private savedHeight = -1;
 
   private readonly opts: SinkOptions;
 
@@ -98,6 +103,7 @@ export class Sink {
     let mirror: Mirror | undefined;
     while (!this.stopping) {
       let db: SinkDb | undefined;
+      const side = new SideJobs({ db: this.opts.db, schema: this.opts.schema, log: this.opts.log });
       try {
         chain ??= await this.chainId();
         mirror ??= new Mirror(this.client, chain, this.opts, this.metrics);
@@ -106,7 +112,9 @@ export class Sink {
         if (applied.length) this.opts.log(`schema ${this.opts.schema}: applied migration ${applied.join(', ')}`);
         await mirror.resume(db);
         attempt = 0;
-        await this.follow(mirror, db);
+        await this.follow(mirror, db, side);
+        // Stopped between two commits: the state is the cursor's, saved for the next start.
+        this.saveState(mirror, side);
       } catch (e) {
         // The chain moved under a read (a reorganisation seen mid-range): resume from the common ancestor at once.
         if (e instanceof SinkError && e.code === 'CHAIN_MOVED') {
@@ -129,18 +137,45 @@ export class Sink {
         this.opts.log(`${describe(e, this.opts)}; retrying in ${wait / 1000} s`);
         await this.sleep(wait);
       } finally {
+        await side.close();
         await db?.close();
       }
     }
   }
 
-  private async refreshRollups(db: SinkDb): Promise<void> {
-    await db.refreshRollups();
+  /** Refreshes the rollups on the side connection (a live commit never waits for one). */
+  private refreshRollups(side: SideJobs): void {
     this.lastRefresh = performance.now();
+    side.queue('rollup refresh', (db) => db.refreshRollups());
+  }
+
+  /**
+   * Saves the folded state on the side connection, taken now: call only between two `syncTo`s.
+   * While a save is pending the changes stay in the fold for the next one.
+   */
+  private saveState(mirror: Mirror, side: SideJobs): void {
+    if (side.pending('state save')) return;
+    this.lastSave = performance.now();
+    const rows = mirror.stateRows();
+    if (!rows.all && rows.upserts.length <= 1 && rows.deletes.length === 0 && rows.head.index === this.savedHeight) return;
+    side.queue(
+      'state save',
+      async (db) => {
+        const t0 = performance.now();
+        await writeState(db.raw, this.opts.schema, rows);
+        this.savedHeight = rows.head.index;
+        this.metrics.stateHeight.set(rows.head.index);
+        if (rows.all || rows.upserts.length > 10_000)
+          this.opts.log(
+            `state saved at height ${rows.head.index} (${rows.upserts.length} entries, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+          );
+      },
+      () => mirror.stateSaveFailed(),
+    );
   }
 
   /** Backfills to the node's head, then follows its stream; returns when stopped. */
-  private async follow(mirror: Mirror, db: SinkDb): Promise<void> {
+  private async follow(mirror: Mirror, db: SinkDb, side: SideJobs): Promise<void> {
     for (;;) {
       const head = (await this.client.height()).height;
       this.metrics.nodeHeight.set(head);
@@ -154,13 +189,14 @@ export class Sink {
       this.opts.log(`backfill ${mirror.height + 1}..${head}`);
       await mirror.syncTo(db, head, () => this.stopping);
       if (this.stopping) return;
-      await this.refreshRollups(db);
+      this.saveState(mirror, side);
+      this.refreshRollups(side);
     }
-    await this.live(mirror, db);
+    await this.live(mirror, db, side);
   }
 
   /** Follows GET /api/chain/events: each block event triggers a read and commit of the blocks up to it. */
-  private async live(mirror: Mirror, db: SinkDb): Promise<void> {
+  private async live(mirror: Mirror, db: SinkDb, side: SideJobs): Promise<void> {
     const ctl = new AbortController();
     const stop = () => ctl.abort();
     this.stopCtl.signal.addEventListener('abort', stop, { once: true });
@@ -205,13 +241,15 @@ export class Sink {
             for (const [h, t] of seenAt) {
               if (h > last.index) continue;
               this.metrics.commitLag.observe((now - t) / 1000);
+              this.opts.onCommitLag?.((now - t) / 1000);
               seenAt.delete(h);
             }
             this.metrics.nodeHeight.set(target);
             this.metrics.lagBlocks.set(Math.max(0, target - last.index));
           },
         );
-        if (performance.now() - this.lastRefresh >= this.opts.rollupRefreshMs) await this.refreshRollups(db);
+        if (performance.now() - this.lastRefresh >= this.opts.rollupRefreshMs) this.refreshRollups(side);
+        if (performance.now() - this.lastSave >= this.opts.stateSaveMs) this.saveState(mirror, side);
       }
     } finally {
       this.wake = undefined;

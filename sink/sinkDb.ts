@@ -29,6 +29,16 @@ const COLUMNS: Record<'blocks' | 'transactions' | 'transfers' | 'balance_changes
   balance_changes: 'address, block_height, balance_before, balance_after, delta, nonce',
   record_versions: 'kind, id, block_height, value',
 };
+/** How a batch commits besides its rows. */
+export interface CommitOptions {
+  /** Delete every row above this height first (a reorganisation). */
+  rewindAbove?: number;
+  /** Drop the secondary indexes before the rows (`defer`), or build the dropped ones after them (`restore`). */
+  indexes?: 'defer' | 'restore';
+}
+
+/** The mirror's tables whose secondary indexes a backfill may defer. */
+const MIRROR_TABLES = ['blocks', 'transactions', 'transfers', 'balance_changes', 'accounts', 'record_versions'];
 /** Up to this many transactions (and balance changes) a commit goes as one statement text, above it by COPY. */
 const INLINE_TXS = 1000;
 /** Tables whose rows belong to a height, deleted above the ancestor on a rewind. */
@@ -50,10 +60,12 @@ function* chunks(rows: readonly CopyValue[][]): Generator<string> {
 /** One connection to the mirror's schema. */
 export class SinkDb {
   private readonly s: string;
+  private readonly schema: string;
   private readonly client: pg.Client;
 
   private constructor(client: pg.Client, schema: string) {
     this.client = client;
+    this.schema = schema;
     this.s = quoteIdent(schema);
   }
 
@@ -91,27 +103,66 @@ export class SinkDb {
 
   /**
    * Commits `rows` and `cursor` in one transaction; with `rewindAbove`, first deletes every row
-   * above that height and rebuilds the accounts those rows touched.
+   * above that height and rebuilds the accounts those rows touched. `indexes: 'defer'` drops the
+   * secondary indexes first (a backfill into an empty mirror: PostgreSQL builds an index over
+   * loaded rows several times faster than it maintains it row by row), noting their definitions
+   * in sink_deferred_indexes; `'restore'` builds the noted ones after the rows. Either way in the
+   * same transaction, so a crash leaves them noted or built, never lost.
    */
-  async commit(rows: Rows, cursor: Cursor, rewindAbove?: number): Promise<void> {
+  async commit(rows: Rows, cursor: Cursor, opts: CommitOptions = {}): Promise<void> {
     const c = this.client;
-    if (rewindAbove === undefined && rows.txCount <= INLINE_TXS && rows.balance_changes.length <= INLINE_TXS)
+    const { rewindAbove, indexes } = opts;
+    if (rewindAbove === undefined && !indexes && rows.txCount <= INLINE_TXS && rows.balance_changes.length <= INLINE_TXS)
       return this.commitInline(rows, cursor);
     await c.query('BEGIN');
     try {
       if (rewindAbove !== undefined) await this.rewind(rewindAbove);
+      if (indexes === 'defer') await this.dropIndexes();
       for (const table of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]) await this.copy(table, COLUMNS[table], rows[table]);
-      if (rows.accounts.size > 0) await this.upsertAccounts(rows);
+      if (rows.accounts.size > 0) await this.writeAccounts(rows);
       await c.query(
         `INSERT INTO ${this.s}.sink_cursor (genesis_hash, chain_id, height, hash) VALUES ($1, $2, $3, $4)
          ON CONFLICT (id) DO UPDATE SET height = EXCLUDED.height, hash = EXCLUDED.hash, updated_at = now()`,
         [cursor.genesisHash, cursor.chainId, cursor.height, cursor.hash],
       );
+      if (indexes === 'restore') await this.buildIndexes();
       await c.query('COMMIT');
     } catch (e) {
       await c.query('ROLLBACK').catch(() => undefined);
       throw e;
     }
+  }
+
+  /** How many secondary indexes a backfill left to build (0: all in place). */
+  async deferredIndexes(): Promise<number> {
+    const { rows } = await this.client.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.s}.sink_deferred_indexes`);
+    return Number(rows[0].n);
+  }
+
+  private async dropIndexes(): Promise<void> {
+    const c = this.client;
+    // Unique ones stay: they are what refuses a row twice.
+    const { rows } = await c.query<{ name: string; definition: string }>(
+      `SELECT ic.relname AS name, pg_get_indexdef(i.indexrelid) AS definition
+       FROM pg_index i JOIN pg_class ic ON ic.oid = i.indexrelid JOIN pg_class t ON t.oid = i.indrelid
+       WHERE t.relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = $1) AND t.relname = ANY($2)
+         AND NOT i.indisunique`,
+      [this.schema, MIRROR_TABLES],
+    );
+    for (const r of rows) {
+      await c.query(`INSERT INTO ${this.s}.sink_deferred_indexes (name, definition) VALUES ($1, $2) ON CONFLICT DO NOTHING`, [
+        r.name,
+        r.definition,
+      ]);
+      await c.query(`DROP INDEX ${this.s}.${quoteIdent(r.name)}`);
+    }
+  }
+
+  private async buildIndexes(): Promise<void> {
+    const c = this.client;
+    const { rows } = await c.query<{ definition: string }>(`SELECT definition FROM ${this.s}.sink_deferred_indexes ORDER BY name`);
+    for (const r of rows) await c.query(r.definition);
+    await c.query(`DELETE FROM ${this.s}.sink_deferred_indexes`);
   }
 
   /**
@@ -149,13 +200,20 @@ export class SinkDb {
     await pipeline(Readable.from(chunks(rows)), this.client.query(copyFrom(`COPY ${this.s}.${table} (${columns}) FROM STDIN`)));
   }
 
-  private async upsertAccounts(rows: Rows): Promise<void> {
+  /**
+   * The batch's accounts: those the chain created in it straight by COPY (an account the folded
+   * state did not hold has no row), the others upserted through a staging table.
+   */
+  private async writeAccounts(rows: Rows): Promise<void> {
     const c = this.client;
+    const created: CopyValue[][] = [];
+    const stage: CopyValue[][] = [];
+    for (const [a, v] of rows.accounts) (v.created ? created : stage).push([a, v.balance.toString(), v.nonce, v.firstSeen, v.lastSeen]);
+    await this.copy('accounts', 'address, balance, nonce, first_seen_height, last_seen_height', created);
+    if (stage.length === 0) return;
     await c.query(
       `CREATE TEMP TABLE IF NOT EXISTS sink_accounts_stage (address text, balance numeric, nonce bigint, first_seen bigint, last_seen bigint) ON COMMIT DELETE ROWS`,
     );
-    const stage: CopyValue[][] = [];
-    for (const [a, v] of rows.accounts) stage.push([a, v.balance.toString(), v.nonce, v.firstSeen, v.lastSeen]);
     await pipeline(Readable.from(chunks(stage)), c.query(copyFrom('COPY sink_accounts_stage FROM STDIN')));
     await c.query(
       `INSERT INTO ${this.s}.accounts (address, balance, nonce, first_seen_height, last_seen_height)

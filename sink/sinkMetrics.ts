@@ -46,6 +46,11 @@ export class SinkMetrics {
     labelNames: ['party'],
     registers: [this.registry],
   });
+  readonly stateHeight = new Gauge({
+    name: 'ombra_sink_state_height',
+    help: 'height of the folded state last saved to PostgreSQL (a restart folds the blocks after it)',
+    registers: [this.registry],
+  });
   readonly commitLag = new Histogram({
     name: 'ombra_sink_commit_lag_seconds',
     help: "from a block's SSE event to the commit of its rows",

@@ -17,11 +17,15 @@ export interface SinkOptions {
   batchBlocks: number;
   /** Rollups (materialized views) are refreshed at most this often while following (ms). */
   rollupRefreshMs: number;
+  /** The folded state is saved to the database (a restart folds from there) at most this often while following (ms). */
+  stateSaveMs: number;
   /** Waits between reconnect attempts to the database or the node: min, max (ms). */
   retryMinMs: number;
   retryMaxMs: number;
   /** One-line notices (retries, reorgs, phases). */
   log(line: string): void;
+  /** Each live block's lag from its SSE event to the commit of its rows, in seconds (as the histogram observes it). */
+  onCommitLag?(seconds: number): void;
   /** Progress in blocks: `fold` while the state is rebuilt (no writes), `backfill` while rows are written. */
   onProgress?(phase: 'fold' | 'backfill', done: number, total: number): void;
 }
@@ -32,6 +36,7 @@ export const SINK_DEFAULTS = {
   batchTxs: 50_000,
   batchBlocks: 2_000,
   rollupRefreshMs: 60_000,
+  stateSaveMs: 60_000,
   retryMinMs: 500,
   retryMaxMs: 30_000,
 } satisfies Partial<SinkOptions>;

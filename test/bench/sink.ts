@@ -9,12 +9,13 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { OmbraClient } from '../../client/reads.ts';
 import { Wallet } from '../../client/signer.ts';
 import { Sink } from '../../sink/sink.ts';
 import { SINK_DEFAULTS } from '../../sink/sinkOptions.ts';
 import { startNodeProcess } from '../helpers/nodeProcess.ts';
-import { postgresBin, startPostgres } from '../helpers/postgresCluster.ts';
+import { type PgCluster, postgresBin, startPostgres } from '../helpers/postgresCluster.ts';
 import { DEV_KEYS, tempDir } from '../helpers/testChain.ts';
 import { scaleChain } from './scaleChain.ts';
 import { addRow } from './table.ts';
@@ -31,6 +32,20 @@ function procCpu(pid: number): number {
 function minutes(m: string): number {
   const r = /^([0-9]+)m([0-9.]+)s$/.exec(m);
   return r ? Number(r[1]) * 60 + Number(r[2]) : 0;
+}
+
+/**
+ * Resolves once process `pid` used under 20 ms of CPU in each of two 250 ms windows: a node that
+ * serves may still be writing its read models of the chain (seconds of CPU on both cores), work
+ * that is not the sink's and that a node in service has long finished.
+ */
+async function quiet(pid: number): Promise<void> {
+  let calm = 0;
+  while (calm < 2) {
+    const c = procCpu(pid);
+    await new Promise((r) => setTimeout(r, 250));
+    calm = procCpu(pid) - c < 0.02 ? calm + 1 : 0;
+  }
 }
 
 /** Starts sinkNode.ts on `dir`; resolves with its URL once it serves. */
@@ -60,7 +75,8 @@ export async function sinkBench(txs: number): Promise<void> {
     const { dir, built } = await scaleChain(txs);
     cpSync(dir, join(work, 'chain'), { recursive: true });
     node = await serveChain(join(work, 'chain'));
-    console.log(`  node serving ${built.head} blocks at ${node.url}`);
+    await quiet(node.child.pid as number);
+    console.log(`  node serving ${built.head} blocks at ${node.url} (idle)`);
     const lines: string[] = [];
     const sink = new Sink({ ...SINK_DEFAULTS, url: node.url, db: pgc.url, schema: 'ombra', log: (l) => lines.push(l) });
     const cpu0 = { sink: process.cpuUsage(), node: procCpu(node.child.pid as number), pg: pgc.cpuSeconds() };
@@ -75,8 +91,22 @@ export async function sinkBench(txs: number): Promise<void> {
       node: procCpu(node.child.pid as number) - cpu0.node,
       pg: pgc.cpuSeconds() - cpu0.pg,
     };
+    // The folded state is saved on the side connection once the backfill is done: a restart starts from it.
+    while ((await sink.metrics.stateHeight.get()).values[0]?.value !== built.head) await new Promise((r) => setTimeout(r, 10));
+    const savedSeconds = (performance.now() - t0) / 1000 - sinkSeconds;
     sink.stop();
     await run;
+    const restart = await restarts(node.url, pgc, built.head);
+    console.log(
+      `  state saved ${savedSeconds.toFixed(1)} s after the backfill; restart to the cursor: ${restart.saved.toFixed(2)} s from the saved state, ${restart.genesis.toFixed(2)} s refolding from genesis`,
+    );
+    addRow({
+      measure: `sink restart at the head of ${txs / 1000}k transfers, to following again`,
+      node: `${restart.saved.toFixed(2)} s (from the state saved at the cursor)`,
+      baseline: `the same restart refolding from genesis: ${restart.genesis.toFixed(2)} s`,
+      ratio: restart.saved / restart.genesis,
+      goal: '-',
+    });
     // The baseline: the same rows, from files, by psql's \copy in one transaction.
     const bin = postgresBin() as string;
     for (const t of TABLES)
@@ -133,15 +163,98 @@ export async function sinkBench(txs: number): Promise<void> {
   }
 }
 
-/** A dev node under transfer traffic for a while: the sink's commit lag after each block's SSE event. */
+/**
+ * Seconds from a sink's start on a mirror at the node's head to its resume there: first with the
+ * state the last run saved, then with that state removed (the sink refolds the chain from genesis).
+ */
+async function restarts(url: string, pgc: PgCluster, head: number): Promise<{ saved: number; genesis: number }> {
+  const once = async () => {
+    const lines: string[] = [];
+    const sink = new Sink({ ...SINK_DEFAULTS, url, db: pgc.url, schema: 'ombra', log: (l) => lines.push(l) });
+    const t0 = performance.now();
+    const run = sink.run();
+    while ((await sink.metrics.height.get()).values[0]?.value !== head) await new Promise((r) => setTimeout(r, 5));
+    const seconds = (performance.now() - t0) / 1000;
+    sink.stop();
+    await run;
+    return { seconds, loaded: lines.some((l) => /^state loaded as saved at height/.test(l)) };
+  };
+  const saved = await once();
+  if (!saved.loaded) throw new Error('the restart did not load the saved state');
+  pgc.psql('TRUNCATE ombra.sink_state_head');
+  const genesis = await once();
+  if (genesis.loaded) throw new Error('the restart without a saved state loaded one');
+  return { saved: saved.seconds, genesis: genesis.seconds };
+}
+
+/** The p-th percentile (0..1) of `xs`, nearest rank. */
+function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+}
+
+/**
+ * The baseline of the live lag: the least any sink does per block, on the same node, stream and
+ * database: read the block the event names, then commit one row (autocommit) on its own
+ * connection, blocks one after another. Answers the lags (s) and a stop function.
+ */
+async function bareFollower(url: string, db: string): Promise<{ lags: number[]; stop(): Promise<void> }> {
+  const conn = new pg.Client({ connectionString: db });
+  await conn.connect();
+  await conn.query('CREATE TABLE IF NOT EXISTS bench_lag (height bigint, hash text)');
+  const client = new OmbraClient(url);
+  const lags: number[] = [];
+  const ctl = new AbortController();
+  let chain = Promise.resolve();
+  const sub = client.subscribe({
+    signal: ctl.signal,
+    onEvent: (e) => {
+      const index = (e.data as { index?: unknown }).index;
+      if (e.event !== 'block' || typeof index !== 'number') return;
+      const seen = performance.now();
+      chain = chain.then(async () => {
+        const [b] = (await client.blocksRange(index, index)).blocks;
+        await conn.query('INSERT INTO bench_lag VALUES ($1, $2)', [index, b?.hash]);
+        lags.push((performance.now() - seen) / 1000);
+      });
+    },
+  });
+  return {
+    lags,
+    stop: async () => {
+      ctl.abort();
+      await sub;
+      await chain.catch(() => undefined);
+      await conn.end();
+    },
+  };
+}
+
+/**
+ * A dev node under transfer traffic for 30 s: the sink's commit lag after each block's SSE event,
+ * beside a bare follower's (bareFollower) in the same run. The rollups are refreshed and the state
+ * saved every 5 s meanwhile (60 s by default), so the side connection's work falls in the window.
+ */
 async function liveLag(db: string): Promise<void> {
   const data = tempDir('ombra-sink-lag-');
   const node = await startNodeProcess(['--dev', '--data-dir', data.dir, '--block-time-ms', '200'], {}, 60_000);
-  const sink = new Sink({ ...SINK_DEFAULTS, url: node.url, db, schema: 'live', log: () => undefined });
+  // Every observation, besides the histogram's buckets: the p99 itself.
+  const samples: number[] = [];
+  const sink = new Sink({
+    ...SINK_DEFAULTS,
+    url: node.url,
+    db,
+    schema: 'live',
+    rollupRefreshMs: 5000,
+    stateSaveMs: 5000,
+    log: () => undefined,
+    onCommitLag: (s) => samples.push(s),
+  });
   const run = sink.run();
+  const bare = await bareFollower(node.url, db);
   try {
     const wallets = DEV_KEYS.slice(1, 9).map((k) => new Wallet(new OmbraClient(node.url), k));
-    const end = performance.now() + 15_000;
+    const end = performance.now() + 30_000;
     let sent = 0;
     await Promise.all(
       wallets.map(async (w) => {
@@ -151,24 +264,23 @@ async function liveLag(db: string): Promise<void> {
         }
       }),
     );
-    const h = (await sink.metrics.commitLag.get()).values;
-    const count = h.find((v) => v.metricName?.endsWith('_count'))?.value ?? 0;
-    const buckets = h.filter((v) => v.metricName?.endsWith('_bucket') && v.labels.le !== '+Inf');
-    const p99 = buckets.find((b) => b.value >= 0.99 * count)?.labels.le;
-    const sum = h.find((v) => v.metricName?.endsWith('_sum'))?.value ?? 0;
-    const within = buckets.find((b) => b.labels.le === 0.25)?.value ?? 0;
+    const p99 = percentile(samples, 0.99);
+    const bareP99 = percentile(bare.lags, 0.99);
+    const mean = (xs: number[]) => (xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)) * 1000;
+    const within = samples.filter((v) => v <= 0.25).length;
     console.log(
-      `  live: ${count} blocks (${sent} transfers sent), mean ${((sum / Math.max(1, count)) * 1000).toFixed(0)} ms, p99 <= ${p99} s, ${within}/${count} within 250 ms`,
+      `  live: ${samples.length} blocks (${sent} transfers sent), mean ${mean(samples).toFixed(0)} ms, p99 ${(p99 * 1000).toFixed(0)} ms, max ${(Math.max(...samples) * 1000).toFixed(0)} ms, ${within}/${samples.length} within 250 ms; bare follower: mean ${mean(bare.lags).toFixed(0)} ms, p99 ${(bareP99 * 1000).toFixed(0)} ms`,
     );
     addRow({
       measure: 'sink live lag, SSE event to commit (p99)',
-      node: `<= ${Number(p99) * 1000} ms over ${count} blocks (mean ${((sum / Math.max(1, count)) * 1000).toFixed(0)} ms)`,
-      baseline: '-',
-      ratio: null,
+      node: `${(p99 * 1000).toFixed(0)} ms over ${samples.length} blocks (mean ${mean(samples).toFixed(0)} ms)`,
+      baseline: `bare follower (read the block, commit a row): p99 ${(bareP99 * 1000).toFixed(0)} ms`,
+      ratio: p99 / bareP99,
       goal: 'p99 <= 250 ms',
-      met: p99 !== undefined && Number(p99) <= 0.25,
+      met: p99 <= 0.25,
     });
   } finally {
+    await bare.stop();
     sink.stop();
     await run;
     node.child.kill('SIGKILL');

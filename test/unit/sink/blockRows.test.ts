@@ -75,6 +75,27 @@ test('balance changes chain from genesis and end at the folded balances; account
   assert.ok(empty.length > 0 && empty.every((h) => !perBlock.has(h)));
 });
 
+test('an account is created in a batch only when the state did not hold it before the batch', () => {
+  const fold = new FoldState(genesis, 1000);
+  const half = Math.floor(blocks.length / 2);
+  for (const b of blocks.slice(1, half)) fold.apply(b);
+  const held = new Set(fold.accounts().keys());
+  const rows = emptyRows();
+  for (const b of blocks.slice(half)) {
+    const f = fold.apply(b);
+    addBlockRows(rows, b, f.diff, f.before);
+  }
+  const created = [...rows.accounts].filter(([, a]) => a.created).map(([address]) => address);
+  const kept = [...rows.accounts].filter(([, a]) => !a.created).map(([address]) => address);
+  assert.ok(created.length > 0 && kept.length > 0, `${created.length} created, ${kept.length} held before`);
+  for (const address of created) assert.ok(!held.has(address), address);
+  for (const address of kept) assert.ok(held.has(address), address);
+  // Block 0: every genesis allocation is new to an empty mirror.
+  const first = emptyRows();
+  addBlockRows(first, fold.genesisBlock, fold.genesisDiff, () => undefined);
+  assert.ok(first.accounts.size > 0 && [...first.accounts.values()].every((a) => a.created));
+});
+
 test('records of every mirrored kind the chain made, as JSON with big integers as strings', () => {
   const { rows } = foldAll();
   const kinds = new Set(rows.record_versions.map((r) => r[0]));
