@@ -33,15 +33,28 @@ after(async () => {
   pgc?.stop();
 });
 
-/** A sink on `schema`, its log lines collected. */
-function sinkOn(schema: string, extra: Partial<SinkOptions> = {}): { sink: Sink; lines: string[]; run: Promise<unknown> } {
+/** A sink on `schema`, its log lines and the blocks it folded without writing (rebuilding its state) collected. */
+function sinkOn(
+  schema: string,
+  extra: Partial<SinkOptions> = {},
+): { sink: Sink; lines: string[]; folded: number[]; run: Promise<unknown> } {
   const lines: string[] = [];
-  const sink = new Sink({ ...SINK_DEFAULTS, url: live.url, db: pgc!.url, schema, log: (l) => lines.push(l), retryMinMs: 50, ...extra });
+  const folded: number[] = [];
+  const sink = new Sink({
+    ...SINK_DEFAULTS,
+    url: live.url,
+    db: pgc!.url,
+    schema,
+    log: (l) => lines.push(l),
+    onProgress: (phase, done) => void (phase === 'fold' && folded.push(done)),
+    retryMinMs: 50,
+    ...extra,
+  });
   const run = sink.run().then(
     () => 'stopped',
     (e: Error) => e,
   );
-  return { sink, lines, run };
+  return { sink, lines, folded, run };
 }
 
 /** The mirror's cursor height, -1 before its schema or first commit exists. */
@@ -81,12 +94,30 @@ test('backfills the simulated chain and follows it live, equal to the node; a re
   assert.equal(Number(pgc.psql('SELECT sum(tx_count) FROM mirror.hourly_stats')), check.txs);
   assert.equal(pgc.psql('SELECT to_address FROM mirror.transfers LIMIT 1').startsWith('ox'), true);
 
+  // The backfill into the empty mirror loaded without the secondary indexes and built them at its
+  // end: the mirror has every index a migrated schema has.
+  assert.ok(first.lines.some((l) => /^secondary indexes dropped for the backfill/.test(l)));
+  assert.ok(first.lines.some((l) => /^secondary indexes built at height \d+/.test(l)));
+  const db = await SinkDb.connect(pgc.url, 'pristine', () => undefined);
+  await migrate(db.raw, 'pristine').finally(() => db.close());
+  const indexes = (schema: string) =>
+    pgc!.psql(
+      `SELECT string_agg(replace(indexdef, '${schema}.', 'S.'), E'\\n' ORDER BY indexname) FROM pg_indexes WHERE schemaname = '${schema}'`,
+    );
+  assert.equal(indexes('mirror'), indexes('pristine'));
+  assert.equal(pgc.psql('SELECT count(*) FROM mirror.sink_deferred_indexes'), '0');
+
+  // The state the first run saved as it stopped: the second folds no block before going on.
+  const saved = Number(pgc.psql('SELECT height FROM mirror.sink_state_head'));
   const second = sinkOn('mirror');
   const resumed = heightOf('mirror');
+  assert.equal(saved, resumed);
   await waitFor(async () => (heightOf('mirror') >= resumed + 3 ? true : undefined), 90_000);
   second.sink.stop();
   assert.equal(await second.run, 'stopped');
   assert.ok(!second.lines.some((l) => /applied migration/.test(l)), 'nothing to migrate the second time');
+  assert.ok(second.lines.includes(`state loaded as saved at height ${saved}`), second.lines.join('\n'));
+  assert.deepEqual(second.folded, [], 'no block refolded from genesis');
   const again = await checkMirror(pgc.url, 'mirror', live.url);
   assert.equal(again.txs, check.txs);
   assert.equal(pgc.psql("SELECT (SELECT count(*) FROM mirror.transactions) || '/' || (SELECT count(*) FROM mirror.balance_changes)"), rows);
@@ -118,12 +149,12 @@ test('migrations: applied once, in one transaction', { skip: missing('postgresql
   assert.ok(pgc, 'PostgreSQL started');
   const db = await SinkDb.connect(pgc.url, 'fresh', () => undefined);
   try {
-    assert.deepEqual(await migrate(db.raw, 'fresh'), [1]);
+    assert.deepEqual(await migrate(db.raw, 'fresh'), [1, 2]);
     assert.deepEqual(await migrate(db.raw, 'fresh'), []);
-    assert.equal(pgc.psql('SELECT count(*) FROM fresh.schema_version'), '1');
+    assert.equal(pgc.psql('SELECT count(*) FROM fresh.schema_version'), '2');
     assert.equal(
       pgc.psql("SELECT count(*) FROM information_schema.tables WHERE table_schema = 'fresh' AND table_type = 'BASE TABLE'"),
-      '8',
+      '11',
     );
   } finally {
     await db.close();
