@@ -58,6 +58,9 @@ test('a reorganisation between two authorities is undone in the database, live a
     later.sink.stop();
     assert.equal(await later.run, undefined);
     const mirroredAt = Number(pgc.psql(`SELECT block_height FROM ombra.transactions WHERE hash = '${tx.hash}'`));
+    // `later` saved its folded state as it stopped, at its cursor: a block of the lone branch.
+    const savedHash = pgc.psql('SELECT hash FROM later.sink_state_head');
+    assert.equal(savedHash, pgc.psql('SELECT hash FROM later.sink_cursor'));
     // The pair has two slots of three: its branch is the longer one.
     await waitFor(async () => (net.nodes[1]!.node.head().index > lone.node.head().index + 2 ? true : undefined), 90_000);
     // Nothing is produced while the branches meet, so the lone node cannot re-mine the transfer elsewhere first.
@@ -86,6 +89,9 @@ test('a reorganisation between two authorities is undone in the database, live a
     assert.ok(lines.some((l) => /^later: the node's chain left the mirror above height \d+: its rows will be replaced$/.test(l)));
     assert.equal(pgc.psql(`SELECT count(*) FROM later.blocks WHERE hash IN (${dropped.map((h) => `'${h}'`).join(', ')})`), '0');
     assert.deepEqual(await checkMirror(pgc.url, 'later', lone.url), check);
+    // That saved state was of a block the node abandoned: the restart refolded rather than load it.
+    assert.ok(dropped.includes(savedHash), 'the saved state was on the abandoned branch');
+    assert.ok(!lines.some((l) => /^later: state loaded/.test(l)));
     assert.equal((await again.sink.metrics.reorgs.get()).values[0].value, 1);
   } catch (e) {
     // The sink's own account of what it did is the first thing to read when this fails.
