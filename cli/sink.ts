@@ -4,8 +4,8 @@
  * docs/sink.md has the schema, example queries and operation.
  */
 import { SINK_DEFAULTS } from '../sink/sinkOptions.ts';
-import { dbWhere, Sink } from '../sink/sink.ts';
-import { SinkError } from '../sink/sinkError.ts';
+import { Sink } from '../sink/sink.ts';
+import { dbWhere, SinkError } from '../sink/sinkError.ts';
 import { serveMetrics } from '../sink/sinkMetrics.ts';
 import { API_KEY_FLAG, apiKeyFlag, type FlagSpec, helpText, intFlag, parseFlags, URL_FLAG, UsageError } from './args.ts';
 import { type Progress, progress } from './progress.ts';

@@ -10,6 +10,7 @@ import type { Block } from '../core/block.ts';
 import { finalityDepthOf, type Genesis } from '../core/genesis.ts';
 import { addBlockRows, emptyRows, type Rows } from './blockRows.ts';
 import { blockFeed } from './blockFeed.ts';
+import { commonAncestor } from './commonAncestor.ts';
 import { FoldState } from './foldState.ts';
 import { loadState, type StateRows, stateRows } from './savedState.ts';
 import type { CommitOptions, Cursor, SinkDb } from './sinkDb.ts';
@@ -79,38 +80,13 @@ export class Mirror {
       return;
     }
     this.fresh = false;
-    const ancestor = await this.ancestorOf(db, cursor);
+    const ancestor = await commonAncestor(this.client, db, cursor, this.opts.schema);
     await this.foldTo(ancestor, db);
     if (ancestor < cursor.height) {
       this.rewindAbove = ancestor;
       this.opts.log(`the node's chain left the mirror above height ${ancestor}: its rows will be replaced`);
     }
     this.metrics.height.set(ancestor);
-  }
-
-  /** The highest height where the mirror and the node hold the same block (the cursor itself, normally). */
-  private async ancestorOf(db: SinkDb, cursor: Cursor): Promise<number> {
-    const nodeHead = (await this.client.height()).height;
-    if (nodeHead < cursor.height) {
-      const [theirs] = (await this.client.blocksRange(nodeHead, nodeHead)).blocks;
-      // A node behind the mirror on the same chain (a follower catching up, a failover): wait for
-      // it rather than delete blocks it will have again.
-      if ((await db.blockHashes(nodeHead, nodeHead)).get(nodeHead) === theirs?.hash)
-        throw new SinkError('NODE_BEHIND', `the node's head ${nodeHead} is behind the mirror's ${cursor.height}: waiting for it`);
-    }
-    let top = cursor.height;
-    while (top >= 0) {
-      const from = Math.max(0, top - 499);
-      const mine = await db.blockHashes(from, top);
-      const theirs = new Map<number, string>();
-      if (nodeHead >= from)
-        for await (const blocks of blockFeed(this.client, from, Math.min(top, nodeHead)))
-          for (const b of blocks) theirs.set(b.index, b.hash);
-      for (let h = top; h >= from; h--) if (mine.get(h) !== undefined && mine.get(h) === theirs.get(h)) return h;
-      if (from === 0) break;
-      top = from - 1;
-    }
-    throw new SinkError('OTHER_CHAIN', `no block of schema ${this.opts.schema} is on the node's chain`);
   }
 
   /**

@@ -15,32 +15,9 @@ import { writeState } from './savedState.ts';
 import { SideJobs } from './sideJobs.ts';
 import { type ChainId, Mirror } from './mirror.ts';
 import { SinkDb } from './sinkDb.ts';
-import { fatalDbError, SinkError } from './sinkError.ts';
+import { describeFailure, dbWhere, fatalDbError, SinkError } from './sinkError.ts';
 import { SinkMetrics } from './sinkMetrics.ts';
 import type { SinkOptions } from './sinkOptions.ts';
-
-/** host:port (and database) of a connection string, never its password. */
-export function dbWhere(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.hostname}:${u.port || 5432}${u.pathname}`;
-  } catch {
-    return 'the --db URL';
-  }
-}
-
-/** One line for a transient failure. */
-function describe(e: unknown, opts: SinkOptions): string {
-  const msg = (e as Error).message ?? String(e);
-  if (e instanceof OmbraUnreachable) return `node unreachable (${msg})`;
-  if (e instanceof SinkError) return msg;
-  if (e instanceof ChainError) return `the node's chain moved under a read (${msg})`;
-  if (e instanceof OmbraApiError) return `node refused a read: ${e.status} ${e.code} ${msg}`;
-  const code = String((e as { code?: unknown }).code ?? '');
-  // SQLSTATE classes 08 (connection) and 57 (shutdown, starting up), socket errors, a dropped connection.
-  const lost = /^(08|57)/.test(code) || /^E[A-Z]+$/.test(code) || /Connection terminated|connection/i.test(msg);
-  return `${lost ? 'database unreachable' : `database error${code ? ` ${code}` : ''}`} at ${dbWhere(opts.db)} (${msg})`;
-}
 
 /** The PostgreSQL sink. */
 export class Sink {
@@ -134,7 +111,7 @@ export class Sink {
         const wait = this.backoff(attempt++);
         const party = e instanceof OmbraUnreachable || e instanceof OmbraApiError || e instanceof SinkError || e instanceof ChainError;
         this.metrics.retries.inc({ party: party ? 'node' : 'database' });
-        this.opts.log(`${describe(e, this.opts)}; retrying in ${wait / 1000} s`);
+        this.opts.log(`${describeFailure(e, this.opts.db)}; retrying in ${wait / 1000} s`);
         await this.sleep(wait);
       } finally {
         await side.close();
