@@ -6,6 +6,7 @@
  * dropped (the waiting one does its work). A failed job is said on one line and its connection
  * dropped; the next job connects again.
  */
+import { errorMessage } from '../core/errors.ts';
 import { SinkDb } from './sinkDb.ts';
 
 /** What the side connection needs. */
@@ -40,7 +41,7 @@ export class SideJobs {
         this.conn ??= await SinkDb.connect(this.opts.db, this.opts.schema, () => undefined);
         await job(this.conn);
       } catch (e) {
-        this.opts.log(`${kind} failed on the side connection (${(e as Error).message}); tried again later`);
+        this.opts.log(`${kind} failed on the side connection (${errorMessage(e)}); tried again later`);
         onFail?.();
         await this.conn?.close();
         this.conn = undefined;

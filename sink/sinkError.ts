@@ -1,6 +1,6 @@
 /** The sink's typed errors and its one-line accounts of failures: each is a line an operator can act on. */
 import { OmbraApiError, OmbraUnreachable } from '../client/http.ts';
-import { ChainError } from '../core/errors.ts';
+import { ChainError, errorCode, errorMessage } from '../core/errors.ts';
 
 /** What went wrong, for scripts and tests. */
 export type SinkErrorCode =
@@ -37,11 +37,11 @@ const FATAL_SQLSTATE: Record<string, [SinkErrorCode, string]> = {
  * lost, server shutting down or starting, serialization): those are retried with backoff.
  */
 export function fatalDbError(e: unknown, where: string): SinkError | null {
-  const code = (e as { code?: unknown }).code;
-  if (typeof code !== 'string') return null;
+  const code = errorCode(e);
+  if (code === undefined) return null;
   const known = FATAL_SQLSTATE[code];
   if (!known) return null;
-  return new SinkError(known[0], `database at ${where}: ${known[1]} (${(e as Error).message})`);
+  return new SinkError(known[0], `database at ${where}: ${known[1]} (${errorMessage(e)})`);
 }
 
 /** host:port (and database) of a connection string, never its password. */
@@ -56,12 +56,12 @@ export function dbWhere(url: string): string {
 
 /** One line for a transient failure (`db`: the connection string, named without its password). */
 export function describeFailure(e: unknown, db: string): string {
-  const msg = (e as Error).message ?? String(e);
+  const msg = errorMessage(e);
   if (e instanceof OmbraUnreachable) return `node unreachable (${msg})`;
   if (e instanceof SinkError) return msg;
   if (e instanceof ChainError) return `the node's chain moved under a read (${msg})`;
   if (e instanceof OmbraApiError) return `node refused a read: ${e.status} ${e.code} ${msg}`;
-  const code = String((e as { code?: unknown }).code ?? '');
+  const code = errorCode(e) ?? '';
   // SQLSTATE classes 08 (connection) and 57 (shutdown, starting up), socket errors, a dropped connection.
   const lost = /^(08|57)/.test(code) || /^E[A-Z]+$/.test(code) || /Connection terminated|connection/i.test(msg);
   return `${lost ? 'database unreachable' : `database error${code ? ` ${code}` : ''}`} at ${dbWhere(db)} (${msg})`;
