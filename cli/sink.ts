@@ -30,7 +30,7 @@ const SINK_FLAGS: Record<string, FlagSpec> = {
     type: 'string',
     env: 'OMBRA_SINK_BATCH_TXS',
     default: String(SINK_DEFAULTS.batchTxs),
-    help: 'transactions per backfill transaction (with at most 2000 blocks)',
+    help: 'most transactions in a backfill transaction (batches start at 5000 and double up to it; at most 2000 blocks)',
   },
 };
 
