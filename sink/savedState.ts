@@ -21,47 +21,65 @@ import { copyLine } from './copyText.ts';
 import type { FoldState, StateImage } from './foldState.ts';
 import { quoteIdent } from './migrations.ts';
 
-/** A save's rows, taken from the fold at one block (the fold moves on meanwhile). */
+/**
+ * A save's rows. Changed entries are taken from the fold at once (a copy: the fold may move on
+ * while they are written); every entry (`all`) is read from the fold as the rows are written, so
+ * a large state is not copied: the fold must then stay at its block until `writeState` returns.
+ */
 export interface StateRows {
   head: ParentRef;
   /** Every entry: the table is emptied first. */
   all: boolean;
-  upserts: [string, string][];
+  upserts: Iterable<[string, string]>;
   deletes: string[];
 }
 
 const supplyJson = (f: FoldState) => JSON.stringify([f.supply.emitted, f.supply.burned, f.supply.escrow, f.supply.feesPaid].map(String));
 
+/** Every entry of `fold`, read as iterated. */
+function* everyEntry(fold: FoldState): Generator<[string, string]> {
+  yield ['s', supplyJson(fold)];
+  for (const [address, a] of fold.accounts()) yield [`a:${address}`, JSON.stringify(encodeAccount(a))];
+  for (const [kind, m] of fold.records()) for (const [id, v] of m) yield [`r:${kind}:${id}`, JSON.stringify(v)];
+}
+
 /** The rows that bring a saved state up to `fold` (its entries changed since the last take). */
 export function stateRows(fold: FoldState): StateRows {
   const changes = fold.takeChanges();
+  if (changes.all) return { head: fold.head, all: true, upserts: everyEntry(fold), deletes: [] };
   const upserts: [string, string][] = [['s', supplyJson(fold)]];
   const deletes: string[] = [];
   const accounts = fold.accounts();
-  const account = (address: string) => {
+  for (const address of changes.accounts) {
     const a = accounts.get(address);
     if (a) upserts.push([`a:${address}`, JSON.stringify(encodeAccount(a))]);
     else deletes.push(`a:${address}`);
-  };
-  const record = (kind: string, id: string, v: unknown) => {
-    if (v === undefined) deletes.push(`r:${kind}:${id}`);
-    else upserts.push([`r:${kind}:${id}`, JSON.stringify(v)]);
-  };
-  if (changes.all) {
-    for (const address of accounts.keys()) account(address);
-    for (const [kind, m] of fold.records()) for (const [id, v] of m) record(kind, id, v);
-  } else {
-    for (const address of changes.accounts) account(address);
-    for (const [kind, ids] of changes.records) for (const id of ids) record(kind, id, fold.record(kind, id));
   }
-  return { head: fold.head, all: changes.all, upserts, deletes };
+  for (const [kind, ids] of changes.records)
+    for (const id of ids) {
+      const v = fold.record(kind, id);
+      if (v === undefined) deletes.push(`r:${kind}:${id}`);
+      else upserts.push([`r:${kind}:${id}`, JSON.stringify(v)]);
+    }
+  return { head: fold.head, all: false, upserts, deletes };
 }
 
-/** Writes `rows` into `schema`'s saved state in one transaction. */
-export async function writeState(db: pg.ClientBase, schema: string, rows: StateRows): Promise<void> {
+/** Writes `rows` into `schema`'s saved state in one transaction; answers the entries written. */
+export async function writeState(db: pg.ClientBase, schema: string, rows: StateRows): Promise<number> {
   const s = quoteIdent(schema);
+  let written = 0;
+  // Lines in chunks of about 256 KiB (one stream write per entry would cost more than the entry).
   const lines = function* () {
-    for (const r of rows.upserts) yield copyLine(r);
+    let buf = '';
+    for (const r of rows.upserts) {
+      buf += copyLine(r);
+      written++;
+      if (buf.length >= 262_144) {
+        yield buf;
+        buf = '';
+      }
+    }
+    if (buf) yield buf;
   };
   await db.query('BEGIN');
   try {
@@ -82,6 +100,7 @@ export async function writeState(db: pg.ClientBase, schema: string, rows: StateR
       [rows.head.index, rows.head.hash, JSON.stringify(rows.head)],
     );
     await db.query('COMMIT');
+    return written;
   } catch (e) {
     await db.query('ROLLBACK').catch(() => undefined);
     throw e;

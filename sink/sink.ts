@@ -91,7 +91,7 @@ export class Sink {
         attempt = 0;
         await this.follow(mirror, db, side);
         // Stopped between two commits: the state is the cursor's, saved for the next start.
-        this.saveState(mirror, side);
+        await this.saveState(mirror, db, side);
       } catch (e) {
         // The chain moved under a read (a reorganisation seen mid-range): resume from the common ancestor at once.
         if (e instanceof SinkError && e.code === 'CHAIN_MOVED') {
@@ -127,28 +127,31 @@ export class Sink {
   }
 
   /**
-   * Saves the folded state on the side connection, taken now: call only between two `syncTo`s.
-   * While a save is pending the changes stay in the fold for the next one.
+   * Saves the folded state as it is now: call only between two `syncTo`s. Changed entries are
+   * copied and written on the side connection while the sink goes on (while a save is pending they
+   * stay in the fold for the next one); every entry (the first save) is written from the fold
+   * itself on `db`, the sink waiting: a copy of a large state would double its memory.
    */
-  private saveState(mirror: Mirror, side: SideJobs): void {
+  private async saveState(mirror: Mirror, db: SinkDb, side: SideJobs): Promise<void> {
     if (side.pending('state save')) return;
     this.lastSave = performance.now();
     const rows = mirror.stateRows();
-    if (!rows.all && rows.upserts.length <= 1 && rows.deletes.length === 0 && rows.head.index === this.savedHeight) return;
-    side.queue(
-      'state save',
-      async (db) => {
-        const t0 = performance.now();
-        await writeState(db.raw, this.opts.schema, rows);
-        this.savedHeight = rows.head.index;
-        this.metrics.stateHeight.set(rows.head.index);
-        if (rows.all || rows.upserts.length > 10_000)
-          this.opts.log(
-            `state saved at height ${rows.head.index} (${rows.upserts.length} entries, ${((performance.now() - t0) / 1000).toFixed(1)} s)`,
-          );
-      },
-      () => mirror.stateSaveFailed(),
-    );
+    if (!rows.all && rows.deletes.length === 0 && rows.head.index === this.savedHeight && [...rows.upserts].length <= 1) return;
+    const save = async (conn: SinkDb) => {
+      const t0 = performance.now();
+      const written = await writeState(conn.raw, this.opts.schema, rows);
+      this.savedHeight = rows.head.index;
+      this.metrics.stateHeight.set(rows.head.index);
+      if (rows.all || written > 10_000)
+        this.opts.log(`state saved at height ${rows.head.index} (${written} entries, ${((performance.now() - t0) / 1000).toFixed(1)} s)`);
+    };
+    if (!rows.all) return side.queue('state save', save, () => mirror.stateSaveFailed());
+    try {
+      await save(db);
+    } catch (e) {
+      mirror.stateSaveFailed();
+      throw e;
+    }
   }
 
   /** Backfills to the node's head, then follows its stream; returns when stopped. */
@@ -166,7 +169,7 @@ export class Sink {
       this.opts.log(`backfill ${mirror.height + 1}..${head}`);
       await mirror.syncTo(db, head, () => this.stopping);
       if (this.stopping) return;
-      this.saveState(mirror, side);
+      await this.saveState(mirror, db, side);
       this.refreshRollups(side);
     }
     await this.live(mirror, db, side);
@@ -226,7 +229,7 @@ export class Sink {
           },
         );
         if (performance.now() - this.lastRefresh >= this.opts.rollupRefreshMs) this.refreshRollups(side);
-        if (performance.now() - this.lastSave >= this.opts.stateSaveMs) this.saveState(mirror, side);
+        if (performance.now() - this.lastSave >= this.opts.stateSaveMs) await this.saveState(mirror, db, side);
       }
     } finally {
       this.wake = undefined;

@@ -83,7 +83,7 @@ test('after the first save only changed entries are written, reverted blocks inc
   const some = stateRows(fold);
   assert.equal(some.all, false);
   assert.ok(changed.length > 1 && changed.length < next.size, `${changed.length} changed of ${next.size}`);
-  assert.deepEqual(some.upserts.map(([k]) => k).sort(), changed.sort());
+  assert.deepEqual([...some.upserts].map(([k]) => k).sort(), changed.sort());
   applySave(table, some);
   assert.deepEqual(table, next);
   // Back three blocks (a reorganisation): the entries those blocks changed are saved again.
@@ -96,7 +96,7 @@ test('after the first save only changed entries are written, reverted blocks inc
   assert.deepEqual(snapshot(new FoldState(genesis, 100, image)), snapshot(fold));
   // Nothing changed since: a save is the supply alone.
   assert.deepEqual(
-    stateRows(fold).upserts.map(([k]) => k),
+    [...stateRows(fold).upserts].map(([k]) => k),
     ['s'],
   );
 });
