@@ -28,6 +28,19 @@ export function copyLine(values: readonly CopyValue[]): string {
   return `${out}\n`;
 }
 
+/** Rows as COPY text in chunks of about 256 KiB (one stream write per row would cost more than the row). */
+export function* copyChunks(rows: Iterable<readonly CopyValue[]>): Generator<string> {
+  let buf = '';
+  for (const r of rows) {
+    buf += copyLine(r);
+    if (buf.length >= 262_144) {
+      yield buf;
+      buf = '';
+    }
+  }
+  if (buf) yield buf;
+}
+
 const bigintAsString = (_k: string, x: unknown) => (typeof x === 'bigint' ? x.toString() : x);
 
 /** JSON with bigints as decimal strings (jsonb has no integer wider than a double). */

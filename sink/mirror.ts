@@ -96,8 +96,9 @@ export class Mirror {
   private async foldTo(height: number, db: SinkDb): Promise<void> {
     if (this.fold.head.index > height && !this.fold.revertTo(height)) this.fold = this.newFold();
     if (this.fold.head.index >= height) return;
-    const image = await loadState(db.raw, this.opts.schema, height, async (h) => (await db.blockHashes(h, h)).get(h));
-    if (image && image.head.index > this.fold.head.index) {
+    const wanted = { above: this.fold.head.index, atMost: height };
+    const image = await loadState(db.raw, this.opts.schema, wanted, async (h) => (await db.blockHashes(h, h)).get(h));
+    if (image) {
       this.fold = new FoldState(this.chain.genesis, this.undoDepth(), image);
       this.metrics.stateHeight.set(image.head.index);
       this.opts.log(`state loaded as saved at height ${image.head.index}`);

@@ -17,7 +17,7 @@ import type { ParentRef } from '../core/applyBlock.ts';
 import { decodeAccount, encodeAccount, type StoredAccount } from '../core/accountRow.ts';
 import { RECORD_KINDS } from '../core/state.ts';
 import type { Account } from '../core/txState.ts';
-import { copyLine } from './copyText.ts';
+import { copyChunks } from './copyText.ts';
 import type { FoldState, StateImage } from './foldState.ts';
 import { quoteIdent } from './migrations.ts';
 
@@ -68,19 +68,13 @@ export function stateRows(fold: FoldState): StateRows {
 export async function writeState(db: pg.ClientBase, schema: string, rows: StateRows): Promise<number> {
   const s = quoteIdent(schema);
   let written = 0;
-  // Lines in chunks of about 256 KiB (one stream write per entry would cost more than the entry).
-  const lines = function* () {
-    let buf = '';
+  const counted = function* () {
     for (const r of rows.upserts) {
-      buf += copyLine(r);
       written++;
-      if (buf.length >= 262_144) {
-        yield buf;
-        buf = '';
-      }
+      yield r;
     }
-    if (buf) yield buf;
   };
+  const lines = () => copyChunks(counted());
   await db.query('BEGIN');
   try {
     if (rows.all) {
@@ -134,35 +128,41 @@ function copyUnescape(s: string): string {
   return s.replace(/\\(.)/g, (_m, c: string) => (c === 't' ? '\t' : c === 'n' ? '\n' : c === 'r' ? '\r' : c));
 }
 
-/** The saved state's head, when it is the block `hashAt` names at its height and at most `maxHeight`. */
+/** Which saved state a caller can use: one above `above` (what it holds already), at most `atMost`. */
+export interface StateWanted {
+  above: number;
+  atMost: number;
+}
+
+/** The saved state's head, when it is the block `hashAt` names at its height and within `wanted`. */
 async function usableHead(
   db: pg.ClientBase,
   s: string,
-  maxHeight: number,
+  wanted: StateWanted,
   hashAt: (height: number) => Promise<string | undefined>,
 ): Promise<ParentRef | null> {
   const { rows } = await db.query<{ ref: string }>(`SELECT ref FROM ${s}.sink_state_head`);
   if (!rows[0]) return null;
   const head = JSON.parse(rows[0].ref) as ParentRef;
-  if (head.index > maxHeight || (await hashAt(head.index)) !== head.hash) return null;
+  if (head.index <= wanted.above || head.index > wanted.atMost || (await hashAt(head.index)) !== head.hash) return null;
   return head;
 }
 
 /**
- * The saved state of `schema`, or null when there is none it may use: none saved, saved above
- * `maxHeight`, on a block the mirror no longer holds (`hashAt`: the mirror's block hash at a
- * height), or holding a record kind this binary does not know.
+ * The saved state of `schema`, or null when there is none it may use: none saved, saved outside
+ * `wanted`, on a block the mirror no longer holds (`hashAt`: the mirror's block hash at a height),
+ * or holding a record kind this binary does not know.
  */
 export async function loadState(
   db: pg.ClientBase,
   schema: string,
-  maxHeight: number,
+  wanted: StateWanted,
   hashAt: (height: number) => Promise<string | undefined>,
 ): Promise<StateImage | null> {
   const s = quoteIdent(schema);
   await db.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
   try {
-    const head = await usableHead(db, s, maxHeight, hashAt);
+    const head = await usableHead(db, s, wanted, hashAt);
     if (!head) return null;
     const entries: [string, string][] = [];
     let rest = '';

@@ -11,7 +11,7 @@ import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import type { Rows } from './blockRows.ts';
-import { type CopyValue, copyLine } from './copyText.ts';
+import { type CopyValue, copyChunks } from './copyText.ts';
 import { quoteIdent } from './migrations.ts';
 
 /** Where the mirror stands: the last block whose rows are committed, and whose chain it is. */
@@ -43,19 +43,6 @@ const MIRROR_TABLES = ['blocks', 'transactions', 'transfers', 'balance_changes',
 const INLINE_TXS = 1000;
 /** Tables whose rows belong to a height, deleted above the ancestor on a rewind. */
 const HEIGHT_TABLES = ['transfers', 'transactions', 'record_versions', 'balance_changes', 'blocks'] as const;
-
-/** Lines of COPY text in chunks of about 256 KiB. */
-function* chunks(rows: readonly CopyValue[][]): Generator<string> {
-  let buf = '';
-  for (const r of rows) {
-    buf += copyLine(r);
-    if (buf.length >= 262_144) {
-      yield buf;
-      buf = '';
-    }
-  }
-  if (buf) yield buf;
-}
 
 /** One connection to the mirror's schema. */
 export class SinkDb {
@@ -197,7 +184,7 @@ export class SinkDb {
 
   private async copy(table: string, columns: string, rows: readonly CopyValue[][]): Promise<void> {
     if (rows.length === 0) return;
-    await pipeline(Readable.from(chunks(rows)), this.client.query(copyFrom(`COPY ${this.s}.${table} (${columns}) FROM STDIN`)));
+    await pipeline(Readable.from(copyChunks(rows)), this.client.query(copyFrom(`COPY ${this.s}.${table} (${columns}) FROM STDIN`)));
   }
 
   /**
@@ -214,7 +201,7 @@ export class SinkDb {
     await c.query(
       `CREATE TEMP TABLE IF NOT EXISTS sink_accounts_stage (address text, balance numeric, nonce bigint, first_seen bigint, last_seen bigint) ON COMMIT DELETE ROWS`,
     );
-    await pipeline(Readable.from(chunks(stage)), c.query(copyFrom('COPY sink_accounts_stage FROM STDIN')));
+    await pipeline(Readable.from(copyChunks(stage)), c.query(copyFrom('COPY sink_accounts_stage FROM STDIN')));
     await c.query(
       `INSERT INTO ${this.s}.accounts (address, balance, nonce, first_seen_height, last_seen_height)
        SELECT address, balance, nonce, first_seen, last_seen FROM sink_accounts_stage
