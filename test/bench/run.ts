@@ -11,7 +11,8 @@
  *   records: RSS after a restart on 200k finished tasks over the same at 20k (flat in history);
  *   ratelimit, alerts: limiter overhead and webhook delivery (not in the table).
  *   sink:    (only with --only sink) `ombra sink postgres` backfilling 200k transfers vs psql \copy
- *            of the same rows, and the live lag from SSE event to commit.
+ *            of the same rows, a restart from its saved state vs a refold from genesis, and the
+ *            live lag from SSE event to commit vs a bare follower's.
  * Usage: npm run bench [-- --only reads|replay|sync|fanout|memory|records|ratelimit|sink] [--txs 100000]
  *        [--rounds 3] [--subscribers 5000]
  *        npm run bench -- --scale 10000000 [--chains DIR]   (replay rate, its ratio to the rate at 100k,

@@ -2,8 +2,10 @@
  * sink: `ombra sink postgres`'s backfill of a 200k-transfer chain (test/bench/scaleChain.ts) from
  * a node process into a fresh PostgreSQL cluster, in transactions a second, beside the same run's
  * baseline: psql `\copy` of the very rows the sink wrote (exported to files first) into an empty
- * copy of the schema, in one transaction. Then the live lag: a dev node under transfer traffic,
- * from each block's SSE event to the commit of its rows (p99 as the histogram bucket it falls in).
+ * copy of the schema, in one transaction. Then a restart at the head, from the state the sink
+ * saved and (the baseline) with it removed. Then the live lag: a dev node under transfer traffic,
+ * from each block's SSE event to the commit of its rows, beside a bare follower's (p99 of every
+ * observation).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
