@@ -188,10 +188,26 @@ export function buildBlock(
   timestamp: number,
   g: Genesis,
 ): { block: Block; applied: Applied; dropped: { tx: SignedTx; error: ChainError }[] } {
+  const built = buildUnsignedBlock(state, parent, candidates, key.address, timestamp, g);
+  return { ...built, block: { ...built.block, attestations: [attest(built.block.hash, key)] } };
+}
+
+/**
+ * `buildBlock` without the attestation (its `attestations` empty): the block `proposer` signs
+ * next, for builders that sign elsewhere (the bench's chain builders sign in worker threads).
+ */
+export function buildUnsignedBlock(
+  state: ChainState,
+  parent: ParentRef,
+  candidates: readonly SignedTx[],
+  proposer: string,
+  timestamp: number,
+  g: Genesis,
+): { block: Block; applied: Applied; dropped: { tx: SignedTx; error: ChainError }[] } {
   const s = new StateOverlay(state);
   s.forgetMisses();
   const height = parent.index + 1;
-  const ctx: TxContext = { height, timestamp, proposer: key.address, genesis: g };
+  const ctx: TxContext = { height, timestamp, proposer, genesis: g };
   const included: SignedTx[] = [];
   const dropped: { tx: SignedTx; error: ChainError }[] = [];
   const burnedBefore = s.supply.burned;
@@ -223,7 +239,7 @@ export function buildBlock(
       }
     }
   }
-  const applied = finishBlock(s, g, height, key.address, burnedBefore, included);
+  const applied = finishBlock(s, g, height, proposer, burnedBefore, included);
   // A candidate judged on a read the cache could not answer may have been wrongly kept or dropped.
   needLoaded(s);
   applied.stateRoot = nextStateRoot(parent.stateRoot, applied.diff);
@@ -231,12 +247,12 @@ export function buildBlock(
     index: height,
     previousHash: parent.hash,
     timestamp,
-    proposer: key.address,
+    proposer,
     txRoot: txRootOf(included),
     stateRoot: applied.stateRoot,
     tokensBurned: applied.tokensBurned.toString(),
     tokensConsumed: applied.tokensConsumed.toString(),
   };
   const hash = blockHash(header);
-  return { block: { ...header, hash, transactions: included, attestations: [attest(hash, key)] }, applied, dropped };
+  return { block: { ...header, hash, transactions: included, attestations: [] }, applied, dropped };
 }

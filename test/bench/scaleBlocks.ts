@@ -1,20 +1,25 @@
 /**
  * The scale run for long quiet chains (`npm run bench -- --scale-blocks 1000000`): N empty blocks
- * (a one-second chain with nothing to do), built once and kept under `.bench/chains/`, rebuilt
- * from genesis with every signature checked and under assume-valid, each in a process of its own
+ * (a one-second chain with nothing to do), built once (signed in worker threads) and kept under
+ * `.bench/chains/`, rebuilt from genesis with every signature checked and under assume-valid, each
+ * in a process of its own
  * (test/bench/nodeChild.ts); then restarted as `ombra start`. Prints both rates, their ratio, the
  * peak RSS, the restart time, and the time a year of one-second blocks (31.5M) would take.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildBlock, genesisState } from '../../core/applyBlock.ts';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { buildUnsignedBlock, genesisState } from '../../core/applyBlock.ts';
 import type { Block } from '../../core/block.ts';
+import type { Genesis } from '../../core/genesis.ts';
 import { commitDiff } from '../../core/state.ts';
 import { ChainStore } from '../../node/store/chainStore.ts';
 import { refOf } from '../../node/writer/writer.ts';
 import { DEV_KEYS } from '../helpers/testChain.ts';
 import { child, perTx } from './replay.ts';
 import { benchGenesis, CHAIN_CACHE } from './scaleChain.ts';
+import type { AttestJob, SignSetup } from './signWorker.ts';
 import { addRow } from './table.ts';
 
 /** Bumped when the chains' content changes. */
@@ -22,6 +27,56 @@ const FORMAT = 1;
 
 /** One-second blocks in a year. */
 const YEAR = 31_536_000;
+
+/** Blocks built, signed and appended at a time. */
+const CHUNK = 10_000;
+
+/** Hashes a worker signs at a time. */
+const JOB = 1000;
+
+/** Attestations signed in worker threads (test/bench/signWorker.ts) by dev key 0, the authority. */
+class AttestSigners {
+  private readonly workers: Worker[];
+  private readonly waiting = new Map<number, (signatures: string[]) => void>();
+  private jobs = 0;
+
+  constructor(genesis: Genesis) {
+    const setup: SignSetup = { keys: DEV_KEYS, perBlock: 1, genesisTimestamp: genesis.timestamp, blockTimeMs: genesis.blockTimeMs };
+    this.workers = Array.from(
+      { length: Math.max(1, availableParallelism()) },
+      () => new Worker(new URL('./signWorker.ts', import.meta.url), { workerData: setup }),
+    );
+    for (const w of this.workers)
+      w.on('message', (m: { id: number; signatures: string[] }) => {
+        this.waiting.get(m.id)?.(m.signatures);
+        this.waiting.delete(m.id);
+      });
+  }
+
+  /** `blocks` with their attestations (as core's `attest` makes them), signed in the workers. */
+  async attest(blocks: Block[]): Promise<Block[]> {
+    const key = DEV_KEYS[0];
+    const parts: Promise<string[]>[] = [];
+    for (let i = 0; i < blocks.length; i += JOB) {
+      const job: AttestJob = { id: this.jobs++, key: 0, hashes: blocks.slice(i, i + JOB).map((b) => b.hash) };
+      parts.push(new Promise((resolve) => this.waiting.set(job.id, resolve)));
+      this.workers[job.id % this.workers.length].postMessage(job);
+    }
+    const signatures = (await Promise.all(parts)).flat();
+    return blocks.map((b, i) => ({ ...b, attestations: [{ validatorAddress: key.address, signature: signatures[i], publicKey: key.publicKey }] }));
+  }
+
+  close(): Promise<unknown> {
+    return Promise.all(this.workers.map((w) => w.terminate()));
+  }
+}
+
+/** Appends signed blocks, with a progress line every 100,000. */
+async function appendSigned(store: ChainStore, blocks: Block[]): Promise<void> {
+  await store.appendMany(blocks);
+  const top = blocks[blocks.length - 1].index;
+  if (top % 100_000 === 0) console.log(`  built ${top.toLocaleString('en')} blocks`);
+}
 
 /** The data dir of `blocks` empty blocks (built now unless cached); its `db` holds the block log only. */
 async function emptyChain(blocks: number, cacheDir = CHAIN_CACHE): Promise<{ dir: string; seconds: number; cached: boolean }> {
@@ -37,23 +92,28 @@ async function emptyChain(blocks: number, cacheDir = CHAIN_CACHE): Promise<{ dir
   const genesis = benchGenesis();
   const { state, block: block0 } = genesisState(genesis);
   const store = await ChainStore.open(join(dir, 'db'));
+  const signer = new AttestSigners(genesis);
   try {
     await store.init(genesis, block0);
     let parent: Block = block0;
-    let pending: Block[] = [];
-    for (let i = 1; i <= blocks; i++) {
-      const timestamp = genesis.timestamp + i * genesis.blockTimeMs;
-      const { block, applied } = buildBlock(state, refOf(parent), [], DEV_KEYS[0], timestamp, genesis);
-      commitDiff(state, applied.diff);
-      pending.push(block);
-      parent = block;
-      if (pending.length === 10_000 || i === blocks) {
-        await store.appendMany(pending);
-        pending = [];
-        if (i % 100_000 === 0) console.log(`  built ${i.toLocaleString('en')} blocks`);
+    // While the workers sign one chunk's hashes, this thread builds the next chunk.
+    let signing: Promise<Block[]> | null = null;
+    for (let from = 1; from <= blocks; from += CHUNK) {
+      const chunk: Block[] = [];
+      for (let i = from; i < Math.min(from + CHUNK, blocks + 1); i++) {
+        const timestamp = genesis.timestamp + i * genesis.blockTimeMs;
+        const { block, applied } = buildUnsignedBlock(state, refOf(parent), [], DEV_KEYS[0].address, timestamp, genesis);
+        commitDiff(state, applied.diff);
+        chunk.push(block);
+        parent = block;
       }
+      const next = signer.attest(chunk);
+      if (signing) await appendSigned(store, await signing);
+      signing = next;
     }
+    if (signing) await appendSigned(store, await signing);
   } finally {
+    await signer.close();
     await store.close();
   }
   const seconds = (performance.now() - t0) / 1000;

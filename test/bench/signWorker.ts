@@ -1,6 +1,7 @@
 /**
- * Worker side of the scale chain's builder (test/bench/scaleChain.ts): signs the transfers
- * `start..start+count-1` of a chain of transfers to new accounts and posts them back in order.
+ * Worker side of the scale chains' builders: signs the transfers `start..start+count-1` of a
+ * chain of transfers to new accounts and posts them back in order (test/bench/scaleChain.ts), or
+ * a list of block hashes, the blocks' attestations (test/bench/scaleBlocks.ts).
  * Signed by libsodium (~16 us a signature here, node:crypto ~36; Ed25519 signatures are
  * deterministic, so both give the same bytes), node:crypto where its addon does not load. Transfer n: from dev key 1 + n % 9 (nonce n / 9), to the n-th fresh
  * address, stamped with its block's time.
@@ -25,6 +26,13 @@ export interface SignSetup {
 export interface SignJob {
   start: number;
   count: number;
+}
+
+/** One job of block attestations: each block hash signed by `setup.keys[key]` (test/bench/scaleBlocks.ts). */
+export interface AttestJob {
+  id: number;
+  key: number;
+  hashes: string[];
 }
 
 /** The n-th fresh address (never a dev key's): `ox` + 40 hex digits. */
@@ -73,7 +81,11 @@ function signersOf(keys: KeyPair[]): ((message: string) => string)[] {
 
 function serve(port: NonNullable<typeof parentPort>, setup: SignSetup): void {
   const signers = signersOf(setup.keys);
-  port.on('message', (job: SignJob) => {
+  port.on('message', (job: SignJob | AttestJob) => {
+    if ('hashes' in job) {
+      port.postMessage({ id: job.id, signatures: job.hashes.map((h) => signers[job.key](h)) });
+      return;
+    }
     const txs: SignedTx[] = new Array(job.count);
     for (let i = 0; i < job.count; i++) {
       const n = job.start + i;
