@@ -162,6 +162,9 @@ export const BLOCK_FIELDS = [
   'attestations',
 ] as const;
 
+/** BLOCK_FIELDS as a set: every block applied looks each of its keys up. */
+const BLOCK_FIELD_SET: ReadonlySet<string> = new Set(BLOCK_FIELDS);
+
 /** Structural check of a block from the network or a file (transactions are checked on apply). */
 export function checkBlockShape(raw: unknown): Block {
   const bad = (why: string): never => {
@@ -169,7 +172,7 @@ export function checkBlockShape(raw: unknown): Block {
   };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('not an object');
   const b = raw as Record<string, unknown>;
-  for (const k of Object.keys(b)) if (!(BLOCK_FIELDS as readonly string[]).includes(k)) bad(`unknown field ${k}`);
+  for (const k in b) if (Object.hasOwn(b, k) && !BLOCK_FIELD_SET.has(k)) bad(`unknown field ${k}`);
   if (!isUint(b.index)) bad('index');
   for (const k of ['hash', 'previousHash', 'txRoot', 'stateRoot']) if (!isHex(b[k], 64)) bad(k);
   if (!isUint(b.timestamp)) bad('timestamp');

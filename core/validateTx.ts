@@ -27,13 +27,15 @@ export interface ValidationEnv extends TxContext {
   inMempool?: (hash: string) => boolean;
   /** Skip signature verification: the caller verified it already (e.g. in a worker pool). */
   signatureVerified?: boolean;
+  /** Skip the shape and hash checks: the caller ran them on the same bytes (core/blockTxChecks.ts). */
+  txChecked?: boolean;
 }
 
 const NO_PENDING: PendingRun = { count: 0, balance: 0n, storage: 0n };
 
 /** Stateless checks: shape, fork, hash, sender derivation, signature. Returns the typed tx. */
-export function verifyTx(raw: unknown, env: Pick<ValidationEnv, 'height' | 'genesis' | 'signatureVerified'>): SignedTx {
-  const tx = checkTxShape(raw);
+export function verifyTx(raw: unknown, env: Pick<ValidationEnv, 'height' | 'genesis' | 'signatureVerified' | 'txChecked'>): SignedTx {
+  const tx = env.txChecked ? (raw as SignedTx) : checkTxShape(raw);
   const handler = handlerOf(tx);
   if (!forkActive(env.genesis.forks, handler.schema.fork, env.height)) {
     throw new ChainError(
@@ -41,7 +43,7 @@ export function verifyTx(raw: unknown, env: Pick<ValidationEnv, 'height' | 'gene
       `fork not active: ${tx.type} needs fork ${handler.schema.fork} (height ${env.genesis.forks[handler.schema.fork as 2]}), next block is ${env.height}`,
     );
   }
-  checkTxHash(tx);
+  if (!env.txChecked) checkTxHash(tx);
   if (!env.signatureVerified && !verifySignature(tx.publicKey, tx.hash, tx.signature)) {
     throw new ChainError('INVALID_SIGNATURE', 'signature invalid');
   }
@@ -60,7 +62,11 @@ export function validateTx(raw: unknown, env: ValidationEnv): SignedTx {
  * judges the tx's state form (addresses lower-cased: core/txCodec.ts `stateTx`).
  */
 export function checkTxState(signed: SignedTx, env: ValidationEnv): void {
-  const tx = stateTx(signed);
+  checkStateTx(stateTx(signed), env);
+}
+
+/** `checkTxState` for a transaction already in its state form (block application computes it once). */
+export function checkStateTx(tx: SignedTx, env: ValidationEnv): void {
   const handler = handlerOf(tx);
   if (env.inMempool?.(tx.hash)) throw new ChainError('DUPLICATE_TX', 'Tx already in mempool');
   const account = env.state.peek(tx.from);

@@ -59,7 +59,8 @@ export class DigestedLog {
           if (stored !== undefined) checkedTo = h;
         }
         const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-        yield { block: JSON.parse(text) as unknown, meta: undefined, assumed: h <= this.through };
+        // With its bytes: the workers parse them too and check the transactions (blockCheckJob.ts).
+        yield { block: JSON.parse(text) as unknown, meta: undefined, assumed: h <= this.through, bytes };
       }
   }
 

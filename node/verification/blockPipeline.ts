@@ -20,6 +20,13 @@ export interface PipelineItem<M> {
   txBytes?: number;
   /** Its signatures are assumed valid (node/verification/assumeValid.ts, assume-valid sync): not checked, applied as verified. */
   assumed?: boolean;
+  /**
+   * The stored bytes `block` was parsed from (node/verification/assumeValid.ts): a batch of such
+   * items goes to the workers as bytes, which check its transactions too (blockCheckJob.ts).
+   */
+  bytes?: Uint8Array;
+  /** The workers checked its transactions' shape, hashes and txRoot (pass it to applyBlock, with `txBytes`). */
+  txsChecked?: boolean;
 }
 
 /** Ends a batch at this many blocks, transactions or bytes of transactions, whichever comes first. */
@@ -47,8 +54,10 @@ export async function* batchesOf<M>(
       batch.push(item);
       const list = txsOf(item.block);
       txs += list?.length ?? 0;
-      // Measured once: applyBlock is handed the figure instead of serialising every transaction again.
-      if (list) {
+      // Stored bytes are measured by the workers (their size bounds the batch meanwhile); others
+      // once here: applyBlock is handed the figure instead of serialising every transaction again.
+      if (item.bytes) bytes += item.bytes.byteLength;
+      else if (list) {
         item.txBytes = txBytes(list);
         bytes += item.txBytes;
       }
@@ -78,6 +87,13 @@ function txsOf(block: unknown): SignedTx[] | undefined {
   return Array.isArray(list) && list.every((t) => typeof t === 'object' && t !== null) ? (list as SignedTx[]) : undefined;
 }
 
+/** Every signed item of a block (its transactions, then its attestation), when it looks like a block. */
+export function signedItemsOf(block: unknown): SignedItem[] | undefined {
+  const list = txsOf(block);
+  const attestation = attestationOf(block);
+  return list && attestation ? [...list, attestation] : undefined;
+}
+
 /** A block's attestation as a signed item (its claimed hash signed by its key), when it looks like one. */
 function attestationOf(block: unknown): SignedItem | undefined {
   const b = block as { hash?: unknown; attestations?: unknown } | null;
@@ -93,17 +109,14 @@ function attestationOf(block: unknown): SignedItem | undefined {
 async function verifyBatch<M>(pool: VerifyPool | null, batch: PipelineItem<M>[]): Promise<boolean[]> {
   const verified = batch.map((item) => item.assumed === true);
   if (!pool) return verified;
+  if (batch.every((item) => item.bytes)) return checkStored(pool, batch);
   const txs: SignedItem[] = [];
   const owner: number[] = [];
   batch.forEach((item, i) => {
-    if (item.assumed === true) {
-      verified[i] = true;
-      return;
-    }
-    const list = txsOf(item.block);
-    const attestation = attestationOf(item.block);
-    if (!list || !attestation) return;
-    for (const tx of [...list, attestation]) {
+    if (item.assumed === true) return;
+    const items = signedItemsOf(item.block);
+    if (!items) return;
+    for (const tx of items) {
       txs.push(tx);
       owner.push(i);
     }
@@ -112,6 +125,21 @@ async function verifyBatch<M>(pool: VerifyPool | null, batch: PipelineItem<M>[])
   if (txs.length === 0) return verified;
   for (const bad of await pool.verifyTxs(txs)) verified[owner[bad]] = false;
   return verified;
+}
+
+/**
+ * Stored blocks checked from their bytes in the workers: signatures (unless assumed) and the
+ * transactions' stateless checks; each item that passed the latter is marked `txsChecked`.
+ */
+async function checkStored<M>(pool: VerifyPool, batch: PipelineItem<M>[]): Promise<boolean[]> {
+  const v = await pool.checkBlocks(batch.map((item) => ({ bytes: item.bytes ?? new Uint8Array(), assumed: item.assumed === true })));
+  return batch.map((item, i) => {
+    if (v.txBytes[i] >= 0) {
+      item.txBytes = v.txBytes[i];
+      item.txsChecked = true;
+    }
+    return v.signatures[i] === 1;
+  });
 }
 
 /** A batch taken from the source, its signatures being verified. */

@@ -49,7 +49,9 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
   // signatures the node verified itself, under assume-valid).
   const digested =
     opts.verifySignatures && from === 0 && opts.to === undefined ? new DigestedLog(w.store, head, opts.assumeValid === true) : null;
-  const pool = opts.verifySignatures && (!digested || digested.through < head) ? new VerifyPool() : null;
+  // A rebuild from genesis starts the workers even when every signature is assumed valid: they
+  // parse the stored bytes and check the transactions' shape, hashes and txRoot meanwhile.
+  const pool = opts.verifySignatures && (digested || head > from) ? new VerifyPool() : null;
   try {
     const items = digested ? digested.items() : blockItems(w.store.range(from + 1, head));
     const batches = batchesOf(items, { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
@@ -58,11 +60,11 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
     // of JSON cloned and encoded) a thousand blocks, not one every ~26 blocks as the writes in
     // flight allowed (76 batches for 2,000 empty blocks before).
     await w.runner.group(() =>
-      runPipeline(batches, pool, async ({ block: raw, txBytes }, verified) => {
+      runPipeline(batches, pool, async ({ block: raw, txBytes, txsChecked }, verified) => {
         const block = raw as Block;
         await w.prefetch(block);
         const applied = await w.loading(() =>
-          applyBlock(w.state(), refOf(parent), block, w.genesis, { signaturesVerified: pool || digested ? verified : true, txBytes }),
+          applyBlock(w.state(), refOf(parent), block, w.genesis, { signaturesVerified: pool ? verified : true, txBytes, txsChecked }),
         );
         const ev = w.blockEvent(block, applied, true);
         await w.runner.prepare(ev);

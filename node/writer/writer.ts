@@ -125,7 +125,8 @@ export class Writer {
     return {
       type: 'block',
       block,
-      txs: block.transactions.map(stateTx),
+      // Application computed them already (applyBlock's `txs`); a produced block's are made here.
+      txs: applied.txs ?? block.transactions.map(stateTx),
       diff: applied.diff,
       balances,
       emitted: applied.diff.supply.emitted - before.supply.emitted,
