@@ -74,7 +74,12 @@ export class VerifyPool {
     const parts: Promise<Answer>[] = [];
     for (let start = 0; start < blocks.length; start += size) {
       const share = blocks.slice(start, start + size);
-      parts.push(this.post((id) => packBlocks(id, share), (job) => [job.bytes.buffer]));
+      parts.push(
+        this.post(
+          (id) => packBlocks(id, share),
+          (job) => [job.bytes.buffer],
+        ),
+      );
     }
     const out: BlockVerdicts = { signatures: new Uint8Array(blocks.length), txBytes: new Float64Array(blocks.length).fill(-1) };
     let at = 0;

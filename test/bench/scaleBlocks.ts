@@ -63,7 +63,10 @@ class AttestSigners {
       this.workers[job.id % this.workers.length].postMessage(job);
     }
     const signatures = (await Promise.all(parts)).flat();
-    return blocks.map((b, i) => ({ ...b, attestations: [{ validatorAddress: key.address, signature: signatures[i], publicKey: key.publicKey }] }));
+    return blocks.map((b, i) => ({
+      ...b,
+      attestations: [{ validatorAddress: key.address, signature: signatures[i], publicKey: key.publicKey }],
+    }));
   }
 
   close(): Promise<unknown> {
