@@ -11,6 +11,8 @@ import { row } from './rows.ts';
 
 /** Bucket lower bounds in whole OMBRA; the last bucket is open. */
 const BUCKET_BOUNDS = [0, 1, 10, 100, 1_000, 10_000, 100_000, 1_000_000] as const;
+/** The same as big integers, made once (every balance change compares with them). */
+const BUCKET_LOWS = BUCKET_BOUNDS.map(BigInt);
 
 /** Holder count and distribution. */
 export interface HoldersState {
@@ -33,9 +35,13 @@ export interface Holder {
 function rankOf(balance: bigint): string {
   const digits = balance.toString();
   let out = String(99 - digits.length).padStart(2, '0');
-  for (const d of digits) out += String(9 - Number(d));
+  // Each digit's complement by table (two ranks a balance change, every block replayed).
+  for (let i = 0; i < digits.length; i++) out += COMPLEMENT[digits.charCodeAt(i) - 48];
   return out;
 }
+
+/** The complement (9 - d) of each decimal digit d, by d. */
+const COMPLEMENT = '9876543210';
 
 /** `r!<rank>!<address>` -> the balance (decimal): every holder, in rank order. */
 export const rankRow = row<string, Holder>('r!', (h) => `${rankOf(h.balance)}!${h.address}`);
@@ -49,7 +55,7 @@ export function holderOf(key: string, balance: unknown): Holder {
 function bucketOf(balance: bigint): number {
   const whole = balance / MICRO;
   let i = 0;
-  while (i + 1 < BUCKET_BOUNDS.length && whole >= BigInt(BUCKET_BOUNDS[i + 1])) i++;
+  while (i + 1 < BUCKET_BOUNDS.length && whole >= BUCKET_LOWS[i + 1]) i++;
   return i;
 }
 

@@ -31,10 +31,14 @@ export class DigestedLog {
   /** The digests at every multiple of DIGEST_EVERY, as computed on the way. */
   readonly kept = new Map<number, string>();
 
-  constructor(store: ChainStore, head: number, assumeValid: boolean) {
+  /** Items carry their stored bytes (the workers check them: node/verification/blockCheckJob.ts). */
+  private readonly withBytes: boolean;
+
+  constructor(store: ChainStore, head: number, opts: { assumeValid: boolean; withBytes?: boolean }) {
     this.store = store;
     this.head = head;
-    this.through = assumeValid ? Math.min(store.verified.mark.height, head) : 0;
+    this.through = opts.assumeValid ? Math.min(store.verified.mark.height, head) : 0;
+    this.withBytes = opts.withBytes === true;
   }
 
   /** The mark the whole log reaches once every block was read and checked. */
@@ -60,7 +64,7 @@ export class DigestedLog {
         }
         const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
         // With its bytes: the workers parse them too and check the transactions (blockCheckJob.ts).
-        yield { block: JSON.parse(text) as unknown, meta: undefined, assumed: h <= this.through, bytes };
+        yield { block: JSON.parse(text) as unknown, meta: undefined, assumed: h <= this.through, bytes: this.withBytes ? bytes : undefined };
       }
   }
 

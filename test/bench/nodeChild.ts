@@ -6,7 +6,9 @@
  *   replay:  opens the log without catching anything up, drops every read model and replays
  *            the whole log with full signature verification (as `ombra replay --verify-all`);
  *   rebuild: the same under assume-valid (as `ombra replay`: signatures at or below the node's
- *            verified mark skipped, the stored bytes' digest checked).
+ *            verified mark skipped, the stored bytes' digest checked);
+ *   replay+workers, rebuild+workers: the same with the transactions' stateless checks in the
+ *            verify workers whatever the cores (CatchUpOptions.checksInWorkers).
  * Prints one JSON line: seconds, CPU by thread, peak and resting memory after a full GC, the V8
  * heap spaces, and what holds the heap (each read model's in-memory state is dropped in turn and
  * the heap it gives back is counted).
@@ -20,7 +22,11 @@ import { OmbraNode } from '../../node/node.ts';
 import { threadCpu } from './threadCpu.ts';
 import { verifyFloor } from './verifyFloor.ts';
 
-const [dir, mode, cache, accounts] = process.argv.slice(2);
+const [dir, given, cache, accounts] = process.argv.slice(2);
+// `replay+workers`, `rebuild+workers`: the transactions' stateless checks in the verify workers
+// whatever the cores (CatchUpOptions.checksInWorkers); without the suffix, the node's default.
+const mode = given.replace(/\+workers$/, '');
+const checksInWorkers = given.endsWith('+workers') ? true : undefined;
 // A third argument sets the record cache (NodeOptions.recordCache; `all` keeps every record), a
 // fourth the account cache (NodeOptions.accountCache; `all` keeps every account); `-`: the default.
 const cacheArg = (a: string | undefined) => (a === undefined || a === '-' ? undefined : a === 'all' ? Number.POSITIVE_INFINITY : Number(a));
@@ -97,7 +103,11 @@ if (mode === 'replay' || mode === 'rebuild') {
     );
     mark = { at: now, height };
   };
-  await node.catchUp(node.head().index >= 20_000 ? progress : undefined, { verifySignatures: true, assumeValid: mode === 'rebuild' });
+  await node.catchUp(node.head().index >= 20_000 ? progress : undefined, {
+    verifySignatures: true,
+    assumeValid: mode === 'rebuild',
+    checksInWorkers,
+  });
   replaySeconds = (performance.now() - t1) / 1000;
   clearInterval(sampler);
   sample();

@@ -48,7 +48,7 @@ export interface ChildReport {
  */
 export function child(
   dir: string,
-  mode: 'restart' | 'full' | 'replay' | 'rebuild' | 'floor',
+  mode: 'restart' | 'full' | 'replay' | 'rebuild' | 'floor' | 'replay+workers' | 'rebuild+workers',
   recordCache?: number | 'all',
   accountCache?: number | 'all',
   group?: MemoryGroup,
