@@ -127,13 +127,18 @@ const PARTY_FIELDS: ReadonlyMap<string, readonly string[]> = new Map(
   ]),
 );
 
+/** The top-level address fields of a type besides `from` (none for an unknown type). */
+export function partyFieldsOf(type: unknown): readonly string[] {
+  return (typeof type === 'string' && PARTY_FIELDS.get(type)) || [];
+}
+
 /**
  * The accounts a transaction involves: its sender, then every other address its schema names at
  * top level, each once. What address history and `address_tx` alerts index.
  */
 export function partiesOf(tx: SignedTx): string[] {
   const out = [tx.from];
-  for (const name of PARTY_FIELDS.get(tx.type) ?? []) {
+  for (const name of partyFieldsOf(tx.type)) {
     const a = tx[name];
     if (typeof a === 'string' && !out.includes(a)) out.push(a);
   }

@@ -64,7 +64,12 @@ export class DigestedLog {
         }
         const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
         // With its bytes: the workers parse them too and check the transactions (blockCheckJob.ts).
-        yield { block: JSON.parse(text) as unknown, meta: undefined, assumed: h <= this.through, bytes: this.withBytes ? bytes : undefined };
+        yield {
+          block: JSON.parse(text) as unknown,
+          meta: undefined,
+          assumed: h <= this.through,
+          bytes: this.withBytes ? bytes : undefined,
+        };
       }
   }
 

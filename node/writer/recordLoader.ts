@@ -8,6 +8,7 @@ import { accountKey } from '../../core/accountRow.ts';
 import { knownAbsentAccount, loadRecords, RecordsNotLoaded } from '../../core/recordCache.ts';
 import type { ChainState } from '../../core/state.ts';
 import { isAddressAnyCase } from '../../core/address.ts';
+import { partyFieldsOf } from '../../core/tx/registry.ts';
 
 /** Reads rows of the accounts read model by key, as every block folded so far left them. */
 export type RowReader = (keys: string[]) => Promise<unknown[]>;
@@ -41,8 +42,8 @@ export async function withLoaded<T>(state: ChainState, read: RowReader, attempt:
 }
 
 /**
- * Loads the accounts `raw`'s proposer and transactions name (every field holding an address:
- * senders, recipients, other parties) that `state`'s cache cannot answer, with one read, before
+ * Loads the accounts `raw`'s proposer and transactions name (senders and every top-level field
+ * their schemas name as an address: recipients, other parties) that `state`'s cache cannot answer, with one read, before
  * the block is applied: a block of transfers to new addresses then costs no retry (no second pass
  * of hashing and checks). Only a saving, never trusted: what it misses the retry still loads.
  */
@@ -58,6 +59,12 @@ export async function prefetchAccounts(state: ChainState, raw: unknown, read: Ro
     if (!state.accounts.has(address) && !knownAbsentAccount(state, address)) keys.add(accountKey(address));
   };
   want(b.proposer);
-  for (const tx of b.transactions) if (tx && typeof tx === 'object') for (const value of Object.values(tx)) want(value);
+  // The sender and the fields its type's schema names as addresses (core/tx/registry.ts), not
+  // every value tested as one: the same accounts for a block that will apply.
+  for (const tx of b.transactions) {
+    if (!tx || typeof tx !== 'object') continue;
+    want(Reflect.get(tx, 'from'));
+    for (const name of partyFieldsOf(Reflect.get(tx, 'type'))) want(Reflect.get(tx, name));
+  }
   if (keys.size > 0) await loadInto(state, [...keys], read);
 }
