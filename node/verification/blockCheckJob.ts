@@ -7,7 +7,7 @@
  */
 import { checkedTxBytes } from '../../core/blockTxChecks.ts';
 import { verifySignature } from '../../core/signature.ts';
-import { signedItemsOf } from './blockPipeline.ts';
+import { signedItemsOf } from './verifyJob.ts';
 
 /** Blocks `i` span bytes `ends[i-1]..ends[i]` of `bytes`; `assumed[i]` is 1 when its signatures are not checked. */
 export interface BlockCheckJob {

@@ -8,8 +8,7 @@
  */
 import { txBytes } from '../../core/applyBlock.ts';
 import type { Block } from '../../core/block.ts';
-import type { SignedTx } from '../../core/tx/handler.ts';
-import type { SignedItem } from './verifyJob.ts';
+import { type SignedItem, signedItemsOf, txsOf } from './verifyJob.ts';
 import type { VerifyPool } from './verifyPool.ts';
 
 /** One block of a batch: its raw value (anything a peer or file sent) and the caller's data. */
@@ -79,27 +78,6 @@ export async function* batchesOf<M>(
 /** Stored or fetched blocks as pipeline items. */
 export async function* blockItems(blocks: AsyncIterable<Block> | Iterable<Block>): AsyncGenerator<PipelineItem<undefined>> {
   for await (const block of blocks) yield { block, meta: undefined };
-}
-
-/** A block's transactions when they look like objects; anything odd is left to inline checks. */
-function txsOf(block: unknown): SignedTx[] | undefined {
-  const list = (block as { transactions?: unknown } | null)?.transactions;
-  return Array.isArray(list) && list.every((t) => typeof t === 'object' && t !== null) ? (list as SignedTx[]) : undefined;
-}
-
-/** Every signed item of a block (its transactions, then its attestation), when it looks like a block. */
-export function signedItemsOf(block: unknown): SignedItem[] | undefined {
-  const list = txsOf(block);
-  const attestation = attestationOf(block);
-  return list && attestation ? [...list, attestation] : undefined;
-}
-
-/** A block's attestation as a signed item (its claimed hash signed by its key), when it looks like one. */
-function attestationOf(block: unknown): SignedItem | undefined {
-  const b = block as { hash?: unknown; attestations?: unknown } | null;
-  const a = Array.isArray(b?.attestations) && b.attestations.length === 1 ? (b.attestations[0] as Record<string, unknown> | null) : null;
-  if (!a || typeof a !== 'object' || typeof b?.hash !== 'string') return undefined;
-  return { publicKey: a.publicKey, hash: b.hash, signature: a.signature };
 }
 
 /**

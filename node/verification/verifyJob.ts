@@ -6,6 +6,8 @@
  * apart, at its position among the batch's items, with the same verdict.
  */
 
+import type { SignedTx } from '../../core/tx/handler.ts';
+
 /** Characters of one packed item: public key (64 hex), message (a 64-hex hash), signature (128 hex). */
 const PACKED_ITEM = 256;
 
@@ -55,4 +57,25 @@ export function eachItem(job: VerifyJob, visit: (i: number, key: string, message
       at += PACKED_ITEM;
     }
   }
+}
+
+/** A block's transactions when they look like objects; anything odd is left to inline checks. */
+export function txsOf(block: unknown): SignedTx[] | undefined {
+  const list = (block as { transactions?: unknown } | null)?.transactions;
+  return Array.isArray(list) && list.every((t) => typeof t === 'object' && t !== null) ? (list as SignedTx[]) : undefined;
+}
+
+/** Every signed item of a block (its transactions, then its attestation), when it looks like a block. */
+export function signedItemsOf(block: unknown): SignedItem[] | undefined {
+  const list = txsOf(block);
+  const attestation = attestationOf(block);
+  return list && attestation ? [...list, attestation] : undefined;
+}
+
+/** A block's attestation as a signed item (its claimed hash signed by its key), when it looks like one. */
+function attestationOf(block: unknown): SignedItem | undefined {
+  const b = block as { hash?: unknown; attestations?: unknown } | null;
+  const a = Array.isArray(b?.attestations) && b.attestations.length === 1 ? (b.attestations[0] as Record<string, unknown> | null) : null;
+  if (!a || typeof a !== 'object' || typeof b?.hash !== 'string') return undefined;
+  return { publicKey: a.publicKey, hash: b.hash, signature: a.signature };
 }
