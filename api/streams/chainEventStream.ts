@@ -13,6 +13,7 @@
  * journal of switches, node/writer/reorgJournal.ts), then the new branch's blocks.
  */
 import type { ServerResponse } from 'node:http';
+import type { StreamPorts } from '../../node/ports.ts';
 import type { ChainEvent, ReorgEvent } from '../../projections/events.ts';
 import { blockFrame, cursorId, reorgFrame, sseFrame, txData } from './sseFrames.ts';
 import type { StreamHub } from './streamHub.ts';
@@ -140,29 +141,36 @@ export class ChainEventStream extends SseStream {
 
   /**
    * The client holds the block `held` at `lastSent`: when the log has another block there, it is
-   * sent a `reorg` naming its blocks the chain dropped (from the journal; only `held` when no
-   * recorded switch dropped it, a block of another node's branch), and `lastSent` moves below them.
+   * sent a `reorg` naming its blocks the chain dropped, and `lastSent` moves below them.
    */
   private async replaced(held: string): Promise<void> {
-    const { blocks, reorgs, chain } = this.hub.ports;
-    const height = this.lastSent;
-    const ours = await firstOf(blocks.range(height, height));
-    if (ours === undefined || ours.hash === held) return;
-    const known = reorgs.replaced(height, held);
-    const fromHeight = known?.fromHeight ?? height;
-    const ancestor = fromHeight > 0 ? await firstOf(blocks.range(fromHeight - 1, fromHeight - 1)) : undefined;
-    const head = chain.head();
-    const e: ReorgEvent = {
-      type: 'reorg',
-      fromHeight,
-      oldHead: { index: height, hash: held },
-      newHead: { index: head.index, hash: head.hash },
-      dropped: known?.dropped ?? [held],
-      ancestorHash: ancestor?.hash,
-    };
-    if (this.closed || !this.send(reorgFrame(e))) return;
-    this.lastSent = fromHeight - 1;
+    const e = await replacedAt(this.hub.ports, this.lastSent, held);
+    if (e === null || this.closed || !this.send(reorgFrame(e))) return;
+    this.lastSent = e.fromHeight - 1;
   }
+}
+
+/**
+ * The reorg a client holding the block `held` at `height` missed, or null when the log holds that
+ * block (or none at that height): its dropped blocks from the node's journal of switches, or only
+ * `held` when no recorded switch dropped it (a block of another node's branch).
+ */
+export async function replacedAt(ports: StreamPorts, height: number, held: string): Promise<ReorgEvent | null> {
+  const { blocks, reorgs, chain } = ports;
+  const ours = await firstOf(blocks.range(height, height));
+  if (ours === undefined || ours.hash === held) return null;
+  const known = reorgs.replaced(height, held);
+  const fromHeight = known?.fromHeight ?? height;
+  const ancestor = fromHeight > 0 ? await firstOf(blocks.range(fromHeight - 1, fromHeight - 1)) : undefined;
+  const head = chain.head();
+  return {
+    type: 'reorg',
+    fromHeight,
+    oldHead: { index: height, hash: held },
+    newHead: { index: head.index, hash: head.hash },
+    dropped: known?.dropped ?? [held],
+    ancestorHash: ancestor?.hash,
+  };
 }
 
 /** The first item of an async iterable (a one-block range of the log). */

@@ -19,7 +19,7 @@ export interface Replaced {
 }
 
 /** Switches kept (the newest); a client away for more than this many reorganisations is told only what these name. */
-export const JOURNAL_KEEP = 256;
+const JOURNAL_KEEP = 256;
 
 const keyOf = (seq: number) => seq.toString(16).padStart(12, '0');
 

@@ -10,24 +10,30 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../../../api/app.ts';
 import { StreamHub } from '../../../../api/streams/streamHub.ts';
-import { SseClient } from '../../../helpers/streamClients.ts';
+import { attachWebSockets } from '../../../../api/streams/wsServer.ts';
+import { SseClient, WsClient } from '../../../helpers/streamClients.ts';
 import { DEV_KEYS, openTestChain, testApiDeps, type TestChain } from '../../../helpers/testChain.ts';
 
-/** Serves `chain` over loopback HTTP until the returned stop is called. */
-async function served(chain: TestChain): Promise<{ url: string; stop: () => Promise<void> }> {
+/** Serves `chain` over loopback HTTP (SSE and WebSocket) until the returned stop is called. */
+async function served(chain: TestChain): Promise<{ url: string; wsUrl: string; stop: () => Promise<void> }> {
   const hub = new StreamHub(chain.node.streamPorts());
   const app = createApp(testApiDeps(chain.node, { streams: hub }));
   const server = await new Promise<ServerType>((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });
+  const sockets = attachWebSockets(server as Server, hub);
   const port = (server.address() as AddressInfo).port;
-  const stop = () =>
-    new Promise<void>((r) => {
+  const stop = async () => {
+    await sockets.close();
+    await new Promise<void>((r) => {
       server.close(() => r());
       (server as Server).closeAllConnections();
     });
-  return { url: `http://127.0.0.1:${port}/api/chain/events`, stop };
+  };
+  return { url: `http://127.0.0.1:${port}/api/chain/events`, wsUrl: `ws://127.0.0.1:${port}/api/ws`, stop };
 }
+
+const wsBlocks = (c: WsClient) => c.messages.filter((m) => m.type === 'block').map((m) => m.data.index);
 
 const heights = (c: SseClient) => c.named('block').map((m) => m.data.index);
 
@@ -81,12 +87,37 @@ test('a client resuming from a block replaced while the node restarted gets a re
       } finally {
         await r.close();
       }
+      // The same resume over WebSocket: the blocks channel subscribed with `since`.
+      const ws = await WsClient.open(second.wsUrl);
+      try {
+        ws.send({ action: 'subscribe', channel: 'blocks', since: last });
+        await ws.waitFor((m) => m.type === 'block' && m.data.index === 4);
+        assert.deepEqual(ws.messages[0], { type: 'subscribed', channel: 'blocks' });
+        assert.deepEqual(ws.messages[1], {
+          type: 'reorg',
+          data: {
+            fromHeight: 1,
+            oldHead: { index: 3, hash: ours[2].hash },
+            newHead: { index: 4, hash: b.node.head().hash },
+            dropped: ours.map((x) => x.hash),
+          },
+        });
+        assert.deepEqual(wsBlocks(ws), [1, 2, 3, 4]);
+        // Then live, none twice.
+        await reopened.produce(1);
+        await ws.waitFor((m) => m.type === 'block' && m.data.index === 5);
+        assert.deepEqual(wsBlocks(ws), [1, 2, 3, 4, 5]);
+        const bad = await ws.request({ action: 'subscribe', channel: 'txs', since: last }, (m) => m.type === 'error');
+        assert.equal(bad.code, 'INVALID_PARAMS');
+      } finally {
+        ws.close();
+      }
       // A client whose block is still the chain's resumes after it, with no reorg.
       const head3 = (await reopened.node.store.block(3))?.hash;
       const same = await SseClient.open(second.url, { 'Last-Event-ID': `3:${head3}` });
       try {
-        await same.waitFor((m) => m.event === 'block' && m.data.index === 4);
-        assert.deepEqual(heights(same), [4]);
+        await same.waitFor((m) => m.event === 'block' && m.data.index === 5);
+        assert.deepEqual(heights(same), [4, 5]);
         assert.equal(same.named('reorg').length, 0);
       } finally {
         await same.close();
