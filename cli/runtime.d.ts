@@ -8,3 +8,10 @@ export function runtimeProblem(version: string): string | null;
 export function stopWithLauncher(opts?: { env?: Record<string, string | undefined>; everyMs?: number }): (() => void) | null;
 /** Sets NODE_COMPILE_CACHE in `env` to the cache enableCompileCache() opened, unless the operator chose. */
 export function shareCompileCache(opened: { directory?: string }, env?: Record<string, string | undefined>): void;
+/** The glibc malloc tunables `ombra start` runs with (fixed mmap and trim thresholds). */
+export const MALLOC_TUNABLES: string;
+/** The environment to re-execute `ombra start` with so glibc takes MALLOC_TUNABLES; null when there is nothing to do. */
+export function mallocTuningEnv(
+  env: Record<string, string | undefined>,
+  glibc: string | undefined,
+): Record<string, string | undefined> | null;

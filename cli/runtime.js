@@ -55,3 +55,30 @@ export function shareCompileCache(opened, env = process.env) {
   if (!opened.directory || env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return;
   env.NODE_COMPILE_CACHE = opened.directory;
 }
+
+/**
+ * glibc's malloc settings a serving node runs with: big allocations always mapped on their own
+ * (and unmapped when freed), and free memory at the top of the heap given back past 1 MiB. By
+ * default glibc raises its mmap threshold to the largest block freed so far (up to 32 MiB), and its
+ * trim threshold to twice that: after one large sync answer or write batch, every later block
+ * below that size comes from the main heap, and the holes freed between live blocks are never
+ * returned. An authority grew ~700 MiB an hour that way (185 MiB of 213 free in the main arena
+ * after 16 minutes, all of it given back by malloc_trim; docs/memory.md). Fixed thresholds turn the
+ * dynamic raise off. Tunables are read when the process starts, so they are set by re-executing.
+ */
+export const MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=262144:glibc.malloc.trim_threshold=1048576';
+
+/**
+ * The environment to re-execute `ombra start` with so glibc takes MALLOC_TUNABLES, or null when
+ * there is nothing to do: not glibc, already set (by us or the operator: any malloc tunable), or
+ * turned off with OMBRA_MALLOC_TUNING=0.
+ * @param {Record<string, string | undefined>} env
+ * @param {string | undefined} glibc the running glibc's version (process.report's glibcVersionRuntime)
+ * @returns {Record<string, string | undefined> | null}
+ */
+export function mallocTuningEnv(env, glibc) {
+  if (!glibc || env.OMBRA_MALLOC_TUNING === '0') return null;
+  const current = env.GLIBC_TUNABLES ?? '';
+  if (current.includes('glibc.malloc.')) return null;
+  return { ...env, GLIBC_TUNABLES: current ? `${current}:${MALLOC_TUNABLES}` : MALLOC_TUNABLES };
+}
