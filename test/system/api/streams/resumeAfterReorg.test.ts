@@ -87,37 +87,12 @@ test('a client resuming from a block replaced while the node restarted gets a re
       } finally {
         await r.close();
       }
-      // The same resume over WebSocket: the blocks channel subscribed with `since`.
-      const ws = await WsClient.open(second.wsUrl);
-      try {
-        ws.send({ action: 'subscribe', channel: 'blocks', since: last });
-        await ws.waitFor((m) => m.type === 'block' && m.data.index === 4);
-        assert.deepEqual(ws.messages[0], { type: 'subscribed', channel: 'blocks' });
-        assert.deepEqual(ws.messages[1], {
-          type: 'reorg',
-          data: {
-            fromHeight: 1,
-            oldHead: { index: 3, hash: ours[2].hash },
-            newHead: { index: 4, hash: b.node.head().hash },
-            dropped: ours.map((x) => x.hash),
-          },
-        });
-        assert.deepEqual(wsBlocks(ws), [1, 2, 3, 4]);
-        // Then live, none twice.
-        await reopened.produce(1);
-        await ws.waitFor((m) => m.type === 'block' && m.data.index === 5);
-        assert.deepEqual(wsBlocks(ws), [1, 2, 3, 4, 5]);
-        const bad = await ws.request({ action: 'subscribe', channel: 'txs', since: last }, (m) => m.type === 'error');
-        assert.equal(bad.code, 'INVALID_PARAMS');
-      } finally {
-        ws.close();
-      }
       // A client whose block is still the chain's resumes after it, with no reorg.
       const head3 = (await reopened.node.store.block(3))?.hash;
       const same = await SseClient.open(second.url, { 'Last-Event-ID': `3:${head3}` });
       try {
-        await same.waitFor((m) => m.event === 'block' && m.data.index === 5);
-        assert.deepEqual(heights(same), [4, 5]);
+        await same.waitFor((m) => m.event === 'block' && m.data.index === 4);
+        assert.deepEqual(heights(same), [4]);
         assert.equal(same.named('reorg').length, 0);
       } finally {
         await same.close();
@@ -157,5 +132,47 @@ test('a resume from a block this node never had is told that block was dropped a
     }
   } finally {
     await a.destroy();
+  }
+});
+
+test('a WebSocket subscription to blocks with since (a block the node replaced) gets the reorg, the new branch from the log, then live blocks', async () => {
+  const a = await openTestChain();
+  const b = await openTestChain();
+  try {
+    await a.node.submitTx(a.transfer(1, DEV_KEYS[2].address, 7n));
+    await a.produce(3);
+    await b.produce(4);
+    const ours = await a.node.store.blocksIn(1, 3);
+    a.advance(b.now() - a.now());
+    await a.node.reorg(0, await b.node.store.blocksIn(1, 4));
+    const s = await served(a);
+    const ws = await WsClient.open(s.wsUrl);
+    try {
+      ws.send({ action: 'subscribe', channel: 'blocks', since: `3:${ours[2].hash}` });
+      await ws.waitFor((m) => m.type === 'block' && m.data.index === 4);
+      assert.deepEqual(ws.messages[0], { type: 'subscribed', channel: 'blocks' });
+      assert.deepEqual(ws.messages[1], {
+        type: 'reorg',
+        data: {
+          fromHeight: 1,
+          oldHead: { index: 3, hash: ours[2].hash },
+          newHead: { index: 4, hash: b.node.head().hash },
+          dropped: ours.map((x) => x.hash),
+        },
+      });
+      assert.deepEqual(wsBlocks(ws), [1, 2, 3, 4]);
+      // Then live, none twice.
+      await a.produce(1);
+      await ws.waitFor((m) => m.type === 'block' && m.data.index === 5);
+      assert.deepEqual(wsBlocks(ws), [1, 2, 3, 4, 5]);
+      const bad = await ws.request({ action: 'subscribe', channel: 'txs', since: '3' }, (m) => m.type === 'error');
+      assert.equal(bad.code, 'INVALID_PARAMS');
+    } finally {
+      ws.close();
+      await s.stop();
+    }
+  } finally {
+    await a.destroy();
+    await b.destroy();
   }
 });
