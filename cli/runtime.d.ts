@@ -10,8 +10,11 @@ export function stopWithLauncher(opts?: { env?: Record<string, string | undefine
 export function shareCompileCache(opened: { directory?: string }, env?: Record<string, string | undefined>): void;
 /** The glibc malloc tunables `ombra start` runs with (fixed mmap and trim thresholds). */
 export const MALLOC_TUNABLES: string;
-/** The environment to re-execute `ombra start` with so glibc takes MALLOC_TUNABLES; null when there is nothing to do. */
-export function mallocTuningEnv(
+/** The V8 young-generation cap `ombra start` runs with. */
+export const SEMI_SPACE_FLAG: string;
+/** How to re-execute `ombra start` with MALLOC_TUNABLES and SEMI_SPACE_FLAG; null when there is nothing to change. */
+export function serveRuntime(
   env: Record<string, string | undefined>,
+  execArgv: readonly string[],
   glibc: string | undefined,
-): Record<string, string | undefined> | null;
+): { env: Record<string, string | undefined>; execArgv: string[] } | null;
