@@ -44,7 +44,11 @@ export const STATUS: Record<ErrorCode, ContentfulStatusCode> = {
 
 /** Answers a ChainError as JSON; anything else is a 500 INTERNAL that hides the details. */
 export function onError(err: Error, c: Context, log?: (e: Error) => void) {
-  if (err instanceof ChainError) return c.json({ error: err.message, code: err.code }, STATUS[err.code]);
+  if (err instanceof ChainError) {
+    // Behind its peers for now: another node, or this one a block time later, can take it.
+    if (err.code === 'SYNCING') c.header('Retry-After', '1');
+    return c.json({ error: err.message, code: err.code }, STATUS[err.code]);
+  }
   log?.(err);
   return c.json({ error: 'internal error', code: 'INTERNAL' }, 500);
 }

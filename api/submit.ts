@@ -4,8 +4,9 @@
  * `submitTx`, which runs the same `validateTx` as gossip. Refusals are thrown as ChainErrors.
  * A 200 means the transaction is kept and will reach the network: a network node that no peer
  * would hear refuses it (503 NO_PEERS, not kept; p2p/txAnnouncer.ts publishes what it keeps until
- * mined), and a node behind its peers answers a nonce ahead of its state 503 SYNCING, not 422
- * NONCE_GAP (the nonce before it may be in blocks this node has not got yet).
+ * mined), and a node behind its peers (by a single block, or syncing with one) answers a nonce
+ * ahead of its state 503 SYNCING with Retry-After, not 422 NONCE_GAP (the nonce before it may be in
+ * blocks this node has not got yet; docs/network.md says why it is not queued instead).
  */
 import type { Context } from 'hono';
 import { ChainError } from '../core/errors.ts';
@@ -67,7 +68,14 @@ export async function submitFrom(
   try {
     return { tx: await deps.chain.submitTx(raw), legacy };
   } catch (e) {
-    if (e instanceof ChainError && e.code === 'NONCE_GAP' && isBehind(deps.network, deps.chain.nextHeight() - 1, policy.maxLagBlocks))
+    // A gap on a node behind its peers by any block, or syncing with one, may be the blocks it
+    // has not got yet (a client sending consecutive nonces to several nodes): the client is sent
+    // elsewhere, not refused. Past the lag the health check reports, the node is not asked at all.
+    if (
+      e instanceof ChainError &&
+      e.code === 'NONCE_GAP' &&
+      (isBehind(deps.network, deps.chain.nextHeight() - 1, 0) || deps.network.behind?.())
+    )
       throw new ChainError(
         'SYNCING',
         `node is behind its peers and cannot judge this nonce yet (${e.message}); try another node or again shortly`,

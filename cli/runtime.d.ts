@@ -8,3 +8,13 @@ export function runtimeProblem(version: string): string | null;
 export function stopWithLauncher(opts?: { env?: Record<string, string | undefined>; everyMs?: number }): (() => void) | null;
 /** Sets NODE_COMPILE_CACHE in `env` to the cache enableCompileCache() opened, unless the operator chose. */
 export function shareCompileCache(opened: { directory?: string }, env?: Record<string, string | undefined>): void;
+/** The glibc malloc tunables `ombra start` runs with (fixed mmap and trim thresholds). */
+export const MALLOC_TUNABLES: string;
+/** The V8 young-generation cap `ombra start` runs with. */
+export const SEMI_SPACE_FLAG: string;
+/** How to re-execute `ombra start` with MALLOC_TUNABLES and SEMI_SPACE_FLAG; null when there is nothing to change. */
+export function serveRuntime(
+  env: Record<string, string | undefined>,
+  execArgv: readonly string[],
+  glibc: string | undefined,
+): { env: Record<string, string | undefined>; execArgv: string[] } | null;

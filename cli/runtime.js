@@ -55,3 +55,43 @@ export function shareCompileCache(opened, env = process.env) {
   if (!opened.directory || env.NODE_COMPILE_CACHE !== undefined || env.NODE_DISABLE_COMPILE_CACHE !== undefined) return;
   env.NODE_COMPILE_CACHE = opened.directory;
 }
+
+/**
+ * glibc's malloc settings a serving node runs with: big allocations always mapped on their own
+ * (and unmapped when freed), and free memory at the top of the heap given back past 1 MiB. By
+ * default glibc raises its mmap threshold to the largest block freed so far (up to 32 MiB), and its
+ * trim threshold to twice that: after one large sync answer or write batch, every later block
+ * below that size comes from the main heap, and the holes freed between live blocks are never
+ * returned (an authority held 213 MiB in its main arena with 28 MiB in use after 16 minutes, all
+ * of it given back by malloc_trim; docs/memory.md). Fixed thresholds turn the dynamic raise off.
+ */
+export const MALLOC_TUNABLES = 'glibc.malloc.mmap_threshold=262144:glibc.malloc.trim_threshold=1048576';
+
+/**
+ * V8's young generation for a serving node: each semi-space at most 16 MiB. By default V8 grows
+ * it to 64 MiB a semi-space under a node's steady allocation (128 MiB of RSS for garbage that dies
+ * young; docs/memory.md), and gives it back only when its memory reducer runs.
+ */
+export const SEMI_SPACE_FLAG = '--max-semi-space-size=16';
+
+/**
+ * How to re-execute `ombra start` so the process runs with MALLOC_TUNABLES (on glibc) and
+ * SEMI_SPACE_FLAG, both read only when a process starts; null when there is nothing to change:
+ * each is already set (by a previous exec or the operator: any `glibc.malloc.*` tunable, any
+ * semi-space flag in the arguments or NODE_OPTIONS), or OMBRA_RUNTIME_TUNING=0 turns both off.
+ * @param {Record<string, string | undefined>} env
+ * @param {readonly string[]} execArgv Node's own arguments (process.execArgv)
+ * @param {string | undefined} glibc the running glibc's version (process.report's glibcVersionRuntime)
+ * @returns {{ env: Record<string, string | undefined>, execArgv: string[] } | null}
+ */
+export function serveRuntime(env, execArgv, glibc) {
+  if (env.OMBRA_RUNTIME_TUNING === '0') return null;
+  const current = env.GLIBC_TUNABLES ?? '';
+  const malloc = Boolean(glibc) && !current.includes('glibc.malloc.');
+  const semi = ![...execArgv, env.NODE_OPTIONS ?? ''].some((a) => a.includes('semi-space-size'));
+  if (!malloc && !semi) return null;
+  return {
+    env: malloc ? { ...env, GLIBC_TUNABLES: current ? `${current}:${MALLOC_TUNABLES}` : MALLOC_TUNABLES } : { ...env },
+    execArgv: semi ? [...execArgv, SEMI_SPACE_FLAG] : [...execArgv],
+  };
+}

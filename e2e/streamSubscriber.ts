@@ -1,7 +1,7 @@
 /**
  * A subscriber to one node's live streams, as a client would be: SSE on /api/chain/events
  * resuming with Last-Event-ID after every outage, or WebSocket /api/ws on the `blocks` channel
- * (which has no resume: each connection starts live). Every block and reorg it sees is recorded
+ * resuming with `since` (the last block's `<height>:<hash>`). Every block and reorg it sees is recorded
  * with its connection number; a stream silent for 10 s (a paused node) is dropped and reopened.
  */
 import { createParser } from 'eventsource-parser';
@@ -102,7 +102,10 @@ export class StreamSubscriber {
       let idle = setTimeout(() => ws.terminate(), IDLE_MS);
       let why = 'closed';
       this.history.record('stream_open', { sub: this.id, kind: 'ws', node: this.node, conn: this.conn });
-      ws.on('open', () => ws.send(JSON.stringify({ action: 'subscribe', channel: 'blocks' })));
+      // Resumed from the last block received, as the SSE subscriber does with Last-Event-ID.
+      ws.on('open', () =>
+        ws.send(JSON.stringify({ action: 'subscribe', channel: 'blocks', ...(this.lastId === null ? {} : { since: this.lastId }) })),
+      );
       ws.on('ping', () => {
         clearTimeout(idle);
         idle = setTimeout(() => ws.terminate(), IDLE_MS);
@@ -112,6 +115,10 @@ export class StreamSubscriber {
         idle = setTimeout(() => ws.terminate(), IDLE_MS);
         const msg = JSON.parse(String(raw)) as { type?: string; data?: Record<string, unknown> };
         if ((msg.type === 'block' || msg.type === 'reorg') && msg.data) this.event(msg.type, msg.data);
+        if (msg.type === 'block' && msg.data) this.lastId = `${msg.data.index}:${msg.data.hash}`;
+        // A reorg's new branch follows from fromHeight: a reconnect before it came resumes below it.
+        if (msg.type === 'reorg' && msg.data && this.lastId !== null && Number(msg.data.fromHeight) <= Number(this.lastId.split(':')[0]))
+          this.lastId = String(Number(msg.data.fromHeight) - 1);
       });
       ws.on('error', (e) => {
         why = e.message;

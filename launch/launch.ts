@@ -161,7 +161,12 @@ export async function launch(cfg: LaunchConfig): Promise<Launched> {
   const network = cfg.network ?? p2p ?? noNetwork;
   let producer: Producer | null = null;
   if (cfg.key) {
-    producer = new Producer(node, { key: cfg.key, exemptFromPeers: cfg.dev, peerCount: () => network.peerCount() });
+    producer = new Producer(node, {
+      key: cfg.key,
+      exemptFromPeers: cfg.dev,
+      peerCount: () => network.peerCount(),
+      behind: () => network.behind?.() ?? false,
+    });
     if (producer.isAuthority()) await life.start('producer', producer);
     else {
       log.warn('key is not a genesis authority: not producing', { address: cfg.key.address });

@@ -72,6 +72,7 @@ export class OmbraNode implements HealthView, Component {
   /** Lifecycle: catches every projection up to the head, follows the feed, restores the mempool. */
   async start(): Promise<void> {
     await this.w.evidence.load();
+    await this.w.reorgJournal.load();
     await this.catchUp(this.onCatchUp);
     this.w.runner.attach(this.w.events$);
     await restorePending(this.w);
@@ -172,7 +173,7 @@ export class OmbraNode implements HealthView, Component {
 
   /** The ports of the live-stream hub. */
   streamPorts(): StreamPorts {
-    return { feed: this, chain: this, blocks: this.store, mempool: this.mempool, log: this.log };
+    return { feed: this, chain: this, blocks: this.store, mempool: this.mempool, reorgs: this.w.reorgJournal, log: this.log };
   }
 
   /** The ports of the p2p network. */

@@ -14,6 +14,7 @@ import type { Projection } from '../projections/projection.ts';
 import type { ProjectionStore, Rows } from '../projections/store.ts';
 import type { Reactor } from '../projections/reactor.ts';
 import type { Evidence } from './writer/evidence.ts';
+import type { ReorgJournal } from './writer/reorgJournal.ts';
 import type { Logger } from './log.ts';
 
 /** The head of the chain and the chain's identity. */
@@ -144,6 +145,8 @@ export interface StreamPorts {
   chain: Pick<HeadReader, 'head'>;
   blocks: Pick<BlockReader, 'range'>;
   mempool: Pick<MempoolView, 'size'>;
+  /** The reorganisations this node made: what replaced a block a client resumes from (node/writer/reorgJournal.ts). */
+  reorgs: Pick<ReorgJournal, 'replaced'>;
   log: Logger;
 }
 
@@ -176,6 +179,8 @@ export interface NetworkView {
   txRecipients?(): number;
   /** The best head connected peers showed with evidence (p2p/peerHeads.ts); null when none did or without p2p. */
   networkHeight?(): number | null;
+  /** True while peers are, or may be, ahead: an authority skips its slot (p2p/sync.ts `behind`); absent without p2p. */
+  behind?(): boolean;
   /** Bans and dropped gossip (metrics); absent without p2p. */
   guardStats?(): PeerGuardStats;
 }

@@ -144,6 +144,7 @@ export class P2pNetwork implements NetworkView, Component {
     });
     this.p2p.addEventListener('peer:connect', (e) => {
       this.onPeerChange({ peer: e.detail.toString(), event: 'connect' });
+      this.syncer.noteConnected(e.detail);
       void this.syncer.poke(e.detail);
     });
     this.p2p.addEventListener('peer:identify', (e) =>
@@ -154,7 +155,7 @@ export class P2pNetwork implements NetworkView, Component {
     );
     this.p2p.addEventListener('peer:disconnect', (e) => {
       this.listenAddrs.delete(e.detail.toString());
-      this.syncer.heads.forget(e.detail.toString());
+      this.syncer.noteDisconnected(e.detail);
       this.onPeerChange({
         peer: e.detail.toString(),
         event: 'disconnect',
@@ -298,6 +299,11 @@ export class P2pNetwork implements NetworkView, Component {
 
   syncing(): boolean {
     return this.syncer?.syncing ?? false;
+  }
+
+  /** True while a peer is, or may be, ahead of this node: an authority does not produce then (p2p/sync.ts `behind`). */
+  behind(): boolean {
+    return this.syncer?.behind() ?? false;
   }
 
   /**

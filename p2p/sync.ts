@@ -65,6 +65,10 @@ export class Syncer {
   onProven: (peer: PeerId) => void = () => undefined;
   /** Called after each block imported while syncing (more than one block behind): height, target. */
   onProgress: (height: number, target: number) => void = () => undefined;
+  /** When the running sync's peer showed a better chain than ours (its status), until that sync ends; null otherwise. */
+  private behindSince: number | null = null;
+  /** Peers connected whose first sync (status, then any catch-up) has not ended yet, with when they connected. */
+  private readonly fresh = new Map<string, number>();
 
   constructor(ports: NetworkPorts, p2p: Libp2p, opts: P2pOptions) {
     this.ports = ports;
@@ -178,6 +182,38 @@ export class Syncer {
     await this.p2p.hangUp(peer).catch(() => undefined);
   }
 
+  /**
+   * True while this node should not build on its head (node/writer/producer.ts): a peer showed a
+   * higher head with evidence (p2p/peerHeads.ts), or a peer's status showed a better chain and the
+   * sync taking it is running, or a peer connected whose status is not known yet. A block built
+   * now would be on a stale head: it loses, and while it is built and gossiped the sync fetching
+   * the better chain is refused ("the chain holds another block", "the head moved"). A bare claim
+   * or a silent new peer holds production for at most one request deadline: a peer that stalls is
+   * struck by then, and a liar cannot stop an authority for longer.
+   */
+  behind(now = Date.now()): boolean {
+    const best = this.heads.best(now);
+    if (best !== null && best > this.ports.chain.head().index) return true;
+    const deadline = this.opts.syncRequestTimeoutMs;
+    if (this.behindSince !== null && now - this.behindSince < deadline) return true;
+    for (const [peer, at] of this.fresh) {
+      if (now - at < deadline) return true;
+      this.fresh.delete(peer);
+    }
+    return false;
+  }
+
+  /** A peer connected: until its first sync ends (or one request deadline passes), the node counts as possibly behind. */
+  noteConnected(peer: PeerId, now = Date.now()): void {
+    if (this.fresh.size < 1024) this.fresh.set(peer.toString(), now);
+  }
+
+  /** A peer disconnected: it no longer holds production back. */
+  noteDisconnected(peer: PeerId): void {
+    this.fresh.delete(peer.toString());
+    this.heads.forget(peer.toString());
+  }
+
   /** Syncs with `peer` unless a sync is already running or the peer is banned or cooling down. */
   poke(peer: PeerId): Promise<void> {
     if (this.isBanned(peer)) {
@@ -203,6 +239,11 @@ export class Syncer {
       .finally(() => {
         this.running = null;
         this.syncing = false;
+        this.behindSince = null;
+        this.fresh.delete(peer.toString());
+        // A peer that connected while this sync ran was not asked yet: it is next.
+        const waiting = this.p2p.getPeers().find((p) => this.fresh.has(p.toString()) && this.canAsk(p));
+        if (waiting) setImmediate(() => void this.poke(waiting));
       });
     return this.running;
   }
@@ -220,6 +261,7 @@ export class Syncer {
     const head = this.ports.chain.head();
     if (!betterTip({ index: st.height, timestamp: st.headTimestamp, hash: st.headHash }, head, this.ports.chain.genesis.blockTimeMs))
       return;
+    this.behindSince = Date.now();
     try {
       const ancestor = await this.commonAncestor(peer, Math.min(head.index, st.height));
       if (ancestor === head.index) await this.catchUp(peer, ancestor, st.height);

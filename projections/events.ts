@@ -66,6 +66,8 @@ export interface ReorgEvent {
   newHead: HeadRef;
   /** Hashes of the abandoned blocks, lowest height first. */
   dropped: string[];
+  /** The common ancestor's hash (block `fromHeight - 1`): the stream's resume cursor after the switch. */
+  ancestorHash?: string;
 }
 
 /** Everything on the node's event feed. */

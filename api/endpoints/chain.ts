@@ -210,9 +210,15 @@ export const CHAIN_ENDPOINTS = endpoints({
     tag: 'streams',
     summary: 'Live chain events (SSE): hello, block, tx, reorg, ping; resumable',
     description:
-      'Server-sent events. Resume with `Last-Event-ID: H` (what EventSource sends) or `?fromHeight=N`: missed blocks are replayed from the log, then live, with no gap and no repeat.',
+      'Server-sent events. Resume with `Last-Event-ID: H:HASH` (the last id received, what EventSource sends) or `?fromHeight=N`: missed blocks are replayed from the log, then live, with no gap and no repeat; a block replaced since is announced first with a `reorg` naming the dropped blocks.',
     query: { fromHeight: { schema: uint, description: 'first height wanted (at most 10,000 behind the head)', example: 0 } },
-    headers: { 'Last-Event-ID': { schema: str, description: 'the last height received; wins over fromHeight', example: '42' } },
+    headers: {
+      'Last-Event-ID': {
+        schema: str,
+        description: 'the last event id received, `<height>:<hash>` (a bare height is taken); wins over fromHeight',
+        example: '42:9d90cbc82ebc62f1343b3fc871ca55bb96d92e2f99d8e726e73e945445e496c7',
+      },
+    },
     ok: { contentType: 'text/event-stream', description: 'an endless event stream' },
     errors: [429],
   },

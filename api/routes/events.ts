@@ -8,7 +8,7 @@ import { CHAIN_ENDPOINTS as E } from '../endpoints/chain.ts';
 import { serve } from '../endpoints/endpoint.ts';
 import { ChainError } from '../../core/errors.ts';
 import type { ApiDeps } from '../context.ts';
-import { ChainEventStream } from '../streams/chainEventStream.ts';
+import { ChainEventStream, type ResumePoint } from '../streams/chainEventStream.ts';
 import { MempoolEventStream } from '../streams/mempoolEventStream.ts';
 import type { StreamHub } from '../streams/streamHub.ts';
 import type { Destroyable, SseStream } from '../streams/sseStream.ts';
@@ -17,18 +17,20 @@ import type { Destroyable, SseStream } from '../streams/sseStream.ts';
 export type StreamDeps = ApiDeps & { streams: StreamHub };
 
 const HEIGHT = /^[0-9]{1,15}$/;
+/** A block frame's id: `<height>:<hash>` (a bare height, the older form, is still taken). */
+const CURSOR = /^([0-9]{1,15})(?::([0-9a-f]{64}))?$/;
 
 /**
- * The first height a client is missing: Last-Event-ID + 1 (what a reconnecting EventSource
- * sends; it wins over the URL it reconnects to), else ?fromHeight, else null (live only).
- * A Last-Event-ID that is not a height cannot be one of ours and is ignored.
+ * Where a client resumes: after the block its Last-Event-ID names (what a reconnecting
+ * EventSource sends; it wins over the URL it reconnects to), else at ?fromHeight, else null
+ * (live only). A Last-Event-ID that is not one of our cursors is ignored.
  */
-function resumePoint(lastEventId: string | undefined, fromHeight: string | undefined): number | null {
-  const id = lastEventId?.trim();
-  if (id && HEIGHT.test(id)) return Number(id) + 1;
+function resumePoint(lastEventId: string | undefined, fromHeight: string | undefined): ResumePoint | null {
+  const id = CURSOR.exec(lastEventId?.trim() ?? '');
+  if (id) return id[2] === undefined ? { from: Number(id[1]) + 1 } : { from: Number(id[1]) + 1, hash: id[2] };
   if (fromHeight === undefined) return null;
   if (!HEIGHT.test(fromHeight)) throw new ChainError('INVALID_PARAMS', 'fromHeight must be a non-negative integer');
-  return Number(fromHeight);
+  return { from: Number(fromHeight) };
 }
 
 /** The socket under the request, when served by @hono/node-server. */
@@ -53,7 +55,8 @@ export function chainEventRoutes({ streams }: StreamDeps): Hono {
   const app = new Hono();
   serve(app, E.getApiChainEvents, (c) => {
     streams.checkCapacity();
-    const from = resumePoint(c.req.header('Last-Event-ID'), c.req.query('fromHeight'));
+    const resume = resumePoint(c.req.header('Last-Event-ID'), c.req.query('fromHeight'));
+    const from = resume?.from ?? null;
     const head = streams.ports.chain.head().index;
     const max = streams.options.maxResumeBlocks;
     if (from !== null && head - from + 1 > max) {
@@ -63,7 +66,7 @@ export function chainEventRoutes({ streams }: StreamDeps): Hono {
       );
     }
     const res = responseOf(c);
-    return serveStream(c, new ChainEventStream(streams, from, socketOf(c), res), res !== undefined);
+    return serveStream(c, new ChainEventStream(streams, resume, socketOf(c), res), res !== undefined);
   });
   return app;
 }

@@ -6,12 +6,25 @@
  * buffer, read the head, replay the log up to it, then drain the buffer skipping heights
  * already sent. A block appended after the subscription is always on the live feed (the node
  * moves its head and emits in the same tick), so log + buffer cover every height exactly once.
+ *
+ * A resume names the client's last block by height and hash (`Last-Event-ID: <height>:<hash>`,
+ * the id of every block frame). When the log holds another block there, the node switched
+ * branch since: the client first gets a `reorg` naming its dropped blocks (from the node's
+ * journal of switches, node/writer/reorgJournal.ts), then the new branch's blocks.
  */
 import type { ServerResponse } from 'node:http';
+import type { StreamPorts } from '../../node/ports.ts';
 import type { ChainEvent, ReorgEvent } from '../../projections/events.ts';
-import { blockFrame, reorgFrame, sseFrame, txData } from './sseFrames.ts';
+import { blockFrame, cursorId, reorgFrame, sseFrame, txData } from './sseFrames.ts';
 import type { StreamHub } from './streamHub.ts';
 import { SseStream, type Destroyable } from './sseStream.ts';
+
+/** Where a client resumes: the first height it is missing, and the hash of the block before it when it named one. */
+export interface ResumePoint {
+  from: number;
+  /** The hash of the client's block at `from - 1` (Last-Event-ID `<height>:<hash>`). */
+  hash?: string;
+}
 
 /** The chain event stream of one subscriber. */
 export class ChainEventStream extends SseStream {
@@ -26,7 +39,7 @@ export class ChainEventStream extends SseStream {
    * that failed over from a node further ahead: it gets blocks from `from` on as they arrive, none
    * twice. One further past cannot be this chain's and resumes at the head.
    */
-  constructor(hub: StreamHub, from: number | null, socket?: Destroyable, res?: ServerResponse) {
+  constructor(hub: StreamHub, resume: ResumePoint | null, socket?: Destroyable, res?: ServerResponse) {
     super(hub, socket, res);
     const { chain } = hub.ports;
     this.detach = hub.subscribe({
@@ -36,11 +49,18 @@ export class ChainEventStream extends SseStream {
     });
     // Read after subscribing: every height above this one will arrive on the live feed.
     const head = chain.head();
+    const from = resume?.from ?? null;
     const believable = from !== null && from - 1 - head.index <= hub.options.maxResumeBlocks;
     this.lastSent = from === null ? head.index : believable ? from - 1 : head.index;
-    // hello's id is the height the client holds: a reconnect before any block resumes from it.
-    this.send(sseFrame('hello', { height: head.index, latestBlockHash: head.hash }, this.lastSent >= 0 ? this.lastSent : undefined));
-    if (this.lastSent < head.index) void this.catchUp();
+    // hello's id is the cursor the client holds: a reconnect before any block resumes from it.
+    const held = believable ? resume?.hash : head.hash;
+    this.send(
+      sseFrame('hello', { height: head.index, latestBlockHash: head.hash }, this.lastSent >= 0 ? cursorId(this.lastSent, held) : undefined),
+    );
+    // A named block the log holds (at or below the head) is checked before anything is replayed.
+    const check = believable && resume?.hash !== undefined && this.lastSent <= head.index && this.lastSent >= 0 ? resume.hash : null;
+    if (check !== null) void this.catchUp(check);
+    else if (this.lastSent < head.index) void this.catchUp();
   }
 
   private onEvent(e: ChainEvent): void {
@@ -81,11 +101,15 @@ export class ChainEventStream extends SseStream {
     void this.catchUp();
   }
 
-  /** Replays blocks after `lastSent` up to the head from the log, paced by the consumer, then goes live. */
-  private async catchUp(): Promise<void> {
+  /**
+   * Replays blocks after `lastSent` up to the head from the log, paced by the consumer, then goes
+   * live. `held`: the hash of the client's block at `lastSent`, checked against the log first.
+   */
+  private async catchUp(held: string | null = null): Promise<void> {
     this.catchingUp = true;
     const { chain, blocks, log } = this.hub.ports;
     try {
+      if (held !== null) await this.replaced(held);
       while (!this.closed && this.lastSent < chain.head().index) {
         const target = chain.head().index;
         for await (const block of blocks.range(this.lastSent + 1, target)) {
@@ -114,4 +138,43 @@ export class ChainEventStream extends SseStream {
     if (this.catchingUp) return;
     this.pending = [];
   }
+
+  /**
+   * The client holds the block `held` at `lastSent`: when the log has another block there, it is
+   * sent a `reorg` naming its blocks the chain dropped, and `lastSent` moves below them.
+   */
+  private async replaced(held: string): Promise<void> {
+    const e = await replacedAt(this.hub.ports, this.lastSent, held);
+    if (e === null || this.closed || !this.send(reorgFrame(e))) return;
+    this.lastSent = e.fromHeight - 1;
+  }
+}
+
+/**
+ * The reorg a client holding the block `held` at `height` missed, or null when the log holds that
+ * block (or none at that height): its dropped blocks from the node's journal of switches, or only
+ * `held` when no recorded switch dropped it (a block of another node's branch).
+ */
+export async function replacedAt(ports: StreamPorts, height: number, held: string): Promise<ReorgEvent | null> {
+  const { blocks, reorgs, chain } = ports;
+  const ours = await firstOf(blocks.range(height, height));
+  if (ours === undefined || ours.hash === held) return null;
+  const known = reorgs.replaced(height, held);
+  const fromHeight = known?.fromHeight ?? height;
+  const ancestor = fromHeight > 0 ? await firstOf(blocks.range(fromHeight - 1, fromHeight - 1)) : undefined;
+  const head = chain.head();
+  return {
+    type: 'reorg',
+    fromHeight,
+    oldHead: { index: height, hash: held },
+    newHead: { index: head.index, hash: head.hash },
+    dropped: known?.dropped ?? [held],
+    ancestorHash: ancestor?.hash,
+  };
+}
+
+/** The first item of an async iterable (a one-block range of the log). */
+async function firstOf<T>(items: AsyncIterable<T>): Promise<T | undefined> {
+  for await (const item of items) return item;
+  return undefined;
 }

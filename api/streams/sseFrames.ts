@@ -1,7 +1,7 @@
 /**
  * SSE wire format and the chain stream's event shapes. Each message is `event:` + one JSON
- * `data:` line; block events also carry `id: <height>` so a reconnecting client resumes with
- * Last-Event-ID.
+ * `data:` line; block events also carry `id: <height>:<hash>` so a reconnecting client resumes
+ * with Last-Event-ID, and a block replaced meanwhile is found by its hash (api/streams/chainEventStream.ts).
  */
 import type { Block } from '../../core/block.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
@@ -35,15 +35,20 @@ function reorgData(e: ReorgEvent): Omit<ReorgEvent, 'type'> {
   return { fromHeight: e.fromHeight, oldHead: e.oldHead, newHead: e.newHead, dropped: e.dropped };
 }
 
-/** The block frame; its `id:` is the height. */
+/** A resume cursor: the height and hash of the last block a client holds (`<height>:<hash>`). */
+export function cursorId(index: number, hash: string | undefined): string {
+  return hash === undefined ? String(index) : `${index}:${hash}`;
+}
+
+/** The block frame; its `id:` is the block's cursor, `<height>:<hash>`. */
 export function blockFrame(b: Block): Uint8Array {
-  return sseFrame('block', blockData(b), b.index);
+  return sseFrame('block', blockData(b), cursorId(b.index, b.hash));
 }
 
 /**
- * The reorg frame. Its `id:` is the common ancestor's height, so a client that reconnects
+ * The reorg frame. Its `id:` is the common ancestor's cursor, so a client that reconnects
  * after it resumes on the new branch. Sent without an id when the ancestor is genesis' parent.
  */
 export function reorgFrame(e: ReorgEvent): Uint8Array {
-  return sseFrame('reorg', reorgData(e), e.fromHeight > 0 ? e.fromHeight - 1 : undefined);
+  return sseFrame('reorg', reorgData(e), e.fromHeight > 0 ? cursorId(e.fromHeight - 1, e.ancestorHash) : undefined);
 }

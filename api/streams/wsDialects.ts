@@ -11,7 +11,7 @@ import { stateTx } from '../../core/txCodec.ts';
 import { addressesOf, agentMessages, chatMessages, reorgMessage, taskOfTx, txSummary } from './wsMessages.ts';
 
 /** What a client asked for. */
-type WsCommand = { op: 'subscribe' | 'unsubscribe'; topic: string } | { op: 'ping' };
+type WsCommand = { op: 'subscribe' | 'unsubscribe'; topic: string; since?: string } | { op: 'ping' };
 
 /** One WebSocket protocol. */
 export interface WsDialect {
@@ -44,7 +44,11 @@ export const apiDialect: WsDialect = {
       throw new ChainError('INVALID_PARAMS', `unknown action ${json(msg.action).slice(0, 40)}; actions: subscribe, unsubscribe, ping`);
     if (typeof msg.channel !== 'string')
       throw new ChainError('INVALID_PARAMS', `${msg.action} needs a channel: ${API_CHANNELS.join(', ')}`);
-    return { op: msg.action, topic: msg.channel };
+    if (msg.since === undefined) return { op: msg.action, topic: msg.channel };
+    // A resume (api/streams/wsResume.ts): the blocks channel from the client's last block on.
+    if (msg.action !== 'subscribe' || msg.channel !== 'blocks' || typeof msg.since !== 'string')
+      throw new ChainError('INVALID_PARAMS', 'since (a string "<height>:<hash>") is taken by a subscription to the blocks channel only');
+    return { op: msg.action, topic: msg.channel, since: msg.since };
   },
   topic(raw) {
     if (!API_CHANNELS.includes(raw))

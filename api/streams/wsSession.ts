@@ -7,6 +7,7 @@ import { ChainError } from '../../core/errors.ts';
 import type { ChainEvent } from '../../projections/events.ts';
 import type { MempoolSnapshot, StreamHub } from './streamHub.ts';
 import type { WsDialect } from './wsDialects.ts';
+import { BlockResume } from './wsResume.ts';
 
 /** Close code for a consumer that could not keep up (1008: policy violation). */
 const SLOW_CONSUMER_CLOSE = 1008;
@@ -22,6 +23,8 @@ export class WsSession {
   private detach: (() => void) | null;
   private inFlight = 0;
   private closed = false;
+  /** The `blocks` channel when subscribed with `since` (a resume from the client's last block). */
+  private resume: BlockResume | null = null;
 
   constructor(ws: WebSocket, hub: StreamHub, dialect: WsDialect) {
     this.ws = ws;
@@ -39,7 +42,10 @@ export class WsSession {
   }
 
   private onEvent(e: ChainEvent): void {
-    for (const topic of this.topics) for (const frame of this.dialect.frames(this.hub, e, topic)) this.send(frame);
+    for (const topic of this.topics) {
+      if (this.resume && topic === 'blocks') this.resume.onEvent(e);
+      else for (const frame of this.dialect.frames(this.hub, e, topic)) this.send(frame);
+    }
   }
 
   private onSnapshot(s: MempoolSnapshot): void {
@@ -63,13 +69,20 @@ export class WsSession {
       const topic = this.dialect.topic(cmd.topic);
       if (cmd.op === 'unsubscribe') {
         this.topics.delete(topic);
+        if (topic === 'blocks') this.endResume();
         return void this.send(JSON.stringify(this.dialect.ack('unsubscribed', topic)));
       }
       const max = this.hub.options.wsMaxTopics;
       if (!this.topics.has(topic) && this.topics.size >= max)
         throw new ChainError('INVALID_PARAMS', `at most ${max} subscriptions per connection`);
+      const resume = cmd.since === undefined ? null : new BlockResume(this.hub, cmd.since, this);
+      if (topic === 'blocks') {
+        this.endResume();
+        this.resume = resume;
+      }
       this.topics.add(topic);
       this.send(JSON.stringify(this.dialect.ack('subscribed', topic)));
+      resume?.start();
       // A periodic channel starts with a value now rather than after one interval.
       const now = this.dialect.snapshot(this.hub, this.hub.mempoolSnapshot(), topic);
       if (now) this.send(now);
@@ -79,16 +92,29 @@ export class WsSession {
     }
   }
 
-  /** Sends a message unless the peer is too far behind, in which case it is disconnected. */
-  send(frame: string): void {
-    if (this.closed || this.ws.readyState !== this.ws.OPEN) return;
+  /** Sends a message unless the peer is too far behind, in which case it is disconnected. False once it is gone. */
+  send(frame: string): boolean {
+    if (this.closed || this.ws.readyState !== this.ws.OPEN) return false;
     const o = this.hub.options;
     if (this.inFlight + 1 > o.maxBufferedMessages || this.ws.bufferedAmount + frame.length > o.maxBufferedBytes) {
       this.slowConsumer();
-      return;
+      return false;
     }
     this.inFlight++;
     this.ws.send(frame, () => this.inFlight--);
+    return true;
+  }
+
+  /** Resolves once at most half the send buffer is in use (a replay from the log goes at the client's pace). */
+  async room(): Promise<void> {
+    const o = this.hub.options;
+    while (!this.closed && (this.inFlight > o.maxBufferedMessages / 2 || this.ws.bufferedAmount > o.maxBufferedBytes / 2))
+      await new Promise((r) => setTimeout(r, 5));
+  }
+
+  private endResume(): void {
+    if (this.resume) this.resume.closed = true;
+    this.resume = null;
   }
 
   /** Closes with 1008 and a SLOW_CONSUMER reason; a peer that does not read even that is cut off. */
@@ -102,6 +128,7 @@ export class WsSession {
 
   private stop(): void {
     this.closed = true;
+    this.endResume();
     const d = this.detach;
     this.detach = null;
     d?.();

@@ -1,6 +1,7 @@
 /**
  * Proof-of-authority production: time is cut into slots of blockTimeMs; in each slot it owns,
- * the node builds and appends one block, but only with at least one peer unless exempt (--dev).
+ * the node builds and appends one block, but only with at least one peer unless exempt (--dev),
+ * and never while its peers are, or may be, ahead of it (a reconnected authority syncs first).
  */
 import { slotOf, slotOwner } from '../../core/block.ts';
 import { ChainError } from '../../core/errors.ts';
@@ -14,6 +15,11 @@ export interface ProducerOptions {
   exemptFromPeers: boolean;
   /** Connected peers right now. */
   peerCount: () => number;
+  /**
+   * True while peers are, or may be, ahead (p2p/sync.ts `behind`): the slot is skipped rather
+   * than spent on a block that loses to their chain and holds up the sync that fetches it.
+   */
+  behind?: () => boolean;
 }
 
 /** Drives block production on a timer aligned to slot boundaries. */
@@ -61,6 +67,10 @@ export class Producer implements Component {
     if (slot <= this.lastSlot || slotOwner(g, slot) !== this.opts.key.address) return false;
     if (slot <= slotOf(this.node.head().timestamp, g.blockTimeMs)) return false;
     if (!this.opts.exemptFromPeers && this.opts.peerCount() < 1) return false;
+    if (this.opts.behind?.()) {
+      this.node.log.debug('slot skipped: catching up with peers first', { slot, head: this.node.head().index });
+      return false;
+    }
     this.lastSlot = slot;
     try {
       const block = await this.node.produce(this.opts.key, now);

@@ -116,18 +116,24 @@ export function reorg(w: Writer, ancestor: number, branch: Block[], expectedHead
     const pending = [...orphans, ...w.mempool.list()];
     // The dropped blocks' transactions enter the pending log in the batch that drops the blocks:
     // a kill -9 at any moment finds each in a block or pending (a restart re-validates them).
-    await w.store.replaceSuffix(ancestor, branch, await w.pendingLog.rewriteOps(pending));
-    // The log holds the new branch and the head moves before the announcement (the streams'
-    // contract), then the branch's blocks follow as ordinary block events.
-    w.tip = branch[branch.length - 1];
-    w.reorgs++;
-    w.events$.next({
-      type: 'reorg',
+    const tip = branch[branch.length - 1];
+    // The switch is journalled in the same batch: a stream that sent a dropped block is told of
+    // it on resume, whenever it resumes (node/writer/reorgJournal.ts).
+    const journal = w.reorgJournal.recordOps({
       fromHeight: ancestor + 1,
       oldHead: { index: oldTip.index, hash: oldTip.hash },
-      newHead: { index: w.tip.index, hash: w.tip.hash },
+      newHead: { index: tip.index, hash: tip.hash },
       dropped: dropped.map((b) => b.hash),
+      ancestorHash: ancestorBlock.hash,
     });
+    await w.store.replaceSuffix(ancestor, branch, [...(await w.pendingLog.rewriteOps(pending)), ...journal.ops]);
+    w.reorgJournal.commit(journal.record);
+    // The log holds the new branch and the head moves before the announcement (the streams'
+    // contract), then the branch's blocks follow as ordinary block events.
+    w.tip = tip;
+    w.reorgs++;
+    const { seq: _, ...switched } = journal.record;
+    w.events$.next({ type: 'reorg', ...switched });
     let parent = ancestorBlock;
     for (const b of branch) {
       const applied = await w.loading(() => applyBlock(w.state(), refOf(parent), b, w.genesis, { signaturesVerified: true }));

@@ -18,6 +18,7 @@ import { PROJECTIONS } from '../../projections/index.ts';
 import { ProjectionRunner } from '../../projections/runner.ts';
 import type { ChainStore } from '../store/chainStore.ts';
 import { EvidenceStore } from './evidence.ts';
+import { ReorgJournal } from './reorgJournal.ts';
 import { HealthMonitor } from '../healthMonitor.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import { Mempool } from '../mempool/mempool.ts';
@@ -43,6 +44,8 @@ export class Writer {
   readonly pendingLog: PendingLog;
   /** Equivocations seen (node-local): the second block of a slot is never built upon. */
   readonly evidence: EvidenceStore;
+  /** Reorganisations made (node-local): what a stream resuming from a replaced block is told. */
+  readonly reorgJournal: ReorgJournal;
   readonly events$ = new Subject<ChainEvent>();
   /** The head block: moved only by an append or a reorganisation, inside the queue. */
   tip: Block;
@@ -66,6 +69,7 @@ export class Writer {
     this.runner = new ProjectionRunner(store, PROJECTIONS, info, opts.undoDepth ?? finalityDepthOf(genesis));
     this.pendingLog = new PendingLog(store.sublevel('local:mempool'));
     this.evidence = new EvidenceStore(store.sublevel('local:evidence'));
+    this.reorgJournal = new ReorgJournal(store.sublevel('local:reorgs'));
     this.queue = new WriteQueue(this.healthMonitor, opts.onBlockWork);
     // The one line an operator needs: every later write is refused quietly (node/store/storageFence.ts).
     store.fence.onTrip = (f) =>

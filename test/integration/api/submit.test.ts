@@ -2,7 +2,7 @@
  * What a submission's answer promises on a network node (api/submit.ts): a 200 means a peer hears
  * the transaction, so a node no peer would hear refuses it with 503 NO_PEERS and keeps nothing (a
  * --dev node, whose one authority produces alone, still answers 200); and a node behind its peers
- * answers a nonce ahead of its state 503 SYNCING (go elsewhere), not 422 NONCE_GAP.
+ * by a block, or syncing, answers a nonce ahead of its state 503 SYNCING (go elsewhere), not 422 NONCE_GAP.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -60,17 +60,20 @@ test('a --dev node (requirePeers off) answers 200 with no peer at all', () =>
     { network: fakeNetwork() },
   ));
 
-test('behind its peers by more than maxLagBlocks, a nonce ahead is 503 SYNCING; in step, it is 422 NONCE_GAP', async () => {
+test('behind its peers by a single block, a nonce ahead is 503 SYNCING with Retry-After; in step, it is 422 NONCE_GAP', async () => {
   const net = fakeNetwork();
   await withChain(
     async (c) => {
       const ahead = transfer(c, 1, nextNonce(c, 1) + 1);
       assertError(await postTx(c, ahead), 422, 'NONCE_GAP');
-      net.best = c.node.head().index + 3;
-      assertError(await postTx(c, ahead), 422, 'NONCE_GAP');
-      net.best = c.node.head().index + 4;
+      net.best = c.node.head().index;
+      assertError(await postTx(c, ahead), 422, 'NONCE_GAP', /nonce gap/);
+      // One block behind is enough: the nonce before this one may be in it (well inside maxLagBlocks).
+      net.best = c.node.head().index + 1;
       const before = snapshot(c);
-      assertError(await postTx(c, ahead), 503, 'SYNCING', /behind/);
+      const refused = await postTx(c, ahead);
+      assertError(refused, 503, 'SYNCING', /behind/);
+      assert.equal(refused.headers.get('retry-after'), '1');
       assert.deepEqual(snapshot(c), before, 'nothing admitted');
       // Only the nonce gap is the lag's to explain: other refusals stand, and a good transaction is taken.
       const next = transfer(c, 1);
@@ -78,5 +81,18 @@ test('behind its peers by more than maxLagBlocks, a nonce ahead is 503 SYNCING; 
       assertError(await postTx(c, next), 409, 'DUPLICATE_TX');
     },
     { network: net, api: { maxLagBlocks: 3 } },
+  );
+});
+
+test('a node syncing with a peer, or with a new peer not yet heard, answers a nonce ahead 503 SYNCING', async () => {
+  const net = { ...fakeNetwork(), behind: () => true };
+  await withChain(
+    async (c) => {
+      const ahead = transfer(c, 1, nextNonce(c, 1) + 1);
+      assertError(await postTx(c, ahead), 503, 'SYNCING', /behind/);
+      net.behind = () => false;
+      assertError(await postTx(c, ahead), 422, 'NONCE_GAP');
+    },
+    { network: net },
   );
 });

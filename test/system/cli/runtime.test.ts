@@ -1,6 +1,7 @@
 /**
- * The entry's runtime checks: an old Node gets one plain line, and `npm start` / `npx ombra
- * start` stop the node when npm is sent SIGTERM.
+ * The entry's runtime checks: an old Node gets one plain line, `npm start` / `npx ombra
+ * start` stop the node when npm is sent SIGTERM, and `ombra start` runs with fixed malloc
+ * thresholds on glibc (docs/memory.md).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { literal } from '../../helpers/literal.ts';
 import assert from 'node:assert/strict';
-import { NODE_MAJOR, runtimeProblem, shareCompileCache } from '../../../cli/runtime.js';
+import { MALLOC_TUNABLES, NODE_MAJOR, runtimeProblem, SEMI_SPACE_FLAG, serveRuntime, shareCompileCache } from '../../../cli/runtime.js';
 import { REPO_ROOT, runCli } from '../../helpers/cliRun.ts';
 import { waitFor } from '../../helpers/nodeProcess.ts';
 import { tempDir } from '../../helpers/testChain.ts';
@@ -143,4 +144,55 @@ test("the node's workers and children get the compile cache bin.js opened, unles
   const failed: Record<string, string | undefined> = {};
   shareCompileCache({}, failed);
   assert.deepEqual(failed, {});
+});
+
+test('`ombra start` is re-executed with fixed malloc thresholds (glibc) and a capped young generation, unless set already or turned off', () => {
+  const both = serveRuntime({ PATH: '/bin' }, ['--enable-source-maps'], '2.36');
+  assert.deepEqual(both, {
+    env: { PATH: '/bin', GLIBC_TUNABLES: MALLOC_TUNABLES },
+    execArgv: ['--enable-source-maps', SEMI_SPACE_FLAG],
+  });
+  assert.equal(
+    serveRuntime({ GLIBC_TUNABLES: 'glibc.pthread.rseq=0' }, [], '2.36')?.env.GLIBC_TUNABLES,
+    `glibc.pthread.rseq=0:${MALLOC_TUNABLES}`,
+    'other tunables are kept',
+  );
+  // What the operator set wins; what a previous exec set is not set twice (no exec loop).
+  assert.deepEqual(
+    serveRuntime({ GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, [], '2.36')?.env.GLIBC_TUNABLES,
+    'glibc.malloc.arena_max=2',
+  );
+  assert.deepEqual(serveRuntime({ NODE_OPTIONS: '--max-semi-space-size=4' }, [], '2.36')?.execArgv, []);
+  assert.equal(serveRuntime({ GLIBC_TUNABLES: MALLOC_TUNABLES }, [SEMI_SPACE_FLAG], '2.36'), null);
+  assert.equal(serveRuntime({ OMBRA_RUNTIME_TUNING: '0' }, [], '2.36'), null);
+  assert.deepEqual(serveRuntime({}, [], undefined), { env: {}, execArgv: [SEMI_SPACE_FLAG] }, 'not glibc: the V8 flag only');
+});
+
+test('a started node runs with the tunables and the flag in its own process (same pid: re-executed in place)', async (t) => {
+  const glibc = (process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime;
+  if (!glibc) return t.skip('not glibc');
+  const tmp = tempDir('ombra-malloc-');
+  const httpPort = await freePort();
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith('OMBRA_') || k === 'GLIBC_TUNABLES' || k === 'NODE_OPTIONS') delete env[k];
+  const child = spawn(
+    process.execPath,
+    ['cli/bin.js', 'start', '--dev', '--data-dir', tmp.dir, '--http-port', String(httpPort), '--p2p-port', String(await freePort())],
+    { cwd: REPO_ROOT, env, stdio: 'ignore' },
+  );
+  const exited = new Promise((r) => child.once('exit', r));
+  try {
+    await waitFor(async () => ((await health(httpPort)) === 200 ? true : undefined), 60_000, 200);
+    const environ = readFileSync(`/proc/${child.pid}/environ`, 'latin1').split('\0');
+    assert.ok(
+      environ.some((v) => v.startsWith('GLIBC_TUNABLES=') && v.includes('glibc.malloc.mmap_threshold=')),
+      `GLIBC_TUNABLES in the node's environment: ${environ.filter((v) => v.startsWith('GLIBC')).join(' ') || 'none'}`,
+    );
+    const argv = readFileSync(`/proc/${child.pid}/cmdline`, 'latin1').split('\0');
+    assert.ok(argv.includes(SEMI_SPACE_FLAG), `the node runs with ${SEMI_SPACE_FLAG}: ${argv.join(' ')}`);
+  } finally {
+    child.kill('SIGTERM');
+    await exited;
+    tmp.cleanup();
+  }
 });

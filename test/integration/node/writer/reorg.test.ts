@@ -30,6 +30,7 @@ test('a node switches to a longer valid branch, rebuilds its read models and ret
       oldHead: { index: 2, hash: oldHead.hash },
       newHead: { index: 4, hash: b.node.head().hash },
       dropped: oldBlocks.map((x) => x.hash),
+      ancestorHash: (await a.node.store.block(0))?.hash,
     });
     assert.deepEqual(
       events.filter((e) => e.type === 'block').map((e) => (e.type === 'block' ? e.block.index : -1)),

@@ -15,14 +15,14 @@ test('a new client gets the retry hint and hello with the height and the latest 
     try {
       const hello = await c.waitFor((m) => m.event === 'hello');
       assert.deepEqual(hello.data, { height: 2, latestBlockHash: chain.node.head().hash });
-      assert.equal(hello.id, '2', 'hello carries the height the client is up to date with');
+      assert.equal(hello.id, `2:${chain.node.head().hash}`, 'hello carries the height and hash the client is up to date with');
       assert.equal(c.retry, 1000);
     } finally {
       await c.close();
     }
   }));
 
-test('every new block is a block event with its height as id and index, hash, timestamp, proposer, transactions', () =>
+test('every new block is a block event with its height and hash as id and index, hash, timestamp, proposer, transactions', () =>
   withServedChain(async ({ chain, url }) => {
     const c = await SseClient.open(`${url}/api/chain/events`);
     try {
@@ -31,7 +31,7 @@ test('every new block is a block event with its height as id and index, hash, ti
       await chain.produce(1);
       const block = await c.waitFor((m) => m.event === 'block');
       const head = chain.node.head();
-      assert.equal(block.id, '1');
+      assert.equal(block.id, `1:${head.hash}`);
       assert.deepEqual(Object.keys(block.data).sort(), ['hash', 'index', 'proposer', 'timestamp', 'transactions']);
       assert.deepEqual(block.data, {
         index: 1,
@@ -95,7 +95,7 @@ test('a client reconnecting with Last-Event-ID gets every missed block from the 
       assert.deepEqual(heights(again), range(4, head));
       assert.deepEqual(
         again.named('block').map((m) => m.id),
-        range(4, head).map(String),
+        again.named('block').map((m) => `${m.data.index}:${m.data.hash}`),
       );
     } finally {
       await again.close();
@@ -145,7 +145,7 @@ test('a resume point more than maxResumeBlocks past the head cannot be this chai
       await chain.produce(2);
       const foreign = await SseClient.open(`${url}/api/chain/events?fromHeight=99`);
       try {
-        assert.equal((await foreign.waitFor((m) => m.event === 'hello')).id, '2');
+        assert.equal((await foreign.waitFor((m) => m.event === 'hello')).id, `2:${chain.node.head().hash}`);
         await chain.produce(1);
         await foreign.waitFor((m) => m.event === 'block');
         assert.deepEqual(heights(foreign), [3]);
@@ -187,16 +187,18 @@ test('a reorganisation is its own event (id = common ancestor), followed by the 
       await c.waitFor((m) => m.event === 'hello');
       const head = chain.node.head();
       const dropped = [(await chain.node.store.block(3))!.hash, (await chain.node.store.block(4))!.hash, head.hash];
+      const ancestor = (await chain.node.store.block(2))!.hash;
       chain.node.events$.next({
         type: 'reorg',
         fromHeight: 3,
         oldHead: { index: 5, hash: 'ab'.repeat(32) },
         newHead: { index: 5, hash: head.hash },
         dropped,
+        ancestorHash: ancestor,
       });
       await c.waitFor((m) => m.event === 'block' && m.data.index === 5);
       const reorg = c.named('reorg')[0];
-      assert.equal(reorg.id, '2');
+      assert.equal(reorg.id, `2:${ancestor}`);
       assert.deepEqual(reorg.data, {
         fromHeight: 3,
         oldHead: { index: 5, hash: 'ab'.repeat(32) },
