@@ -6,25 +6,17 @@ import { MatchRecorder, wrapDispatch } from './envelope.ts';
 import { defaultApiOptions, type ApiDeps, type ApiOptions } from './context.ts';
 import { limitBody } from './body.ts';
 import { onError } from './errors.ts';
-import { addressRoutes } from './routes/address.ts';
 import { exportRoutes } from './routes/exports.ts';
 import { agentRoutes } from './routes/agent.ts';
 import { analyticsRoutes } from './routes/analytics.ts';
-import { blockRoutes } from './routes/blocks.ts';
-import { chainRoutes } from './routes/chain.ts';
-import { healthRoutes } from './routes/health.ts';
-import { mempoolRoutes } from './routes/mempool.ts';
-import { minerRoutes } from './routes/miners.ts';
+import { blockRoutes } from './resources/blocks/blockRoutes.ts';
+import { chainRoutes } from './resources/chain/chainRoutes.ts';
+import { ledgerRoutes } from './resources/ledger/ledgerRoutes.ts';
+import { taskRoutes } from './resources/tasks/taskRoutes.ts';
 import { mediaRoutes } from './routes/media.ts';
 import { nftRoutes } from './routes/nfts.ts';
 import { socialRoutes } from './routes/social.ts';
-import { statsRoutes } from './routes/stats.ts';
-import { chainTaskRoutes, taskRoutes } from './routes/tasks.ts';
-import { tokenomicsRoutes } from './routes/tokenomics.ts';
-import { transactionRoutes } from './routes/transactions.ts';
-import { walletRoutes } from './routes/wallet.ts';
-import { webApiRoutes, webSiteRoutes } from './routes/web.ts';
-import { chainEventRoutes, mempoolEventRoutes } from './routes/events.ts';
+import { webRoutes } from './routes/web.ts';
 import { alertRoutes } from './routes/alerts.ts';
 import { keyRoutes } from './routes/keys.ts';
 import { mountOperatorRoutes } from './operatorRoutes.ts';
@@ -45,24 +37,14 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
   app.on(['POST', 'PUT', 'PATCH', 'DELETE'], '*', bodyLimit);
   // Handlers that are not routes of their own (a route's template, the methods a path takes).
   const skip = new Set<unknown>([answerPreflight, bodyLimit]);
-  // Each router registers its routes at the full paths of their definitions (api/endpoints/);
+  // Each router registers its routes at the full paths of their definitions (api/resources/, api/endpoints/);
   // the order is the matching order (static segments before parameters within each router).
   const routers = [
-    healthRoutes(deps, opts.maxLagBlocks),
-    chainRoutes(deps),
-    blockRoutes(deps, opts.maxRangeBytes),
-    transactionRoutes(deps, opts),
-    mempoolRoutes(deps),
-    walletRoutes(deps),
-    tokenomicsRoutes(deps),
-    addressRoutes(deps),
+    chainRoutes(deps, opts.maxLagBlocks),
+    blockRoutes(deps, opts, opts.maxRangeBytes),
+    ledgerRoutes(deps),
     exportRoutes(deps),
-    statsRoutes(deps),
-    chainEventRoutes(deps),
-    mempoolEventRoutes(deps),
-    chainTaskRoutes(deps),
     taskRoutes(deps, opts),
-    minerRoutes(deps),
     nftRoutes(deps),
     mediaRoutes(deps, 'image', 4),
     mediaRoutes(deps, 'audio', 5),
@@ -70,8 +52,7 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     agentRoutes(deps),
     analyticsRoutes(deps),
     keyRoutes(deps),
-    webApiRoutes(deps),
-    webSiteRoutes(deps),
+    webRoutes(deps),
     ...(deps.alerts ? [alertRoutes({ ...deps, alerts: deps.alerts })] : []),
     checkpointRoutes(deps.checkpoints),
   ];

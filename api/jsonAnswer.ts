@@ -2,17 +2,22 @@
  * Answers from JSON already encoded: hot reads keep their body as a string and hand it to Hono
  * as is (no `c.json` re-serialisation, and a handler that does not wait answers synchronously).
  */
-import type { Context } from 'hono';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { Context, TypedResponse } from 'hono';
+import type { Json, JsonPieces } from '../queries/schemas/shapes.ts';
 import { byteStream } from './contentResponse.ts';
 import { streamed } from './streamedAnswer.ts';
 
 /** The headers of a JSON answer (the same `Content-Type` `c.json` sets). */
 const JSON_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json' };
 
-/** An answer whose body is `json`, already encoded. */
-export function jsonAnswer(c: Context, json: string, status: ContentfulStatusCode = 200): Response {
-  return c.body(json, status, JSON_HEADERS);
+/** A response whose JSON body is a `T` (as `c.json` types its own). */
+export type JsonResponse<T> = Response & TypedResponse<T, 200, 'json'>;
+
+/** An answer whose body is `json`, already encoded: typed as what `json` encodes. */
+export function jsonAnswer<T>(c: Context, json: Json<T>, headers?: Record<string, string>): JsonResponse<T> {
+  // The typed response is Hono's phantom (`c.json` casts the same way): `json` encodes a T.
+  const res: Response = c.body(json, 200, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS);
+  return res as JsonResponse<T>;
 }
 
 /** Characters encoded at a time: a written piece is at most three times this many bytes. */
@@ -38,7 +43,7 @@ const PIECE_BYTES = 48 * 1024;
  * reading holds one block and a piece, not a block's bytes beside its text. A cancel returns
  * `json` at its yield (closing what it reads from).
  */
-export function jsonStream(c: Context, json: AsyncGenerator<string | Uint8Array>): Response {
+export function jsonStream<T>(c: Context, json: JsonPieces<T>): JsonResponse<T> {
   const encoder = new TextEncoder();
   async function* bytes(): AsyncGenerator<Uint8Array> {
     // Leaving the for-await (a cancel returns this generator) returns `json` too.
@@ -47,7 +52,9 @@ export function jsonStream(c: Context, json: AsyncGenerator<string | Uint8Array>
       else for (let i = 0; i < piece.byteLength; i += PIECE_BYTES) yield piece.subarray(i, i + PIECE_BYTES);
     }
   }
-  return streamed(c.body(byteStream(bytes()), 200, JSON_HEADERS));
+  // As jsonAnswer: the pieces of `json` encode a T.
+  const res = streamed(c.body(byteStream(bytes()), 200, JSON_HEADERS));
+  return res as JsonResponse<T>;
 }
 
 /**
@@ -55,17 +62,17 @@ export function jsonStream(c: Context, json: AsyncGenerator<string | Uint8Array>
  * differs from the last call's (compared with ===), so a read that changes with the head costs
  * one encoding per change, not one per request.
  */
-export class EncodedOnChange<F extends readonly unknown[]> {
+export class EncodedOnChange<F extends readonly unknown[], T> {
   private last: F | null = null;
-  private json = '';
-  private readonly encode: (...fields: F) => unknown;
+  private json: Json<T> = '';
+  private readonly encode: (...fields: F) => T;
 
-  constructor(encode: (...fields: F) => unknown) {
+  constructor(encode: (...fields: F) => T) {
     this.encode = encode;
   }
 
   /** The encoding of `encode(...fields)`. */
-  get(...fields: F): string {
+  get(...fields: F): Json<T> {
     if (!this.same(fields)) {
       this.json = JSON.stringify(this.encode(...fields));
       this.last = fields;

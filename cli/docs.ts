@@ -1,7 +1,7 @@
 /**
  * `npm run docs`: writes every generated reference: docs/protocol.md (from core's schemas) and
  * what the route definitions of api/endpoints/ derive (docs/api.md and the typed client's
- * client/routes.ts, answers.ts, records.ts). Tests fail while any of them is stale.
+ * client/routes.ts). Tests fail while any of them is stale.
  */
 import { writeFileSync } from 'node:fs';
 import { GENERATED_FILES } from '../api/endpoints/derived.ts';

@@ -7,7 +7,7 @@
 export { HttpTransport, OmbraApiError, OmbraUnreachable, type ClientOptions, type Query } from './http.ts';
 export { OmbraClient, type Page, pathOf, type ParamsOf, type QueryOf, type ReadId } from './reads.ts';
 export { ROUTES, type OperationId, type PathParams, type QueryValues } from './routes.ts';
-export type { Answers } from './answers.ts';
-export type { Components } from './records.ts';
+export type { Answers } from '../api/endpoints/index.ts';
+export type { Components } from '../queries/schemas/records.ts';
 export { backoffMs, subscribe, type SubscribeEnd, type SubscribeOptions } from './subscribe.ts';
 export type * from './types.ts';

@@ -4,7 +4,7 @@
  * submission and live subscriptions with resume. Browser-safe (the explorer imports it as
  * served by the node); signing lives in `signer.ts`, which needs Node's crypto.
  */
-import type { Answers } from './answers.ts';
+import type { Answers } from '../api/endpoints/index.ts';
 import { HttpTransport, type ClientOptions, type Query } from './http.ts';
 import { subscribe, type SubscribeEnd, type SubscribeOptions } from './subscribe.ts';
 import { type OperationId, type PathParams, type QueryValues, ROUTES } from './routes.ts';

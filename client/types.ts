@@ -12,8 +12,8 @@ import type { ArtNft } from '../core/tx/art.ts';
 import type { TaskPipeline, TaskSummary } from '../queries/taskQueries.ts';
 import type { RunRecord } from '../queries/agentQueries.ts';
 import type { Bundle, BundleFile, FileInfo, ReleaseSummary, SiteReleases } from '../queries/webQueries.ts';
-import type { Answers } from './answers.ts';
-import type { Components } from './records.ts';
+import type { Answers } from '../api/endpoints/index.ts';
+import type { Components } from '../queries/schemas/records.ts';
 
 export type {
   Attestation,
@@ -32,7 +32,7 @@ export type {
 /** A signed transaction of any type: its schema's fields, then publicKey, hash, signature. */
 export type WireTx = SignedTx;
 
-// The answers below are derived from the node's route definitions (client/answers.ts); the
+// The answers below are the node's route definitions' own types (api/endpoints/index.ts); the
 // names are the client's own.
 
 /** A confirmed transaction as reads serve it: its signed fields untouched, and where it landed. */

@@ -16,7 +16,7 @@ export interface Placement {
  * signed value stays and the placement is read from the name that never collides
  * (`blockHeight`).
  */
-export type ConfirmedTx = SignedTx & Partial<Placement>;
+export type ConfirmedTx = SignedTx & Placement;
 
 /** The placement names, in the order they are served. */
 export const PLACEMENT_FIELDS = ['blockIndex', 'blockHeight', 'blockHash', 'position'] as const satisfies readonly (keyof Placement)[];

@@ -2,7 +2,7 @@
  * Reads of agent runs and chat (sixth fork): the run record joins the consensus record (status,
  * steps, settlement) with the `agentRuns` rows of its transactions; lists come from the indexes.
  */
-import type { AgentRun, AgentRunStatus } from '../core/state.ts';
+import type { AgentRun } from '../core/state.ts';
 import {
   authorConversationRows,
   chatProjection,
@@ -26,31 +26,10 @@ import {
 import { RUNS } from '../core/tx/agent/agent.ts';
 import { orderedPage } from './orderedPage.ts';
 import { readRecord } from './stateReads.ts';
+import type { Components } from './schemas/records.ts';
 
-/** The spec's agent run record. */
-export interface RunRecord {
-  agentRunId: string;
-  conversationId: string;
-  submitter: string;
-  prompt: string;
-  toolsWhitelist: string[];
-  maxFee: string;
-  maxSteps: number;
-  status: AgentRunStatus;
-  minerAddress: string | null;
-  modelInfo: string | null;
-  hardwareTier: string | null;
-  stepCount: number;
-  totalTokensOut: number;
-  minerReward: string;
-  userRefund: string;
-  networkFee: string;
-  finalAnswerInline: string | null;
-  submittedAt: number;
-  claimedAt: number | null;
-  finishedAt: number | null;
-  blockIndex: number;
-}
+/** The spec's agent run record (its schema: queries/schemas/records.ts). */
+export type RunRecord = Components['RunRecord'];
 
 /** Agent and chat query facade. */
 export class AgentQueries {

@@ -15,6 +15,7 @@ import {
 } from '../projections/chainIndex.ts';
 import { allTxsProjection, txRunRows } from '../projections/allTxs.ts';
 import { BlockJsonCache, type BlockJsonCacheOptions } from './blockJsonCache.ts';
+import type { Json } from './schemas/shapes.ts';
 
 /** A block summary as lists show it. */
 export function blockSummary(b: Block) {
@@ -49,22 +50,22 @@ export class BlockReads {
   }
 
   /** A block's JSON by height, through the cache of recently read blocks (queries/blockJsonCache.ts). */
-  blockJson(index: number): Promise<string | undefined> {
+  blockJson(index: number): Promise<Json<Block> | undefined> {
     return this.json.get(index);
   }
 
   /** A block's JSON by height when the cache holds it (answered without waiting: the hot read of explorers). */
-  cachedBlockJson(index: number): string | undefined {
+  cachedBlockJson(index: number): Json<Block> | undefined {
     return this.json.cached(index);
   }
 
   /** A block's JSON by hash when the cache holds it. */
-  cachedBlockJsonByHash(hash: string): string | undefined {
+  cachedBlockJsonByHash(hash: string): Json<Block> | undefined {
     return this.json.cachedByHash(hash);
   }
 
   /** A block's JSON by hash, through the cache. */
-  async blockJsonByHash(hash: string): Promise<string | undefined> {
+  async blockJsonByHash(hash: string): Promise<Json<Block> | undefined> {
     const index = await this.blockIndexOf(hash);
     return index === undefined ? undefined : this.json.get(index);
   }

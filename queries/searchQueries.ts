@@ -18,27 +18,9 @@ import type { NftQueries } from './nftQueries.ts';
 import type { SocialQueries } from './socialQueries.ts';
 import { type TaskQueries, taskSummary } from './taskQueries.ts';
 import type { WebQueries } from './webQueries.ts';
+import type { SearchHit } from './schemas/searchHits.ts';
 
-/** One search hit: what it is (`type`) and a brief of it (`data`), enough to list and link it. */
-export type SearchHit =
-  | { type: 'block'; data: ReturnType<typeof blockSummary> }
-  | { type: 'tx'; data: NonNullable<Awaited<ReturnType<ChainQueries['tx']>>> }
-  | { type: 'address'; data: { address: string; balance: string; nonce: number } }
-  | { type: 'task'; data: ReturnType<typeof taskSummary> }
-  | { type: 'run'; data: { agentRunId: string; conversationId: string; submitter: string; status: string; submittedAt: number } }
-  | { type: 'conversation'; data: NonNullable<Awaited<ReturnType<AgentQueries['conversation']>>> }
-  | { type: 'nft'; data: { kind: NftKind; tokenId: string; owner: string; mintedAt: number; blockIndex: number } }
-  | { type: 'post'; data: { postId: string; author: string; likeCount: number; timestamp: number; blockIndex: number } }
-  | { type: 'profile'; data: { address: string; displayName: string } }
-  | { type: 'site'; data: { siteId: string; name: string; owner: string; activeReleaseId: string | null; releaseCount: number } }
-  | { type: 'alias'; data: { alias: string; siteId: string; owner: string } }
-  | { type: 'release'; data: { releaseId: string; siteId: string; seq: number; files: number; publishedAt: number } }
-  | { type: 'file'; data: { fileId: string; siteId: string; path: string; contentType: string; totalBytes: number; status: string } }
-  | { type: 'miner'; data: { id: string; name: string; address: string } }
-  | { type: 'dm'; data: { dmId: string; from: string; blockIndex: number } };
-
-/** An NFT's kind: which collection (and page) it belongs to. */
-type NftKind = 'art' | 'image' | 'audio';
+export type { SearchHit };
 
 /** The index of the first of sorted `list` not below `key`. */
 function firstAtLeast(list: readonly string[], key: string): number {

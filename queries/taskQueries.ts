@@ -3,57 +3,23 @@
  * record, the in-flight set and TASK_SUBMITs waiting in the mempool. Lists come from the `tasks`
  * projection's rows; single records join the consensus record with the rows of its transactions.
  */
-import type { Task, TaskStatus } from '../core/state.ts';
+import type { Task } from '../core/state.ts';
 import { isTx } from '../core/tx/handler.ts';
 import { TASK_SUBMIT, TASK_TIMEOUTS, TASKS, taskIdOf } from '../core/tx/task/task.ts';
 import { readRecord } from './stateReads.ts';
+import type { Components } from './schemas/records.ts';
 import { TASK_SETTLEMENT_WINDOW_MS } from '../core/economics.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { listSize, liveTask, tasksProjection, type TaskList } from '../projections/tasks.ts';
-import {
-  frozenRows,
-  type ResponseRow,
-  responseRows,
-  type RewardRow,
-  rewardRow,
-  taskNumberRows,
-  taskRow,
-  type ValidationRow,
-  validationRow,
-} from '../projections/taskRows.ts';
+import { frozenRows, type ResponseRow, responseRows, rewardRow, taskNumberRows, taskRow, validationRow } from '../projections/taskRows.ts';
 
 /** The rows numbered `from` (inclusive) to `to` (exclusive) under `prefix`, ascending. */
 
-/** The spec's task summary, plus taskType and timeoutMs. */
-export interface TaskSummary {
-  taskId: string;
-  status: TaskStatus;
-  taskType: string;
-  responseCount: number;
-  hasValidation: boolean;
-  hasReward: boolean;
-  submitter: string;
-  fee: string;
-  timeoutMs: number;
-  submittedAt: number;
-  bestMinerId: string | null;
-  prompt: string;
-}
+/** The spec's task summary, plus taskType and timeoutMs (its schema: queries/schemas/records.ts). */
+export type TaskSummary = Components['TaskSummary'];
 
 /** The full pipeline record: the summary plus every stage. */
-export interface TaskPipeline extends TaskSummary {
-  submit: Pick<Task, 'submitter' | 'taskType' | 'prompt' | 'fee' | 'timeoutMs' | 'submittedAt'> & {
-    txHash: string;
-    blockIndex: number;
-    deadline: number;
-    settleBy: number;
-  };
-  responses: ResponseRow[];
-  validation: ValidationRow | null;
-  reward: RewardRow | null;
-  timeout: { at: number; refunded: string } | null;
-  nft: string | null;
-}
+export type TaskPipeline = Components['TaskPipeline'];
 
 /** The summary of a consensus task record. */
 export function taskSummary(t: Task): TaskSummary {

@@ -9,6 +9,7 @@ import type { ReadPorts } from '../node/ports.ts';
 import { siteReleaseRows, siteRows, webDriveProjection } from '../projections/webDrive.ts';
 import type { ContentQueries, StoredContent } from './contentQueries.ts';
 import { readRecord, readRecords, readState } from './stateReads.ts';
+import type { JsonPieces } from './schemas/shapes.ts';
 
 /** One release in a site's list. */
 export interface ReleaseSummary {
@@ -150,7 +151,7 @@ export class WebQueries {
    * its JSON (`Bundle`, exactly as JSON.stringify writes it): one chunk in memory at a time, so
    * a bundle's size costs the node nothing however large the site is.
    */
-  async *bundleJson(r: WebRelease): AsyncGenerator<string> {
+  async *bundleJson(r: WebRelease): JsonPieces<Bundle> {
     const head: Omit<Bundle, 'files'> = { releaseId: r.releaseId, siteId: r.siteId, merkleRoot: r.merkleRoot };
     yield `${JSON.stringify(head).slice(0, -1)},"files":[`;
     let first = true;

@@ -3,7 +3,8 @@ import { TRIGGERS } from '../../services/alerts/alertMatch.ts';
 import { MAX_EMAIL, MAX_LABEL, MAX_URL, parseRegister, parseSubscribe } from '../../services/alerts/alertParams.ts';
 import { endpoints, type Param } from './endpoint.ts';
 import { EXAMPLE_ADDRESS, EXAMPLE_HASH } from './examples.ts';
-import { arr, ms, obj, okWith, oneOf, ref, str, uint } from '../openapi/shapes.ts';
+import { arr, ms, obj, okWith, oneOf, str, uint } from '../../queries/schemas/shapes.ts';
+import { ref } from '../../queries/schemas/records.ts';
 
 const API_KEY: Param = {
   schema: str,
@@ -105,6 +106,7 @@ export const ACCESS_ENDPOINTS = endpoints({
         status: { const: 'unconfirmed' },
         confirm: str,
       }),
+      page: true,
     },
     errors: [404],
   },
@@ -116,7 +118,7 @@ export const ACCESS_ENDPOINTS = endpoints({
     description:
       'The subscription fires for blocks committed after this. Unconfirmed subscriptions are removed after 24 h. A browser gets an HTML page.',
     params: { token: { schema: str, description: 'the 64-hex token of the confirmation link', example: EXAMPLE_HASH } },
-    ok: { schema: okWith('confirmed') },
+    ok: { schema: okWith('confirmed'), page: true },
     errors: [404],
   },
   postApiAlertsIdEnable: {

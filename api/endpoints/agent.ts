@@ -3,7 +3,8 @@ import { RUN_STATUSES } from '../../projections/agentRuns.ts';
 import { endpoints } from './endpoint.ts';
 import { addressParam, hashParam, lazy, limit, offset, oneOfParam, paging } from './params.ts';
 import { EXAMPLE_IDS } from './examples.ts';
-import { address, hash, keyedList, ref, str } from '../openapi/shapes.ts';
+import { address, hash, keyedList, str } from '../../queries/schemas/shapes.ts';
+import { ref } from '../../queries/schemas/records.ts';
 
 /** Agent runs and chat (fork 6). */
 export const AGENT_ENDPOINTS = endpoints({

@@ -4,7 +4,7 @@ import { RANGES, type Range } from '../../projections/analytics.ts';
 import type { SeriesStep } from '../../queries/analyticsSeries.ts';
 import { type Checked, endpoints } from './endpoint.ts';
 import { oneOfParam } from './params.ts';
-import { arr, big, ms, nullable, num, obj, oneOf, str, uint } from '../openapi/shapes.ts';
+import { arr, big, ms, nullable, num, obj, oneOf, record, str, uint } from '../../queries/schemas/shapes.ts';
 
 /** A range of whole UTC hours. */
 const range: Checked<Range> = {
@@ -30,7 +30,7 @@ const seriesPoint = obj({
   activeMiners: uint,
   submitters: uint,
   tasks: uint,
-  taskTypes: { type: 'object', additionalProperties: uint, description: 'TASK_SUBMITs by task type' },
+  taskTypes: { ...record(uint), description: 'TASK_SUBMITs by task type' },
   fees: big,
   rewards: big,
   burned: big,

@@ -1,12 +1,3 @@
-/**
- * The files derived from the route definitions (`GENERATED_FILES`, written by `npm run docs`):
- * docs/api.md (api/endpoints/routeTables.ts) and the typed client's route table and answer types: client/routes.ts (each operation's method and path, its path
- * parameters and query values), client/answers.ts (each JSON answer's type) and
- * client/records.ts (the component records answers name). The client imports nothing of the server at run time, so these
- * are files; a test fails when they differ from what the definitions produce.
- */
-import { componentSchemas } from '../openapi/components.ts';
-import type { JsonSchema } from '../openapi/txSchemas.ts';
 import { type Endpoint, type Param, plainPath } from './endpoint.ts';
 import { ENDPOINTS } from './index.ts';
 import { routeTables } from './routeTables.ts';
@@ -44,34 +35,8 @@ function clientRoutesSource(): string {
   return `${out.join('\n')}\n`;
 }
 
-/** client/records.ts. */
-function clientRecordsSource(): string {
-  const out = [HEADER("The records the node's answers are made of: the OpenAPI document's components, transactions aside.")];
-  out.push("import type { SignedTx } from '../core/tx/handler.ts';", '');
-  out.push('/** Each component record by its schema name. */', 'export interface Components {');
-  for (const [name, s] of Object.entries(componentSchemas()))
-    if (!isTxComponent(name)) out.push(`  ${name}: ${schemaType(s, refName, '  ')};`);
-  out.push('}', '');
-  return `${out.join('\n')}\n`;
-}
-
-/** client/answers.ts. */
-function clientAnswersSource(): string {
-  const out = [HEADER("The JSON answer of every operation, typed from the same schemas as the OpenAPI document's.")];
-  out.push("import type { SignedTx } from '../core/tx/handler.ts';", "import type { Components } from './records.ts';", '');
-  out.push('/** The successful answer of every operation (text, HTML and media answers are strings). */', 'export interface Answers {');
-  for (const [id, e] of entries()) {
-    const json = (e.ok.contentType ?? 'application/json') === 'application/json';
-    out.push(`  ${id}: ${json ? schemaType((e.ok.schema ?? {}) as JsonSchema, refName, '  ') : 'string'};`);
-  }
-  out.push('}', '');
-  return `${out.join('\n')}\n`;
-}
-
 /** Each derived file, by path from the repository root, and its generator. */
 export const GENERATED_FILES: Readonly<Record<string, () => string>> = {
   'docs/api.md': routeTables,
   'client/routes.ts': clientRoutesSource,
-  'client/answers.ts': clientAnswersSource,
-  'client/records.ts': clientRecordsSource,
 };

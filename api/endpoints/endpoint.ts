@@ -4,10 +4,11 @@
  * parsing (`serve`), the OpenAPI document (api/openapi/document.ts), the client's route table
  * (client/routes.ts) and docs/api.md are all derived from these, so they cannot drift apart.
  */
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { type Context, Hono, type MiddlewareHandler, type TypedResponse } from 'hono';
+import type { ClientErrorStatusCode, ContentfulStatusCode, ServerErrorStatusCode } from 'hono/utils/http-status';
 import { ChainError } from '../../core/errors.ts';
+import type { JsonSchema, Static } from '../../queries/schemas/shapes.ts';
 import { readOptionalJson } from '../body.ts';
-import type { JsonSchema } from '../openapi/txSchemas.ts';
 
 /**
  * One path, query or header parameter. `parse` enforces what `schema` says (both come from
@@ -36,6 +37,8 @@ interface Answer {
   contentType?: string;
   /** Other content types the route answers with (static files: by their extension). */
   otherTypes?: string[];
+  /** A browser (`Accept: text/html`) gets an HTML page instead of the JSON (the route's description says so). */
+  page?: boolean;
   /** The body's schema (JSON answers); other content types describe their body in `description`. */
   schema?: JsonSchema;
   description?: string;
@@ -135,8 +138,65 @@ function inputParser<E extends Endpoint>(e: E): ((c: Context) => Input<E>) | nul
 
 const NO_INPUT = Object.freeze({ params: Object.freeze({}), query: Object.freeze({}), body: undefined });
 
+/** The JSON answer of `E`: the static type of its `ok` schema. */
+export type AnswerOf<E extends Endpoint> = E['ok'] extends { schema: infer S } ? Static<S> : unknown;
+
+/** Whether `E` answers JSON (no other content type, and a schema). */
+export type AnswersJson<E extends Endpoint> = E['ok'] extends { contentType: infer T }
+  ? T extends 'application/json'
+    ? true
+    : false
+  : E['ok'] extends { schema: JsonSchema }
+    ? true
+    : false;
+
+/**
+ * What a handler of `E` answers. A JSON route: a response typed by its answer (`c.json(x)`, or
+ * `jsonAnswer` of JSON encoded as that type), so an answer of another shape fails `tsc`; at an
+ * error status given explicitly (`c.json(x, 503)`) the body is the route's description's. Other
+ * routes (pages, files, streams of events): any response.
+ */
+type Reply<E extends Endpoint> =
+  AnswersJson<E> extends true
+    ? Response &
+        (
+          | TypedResponse<AnswerOf<E>, ContentfulStatusCode, 'json'>
+          | TypedResponse<unknown, ClientErrorStatusCode | ServerErrorStatusCode, 'json'>
+          | (E['ok'] extends { otherTypes: readonly string[] } | { page: true }
+              ? TypedResponse<string, ContentfulStatusCode, 'body'>
+              : never)
+        )
+    : Response;
+
 /** A route's handler: its input already parsed. Synchronous answers stay synchronous (see api/envelope.ts). */
-export type Handler<E extends Endpoint> = (c: Context, input: Input<E>) => Response | Promise<Response>;
+export type Handler<E extends Endpoint> = (c: Context, input: Input<E>) => Reply<E> | Promise<Reply<E>>;
+
+/** One handler per definition of the group `G`, under the same operation ids. */
+export type Handlers<G extends Endpoints> = { [K in keyof G]: Handler<G[K]> };
+
+/** Middleware some routes of `G` run ahead of their handler (e.g. a smaller body limit). */
+export type Before<G extends Endpoints> = { [K in keyof G]?: MiddlewareHandler[] };
+
+/** Where a resource's routes go: `app` (with its middleware already on, e.g. a fork gate), and per-route middleware. */
+interface ResourceOptions<G extends Endpoints> {
+  app?: Hono;
+  before?: Before<G>;
+}
+
+/**
+ * The router of one resource: every definition of `group` served by its handler, in the group's
+ * order (the matching order). A definition without a handler, or a handler without a definition,
+ * fails `tsc`; so does a handler whose JSON answer is not its definition's (see `Reply`).
+ */
+export function resource<G extends Endpoints, H extends Handlers<G>>(
+  group: G,
+  handlers: H & Record<Exclude<keyof H, keyof G>, never>,
+  { app = new Hono(), before = {} }: ResourceOptions<G> = {},
+): Hono {
+  // `for in` over a type parameter keeps each id typed as a key of the group.
+  for (const id in group) serve(app, group[id], handlers[id], ...(before[id] ?? []));
+  return app;
+}
 
 /** Registers `e` on `app` at its own method and path, `before` (e.g. a body limit) ahead of the handler. */
 export function serve<E extends Endpoint>(app: Hono, e: E, handler: Handler<NoInfer<E>>, ...before: MiddlewareHandler[]): void {

@@ -6,16 +6,16 @@
 import { ACCESS_ENDPOINTS } from './access.ts';
 import { AGENT_ENDPOINTS } from './agent.ts';
 import { ANALYTICS_ENDPOINTS } from './analytics.ts';
-import { BLOCK_ENDPOINTS } from './blocks.ts';
-import { CHAIN_ENDPOINTS } from './chain.ts';
+import { BLOCK_ENDPOINTS } from '../resources/blocks/blockEndpoints.ts';
+import { CHAIN_ENDPOINTS } from '../resources/chain/chainEndpoints.ts';
 import { CHECKPOINT_ENDPOINTS } from './checkpoint.ts';
 import { EXPORT_ENDPOINTS } from './exports.ts';
-import { catalog } from './endpoint.ts';
-import { LEDGER_ENDPOINTS } from './ledger.ts';
+import { type AnswerOf, type AnswersJson, catalog } from './endpoint.ts';
+import { LEDGER_ENDPOINTS } from '../resources/ledger/ledgerEndpoints.ts';
 import { ALL_NFT_ENDPOINTS } from './nfts.ts';
 import { OPERATOR_ENDPOINTS } from './operator.ts';
 import { SOCIAL_ENDPOINTS } from './social.ts';
-import { TASK_ENDPOINTS } from './tasks.ts';
+import { TASK_ENDPOINTS } from '../resources/tasks/taskEndpoints.ts';
 import { WEB_ENDPOINTS } from './web.ts';
 
 /** Every route by operation id. */
@@ -34,3 +34,24 @@ export const ENDPOINTS = catalog(
   CHECKPOINT_ENDPOINTS,
   EXPORT_ENDPOINTS,
 );
+
+/** Every definition, typed (the catalog above checks them at run time). */
+type Definitions = typeof CHAIN_ENDPOINTS &
+  typeof BLOCK_ENDPOINTS &
+  typeof LEDGER_ENDPOINTS &
+  typeof TASK_ENDPOINTS &
+  typeof ANALYTICS_ENDPOINTS &
+  typeof ALL_NFT_ENDPOINTS &
+  typeof AGENT_ENDPOINTS &
+  typeof SOCIAL_ENDPOINTS &
+  typeof WEB_ENDPOINTS &
+  typeof ACCESS_ENDPOINTS &
+  typeof OPERATOR_ENDPOINTS &
+  typeof CHECKPOINT_ENDPOINTS &
+  typeof EXPORT_ENDPOINTS;
+
+/**
+ * The successful answer of every operation, from its definition's schema: what its handler must
+ * answer and what the client reads (text, HTML and media answers are strings).
+ */
+export type Answers = { [K in keyof Definitions]: AnswersJson<Definitions[K]> extends true ? AnswerOf<Definitions[K]> : string };

@@ -4,7 +4,8 @@
  * routes (`tokenEndpoints`); art adds its SVG, image and audio their file.
  */
 import type { JsonSchema } from '../openapi/txSchemas.ts';
-import { arr, address, keyedList, obj, ref, uint } from '../openapi/shapes.ts';
+import { arr, address, keyedList, obj, uint } from '../../queries/schemas/shapes.ts';
+import { ref } from '../../queries/schemas/records.ts';
 import { endpoints } from './endpoint.ts';
 import { addressParam, CONTENT_HEADERS, hashParam, paging } from './params.ts';
 import { EXAMPLE_IDS } from './examples.ts';

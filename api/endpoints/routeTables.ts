@@ -26,16 +26,16 @@ function outline(s: JsonSchema): string {
     return isTx(name) ? 'tx' : name;
   }
   if ('const' in s) return JSON.stringify(s.const);
-  for (const k of ['anyOf', 'oneOf'] as const) if (Array.isArray(s[k])) return (s[k] as JsonSchema[]).map(named).join(' | ');
+  for (const k of ['anyOf', 'oneOf'] as const) if (Array.isArray(s[k])) return (s[k] ?? []).map(named).join(' | ');
   if (Array.isArray(s.allOf))
-    return (s.allOf as JsonSchema[])
+    return s.allOf
       .map(outline)
       .concat(s.properties ? [outline({ ...s, allOf: undefined })] : [])
       .join(' + ');
-  if (s.type === 'array') return `[${named((s.items as JsonSchema | undefined) ?? {})}]`;
+  if (s.type === 'array') return `[${named(s.items ?? {})}]`;
   if (s.properties) {
-    const required = new Set((s.required ?? []) as string[]);
-    const fields = Object.entries(s.properties as Record<string, JsonSchema>).map(([k, v]) => {
+    const required = new Set(s.required ?? []);
+    const fields = Object.entries(s.properties).map(([k, v]) => {
       const inner = outline(v);
       const opened = inner === '' ? '' : ` ${inner}`;
       return `${k}${required.has(k) ? '' : '?'}${opened}`;

@@ -1,7 +1,7 @@
 /**
  * The TypeScript type a JSON Schema of this API describes, as source text: how the client's
- * answer types (client/answers.ts) are derived from the same schemas the OpenAPI document
- * serves. It reads the subset the schema builders of api/openapi/shapes.ts write: objects
+ * route table (client/routes.ts) types path parameters and query values. It reads the subset
+ * the schema builders of queries/schemas/shapes.ts write: objects
  * (closed or a map), arrays, `const`, `enum`, unions (`anyOf`, `oneOf`), `allOf`, `$ref`.
  */
 import type { JsonSchema } from '../openapi/txSchemas.ts';
@@ -43,7 +43,7 @@ export function schemaType(s: JsonSchema, name: RefNamer, indent = ''): string {
   if (typeof s.$ref === 'string') return name(s.$ref.replace('#/components/schemas/', ''));
   if ('const' in s) return literal(s.const);
   if (Array.isArray(s.enum)) return s.enum.map(literal).join(' | ');
-  const parts = (k: 'anyOf' | 'oneOf' | 'allOf') => (s[k] as JsonSchema[]).map((x) => schemaType(x, name, indent));
+  const parts = (k: 'anyOf' | 'oneOf' | 'allOf') => (s[k] ?? []).map((x) => schemaType(x, name, indent));
   if (Array.isArray(s.anyOf)) return union(parts('anyOf'));
   if (Array.isArray(s.oneOf)) return union(parts('oneOf'));
   if (Array.isArray(s.allOf)) {
@@ -51,21 +51,19 @@ export function schemaType(s: JsonSchema, name: RefNamer, indent = ''): string {
     const rest = s.properties ? [schemaType(own, name, indent)] : [];
     return [...parts('allOf'), ...rest].map(grouped).join(' & ');
   }
-  if (s.type === 'array') return `${grouped(schemaType((s.items as JsonSchema | undefined) ?? {}, name, indent))}[]`;
+  if (s.type === 'array') return `${grouped(schemaType(s.items ?? {}, name, indent))}[]`;
   if (s.type === 'object' || s.properties) return objectType(s, name, indent);
   if (typeof s.type === 'string') return PRIMITIVE[s.type] ?? 'unknown';
   return 'unknown';
 }
 
 function objectType(s: JsonSchema, name: RefNamer, indent: string): string {
-  const properties = (s.properties ?? {}) as Record<string, JsonSchema>;
-  const required = new Set((s.required ?? []) as string[]);
+  const properties = s.properties ?? {};
+  const required = new Set(s.required ?? []);
   const extra = s.additionalProperties;
   const entries = Object.entries(properties);
   if (entries.length === 0)
-    return typeof extra === 'object' && extra !== null
-      ? `Record<string, ${schemaType(extra as JsonSchema, name, indent)}>`
-      : 'Record<string, unknown>';
+    return typeof extra === 'object' && extra !== null ? `Record<string, ${schemaType(extra, name, indent)}>` : 'Record<string, unknown>';
   const inner = `${indent}  `;
   const fields = entries.map(([k, v]) => `${key(k)}${required.has(k) ? '' : '?'}: ${schemaType(v, name, inner)}`);
   // Short objects on one line, as a person would write them.

@@ -52,7 +52,7 @@ export function openApiPath(path: string): string {
   return plainPath(path).replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function param(name: string, where: 'path' | 'query' | 'header', p: Param): JsonSchema {
+function param(name: string, where: 'path' | 'query' | 'header', p: Param): Record<string, unknown> {
   const required = where === 'path' ? true : (p.required ?? false);
   return {
     name,
@@ -69,7 +69,7 @@ const body = (b: NonNullable<Endpoint['body']>): JsonSchema =>
   b.example === undefined ? { schema: b.schema } : { schema: b.schema, example: b.example };
 
 const ERROR_CONTENT = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
-const header = (description: string, required = true): JsonSchema => ({ description, required, schema: { type: 'string' } });
+const header = (description: string, required = true): Record<string, unknown> => ({ description, required, schema: { type: 'string' } });
 const ETAG = header('the quoted SHA-256 of the content');
 
 /** The media types of a successful answer, each with the body's schema. */

@@ -8,9 +8,9 @@
  */
 import type { FieldSpec, TxSchema } from '../../core/schema.ts';
 import { TX_HANDLERS } from '../../core/tx/registry.ts';
+import type { JsonSchema } from '../../queries/schemas/shapes.ts';
 
-/** A JSON Schema object. */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema };
 
 const HEX = (n: number) => `^[0-9a-f]{${n}}$`;
 

@@ -8,7 +8,7 @@
  */
 import { Hono } from 'hono';
 import { AGENT_ENDPOINTS as E } from '../endpoints/agent.ts';
-import { serve } from '../endpoints/endpoint.ts';
+import { resource } from '../endpoints/endpoint.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
@@ -19,45 +19,42 @@ export function agentRoutes({ chain, queries }: ApiDeps): Hono {
   const app = new Hono();
   app.use('/api/agent/v6/*', forkGate(chain, 6, 'agent runs and chat'));
 
-  serve(app, E.getApiAgentV6RunAgentRunIdSteps, async (c, { params: { agentRunId: id } }) => {
-    if (!(await q.hasRun(id))) notFound(`agent run ${id}`);
-    const steps = await q.steps(id);
-    return c.json({ agentRunId: id, count: steps.length, steps });
-  });
-
-  serve(app, E.getApiAgentV6RunAgentRunId, async (c, { params: { agentRunId: id } }) => {
-    return c.json((await q.run(id)) ?? notFound(`agent run ${id}`));
-  });
-
-  serve(app, E.getApiAgentV6ByStatusStatus, async (c, { params: { status }, query: { limit, offset } }) => {
-    const runs = await q.runsBy('status', status, limit, offset, true);
-    return c.json({ status, count: runs.length, runs });
-  });
-
-  serve(app, E.getApiAgentV6BySubmitterAddress, async (c, { params: { address: submitter }, query: { limit, offset } }) => {
-    const runs = await q.runsBy('submitter', submitter, limit, offset, false);
-    return c.json({ submitter, count: runs.length, runs });
-  });
-
-  serve(app, E.getApiAgentV6ByMinerAddress, async (c, { params: { address: miner }, query: { limit, offset } }) => {
-    const runs = await q.runsBy('miner', miner, limit, offset, false);
-    return c.json({ miner, count: runs.length, runs });
-  });
-
-  serve(app, E.getApiAgentV6ChatConversationIdTurns, async (c, { params: { conversationId: id }, query }) => {
-    if (!(await q.conversation(id))) notFound(`conversation ${id}`);
-    const turns = await q.turns(id, query.limit, E.getApiAgentV6ChatConversationIdTurns.query.offset.parse(query.offset));
-    return c.json({ conversationId: id, count: turns.length, turns });
-  });
-
-  serve(app, E.getApiAgentV6ChatConversationId, async (c, { params: { conversationId: id } }) => {
-    return c.json((await q.conversation(id)) ?? notFound(`conversation ${id}`));
-  });
-
-  serve(app, E.getApiAgentV6ChatByAuthorAddress, async (c, { params: { address: author }, query: { limit, offset } }) => {
-    const conversationIds = await q.conversationsOf(author, limit, offset);
-    return c.json({ author, count: conversationIds.length, conversationIds });
-  });
-
-  return app;
+  return resource(
+    E,
+    {
+      getApiAgentV6RunAgentRunIdSteps: async (c, { params: { agentRunId: id } }) => {
+        if (!(await q.hasRun(id))) notFound(`agent run ${id}`);
+        const steps = await q.steps(id);
+        return c.json({ agentRunId: id, count: steps.length, steps });
+      },
+      getApiAgentV6RunAgentRunId: async (c, { params: { agentRunId: id } }) => {
+        return c.json((await q.run(id)) ?? notFound(`agent run ${id}`));
+      },
+      getApiAgentV6ByStatusStatus: async (c, { params: { status }, query: { limit, offset } }) => {
+        const runs = await q.runsBy('status', status, limit, offset, true);
+        return c.json({ status, count: runs.length, runs });
+      },
+      getApiAgentV6BySubmitterAddress: async (c, { params: { address: submitter }, query: { limit, offset } }) => {
+        const runs = await q.runsBy('submitter', submitter, limit, offset, false);
+        return c.json({ submitter, count: runs.length, runs });
+      },
+      getApiAgentV6ByMinerAddress: async (c, { params: { address: miner }, query: { limit, offset } }) => {
+        const runs = await q.runsBy('miner', miner, limit, offset, false);
+        return c.json({ miner, count: runs.length, runs });
+      },
+      getApiAgentV6ChatConversationIdTurns: async (c, { params: { conversationId: id }, query }) => {
+        if (!(await q.conversation(id))) notFound(`conversation ${id}`);
+        const turns = await q.turns(id, query.limit, E.getApiAgentV6ChatConversationIdTurns.query.offset.parse(query.offset));
+        return c.json({ conversationId: id, count: turns.length, turns });
+      },
+      getApiAgentV6ChatConversationId: async (c, { params: { conversationId: id } }) => {
+        return c.json((await q.conversation(id)) ?? notFound(`conversation ${id}`));
+      },
+      getApiAgentV6ChatByAuthorAddress: async (c, { params: { address: author }, query: { limit, offset } }) => {
+        const conversationIds = await q.conversationsOf(author, limit, offset);
+        return c.json({ author, count: conversationIds.length, conversationIds });
+      },
+    },
+    { app },
+  );
 }

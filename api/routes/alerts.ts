@@ -66,7 +66,7 @@ export function alertRoutes(deps: ApiDeps & { alerts: AlertService }): Hono {
   serve(app, E.deleteApiAlertsId, async (c, { params }) => {
     const id = params.id;
     await alerts.remove(id, token(c, true));
-    return c.json({ ok: true, id, removed: true });
+    return c.json({ ok: true as const, id, removed: true as const });
   });
   return app;
 }

@@ -6,15 +6,20 @@
  */
 import { Hono } from 'hono';
 import type { ApiDeps } from '../context.ts';
-import { serve } from '../endpoints/endpoint.ts';
+import { resource } from '../endpoints/endpoint.ts';
 import { ANALYTICS_ENDPOINTS as E } from '../endpoints/analytics.ts';
 
 /** Analytics routes. */
 export function analyticsRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
-  serve(app, E.getApiAnalyticsOverview, (c, { query }) => c.json(queries.stats.overview(query.range)));
-  serve(app, E.getApiAnalyticsHeatmap, (c) => c.json({ matrix: queries.stats.heatmap() }));
-  serve(app, E.getApiAnalyticsSeries, (c, { query }) => c.json(queries.stats.series(query.range, query.step)));
-  serve(app, E.getApiAnalyticsTotals, (c) => c.json(queries.stats.totals()));
-  return app;
+  return resource(
+    E,
+    {
+      getApiAnalyticsOverview: (c, { query }) => c.json(queries.stats.overview(query.range)),
+      getApiAnalyticsHeatmap: (c) => c.json({ matrix: queries.stats.heatmap() }),
+      getApiAnalyticsSeries: (c, { query }) => c.json(queries.stats.series(query.range, query.step)),
+      getApiAnalyticsTotals: (c) => c.json(queries.stats.totals()),
+    },
+    { app },
+  );
 }

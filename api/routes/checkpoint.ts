@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import type { CheckpointPublisher } from '../../checkpoint/checkpointPublisher.ts';
 import { CHECKPOINT_ENDPOINTS as E } from '../endpoints/checkpoint.ts';
-import { serve } from '../endpoints/endpoint.ts';
+import { resource } from '../endpoints/endpoint.ts';
 import { notFound } from '../errors.ts';
 import { streamed } from '../streamedAnswer.ts';
 
@@ -19,25 +19,36 @@ const NOT_READY =
 /** Checkpoint routes over the node's publisher (without one, as in an app built for tests, both answer 404). */
 export function checkpointRoutes(publisher: CheckpointPublisher | undefined): Hono {
   const app = new Hono();
-  serve(app, E.getApiCheckpoint, async (c) => {
-    if (!publisher) notFound('a checkpoint on offer (this node offers none)');
-    const made = publisher.offered();
-    if (!made) {
-      c.header('Retry-After', '60');
-      return c.json({ error: NOT_READY, code: 'CHECKPOINT_NOT_READY' }, 503);
-    }
-    return c.json({ height: made.height, hash: made.hash, digest: made.digest, bytes: made.bytes, url: `/api/checkpoint/${made.digest}` });
-  });
-  serve(app, E.getApiCheckpointDigest, (c, { params: { digest } }) => {
-    const path = publisher?.fileOf(digest) ?? notFound(`checkpoint ${digest}`);
-    const body = Readable.toWeb(createReadStream(path)) as ReadableStream;
-    return streamed(
-      c.body(body, 200, {
-        'Content-Type': 'application/gzip',
-        'Content-Length': String(statSync(path).size),
-        'Cache-Control': 'no-cache',
-      }),
-    );
-  });
-  return app;
+  return resource(
+    E,
+    {
+      getApiCheckpoint: async (c) => {
+        if (!publisher) notFound('a checkpoint on offer (this node offers none)');
+        const made = publisher.offered();
+        if (!made) {
+          c.header('Retry-After', '60');
+          return c.json({ error: NOT_READY, code: 'CHECKPOINT_NOT_READY' }, 503);
+        }
+        return c.json({
+          height: made.height,
+          hash: made.hash,
+          digest: made.digest,
+          bytes: made.bytes,
+          url: `/api/checkpoint/${made.digest}`,
+        });
+      },
+      getApiCheckpointDigest: (c, { params: { digest } }) => {
+        const path = publisher?.fileOf(digest) ?? notFound(`checkpoint ${digest}`);
+        const body = Readable.toWeb(createReadStream(path)) as ReadableStream;
+        return streamed(
+          c.body(body, 200, {
+            'Content-Type': 'application/gzip',
+            'Content-Length': String(statSync(path).size),
+            'Cache-Control': 'no-cache',
+          }),
+        );
+      },
+    },
+    { app },
+  );
 }

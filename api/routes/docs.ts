@@ -6,6 +6,7 @@ import { present } from '../../core/errors.ts';
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
 import { serve } from '../endpoints/endpoint.ts';
+import { jsonAnswer } from '../jsonAnswer.ts';
 import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
 import { notFound } from '../errors.ts';
 import { buildOpenApi, type RouteRef } from '../openapi/document.ts';
@@ -20,7 +21,7 @@ export function docsRoutes(routes: () => readonly RouteRef[]): Hono {
   const app = new Hono();
   serve(app, E.getApiOpenapiJson, (c) => {
     doc ??= JSON.stringify(buildOpenApi(routes(), { version: VERSION }));
-    return c.body(doc, 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache' });
+    return jsonAnswer(c, doc, { 'Cache-Control': 'no-cache' });
   });
   let page: { body: string; headers: Record<string, string> } | undefined;
   serve(app, E.getDocs, (c) => {

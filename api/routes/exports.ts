@@ -3,12 +3,14 @@
  * a block's transactions, the task list. Streamed a page of rows at a time, at most
  * MAX_CSV_ROWS rows; cells that a spreadsheet would read as a formula are quoted with a `'`.
  */
+import type { ListedTx } from '../../core/confirmedTx.ts';
+import type { SignedTx } from '../../core/tx/handler.ts';
 import { Hono, type Context } from 'hono';
 import { formatOmbra } from '../../core/ombraAmount.ts';
 import type { ApiDeps } from '../context.ts';
 import { byteStream } from '../contentResponse.ts';
 import { EXPORT_ENDPOINTS as E, MAX_CSV_ROWS } from '../endpoints/exports.ts';
-import { serve } from '../endpoints/endpoint.ts';
+import { resource } from '../endpoints/endpoint.ts';
 import { notFound } from '../errors.ts';
 import { streamed } from '../streamedAnswer.ts';
 
@@ -36,14 +38,11 @@ function csvAnswer(c: Context, name: string, head: string[], pages: AsyncGenerat
   );
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: transactions of every type; the CSV reads the fields they share.
-type AnyTx = Record<string, any>;
-
 /** A micro-OMBRA amount as OMBRA, or empty. */
 const ombra = (micro: unknown) => (typeof micro === 'string' && /^[0-9]+$/.test(micro) ? formatOmbra(BigInt(micro)) : '');
 
 const TX_HEAD = ['hash', 'block', 'time', 'type', 'from', 'to', 'amount_ombra', 'fee_ombra', 'amount_micro', 'fee_micro'];
-const txCells = (t: AnyTx, block: number, time: number) => [
+const txCells = (t: SignedTx, block: number, time: number) => [
   t.hash,
   block,
   new Date(time).toISOString(),
@@ -69,12 +68,12 @@ export const filtering = (f: TxFilter) =>
   Boolean(f.type || (f.direction && f.direction !== 'any') || f.since !== undefined || f.until !== undefined);
 
 /** Pages of `address`'s transactions that pass `f`, newest first, from its newest MAX_CSV_ROWS. */
-export async function* filteredTxs(queries: ApiDeps['queries'], address: string, f: TxFilter): AsyncGenerator<AnyTx[]> {
+export async function* filteredTxs(queries: ApiDeps['queries'], address: string, f: TxFilter): AsyncGenerator<ListedTx[]> {
   let cursor: number | undefined;
   for (let scanned = 0; scanned < MAX_CSV_ROWS; ) {
     const page = await queries.chain.addressTxs(address, Math.min(100, MAX_CSV_ROWS - scanned), 0, cursor);
     scanned += page.txs.length;
-    yield (page.txs as AnyTx[]).filter((t) => {
+    yield page.txs.filter((t) => {
       const out = t.from === address;
       if (f.type && t.type !== f.type) return false;
       if ((f.direction === 'out' && !out) || (f.direction === 'in' && out)) return false;
@@ -90,42 +89,44 @@ export async function* filteredTxs(queries: ApiDeps['queries'], address: string,
 export function exportRoutes({ queries }: ApiDeps): Hono {
   const app = new Hono();
 
-  serve(app, E.getApiCsvAddressAddr, (c, { params: { addr: address }, query: { type, direction, since, until } }) => {
-    async function* pages(): AsyncGenerator<unknown[][]> {
-      for await (const txs of filteredTxs(queries, address, { type, direction, since, until }))
-        yield txs.map((t) => [...txCells(t, t.blockHeight, t.blockTime), t.from === address ? 'out' : 'in']);
-    }
-    return csvAnswer(c, `${address}-transactions`, [...TX_HEAD, 'direction'], pages());
-  });
-
-  serve(app, E.getApiCsvBlockIndex, async (c, { params: { index } }) => {
-    const b = Number(index) <= queries.chain.height() ? await queries.chain.block(Number(index)) : null;
-    if (!b) notFound(`block ${index}`);
-    async function* pages(): AsyncGenerator<unknown[][]> {
-      yield (b?.transactions ?? []).map((t) => txCells(t as AnyTx, b?.index ?? 0, b?.timestamp ?? 0));
-    }
-    return csvAnswer(c, `block-${index}-transactions`, TX_HEAD, pages());
-  });
-
-  serve(app, E.getApiCsvTasks, (c, { query: { status } }) => {
-    async function* pages(): AsyncGenerator<unknown[][]> {
-      for (let offset = 0; offset < MAX_CSV_ROWS; offset += 100) {
-        const page = await queries.tasks.list(Math.min(100, MAX_CSV_ROWS - offset), offset, status);
-        yield page.tasks.map((t) => [
-          t.taskId,
-          t.taskType,
-          t.status,
-          t.submitter,
-          t.responseCount,
-          ombra(t.fee),
-          t.fee,
-          new Date(t.submittedAt).toISOString(),
-        ]);
-        if (page.tasks.length < 100) return;
-      }
-    }
-    return csvAnswer(c, 'tasks', ['task', 'type', 'status', 'submitter', 'responses', 'fee_ombra', 'fee_micro', 'submitted'], pages());
-  });
-
-  return app;
+  return resource(
+    E,
+    {
+      getApiCsvAddressAddr: (c, { params: { addr: address }, query: { type, direction, since, until } }) => {
+        async function* pages(): AsyncGenerator<unknown[][]> {
+          for await (const txs of filteredTxs(queries, address, { type, direction, since, until }))
+            yield txs.map((t) => [...txCells(t, t.blockHeight, t.blockTime), t.from === address ? 'out' : 'in']);
+        }
+        return csvAnswer(c, `${address}-transactions`, [...TX_HEAD, 'direction'], pages());
+      },
+      getApiCsvBlockIndex: async (c, { params: { index } }) => {
+        const b = Number(index) <= queries.chain.height() ? await queries.chain.block(Number(index)) : null;
+        if (!b) notFound(`block ${index}`);
+        async function* pages(): AsyncGenerator<unknown[][]> {
+          yield (b?.transactions ?? []).map((t) => txCells(t, b?.index ?? 0, b?.timestamp ?? 0));
+        }
+        return csvAnswer(c, `block-${index}-transactions`, TX_HEAD, pages());
+      },
+      getApiCsvTasks: (c, { query: { status } }) => {
+        async function* pages(): AsyncGenerator<unknown[][]> {
+          for (let offset = 0; offset < MAX_CSV_ROWS; offset += 100) {
+            const page = await queries.tasks.list(Math.min(100, MAX_CSV_ROWS - offset), offset, status);
+            yield page.tasks.map((t) => [
+              t.taskId,
+              t.taskType,
+              t.status,
+              t.submitter,
+              t.responseCount,
+              ombra(t.fee),
+              t.fee,
+              new Date(t.submittedAt).toISOString(),
+            ]);
+            if (page.tasks.length < 100) return;
+          }
+        }
+        return csvAnswer(c, 'tasks', ['task', 'type', 'status', 'submitter', 'responses', 'fee_ombra', 'fee_micro', 'submitted'], pages());
+      },
+    },
+    { app },
+  );
 }

@@ -75,7 +75,7 @@ export function keyRoutes(deps: ApiDeps & { keys: ApiKeyStore }, maxKeysPerIp = 
     if (!target || !keys.mayRevoke(me, target))
       throw new ChainError('NOT_FOUND', `key ${id.slice(0, 40)} not found among the keys this key may revoke`);
     const revoked = await keys.revoke(id);
-    return c.json({ ok: true, id, revoked: true, keysRevoked: revoked });
+    return c.json({ ok: true as const, id, revoked: true as const, keysRevoked: revoked });
   });
   return app;
 }

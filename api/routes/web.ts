@@ -7,9 +7,9 @@
  * script); `file/:fileId` the file's header and upload status. /web/:alias/<path> serves the alias's active release as a
  * static site (see `serveFile`).
  */
-import { Hono, type Context } from 'hono';
+import type { Hono, Context } from 'hono';
 import { ChainError } from '../../core/errors.ts';
-import { type Handler, serve } from '../endpoints/endpoint.ts';
+import { type Handler, type Handlers, resource } from '../endpoints/endpoint.ts';
 import { WEB_ENDPOINTS as E } from '../endpoints/web.ts';
 import { webPathProblem } from '../../core/tx/web/webRecords.ts';
 import type { WebQueries } from '../../queries/webQueries.ts';
@@ -29,43 +29,36 @@ async function serveFile(c: Context, web: WebQueries, fileId: string, headers: R
   return contentResponse(c, { ...f, contentType: servedType(f.contentType) }, headers);
 }
 
-/** /api/web. */
-export function webApiRoutes({ queries }: ApiDeps): Hono {
-  const { web } = queries;
-  const app = new Hono();
+/** The web resource: /api/web (sites, releases, bundles, files) and the sites themselves under /web. */
+export function webRoutes(deps: ApiDeps): Hono {
+  const { web } = deps.queries;
 
-  serve(app, E.getApiWebSiteSiteIdReleases, async (c, { params: { siteId }, query: { limit, offset } }) => {
-    const site = (await web.site(siteId)) ?? notFound(`site ${siteId}`);
-    return c.json(await web.siteReleases(site, limit, offset));
+  return resource(E, {
+    getApiWebSiteSiteIdReleases: async (c, { params: { siteId }, query: { limit, offset } }) => {
+      const site = (await web.site(siteId)) ?? notFound(`site ${siteId}`);
+      return c.json(await web.siteReleases(site, limit, offset));
+    },
+    getApiWebSites: async (c, { query: { limit, offset } }) => c.json(await web.sites(limit, offset)),
+    getApiWebReleaseReleaseId: async (c, { params: { releaseId }, query: { limit, offset } }) => {
+      const { txHash: _txHash, manifest, ...r } = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
+      return c.json({ ...r, count: manifest.length, files: manifest.slice(offset, offset + limit) });
+    },
+    getApiWebReleaseReleaseIdBundle: async (c, { params: { releaseId } }) => {
+      const r = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
+      return jsonStream(c, web.bundleJson(r));
+    },
+    getApiWebAliasAliasBundle: async (c, { params: { alias } }) => {
+      const site = (await web.aliasSite(alias)) ?? notFound(`alias ${alias}`);
+      const r = (site.activeReleaseId && (await web.release(site.activeReleaseId))) || notFound(`an active release of alias ${alias}`);
+      return jsonStream(c, web.bundleJson(r));
+    },
+    getApiWebFileFileIdContent: (c, { params: { fileId } }) =>
+      serveFile(c, web, fileId, { 'Cache-Control': 'public, max-age=31536000, immutable' }),
+    getApiWebFileFileId: async (c, { params: { fileId } }) => {
+      return c.json((await web.file(fileId)) ?? notFound(`file ${fileId}`));
+    },
+    ...webSiteHandlers(deps),
   });
-
-  serve(app, E.getApiWebSites, async (c, { query: { limit, offset } }) => c.json(await web.sites(limit, offset)));
-
-  serve(app, E.getApiWebReleaseReleaseId, async (c, { params: { releaseId }, query: { limit, offset } }) => {
-    const { txHash: _txHash, manifest, ...r } = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
-    return c.json({ ...r, count: manifest.length, files: manifest.slice(offset, offset + limit) });
-  });
-
-  serve(app, E.getApiWebReleaseReleaseIdBundle, async (c, { params: { releaseId } }) => {
-    const r = (await web.release(releaseId)) ?? notFound(`release ${releaseId}`);
-    return jsonStream(c, web.bundleJson(r));
-  });
-
-  serve(app, E.getApiWebAliasAliasBundle, async (c, { params: { alias } }) => {
-    const site = (await web.aliasSite(alias)) ?? notFound(`alias ${alias}`);
-    const r = (site.activeReleaseId && (await web.release(site.activeReleaseId))) || notFound(`an active release of alias ${alias}`);
-    return jsonStream(c, web.bundleJson(r));
-  });
-
-  serve(app, E.getApiWebFileFileIdContent, (c, { params: { fileId } }) =>
-    serveFile(c, web, fileId, { 'Cache-Control': 'public, max-age=31536000, immutable' }),
-  );
-
-  serve(app, E.getApiWebFileFileId, async (c, { params: { fileId } }) => {
-    return c.json((await web.file(fileId)) ?? notFound(`file ${fileId}`));
-  });
-
-  return app;
 }
 
 /**
@@ -96,9 +89,8 @@ export function drivePathOf(rest: string): string | undefined {
  * path a client percent-encoded whole (`css%2Fsite.css`) and one it wrote out (`css/site.css`)
  * name the same file.
  */
-export function webSiteRoutes({ queries }: ApiDeps): Hono {
+function webSiteHandlers({ queries }: ApiDeps): Pick<Handlers<typeof E>, 'getWebAlias' | 'getWebAliasPath'> {
   const { web } = queries;
-  const app = new Hono();
   const page: Handler<typeof E.getWebAlias> = async (c, { params: { alias } }) => {
     // The URL parser already resolved dot segments (encoded ones too); the rest is still encoded.
     const pathname = new URL(c.req.url).pathname;
@@ -114,7 +106,5 @@ export function webSiteRoutes({ queries }: ApiDeps): Hono {
     }
     return serveFile(c, web, found.fileId, SITE_HEADERS);
   };
-  serve(app, E.getWebAlias, page);
-  serve(app, E.getWebAliasPath, page);
-  return app;
+  return { getWebAlias: page, getWebAliasPath: page };
 }

@@ -206,7 +206,13 @@ export class AlertService implements Component {
     ]);
     this.book.add(rec);
     if (mail) this.outbox.add(mail);
-    const created = { id: rec.id, token: tok, trigger: rec.trigger, createdAt: rec.createdAt, status: rec.status };
+    const created = {
+      id: rec.id,
+      token: tok,
+      trigger: rec.trigger,
+      createdAt: rec.createdAt,
+      status: email ? ('unconfirmed' as const) : ('active' as const),
+    };
     return email ? created : { ...created, secret };
   }
 

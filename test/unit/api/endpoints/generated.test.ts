@@ -1,6 +1,6 @@
 /**
  * What is derived from the route definitions is up to date: docs/api.md and the typed client's
- * route table and answer types are exactly what the definitions produce now.
+ * route table are exactly what the definitions produce now (its answer types are the definitions' own).
  */
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';

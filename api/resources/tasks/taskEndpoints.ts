@@ -1,9 +1,10 @@
 /** The definitions of the task and miner routes. */
-import { TASK_STATUSES } from '../../core/tx/task/task.ts';
-import { endpoints } from './endpoint.ts';
-import { EXAMPLE_IDS, EXAMPLE_TASK_SUBMIT } from './examples.ts';
-import { addressParam, hashParam, matching, oneOfParam, paging } from './params.ts';
-import { address, arr, big, hash, ms, nullable, obj, ref, str, uint } from '../openapi/shapes.ts';
+import { TASK_STATUSES } from '../../../core/tx/task/task.ts';
+import { endpoints } from '../../endpoints/endpoint.ts';
+import { EXAMPLE_IDS, EXAMPLE_TASK_SUBMIT } from '../../endpoints/examples.ts';
+import { addressParam, hashParam, matching, oneOfParam, paging } from '../../endpoints/params.ts';
+import { address, arr, big, hash, ms, nullable, obj, str, uint } from '../../../queries/schemas/shapes.ts';
+import { ref } from '../../../queries/schemas/records.ts';
 
 /** A task id, as TASK_SUBMIT allows. */
 const taskId = matching(/^[A-Za-z0-9_-]{8,64}$/, 'task id', 'task id must match [A-Za-z0-9_-]{8,64}', '327d1c214ca75bd4bd5f15ceeed2b63e');

@@ -1,8 +1,12 @@
-/** The definitions of blocks, transactions and the mempool under /api/chain and /api/mempool. */
-import { endpoints } from './endpoint.ts';
-import { EXAMPLE_IDS, EXAMPLE_TRANSFER } from './examples.ts';
-import { cursor, hashParam, lazy, limit, offset, paging } from './params.ts';
-import { arr, hash, nullable, obj, ref, str, txWith, uint } from '../openapi/shapes.ts';
+/**
+ * The definitions of the blocks resource: blocks, transactions and the mempool under /api/chain
+ * and /api/mempool (served by ./blockRoutes.ts, one handler per definition).
+ */
+import { endpoints } from '../../endpoints/endpoint.ts';
+import { EXAMPLE_IDS, EXAMPLE_TRANSFER } from '../../endpoints/examples.ts';
+import { cursor, hashParam, lazy, limit, offset, paging } from '../../endpoints/params.ts';
+import { arr, either, hash, lit, nullable, obj, str, txWith, uint } from '../../../queries/schemas/shapes.ts';
+import { ref } from '../../../queries/schemas/records.ts';
 
 const TX_FORMS = {
   schema: {
@@ -63,7 +67,7 @@ export const BLOCK_ENDPOINTS = endpoints({
       from: { schema: uint, description: 'first height of a range of full blocks', example: 1 },
       to: { schema: uint, description: 'last height of a range of full blocks', example: 10 },
     },
-    ok: { schema: { oneOf: [obj({ blocks: arr(ref('BlockSummary')), total: uint }), ref('BlockRange')] } },
+    ok: { schema: either(obj({ blocks: arr(ref('BlockSummary')), total: uint }), ref('BlockRange')) },
   },
   getApiChainBlockTimes: {
     method: 'GET',
@@ -104,12 +108,10 @@ export const BLOCK_ENDPOINTS = endpoints({
     summary: 'A transaction, confirmed (with its block) or pending',
     params: { hash: hashParam('transaction hash') },
     ok: {
-      schema: {
-        oneOf: [
-          txWith({ blockIndex: uint, blockHeight: uint, blockHash: hash, position: uint, status: { const: 'confirmed' } }),
-          txWith({ status: { const: 'pending' } }),
-        ],
-      },
+      schema: either(
+        txWith({ blockIndex: uint, blockHeight: uint, blockHash: hash, position: uint, status: lit('confirmed') }),
+        txWith({ status: lit('pending') }),
+      ),
     },
     errors: [404],
   },

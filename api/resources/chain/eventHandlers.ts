@@ -3,15 +3,15 @@
  * Last-Event-ID or ?fromHeight) and GET /api/mempool/events (hello, snapshot).
  */
 import type { ServerResponse } from 'node:http';
-import { Hono, type Context } from 'hono';
-import { CHAIN_ENDPOINTS as E } from '../endpoints/chain.ts';
-import { serve } from '../endpoints/endpoint.ts';
-import { ChainError } from '../../core/errors.ts';
-import type { ApiDeps } from '../context.ts';
-import { ChainEventStream, type ResumePoint } from '../streams/chainEventStream.ts';
-import { MempoolEventStream } from '../streams/mempoolEventStream.ts';
-import type { StreamHub } from '../streams/streamHub.ts';
-import type { Destroyable, SseStream } from '../streams/sseStream.ts';
+import type { Context } from 'hono';
+import type { CHAIN_ENDPOINTS as E } from './chainEndpoints.ts';
+import type { Handlers } from '../../endpoints/endpoint.ts';
+import { ChainError } from '../../../core/errors.ts';
+import type { ApiDeps } from '../../context.ts';
+import { ChainEventStream, type ResumePoint } from '../../streams/chainEventStream.ts';
+import { MempoolEventStream } from '../../streams/mempoolEventStream.ts';
+import type { StreamHub } from '../../streams/streamHub.ts';
+import type { Destroyable, SseStream } from '../../streams/sseStream.ts';
 
 /** The API's dependencies plus the stream hub. */
 export type StreamDeps = ApiDeps & { streams: StreamHub };
@@ -50,34 +50,28 @@ function serveStream(c: Context, stream: SseStream, direct: boolean): Response {
   return stream.response();
 }
 
-/** GET /events under /api/chain. */
-export function chainEventRoutes({ streams }: StreamDeps): Hono {
-  const app = new Hono();
-  serve(app, E.getApiChainEvents, (c) => {
-    streams.checkCapacity();
-    const resume = resumePoint(c.req.header('Last-Event-ID'), c.req.query('fromHeight'));
-    const from = resume?.from ?? null;
-    const head = streams.ports.chain.head().index;
-    const max = streams.options.maxResumeBlocks;
-    if (from !== null && head - from + 1 > max) {
-      throw new ChainError(
-        'INVALID_PARAMS',
-        `resume point ${from} is more than ${max} blocks behind the head (${head}); read them with GET /api/chain/blocks-full first`,
-      );
-    }
-    const res = responseOf(c);
-    return serveStream(c, new ChainEventStream(streams, resume, socketOf(c), res), res !== undefined);
-  });
-  return app;
-}
-
-/** GET /events under /api/mempool. */
-export function mempoolEventRoutes({ streams }: StreamDeps): Hono {
-  const app = new Hono();
-  serve(app, E.getApiMempoolEvents, (c) => {
-    streams.checkCapacity();
-    const res = responseOf(c);
-    return serveStream(c, new MempoolEventStream(streams, socketOf(c), res), res !== undefined);
-  });
-  return app;
+/** The event streams of the chain resource: GET /events under /api/chain and under /api/mempool. */
+export function eventHandlers({ streams }: StreamDeps): Pick<Handlers<typeof E>, 'getApiChainEvents' | 'getApiMempoolEvents'> {
+  return {
+    getApiChainEvents: (c) => {
+      streams.checkCapacity();
+      const resume = resumePoint(c.req.header('Last-Event-ID'), c.req.query('fromHeight'));
+      const from = resume?.from ?? null;
+      const head = streams.ports.chain.head().index;
+      const max = streams.options.maxResumeBlocks;
+      if (from !== null && head - from + 1 > max) {
+        throw new ChainError(
+          'INVALID_PARAMS',
+          `resume point ${from} is more than ${max} blocks behind the head (${head}); read them with GET /api/chain/blocks-full first`,
+        );
+      }
+      const res = responseOf(c);
+      return serveStream(c, new ChainEventStream(streams, resume, socketOf(c), res), res !== undefined);
+    },
+    getApiMempoolEvents: (c) => {
+      streams.checkCapacity();
+      const res = responseOf(c);
+      return serveStream(c, new MempoolEventStream(streams, socketOf(c), res), res !== undefined);
+    },
+  };
 }

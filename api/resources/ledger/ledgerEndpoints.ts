@@ -1,8 +1,9 @@
-/** The definitions of balances, supply and the older address and stats routes. */
-import { TX_FILTERS } from './exports.ts';
-import { endpoints } from './endpoint.ts';
-import { addressParam, cursor, limit, offset, paging } from './params.ts';
-import { address, arr, big, nullable, num, obj, ref, str, uint } from '../openapi/shapes.ts';
+/** The definitions of the ledger resource: balances, supply, holders, the older address and stats routes (served by ./ledgerRoutes.ts). */
+import { TX_FILTERS } from '../../endpoints/exports.ts';
+import { endpoints } from '../../endpoints/endpoint.ts';
+import { addressParam, cursor, limit, offset, paging } from '../../endpoints/params.ts';
+import { address, arr, big, nullable, num, obj, str, uint } from '../../../queries/schemas/shapes.ts';
+import { ref } from '../../../queries/schemas/records.ts';
 
 const supplyOf = (extra: string[]) =>
   obj(Object.fromEntries(['totalEmitted', 'circulating', ...extra].map((k) => [k, k === 'blocksProduced' ? uint : big])));

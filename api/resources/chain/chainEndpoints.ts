@@ -1,10 +1,11 @@
 /** The definitions of /api/health, the chain-wide reads under /api/chain and the event streams. */
-import { type Checked, endpoints } from './endpoint.ts';
-import { EXAMPLE_ADDRESS } from './examples.ts';
-import { addressParam, limit } from './params.ts';
-import { MAX_SEARCH_QUERY, parseSearchQuery, type SearchQuery } from '../../queries/searchQuery.ts';
-import type { JsonSchema } from '../openapi/txSchemas.ts';
-import { address, arr, big, bool, hash, ms, nullable, obj, oneOf, ref, str, uint } from '../openapi/shapes.ts';
+import { type Checked, endpoints } from '../../endpoints/endpoint.ts';
+import { EXAMPLE_ADDRESS } from '../../endpoints/examples.ts';
+import { addressParam, limit } from '../../endpoints/params.ts';
+import { MAX_SEARCH_QUERY, parseSearchQuery, type SearchQuery } from '../../../queries/searchQuery.ts';
+import { address, arr, big, bool, hash, ms, nullable, obj, oneOf, record, str, uint } from '../../../queries/schemas/shapes.ts';
+import { ref } from '../../../queries/schemas/records.ts';
+import { SEARCH_HIT as searchHit } from '../../../queries/schemas/searchHits.ts';
 
 /** A search query: trimmed, 1..MAX_SEARCH_QUERY characters, read into every id form it can take. */
 const searchQuery: Checked<SearchQuery> = {
@@ -16,38 +17,6 @@ const searchQuery: Checked<SearchQuery> = {
 };
 
 /** A search hit of `type` whose `data` is `data`. */
-const hit = (type: string, data: JsonSchema): JsonSchema => obj({ type: { const: type }, data });
-
-/** The search answer: every hit kind, discriminated by `type`. */
-const searchHit: JsonSchema = {
-  oneOf: [
-    hit('block', ref('BlockSummary')),
-    hit('tx', ref('ConfirmedTx')),
-    hit('address', ref('AddressBrief')),
-    hit('task', ref('TaskSummary')),
-    hit('run', obj({ agentRunId: hash, conversationId: hash, submitter: address, status: str, submittedAt: ms })),
-    hit('conversation', ref('Conversation')),
-    hit('nft', obj({ kind: oneOf('art', 'image', 'audio'), tokenId: hash, owner: address, mintedAt: ms, blockIndex: uint })),
-    hit('post', obj({ postId: str, author: address, likeCount: uint, timestamp: ms, blockIndex: uint })),
-    hit('profile', obj({ address, displayName: str })),
-    hit('site', obj({ siteId: str, name: str, owner: address, activeReleaseId: nullable(str), releaseCount: uint })),
-    hit('alias', obj({ alias: str, siteId: str, owner: address })),
-    hit('release', obj({ releaseId: str, siteId: str, seq: uint, files: uint, publishedAt: ms })),
-    hit(
-      'file',
-      obj({
-        fileId: hash,
-        siteId: str,
-        path: str,
-        contentType: str,
-        totalBytes: uint,
-        status: oneOf('pending', 'complete', 'expired', 'deleted'),
-      }),
-    ),
-    hit('miner', obj({ id: hash, name: str, address })),
-    hit('dm', obj({ dmId: str, from: address, blockIndex: uint })),
-  ],
-};
 
 /** Health, chain-wide reads and the live streams. */
 export const CHAIN_ENDPOINTS = endpoints({
@@ -126,7 +95,7 @@ export const CHAIN_ENDPOINTS = endpoints({
         blockTimeMs: uint,
         authorities: arr(address),
         blockReward: { ...big, description: "what the next block mints: the supply's rewardPerBlock (0 from fork 2 on)" },
-        forks: { type: 'object', additionalProperties: uint, description: 'activation height of forks 2..6, and of fork 7 when scheduled' },
+        forks: { ...record(uint), description: 'activation height of forks 2..6, and of fork 7 when scheduled' },
         nextHeight: uint,
       }),
     },
@@ -144,13 +113,9 @@ export const CHAIN_ENDPOINTS = endpoints({
           timestamp: ms,
           blockTimeMs: uint,
           authorities: arr(address),
-          allocations: { type: 'object', additionalProperties: big, description: 'micro-units minted to each address at genesis' },
+          allocations: { ...record(big), description: 'micro-units minted to each address at genesis' },
           blockReward: big,
-          forks: {
-            type: 'object',
-            additionalProperties: uint,
-            description: 'activation height of forks 2..6, and of fork 7 when scheduled',
-          },
+          forks: { ...record(uint), description: 'activation height of forks 2..6, and of fork 7 when scheduled' },
           finalityDepth: uint,
         },
         ['finalityDepth'],
