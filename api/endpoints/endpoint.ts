@@ -175,7 +175,7 @@ export type Handler<E extends Endpoint> = (c: Context, input: Input<E>) => Reply
 export type Handlers<G extends Endpoints> = { [K in keyof G]: Handler<G[K]> };
 
 /** Middleware some routes of `G` run ahead of their handler (e.g. a smaller body limit). */
-export type Before<G extends Endpoints> = { [K in keyof G]?: MiddlewareHandler[] };
+type Before<G extends Endpoints> = { [K in keyof G]?: MiddlewareHandler[] };
 
 /** Where a resource's routes go: `app` (with its middleware already on, e.g. a fork gate), and per-route middleware. */
 interface ResourceOptions<G extends Endpoints> {

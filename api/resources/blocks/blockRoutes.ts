@@ -5,7 +5,7 @@
  * the socket drains, `{from, to, blocks, count}`, and carries at most `maxRangeBytes` of blocks
  * (16 MiB by default, as a sync answer; always at least one): when it stops short of `to`, `next`
  * is the height to ask from. One request holds one block in memory, whatever the range.
- * Transactions: submit (both request forms) and read by hash. The mempool: pending
+ * Transactions: submit (both request forms), read by hash, and every one newest first. The mempool: pending
  * transactions, oldest first, at /api/mempool and /api/chain/mempool.
  */
 import type { Context, Hono } from 'hono';
@@ -150,6 +150,12 @@ export function blockRoutes(deps: ApiDeps, policy: SubmitPolicy, maxRangeBytes =
       return found.status === 'confirmed'
         ? c.json({ ...found.tx, status: 'confirmed' as const })
         : c.json({ ...found.tx, status: 'pending' as const });
+    },
+
+    getApiChainTxs: async (c, { query: { offset, cursor, limit } }) => {
+      if (cursor !== undefined && offset > 0) throw new ChainError('INVALID_PARAMS', 'give offset or cursor, not both');
+      const page = await queries.chain.allTxs(limit, offset, cursor);
+      return c.json({ count: page.txs.length, total: page.total, txs: page.txs, nextCursor: page.nextCursor });
     },
 
     getApiChainMempool: mempoolPage,

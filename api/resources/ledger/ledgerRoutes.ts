@@ -4,7 +4,7 @@
  * (/api/address/:addr, /balance, /txs) and the older stats routes (tps, validators, supply).
  */
 import type { Hono } from 'hono';
-import type { ConfirmedTx } from '../../../core/confirmedTx.ts';
+import type { ListedTx } from '../../../core/confirmedTx.ts';
 import { ChainError } from '../../../core/errors.ts';
 import type { ApiDeps } from '../../context.ts';
 import { resource } from '../../endpoints/endpoint.ts';
@@ -38,7 +38,7 @@ export function ledgerRoutes({ queries }: ApiDeps): Hono {
       if (cursor !== undefined && offset > 0) throw new ChainError('INVALID_PARAMS', 'give offset or cursor, not both');
       if (filtering(filter)) {
         if (cursor !== undefined) throw new ChainError('INVALID_PARAMS', 'a filtered list pages by offset, not cursor');
-        const txs: ConfirmedTx[] = [];
+        const txs: ListedTx[] = [];
         let total = 0;
         for await (const page of filteredTxs(queries, address, filter))
           for (const t of page) if (total++ >= offset && txs.length < limit) txs.push(t);
