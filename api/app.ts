@@ -13,7 +13,6 @@ import { blockRoutes } from './resources/blocks/blockRoutes.ts';
 import { chainRoutes } from './resources/chain/chainRoutes.ts';
 import { ledgerRoutes } from './resources/ledger/ledgerRoutes.ts';
 import { taskRoutes } from './resources/tasks/taskRoutes.ts';
-import { mediaRoutes } from './routes/media.ts';
 import { nftRoutes } from './routes/nfts.ts';
 import { socialRoutes } from './routes/social.ts';
 import { webRoutes } from './routes/web.ts';
@@ -46,8 +45,6 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     exportRoutes(deps),
     taskRoutes(deps, opts),
     nftRoutes(deps),
-    mediaRoutes(deps, 'image', 4),
-    mediaRoutes(deps, 'audio', 5),
     socialRoutes(deps),
     agentRoutes(deps),
     analyticsRoutes(deps),

@@ -53,7 +53,7 @@ function tokenEndpoints(
   });
 }
 
-/** The list, owner and record routes of a kind of token (api/routes/tokenRoutes.ts serves them). */
+/** The list, owner and record routes of a kind of token (api/routes/nfts.ts serves them). */
 export type TokenEndpoints = ReturnType<typeof tokenEndpoints>;
 
 /** The routes of image (fork 4) or audio (fork 5) NFTs. */
@@ -99,7 +99,7 @@ const art = tokenEndpoints(
   EXAMPLE_IDS.art,
 );
 
-/** The routes of each media kind, by kind (api/routes/media.ts mounts one kind). */
+/** The routes of each media kind, by kind (api/routes/nfts.ts serves both). */
 export const MEDIA_ENDPOINTS = { image: mediaEndpoints('image', 4), audio: mediaEndpoints('audio', 5) };
 
 /** Art NFT routes. */

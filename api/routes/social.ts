@@ -8,7 +8,7 @@
 import { Hono } from 'hono';
 import { BLOBS, LIKE_CAPS } from '../../core/tx/social/social.ts';
 import { contentResponse } from '../contentResponse.ts';
-import { IMMUTABLE } from './media.ts';
+import { IMMUTABLE } from './nfts.ts';
 import type { ApiDeps } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { resource } from '../endpoints/endpoint.ts';
