@@ -21,6 +21,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { MAX_LABEL } from '../services/alerts/alertParams.ts';
+import { errorMessage } from '../core/errors.ts';
 import type { Genesis } from '../core/genesis.ts';
 import type { ChainStore } from '../node/store/chainStore.ts';
 import type { Logger } from '../node/log.ts';
@@ -74,7 +75,7 @@ export class AdminServer {
     } catch (e) {
       this.deps.log.warn('admin socket unavailable: keys, peers and snapshot export need the node stopped', {
         path: this.path,
-        error: (e as Error).message,
+        error: errorMessage(e),
       });
     }
   }
@@ -84,8 +85,8 @@ export class AdminServer {
     const bound = join(dir, ADMIN_SOCKET);
     const server = createServer((req, res) => {
       this.handle(req, res).catch((e) => {
-        this.deps.log.warn('admin request failed', { path: req.url ?? '', error: (e as Error).message });
-        if (!res.headersSent) answer(res, 500, { error: (e as Error).message, code: 'INTERNAL' });
+        this.deps.log.warn('admin request failed', { path: req.url ?? '', error: errorMessage(e) });
+        if (!res.headersSent) answer(res, 500, { error: errorMessage(e), code: 'INTERNAL' });
         else res.destroy();
       });
     });

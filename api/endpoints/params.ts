@@ -24,15 +24,15 @@ export function parseHeight(s: string | undefined, name = 'index'): number {
 
 /** A 64-character hex hash, any case, returned lowercase. */
 function parseHash(s: string | undefined, name = 'hash'): string {
-  if (s === undefined || !HASH.test(s)) bad(`${name} must be 64 hex characters`);
-  return (s as string).toLowerCase();
+  if (s === undefined || !HASH.test(s)) return bad(`${name} must be 64 hex characters`);
+  return s.toLowerCase();
 }
 
 /** An address, any case, returned lowercase. */
 function parseAddress(s: string | undefined, name = 'address'): string {
   const a = s === undefined || s.length > 42 ? null : normalizeAddress(s);
-  if (!a) bad(`${name} must be an address: ox + 40 hex characters`);
-  return a as string;
+  if (!a) return bad(`${name} must be an address: ox + 40 hex characters`);
+  return a;
 }
 
 /** A count (`offset`, `cursor`): absent or empty is `undefined`, else a non-negative integer. */
@@ -81,15 +81,11 @@ export function oneOfParam<const V extends readonly string[], F extends string =
   fallback?: F,
 ): Checked<V[number] | F> {
   const message = `${name} must be one of ${values.join(', ')}`;
+  const isOne = (s: string): s is V[number] => values.some((v) => v === s);
   return {
     schema: { type: 'string', enum: [...values] },
     description,
-    parse: (s) =>
-      fallback !== undefined && (s === undefined || s === '')
-        ? fallback
-        : s !== undefined && (values as readonly string[]).includes(s)
-          ? (s as V[number])
-          : bad(message),
+    parse: (s) => (fallback !== undefined && (s === undefined || s === '') ? fallback : s !== undefined && isOne(s) ? s : bad(message)),
     example: values[0],
   };
 }
