@@ -3,8 +3,7 @@
  * fork 4) and audio NFTs (/api/audio, fork 5). Every kind has the same list, owner and record
  * routes (`tokenEndpoints`); art adds its SVG, image and audio their file.
  */
-import type { JsonSchema } from '../openapi/txSchemas.ts';
-import { arr, address, keyedList, obj, uint } from '../../queries/schemas/shapes.ts';
+import { arr, address, keyedList, obj, type Schema, uint } from '../../queries/schemas/shapes.ts';
 import { ref } from '../../queries/schemas/records.ts';
 import { endpoints } from './endpoint.ts';
 import { addressParam, CONTENT_HEADERS, hashParam, paging } from './params.ts';
@@ -14,9 +13,9 @@ const tag = 'nft';
 const tokenId = (example: string) => ({ tokenId: hashParam('token id', 'tokenId', example) });
 
 /** The list, owner and record routes of one kind of token under `base`. */
-function tokenEndpoints(
+function tokenEndpoints<T>(
   base: string,
-  record: JsonSchema,
+  record: Schema<T>,
   says: { list: string; owner: string; one: string },
   errors: number[],
   token: string,
@@ -53,13 +52,13 @@ function tokenEndpoints(
   });
 }
 
-/** The list, owner and record routes of a kind of token (api/routes/nfts.ts serves them). */
-export type TokenEndpoints = ReturnType<typeof tokenEndpoints>;
-
 /** The routes of image (fork 4) or audio (fork 5) NFTs. */
-function mediaEndpoints(kind: 'image' | 'audio', fork: number) {
+/** The record of each media kind. */
+const MEDIA_RECORD = { image: 'ImageNft', audio: 'AudioNft' } as const;
+
+function mediaEndpoints<K extends 'image' | 'audio'>(kind: K, fork: number) {
   const gate = `before fork ${fork}: 403 FORK_NOT_ACTIVE`;
-  const record = ref(kind === 'image' ? 'ImageNft' : 'AudioNft');
+  const record = ref(MEDIA_RECORD[kind]);
   const types = kind === 'image' ? 'image/png, image/jpeg or image/webp' : 'audio/wav, audio/mpeg or audio/ogg';
   const base = `/api/${kind}`;
   const tokens = tokenEndpoints(

@@ -10,12 +10,12 @@
  * content type, `ETag` (the blob's SHA-256), an immutable cache header, `nosniff` and the sandbox
  * CSP (a matching `If-None-Match` answers 304).
  */
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { servedToken, type TokenKind, type TokenQueries } from '../../queries/tokenQueries.ts';
 import { contentResponse, refuseAsScript, USER_CONTENT_VARY, userContentHeaders } from '../contentResponse.ts';
 import type { ApiDeps } from '../context.ts';
 import { type Handler, resource } from '../endpoints/endpoint.ts';
-import { ALL_NFT_ENDPOINTS as E, type TokenEndpoints } from '../endpoints/nfts.ts';
+import { ALL_NFT_ENDPOINTS as E } from '../endpoints/nfts.ts';
 import { notFound } from '../errors.ts';
 import { forkGate } from '../forkGate.ts';
 
@@ -30,21 +30,24 @@ const SVG_HEADERS = {
   ...userContentHeaders("default-src 'none'; style-src 'unsafe-inline'; sandbox"),
 } as const;
 
-/** The list, owner and record handlers of one kind of token. */
-function tokenHandlers<K extends TokenKind>(
-  tokens: TokenQueries<K>,
-  what: string,
-): { list: Handler<TokenEndpoints['list']>; owner: Handler<TokenEndpoints['owner']>; token: Handler<TokenEndpoints['token']> } {
+/** A page's input. */
+type PageInput = { query: { limit: number; offset: number } };
+
+/**
+ * The list, owner and record handlers of one kind of token. Their answers are typed by what they
+ * serve; the resource checks each kind's against that kind's definition.
+ */
+function tokenHandlers<K extends TokenKind>(tokens: TokenQueries<K>, what: string) {
   return {
-    list: async (c, { query: { limit, offset } }) => {
+    list: async (c: Context, { query: { limit, offset } }: PageInput) => {
       const { total, items } = await tokens.page(limit, offset);
       return c.json({ total, items: items.map(servedToken) });
     },
-    owner: async (c, { params: { address: owner }, query: { limit, offset } }) => {
+    owner: async (c: Context, { params: { address: owner }, query: { limit, offset } }: PageInput & { params: { address: string } }) => {
       const mine = await tokens.page(limit, offset, owner);
       return c.json({ owner, count: mine.total, items: mine.items.map(servedToken) });
     },
-    token: async (c, { params: { tokenId } }) => {
+    token: async (c: Context, { params: { tokenId } }: { params: { tokenId: string } }) => {
       const n = await tokens.get(tokenId);
       return n ? c.json(servedToken(n)) : notFound(`${what} ${tokenId}`);
     },

@@ -47,13 +47,15 @@ export type Static<S> = S extends { readonly [STATIC]?: (value: infer T) => unkn
 /** A schema written as a literal: its `const`, or its primitive `type`. */
 type Loose<S> = S extends { const: infer C }
   ? C
-  : S extends { type: 'string' }
-    ? string
-    : S extends { type: 'integer' | 'number' }
-      ? number
-      : S extends { type: 'boolean' }
-        ? boolean
-        : unknown;
+  : S extends { type: 'array'; items: infer I }
+    ? Static<I>[]
+    : S extends { type: 'string' }
+      ? string
+      : S extends { type: 'integer' | 'number' }
+        ? number
+        : S extends { type: 'boolean' }
+          ? boolean
+          : unknown;
 
 /** Flattens an intersection of objects into one object type (for readable types and errors). */
 type Flat<T> = { [K in keyof T]: T[K] } & {};
