@@ -99,10 +99,10 @@ const art = tokenEndpoints(
 );
 
 /** The routes of each media kind, by kind (api/routes/nfts.ts serves both). */
-export const MEDIA_ENDPOINTS = { image: mediaEndpoints('image', 4), audio: mediaEndpoints('audio', 5) };
+const MEDIA_ENDPOINTS = { image: mediaEndpoints('image', 4), audio: mediaEndpoints('audio', 5) };
 
 /** Art NFT routes. */
-export const NFT_ENDPOINTS = endpoints({
+const NFT_ENDPOINTS = endpoints({
   getApiNft: art.list,
   getApiNftOwnerAddress: art.owner,
   getApiNftTokenIdSvg: {
