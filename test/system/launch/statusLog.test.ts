@@ -115,7 +115,7 @@ test('a dev node logs its produced blocks and a status line in its JSON log at i
     assert.equal(typeof produced.height, 'number');
     assert.equal(typeof produced.txs, 'number');
     // Opening the explorer loads the browser client, whose types Node strips: no warning from Node.
-    for (const path of ['/', '/explorer/app.js', '/explorer/client/browser.ts', '/explorer/client/types.ts'])
+    for (const path of ['/', '/explorer/app.ts', '/explorer/client/browser.ts', '/explorer/client/types.ts'])
       assert.equal((await fetch(`${p.url}${path}`)).status, 200, path);
     await new Promise((r) => setTimeout(r, 200));
     assert.doesNotMatch(p.stderr(), /Warning/);
