@@ -9,7 +9,7 @@
  * them without parsing or re-encoding any.
  *
  * The rows are the chain's own LevelDB rows at one height: `meta` (genesis, head), every read
- * model's checkpoint (`checkpoints`) and rows (`p:<name>`), the undo log and the block log's
+ * model's saved position (keyspace `checkpoints`) and rows (`p:<name>`), the undo log and the block log's
  * recent suffix (`blocks`: block 0, then `base..height`). Node-local keyspaces (API keys, alert
  * subscriptions, the mempool) are never written, and a reader refuses any keyspace not listed here.
  */
@@ -206,7 +206,7 @@ export async function readCheckpoint(path: string, maxLine = MAX_LINE_BYTES): Pr
 export class ModelDigests {
   private readonly hashes = new Map<string, ReturnType<typeof createHash>>();
 
-  /** Feeds one row of keyspace `space` (read-model rows and checkpoints count; the rest is ignored). */
+  /** Feeds one row of keyspace `space` (read-model rows and saved positions count; the rest is ignored). */
   add(space: string, key: string, value: unknown): void {
     let model: string;
     if (space === 'checkpoints') model = key;

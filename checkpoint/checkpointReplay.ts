@@ -39,7 +39,7 @@ async function fileDigests(file: string): Promise<{ header: CheckpointHeader; ge
   return { header, genesis, digests: d.digests() };
 }
 
-/** The digests of the replayed node's read models (checkpoints first, then rows, as in the file). */
+/** The digests of the replayed node's read models (saved positions first, then rows, as in the file). */
 async function nodeDigests(node: OmbraNode, models: readonly string[]): Promise<Record<string, string>> {
   await node.runner.flush();
   const d = new ModelDigests();

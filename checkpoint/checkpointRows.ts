@@ -1,7 +1,7 @@
 /**
  * The shape of every row a checkpoint installs (checkpoint/checkpointInstall.ts), checked as it streams
  * in: each value is JSON, and the rows the node reads at open (blocks, accounts, the read models'
- * checkpoints, the undo log, meta) have the shape it expects, under the key that names them. A
+ * saved positions, the undo log, meta) have the shape it expects, under the key that names them. A
  * row that fails is refused with its keyspace, key and reason before anything is kept, so a
  * crafted file cannot install rows that break the node at start. What a row says (a balance, a
  * block's contents) is proven only by the background verification (checkpoint/checkpointVerifier.ts).

@@ -140,7 +140,7 @@ export class OmbraNode implements HealthView, Component {
     return this.w.clock;
   }
 
-  /** Blocks the last catch-up re-folded (0 after a clean restart: checkpoints were current). */
+  /** Blocks the last catch-up re-folded (0 after a clean restart: saved positions were current). */
   get lastCatchUp(): { from: number; to: number; blocks: number } {
     return this.w.lastCatchUp;
   }
