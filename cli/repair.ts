@@ -12,14 +12,14 @@ import { Level } from 'level';
 import { OmbraNode } from '../node/node.ts';
 import { isCorruption, LogIntegrityError } from '../node/store/storeDamage.ts';
 import { lastVerifiedBlock } from '../node/store/logIntegrity.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { flagSpecs, helpText, parseFlags, UsageError } from './args.ts';
 import { dbDirOf, explainOpenError, openExistingStore, withDataDir } from '../launch/dataDir.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
 
-const REPAIR_FLAGS: Record<string, FlagSpec> = {
+const REPAIR_FLAGS = flagSpecs({
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the chain (the node must be stopped)' },
-};
+});
 
 const USAGE = 'ombra repair --data-dir DIR';
 const SUMMARY =
@@ -33,7 +33,7 @@ export const repairHelp = () => helpText(USAGE, SUMMARY, REPAIR_FLAGS);
 export async function repairCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, REPAIR_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const dataDir = flags['data-dir'] as string | undefined;
+  const dataDir = flags['data-dir'];
   if (!dataDir) throw new UsageError('--data-dir is required');
   const truncate = () =>
     withDataDir(
