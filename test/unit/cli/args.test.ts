@@ -43,7 +43,10 @@ test('booleans: bare is true, =false|0|off|no is false, anything else true', () 
 test('environment twins fill what the command line left out, defaults after them', () => {
   const env = { T_PORT: '9', T_NAME: 'env', T_DEV: 'off', T_PEERS: ' a, b ,,c' };
   assert.deepEqual({ ...parseFlags([], SPECS, env).flags }, { port: '9', name: 'env', dev: false, peer: ['a', 'b', 'c'] });
-  assert.deepEqual({ ...parseFlags(['--port', '1', '--peer', 'z', '--dev'], SPECS, env).flags }, { port: '1', name: 'env', dev: true, peer: ['z'] });
+  assert.deepEqual(
+    { ...parseFlags(['--port', '1', '--peer', 'z', '--dev'], SPECS, env).flags },
+    { port: '1', name: 'env', dev: true, peer: ['z'] },
+  );
   assert.equal(parseFlags([], SPECS, { T_DEV: '1' }).flags.dev, true);
   // An empty variable is unset.
   assert.deepEqual({ ...parseFlags([], SPECS, { T_PORT: '', T_NAME: '' }).flags }, { port: '7777' });
