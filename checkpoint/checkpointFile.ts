@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import { errorMessage } from '../core/errors.ts';
 
 /** The format version this node writes and reads. */
 export const CHECKPOINT_FORMAT = 2;
@@ -147,7 +148,7 @@ export async function readCheckpoint(path: string, maxLine = MAX_LINE_BYTES): Pr
   const fail = (e: unknown): never => {
     input.destroy();
     if (e instanceof CheckpointFault) throw e;
-    throw new CheckpointFault(`the checkpoint cannot be read: ${(e as Error).message}`);
+    throw new CheckpointFault(`the checkpoint cannot be read: ${errorMessage(e)}`);
   };
   let header: CheckpointHeader;
   let pending: Buffer[] = [];

@@ -13,6 +13,7 @@
 import type { Genesis } from '../core/genesis.ts';
 import { type CheckpointHeader, ModelDigests, readCheckpoint, rowValue } from './checkpointFile.ts';
 import { OmbraNode } from '../node/node.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** What the parent passes as arguments: the scratch LevelDB directory and the checkpoint file. */
 export type ReplayMessage = { type: 'blocks'; json: string[] } | { type: 'finish' };
@@ -82,7 +83,7 @@ async function main(dbDir: string, file: string): Promise<void> {
         await node.stop();
         process.disconnect?.();
       } catch (e) {
-        send({ type: 'error', message: (e as Error).message });
+        send({ type: 'error', message: errorMessage(e) });
       }
     });
   });
@@ -94,6 +95,6 @@ async function main(dbDir: string, file: string): Promise<void> {
 const [dbDir, file] = process.argv.slice(2);
 if (dbDir && file && process.send) {
   main(dbDir, file).catch((e: unknown) => {
-    process.send?.({ type: 'error', message: (e as Error).message } satisfies ReplayAnswer, () => process.exit(1));
+    process.send?.({ type: 'error', message: errorMessage(e) } satisfies ReplayAnswer, () => process.exit(1));
   });
 }

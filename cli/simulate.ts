@@ -4,6 +4,7 @@ import { flagSpecs, API_KEY_FLAG, apiKeyFlag, helpText, requiredIntFlag, parseFl
 import { SimClient } from '../simulator/simClient.ts';
 import { Simulator } from '../simulator/simulator.ts';
 import { progressLine, summaryTable } from './simReport.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** How often a progress line is printed (stderr). */
 const LINE_EVERY_MS = 5000;
@@ -41,7 +42,7 @@ export async function simulateCommand(argv: string[]): Promise<number> {
     await client.get('/api/health');
   } catch (e) {
     // The client's message already names the node and the URL: said once.
-    const why = (e as Error).message;
+    const why = errorMessage(e);
     process.stderr.write(`ombra simulate: ${why.startsWith('cannot reach') ? why : `cannot reach the node at ${flags.url}: ${why}`}\n`);
     return 1;
   }

@@ -13,6 +13,7 @@ import type { History } from './history.ts';
 import { type Manifest, nodeNames } from './manifest.ts';
 import { NodeProcess } from './nodeProcess.ts';
 import { Relay } from './relay.ts';
+import { errorMessage } from '../core/errors.ts';
 
 const BIN = join(import.meta.dirname, '..', 'cli', 'bin.js');
 
@@ -166,7 +167,7 @@ export class Cluster {
       try {
         execFileSync('umount', [n.tmpfs]);
       } catch (e) {
-        this.history.record('note', { text: `umount ${n.tmpfs} failed: ${(e as Error).message.split('\n')[0]}` });
+        this.history.record('note', { text: `umount ${n.tmpfs} failed: ${errorMessage(e).split('\n')[0]}` });
       }
     }
   }

@@ -1,4 +1,5 @@
 /** The runner's HTTP calls to nodes: JSON in and out, bounded in time, never throwing for a status. */
+import { errorCode, errorMessage } from '../core/errors.ts';
 
 /** A node's answer: the HTTP status (0 when unreachable) and the parsed body. */
 export interface Answer {
@@ -26,8 +27,8 @@ export async function call(url: string, opts: { method?: string; body?: unknown;
     }
     return { status: res.status, body };
   } catch (e) {
-    const err = e as Error & { cause?: { code?: string } };
-    return { status: 0, body: null, error: err.cause?.code ?? err.name ?? err.message };
+    const cause = e instanceof Error ? e.cause : undefined;
+    return { status: 0, body: null, error: errorCode(cause) ?? (e instanceof Error ? e.name : errorMessage(e)) };
   }
 }
 

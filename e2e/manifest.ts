@@ -4,6 +4,7 @@
  * every problem named by its path.
  */
 import { parse as parseToml } from 'smol-toml';
+import { errorMessage } from '../core/errors.ts';
 
 /** Every perturbation the runner knows. */
 export const PERTURBATION_KINDS = ['kill', 'pause', 'restart', 'disconnect', 'partition', 'delay', 'drop', 'disk_full'] as const;
@@ -63,7 +64,7 @@ export function parseManifest(text: string, format: 'toml' | 'json' = text.trimS
   try {
     raw = format === 'json' ? JSON.parse(text) : parseToml(text);
   } catch (e) {
-    throw new ManifestError([`not valid ${format.toUpperCase()}: ${(e as Error).message.split('\n')[0]}`]);
+    throw new ManifestError([`not valid ${format.toUpperCase()}: ${errorMessage(e).split('\n')[0]}`]);
   }
   return validateManifest(raw);
 }

@@ -8,6 +8,7 @@ import { createParser } from 'eventsource-parser';
 import WebSocket from 'ws';
 import type { History } from './history.ts';
 import { sleep } from './http.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** Silence after which a stream is given up and reopened (the SSE heartbeat is every 2 s). */
 const IDLE_MS = 10_000;
@@ -37,8 +38,8 @@ export class StreamSubscriber {
   async run(): Promise<void> {
     while (!this.stopped) {
       this.conn++;
-      const reason = await (this.kind === 'sse' ? this.sse() : this.ws()).catch((e: Error) =>
-        e.cause ? String((e.cause as Error).message ?? e.cause) : e.message,
+      const reason = await (this.kind === 'sse' ? this.sse() : this.ws()).catch((e: unknown) =>
+        e instanceof Error && e.cause ? errorMessage(e.cause) : errorMessage(e),
       );
       if (this.stopped) break;
       this.history.record('stream_close', { sub: this.id, kind: this.kind, node: this.node, conn: this.conn, reason });

@@ -7,7 +7,7 @@
  * Full validation (transactions, state roots) stays with the node's import path.
  */
 import { blockHash, checkAttestations, checkBlockShape, slotOf, slotOwner, type Block } from '../core/block.ts';
-import { ChainError } from '../core/errors.ts';
+import { ChainError, errorMessage } from '../core/errors.ts';
 import type { Genesis } from '../core/genesis.ts';
 
 /** A peer broke the sync protocol (oversized or malformed answers, forged blocks): it gets banned. */
@@ -56,7 +56,7 @@ function headerFault(raw: unknown): string | null {
     const b = checkBlockShape(raw);
     return blockHash(b) === b.hash ? null : `block ${b.index} does not hash to its hash`;
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
 }
 
@@ -74,7 +74,7 @@ export function sealFault(raw: unknown, genesis: Genesis): string | null {
   try {
     checkAttestations(b);
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
   return null;
 }

@@ -5,6 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { errorMessage } from '../core/errors.ts';
 
 /** The metrics one sink keeps. */
 export class SinkMetrics {
@@ -68,7 +69,7 @@ export async function serveMetrics(metrics: SinkMetrics, host: string, port: num
     }
     metrics.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
-      (e: Error) => res.writeHead(500).end(e.message),
+      (e: unknown) => res.writeHead(500).end(errorMessage(e)),
     );
   });
   await new Promise<void>((resolve, reject) => {

@@ -15,6 +15,7 @@ import {
 import { adminOpen } from '../adminClient.ts';
 import { flagSpecs, intFlag, parseFlags, UsageError } from '../args.ts';
 import { CliFault, openExistingStore, withDataDir } from '../../launch/dataDir.ts';
+import { errorMessage } from '../../core/errors.ts';
 
 /** Flags of `ombra snapshot state`. */
 export const STATE_FLAGS = flagSpecs({
@@ -80,6 +81,6 @@ async function stateFromNode(dataDir: string, outFile: string, suffixBlocks: num
     });
     return { height: Number(height), hash, base: Number(base), digest, bytes };
   } catch (e) {
-    throw e instanceof CliFault ? e : new CliFault(`the checkpoint stream failed: ${(e as Error).message}`);
+    throw e instanceof CliFault ? e : new CliFault(`the checkpoint stream failed: ${errorMessage(e)}`);
   }
 }

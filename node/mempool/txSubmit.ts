@@ -2,7 +2,7 @@
  * Transactions in: validation against the head and the mempool, admission, the durable pending
  * log written before the acknowledgement, and the pending transactions restored after a restart.
  */
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, errorMessage } from '../../core/errors.ts';
 import { RecordsNotLoaded } from '../../core/recordCache.ts';
 import { StateOverlay } from '../../core/stateOverlay.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
@@ -81,7 +81,7 @@ export async function restorePending(w: Writer): Promise<void> {
       kept++;
     } catch (e) {
       await w.pendingLog.drop([tx.hash]);
-      w.log.info('pending transaction no longer valid after restart', { hash: tx.hash, why: (e as Error).message });
+      w.log.info('pending transaction no longer valid after restart', { hash: tx.hash, why: errorMessage(e) });
     }
   }
   if (rows.length) w.log.info('restored pending transactions', { kept, of: rows.length });

@@ -12,7 +12,7 @@
  * GET /api/health; once space is back, a fresh open of the store (launch/storageRecovery.ts relaunches
  * the node in the same process) finds every acknowledged write.
  */
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, errorMessage } from '../../core/errors.ts';
 
 /** What stopped the writes. */
 export interface StorageFault {
@@ -85,7 +85,7 @@ export class StorageFence {
       const cause = writeFaultCause(e);
       if (cause === null) throw e;
       if (!this.tripped) {
-        this.tripped = { cause, dataDir: this.dataDir, error: (e as Error).message, since: Date.now() };
+        this.tripped = { cause, dataDir: this.dataDir, error: errorMessage(e), since: Date.now() };
         this.onTrip(this.tripped);
       }
       throw this.refusal();
