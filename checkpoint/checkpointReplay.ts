@@ -45,9 +45,8 @@ async function nodeDigests(node: OmbraNode, models: readonly string[]): Promise<
   await node.runner.flush();
   const d = new ModelDigests();
   for await (const [key, value] of node.store.sublevel('checkpoints').iterator())
-    if (models.includes(key as string)) d.add('checkpoints', key as string, value);
-  for (const name of models)
-    for await (const [key, value] of node.store.sublevel(`p:${name}`).iterator()) d.add(`p:${name}`, key as string, value);
+    if (models.includes(key)) d.add('checkpoints', key, value);
+  for (const name of models) for await (const [key, value] of node.store.sublevel(`p:${name}`).iterator()) d.add(`p:${name}`, key, value);
   return d.digests();
 }
 

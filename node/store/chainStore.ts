@@ -11,6 +11,7 @@ import { heightKey } from '../../core/encoding.ts';
 import { dirname, resolve } from 'node:path';
 import { fenceWrites, StorageFence } from './storageFence.ts';
 import { damageOnOpen, explainCorruption, headPointerOf, type LogFault, readStopRecord, writeStopRecord } from './storeDamage.ts';
+import type { Rows } from '../../projections/store.ts';
 import { VerifiedLog, VERIFIED_SEED, type VerifiedMark } from '../verification/verifiedLog.ts';
 
 /** The head of the log. */
@@ -20,7 +21,7 @@ export interface Head {
 }
 
 type Db = Level<string, unknown>;
-type Sub = ReturnType<Db['sublevel']>;
+type Sub = Rows;
 
 /** Values already JSON text: stored as they are. */
 const UTF8 = { valueEncoding: 'utf8' } as const;
@@ -145,7 +146,7 @@ export class ChainStore {
   sublevel(name: string): Sub {
     let sub = this.subs.get(name);
     if (!sub) {
-      sub = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }) as Sub;
+      sub = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' });
       this.subs.set(name, sub);
       this.prefixes.set(sub, sub.prefix);
     }

@@ -19,9 +19,14 @@ export async function layers(): Promise<string[]> {
  */
 export async function dependencyViolations(roots: readonly string[], baseDir = ROOT): Promise<string[]> {
   const options = await extractDepcruiseOptions(join(ROOT, '.dependency-cruiser.cjs'));
-  const { output } = await cruise([...roots], { ...options, baseDir, outputType: 'json' }, {}, {
-    tsConfig: extractTSConfig(join(ROOT, 'tsconfig.json')),
-  });
+  const { output } = await cruise(
+    [...roots],
+    { ...options, baseDir, outputType: 'json' },
+    {},
+    {
+      tsConfig: extractTSConfig(join(ROOT, 'tsconfig.json')),
+    },
+  );
   const result: ICruiseResult = typeof output === 'string' ? JSON.parse(output) : output;
   return result.summary.violations.map((v) => `${v.rule.name}: ${[v.from, ...(v.cycle?.map((c) => c.name) ?? [v.to])].join(' -> ')}`);
 }
