@@ -14,7 +14,8 @@ import type { Block } from '../core/block.ts';
 import { heightKey } from '../core/encoding.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { PROJECTIONS } from '../projections/index.ts';
-import type { ChainStore, Head } from '../node/store/chainStore.ts';
+import type { Head } from '../node/store/blockReads.ts';
+import type { ChainStore } from '../node/store/chainStore.ts';
 import { CHECKPOINT_FORMAT, type CheckpointHeader, META_KEYS, rowLine } from './checkpointFile.ts';
 import { checkpointRecord } from './checkpointRecord.ts';
 
