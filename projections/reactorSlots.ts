@@ -29,7 +29,7 @@ export async function attachReactor<S>(
     await sub.clear();
     await parts.marks.put(reactor.name, { height: top, version: reactor.version });
   } else height = Math.min(mark.height, top);
-  const state = await reactor.restore(sub.iterator() as AsyncIterable<[string, unknown]>, parts.info);
+  const state = await reactor.restore(sub.iterator(), parts.info);
   const slot: Slot = { p: reactorAsProjection(reactor), state, height, sub, reactor: reactor as Reactor };
   // Catch up from the log before joining the live fold; the log may grow meanwhile.
   for (;;) {

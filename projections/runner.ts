@@ -13,7 +13,8 @@ import type { Projection } from './projection.ts';
 import type { Reactor } from './reactor.ts';
 import { attachReactor, detachReactor, rewindReactors } from './reactorSlots.ts';
 import { rollbackTo } from './rollback.ts';
-import { loadedState, minHeight, rowsByName, type FoldMark, type RunnerParts, type Slot } from './slot.ts';
+import { minHeight, rowsByName, type RunnerParts, type Slot } from './slot.ts';
+import { dumpSlots, loadSlots, resetSlot } from './loadSlots.ts';
 import type { ProjectionStore, Rows } from './store.ts';
 import { UndoLog } from './undoLog.ts';
 
@@ -48,27 +49,13 @@ export class ProjectionRunner {
 
   /** Loads every projection from its saved position; a missing one or a new version starts at genesis. */
   async load(): Promise<void> {
-    for (const slot of this.parts.slots.values()) {
-      if (slot.reactor) continue;
-      const mark = (await this.parts.marks.get(slot.p.name)) as FoldMark | undefined;
-      if (!mark || mark.version !== slot.p.version) {
-        await this.reset(slot);
-        continue;
-      }
-      slot.height = mark.height;
-      slot.state = await loadedState(slot, mark.saved, this.parts.info);
-    }
+    await loadSlots(this.parts, (slot) => this.reset(slot));
   }
 
   /** Drops a projection's rows and saved position; it restarts from genesis. */
-  private async reset(slot: Slot): Promise<void> {
+  private reset(slot: Slot): Promise<void> {
     this.resets++;
-    // The saved position goes first: a kill -9 between the two leaves rows without one, which
-    // the next start clears again, never a saved position over missing rows.
-    await this.parts.marks.del(slot.p.name);
-    await slot.sub.clear();
-    slot.state = slot.p.init(this.parts.info);
-    slot.height = 0;
+    return resetSlot(this.parts, slot);
   }
 
   /** Resets every projection (for `replay`). */
@@ -250,16 +237,7 @@ export class ProjectionRunner {
    */
   async dump(): Promise<Record<string, unknown>> {
     await this.flush();
-    const out: Record<string, unknown> = {};
-    for (const slot of this.parts.slots.values()) {
-      // Reactors are node-local, not read models.
-      if (slot.reactor) continue;
-      const rows: [string, unknown][] = [];
-      for await (const entry of slot.sub.iterator()) rows.push(entry as [string, unknown]);
-      const memory = slot.p.save ? slot.p.save(slot.state) : null;
-      out[slot.p.name] = { height: slot.height, memory, rows };
-    }
-    return JSON.parse(JSON.stringify(out, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+    return dumpSlots(this.parts);
   }
 
   /** Stops listening and flushes. */

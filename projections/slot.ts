@@ -81,6 +81,6 @@ export function rowsByName(parts: RunnerParts, name: string): Rows {
 /** A slot's in-memory state from its saved state, its rows, or genesis (by what its projection keeps). */
 export async function loadedState(slot: Slot, saved: unknown, info: ChainInfo): Promise<unknown> {
   if (slot.p.load) return slot.p.load(saved, info);
-  if (slot.p.restore) return await slot.p.restore(slot.sub.iterator() as AsyncIterable<[string, unknown]>, info);
+  if (slot.p.restore) return await slot.p.restore(slot.sub.iterator(), info);
   return slot.p.init(info);
 }
