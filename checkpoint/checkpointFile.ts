@@ -136,7 +136,7 @@ const BACKSLASH = 92;
 function keyOf(bytes: Buffer): string {
   if (bytes.length < 2 || bytes[0] !== QUOTE || bytes[bytes.length - 1] !== QUOTE) throw new SyntaxError('a row key is not a JSON string');
   if (bytes.indexOf(BACKSLASH) === -1) return bytes.toString('utf8', 1, bytes.length - 1);
-  const key = JSON.parse(bytes.toString('utf8')) as unknown;
+  const key = JSON.parse(bytes.toString('utf8'));
   if (typeof key !== 'string') throw new SyntaxError('a row key is not a JSON string');
   return key;
 }

@@ -11,6 +11,7 @@ import { validateTx } from '../../core/validateTx.ts';
 import { txIndexProjection } from '../../projections/chainIndex.ts';
 import { MempoolPolicyError } from './mempoolOptions.ts';
 import type { Writer } from '../writer/writer.ts';
+import { fieldOf } from '../../core/encoding.ts';
 
 /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */
 export function submitTx(w: Writer, raw: unknown, source: 'api' | 'gossip' = 'api'): Promise<SignedTx> {
@@ -44,7 +45,7 @@ export function submitTx(w: Writer, raw: unknown, source: 'api' | 'gossip' = 'ap
  */
 export function admit(w: Writer, raw: unknown): { tx: SignedTx; left: SignedTx[] } {
   // A replacement is validated against the sender's run before its nonce.
-  const nonce = (raw as { nonce?: unknown } | null)?.nonce;
+  const nonce = fieldOf(raw, 'nonce');
   const before = typeof nonce === 'number' ? nonce : Number.POSITIVE_INFINITY;
   // A read-only view: validation never writes, the overlay stays empty.
   const state = new StateOverlay(w.state());

@@ -16,6 +16,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorChain, errorCode, errorMessage } from '../../core/errors.ts';
+import { fieldOf, isUint } from '../../core/encoding.ts';
 
 /** The first fault found, by height (null: the height cannot be told). */
 export interface LogFault {
@@ -149,8 +150,9 @@ export async function headPointerOf(
   }
   if (raw === undefined)
     return { head: null, fault: (await meta.get('genesis')) === undefined ? null : await fault('the head pointer is missing') };
-  const h = raw as { index?: unknown; hash?: unknown };
-  if (typeof h !== 'object' || h === null || !Number.isSafeInteger(h.index) || (h.index as number) < 0 || typeof h.hash !== 'string')
+  const index = fieldOf(raw, 'index');
+  const hash = fieldOf(raw, 'hash');
+  if (!isUint(index) || typeof hash !== 'string')
     return { head: null, fault: await fault(`the head pointer is damaged (${JSON.stringify(raw)?.slice(0, 80)})`) };
-  return { head: { index: h.index as number, hash: h.hash }, fault: null };
+  return { head: { index, hash }, fault: null };
 }
