@@ -1,5 +1,6 @@
 /** The runner's HTTP calls to nodes: JSON in and out, bounded in time, never throwing for a status. */
 import { errorCode, errorMessage } from '../core/errors.ts';
+import { fields } from './history.ts';
 
 /** A node's answer: the HTTP status (0 when unreachable) and the parsed body. */
 export interface Answer {
@@ -21,7 +22,7 @@ export async function call(url: string, opts: { method?: string; body?: unknown;
     const text = await res.text();
     let body: Record<string, unknown> | null = null;
     try {
-      body = JSON.parse(text) as Record<string, unknown>;
+      body = fields(JSON.parse(text)) ?? { text: text.slice(0, 500) };
     } catch {
       body = { text: text.slice(0, 500) };
     }

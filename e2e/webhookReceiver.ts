@@ -5,7 +5,7 @@
  * once, under one `webhook-id` however often it is retried.
  */
 import { createServer, type Server } from 'node:http';
-import type { History } from './history.ts';
+import { fields, type History } from './history.ts';
 import { call } from './http.ts';
 
 /** The receiver of every node's alert deliveries. */
@@ -26,7 +26,7 @@ export class WebhookReceiver {
       req.on('end', () => {
         let body: Record<string, unknown> = {};
         try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+          body = fields(JSON.parse(Buffer.concat(chunks).toString('utf8'))) ?? {};
         } catch {
           // recorded as delivered with no block; the checker counts it as unreadable
         }
