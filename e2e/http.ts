@@ -1,4 +1,5 @@
 /** The runner's HTTP calls to nodes: JSON in and out, bounded in time, never throwing for a status. */
+import type { AddressInfo } from 'node:net';
 import { errorCode, errorMessage } from '../core/errors.ts';
 import { fields } from './history.ts';
 
@@ -31,6 +32,13 @@ export async function call(url: string, opts: { method?: string; body?: unknown;
     const cause = e instanceof Error ? e.cause : undefined;
     return { status: 0, body: null, error: errorCode(cause) ?? (e instanceof Error ? e.name : errorMessage(e)) };
   }
+}
+
+/** The port a listening server is bound to. */
+export function portOf(server: { address(): AddressInfo | string | null }): number {
+  const a = server.address();
+  if (a === null || typeof a === 'string') throw new Error('the server is not listening on a TCP port');
+  return a.port;
 }
 
 /** Sleeps `ms`. */

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { fields, type History } from './history.ts';
-import { call } from './http.ts';
+import { call, portOf } from './http.ts';
 
 /** The receiver of every node's alert deliveries. */
 export class WebhookReceiver {
@@ -43,7 +43,7 @@ export class WebhookReceiver {
     });
     const server = this.server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.port = (server.address() as { port: number }).port;
+    this.port = portOf(server);
   }
 
   /** Subscribes `miner_block` (every block) on the node at `url`, delivered to this receiver. */
