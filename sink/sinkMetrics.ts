@@ -3,7 +3,6 @@
  * that answers GET /metrics on `--metrics-addr`.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { errorMessage } from '../core/errors.ts';
 
@@ -76,5 +75,7 @@ export async function serveMetrics(metrics: SinkMetrics, host: string, port: num
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  return { server, port: (server.address() as AddressInfo).port };
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the metrics server is not on a TCP port');
+  return { server, port: address.port };
 }

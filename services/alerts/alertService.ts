@@ -6,7 +6,7 @@
  * drains the reactor's outbox (alertOutbox.ts).
  */
 import type { Block } from '../../core/block.ts';
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, present } from '../../core/errors.ts';
 import type { Trigger } from './alertMatch.ts';
 import type { Reactor } from '../../projections/reactor.ts';
 import type { Rows } from '../../projections/store.ts';
@@ -224,7 +224,7 @@ export class AlertService implements Component {
       trigger: rec.trigger,
       address: rec.params.address ?? null,
       target: rec.target,
-      expiresAt: rec.confirmExpiresAt as number,
+      expiresAt: present(rec.confirmExpiresAt, 'the confirmation link expiry'),
     };
   }
 
