@@ -115,7 +115,7 @@ export class ProjectionRunner {
   private slotOf<S>(p: Projection<S>): Slot {
     const s = this.parts.slots.get(p.name);
     if (!s) throw new Error(`unknown projection ${p.name}`);
-    if (s.p !== (p as unknown)) throw new Error(`projection ${p.name} is not the one this runner runs`);
+    if (s.p !== p) throw new Error(`projection ${p.name} is not the one this runner runs`);
     return s;
   }
 
