@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { Readable, Transform, type Writable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Block } from '../core/block.ts';
@@ -105,7 +105,7 @@ export async function saveDigested(
   const tmp = `${outFile}.tmp`;
   try {
     // flush fsyncs before close.
-    await pipeline(stream, tap, createWriteStream(tmp, { flush: true }) as Writable);
+    await pipeline(stream, tap, createWriteStream(tmp, { flush: true }));
     check();
     await rename(tmp, outFile);
   } catch (e) {

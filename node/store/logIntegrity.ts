@@ -44,7 +44,8 @@ export function linkFault(b: Block | undefined, height: number, parentHash: stri
   return null;
 }
 
-const NO_FILL = { fillCache: false } as object;
+// LevelDB's `fillCache`, which level's get options do not name.
+const NO_FILL: object = { fillCache: false };
 
 /** How far back from the head the startup check goes. */
 interface VerifyWindow {
