@@ -172,9 +172,6 @@ function isFields(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** BLOCK_FIELDS as a set: every block applied looks each of its keys up. */
-const BLOCK_FIELD_SET: ReadonlySet<string> = new Set(BLOCK_FIELDS);
-
 /** Structural check of a block from the network or a file (transactions are checked on apply). */
 export function checkBlockShape(raw: unknown): Block {
   assertBlockShape(raw);
