@@ -7,14 +7,15 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
-import { Readable, Transform, type Writable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import type { Block } from '../core/block.ts';
 import { heightKey } from '../core/encoding.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { PROJECTIONS } from '../projections/index.ts';
-import type { ChainStore, Head } from '../node/store/chainStore.ts';
+import type { Head } from '../node/store/blockReads.ts';
+import type { ChainStore } from '../node/store/chainStore.ts';
 import { CHECKPOINT_FORMAT, type CheckpointHeader, META_KEYS, rowLine } from './checkpointFile.ts';
 import { checkpointRecord } from './checkpointRecord.ts';
 
@@ -104,7 +105,7 @@ export async function saveDigested(
   const tmp = `${outFile}.tmp`;
   try {
     // flush fsyncs before close.
-    await pipeline(stream, tap, createWriteStream(tmp, { flush: true }) as Writable);
+    await pipeline(stream, tap, createWriteStream(tmp, { flush: true }));
     check();
     await rename(tmp, outFile);
   } catch (e) {

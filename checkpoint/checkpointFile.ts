@@ -9,13 +9,14 @@
  * them without parsing or re-encoding any.
  *
  * The rows are the chain's own LevelDB rows at one height: `meta` (genesis, head), every read
- * model's checkpoint (`checkpoints`) and rows (`p:<name>`), the undo log and the block log's
+ * model's saved position (keyspace `checkpoints`) and rows (`p:<name>`), the undo log and the block log's
  * recent suffix (`blocks`: block 0, then `base..height`). Node-local keyspaces (API keys, alert
  * subscriptions, the mempool) are never written, and a reader refuses any keyspace not listed here.
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import { errorMessage } from '../core/errors.ts';
 
 /** The format version this node writes and reads. */
 export const CHECKPOINT_FORMAT = 2;
@@ -135,7 +136,7 @@ const BACKSLASH = 92;
 function keyOf(bytes: Buffer): string {
   if (bytes.length < 2 || bytes[0] !== QUOTE || bytes[bytes.length - 1] !== QUOTE) throw new SyntaxError('a row key is not a JSON string');
   if (bytes.indexOf(BACKSLASH) === -1) return bytes.toString('utf8', 1, bytes.length - 1);
-  const key = JSON.parse(bytes.toString('utf8')) as unknown;
+  const key = JSON.parse(bytes.toString('utf8'));
   if (typeof key !== 'string') throw new SyntaxError('a row key is not a JSON string');
   return key;
 }
@@ -147,7 +148,7 @@ export async function readCheckpoint(path: string, maxLine = MAX_LINE_BYTES): Pr
   const fail = (e: unknown): never => {
     input.destroy();
     if (e instanceof CheckpointFault) throw e;
-    throw new CheckpointFault(`the checkpoint cannot be read: ${(e as Error).message}`);
+    throw new CheckpointFault(`the checkpoint cannot be read: ${errorMessage(e)}`);
   };
   let header: CheckpointHeader;
   let pending: Buffer[] = [];
@@ -206,7 +207,7 @@ export async function readCheckpoint(path: string, maxLine = MAX_LINE_BYTES): Pr
 export class ModelDigests {
   private readonly hashes = new Map<string, ReturnType<typeof createHash>>();
 
-  /** Feeds one row of keyspace `space` (read-model rows and checkpoints count; the rest is ignored). */
+  /** Feeds one row of keyspace `space` (read-model rows and saved positions count; the rest is ignored). */
   add(space: string, key: string, value: unknown): void {
     let model: string;
     if (space === 'checkpoints') model = key;

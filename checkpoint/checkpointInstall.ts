@@ -13,7 +13,8 @@ import type { Block } from '../core/block.ts';
 import { heightKey } from '../core/encoding.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { PROJECTIONS } from '../projections/index.ts';
-import { ChainStore, type Head } from '../node/store/chainStore.ts';
+import type { Head } from '../node/store/blockReads.ts';
+import { ChainStore } from '../node/store/chainStore.ts';
 import { CheckpointFault, type CheckpointHeader, fileDigest, readCheckpoint } from './checkpointFile.ts';
 import { checkRow } from './checkpointRows.ts';
 import { type CheckpointRecord, saveCheckpointRecord } from './checkpointRecord.ts';
@@ -82,7 +83,7 @@ interface Seen {
   head?: Head;
   block0?: Block;
   top?: Block;
-  checkpoints: Map<string, number>;
+  marks: Map<string, number>;
 }
 
 async function writeRows(
@@ -91,7 +92,7 @@ async function writeRows(
   rows: AsyncIterable<[string, string, Buffer][]>,
   given: Genesis | undefined,
 ): Promise<Seen> {
-  const seen: Seen = { checkpoints: new Map() };
+  const seen: Seen = { marks: new Map() };
   const topKey = heightKey(header.height);
   const block0Key = heightKey(0);
   const prefixes = new Map<string, string>();
@@ -108,7 +109,7 @@ async function writeRows(
           const why = given && genesisMismatch(seen.genesis, given);
           if (why) throw new CheckpointFault(`the checkpoint is of another chain than --genesis (${why})`);
         } else if (key === 'head') seen.head = parsed as Head;
-      } else if (space === 'checkpoints') seen.checkpoints.set(key, (parsed as { height: number }).height);
+      } else if (space === 'checkpoints') seen.marks.set(key, (parsed as { height: number }).height);
       else if (space === 'blocks' && (key === block0Key || key === topKey)) {
         if (key === block0Key) seen.block0 = parsed as Block;
         else seen.top = parsed as Block;
@@ -138,5 +139,5 @@ function checkInstalled(header: CheckpointHeader, seen: Seen): void {
   if (seen.head?.index !== header.height || seen.head.hash !== header.hash || seen.top?.hash !== header.hash)
     throw new CheckpointFault(`the checkpoint does not hold its head block ${header.height}`);
   for (const name of header.models)
-    if (seen.checkpoints.get(name) !== header.height) throw new CheckpointFault(`read model ${name} is not at the checkpoint height`);
+    if (seen.marks.get(name) !== header.height) throw new CheckpointFault(`read model ${name} is not at the checkpoint height`);
 }

@@ -16,6 +16,7 @@ import { isDigest } from './checkpointFile.ts';
 import { type CheckpointWritten, writeCheckpoint } from './checkpointExport.ts';
 import type { Logger } from '../node/log.ts';
 import type { Component } from '../node/ports.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** What the publisher needs: the store and a consistent snapshot of it (`OmbraNode.consistentSnapshot`). */
 export interface CheckpointPublisherDeps {
@@ -81,7 +82,7 @@ export class CheckpointPublisher implements Component {
         },
         (e: unknown) => {
           // A new chain has no read model checkpoint before its first block: only a failure that persists is worth a warning.
-          if (++failures >= 3) this.deps.log.warn('checkpoint build failed', { error: (e as Error).message, failures });
+          if (++failures >= 3) this.deps.log.warn('checkpoint build failed', { error: errorMessage(e), failures });
           this.schedule(tick, this.opts.retryMs);
         },
       );

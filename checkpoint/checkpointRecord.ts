@@ -36,7 +36,10 @@ export async function checkpointRecord(store: ChainStore, snapshot?: Snapshot): 
   return (await store.meta.get('checkpoint', snapshot ? { snapshot } : {})) as CheckpointRecord | undefined;
 }
 
+// LevelDB's `sync`, which level's put options do not name.
+const SYNCED: object = { sync: true };
+
 /** Stores the checkpoint row (synced: a status must survive a crash). */
 export async function saveCheckpointRecord(store: ChainStore, record: CheckpointRecord): Promise<void> {
-  await store.meta.put('checkpoint', record, { sync: true } as object);
+  await store.meta.put('checkpoint', record, SYNCED);
 }

@@ -13,6 +13,7 @@
 import type { Genesis } from '../core/genesis.ts';
 import { type CheckpointHeader, ModelDigests, readCheckpoint, rowValue } from './checkpointFile.ts';
 import { OmbraNode } from '../node/node.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** What the parent passes as arguments: the scratch LevelDB directory and the checkpoint file. */
 export type ReplayMessage = { type: 'blocks'; json: string[] } | { type: 'finish' };
@@ -39,14 +40,13 @@ async function fileDigests(file: string): Promise<{ header: CheckpointHeader; ge
   return { header, genesis, digests: d.digests() };
 }
 
-/** The digests of the replayed node's read models (checkpoints first, then rows, as in the file). */
+/** The digests of the replayed node's read models (saved positions first, then rows, as in the file). */
 async function nodeDigests(node: OmbraNode, models: readonly string[]): Promise<Record<string, string>> {
   await node.runner.flush();
   const d = new ModelDigests();
   for await (const [key, value] of node.store.sublevel('checkpoints').iterator())
-    if (models.includes(key as string)) d.add('checkpoints', key as string, value);
-  for (const name of models)
-    for await (const [key, value] of node.store.sublevel(`p:${name}`).iterator()) d.add(`p:${name}`, key as string, value);
+    if (models.includes(key)) d.add('checkpoints', key, value);
+  for (const name of models) for await (const [key, value] of node.store.sublevel(`p:${name}`).iterator()) d.add(`p:${name}`, key, value);
   return d.digests();
 }
 
@@ -82,7 +82,7 @@ async function main(dbDir: string, file: string): Promise<void> {
         await node.stop();
         process.disconnect?.();
       } catch (e) {
-        send({ type: 'error', message: (e as Error).message });
+        send({ type: 'error', message: errorMessage(e) });
       }
     });
   });
@@ -94,6 +94,6 @@ async function main(dbDir: string, file: string): Promise<void> {
 const [dbDir, file] = process.argv.slice(2);
 if (dbDir && file && process.send) {
   main(dbDir, file).catch((e: unknown) => {
-    process.send?.({ type: 'error', message: (e as Error).message } satisfies ReplayAnswer, () => process.exit(1));
+    process.send?.({ type: 'error', message: errorMessage(e) } satisfies ReplayAnswer, () => process.exit(1));
   });
 }

@@ -1,7 +1,7 @@
 /**
  * The shape of every row a checkpoint installs (checkpoint/checkpointInstall.ts), checked as it streams
  * in: each value is JSON, and the rows the node reads at open (blocks, accounts, the read models'
- * checkpoints, the undo log, meta) have the shape it expects, under the key that names them. A
+ * saved positions, the undo log, meta) have the shape it expects, under the key that names them. A
  * row that fails is refused with its keyspace, key and reason before anything is kept, so a
  * crafted file cannot install rows that break the node at start. What a row says (a balance, a
  * block's contents) is proven only by the background verification (checkpoint/checkpointVerifier.ts).
@@ -11,6 +11,7 @@ import { isAddress } from '../core/address.ts';
 import { checkBlockShape } from '../core/block.ts';
 import { heightKey, isBigIntString, isHex, isUint } from '../core/encoding.ts';
 import { CheckpointFault } from './checkpointFile.ts';
+import { errorMessage } from '../core/errors.ts';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const HEIGHT_KEY = /^[0-9]{12}$/;
@@ -37,7 +38,7 @@ function rowFault(space: string, key: string, value: unknown): string | null {
         const b = checkBlockShape(value);
         return heightKey(b.index) === key ? null : `block ${b.index} under another height`;
       } catch (e) {
-        return (e as Error).message;
+        return errorMessage(e);
       }
     }
     case 'undo':
@@ -61,7 +62,7 @@ export function checkRow(n: number, space: string, key: string, bytes: Buffer): 
   try {
     value = JSON.parse(bytes.toString('utf8'));
   } catch (e) {
-    throw new CheckpointFault(`row ${n} (${space} ${key.slice(0, 40)}) is not JSON: ${(e as Error).message.slice(0, 100)}`);
+    throw new CheckpointFault(`row ${n} (${space} ${key.slice(0, 40)}) is not JSON: ${errorMessage(e).slice(0, 100)}`);
   }
   const why = rowFault(space, key, value);
   if (why) throw new CheckpointFault(`row ${n} (${space} ${key.slice(0, 40)}) is malformed: ${why}`);

@@ -18,6 +18,7 @@ import { type CheckpointRecord, type CheckpointStatus, saveCheckpointRecord } fr
 import type { ReplayAnswer, ReplayMessage } from './checkpointReplay.ts';
 import type { Logger } from '../node/log.ts';
 import type { Component } from '../node/ports.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** What the verifier needs. */
 export interface CheckpointVerifierDeps {
@@ -104,7 +105,7 @@ export class CheckpointVerifier implements Component {
     }
     this.running = this.run().catch(async (e: unknown) => {
       if (this.stopped) return;
-      await this.failWith(e instanceof HistoryUnavailable ? e.message : `the verification stopped: ${(e as Error).message}`);
+      await this.failWith(e instanceof HistoryUnavailable ? e.message : `the verification stopped: ${errorMessage(e)}`);
     });
   }
 
@@ -170,7 +171,7 @@ export class CheckpointVerifier implements Component {
         if (blocks.length > 0) return blocks.map((b) => JSON.stringify(b));
         last = 'no peer had them';
       } catch (e) {
-        last = (e as Error).message;
+        last = errorMessage(e);
         if (attempt % 30 === 0) this.deps.log.warn('checkpoint verification waits for a peer with history', { from, error: last });
       }
       if (Date.now() - since >= this.opts.historyWaitMs)

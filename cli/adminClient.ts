@@ -11,6 +11,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { dirname, join, resolve } from 'node:path';
 import { ADMIN_SOCKET } from '../api/adminServer.ts';
 import { CliFault } from '../launch/dataDir.ts';
+import { errorCode } from '../core/errors.ts';
 
 /** The admin socket of a data dir. */
 function adminSocketOf(dataDir: string): string {
@@ -19,7 +20,7 @@ function adminSocketOf(dataDir: string): string {
 
 /** True for the errors that mean "no node listens on this socket". */
 function noListener(e: unknown): boolean {
-  const code = (e as { code?: string }).code;
+  const code = errorCode(e);
   return code === 'ENOENT' || code === 'ECONNREFUSED' || code === 'ENOTSOCK';
 }
 
@@ -35,7 +36,7 @@ function trustedSocket(sock: string): boolean {
   try {
     st = lstatSync(sock);
   } catch (e) {
-    if ((e as { code?: string }).code === 'ENOENT') return false;
+    if (errorCode(e) === 'ENOENT') return false;
     throw e;
   }
   const me = process.getuid?.();
@@ -70,7 +71,7 @@ export function adminOpen(dataDir: string, method: string, path: string, body?: 
     );
     req.on('error', (e) => {
       if (noListener(e)) resolve(null);
-      else if ((e as { code?: string }).code === 'EACCES')
+      else if (errorCode(e) === 'EACCES')
         reject(new CliFault(`cannot use ${adminSocketOf(dataDir)}: permission denied (run as the node's user)`));
       else reject(e);
     });

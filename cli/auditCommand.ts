@@ -4,13 +4,14 @@
  */
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { errorCode, errorMessage } from '../core/errors.ts';
+import { flagSpecs, helpText, parseFlags, UsageError } from './args.ts';
 import { auditSnapshot, auditStore, type AuditResult } from '../node/verification/audit.ts';
 import { openExistingStore, withDataDir } from '../launch/dataDir.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
 
-const AUDIT_FLAGS: Record<string, FlagSpec> = {
+const AUDIT_FLAGS = flagSpecs({
   'data-dir': {
     type: 'string',
     env: 'OMBRA_AUDIT_DATA_DIR',
@@ -22,7 +23,7 @@ const AUDIT_FLAGS: Record<string, FlagSpec> = {
     default: 'auto',
     help: 'signature-verifying worker threads: a number (0 = inline) or auto (one per core, up to 8, for files of 8 MiB and more)',
   },
-};
+});
 
 const USAGE = 'ombra audit FILE | --data-dir DIR [--workers N|auto]';
 const SUMMARY =
@@ -39,7 +40,7 @@ const AUTO_WORKERS_FROM_BYTES = 8 << 20;
 /** Runs `ombra audit FILE` or `ombra audit --data-dir DIR`. */
 export async function auditCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, AUDIT_FLAGS);
-  const dataDir = flags['data-dir'] as string | undefined;
+  const dataDir = flags['data-dir'];
   if (dataDir !== undefined) {
     if (positionals.length) throw new UsageError('give either FILE or --data-dir DIR, not both');
     return withDataDir(
@@ -49,7 +50,7 @@ export async function auditCommand(argv: string[]): Promise<number> {
         report(
           await auditStore(store, {
             forkOverrides: forkOverridesFromEnv(),
-            workers: workersFlag(flags, (store.head()?.index ?? 0) >= 10_000),
+            workers: workersFlag(flags.workers, (store.head()?.index ?? 0) >= 10_000),
           }),
           false,
         ),
@@ -63,10 +64,10 @@ export async function auditCommand(argv: string[]): Promise<number> {
   try {
     size = (await stat(file)).size;
   } catch (e) {
-    process.stderr.write(`ombra audit: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
+    process.stderr.write(`ombra audit: cannot read ${file}: ${errorCode(e) ?? errorMessage(e)}\n`);
     return 1;
   }
-  const workers = workersFlag(flags, size >= AUTO_WORKERS_FROM_BYTES);
+  const workers = workersFlag(flags.workers, size >= AUTO_WORKERS_FROM_BYTES);
   const started = Date.now();
   const bar = progress('audit', size, { unit: 'bytes' });
   let result: AuditResult;
@@ -83,8 +84,7 @@ export async function auditCommand(argv: string[]): Promise<number> {
 }
 
 /** `--workers`: a number, or auto (one per core up to 8 when the input is `big`). */
-function workersFlag(flags: Record<string, unknown>, big: boolean): number {
-  const w = flags.workers as string;
+function workersFlag(w: string, big: boolean): number {
   if (w === 'auto') return big && availableParallelism() > 1 ? Math.min(8, availableParallelism()) : 0;
   if (/^[0-9]{1,2}$/.test(w) && Number(w) <= 64) return Number(w);
   throw new UsageError('--workers must be auto or an integer 0..64');

@@ -57,11 +57,11 @@ export const COMMANDS: Record<string, Command> = {
     () => import('./auditCommand.ts'),
     (m) => ({ help: m.auditHelp, run: m.auditCommand }),
   ),
-  wallet: lazy(
-    'mnemonics, addresses, signed transfers (wallet new | address | send)',
-    () => import('./wallet/wallet.ts'),
-    (m) => ({ help: m.walletHelp, run: m.walletCommand }),
-  ),
+  wallet: {
+    summary: 'mnemonics, addresses, signed transfers (wallet new | address | send)',
+    help: async (a) => (await import('./wallet/walletFlags.ts')).walletHelp(a),
+    run: async (a) => (await import('./wallet/wallet.ts')).walletCommand(a),
+  },
   drive: lazy(
     'publish a folder to an on-chain web drive (drive push)',
     () => import('./drive/drive.ts'),

@@ -10,28 +10,31 @@ import { tierKeysFrom } from './start/secretFile.ts';
 import { MAX_LABEL } from '../services/alerts/alertParams.ts';
 import { ApiKeyStore } from '../services/apiKeys.ts';
 import { adminJson } from './adminClient.ts';
-import { helpText, parseFlags, requiredIntFlag, UsageError, type FlagSpec, type Flags } from './args.ts';
+import { flagSpecs, type FlagSpec, type FlagSpecs, type Flags, helpText, parseFlags, requiredIntFlag, UsageError } from './args.ts';
 import { CliFault, openExistingStore, withDataDir } from '../launch/dataDir.ts';
 
-const DATA_DIR: FlagSpec = { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the node (running or stopped)' };
-const JSON_FLAG: FlagSpec = { type: 'boolean', env: 'OMBRA_KEY_JSON', help: 'print JSON' };
-const SECRET_FLAG: FlagSpec = {
+const DATA_DIR = { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the node (running or stopped)' } satisfies FlagSpec;
+const JSON_FLAG = { type: 'boolean', env: 'OMBRA_KEY_JSON', help: 'print JSON' } satisfies FlagSpec;
+const SECRET_FLAG = {
   type: 'string',
   env: 'OMBRA_API_KEY_SECRET_FILE',
   help: "on a stopped data dir: the read tier's secret, so the key is valid on every node of the tier (a running node uses its own)",
-};
+} satisfies FlagSpec;
 
-const SUBCOMMANDS: Record<string, { usage: string; summary: string; flags: Record<string, FlagSpec> }> = {
+/** The flags of `keys create`, a superset of the others'. */
+const CREATE_FLAGS = flagSpecs({
+  'data-dir': DATA_DIR,
+  tier: { type: 'string', env: 'OMBRA_KEY_TIER', default: '2', help: 'tier of the key: 1 (free) or 2 (paid)' },
+  label: { type: 'string', env: 'OMBRA_KEY_LABEL', default: '', help: `label shown in key listings (at most ${MAX_LABEL} characters)` },
+  'api-key-secret-file': SECRET_FLAG,
+  json: JSON_FLAG,
+});
+
+const SUBCOMMANDS = {
   create: {
     usage: 'ombra keys create --data-dir DIR [--tier 2] [--label L] [--api-key-secret-file F] [--json]',
     summary: 'Issues an API key and prints it once (only its hash is stored); a running node accepts it on the next request.',
-    flags: {
-      'data-dir': DATA_DIR,
-      tier: { type: 'string', env: 'OMBRA_KEY_TIER', default: '2', help: 'tier of the key: 1 (free) or 2 (paid)' },
-      label: { type: 'string', env: 'OMBRA_KEY_LABEL', default: '', help: `label shown in key listings (at most ${MAX_LABEL} characters)` },
-      'api-key-secret-file': SECRET_FLAG,
-      json: JSON_FLAG,
-    },
+    flags: CREATE_FLAGS,
   },
   list: {
     usage: 'ombra keys list --data-dir DIR [--json]',
@@ -43,12 +46,15 @@ const SUBCOMMANDS: Record<string, { usage: string; summary: string; flags: Recor
     summary: 'Revokes a key and every key registered with it; a running node refuses them on the next request.',
     flags: { 'data-dir': DATA_DIR, json: JSON_FLAG },
   },
-};
+} satisfies Record<string, { usage: string; summary: string; flags: FlagSpecs }>;
+
+/** Whether `name` is a subcommand of `ombra keys`. */
+const isSub = (name: string | undefined): name is keyof typeof SUBCOMMANDS => name !== undefined && Object.hasOwn(SUBCOMMANDS, name);
 
 /** Help for `ombra keys [sub]`. */
 export function keysHelp(argv: string[]): string {
-  const sub = SUBCOMMANDS[argv[0] ?? ''];
-  if (sub) return helpText(sub.usage, sub.summary, sub.flags);
+  const name = argv[0];
+  if (isSub(name)) return helpText(SUBCOMMANDS[name].usage, SUBCOMMANDS[name].summary, SUBCOMMANDS[name].flags);
   return `Usage: ombra keys <create | list | revoke> --data-dir DIR [options]\n\n${Object.values(SUBCOMMANDS)
     .map((s) => `  ${s.usage}`)
     .join('\n')}\n\nWorks on a running node (through DIR/admin.sock) and on a stopped data dir.\n`;
@@ -67,10 +73,12 @@ interface KeyOps {
 /** Runs `ombra keys`. */
 export async function keysCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  const spec = SUBCOMMANDS[sub ?? ''];
-  if (!spec) throw new UsageError(sub ? `unknown keys subcommand ${sub}` : 'missing subcommand: keys create | list | revoke');
-  const { flags, positionals } = parseFlags(rest, spec.flags);
-  const dataDir = flags['data-dir'] as string | undefined;
+  if (!isSub(sub)) throw new UsageError(sub ? `unknown keys subcommand ${sub}` : 'missing subcommand: keys create | list | revoke');
+  const parsed = parseFlags(rest, SUBCOMMANDS[sub].flags);
+  // Every subcommand's flags are among create's: the others' are simply absent.
+  const flags: Partial<Flags<typeof CREATE_FLAGS>> = parsed.flags;
+  const positionals = parsed.positionals;
+  const dataDir = flags['data-dir'];
   if (!dataDir) throw new UsageError('--data-dir is required');
   if (sub === 'revoke' && positionals.length !== 1) throw new UsageError('keys revoke takes one key id (see `ombra keys list`)');
   if (sub !== 'revoke' && positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
@@ -102,7 +110,7 @@ export async function keysCommand(argv: string[]): Promise<number> {
     'keys',
     () => openExistingStore(dataDir),
     async (store) => {
-      const tierKeys = tierKeysFrom(flags['api-key-secret-file'] as string | undefined);
+      const tierKeys = tierKeysFrom(flags['api-key-secret-file']);
       const keys = await new ApiKeyStore(store, tierKeys ? { tierKeys } : {}).load();
       try {
         return await run({
@@ -124,11 +132,11 @@ export async function keysCommand(argv: string[]): Promise<number> {
   );
 }
 
-async function runKeys(sub: string, flags: Flags, id: string | undefined, ops: KeyOps): Promise<number> {
+async function runKeys(sub: string, flags: Partial<Flags<typeof CREATE_FLAGS>>, id: string | undefined, ops: KeyOps): Promise<number> {
   const json = flags.json === true;
   if (sub === 'create') {
     const tier = requiredIntFlag(flags, 'tier', 1, 2);
-    const label = flags.label as string;
+    const label = flags.label ?? '';
     if (label.length > MAX_LABEL || /[\x00-\x1f\x7f]/.test(label))
       throw new UsageError(`--label must be at most ${MAX_LABEL} characters, without control characters`);
     const made = await ops.create(tier, label);

@@ -73,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
       return 1;
     }
     // Anything else is one line too (its first); the stack only for whoever asked for debug logs.
-    if (debugAsked(rest)) process.stderr.write(`ombra ${name}: ${(e as Error).stack ?? e}\n`);
+    if (debugAsked(rest)) process.stderr.write(`ombra ${name}: ${(e instanceof Error ? e.stack : undefined) ?? e}\n`);
     else process.stderr.write(`ombra ${name}: ${firstLine(e)} (--log-level debug shows where)\n`);
     return 1;
   }

@@ -1,13 +1,13 @@
 /** `ombra peers --data-dir DIR [--json]`: the p2p peers of the node running on DIR (through its admin socket). */
 import { resolve } from 'node:path';
 import { adminJson } from './adminClient.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { flagSpecs, helpText, parseFlags, UsageError } from './args.ts';
 import { CliFault } from '../launch/dataDir.ts';
 
-const PEERS_FLAGS: Record<string, FlagSpec> = {
+const PEERS_FLAGS = flagSpecs({
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the running node' },
   json: { type: 'boolean', help: 'print JSON' },
-};
+});
 
 const USAGE = 'ombra peers --data-dir DIR [--json]';
 const SUMMARY = "Prints the running node's peer id, listen addresses and connected peers (through DIR/admin.sock).";
@@ -21,7 +21,7 @@ type PeersView = { peerId: string | null; addresses: string[]; syncing: boolean;
 export async function peersCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, PEERS_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const dataDir = flags['data-dir'] as string | undefined;
+  const dataDir = flags['data-dir'];
   if (!dataDir) throw new UsageError('--data-dir is required');
   let view: PeersView | null;
   try {

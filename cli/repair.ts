@@ -12,14 +12,15 @@ import { Level } from 'level';
 import { OmbraNode } from '../node/node.ts';
 import { isCorruption, LogIntegrityError } from '../node/store/storeDamage.ts';
 import { lastVerifiedBlock } from '../node/store/logIntegrity.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { flagSpecs, helpText, parseFlags, UsageError } from './args.ts';
 import { dbDirOf, explainOpenError, openExistingStore, withDataDir } from '../launch/dataDir.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
+import { errorMessage } from '../core/errors.ts';
 
-const REPAIR_FLAGS: Record<string, FlagSpec> = {
+const REPAIR_FLAGS = flagSpecs({
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the chain (the node must be stopped)' },
-};
+});
 
 const USAGE = 'ombra repair --data-dir DIR';
 const SUMMARY =
@@ -33,7 +34,7 @@ export const repairHelp = () => helpText(USAGE, SUMMARY, REPAIR_FLAGS);
 export async function repairCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, REPAIR_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const dataDir = flags['data-dir'] as string | undefined;
+  const dataDir = flags['data-dir'];
   if (!dataDir) throw new UsageError('--data-dir is required');
   const truncate = () =>
     withDataDir(
@@ -56,7 +57,7 @@ export async function repairCommand(argv: string[]): Promise<number> {
     if (!isCorruption(e)) throw e;
     // LevelDB cannot read some of its tables: its own repair keeps every readable entry (older
     // versions of a key may resurface; the walk below keeps only a log that verifies from genesis).
-    const why = e instanceof LogIntegrityError ? e.reason : (e as Error).message;
+    const why = e instanceof LogIntegrityError ? e.reason : errorMessage(e);
     process.stdout.write(`LevelDB reports corruption (${why}); salvaging its readable tables\n`);
     // `level` runs classic-level on Node, whose ClassicLevel.repair is RepairDB; level's types omit it.
     await (Level as unknown as { repair(location: string): Promise<void> }).repair(dbDirOf(dataDir));

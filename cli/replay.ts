@@ -5,20 +5,20 @@
  * below the height through which the node verified them itself are assumed valid, the stored
  * bytes' digest checked instead (node/verification/assumeValid.ts); `--verify-all` checks them too.
  */
-import { helpText, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { flagSpecs, helpText, parseFlags, UsageError } from './args.ts';
 import { forkOverridesFromEnv } from './forks.ts';
 import { progress } from './progress.ts';
 import { openExistingNode, withDataDir } from '../launch/dataDir.ts';
 import { chainStatsProjection } from '../projections/chainStats.ts';
 
-const REPLAY_FLAGS: Record<string, FlagSpec> = {
+const REPLAY_FLAGS = flagSpecs({
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the chain (the node must be stopped)' },
   'verify-all': {
     type: 'boolean',
     env: 'OMBRA_VERIFY_ALL',
     help: 'check every signature too, also those the node verified itself when it stored the blocks',
   },
-};
+});
 
 const USAGE = 'ombra replay --data-dir DIR [--verify-all]';
 const SUMMARY =
@@ -35,7 +35,7 @@ export const replayHelp = () => helpText(USAGE, SUMMARY, REPLAY_FLAGS);
 export async function replayCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, REPLAY_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const dataDir = flags['data-dir'] as string | undefined;
+  const dataDir = flags['data-dir'];
   if (!dataDir) throw new UsageError('--data-dir is required');
   const verifyAll = flags['verify-all'] === true;
   const forkOverrides = forkOverridesFromEnv();

@@ -1,20 +1,21 @@
 /** `ombra simulate`: drives a running node with realistic traffic of every executed type. */
 import { DEV_MNEMONIC, keyPairFromMnemonic } from '../core/keys.ts';
-import { API_KEY_FLAG, apiKeyFlag, helpText, requiredIntFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from './args.ts';
+import { flagSpecs, API_KEY_FLAG, apiKeyFlag, helpText, requiredIntFlag, parseFlags, UsageError, URL_FLAG } from './args.ts';
 import { SimClient } from '../simulator/simClient.ts';
 import { Simulator } from '../simulator/simulator.ts';
 import { progressLine, summaryTable } from './simReport.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** How often a progress line is printed (stderr). */
 const LINE_EVERY_MS = 5000;
 
-const FLAGS: Record<string, FlagSpec> = {
+const FLAGS = flagSpecs({
   url: URL_FLAG,
   'api-key': API_KEY_FLAG,
   seconds: { type: 'string', env: 'OMBRA_SIM_SECONDS', default: '30', help: 'how long to run' },
   seed: { type: 'string', env: 'OMBRA_SIM_SEED', default: '7777', help: 'seed of the traffic mix' },
   json: { type: 'boolean', help: 'print the summary as JSON' },
-};
+});
 
 const USAGE = 'ombra simulate [--url URL] [--api-key KEY] [--seconds S] [--seed N] [--json]';
 const SUMMARY =
@@ -36,12 +37,12 @@ export async function simulateCommand(argv: string[]): Promise<number> {
   const seconds = requiredIntFlag(flags, 'seconds', 1, 86_400);
   const seed = requiredIntFlag(flags, 'seed', 0, 2 ** 31 - 1);
   const keys = Array.from({ length: 10 }, (_, i) => keyPairFromMnemonic(DEV_MNEMONIC, i));
-  const client = new SimClient(flags.url as string, keys, apiKeyFlag(flags));
+  const client = new SimClient(flags.url, keys, apiKeyFlag(flags));
   try {
     await client.get('/api/health');
   } catch (e) {
     // The client's message already names the node and the URL: said once.
-    const why = (e as Error).message;
+    const why = errorMessage(e);
     process.stderr.write(`ombra simulate: ${why.startsWith('cannot reach') ? why : `cannot reach the node at ${flags.url}: ${why}`}\n`);
     return 1;
   }

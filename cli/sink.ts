@@ -7,11 +7,11 @@ import { SINK_DEFAULTS } from '../sink/sinkOptions.ts';
 import { Sink } from '../sink/sink.ts';
 import { dbWhere, SinkError } from '../sink/sinkError.ts';
 import { serveMetrics } from '../sink/sinkMetrics.ts';
-import { API_KEY_FLAG, apiKeyFlag, type FlagSpec, helpText, intFlag, parseFlags, URL_FLAG, UsageError } from './args.ts';
+import { flagSpecs, API_KEY_FLAG, apiKeyFlag, helpText, intFlag, parseFlags, URL_FLAG, UsageError } from './args.ts';
 import { type Progress, progress } from './progress.ts';
 
 /** Flags of `ombra sink postgres`. */
-const SINK_FLAGS: Record<string, FlagSpec> = {
+const SINK_FLAGS = flagSpecs({
   url: URL_FLAG,
   'api-key': API_KEY_FLAG,
   db: { type: 'string', env: 'OMBRA_SINK_DB', help: 'the PostgreSQL connection string, postgres://user:password@host:port/database' },
@@ -32,7 +32,7 @@ const SINK_FLAGS: Record<string, FlagSpec> = {
     default: String(SINK_DEFAULTS.batchTxs),
     help: 'most transactions in a backfill transaction (batches start at 5000 and double up to it; at most 2000 blocks)',
   },
-};
+});
 
 const USAGE =
   'ombra sink postgres --db POSTGRES_URL [--url NODE_URL] [--api-key KEY] [--schema NAME] [--from-height H] [--metrics-addr HOST:PORT]';

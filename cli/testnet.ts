@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { DEV_MNEMONIC, keyPairFromMnemonic } from '../core/keys.ts';
 import type { Genesis } from '../core/genesis.ts';
 import { loadOrCreatePeerKey } from '../p2p/identity.ts';
-import { helpText, intFlag, requiredIntFlag, parseFlags, UsageError, type FlagSpec } from './args.ts';
+import { flagSpecs, helpText, intFlag, requiredIntFlag, parseFlags, UsageError } from './args.ts';
 
-const FLAGS: Record<string, FlagSpec> = {
+const FLAGS = flagSpecs({
   nodes: { type: 'string', env: 'OMBRA_TESTNET_NODES', help: 'number of authorities (1-10)' },
   out: { type: 'string', env: 'OMBRA_TESTNET_OUT', help: 'output directory' },
   'block-time-ms': { type: 'string', env: 'OMBRA_BLOCK_TIME_MS', default: '15000', help: 'slot length written into the genesis' },
@@ -17,7 +17,7 @@ const FLAGS: Record<string, FlagSpec> = {
     default: '7777',
     help: 'the printed commands use HTTP port BASE+2i and p2p port BASE+2i+1 for node i',
   },
-};
+});
 
 const USAGE = 'ombra testnet --nodes N --out DIR [--block-time-ms MS] [--port-base P]';
 const SUMMARY =
@@ -55,7 +55,7 @@ export async function testnetCommand(argv: string[]): Promise<number> {
   if (typeof flags.out !== 'string') throw new UsageError('--out is required');
   const blockTimeMs = requiredIntFlag(flags, 'block-time-ms', 100, 3_600_000);
   const base = requiredIntFlag(flags, 'port-base', 1, 65_535 - 20);
-  const chainId = flags['chain-id'] as string;
+  const chainId = flags['chain-id'];
   if (!/^[A-Za-z0-9_.-]{1,64}$/.test(chainId)) throw new UsageError('--chain-id must be 1-64 of [A-Za-z0-9_.-]');
   const out = flags.out;
   mkdirSync(out, { recursive: true });

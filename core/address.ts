@@ -1,6 +1,7 @@
 /** Account addresses: `ox` + hex of the first 20 bytes of SHA-256(public key). */
 import { sha256Hex } from './hash.ts';
 import { fromHex } from './encoding.ts';
+import { makeRoom } from './recency.ts';
 
 const ADDRESS_RE = /^ox[0-9a-f]{40}$/;
 
@@ -15,7 +16,7 @@ export function addressFromPublicKey(publicKeyHex: string): string {
   if (hit !== undefined) return hit;
   const address = `ox${sha256Hex(fromHex(publicKeyHex)).slice(0, 40)}`;
   // Senders repeat: every transaction's `from` is checked against its key (replay, sync, mempool).
-  if (derived.size >= DERIVED_MAX) derived.delete(derived.keys().next().value as string);
+  makeRoom(derived, DERIVED_MAX);
   derived.set(publicKeyHex, address);
   return address;
 }

@@ -62,10 +62,11 @@ export function txRootOf(txs: readonly { hash: string }[]): string {
 function sortedJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
   if (v !== null && typeof v === 'object') {
-    const keys = Object.keys(v as object)
-      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    // Keys in code-unit order (as Array.prototype.sort orders strings); each key is unique.
+    const entries = Object.entries(v)
+      .filter(([, x]) => x !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${sortedJson(x)}`).join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -115,11 +116,12 @@ export function slotOwner(g: Genesis, slot: number): string {
  * each with a header that hashes to its `hash` and an attestation by that proposer over it.
  */
 export function equivocation(a: unknown, b: unknown, blockTimeMs: number): boolean {
-  const x = a as Block;
-  const y = b as Block;
+  let x: Block;
+  let y: Block;
   try {
+    x = checkBlockShape(a);
+    y = checkBlockShape(b);
     for (const blk of [x, y]) {
-      checkBlockShape(blk);
       if (blockHash(blk) !== blk.hash) return false;
       checkAttestations(blk);
     }
@@ -165,13 +167,24 @@ export const BLOCK_FIELDS = [
 /** BLOCK_FIELDS as a set: every block applied looks each of its keys up. */
 const BLOCK_FIELD_SET: ReadonlySet<string> = new Set(BLOCK_FIELDS);
 
+/** Whether `v` is a JSON object (not null, not an array): its fields to check. */
+function isFields(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** Structural check of a block from the network or a file (transactions are checked on apply). */
 export function checkBlockShape(raw: unknown): Block {
+  assertBlockShape(raw);
+  return raw;
+}
+
+/** Throws INVALID_BLOCK naming the first field of `raw` that is not a block's. */
+function assertBlockShape(raw: unknown): asserts raw is Block {
   const bad = (why: string): never => {
     throw new ChainError('INVALID_BLOCK', `malformed block: ${why}`);
   };
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('not an object');
-  const b = raw as Record<string, unknown>;
+  if (!isFields(raw)) return bad('not an object');
+  const b = raw;
   for (const k in b) if (Object.hasOwn(b, k) && !BLOCK_FIELD_SET.has(k)) bad(`unknown field ${k}`);
   if (!isUint(b.index)) bad('index');
   for (const k of ['hash', 'previousHash', 'txRoot', 'stateRoot']) if (!isHex(b[k], 64)) bad(k);
@@ -179,12 +192,11 @@ export function checkBlockShape(raw: unknown): Block {
   if (!isAddress(b.proposer)) bad('proposer');
   if (!isBigIntString(b.tokensBurned) || !isBigIntString(b.tokensConsumed)) bad('token counters');
   if (!Array.isArray(b.transactions)) bad('transactions');
-  if (!Array.isArray(b.attestations)) bad('attestations');
-  for (const a of b.attestations as unknown[]) {
-    const at = a as Record<string, unknown>;
+  const attestations: unknown = b.attestations;
+  if (!Array.isArray(attestations)) return bad('attestations');
+  for (const at of attestations) {
     if (
-      typeof a !== 'object' ||
-      a === null ||
+      !isFields(at) ||
       !isAddress(at.validatorAddress) ||
       !isHex(at.publicKey, 64) ||
       !isHex(at.signature, 128) ||
@@ -192,7 +204,6 @@ export function checkBlockShape(raw: unknown): Block {
     )
       bad('attestation');
   }
-  return raw as Block;
 }
 
 /** The genesis block for a genesis file and its state root. */

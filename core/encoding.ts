@@ -23,6 +23,11 @@ export function isBigIntString(s: unknown): s is string {
   return typeof s === 'string' && s.length > 0 && s.length <= MAX_BIGINT_DIGITS && BIGINT_RE.test(s);
 }
 
+/** Field `name` of `v` when `v` is an object holding it, else undefined: a look at untrusted JSON before it is checked. */
+export function fieldOf(v: unknown, name: string): unknown {
+  return typeof v === 'object' && v !== null && name in v ? Reflect.get(v, name) : undefined;
+}
+
 /** True for a JSON number that is a safe non-negative integer. */
 export function isUint(n: unknown): n is number {
   return typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;

@@ -81,3 +81,10 @@ export function errorMessage(e: unknown): string {
 export function errorCode(e: unknown): string | undefined {
   return typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
 }
+
+/** `e` and the errors of its `cause` chain, `depth` links at most (a library may wrap the one that matters). */
+export function errorChain(e: unknown, depth = 5): unknown[] {
+  const chain: unknown[] = [];
+  for (let x = e; x && chain.length < depth; x = typeof x === 'object' && 'cause' in x ? x.cause : undefined) chain.push(x);
+  return chain;
+}

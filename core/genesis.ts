@@ -57,56 +57,64 @@ export function forkActive(forks: ForkHeights, fork: ForkId, height: number): bo
   return at !== undefined && height >= at;
 }
 
+/** Refuses a genesis file: ChainError INVALID_PARAMS naming `why`. */
+function bad(why: string): never {
+  throw new ChainError('INVALID_PARAMS', `genesis: ${why}`);
+}
+
+/** Whether `v` is a plain JSON object (not null, not an array). */
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A fork height of the file's `forks`: a block height, else refused naming the fork. */
+function forkHeight(forks: Record<string, unknown>, id: 2 | 3 | 4 | 5 | 6 | 7): number {
+  const h = forks[String(id)];
+  return isUint(h) ? h : bad(`forks.${id} must be a block height`);
+}
+
 /** Validates and normalises a parsed genesis file; throws ChainError INVALID_PARAMS. */
 export function parseGenesis(raw: unknown): Genesis {
-  const bad = (why: string): never => {
-    throw new ChainError('INVALID_PARAMS', `genesis: ${why}`);
-  };
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) bad('must be a JSON object');
-  const g = raw as Record<string, unknown>;
+  if (!isObject(raw)) return bad('must be a JSON object');
+  const g = raw;
   const known = ['chainId', 'timestamp', 'blockTimeMs', 'authorities', 'allocations', 'blockReward', 'forks', 'finalityDepth'];
   for (const k of Object.keys(g)) if (!known.includes(k)) bad(`unknown field ${k}`);
-  if (typeof g.chainId !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(g.chainId)) bad('chainId must be 1-64 of [A-Za-z0-9_.-]');
-  if (!isUint(g.timestamp)) bad('timestamp must be epoch ms');
-  if (!isUint(g.blockTimeMs) || (g.blockTimeMs as number) < 100 || (g.blockTimeMs as number) > 3_600_000)
-    bad('blockTimeMs must be 100..3600000');
-  const auth = g.authorities;
-  if (!Array.isArray(auth) || auth.length === 0 || auth.length > 100 || !auth.every(isAddress)) bad('authorities must be 1-100 addresses');
-  if (new Set(auth as string[]).size !== (auth as string[]).length) bad('authorities must be distinct');
-  const alloc = g.allocations;
-  if (typeof alloc !== 'object' || alloc === null || Array.isArray(alloc)) bad('allocations must be an object');
-  for (const [a, v] of Object.entries(alloc as object)) {
+  const { chainId, timestamp, blockTimeMs, authorities: auth, allocations: alloc, blockReward, forks, finalityDepth } = g;
+  if (typeof chainId !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(chainId)) return bad('chainId must be 1-64 of [A-Za-z0-9_.-]');
+  if (!isUint(timestamp)) return bad('timestamp must be epoch ms');
+  if (!isUint(blockTimeMs) || blockTimeMs < 100 || blockTimeMs > 3_600_000) return bad('blockTimeMs must be 100..3600000');
+  if (!Array.isArray(auth) || auth.length === 0 || auth.length > 100 || !auth.every(isAddress))
+    return bad('authorities must be 1-100 addresses');
+  if (new Set(auth).size !== auth.length) bad('authorities must be distinct');
+  if (!isObject(alloc)) return bad('allocations must be an object');
+  const allocations: Record<string, string> = {};
+  for (const [a, v] of Object.entries(alloc)) {
     if (!isAddress(a)) bad(`allocation key ${a} is not an address`);
-    if (!isBigIntString(v)) bad(`allocation of ${a} must be a big-integer string`);
+    allocations[a] = isBigIntString(v) ? v : bad(`allocation of ${a} must be a big-integer string`);
   }
-  if (!isBigIntString(g.blockReward)) bad('blockReward must be a big-integer string');
-  const forks = g.forks as Record<string, unknown>;
-  if (typeof forks !== 'object' || forks === null) bad('forks must be an object of heights for 2..6 (and optionally 7)');
-  const out = {} as ForkHeights;
-  for (const id of [2, 3, 4, 5, 6] as const) {
-    const h = forks[String(id)];
-    if (!isUint(h)) bad(`forks.${id} must be a block height`);
-    out[id] = h as number;
-  }
-  if (forks['7'] !== undefined) {
-    if (!isUint(forks['7'])) bad('forks.7 must be a block height');
-    out[7] = forks['7'] as number;
-  }
-  for (const k of Object.keys(forks)) if (!['2', '3', '4', '5', '6', '7'].includes(k)) bad(`forks.${k} is not a fork`);
-  if (
-    g.finalityDepth !== undefined &&
-    (!isUint(g.finalityDepth) || (g.finalityDepth as number) < 1 || (g.finalityDepth as number) > 100_000)
-  )
-    bad('finalityDepth must be 1..100000 blocks');
+  if (!isBigIntString(blockReward)) return bad('blockReward must be a big-integer string');
+  if (typeof forks !== 'object' || forks === null) return bad('forks must be an object of heights for 2..6 (and optionally 7)');
+  const heights: Record<string, unknown> = { ...forks };
+  const out: ForkHeights = {
+    2: forkHeight(heights, 2),
+    3: forkHeight(heights, 3),
+    4: forkHeight(heights, 4),
+    5: forkHeight(heights, 5),
+    6: forkHeight(heights, 6),
+  };
+  if (heights['7'] !== undefined) out[7] = forkHeight(heights, 7);
+  for (const k of Object.keys(heights)) if (!['2', '3', '4', '5', '6', '7'].includes(k)) bad(`forks.${k} is not a fork`);
+  if (finalityDepth !== undefined && (!isUint(finalityDepth) || finalityDepth < 1 || finalityDepth > 100_000))
+    return bad('finalityDepth must be 1..100000 blocks');
   return {
-    chainId: g.chainId as string,
-    timestamp: g.timestamp as number,
-    blockTimeMs: g.blockTimeMs as number,
-    authorities: [...(auth as string[])],
-    allocations: { ...(alloc as Record<string, string>) },
-    blockReward: g.blockReward as string,
+    chainId,
+    timestamp,
+    blockTimeMs,
+    authorities: [...auth],
+    allocations,
+    blockReward,
     forks: out,
-    ...(g.finalityDepth !== undefined ? { finalityDepth: g.finalityDepth as number } : {}),
+    ...(finalityDepth !== undefined ? { finalityDepth } : {}),
   };
 }
 

@@ -24,11 +24,10 @@ export function evictOldest<K, V>(map: Map<K, V>, used: Set<K> | undefined, exce
   if (excess <= 0) return;
   // A Map iterator visits entries set during the iteration: a moved key comes round again,
   // unmarked, and is evicted then if the pass still needs room.
-  for (const key of map.keys()) {
+  for (const [key, value] of map) {
     if (excess <= 0) break;
     if (keep?.(key)) continue;
     if (used?.delete(key)) {
-      const value = map.get(key) as V;
       map.delete(key);
       map.set(key, value);
       continue;
@@ -38,4 +37,13 @@ export function evictOldest<K, V>(map: Map<K, V>, used: Set<K> | undefined, exce
   }
   // Marks of keys taken out of the map elsewhere (a removed record) go with them.
   if (used !== undefined && used.size > map.size) for (const key of used) if (!map.has(key)) used.delete(key);
+}
+
+/** Deletes the oldest key of `map` (the first inserted) when it holds `max` or more: room for one more. */
+export function makeRoom<K>(map: Map<K, unknown> | Set<K>, max: number): void {
+  if (map.size < max) return;
+  for (const key of map.keys()) {
+    map.delete(key);
+    return;
+  }
 }

@@ -150,7 +150,7 @@ export function loadRecords(state: CachedState, keys: readonly string[], values:
     }
     const parsed = parseRecordKey(key);
     if (!parsed) throw new Error(`not a record key: ${key}`);
-    const map = (state.records as unknown as Record<string, Map<string, unknown>>)[parsed.rec.kind];
+    const map = state.records[parsed.rec.kind];
     if (map.has(parsed.id)) return;
     if (values[i] === undefined) markAbsent(state, parsed.rec.kind, parsed.id);
     else map.set(parsed.id, values[i]);
@@ -162,8 +162,8 @@ export function trimRecords(state: CachedState): void {
   const c = state.cache;
   if (!c || c.sticky) return;
   for (const rec of RECORDS) {
-    const map = (state.records as unknown as Record<string, Map<string, unknown>>)[rec.kind];
-    const open = (state.open as Record<string, Set<string>>)[rec.kind];
+    const map = state.records[rec.kind];
+    const open = state.open[rec.kind];
     const pinned = open?.size ?? 0;
     const absent = c.absent.get(rec.kind);
     if (absent && absent.size > c.cap)
@@ -211,7 +211,7 @@ function usedOf(state: CachedState, kind: string, cap: number): Set<string> | un
 
 /** Writes a record (a write counts as a use: it is evicted after the ones not written since). */
 export function touch(state: CachedState, kind: string, id: string, value: unknown): void {
-  const map = (state.records as unknown as Record<string, Map<string, unknown>>)[kind];
+  const map = state.records[kind];
   noteUse(map, usedOf(state, kind, state.cache?.cap ?? Number.POSITIVE_INFINITY), id, value);
 }
 

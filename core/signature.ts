@@ -9,6 +9,7 @@
 import { Point } from '@noble/ed25519';
 import { defaultEquation, type Ed25519Equation } from './ed25519Equation.ts';
 import { isHex } from './encoding.ts';
+import { makeRoom } from './recency.ts';
 
 /** Group order L of Ed25519. */
 const L = 2n ** 252n + 27742317777372353535851937790883648493n;
@@ -90,7 +91,7 @@ function importKey(publicKeyHex: string): unknown {
   } catch {
     key = null;
   }
-  if (keyCache.size >= KEY_CACHE_MAX) keyCache.delete(keyCache.keys().next().value as string);
+  makeRoom(keyCache, KEY_CACHE_MAX);
   keyCache.set(publicKeyHex, { key });
   return key;
 }

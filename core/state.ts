@@ -23,6 +23,15 @@ export { RECORD_KINDS, RECORD_PREFIX } from './tx/registry.ts';
 /** One map per record kind, id to value. */
 export type Records = { [K in RecordKind]: Map<string, RecordTypes[K]> };
 
+/**
+ * Every kind's map by the kind's name, for a caller that holds the name as a string (a row key,
+ * a diff's own keys): the value types are the registry's, unknown here.
+ */
+export const recordsByKind = (records: Records): Record<string, Map<string, unknown>> => records;
+
+/** The sets of `sets` (open or removed ids) by the kind's name. */
+export const setsByKind = (sets: Partial<Record<RecordKind, Set<string>>>): Record<string, Set<string> | undefined> => sets;
+
 /** The whole consensus state, plus indexes derived from it. */
 export interface ChainState {
   /** Every account, or with a `cache` the accounts it keeps (core/recordCache.ts): the rest are rows. */
@@ -58,10 +67,9 @@ function mapOf<T>(records: Records, rec: RecordDef<string, T>): Map<string, T> {
   return (records as unknown as Record<string, Map<string, T>>)[rec.kind];
 }
 /** The open set of a kind (absent when the kind declares no `isOpen`). */
-export const openSet = (open: OpenSets, rec: RecordDef): Set<string> | undefined => (open as Record<string, Set<string>>)[rec.kind];
+export const openSet = (open: OpenSets, rec: RecordDef): Set<string> | undefined => setsByKind(open)[rec.kind];
 /** The removal set of a kind (absent when nothing of it was removed). */
-export const removedOf = (removed: Removals | undefined, kind: string): Set<string> | undefined =>
-  removed && (removed as Record<string, Set<string>>)[kind];
+export const removedOf = (removed: Removals | undefined, kind: string): Set<string> | undefined => removed && setsByKind(removed)[kind];
 
 /** The ids of `rec` a diff removed (empty when none). */
 export function removedIds(diff: StateDiff, rec: RecordDef): ReadonlySet<string> {
@@ -71,13 +79,13 @@ export function removedIds(diff: StateDiff, rec: RecordDef): ReadonlySet<string>
 /** Writes `from`'s removals into `to`'s records map and removal sets (`removed` absent: plain maps). */
 export function copyRemovals(from: Removals | undefined, records: Records, removed?: Removals): void {
   if (!from) return;
-  for (const [kind, ids] of Object.entries(from) as [string, Set<string>][]) {
+  for (const [kind, ids = new Set<string>()] of Object.entries(setsByKind(from))) {
     // Deleting from a kind still reading as NONE deletes nothing: no map needed.
-    const map = (records as unknown as Record<string, Map<string, unknown>>)[kind];
+    const map = recordsByKind(records)[kind];
     let into = removed ? removedOf(removed, kind) : undefined;
     if (removed && !into) {
       into = new Set();
-      (removed as Record<string, Set<string>>)[kind] = into;
+      setsByKind(removed)[kind] = into;
     }
     for (const id of ids) {
       map.delete(id);
@@ -143,7 +151,7 @@ export function emptyState(): ChainState {
 export function copyRecords(from: Records, to: Records): void {
   // Own keys: every kind of a full map set, only the written kinds of an overlay's.
   for (const kind of Object.keys(from)) {
-    const source = (from as unknown as Record<string, Map<string, unknown>>)[kind];
+    const source = recordsByKind(from)[kind];
     if (source.size === 0) continue;
     const target = writableMap(to, kind);
     for (const [k, v] of source) target.set(k, v);
@@ -177,9 +185,9 @@ export function commitDiff(state: ChainState, diff: StateDiff): ChainState {
     }
   } else copyRecords(diff.records, state.records);
   trackOpen(state.open, diff.records);
-  for (const [kind, ids] of Object.entries(diff.removed ?? {}) as [string, Set<string>][])
+  for (const [kind, ids = new Set<string>()] of Object.entries(setsByKind(diff.removed ?? {})))
     for (const id of ids) {
-      (state.open as Record<string, Set<string>>)[kind]?.delete(id);
+      setsByKind(state.open)[kind]?.delete(id);
       markAbsent(state, kind, id);
     }
   state.supply = diff.supply;

@@ -8,6 +8,8 @@ import { knownAbsent, knownAbsentAccount, recordKey } from './recordCache.ts';
 import {
   type ChainState,
   copyRecords,
+  recordsByKind,
+  setsByKind,
   copyRemovals,
   emptyAccount,
   lazyRecords,
@@ -110,7 +112,9 @@ export class StateOverlay implements TxState {
    */
   remove(rec: RecordDef, id: string): void {
     recordMap(this.records, rec).delete(id);
-    copyRemovals({ [rec.kind]: new Set([id]) } as Removals, this.records, this.removed);
+    const removal: Removals = {};
+    setsByKind(removal)[rec.kind] = new Set([id]);
+    copyRemovals(removal, this.records, this.removed);
   }
 
   /**
@@ -138,8 +142,8 @@ export class StateOverlay implements TxState {
     for (const [k, v] of this.accounts) p.accounts.set(k, v);
     copyRemovals(this.removed, p.records, p.removed);
     copyRecords(this.records, p.records);
-    for (const [kind, ids] of Object.entries(p.removed) as [string, Set<string>][])
-      for (const id of recordMap(this.records, { kind } as RecordDef).keys()) ids.delete(id);
+    for (const [kind, ids] of Object.entries(setsByKind(p.removed)))
+      for (const id of recordsByKind(this.records)[kind]?.keys() ?? []) ids?.delete(id);
     p.supply = this.supply;
   }
 
@@ -148,8 +152,8 @@ export class StateOverlay implements TxState {
     for (const [k, v] of diff.accounts) this.accounts.set(k, v);
     copyRemovals(diff.removed, this.records, this.removed);
     copyRecords(diff.records, this.records);
-    for (const [kind, ids] of Object.entries(this.removed) as [string, Set<string>][])
-      for (const id of recordMap(diff.records, { kind } as RecordDef).keys()) ids.delete(id);
+    for (const [kind, ids] of Object.entries(setsByKind(this.removed)))
+      for (const id of recordsByKind(diff.records)[kind]?.keys() ?? []) ids?.delete(id);
     this.supply = diff.supply;
   }
 

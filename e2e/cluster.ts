@@ -13,6 +13,8 @@ import type { History } from './history.ts';
 import { type Manifest, nodeNames } from './manifest.ts';
 import { NodeProcess } from './nodeProcess.ts';
 import { Relay } from './relay.ts';
+import { errorMessage, present } from '../core/errors.ts';
+import { portOf } from './http.ts';
 
 const BIN = join(import.meta.dirname, '..', 'cli', 'bin.js');
 
@@ -22,7 +24,7 @@ function freePort(): Promise<number> {
     const s = createServer();
     s.once('error', reject);
     s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
+      const port = portOf(s);
       s.close(() => resolve(port));
     });
   });
@@ -100,18 +102,18 @@ export class Cluster {
       }
       // The peer key is the node's own file (p2p/identity.ts); written first so peers can name it.
       ids.set(name, (await loadOrCreatePeerKey(dataDir)).publicKey.toString());
-      const p = ports.get(name) as { http: number; p2p: number; metrics: number };
+      const p = present(ports.get(name), `the ports of ${name}`);
       const args = [
         ...['--genesis', join(net, 'genesis.json'), '--data-dir', dataDir],
         ...['--http-port', String(p.http), '--p2p-port', String(p.p2p), '--metrics-addr', `127.0.0.1:${p.metrics}`],
         ...['--p2p-announce', `/ip4/127.0.0.1/tcp/${learned.get(name)}`, '--webhook-allow-private', '--rate-limits', 'off'],
         ...(authority ? ['--key-file', join(home, 'key.json')] : []),
       ];
-      this.nodes.push({ name, authority, dataDir, peerId: '', httpPort: p.http, p2pPort: p.p2p, tmpfs: mount, proc: null as never });
-      (this.nodes.at(-1) as ClusterNode).proc = new NodeProcess(name, args, p.http, logDir, this.history);
+      const proc = new NodeProcess(name, args, p.http, logDir, this.history);
+      this.nodes.push({ name, authority, dataDir, peerId: '', httpPort: p.http, p2pPort: p.p2p, tmpfs: mount, proc });
     }
     for (const a of this.nodes) {
-      a.peerId = ids.get(a.name) as string;
+      a.peerId = present(ids.get(a.name), `the peer id of ${a.name}`);
       for (const b of this.nodes) {
         if (a === b) continue;
         const relay = this.relay(`${a.name}->${b.name}`, b.p2pPort, a.name);
@@ -166,7 +168,7 @@ export class Cluster {
       try {
         execFileSync('umount', [n.tmpfs]);
       } catch (e) {
-        this.history.record('note', { text: `umount ${n.tmpfs} failed: ${(e as Error).message.split('\n')[0]}` });
+        this.history.record('note', { text: `umount ${n.tmpfs} failed: ${errorMessage(e).split('\n')[0]}` });
       }
     }
   }

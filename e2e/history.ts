@@ -12,6 +12,19 @@ export interface HistoryRecord {
   [k: string]: unknown;
 }
 
+/** A field of a record as the strings it lists (anything else dropped): node names, hashes. */
+export const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x) => typeof x === 'string') : []);
+
+/** A field of a record as an object of fields, or null when it is none (a JSON body, a nested record). */
+export const fields = (v: unknown): Record<string, unknown> | null =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? { ...v } : null;
+
+/** A field of a record as the objects it lists. */
+export const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.map(fields).filter((x) => x !== null) : []);
+
+/** A field of a record as a number, or undefined when it is none. */
+export const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+
 /** The history file of a run directory. */
 const historyFile = (dir: string) => join(dir, 'history.jsonl');
 
@@ -43,7 +56,8 @@ export function readHistory(dir: string): HistoryRecord[] {
   for (const line of readFileSync(historyFile(dir), 'utf8').split('\n')) {
     if (!line) continue;
     try {
-      out.push(JSON.parse(line) as HistoryRecord);
+      const r = fields(JSON.parse(line));
+      if (r && typeof r.t === 'number' && typeof r.type === 'string') out.push({ ...r, t: r.t, type: r.type });
     } catch {
       // Only the last line can be torn; anything else would be the runner's bug, shown by the checker's figures.
     }

@@ -1,4 +1,7 @@
 /** The runner's HTTP calls to nodes: JSON in and out, bounded in time, never throwing for a status. */
+import type { AddressInfo } from 'node:net';
+import { errorCode, errorMessage } from '../core/errors.ts';
+import { fields } from './history.ts';
 
 /** A node's answer: the HTTP status (0 when unreachable) and the parsed body. */
 export interface Answer {
@@ -20,15 +23,22 @@ export async function call(url: string, opts: { method?: string; body?: unknown;
     const text = await res.text();
     let body: Record<string, unknown> | null = null;
     try {
-      body = JSON.parse(text) as Record<string, unknown>;
+      body = fields(JSON.parse(text)) ?? { text: text.slice(0, 500) };
     } catch {
       body = { text: text.slice(0, 500) };
     }
     return { status: res.status, body };
   } catch (e) {
-    const err = e as Error & { cause?: { code?: string } };
-    return { status: 0, body: null, error: err.cause?.code ?? err.name ?? err.message };
+    const cause = e instanceof Error ? e.cause : undefined;
+    return { status: 0, body: null, error: errorCode(cause) ?? (e instanceof Error ? e.name : errorMessage(e)) };
   }
+}
+
+/** The port a listening server is bound to. */
+export function portOf(server: { address(): AddressInfo | string | null }): number {
+  const a = server.address();
+  if (a === null || typeof a === 'string') throw new Error('the server is not listening on a TCP port');
+  return a.port;
 }
 
 /** Sleeps `ms`. */

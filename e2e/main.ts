@@ -11,6 +11,7 @@ import { checkRun } from './check/checkRun.ts';
 import { generateToml } from './generate.ts';
 import { ManifestError, parseManifest } from './manifest.ts';
 import { runManifest } from './runner.ts';
+import { errorMessage } from '../core/errors.ts';
 
 const USAGE = `usage:
   npm run e2e -- --manifest e2e/networks/NAME.toml [--seed N] [--minutes M] [--out DIR]
@@ -72,8 +73,8 @@ function report(dir: string): number {
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
-  (e: Error) => {
-    process.stderr.write(`${e instanceof ManifestError ? e.message : (e.stack ?? e.message)}\n`);
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof ManifestError || !(e instanceof Error) ? errorMessage(e) : (e.stack ?? e.message)}\n`);
     process.exit(e instanceof ManifestError ? 2 : 1);
   },
 );

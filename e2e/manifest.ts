@@ -4,12 +4,16 @@
  * every problem named by its path.
  */
 import { parse as parseToml } from 'smol-toml';
+import { errorMessage } from '../core/errors.ts';
 
 /** Every perturbation the runner knows. */
 export const PERTURBATION_KINDS = ['kill', 'pause', 'restart', 'disconnect', 'partition', 'delay', 'drop', 'disk_full'] as const;
 
 /** A perturbation kind. */
 export type PerturbationKind = (typeof PERTURBATION_KINDS)[number];
+
+/** Whether `k` names a perturbation kind. */
+const isKind = (k: unknown): k is PerturbationKind => PERTURBATION_KINDS.some((x) => x === k);
 
 /** One perturbation at a fixed time. */
 export interface ScheduledPerturbation {
@@ -63,7 +67,7 @@ export function parseManifest(text: string, format: 'toml' | 'json' = text.trimS
   try {
     raw = format === 'json' ? JSON.parse(text) : parseToml(text);
   } catch (e) {
-    throw new ManifestError([`not valid ${format.toUpperCase()}: ${(e as Error).message.split('\n')[0]}`]);
+    throw new ManifestError([`not valid ${format.toUpperCase()}: ${errorMessage(e).split('\n')[0]}`]);
   }
   return validateManifest(raw);
 }
@@ -113,7 +117,7 @@ export function validateManifest(raw: unknown): Manifest {
   const perturb = table(raw, 'perturb');
   known(perturb, ['interval_s', 'kinds', 'outage_s', 'delay_ms', 'schedule'], 'perturb.');
   const kinds = perturb.kinds ?? [];
-  if (!Array.isArray(kinds) || !kinds.every((k) => (PERTURBATION_KINDS as readonly unknown[]).includes(k)))
+  if (!Array.isArray(kinds) || !kinds.every(isKind))
     problems.push(`perturb.kinds: must be a list of ${PERTURBATION_KINDS.join(', ')}, got ${JSON.stringify(kinds)}`);
   const names = [...Array.from({ length: authorities }, (_, i) => `a${i}`), ...Array.from({ length: followers }, (_, i) => `f${i}`)];
   const durationS = num(raw, 'duration_s', '', 10, 7 * 24 * 3600);
@@ -136,7 +140,7 @@ export function validateManifest(raw: unknown): Manifest {
     },
     perturb: {
       intervalS: range(perturb, 'interval_s', 'perturb.', 1, 24 * 3600, [30, 60]),
-      kinds: Array.isArray(kinds) ? (kinds as PerturbationKind[]) : [],
+      kinds: Array.isArray(kinds) ? kinds.filter(isKind) : [],
       outageS: range(perturb, 'outage_s', 'perturb.', 1, 3600, [5, 15]),
       delayMs: num(perturb, 'delay_ms', 'perturb.', 1, 60_000, 300),
       schedule,
@@ -164,17 +168,17 @@ function readSchedule(v: unknown, names: string[], durationS: number, problems: 
     const atS = e.at_s;
     if (typeof atS !== 'number' || atS < 0 || atS >= durationS)
       problems.push(`${at}at_s: must be a number in 0..duration_s (${durationS})`);
-    if (!(PERTURBATION_KINDS as readonly unknown[]).includes(e.kind))
-      problems.push(`${at}kind: must be one of ${PERTURBATION_KINDS.join(', ')}`);
+    if (!isKind(e.kind)) problems.push(`${at}kind: must be one of ${PERTURBATION_KINDS.join(', ')}`);
     const nodes = e.nodes ?? [];
-    if (!Array.isArray(nodes) || !nodes.every((n) => names.includes(n as string)))
+    if (!Array.isArray(nodes) || !nodes.every((n) => names.includes(n)))
       problems.push(`${at}nodes: must name nodes of this network (${names.join(', ')}), got ${JSON.stringify(nodes)}`);
     const outage = e.outage_s ?? 10;
     if (typeof outage !== 'number' || outage <= 0 || outage > 3600) problems.push(`${at}outage_s: must be a number in 0..3600`);
     return {
       atS: Number(atS),
-      kind: e.kind as PerturbationKind,
-      nodes: Array.isArray(nodes) ? (nodes as string[]) : [],
+      // Refused above when it is no kind (the manifest is then refused as a whole).
+      kind: isKind(e.kind) ? e.kind : PERTURBATION_KINDS[0],
+      nodes: Array.isArray(nodes) ? nodes.filter((n) => typeof n === 'string') : [],
       outageS: Number(outage),
     };
   });

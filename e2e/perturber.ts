@@ -12,6 +12,7 @@ import type { History } from './history.ts';
 import { call, sleep } from './http.ts';
 import type { PerturbationKind } from './manifest.ts';
 import type { Rng } from './rng.ts';
+import { errorCode } from '../core/errors.ts';
 
 /** What to do: a kind, the nodes it hits (empty: chosen here) and how long it lasts. */
 export interface PerturbationPlan {
@@ -142,7 +143,7 @@ export class Perturber {
         kind: 'disk_full',
         nodes: [n.name],
         bytes: written,
-        error: (e as NodeJS.ErrnoException).code,
+        error: errorCode(e),
       });
     } finally {
       closeSync(fd);

@@ -8,6 +8,7 @@
  */
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { ownerOfClient } from './socketOwner.ts';
+import { portOf } from './http.ts';
 
 /** The state of a link. */
 export type LinkMode = 'open' | 'cut' | 'drop';
@@ -35,6 +36,8 @@ export class Relay {
   port = 0;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  /** Each forwarded socket's other end (a socket that closes takes its peer with it). */
+  private readonly peers = new WeakMap<Socket, Socket>();
   /** What waits for a dropped link to heal: forwarders with bytes held, dials not yet connected. */
   private readonly held: (() => void)[] = [];
 
@@ -49,7 +52,7 @@ export class Relay {
     return new Promise((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
-        this.port = (server.address() as { port: number }).port;
+        this.port = portOf(server);
         resolve(this.port);
       });
     });
@@ -124,13 +127,13 @@ export class Relay {
     s.on('error', () => s.destroy());
     s.once('close', () => {
       this.sockets.delete(s);
-      for (const o of this.sockets) if ((o as unknown as { peer?: Socket }).peer === s) o.destroy();
+      for (const o of this.sockets) if (this.peers.get(o) === s) o.destroy();
     });
   }
 
   /** Copies `from` to `to` under the link's current mode and delay, in order. */
   private forward(from: Socket, to: Socket): void {
-    (from as unknown as { peer: Socket }).peer = to;
+    this.peers.set(from, to);
     const queue: { due: number; chunk: Buffer }[] = [];
     let scheduled = false;
     let lastDue = 0;

@@ -17,6 +17,7 @@ import { Sampler } from './sampler.ts';
 import { StreamSubscriber } from './streamSubscriber.ts';
 import { TransferLoad } from './transferLoad.ts';
 import { WebhookReceiver } from './webhookReceiver.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** Whether this machine lets the runner mount a tmpfs (root, a kernel that allows it). */
 function canMountTmpfs(dir: string): string | null {
@@ -27,7 +28,7 @@ function canMountTmpfs(dir: string): string | null {
     execFileSync('umount', [probe]);
     return null;
   } catch (e) {
-    return String((e as { stderr?: Buffer }).stderr ?? (e as Error).message)
+    return String((e as { stderr?: Buffer }).stderr ?? errorMessage(e))
       .trim()
       .split('\n')[0];
   } finally {

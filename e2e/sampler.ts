@@ -7,7 +7,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { Cluster, ClusterNode } from './cluster.ts';
-import type { History } from './history.ts';
+import { fields, type History, objects, strings } from './history.ts';
 import { call, sleep } from './http.ts';
 import { foreignClients } from './socketOwner.ts';
 
@@ -51,15 +51,15 @@ export class Sampler {
       call(`${n.proc.httpUrl}/api/chain/height`, { timeoutMs: 3000 }),
       call(`${n.proc.httpUrl}/api/health`, { timeoutMs: 3000 }),
     ]);
-    const latest = head.body?.latestBlock as { hash?: string } | undefined;
+    const latest = fields(head.body?.latestBlock)?.hash;
     const height = typeof head.body?.height === 'number' ? head.body.height : null;
-    if (height !== null && latest?.hash) this.heads.set(n.name, { height, hash: latest.hash, t: Date.now() });
+    if (height !== null && typeof latest === 'string' && latest) this.heads.set(n.name, { height, hash: latest, t: Date.now() });
     this.history.record('sample', {
       node: n.name,
       pid,
       run: n.proc.starts,
       height,
-      hash: latest?.hash,
+      hash: latest,
       health: health.status,
       healthStatus: health.body?.status,
       peers: health.body?.peers,
@@ -70,8 +70,8 @@ export class Sampler {
     if (!peers) return;
     const p = await call(`${n.proc.httpUrl}/api/chain/peers`, { timeoutMs: 3000 });
     const allowed = new Set([...this.cluster.relays.values()].map((r) => r.port));
-    const list = (p.body?.peers as { peerId: string; addresses: string[] }[] | undefined) ?? [];
-    const direct = list.flatMap((x) => x.addresses).filter((a) => !allowed.has(Number(/\/tcp\/(\d+)/.exec(a)?.[1])));
+    const list = objects(p.body?.peers);
+    const direct = list.flatMap((x) => strings(x.addresses)).filter((a) => !allowed.has(Number(/\/tcp\/(\d+)/.exec(a)?.[1])));
     // The node's own peer id must stay the one its data dir's key gives, across restarts.
     const own = await call(`${n.proc.httpUrl}/api/chain/network`, { timeoutMs: 3000 });
     this.history.record('peers', { node: n.name, count: list.length, direct, peerId: own.body?.peerId, expected: n.peerId });

@@ -6,8 +6,9 @@
  */
 import { createParser } from 'eventsource-parser';
 import WebSocket from 'ws';
-import type { History } from './history.ts';
+import { fields, type History } from './history.ts';
 import { sleep } from './http.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** Silence after which a stream is given up and reopened (the SSE heartbeat is every 2 s). */
 const IDLE_MS = 10_000;
@@ -37,8 +38,8 @@ export class StreamSubscriber {
   async run(): Promise<void> {
     while (!this.stopped) {
       this.conn++;
-      const reason = await (this.kind === 'sse' ? this.sse() : this.ws()).catch((e: Error) =>
-        e.cause ? String((e.cause as Error).message ?? e.cause) : e.message,
+      const reason = await (this.kind === 'sse' ? this.sse() : this.ws()).catch((e: unknown) =>
+        e instanceof Error && e.cause ? errorMessage(e.cause) : errorMessage(e),
       );
       if (this.stopped) break;
       this.history.record('stream_close', { sub: this.id, kind: this.kind, node: this.node, conn: this.conn, reason });
@@ -50,13 +51,17 @@ export class StreamSubscriber {
     const rec: Record<string, unknown> = { sub: this.id, kind: this.kind, node: this.node, conn: this.conn, event };
     if (id !== undefined) rec.id = id;
     if (event === 'block')
-      Object.assign(rec, { height: data.index, hash: data.hash, txs: (data.transactions as unknown[] | undefined)?.length });
+      Object.assign(rec, {
+        height: data.index,
+        hash: data.hash,
+        txs: Array.isArray(data.transactions) ? data.transactions.length : undefined,
+      });
     if (event === 'reorg')
       Object.assign(rec, {
         fromHeight: data.fromHeight,
         oldHead: data.oldHead,
         newHead: data.newHead,
-        dropped: (data.dropped as unknown[])?.length,
+        dropped: Array.isArray(data.dropped) ? data.dropped.length : undefined,
       });
     if (event === 'hello') Object.assign(rec, { height: data.height, hash: data.latestBlockHash });
     this.history.record('stream', rec);
@@ -78,8 +83,7 @@ export class StreamSubscriber {
     const parser = createParser({
       onEvent: (e) => {
         if (e.id !== undefined) this.lastId = e.id;
-        if (e.event === 'block' || e.event === 'reorg' || e.event === 'hello')
-          this.event(e.event, JSON.parse(e.data) as Record<string, unknown>, e.id);
+        if (e.event === 'block' || e.event === 'reorg' || e.event === 'hello') this.event(e.event, fields(JSON.parse(e.data)) ?? {}, e.id);
       },
     });
     const decoder = new TextDecoder();
@@ -113,12 +117,13 @@ export class StreamSubscriber {
       ws.on('message', (raw) => {
         clearTimeout(idle);
         idle = setTimeout(() => ws.terminate(), IDLE_MS);
-        const msg = JSON.parse(String(raw)) as { type?: string; data?: Record<string, unknown> };
-        if ((msg.type === 'block' || msg.type === 'reorg') && msg.data) this.event(msg.type, msg.data);
-        if (msg.type === 'block' && msg.data) this.lastId = `${msg.data.index}:${msg.data.hash}`;
+        const msg = fields(JSON.parse(String(raw)));
+        const data = fields(msg?.data);
+        if ((msg?.type === 'block' || msg?.type === 'reorg') && data) this.event(msg.type, data);
+        if (msg?.type === 'block' && data) this.lastId = `${data.index}:${data.hash}`;
         // A reorg's new branch follows from fromHeight: a reconnect before it came resumes below it.
-        if (msg.type === 'reorg' && msg.data && this.lastId !== null && Number(msg.data.fromHeight) <= Number(this.lastId.split(':')[0]))
-          this.lastId = String(Number(msg.data.fromHeight) - 1);
+        if (msg?.type === 'reorg' && data && this.lastId !== null && Number(data.fromHeight) <= Number(this.lastId.split(':')[0]))
+          this.lastId = String(Number(data.fromHeight) - 1);
       });
       ws.on('error', (e) => {
         why = e.message;

@@ -5,8 +5,8 @@
  * once, under one `webhook-id` however often it is retried.
  */
 import { createServer, type Server } from 'node:http';
-import type { History } from './history.ts';
-import { call } from './http.ts';
+import { fields, type History } from './history.ts';
+import { call, portOf } from './http.ts';
 
 /** The receiver of every node's alert deliveries. */
 export class WebhookReceiver {
@@ -26,7 +26,7 @@ export class WebhookReceiver {
       req.on('end', () => {
         let body: Record<string, unknown> = {};
         try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+          body = fields(JSON.parse(Buffer.concat(chunks).toString('utf8'))) ?? {};
         } catch {
           // recorded as delivered with no block; the checker counts it as unreadable
         }
@@ -43,7 +43,7 @@ export class WebhookReceiver {
     });
     const server = this.server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    this.port = (server.address() as { port: number }).port;
+    this.port = portOf(server);
   }
 
   /** Subscribes `miner_block` (every block) on the node at `url`, delivered to this receiver. */

@@ -14,6 +14,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from '../node/log.ts';
 import { CliFault } from './dataDir.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** Limits of a checkpoint download. */
 export interface CheckpointFetchOptions {
@@ -102,7 +103,7 @@ export async function fetchCheckpoint(url: string, out: string, opts: Checkpoint
     await rm(tmp, { force: true });
     const why = ac.signal.aborted ? ac.signal.reason : e;
     if (why instanceof CliFault) throw why;
-    throw fault((why as Error).message);
+    throw fault(errorMessage(why));
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onAbort);
@@ -115,7 +116,7 @@ function responseOf(url: string, signal: AbortSignal): Promise<IncomingMessage> 
     const request = url.startsWith('https:') ? httpsRequest : httpRequest;
     const req = request(url, { headers: { 'Accept-Encoding': 'identity' }, signal }, resolve);
     req.on('error', (e) =>
-      reject(new CliFault(`cannot fetch the checkpoint from ${url}: ${signal.aborted ? (signal.reason as Error).message : e.message}`)),
+      reject(new CliFault(`cannot fetch the checkpoint from ${url}: ${signal.aborted ? errorMessage(signal.reason) : e.message}`)),
     );
     req.end();
   });

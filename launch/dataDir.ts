@@ -9,6 +9,7 @@ import type { ForkHeights } from '../core/genesis.ts';
 import { ChainStore } from '../node/store/chainStore.ts';
 import { OmbraNode } from '../node/node.ts';
 import { LogIntegrityError } from '../node/store/storeDamage.ts';
+import { errorChain, errorCode } from '../core/errors.ts';
 
 /** A fault the operator must fix (exit 1, no help). */
 export class CliFault extends Error {}
@@ -50,7 +51,7 @@ export function loadOrCreateSecretsKey(dataDir: string): Buffer {
       writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
     } catch (e) {
       // Another process made it first: read theirs.
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (errorCode(e) !== 'EEXIST') throw e;
     }
   }
   const text = readFileSync(file, 'utf8').trim();
@@ -63,10 +64,7 @@ export function loadOrCreateSecretsKey(dataDir: string): Buffer {
 
 /** True for LevelDB's "another process holds the lock" failure. */
 function isLevelLocked(e: unknown): boolean {
-  for (let x = e as { code?: unknown; cause?: unknown } | undefined, i = 0; x && i < 5; x = x.cause as typeof x, i++) {
-    if (x.code === 'LEVEL_LOCKED') return true;
-  }
-  return false;
+  return errorChain(e).some((x) => errorCode(x) === 'LEVEL_LOCKED');
 }
 
 /** Refuses a data dir that has no chain database, without creating one. */

@@ -2,7 +2,7 @@
  * One place that runs components: started in order, stopped in reverse. A start that fails
  * stops the ones already started; a stop that fails is logged and the others still stop.
  */
-import { ChainError } from '../core/errors.ts';
+import { ChainError, errorMessage } from '../core/errors.ts';
 import { silentLogger, type Logger } from '../node/log.ts';
 import type { Component } from '../node/ports.ts';
 
@@ -23,7 +23,7 @@ export class Lifecycle {
       await component.start();
     } catch (e) {
       // The caller reports the error itself (`ombra` as one line): logged here only for debugging.
-      this.log.debug('start failed', { component: name, error: (e as Error).message });
+      this.log.debug('start failed', { component: name, error: errorMessage(e) });
       // What it opened before failing is released too.
       await component.stop().catch(() => undefined);
       await this.stop();
@@ -44,7 +44,7 @@ export class Lifecycle {
           // component could not write on stop is refolded from the block log on the next start.
           if (e instanceof ChainError && e.code === 'DISK_FULL')
             this.log.warn('stopped without writing: writes are stopped', { component: name });
-          else this.log.error('stop failed', { component: name, error: (e as Error).message });
+          else this.log.error('stop failed', { component: name, error: errorMessage(e) });
         }
       }
     })();

@@ -12,7 +12,8 @@ import { open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../node/log.ts';
 import type { StorageFault } from '../node/store/storageFence.ts';
-import type { LaunchConfig, Launched } from './launch.ts';
+import type { Launched } from './launch.ts';
+import type { LaunchConfig } from './launchConfig.ts';
 
 /** How the watcher probes and when. */
 export interface StorageRecoveryOptions {

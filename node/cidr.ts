@@ -1,14 +1,12 @@
 /**
- * A pure CIDR matcher for the trusted-proxy rule, and the per-IP bucket of a client that the HTTP
- * quotas (api/) and the p2p connection guard (p2p/connectionGuard.ts) both count by. It lives
- * here, below both. Every address lives in the 128-bit IPv6 space,
- * IPv4 as its IPv4-mapped form (::ffff:a.b.c.d), so `10.0.0.1`, `::ffff:10.0.0.1` and the CIDRs
- * `10.0.0.0/8` and `::ffff:10.0.0.0/104` all mean the same thing.
+ * CIDR sets for the trusted-proxy rule and the per-IP exemptions (Node's BlockList), and the
+ * per-IP bucket of a client that the HTTP quotas (api/) and the p2p connection guard
+ * (p2p/connectionGuard.ts) both count by. It lives here, below both. `10.0.0.1` and
+ * `::ffff:10.0.0.1`, and the CIDRs `10.0.0.0/8` and `::ffff:10.0.0.0/104`, mean the same thing.
  */
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
 
 const MAPPED = 0xffffn << 32n;
-const ALL = (1n << 128n) - 1n;
 
 function v4Bits(ip: string): bigint {
   return ip.split('.').reduce((acc, part) => (acc << 8n) | BigInt(Number(part)), 0n);
@@ -35,46 +33,42 @@ export function ipBits(ip: string): bigint | null {
   return [...left, ...fill, ...right].reduce((acc, g) => (acc << 16n) | g, 0n);
 }
 
-/** A parsed CIDR: the network's bits and the prefix length in the 128-bit space. */
+/** A parsed CIDR: its address as written, the prefix length and the address family. */
 export interface Cidr {
-  base: bigint;
+  address: string;
   prefix: number;
+  family: 'ipv4' | 'ipv6';
 }
 
 /** Parses `ADDR` or `ADDR/BITS` (IPv4 or IPv6); throws naming the bad entry. */
 export function parseCidr(raw: string): Cidr {
-  const [addr, bits, extra] = raw.trim().split('/');
-  const base = ipBits(addr);
-  if (base === null || extra !== undefined) throw new Error(`trusted proxy ${raw.slice(0, 80)} is not an IP address or CIDR`);
-  const width = isIP(addr) === 4 ? 32 : 128;
-  const n = bits === undefined ? width : /^[0-9]{1,3}$/.test(bits) ? Number(bits) : -1;
-  if (n < 0 || n > width) throw new Error(`trusted proxy ${raw.slice(0, 80)} has a bad prefix length`);
-  const prefix = n + (128 - width);
-  return { base: base & maskOf(prefix), prefix };
+  const [address, bits, extra] = raw.trim().split('/');
+  if (ipBits(address) === null || extra !== undefined) throw new Error(`trusted proxy ${raw.slice(0, 80)} is not an IP address or CIDR`);
+  const family = isIP(address) === 4 ? 'ipv4' : 'ipv6';
+  const width = family === 'ipv4' ? 32 : 128;
+  const prefix = bits === undefined ? width : /^[0-9]{1,3}$/.test(bits) ? Number(bits) : -1;
+  if (prefix < 0 || prefix > width) throw new Error(`trusted proxy ${raw.slice(0, 80)} has a bad prefix length`);
+  return { address, prefix, family };
 }
 
-function maskOf(prefix: number): bigint {
-  return (ALL << BigInt(128 - prefix)) & ALL;
-}
-
-/** Whether the address (already as bits) is inside the CIDR. */
-function inCidr(bits: bigint, cidr: Cidr): boolean {
-  return (bits & maskOf(cidr.prefix)) === cidr.base;
-}
-
-/** A set of CIDRs to test addresses against. */
+/**
+ * A set of CIDRs to test addresses against: Node's `BlockList`, which already treats an IPv4
+ * address and its IPv4-mapped IPv6 form as one; the entries are checked here first, so a bad
+ * one is named the way an operator wrote it.
+ */
 export class CidrSet {
-  private readonly cidrs: readonly Cidr[];
+  private readonly list = new BlockList();
 
   /** Parses every entry; throws on the first bad one. */
   constructor(entries: readonly string[]) {
-    this.cidrs = entries.map(parseCidr);
+    for (const c of entries.map(parseCidr)) this.list.addSubnet(c.address, c.prefix, c.family);
   }
 
   /** Whether `ip` is inside any of the CIDRs (false for anything that is not an IP). */
   has(ip: string): boolean {
-    const bits = ipBits(ip);
-    return bits !== null && this.cidrs.some((c) => inCidr(bits, c));
+    // Zone ids (fe80::1%eth0) name an interface, not an address anyone can be trusted by.
+    const family = ip.includes('%') ? 0 : isIP(ip);
+    return family !== 0 && this.list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
   }
 }
 

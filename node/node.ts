@@ -5,21 +5,13 @@
  * (catchUp.ts), import and production (blockImport.ts), transactions (txSubmit.ts) and
  * reorganisation (reorg.ts); this class holds the lifecycle and hands out the ports.
  */
-import type { Subject } from 'rxjs';
 import type { Block } from '../core/block.ts';
-import type { Genesis } from '../core/genesis.ts';
 import type { KeyPair } from '../core/keys.ts';
 import type { ChainState } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
-import type { ChainEvent, ChainInfo } from '../projections/events.ts';
-import type { ProjectionRunner } from '../projections/runner.ts';
 import { importBlock, importBlocks, produceBlock } from './writer/blockImport.ts';
 import { catchUp, type CatchUpOptions } from './writer/catchUp.ts';
 import type { ChainStore } from './store/chainStore.ts';
-import type { EvidenceStore } from './writer/evidence.ts';
-import type { HealthMonitor } from './healthMonitor.ts';
-import type { Logger } from './log.ts';
-import type { Mempool } from './mempool/mempool.ts';
 import { openChain, type NodeOptions } from './store/openChain.ts';
 import type {
   AlertPorts,
@@ -36,6 +28,7 @@ import { noteCompetingBlock, reorg } from './writer/reorg.ts';
 import { explainCorruption } from './store/storeDamage.ts';
 import { restorePending, submitTx } from './mempool/txSubmit.ts';
 import { Writer } from './writer/writer.ts';
+import { WriterViews } from './writerViews.ts';
 import { dirname, resolve } from 'node:path';
 
 export type { NodeOptions } from './store/openChain.ts';
@@ -43,12 +36,11 @@ export { LogIntegrityError } from './store/storeDamage.ts';
 export { refOf } from './writer/writer.ts';
 
 /** The running node's core: log, state, mempool, projections and the event feed. */
-export class OmbraNode implements HealthView, Component {
-  private readonly w: Writer;
+export class OmbraNode extends WriterViews implements HealthView, Component {
   private readonly onCatchUp?: (height: number, head: number) => void;
 
   private constructor(w: Writer, opts: NodeOptions) {
-    this.w = w;
+    super(w);
     this.onCatchUp = opts.onCatchUp;
   }
 
@@ -92,57 +84,6 @@ export class OmbraNode implements HealthView, Component {
       // recovery from a full disk) finds it unlocked.
       await this.w.store.close();
     }
-  }
-
-  /** The block log. */
-  get store(): ChainStore {
-    return this.w.store;
-  }
-
-  /** The read models (projections and reactors). */
-  get runner(): ProjectionRunner {
-    return this.w.runner;
-  }
-
-  /** Pending transactions. */
-  get mempool(): Mempool {
-    return this.w.mempool;
-  }
-
-  /** Outcomes of block production and import, for health. */
-  get healthMonitor(): HealthMonitor {
-    return this.w.healthMonitor;
-  }
-
-  /** Equivocations seen (node-local): the second block of a slot is never built upon. */
-  get evidence(): EvidenceStore {
-    return this.w.evidence;
-  }
-
-  get genesis(): Genesis {
-    return this.w.genesis;
-  }
-
-  get info(): ChainInfo {
-    return this.w.info;
-  }
-
-  /** The one event feed: committed blocks, reorganisations, admitted transactions. */
-  get events$(): Subject<ChainEvent> {
-    return this.w.events$;
-  }
-
-  get log(): Logger {
-    return this.w.log;
-  }
-
-  get clock(): () => number {
-    return this.w.clock;
-  }
-
-  /** Blocks the last catch-up re-folded (0 after a clean restart: checkpoints were current). */
-  get lastCatchUp(): { from: number; to: number; blocks: number } {
-    return this.w.lastCatchUp;
   }
 
   /** Replays the log into projections behind the head (all of them after `resetAll`). */

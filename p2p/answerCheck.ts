@@ -7,8 +7,9 @@
  * Full validation (transactions, state roots) stays with the node's import path.
  */
 import { blockHash, checkAttestations, checkBlockShape, slotOf, slotOwner, type Block } from '../core/block.ts';
-import { ChainError } from '../core/errors.ts';
+import { ChainError, errorMessage } from '../core/errors.ts';
 import type { Genesis } from '../core/genesis.ts';
+import { fieldOf } from '../core/encoding.ts';
 
 /** A peer broke the sync protocol (oversized or malformed answers, forged blocks): it gets banned. */
 export class PeerFault extends Error {
@@ -56,7 +57,7 @@ function headerFault(raw: unknown): string | null {
     const b = checkBlockShape(raw);
     return blockHash(b) === b.hash ? null : `block ${b.index} does not hash to its hash`;
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
 }
 
@@ -74,19 +75,20 @@ export function sealFault(raw: unknown, genesis: Genesis): string | null {
   try {
     checkAttestations(b);
   } catch (e) {
-    return (e as Error).message;
+    return errorMessage(e);
   }
   return null;
 }
 
 /** Checks a `blocks` answer for `from..to` and returns its blocks; throws PeerFault. */
 export function checkAnswer(answer: unknown, from: number, to: number, genesis: Genesis): Block[] {
-  const blocks = (answer as { blocks?: unknown } | undefined)?.blocks;
+  const blocks = fieldOf(answer, 'blocks');
   if (!Array.isArray(blocks)) {
     // `{error}` is a refusal (e.g. the server's rate limit), not a breach: the caller retries later.
-    const { error, heldFrom } = (answer ?? {}) as { error?: unknown; heldFrom?: unknown };
-    if (typeof error === 'string' && Number.isSafeInteger(heldFrom) && (heldFrom as number) > from)
-      throw new NotHeld(`holds no blocks below ${String(heldFrom)} (it started from a checkpoint)`, heldFrom as number, from);
+    const error = fieldOf(answer, 'error');
+    const heldFrom = fieldOf(answer, 'heldFrom');
+    if (typeof error === 'string' && typeof heldFrom === 'number' && Number.isSafeInteger(heldFrom) && heldFrom > from)
+      throw new NotHeld(`holds no blocks below ${heldFrom} (it started from a checkpoint)`, heldFrom, from);
     if (typeof error === 'string') throw new Refusal(`refused ${from}..${to}: ${error.slice(0, 200)}`);
     throw new PeerFault(`answered no blocks for ${from}..${to}`);
   }

@@ -18,6 +18,7 @@ import { LateGossip } from './lateGossip.ts';
 import type { StaleGossipBudget } from './staleGossip.ts';
 import type { Syncer } from './sync.ts';
 import { decode } from './wire.ts';
+import { fieldOf } from '../core/encoding.ts';
 
 /** Codes that mean "out of date or not now", not misbehaviour. */
 const IGNORABLE = new Set(['NONCE_GAP', 'MEMPOOL_FULL', 'SYNCING', 'DISK_FULL']);
@@ -82,7 +83,7 @@ export class GossipValidator {
       this.stale.earn(peer.toString());
       return TopicValidatorResult.Accept;
     } catch (e) {
-      if (e instanceof ChainError && STALE.has(e.code)) return this.staleFrom(peer, 'tx', e.code, (raw as { hash?: unknown } | null)?.hash);
+      if (e instanceof ChainError && STALE.has(e.code)) return this.staleFrom(peer, 'tx', e.code, fieldOf(raw, 'hash'));
       if (e instanceof MempoolPolicyError || (e instanceof ChainError && IGNORABLE.has(e.code))) return TopicValidatorResult.Ignore;
       return this.reject('tx', e instanceof ChainError ? `${e.code}: ${e.message}` : 'invalid');
     }

@@ -6,6 +6,7 @@
  * named before contradicts itself. Bounded: when full, the oldest note goes first.
  */
 import { MAX_BANNED } from './banList.ts';
+import { makeRoom } from '../core/recency.ts';
 
 /** Each peer's last `heldFrom` and when it said it. */
 export class HeldFromNotes {
@@ -29,7 +30,7 @@ export class HeldFromNotes {
   note(peer: string, first: number, from: number, now = Date.now()): string | null {
     const said = this.notes.get(peer);
     this.notes.delete(peer);
-    if (this.notes.size >= MAX_BANNED) this.notes.delete(this.notes.keys().next().value as string);
+    makeRoom(this.notes, MAX_BANNED);
     this.notes.set(peer, { first, at: now });
     return said && from >= said.first ? `refused blocks from ${from} after saying it holds them from ${said.first}` : null;
   }

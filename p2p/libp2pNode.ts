@@ -16,6 +16,7 @@ import { isIP } from 'node:net';
 import { listenFault } from '../node/listenFault.ts';
 import { gossipOptions } from './gossipConfig.ts';
 import type { P2pOptions } from './options.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** A started libp2p node with gossipsub as its pubsub service. */
 export type OmbraLibp2p = Libp2p<{ pubsub: GossipSub }>;
@@ -53,8 +54,8 @@ export async function startLibp2p(
   try {
     return (await createLibp2p(config)) as OmbraLibp2p;
   } catch (e) {
-    const code = /\b(E[A-Z]{4,})\b/.exec(String((e as Error).message))?.[1];
-    if ((e as Error).name !== 'UnsupportedListenAddressesError' && !code?.startsWith('EADDR')) throw e;
+    const code = /\b(E[A-Z]{4,})\b/.exec(errorMessage(e))?.[1];
+    if (!(e instanceof Error && e.name === 'UnsupportedListenAddressesError') && !code?.startsWith('EADDR')) throw e;
     throw listenFault('the p2p address', opts.host, opts.port, code, 'with --p2p-port (and --p2p-host)');
   }
 }

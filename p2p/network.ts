@@ -21,6 +21,7 @@ import { StaleGossipBudget } from './staleGossip.ts';
 import { GossipValidator } from './gossipValidator.ts';
 import { ReplayGuard } from './replayGuard.ts';
 import { announcerOptions, TxAnnouncer } from './txAnnouncer.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** Listen addresses kept per peer (a peer chooses how many it announces). */
 const MAX_LISTEN_ADDRS = 8;
@@ -251,7 +252,7 @@ export class P2pNetwork implements NetworkView, Component {
   private publish(topic: string, v: unknown): void {
     this.p2p.services.pubsub
       .publish(topic, encode(v))
-      .catch((e: unknown) => this.ports.log.debug('publish failed', { topic, error: (e as Error).message }));
+      .catch((e: unknown) => this.ports.log.debug('publish failed', { topic, error: errorMessage(e) }));
   }
 
   /** Dialable addresses of connected peers (their listen addresses, learned by identify). */
@@ -318,7 +319,7 @@ export class P2pNetwork implements NetworkView, Component {
     try {
       return await this.syncer.fetch(peer, from, Math.min(to, from + this.opts.syncBatch - 1));
     } catch (e) {
-      if (isPeerFault(e)) await this.syncer.ban(peer, (e as Error).message);
+      if (isPeerFault(e)) await this.syncer.ban(peer, errorMessage(e));
       if (e instanceof NotHeld) this.syncer.noteNotHeld(peer, e);
       throw e;
     }

@@ -8,6 +8,7 @@
  * (p2p/connectionGuard.ts) keeps slots for them. An address some peer merely named (even a known
  * one) is dialled, but its peer stays a stranger: a node lists whoever connected to it.
  */
+import { makeRoom } from '../core/recency.ts';
 
 /** Bounds of the peer book. */
 export interface PeerBookOptions {
@@ -84,7 +85,7 @@ export class PeerBook {
   /** Records that `peerId` served blocks this node checked and imported: it is known from now on. */
   prove(peerId: string): void {
     this.proven.delete(peerId);
-    if (this.proven.size >= this.opts.maxProven) this.proven.delete(this.proven.values().next().value as string);
+    makeRoom(this.proven, this.opts.maxProven);
     this.proven.add(peerId);
   }
 

@@ -10,6 +10,7 @@
  */
 import type { GossipSub } from '@chainsafe/libp2p-gossipsub';
 import type { StaleGossipBudget } from './staleGossip.ts';
+import { makeRoom } from '../core/recency.ts';
 
 /** Duplicates of one message one peer may send within COPY_WINDOW_MS (its first copy and gossipsub's retransmissions). */
 export const MAX_COPIES = 4;
@@ -35,7 +36,7 @@ export class ReplayGuard {
     const since = kept && now - kept.since < COPY_WINDOW_MS ? kept.since : now;
     const n = since === kept?.since ? kept.n + 1 : 1;
     this.copies.delete(key);
-    if (this.copies.size >= MAX_TRACKED) this.copies.delete(this.copies.keys().next().value as string);
+    makeRoom(this.copies, MAX_TRACKED);
     this.copies.set(key, { n, since });
     if (n > MAX_COPIES) return `sent one gossip message ${n} times`;
     // Its first copy may be the one that crossed another peer's: free. Later ones are replays.

@@ -3,6 +3,7 @@
  * is empty, and a client waits for a token in its own copy of the same bucket before asking, so
  * an honest node never trips a server's limit however small the server's answers are.
  */
+import { makeRoom } from '../core/recency.ts';
 
 /** Sync requests a peer may make per second (burst: twice as many). */
 export const SYNC_REQUESTS_PER_SECOND = 20;
@@ -50,7 +51,7 @@ export class RequestBuckets {
   private refill(peer: string, now: number): Bucket {
     let b = this.buckets.get(peer);
     if (!b) {
-      if (this.buckets.size >= this.maxPeers) this.buckets.delete(this.buckets.keys().next().value as string);
+      makeRoom(this.buckets, this.maxPeers);
       b = { tokens: this.burst, at: now };
       this.buckets.set(peer, b);
     }

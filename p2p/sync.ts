@@ -21,7 +21,7 @@ import { checkAnswer, isPeerFault, NotHeld, PeerFault, Refusal } from './answerC
 import { batchesOf, runPipeline } from '../node/verification/blockPipeline.ts';
 import { ancestorsIn, assumedItems } from './assumeValid.ts';
 import { VerifyPool } from '../node/verification/verifyPool.ts';
-import { ChainError } from '../core/errors.ts';
+import { ChainError, errorMessage } from '../core/errors.ts';
 import { finalityDepthOf } from '../core/genesis.ts';
 import { RequestBuckets, SYNC_REQUESTS_PER_SECOND } from './requestBuckets.ts';
 import { BAN_MS, BanList, MAX_BANNED } from './banList.ts';
@@ -87,8 +87,8 @@ export class Syncer {
   /** Asks and reads the whole answer; an oversized or malformed one is the peer's fault (a ban). */
   private async ask(peer: PeerId, protocol: string, body: unknown, max: number): Promise<unknown> {
     const timeoutMs = this.opts.syncRequestTimeoutMs;
-    const stream = await this.p2p.dialProtocol(peer, protocol, { signal: AbortSignal.timeout(timeoutMs) }).catch((e: Error) => {
-      throw e.name === 'TimeoutError' || e.name === 'AbortError'
+    const stream = await this.p2p.dialProtocol(peer, protocol, { signal: AbortSignal.timeout(timeoutMs) }).catch((e: unknown) => {
+      throw e instanceof Error && (e.name === 'TimeoutError' || e.name === 'AbortError')
         ? new StalledError(`opened no ${protocol} stream within ${timeoutMs} ms`)
         : e;
     });
@@ -229,12 +229,12 @@ export class Syncer {
         // however the peer answers (p2p/peerHeads.ts).
         this.heads.forgetClaim(peer.toString());
         if (e instanceof ChainError && e.code === 'DISK_FULL') this.writesStopped = true;
-        else if (isPeerFault(e)) await this.ban(peer, (e as Error).message);
+        else if (isPeerFault(e)) await this.ban(peer, errorMessage(e));
         else if (e instanceof NotHeld) {
           // Once this sync has ended (running is cleared), another peer is asked.
           if (!this.noteNotHeld(peer, e)) setImmediate(() => this.onStruck(peer));
         } else if (e instanceof StalledError || e instanceof Refusal) await this.strike(peer, e.message);
-        else this.ports.log.warn('sync failed', { peer: peer.toString(), error: (e as Error).message });
+        else this.ports.log.warn('sync failed', { peer: peer.toString(), error: errorMessage(e) });
       })
       .finally(() => {
         this.running = null;

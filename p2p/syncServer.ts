@@ -8,6 +8,7 @@ import type { NetworkPorts } from '../node/ports.ts';
 import type { P2pOptions } from './options.ts';
 import type { RequestBuckets } from './requestBuckets.ts';
 import { decode, encode, encodeText, readAll } from './wire.ts';
+import { fieldOf } from '../core/encoding.ts';
 
 /** A peer's answer to `status`. */
 export interface PeerStatus {
@@ -47,9 +48,9 @@ export async function serveSync(
         await stream.sink([encode({ error: 'too many sync requests; slow down' })]);
         return;
       }
-      const req = decode(await readAll(stream, 1024), 1024) as { from?: unknown; to?: unknown } | undefined;
-      const from = Number(req?.from);
-      const to = Number(req?.to);
+      const req: unknown = decode(await readAll(stream, 1024), 1024);
+      const from = Number(fieldOf(req, 'from'));
+      const to = Number(fieldOf(req, 'to'));
       if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from < 0 || to < from || to - from + 1 > opts.syncBatch) {
         await stream.sink([encode({ error: `ranges are from..to, at most ${opts.syncBatch} blocks` })]);
         return;

@@ -20,6 +20,7 @@ import { type Logger, silentLogger } from '../node/log.ts';
 import { PUBLISH_THRESHOLD } from './gossipConfig.ts';
 import type { P2pOptions } from './options.ts';
 import { encode } from './wire.ts';
+import { errorMessage } from '../core/errors.ts';
 
 /** What the announcer needs of gossipsub. */
 export interface TxGossip {
@@ -169,6 +170,6 @@ export class TxAnnouncer {
     else this.counts.published++;
     this.gossip
       .publish(this.topic, encode(tx))
-      .catch((e: unknown) => this.log.debug('publish failed', { topic: this.topic, hash: tx.hash, error: (e as Error).message }));
+      .catch((e: unknown) => this.log.debug('publish failed', { topic: this.topic, hash: tx.hash, error: errorMessage(e) }));
   }
 }

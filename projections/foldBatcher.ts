@@ -1,12 +1,12 @@
 /**
  * Folding and writing: each block runs through a slot's step, its undo record is noted and its
- * rows queued; queued rows go out with each dirty slot's checkpoint in one LevelDB batch. Writes
+ * rows queued; queued rows go out with each dirty slot's saved position in one LevelDB batch. Writes
  * coalesce while a batch is in flight, so a replay writes few large batches and a live node one
  * small batch per block. Rows queued or in flight are read through `getMany` without waiting for
  * the disk, so reading a row before the next block never forces a write per block.
  */
 import type { Step } from './projection.ts';
-import type { BatchOp, Checkpoint, Slot, SlotBatch } from './slot.ts';
+import type { BatchOp, FoldMark, Slot, SlotBatch } from './slot.ts';
 import type { ProjectionStore, Rows } from './store.ts';
 import type { UndoLog } from './undoLog.ts';
 
@@ -24,7 +24,7 @@ type Overlay = Map<Rows, Map<string, { value: unknown } | null>>;
 /** Folds blocks into slots and writes the results in coalesced batches. */
 export class FoldBatcher implements SlotBatch {
   private readonly store: ProjectionStore;
-  private readonly checkpoints: Rows;
+  private readonly marks: Rows;
   private readonly undo: UndoLog;
   private readonly rowsByName: (name: string) => Rows;
   /** The rows queued for the next batch, last write of a key winning (the batch is made of them). */
@@ -42,9 +42,9 @@ export class FoldBatcher implements SlotBatch {
   /** Groups being folded (`hold`): their rows wait for the group's end, then go out as one batch. */
   private held = 0;
 
-  constructor(store: ProjectionStore, checkpoints: Rows, undo: UndoLog, rowsByName: (name: string) => Rows) {
+  constructor(store: ProjectionStore, marks: Rows, undo: UndoLog, rowsByName: (name: string) => Rows) {
     this.store = store;
-    this.checkpoints = checkpoints;
+    this.marks = marks;
     this.undo = undo;
     this.rowsByName = rowsByName;
   }
@@ -114,14 +114,14 @@ export class FoldBatcher implements SlotBatch {
     if (this.failure) throw this.failure;
   }
 
-  /** Marks `slot` for the next batch (its checkpoint is written with it). */
+  /** Marks `slot` for the next batch (its saved position is written with it). */
   touch(slot: Slot): void {
     this.dirty.add(slot);
   }
 
   /**
    * Writes what is queued at the end of this turn: blocks imported as a group are emitted one
-   * after another in one turn, so their rows go out as one batch with one checkpoint a
+   * after another in one turn, so their rows go out as one batch with one saved position a
    * projection, not the first block alone and then the rest.
    */
   writeSoon(): void {
@@ -135,7 +135,7 @@ export class FoldBatcher implements SlotBatch {
 
   /**
    * Holds writes until the matching `release`: the blocks of one imported group are announced one
-   * after another across awaits, and would otherwise go out as a batch (and a checkpoint of every
+   * after another across awaits, and would otherwise go out as a batch (and a saved position of every
    * saved model) a block; `flush` still writes at once.
    */
   hold(): void {
@@ -157,12 +157,12 @@ export class FoldBatcher implements SlotBatch {
       for (const [key, row] of rows)
         ops.push(row === null ? { type: 'del', sublevel: sub, key } : { type: 'put', sublevel: sub, key, value: row.value });
     for (const slot of this.dirty) {
-      const cp: Checkpoint = { height: slot.height, version: slot.p.version };
+      const mark: FoldMark = { height: slot.height, version: slot.p.version };
       // A copy taken now: the batch is encoded only after the undo drain, and reducers may update
       // their state in place meanwhile; a live reference would store a later block's state under
       // this height, and a kill -9 would then count the blocks in between twice.
-      if (slot.p.save) cp.saved = structuredClone(slot.p.save(slot.state));
-      ops.push({ type: 'put', sublevel: this.checkpoints, key: slot.p.name, value: cp });
+      if (slot.p.save) mark.saved = structuredClone(slot.p.save(slot.state));
+      ops.push({ type: 'put', sublevel: this.marks, key: slot.p.name, value: mark });
     }
     const reactors = [...this.dirty].filter((slot) => slot.reactor?.written);
     this.queued = 0;
@@ -171,7 +171,7 @@ export class FoldBatcher implements SlotBatch {
     this.dirty = new Set();
     this.writing = this.undo
       .drain((name) => this.rowsByName(name))
-      // Rows come once a key already, and checkpoints once a slot: the store's de-duplication
+      // Rows come once a key already, and saved positions once a slot: the store's de-duplication
       // would find next to nothing (an undo record put and deleted in one batch is written twice,
       // in order, as LevelDB applies a batch).
       .then((undoOps) => this.store.write(ops.concat(undoOps) as never, { dedupe: false }))

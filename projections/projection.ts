@@ -30,9 +30,9 @@ export interface Step<S, Undo = unknown> {
 /**
  * A read model. `apply` is pure: no I/O, no clock; it may update `state` in place (the runner
  * owns it) as long as the result depends only on the state and the event.
- * Small models persist their whole state with each checkpoint (`save`/`load`); large ones keep
+ * Small models persist their whole state with each saved position (`save`/`load`); large ones keep
  * rows in their sublevel (`ops`) and may rebuild an in-memory index from them (`restore`).
- * `Saved` is what `save` returns and `load` is given back (the checkpoint holds it), `Undo` what a
+ * `Saved` is what `save` returns and `load` is given back (the saved position holds it), `Undo` what a
  * step keeps for `revert` (the undo log holds it).
  */
 export interface Projection<S = unknown, Saved = unknown, Undo = unknown> {

@@ -1,6 +1,6 @@
 /**
  * A reactor: a node-local consumer of committed blocks that the projection runner drives like a
- * projection (its rows and checkpoint in one batch, catch-up from the block log, the undo log on
+ * projection (its rows and saved position in one batch, catch-up from the block log, the undo log on
  * reorganisations) but that is not a read model: its output depends on node-local data (alert
  * subscriptions), so `replay` does not rebuild it and a new one starts at the head, not at genesis.
  */
@@ -16,7 +16,7 @@ export interface Reactor<S = unknown> {
   init(info: ChainInfo): S;
   /** Loads the state from the reactor's rows (at start and after a reorganisation stepped them back). */
   restore(rows: AsyncIterable<[string, unknown]>, info: ChainInfo): Promise<S>;
-  /** One committed block: the next state and the rows to write with the checkpoint. */
+  /** One committed block: the next state and the rows to write with its saved position. */
   react(state: S, block: Block): Step<S>;
   /** Called once the rows of the blocks folded so far are durable. */
   written?(state: S): void;

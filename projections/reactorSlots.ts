@@ -1,15 +1,15 @@
 /**
- * Reactors on the runner: attached from their checkpoint (caught up from stored blocks first),
+ * Reactors on the runner: attached from their saved position (caught up from stored blocks first),
  * detached with their rows kept, and rewound to a common ancestor after a reorganisation deeper
  * than the undo log.
  */
 import type { Block } from '../core/block.ts';
 import type { Projection } from './projection.ts';
 import type { Reactor } from './reactor.ts';
-import { minHeight, type Checkpoint, type RunnerParts, type Slot } from './slot.ts';
+import { minHeight, type FoldMark, type RunnerParts, type Slot } from './slot.ts';
 
 /**
- * Runs `reactor` from its checkpoint: a new one (or a new version) starts at the projections'
+ * Runs `reactor` from its saved position: a new one (or a new version) starts at the projections'
  * height; one behind them is caught up from `blocks` first. From then on it folds every block
  * with the projections, in the same batches, and steps back with them on a reorganisation.
  */
@@ -23,13 +23,13 @@ export async function attachReactor<S>(
   parts.detached.delete(reactor.name);
   const sub = parts.store.sublevel(`p:${reactor.name}`);
   const top = minHeight(parts);
-  const cp = (await parts.checkpoints.get(reactor.name)) as Checkpoint | undefined;
+  const mark = (await parts.marks.get(reactor.name)) as FoldMark | undefined;
   let height = top;
-  if (!cp || cp.version !== reactor.version) {
+  if (!mark || mark.version !== reactor.version) {
     await sub.clear();
-    await parts.checkpoints.put(reactor.name, { height: top, version: reactor.version });
-  } else height = Math.min(cp.height, top);
-  const state = await reactor.restore(sub.iterator() as AsyncIterable<[string, unknown]>, parts.info);
+    await parts.marks.put(reactor.name, { height: top, version: reactor.version });
+  } else height = Math.min(mark.height, top);
+  const state = await reactor.restore(sub.iterator(), parts.info);
   const slot: Slot = { p: reactorAsProjection(reactor), state, height, sub, reactor: reactor as Reactor };
   // Catch up from the log before joining the live fold; the log may grow meanwhile.
   for (;;) {
@@ -53,11 +53,11 @@ export async function rewindReactors(parts: RunnerParts, ancestor: number): Prom
   for (const slot of parts.slots.values()) {
     if (!slot.reactor || slot.height <= ancestor) continue;
     slot.height = ancestor;
-    await parts.checkpoints.put(slot.p.name, { height: ancestor, version: slot.p.version });
+    await parts.marks.put(slot.p.name, { height: ancestor, version: slot.p.version });
   }
 }
 
-/** Stops running a reactor (its rows and checkpoint stay for the next attach). */
+/** Stops running a reactor (its rows and saved position stay for the next attach). */
 export async function detachReactor(parts: RunnerParts, name: string): Promise<void> {
   await parts.batch.flush();
   if (parts.slots.get(name)?.reactor) {

@@ -11,7 +11,7 @@
  *   read downwards);
  * - `<kind>!o!<owner>!<n>` -> tokenId, numbered per owner, and `<kind>!c!<owner>` -> the owner's count.
  *
- * In memory: each list's size (saved with the checkpoint) and a bounded cache of owners' counts
+ * In memory: each list's size (kept with the saved position) and a bounded cache of owners' counts
  * (ChainInfo.recordCache of them; absent: every one), read back before a block that mints for an
  * owner the cache lost (`needs`/`take`).
  */

@@ -1,15 +1,15 @@
 /**
  * Stepping read models back to a common ancestor through the undo log, for a reorganisation:
- * rows restored and checkpoints moved in one batch, in-memory states reverted or reloaded.
+ * rows restored and saved positions moved in one batch, in-memory states reverted or reloaded.
  */
 import type { ChainInfo } from './events.ts';
 import type { Projection } from './projection.ts';
-import { loadedState, rowsByName, type Checkpoint, type RunnerParts, type Slot } from './slot.ts';
+import { loadedState, rowsByName, type FoldMark, type RunnerParts, type Slot } from './slot.ts';
 import type { UndoEntry } from './undoLog.ts';
 
 /**
  * Steps every read model back to `ancestor` through the undo log: rows restored and
- * checkpoints moved in one batch, in-memory states reloaded. False (nothing changed) when the
+ * saved positions moved in one batch, in-memory states reloaded. False (nothing changed) when the
  * log does not reach that far; the caller then rebuilds from genesis.
  */
 export async function rollbackTo(parts: RunnerParts, ancestor: number): Promise<boolean> {
@@ -28,15 +28,15 @@ export async function rollbackTo(parts: RunnerParts, ancestor: number): Promise<
     reverted.set(slot, state);
   }
   for (const slot of parts.slots.values()) {
-    const cp: Checkpoint = { height: ancestor, version: slot.p.version };
-    if (reverted.has(slot) && slot.p.save) cp.saved = structuredClone(slot.p.save(reverted.get(slot)));
-    else if (slot.p.save) cp.saved = r.saved.get(slot.p.name);
-    r.ops.push({ type: 'put', sublevel: parts.checkpoints, key: slot.p.name, value: cp });
+    const mark: FoldMark = { height: ancestor, version: slot.p.version };
+    if (reverted.has(slot) && slot.p.save) mark.saved = structuredClone(slot.p.save(reverted.get(slot)));
+    else if (slot.p.save) mark.saved = r.saved.get(slot.p.name);
+    r.ops.push({ type: 'put', sublevel: parts.marks, key: slot.p.name, value: mark });
   }
-  // A detached reactor's rows stepped back too: so does its checkpoint.
+  // A detached reactor's rows stepped back too: so does its saved position.
   for (const name of parts.detached) {
-    const cp = (await parts.checkpoints.get(name)) as Checkpoint | undefined;
-    if (cp && cp.height > ancestor) r.ops.push({ type: 'put', sublevel: parts.checkpoints, key: name, value: { ...cp, height: ancestor } });
+    const mark = (await parts.marks.get(name)) as FoldMark | undefined;
+    if (mark && mark.height > ancestor) r.ops.push({ type: 'put', sublevel: parts.marks, key: name, value: { ...mark, height: ancestor } });
   }
   await parts.store.write(r.ops as never);
   for (const slot of parts.slots.values()) {

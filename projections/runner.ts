@@ -1,7 +1,7 @@
 /**
  * The one projection runner. It subscribes to the node's event feed (RxJS), folds each block
  * event through every projection synchronously, and writes each projection's rows together with
- * its checkpoint in one LevelDB batch (projections/foldBatcher.ts). Reactors run beside the
+ * its saved position in one LevelDB batch (projections/foldBatcher.ts). Reactors run beside the
  * projections (reactorSlots.ts); a reorganisation steps them all back (rollback.ts).
  */
 import type { Observable, Subscription } from 'rxjs';
@@ -13,7 +13,8 @@ import type { Projection } from './projection.ts';
 import type { Reactor } from './reactor.ts';
 import { attachReactor, detachReactor, rewindReactors } from './reactorSlots.ts';
 import { rollbackTo } from './rollback.ts';
-import { loadedState, minHeight, rowsByName, type Checkpoint, type RunnerParts, type Slot } from './slot.ts';
+import { minHeight, rowsByName, type RunnerParts, type Slot } from './slot.ts';
+import { dumpSlots, loadSlots, resetSlot } from './loadSlots.ts';
 import type { ProjectionStore, Rows } from './store.ts';
 import { UndoLog } from './undoLog.ts';
 
@@ -23,7 +24,7 @@ import { UndoLog } from './undoLog.ts';
  */
 const MAX_BACKLOG = 50_000;
 
-/** Runs projections over the event feed and persists them with checkpoints. */
+/** Runs projections over the event feed and persists them with their saved positions. */
 export class ProjectionRunner {
   private readonly parts: RunnerParts;
   /** Read models reset to genesis since start, one per projection (metrics: a rebuild shows here). */
@@ -34,40 +35,27 @@ export class ProjectionRunner {
 
   // biome-ignore lint/suspicious/noExplicitAny: projections of different state types
   constructor(store: ProjectionStore, projections: Projection<any>[], info: ChainInfo, undoDepth = 128) {
-    const checkpoints = store.sublevel('checkpoints');
+    // The sublevel keeps its historical name: existing data dirs open as they are.
+    const marks = store.sublevel('checkpoints');
     const undo = new UndoLog(store.sublevel('undo'), undoDepth);
     const slots = new Map<string, Slot>();
-    const batch = new FoldBatcher(store, checkpoints, undo, (name) => rowsByName(this.parts, name));
-    this.parts = { store, info, slots, checkpoints, undo, detached: new Set(), batch };
+    const batch = new FoldBatcher(store, marks, undo, (name) => rowsByName(this.parts, name));
+    this.parts = { store, info, slots, marks, undo, detached: new Set(), batch };
     for (const p of projections) {
       if (slots.has(p.name)) throw new Error(`duplicate projection ${p.name}`);
       slots.set(p.name, { p, state: undefined, height: 0, sub: store.sublevel(`p:${p.name}`) });
     }
   }
 
-  /** Loads every projection from its checkpoint; a missing one or a new version starts at genesis. */
+  /** Loads every projection from its saved position; a missing one or a new version starts at genesis. */
   async load(): Promise<void> {
-    for (const slot of this.parts.slots.values()) {
-      if (slot.reactor) continue;
-      const cp = (await this.parts.checkpoints.get(slot.p.name)) as Checkpoint | undefined;
-      if (!cp || cp.version !== slot.p.version) {
-        await this.reset(slot);
-        continue;
-      }
-      slot.height = cp.height;
-      slot.state = await loadedState(slot, cp.saved, this.parts.info);
-    }
+    await loadSlots(this.parts, (slot) => this.reset(slot));
   }
 
-  /** Drops a projection's rows and checkpoint; it restarts from genesis. */
-  private async reset(slot: Slot): Promise<void> {
+  /** Drops a projection's rows and saved position; it restarts from genesis. */
+  private reset(slot: Slot): Promise<void> {
     this.resets++;
-    // The checkpoint goes first: a kill -9 between the two leaves rows without a checkpoint,
-    // which the next start clears again, never a checkpoint over missing rows.
-    await this.parts.checkpoints.del(slot.p.name);
-    await slot.sub.clear();
-    slot.state = slot.p.init(this.parts.info);
-    slot.height = 0;
+    return resetSlot(this.parts, slot);
   }
 
   /** Resets every projection (for `replay`). */
@@ -90,13 +78,13 @@ export class ProjectionRunner {
     return Object.fromEntries([...this.parts.slots.values()].map((s) => [s.p.name, s.height]));
   }
 
-  /** The lowest checkpoint: replay from the block after it. */
+  /** The lowest saved position: replay from the block after it. */
   minHeight(): number {
     return minHeight(this.parts);
   }
 
   /**
-   * Runs `reactor` from its checkpoint: a new one (or a new version) starts at the projections'
+   * Runs `reactor` from its saved position: a new one (or a new version) starts at the projections'
    * height; one behind them is caught up from `blocks` first. From then on it folds every block
    * with the projections, in the same batches, and steps back with them on a reorganisation.
    */
@@ -118,7 +106,7 @@ export class ProjectionRunner {
     return slot?.reactor ? slot.height : undefined;
   }
 
-  /** Stops running a reactor (its rows and checkpoint stay for the next attach). */
+  /** Stops running a reactor (its rows and saved position stay for the next attach). */
   detachReactor(name: string): Promise<void> {
     return detachReactor(this.parts, name);
   }
@@ -127,7 +115,7 @@ export class ProjectionRunner {
   private slotOf<S>(p: Projection<S>): Slot {
     const s = this.parts.slots.get(p.name);
     if (!s) throw new Error(`unknown projection ${p.name}`);
-    if (s.p !== (p as unknown)) throw new Error(`projection ${p.name} is not the one this runner runs`);
+    if (s.p !== p) throw new Error(`projection ${p.name} is not the one this runner runs`);
     return s;
   }
 
@@ -189,7 +177,7 @@ export class ProjectionRunner {
 
   /**
    * Runs `fn` (which announces a group of blocks, awaiting between them) with writes held: the
-   * group's rows and checkpoints go out as one batch when it ends, not one batch a block.
+   * group's rows and saved positions go out as one batch when it ends, not one batch a block.
    */
   async group<T>(fn: () => Promise<T>): Promise<T> {
     this.parts.batch.hold();
@@ -220,7 +208,7 @@ export class ProjectionRunner {
 
   /**
    * Steps every read model back to `ancestor` through the undo log: rows restored and
-   * checkpoints moved in one batch, in-memory states reloaded. False (nothing changed) when the
+   * saved positions moved in one batch, in-memory states reloaded. False (nothing changed) when the
    * log does not reach that far; the caller then rebuilds from genesis.
    */
   rollbackTo(ancestor: number): Promise<boolean> {
@@ -249,16 +237,7 @@ export class ProjectionRunner {
    */
   async dump(): Promise<Record<string, unknown>> {
     await this.flush();
-    const out: Record<string, unknown> = {};
-    for (const slot of this.parts.slots.values()) {
-      // Reactors are node-local, not read models.
-      if (slot.reactor) continue;
-      const rows: [string, unknown][] = [];
-      for await (const entry of slot.sub.iterator()) rows.push(entry as [string, unknown]);
-      const memory = slot.p.save ? slot.p.save(slot.state) : null;
-      out[slot.p.name] = { height: slot.height, memory, rows };
-    }
-    return JSON.parse(JSON.stringify(out, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)));
+    return dumpSlots(this.parts);
   }
 
   /** Stops listening and flushes. */

@@ -20,8 +20,12 @@ export interface Slot {
   reactor?: Reactor;
 }
 
-/** What is stored per projection beside its rows: folded height, definition version, saved state. */
-export interface Checkpoint {
+/**
+ * A projection's saved position, stored beside its rows: folded height, definition version, saved
+ * state (kept in the `checkpoints` sublevel by its historical name; "checkpoint" now means only
+ * the state snapshot in checkpoint/).
+ */
+export interface FoldMark {
   height: number;
   version: number;
   saved?: unknown;
@@ -34,7 +38,7 @@ export type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; val
 export interface SlotBatch {
   /** One slot, one block: the step, its undo record (when `track`) and its rows queued. */
   foldSlot(slot: Slot, h: number, step: () => Step<unknown>, track: boolean): void;
-  /** Marks `slot` for the next batch (its checkpoint is written with it). */
+  /** Marks `slot` for the next batch (its saved position is written with it). */
   touch(slot: Slot): void;
   /** Writes what is queued at the end of this turn (one batch for blocks emitted together). */
   writeSoon(): void;
@@ -56,14 +60,15 @@ export interface RunnerParts {
   readonly store: ProjectionStore;
   readonly info: ChainInfo;
   readonly slots: Map<string, Slot>;
-  readonly checkpoints: Rows;
+  /** Each projection's and reactor's `FoldMark` by name. */
+  readonly marks: Rows;
   readonly undo: UndoLog;
   /** Reactors that ran here and were detached: their rows still step back on a reorganisation. */
   readonly detached: Set<string>;
   readonly batch: SlotBatch;
 }
 
-/** The lowest checkpoint of the projections (reactors aside): replay from the block after it. */
+/** The lowest saved position of the projections (reactors aside): replay from the block after it. */
 export function minHeight(parts: RunnerParts): number {
   return Math.min(...[...parts.slots.values()].filter((s) => !s.reactor).map((s) => s.height));
 }
@@ -76,6 +81,6 @@ export function rowsByName(parts: RunnerParts, name: string): Rows {
 /** A slot's in-memory state from its saved state, its rows, or genesis (by what its projection keeps). */
 export async function loadedState(slot: Slot, saved: unknown, info: ChainInfo): Promise<unknown> {
   if (slot.p.load) return slot.p.load(saved, info);
-  if (slot.p.restore) return await slot.p.restore(slot.sub.iterator() as AsyncIterable<[string, unknown]>, info);
+  if (slot.p.restore) return await slot.p.restore(slot.sub.iterator(), info);
   return slot.p.init(info);
 }

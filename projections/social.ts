@@ -11,8 +11,8 @@
  * - `like!<postId>!r!<address>` (enabled reactions) and `like!<postId>!i!<intentId>` (paid intents);
  * - `profile!<address>` -> {displayName, bio, avatarBlobId?}.
  *
- * The numbered lists make a page at any offset one range read. In memory: the feed's size (saved
- * with the checkpoint) and a bounded cache of the per-address counts (projections/rowCounters.ts).
+ * The numbered lists make a page at any offset one range read. In memory: the feed's size
+ * (kept with the saved position) and a bounded cache of the per-address counts (projections/rowCounters.ts).
  */
 import { isTx, type SignedTx } from '../core/tx/handler.ts';
 import {

@@ -4,8 +4,10 @@
  */
 import type { Level } from 'level';
 
-/** A key space of JSON rows (a LevelDB sublevel). */
-export type Rows = ReturnType<Level<string, unknown>['sublevel']>;
+// Only its type is read: the sublevel with string keys and JSON values.
+declare const db: Level<string, unknown>;
+/** A key space of JSON rows (a LevelDB sublevel): string keys, each value as it was stored. */
+export type Rows = ReturnType<typeof db.sublevel<string, unknown>>;
 
 /** One write of a cross-keyspace batch. */
 export type RowOp = { type: 'put'; sublevel: Rows; key: string; value: unknown } | { type: 'del'; sublevel: Rows; key: string };

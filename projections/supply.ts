@@ -2,7 +2,7 @@
 import type { BlockEvent, ChainInfo } from './events.ts';
 import type { Projection } from './projection.ts';
 
-/** Supply state (big integers as strings so checkpoints are plain JSON). */
+/** Supply state (big integers as strings so saved positions are plain JSON). */
 export interface SupplyState {
   totalEmitted: string;
   totalBurned: string;

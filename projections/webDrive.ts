@@ -5,7 +5,7 @@
  *   releases the chain holds. Releases are immutable: a row is written once, in the block that
  *   published it.
  * - `s!<n>` -> siteId: every site in registration order, numbered from 0 (the count in memory,
- *   saved with the checkpoint), so a page of sites at any offset is one range read.
+ *   kept with the saved position), so a page of sites at any offset is one range read.
  */
 import type { BlockEvent } from './events.ts';
 import type { KvOp, Projection } from './projection.ts';

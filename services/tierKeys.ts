@@ -79,7 +79,7 @@ export function foreignTierRecord(claims: TierKeyClaims, hash: string): ApiKeyRe
 
 /** What the revoked-id set stores in (a sublevel). */
 interface IdRows {
-  keys(): AsyncIterable<unknown>;
+  keys(): AsyncIterable<string>;
   batch(ops: { type: 'put'; key: string; value: number }[]): Promise<void>;
 }
 
@@ -96,7 +96,7 @@ export class RevokedIds {
   }
 
   async load(): Promise<void> {
-    for await (const id of this.rows.keys()) this.ids.add(id as string);
+    for await (const id of this.rows.keys()) this.ids.add(id);
   }
 
   /** True when the key of `claims`, or the key at the top of its chain, was revoked here. */

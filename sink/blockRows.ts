@@ -4,7 +4,7 @@
  * lower-case form, amounts micro-units, times the block's.
  */
 import type { Block } from '../core/block.ts';
-import type { Account, StateDiff } from '../core/state.ts';
+import { type Account, recordsByKind, setsByKind, type StateDiff } from '../core/state.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { TX_HANDLERS } from '../core/tx/registry.ts';
 import { stateTx } from '../core/txCodec.ts';
@@ -128,8 +128,8 @@ export function addBlockRows(out: Rows, block: Block, diff: StateDiff, before: (
       created: seen ? seen.created : prev === undefined,
     });
   }
-  const records = diff.records as unknown as Record<string, Map<string, unknown>>;
-  const removed = (diff.removed ?? {}) as Record<string, Set<string>>;
+  const records = recordsByKind(diff.records);
+  const removed = setsByKind(diff.removed ?? {});
   for (const kind of MIRRORED_KINDS) {
     for (const [id, v] of records[kind] ?? []) out.record_versions.push([kind, id, block.index, jsonText(v)]);
     for (const id of removed[kind] ?? []) out.record_versions.push([kind, id, block.index, null]);

@@ -15,10 +15,12 @@ import {
   commitDiff,
   emptyRecords,
   indexOpen,
-  type Records,
+  recordsByKind,
+  setsByKind,
   type StateDiff,
   type Supply,
 } from '../core/state.ts';
+import { present } from '../core/errors.ts';
 
 /** What undoes one block. */
 interface Undo {
@@ -75,10 +77,11 @@ export class FoldState {
     this.genesisDiff = { accounts: new Map(state.accounts), records: emptyRecords(), supply: { ...state.supply } };
     this.tip = refOf(block);
     if (image) {
-      const all = emptyRecords() as unknown as Record<string, Map<string, unknown>>;
+      const records = emptyRecords();
+      const all = recordsByKind(records);
       // The loader keeps only the kinds this binary knows (sink/savedState.ts).
       for (const [kind, m] of image.records) if (all[kind]) all[kind] = m;
-      this.state = indexOpen({ accounts: image.accounts, records: all as unknown as Records, supply: image.supply, open: {} });
+      this.state = indexOpen({ accounts: image.accounts, records, supply: image.supply, open: {} });
       this.tip = image.head;
       this.changes = noChanges(false);
     }
@@ -98,7 +101,7 @@ export class FoldState {
 
   /** The record `id` of `kind`, or undefined. */
   record(kind: string, id: string): unknown {
-    return (this.state.records as unknown as Record<string, Map<string, unknown>>)[kind]?.get(id);
+    return recordsByKind(this.state.records)[kind]?.get(id);
   }
 
   /** The supply counters. */
@@ -108,7 +111,7 @@ export class FoldState {
 
   /** Every record of the folded state, by kind (read only). */
   records(): Iterable<[string, ReadonlyMap<string, unknown>]> {
-    return Object.entries(this.state.records as unknown as Record<string, Map<string, unknown>>);
+    return Object.entries(recordsByKind(this.state.records));
   }
 
   private noteChanged(accounts: Iterable<string>, records: Iterable<[string, Iterable<string>]>): void {
@@ -141,7 +144,7 @@ export class FoldState {
     const accounts = new Map<string, Account | undefined>();
     for (const address of diff.accounts.keys()) accounts.set(address, this.state.accounts.get(address));
     const records = new Map<string, Map<string, unknown>>();
-    const all = this.state.records as unknown as Record<string, Map<string, unknown>>;
+    const all = recordsByKind(this.state.records);
     const note = (kind: string, id: string) => {
       let m = records.get(kind);
       if (!m) {
@@ -150,9 +153,8 @@ export class FoldState {
       }
       if (!m.has(id)) m.set(id, all[kind]?.get(id));
     };
-    for (const [kind, changed] of Object.entries(diff.records) as [string, Map<string, unknown>][])
-      for (const id of changed.keys()) note(kind, id);
-    for (const [kind, ids] of Object.entries(diff.removed ?? {}) as [string, Set<string>][]) for (const id of ids) note(kind, id);
+    for (const [kind, changed] of Object.entries(recordsByKind(diff.records))) for (const id of changed.keys()) note(kind, id);
+    for (const [kind, ids] of Object.entries(setsByKind(diff.removed ?? {}))) for (const id of ids ?? []) note(kind, id);
     this.undo.push({ parent: this.tip, accounts, records, supply: this.state.supply });
     if (this.undo.length > this.undoDepth) this.undo.shift();
     commitDiff(this.state, diff);
@@ -168,9 +170,9 @@ export class FoldState {
   revertTo(height: number): boolean {
     if (height > this.tip.index) return false;
     if (this.tip.index - height > this.undo.length) return false;
-    const all = this.state.records as unknown as Record<string, Map<string, unknown>>;
+    const all = recordsByKind(this.state.records);
     while (this.tip.index > height) {
-      const u = this.undo.pop() as Undo;
+      const u = present(this.undo.pop(), 'an undo entry');
       this.noteChanged(
         u.accounts.keys(),
         [...u.records].map(([kind, m]) => [kind, m.keys()]),

@@ -9,6 +9,7 @@ import { OmbraApiError, OmbraUnreachable } from '../client/http.ts';
 import { OmbraClient } from '../client/reads.ts';
 import { genesisState } from '../core/applyBlock.ts';
 import { ChainError } from '../core/errors.ts';
+import { fieldOf } from '../core/encoding.ts';
 import { parseGenesis } from '../core/genesis.ts';
 import { migrate } from './migrations.ts';
 import { writeState } from './savedState.ts';
@@ -192,12 +193,13 @@ export class Sink {
         backoff: (n) => this.backoff(n),
         onNotice: (line) => this.opts.log(`node stream: ${line}`),
         onEvent: (e) => {
-          const d = e.data as { index?: number; height?: number; fromHeight?: number };
-          if (e.event === 'block' && typeof d.index === 'number') {
-            seenAt.set(d.index, performance.now());
-            target = Math.max(target, d.index);
-          } else if (e.event === 'hello' && typeof d.height === 'number') target = Math.max(target, d.height);
-          else if (e.event === 'reorg') resync = `the node reorganised from height ${d.fromHeight}`;
+          const index = fieldOf(e.data, 'index');
+          const height = fieldOf(e.data, 'height');
+          if (e.event === 'block' && typeof index === 'number') {
+            seenAt.set(index, performance.now());
+            target = Math.max(target, index);
+          } else if (e.event === 'hello' && typeof height === 'number') target = Math.max(target, height);
+          else if (e.event === 'reorg') resync = `the node reorganised from height ${fieldOf(e.data, 'fromHeight')}`;
           poke();
         },
       })

@@ -22,7 +22,11 @@ export interface Cursor {
   hash: string;
 }
 
-const COLUMNS: Record<'blocks' | 'transactions' | 'transfers' | 'balance_changes' | 'record_versions', string> = {
+/** The mirrored tables, in the order a commit writes them. */
+const TABLES = ['blocks', 'transactions', 'transfers', 'balance_changes', 'record_versions'] as const;
+
+/** Each table's columns, as its INSERT and COPY name them. */
+const COLUMNS: Record<(typeof TABLES)[number], string> = {
   blocks: 'height, hash, previous_hash, timestamp, proposer, tx_count, fees, tokens_burned, tokens_consumed, state_root',
   transactions: 'hash, block_height, position, type, from_address, to_address, amount, fee, nonce, timestamp, body',
   transfers: 'tx_hash, block_height, position, from_address, to_address, amount, timestamp',
@@ -105,7 +109,7 @@ export class SinkDb {
     try {
       if (rewindAbove !== undefined) await this.rewind(rewindAbove);
       if (indexes === 'defer') await this.dropIndexes();
-      for (const table of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[]) await this.copy(table, COLUMNS[table], rows[table]);
+      for (const table of TABLES) await this.copy(table, COLUMNS[table], rows[table]);
       if (rows.accounts.size > 0) await this.writeAccounts(rows);
       await c.query(
         `INSERT INTO ${this.s}.sink_cursor (genesis_hash, chain_id, height, hash) VALUES ($1, $2, $3, $4)
@@ -161,7 +165,7 @@ export class SinkDb {
       v === null ? 'NULL' : typeof v === 'string' ? this.client.escapeLiteral(v) : typeof v === 'boolean' ? String(v) : String(v);
     const values = (list: readonly CopyValue[][]) => list.map((r) => `(${r.map(lit).join(', ')})`).join(', ');
     const sql = ['BEGIN'];
-    for (const table of Object.keys(COLUMNS) as (keyof typeof COLUMNS)[])
+    for (const table of TABLES)
       if (rows[table].length) sql.push(`INSERT INTO ${this.s}.${table} (${COLUMNS[table]}) VALUES ${values(rows[table])}`);
     if (rows.accounts.size)
       sql.push(

@@ -3,8 +3,8 @@
  * that answers GET /metrics on `--metrics-addr`.
  */
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { errorMessage } from '../core/errors.ts';
 
 /** The metrics one sink keeps. */
 export class SinkMetrics {
@@ -68,12 +68,14 @@ export async function serveMetrics(metrics: SinkMetrics, host: string, port: num
     }
     metrics.registry.metrics().then(
       (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
-      (e: Error) => res.writeHead(500).end(e.message),
+      (e: unknown) => res.writeHead(500).end(errorMessage(e)),
     );
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  return { server, port: (server.address() as AddressInfo).port };
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the metrics server is not on a TCP port');
+  return { server, port: address.port };
 }

@@ -6,12 +6,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../../client/index.ts';
-import { API_KEY_FLAG, apiKeyFlag, helpText, requiredIntFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from '../args.ts';
+import { flagSpecs, API_KEY_FLAG, apiKeyFlag, helpText, requiredIntFlag, parseFlags, UsageError, URL_FLAG } from '../args.ts';
 import { localFiles } from './driveFiles.ts';
 import { drivePush } from './drivePush.ts';
-import { INDEX_FLAG, MNEMONIC_FLAG, parseUrlFlag, walletKey } from '../wallet/wallet.ts';
+import { parseUrlFlag, walletKey } from '../wallet/wallet.ts';
+import { INDEX_FLAG, MNEMONIC_FLAG } from '../wallet/walletFlags.ts';
 
-const PUSH_FLAGS: Record<string, FlagSpec> = {
+const PUSH_FLAGS = flagSpecs({
   site: { type: 'string', env: 'OMBRA_SITE', help: 'site id, 3-64 of [A-Za-z0-9_-] (registered on first push)' },
   dir: { type: 'string', help: 'the folder to publish (dot files and symbolic links are skipped)' },
   alias: { type: 'string', help: 'serve the site at /web/ALIAS/ (a DNS label of 3-63 characters; first come)' },
@@ -23,7 +24,7 @@ const PUSH_FLAGS: Record<string, FlagSpec> = {
   'api-key': API_KEY_FLAG,
   'timeout-s': { type: 'string', env: 'OMBRA_WAIT_TIMEOUT_S', default: '120', help: 'seconds to wait for each step to be confirmed' },
   json: { type: 'boolean', help: 'print the outcome as JSON' },
-};
+});
 
 const USAGE = 'ombra drive push --site ID --dir DIR [--alias A] [--url URL] [--api-key KEY] [--index N] [--fee MICRO]';
 const SUMMARY =

@@ -13,16 +13,16 @@ import { withForkOverrides } from '../../core/genesis.ts';
 import type { ChainStore } from '../../node/store/chainStore.ts';
 import { openSnapshotView, SnapshotFault } from '../../node/store/snapshotView.ts';
 import { adminOpen } from '../adminClient.ts';
-import { helpText, parseFlags, UsageError, type FlagSpec } from '../args.ts';
+import { flagSpecs, helpText, parseFlags, UsageError } from '../args.ts';
 import { CliFault, openExistingStore, withDataDir } from '../../launch/dataDir.ts';
 import { forkOverridesFromEnv } from '../forks.ts';
 import { progress, type Progress } from '../progress.ts';
 import { STATE_FLAGS, snapshotStateCommand } from './snapshotState.ts';
 
-const EXPORT_FLAGS: Record<string, FlagSpec> = {
+const EXPORT_FLAGS = flagSpecs({
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the chain (a running node or a stopped one)' },
   out: { type: 'string', env: 'OMBRA_SNAPSHOT_OUT', help: 'output file (written to FILE.tmp, then renamed)' },
-};
+});
 
 const USAGE = 'ombra snapshot export --data-dir DIR --out FILE';
 const SUMMARY =
@@ -50,8 +50,8 @@ export async function snapshotCommand(argv: string[]): Promise<number> {
   if (sub !== 'export') throw new UsageError(sub ? `unknown snapshot subcommand ${sub}` : 'a subcommand is required: export or state');
   const { flags, positionals } = parseFlags(rest, EXPORT_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const dataDir = flags['data-dir'] as string | undefined;
-  const outFile = flags.out as string | undefined;
+  const dataDir = flags['data-dir'];
+  const outFile = flags.out;
   if (!dataDir) throw new UsageError('--data-dir is required');
   if (!outFile) throw new UsageError('--out is required');
   let bar: Progress | null = null;

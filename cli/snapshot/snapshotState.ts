@@ -13,11 +13,12 @@ import {
   writeCheckpoint,
 } from '../../checkpoint/checkpointExport.ts';
 import { adminOpen } from '../adminClient.ts';
-import { type FlagSpec, intFlag, parseFlags, UsageError } from '../args.ts';
+import { flagSpecs, intFlag, parseFlags, UsageError } from '../args.ts';
 import { CliFault, openExistingStore, withDataDir } from '../../launch/dataDir.ts';
+import { errorMessage } from '../../core/errors.ts';
 
 /** Flags of `ombra snapshot state`. */
-export const STATE_FLAGS: Record<string, FlagSpec> = {
+export const STATE_FLAGS = flagSpecs({
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory of the chain (a running node or a stopped one)' },
   out: { type: 'string', env: 'OMBRA_SNAPSHOT_OUT', help: 'output file (written to FILE.tmp, then renamed)' },
   'suffix-blocks': {
@@ -25,14 +26,14 @@ export const STATE_FLAGS: Record<string, FlagSpec> = {
     help: `blocks of the log's recent suffix the checkpoint carries (default ${DEFAULT_SUFFIX_BLOCKS}; older ones come from peers)`,
   },
   json: { type: 'boolean', help: 'print {height, hash, digest, bytes} as JSON' },
-};
+});
 
 /** Runs `ombra snapshot state`. */
 export async function snapshotStateCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, STATE_FLAGS);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const dataDir = flags['data-dir'] as string | undefined;
-  const outFile = flags.out as string | undefined;
+  const dataDir = flags['data-dir'];
+  const outFile = flags.out;
   if (!dataDir) throw new UsageError('--data-dir is required');
   if (!outFile) throw new UsageError('--out is required');
   const suffixBlocks = intFlag(flags, 'suffix-blocks', 1, 100_000_000) ?? DEFAULT_SUFFIX_BLOCKS;
@@ -80,6 +81,6 @@ async function stateFromNode(dataDir: string, outFile: string, suffixBlocks: num
     });
     return { height: Number(height), hash, base: Number(base), digest, bytes };
   } catch (e) {
-    throw e instanceof CliFault ? e : new CliFault(`the checkpoint stream failed: ${(e as Error).message}`);
+    throw e instanceof CliFault ? e : new CliFault(`the checkpoint stream failed: ${errorMessage(e)}`);
   }
 }

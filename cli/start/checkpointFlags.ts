@@ -5,13 +5,18 @@
 import { isDigest } from '../../checkpoint/checkpointFile.ts';
 import type { CheckpointSource } from '../../launch/checkpointStart.ts';
 import type { CheckpointFetchOptions } from '../../launch/checkpointFetch.ts';
-import { type Flags, intFlag, UsageError } from '../args.ts';
+import { intFlag, UsageError } from '../args.ts';
+
+/** The checkpoint flags as `ombra start` parsed them. */
+interface CheckpointFlags {
+  readonly 'from-checkpoint'?: string;
+  readonly 'checkpoint-url'?: string;
+  readonly 'checkpoint-digest'?: string;
+}
 
 /** The checkpoint flags checked: a source and its digest, or nothing. */
-export function checkpointSourceOf(flags: Record<string, unknown>): CheckpointSource | null {
-  const file = flags['from-checkpoint'] as string | undefined;
-  const url = flags['checkpoint-url'] as string | undefined;
-  const digest = flags['checkpoint-digest'] as string | undefined;
+export function checkpointSourceOf(flags: CheckpointFlags): CheckpointSource | null {
+  const { 'from-checkpoint': file, 'checkpoint-url': url, 'checkpoint-digest': digest } = flags;
   if (!file && !url) {
     if (digest !== undefined) throw new UsageError('--checkpoint-digest goes with --from-checkpoint FILE or --checkpoint-url URL');
     return null;
@@ -25,11 +30,11 @@ export function checkpointSourceOf(flags: Record<string, unknown>): CheckpointSo
 }
 
 /** The download limits the flags give (the defaults for the rest). */
-export function checkpointFetchOf(flags: Record<string, unknown>): Partial<CheckpointFetchOptions> {
+export function checkpointFetchOf(flags: Readonly<Record<string, unknown>>): Partial<CheckpointFetchOptions> {
   const out: Partial<CheckpointFetchOptions> = {};
-  const maxBytes = intFlag(flags as Flags, 'checkpoint-max-bytes', 1, Number.MAX_SAFE_INTEGER);
+  const maxBytes = intFlag(flags, 'checkpoint-max-bytes', 1, Number.MAX_SAFE_INTEGER);
   if (maxBytes !== undefined) out.maxBytes = maxBytes;
-  const timeoutMs = intFlag(flags as Flags, 'checkpoint-timeout-ms', 100, 3_600_000);
+  const timeoutMs = intFlag(flags, 'checkpoint-timeout-ms', 100, 3_600_000);
   if (timeoutMs !== undefined) out.timeoutMs = timeoutMs;
   return out;
 }

@@ -1,6 +1,6 @@
 /** Loading genesis and key files. */
 import { readFileSync } from 'node:fs';
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, errorMessage, errorCode } from '../../core/errors.ts';
 import { parseGenesis, type Genesis } from '../../core/genesis.ts';
 import { keyPairFromPrivateKey, type KeyPair } from '../../core/keys.ts';
 import { UsageError } from '../args.ts';
@@ -13,7 +13,7 @@ function readJsonFile(path: string, what: string): unknown {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(`cannot read ${what} ${path}: ${errorCode(e) ?? errorMessage(e)}`);
   }
   try {
     return JSON.parse(text);

@@ -6,6 +6,7 @@ import { UsageError } from '../args.ts';
 import { loadKeyFile } from './genesisFile.ts';
 import { decryptKeystore, isKeystore, type Keystore } from '../wallet/keystore.ts';
 import { keystorePassword } from '../wallet/password.ts';
+import { errorCode } from '../../core/errors.ts';
 
 /** Reads a key file; a keystore (told by its JSON shape) asks for its password (env or terminal). */
 export async function readKeyFile(path: string): Promise<KeyPair> {
@@ -26,7 +27,7 @@ function loadKeystore(path: string): Keystore {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new UsageError(`--keystore ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : 'not JSON'}`);
+    throw new UsageError(`--keystore ${path}: ${errorCode(e) === 'ENOENT' ? 'no such file' : 'not JSON'}`);
   }
   if (!isKeystore(raw)) throw new UsageError(`--keystore ${path} is not a keystore (scrypt + aes-128-ctr JSON)`);
   return raw;

@@ -7,6 +7,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { MIN_TIER_SECRET, TierKeys } from '../../services/tierKeys.ts';
 import { UsageError } from '../args.ts';
+import { errorMessage } from '../../core/errors.ts';
 
 /** The trimmed text of a secret file named by `--flag`: at least 32 characters, 0600 or tighter. */
 export function readSecretFile(path: string, flag: string): string {
@@ -16,7 +17,7 @@ export function readSecretFile(path: string, flag: string): string {
     text = readFileSync(path, 'utf8').trim();
   } catch (e) {
     if (e instanceof UsageError) throw e;
-    throw new UsageError(`--${flag}: cannot read ${resolve(path)} (${(e as Error).message})`);
+    throw new UsageError(`--${flag}: cannot read ${resolve(path)} (${errorMessage(e)})`);
   }
   if (text.length < MIN_TIER_SECRET || /\s/.test(text))
     throw new UsageError(

@@ -1,12 +1,14 @@
 /** `ombra start`: run a dev node or a network node until SIGINT/SIGTERM. */
 import type { P2pOptions } from '../../p2p/options.ts';
 import { parseListenAddr } from '../../api/metricsServer.ts';
+import { errorMessage } from '../../core/errors.ts';
 import { keyPairFromMnemonic, DEV_MNEMONIC } from '../../core/keys.ts';
 import { intFlag, parseFlags, requiredIntFlag, UsageError } from '../args.ts';
 import { forkOverridesFromEnv } from '../forks.ts';
 import { devGenesis, loadGenesisFile } from './genesisFile.ts';
 import { readKeyFile } from './keyFile.ts';
-import { launch, type LaunchConfig, type Launched } from '../../launch/launch.ts';
+import { launch, type Launched } from '../../launch/launch.ts';
+import type { LaunchConfig } from '../../launch/launchConfig.ts';
 import { samePorts, StorageRecovery } from '../../launch/storageRecovery.ts';
 import { secureDataDir } from '../../launch/dataDir.ts';
 import { readSecretFile, tierKeysFrom } from './secretFile.ts';
@@ -34,26 +36,26 @@ export async function startCommand(argv: string[]): Promise<number> {
   const blockTimeMs = intFlag(flags, 'block-time-ms', 100, 3_600_000);
   if (blockTimeMs !== undefined && !dev)
     throw new UsageError('--block-time-ms is only for --dev: a network takes its block time from genesis');
-  const dataDir = (flags['data-dir'] as string | undefined) ?? (dev ? './data/dev' : './data/node');
-  const genesis = dev ? devGenesis(blockTimeMs ?? 1000) : flags.genesis ? loadGenesisFile(flags.genesis as string) : undefined;
+  const dataDir = flags['data-dir'] ?? (dev ? './data/dev' : './data/node');
+  const genesis = dev ? devGenesis(blockTimeMs ?? 1000) : flags.genesis ? loadGenesisFile(flags.genesis) : undefined;
   if (dev && flags.genesis) throw new UsageError('--dev uses the dev genesis; drop --genesis');
   const checkpoint = checkpointSourceOf(flags);
   const historyWaitMs = intFlag(flags, 'checkpoint-history-wait-ms', 0, 7 * 86_400_000);
-  const key = flags['key-file'] ? await readKeyFile(flags['key-file'] as string) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
+  const key = flags['key-file'] ? await readKeyFile(flags['key-file']) : dev ? keyPairFromMnemonic(DEV_MNEMONIC, 0) : undefined;
 
-  const peers = (flags.peer as string[] | undefined) ?? [];
+  const peers = flags.peer ?? [];
   for (const p of peers)
     if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+\/p2p\/\w+$/.test(p))
       throw new UsageError(`--peer ${p} must be a multiaddr like /ip4/127.0.0.1/tcp/7778/p2p/<peerId>`);
-  const assumeValid = (flags['assume-valid'] as string | undefined) ?? null;
+  const assumeValid = flags['assume-valid'] ?? null;
   if (assumeValid !== null && !/^[0-9a-f]{64}$/.test(assumeValid))
     throw new UsageError(`--assume-valid ${assumeValid} must be a block hash: 64 lower-case hex characters`);
-  const announce = (flags['p2p-announce'] as string[] | undefined) ?? [];
+  const announce = flags['p2p-announce'] ?? [];
   for (const a of announce)
     if (!/^\/(ip4|ip6|dns4|dns6|dns)\/[^/]+\/tcp\/\d+$/.test(a))
       throw new UsageError(`--p2p-announce ${a} must be a multiaddr like /ip4/203.0.113.7/tcp/7778 (no /p2p/)`);
   const p2p: Partial<P2pOptions> = {
-    host: flags['p2p-host'] as string,
+    host: flags['p2p-host'],
     port: p2pPort,
     peers,
     announce,
@@ -73,38 +75,38 @@ export async function startCommand(argv: string[]): Promise<number> {
   p2pLimit('p2p-reserved-known-connections', 'reservedKnownConnections', 0);
   p2pLimit('sync-request-timeout-ms', 'syncRequestTimeoutMs', 100);
   // /metrics on its own listener (not under --dev unless asked); on the API port only under --dev or when made public.
-  const metricsFlag = (flags['metrics-addr'] as string | undefined) ?? (dev ? undefined : DEFAULT_METRICS_ADDR);
+  const metricsFlag = flags['metrics-addr'] ?? (dev ? undefined : DEFAULT_METRICS_ADDR);
   let metricsAddr: { host: string; port: number } | undefined;
   try {
     metricsAddr = metricsFlag === undefined ? undefined : parseListenAddr(metricsFlag, '--metrics-addr');
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(errorMessage(e));
   }
   const metricsOnApi = dev || flags['metrics-public'] === true;
   const maxLagBlocks = requiredIntFlag(flags, 'max-lag-blocks', 0, 1_000_000);
-  const limitsFlag = (flags['rate-limits'] as string | undefined) ?? (dev ? 'off' : 'on');
+  const limitsFlag = flags['rate-limits'] ?? (dev ? 'off' : 'on');
   if (limitsFlag !== 'on' && limitsFlag !== 'off') throw new UsageError('--rate-limits must be on or off');
-  const smtpUrl = flags['smtp-url'] as string | undefined;
+  const smtpUrl = flags['smtp-url'];
   if (smtpUrl !== undefined && !/^smtps?:\/\/[^\s/]+(:[0-9]{1,5})?\/?$/.test(smtpUrl.replace(/\/\/[^@/]*@/, '//')))
     throw new UsageError('--smtp-url must look like smtp://HOST:PORT (or smtps://USER:PASS@HOST:PORT)');
-  const named = (flags['trusted-proxy'] as string[] | undefined) ?? [];
+  const named = flags['trusted-proxy'] ?? [];
   // Trusting every hop would let any client that reaches the port name its own IP in
   // X-Forwarded-For and escape bans and rate limits: the old flag now needs the proxies named.
   if (flags['trust-proxy'] === true && named.length === 0)
     throw new UsageError('--trust-proxy no longer trusts every hop: name your reverse proxies with --trusted-proxy CIDR');
   // Bans (and the proxies that name a client's IP) apply with limits off too.
-  const banned = (flags['ban-ip'] as string[] | undefined) ?? [];
+  const banned = flags['ban-ip'] ?? [];
   try {
     parseBanList(banned);
   } catch (e) {
-    throw new UsageError(`--ban-ip: ${(e as Error).message}`);
+    throw new UsageError(`--ban-ip: ${errorMessage(e)}`);
   }
   try {
     trustedProxies(named);
   } catch (e) {
-    throw new UsageError(`--trusted-proxy: ${(e as Error).message}`);
+    throw new UsageError(`--trusted-proxy: ${errorMessage(e)}`);
   }
-  const tokenFile = flags['trusted-proxy-token-file'] as string | undefined;
+  const tokenFile = flags['trusted-proxy-token-file'];
   if (tokenFile !== undefined && named.length === 0)
     throw new UsageError('--trusted-proxy-token-file needs --trusted-proxy (the proxies that show the token)');
   const rateLimits: Partial<RateLimitOptions> = {
@@ -113,13 +115,13 @@ export async function startCommand(argv: string[]): Promise<number> {
     enforceLimits: limitsFlag === 'on',
     ...(tokenFile === undefined ? {} : { trustedProxyToken: readSecretFile(tokenFile, 'trusted-proxy-token-file') }),
   };
-  const tierKeys = tierKeysFrom(flags['api-key-secret-file'] as string | undefined);
-  const minFee = parseMinFees((flags['min-fee'] as string[] | undefined) ?? []);
+  const tierKeys = tierKeysFrom(flags['api-key-secret-file']);
+  const minFee = parseMinFees(flags['min-fee'] ?? []);
   const minFeePerKB = BigInt(intFlag(flags, 'min-fee-per-kb', 0, 1_000_000_000) ?? 0);
   // A dev node runs on one machine: its webhooks are the developer's own loopback listeners.
   const alerts: Partial<AlertOptions> = { allowPrivate: dev || flags['webhook-allow-private'] === true, smtpUrl };
-  if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'] as string;
-  if (flags['public-url']) alerts.publicUrl = (flags['public-url'] as string).replace(/\/+$/, '');
+  if (flags['smtp-from']) alerts.mailFrom = flags['smtp-from'];
+  if (flags['public-url']) alerts.publicUrl = flags['public-url'].replace(/\/+$/, '');
   const alertLimit = (flag: string, key: 'disableAfterFailures' | 'maxOutbox' | 'maxConcurrentPerTarget', max: number) => {
     const v = intFlag(flags, flag, 1, max);
     if (v !== undefined) alerts[key] = v;
@@ -170,7 +172,7 @@ export async function startCommand(argv: string[]): Promise<number> {
     forkOverrides: forkOverridesFromEnv(),
     key,
     dev,
-    httpHost: flags['http-host'] as string,
+    httpHost: flags['http-host'],
     httpPort,
     metricsAddr,
     metricsOnApi,
@@ -230,7 +232,7 @@ export async function startCommand(argv: string[]): Promise<number> {
         .stop()
         .then(() => node.stop())
         .then(resolve, (e: unknown) => {
-          log.error('stop failed', { error: (e as Error).message });
+          log.error('stop failed', { error: errorMessage(e) });
           resolve();
         });
     };

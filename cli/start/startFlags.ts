@@ -1,12 +1,12 @@
 /** The flags of `ombra start` (each with its environment twin) and its help text. */
-import { helpText, type FlagSpec } from '../args.ts';
+import { flagSpecs, helpText } from '../args.ts';
 import { LOG_FLAGS } from './logSetup.ts';
 
 /** Where a node off --dev serves GET /metrics unless told otherwise. */
 export const DEFAULT_METRICS_ADDR = '127.0.0.1:9464';
 
 /** Flags of `ombra start`, each with its environment twin. */
-export const START_FLAGS: Record<string, FlagSpec> = {
+export const START_FLAGS = flagSpecs({
   dev: { type: 'boolean', env: 'OMBRA_DEV', help: 'run the dev chain: dev genesis, authority = dev mnemonic index 0, no peers needed' },
   'data-dir': { type: 'string', env: 'OMBRA_DATA_DIR', help: 'data directory (default ./data/dev with --dev, else ./data/node)' },
   'http-host': { type: 'string', env: 'OMBRA_HTTP_HOST', default: '127.0.0.1', help: 'HTTP listen address' },
@@ -212,7 +212,7 @@ export const START_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_WEBHOOK_ALLOW_PRIVATE',
     help: 'let webhook targets resolve to loopback/private addresses (local set-ups and tests only; always so under --dev)',
   },
-};
+});
 
 const USAGE = 'ombra start [--dev] [--data-dir DIR] [--http-port P] [--block-time-ms MS] [--genesis FILE --key-file FILE]';
 const SUMMARY =

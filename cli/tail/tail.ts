@@ -5,11 +5,11 @@
  * printed twice across reconnects.
  */
 import { backoffMs, OmbraClient } from '../../client/index.ts';
-import { API_KEY_FLAG, apiKeyFlag, helpText, intFlag, parseFlags, UsageError, type FlagSpec, URL_FLAG } from '../args.ts';
+import { flagSpecs, API_KEY_FLAG, apiKeyFlag, helpText, intFlag, parseFlags, UsageError, URL_FLAG } from '../args.ts';
 import { formatHuman, formatJson, wantsColour, type TailEvent } from './tailFormat.ts';
 
 /** Flags of `ombra tail`. */
-const TAIL_FLAGS: Record<string, FlagSpec> = {
+const TAIL_FLAGS = flagSpecs({
   url: URL_FLAG,
   'api-key': API_KEY_FLAG,
   events: {
@@ -24,7 +24,7 @@ const TAIL_FLAGS: Record<string, FlagSpec> = {
     env: 'OMBRA_TAIL_FROM_HEIGHT',
     help: 'start with the blocks from this height (replayed from the log), then follow',
   },
-};
+});
 
 const USAGE = 'ombra tail [--url URL] [--api-key KEY] [--events block,tx] [--json] [--from-height N]';
 const SUMMARY =
@@ -52,7 +52,7 @@ export async function tailCommand(argv: string[]): Promise<number> {
     if (!KNOWN_EVENTS.includes(e)) throw new UsageError(`--events: unknown event ${e}; events: ${KNOWN_EVENTS.join(', ')}`);
   let url: URL;
   try {
-    url = new URL(flags.url as string);
+    url = new URL(flags.url);
   } catch {
     throw new UsageError('--url must be an http(s) URL');
   }

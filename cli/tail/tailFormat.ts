@@ -10,6 +10,15 @@ export interface TailEvent {
 
 const COLOURS: Record<string, string> = { block: '32', tx: '36', reorg: '31', error: '31', hello: '35', ping: '2', snapshot: '33' };
 
+// biome-ignore lint/suspicious/noExplicitAny: tail prints whatever fields an event carries
+type EventData = Record<string, any>;
+
+/** An event's data as its fields (none when it is not an object). */
+const dataOf = (e: TailEvent): EventData => (isData(e.data) ? e.data : {});
+function isData(v: unknown): v is EventData {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /** A short form of a hash or address: the first 10 characters and an ellipsis. */
 function short(s: unknown): string {
   return typeof s === 'string' && s.length > 12 ? `${s.slice(0, 10)}…` : String(s ?? '');
@@ -17,8 +26,7 @@ function short(s: unknown): string {
 
 /** The event-specific columns. */
 function describe(e: TailEvent): string {
-  // biome-ignore lint/suspicious/noExplicitAny: tail prints whatever fields an event carries
-  const d = (e.data ?? {}) as Record<string, any>;
+  const d = dataOf(e);
   switch (e.event) {
     case 'block': {
       const n = Array.isArray(d.transactions) ? d.transactions.length : (d.txCount ?? 0);
@@ -56,12 +64,11 @@ function line(time: Date, event: string, columns: string, colour: boolean): stri
  * the fields of its type. Other events are stamped with `now`.
  */
 export function formatHuman(e: TailEvent, colour: boolean, now = new Date(), withTxs = false): string {
-  // biome-ignore lint/suspicious/noExplicitAny: tail prints whatever fields an event carries
-  const d = (e.data ?? {}) as Record<string, any>;
+  const d = dataOf(e);
   const blockTime = e.event === 'block' && Number.isSafeInteger(d.timestamp) ? new Date(d.timestamp) : null;
   const head = line(blockTime ?? now, e.event, describe(e), colour);
   if (!blockTime || !withTxs || !Array.isArray(d.transactions)) return head;
-  const txs = (d.transactions as Record<string, unknown>[]).map((tx) =>
+  const txs = d.transactions.map((tx: EventData) =>
     line(blockTime, 'tx', `${String(tx.type).padEnd(20)} hash ${short(tx.hash)}  ${txFields(tx)}`.trimEnd(), colour),
   );
   return [head, ...txs].join('\n');

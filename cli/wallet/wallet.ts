@@ -9,141 +9,44 @@ import { OmbraApiError, OmbraClient, OmbraUnreachable, Wallet } from '../../clie
 import { normalizeAddress } from '../../core/address.ts';
 import { DEV_MNEMONIC, derivationPath, isValidMnemonic, keyPairFromMnemonic, newMnemonic, type KeyPair } from '../../core/keys.ts';
 import { TRANSFER } from '../../core/tx/transfer.ts';
-import {
-  API_KEY_FLAG,
-  apiKeyFlag,
-  helpText,
-  parseFlags,
-  requiredIntFlag,
-  UsageError,
-  type FlagSpec,
-  type Flags,
-  URL_FLAG,
-} from '../args.ts';
+import { apiKeyFlag, type FlagSpecs, type Flags, parseFlags, requiredIntFlag, UsageError } from '../args.ts';
 import { keystoreAddress, readKeystore } from '../start/keyFile.ts';
 import { encryptKeystore } from './keystore.ts';
 import { AmountError, formatOmbra, parseOmbra } from '../../core/ombraAmount.ts';
 import { keystorePassword } from './password.ts';
 import { walletBalance } from './walletBalance.ts';
-
-/** --mnemonic, shared by commands that sign. */
-export const MNEMONIC_FLAG: FlagSpec = {
-  type: 'string',
-  env: 'OMBRA_MNEMONIC',
-  help: 'BIP-39 mnemonic (default: the dev mnemonic; prefer the env twin, argv is visible to other users)',
-};
-/** --index, shared by commands that sign. */
-export const INDEX_FLAG: FlagSpec = {
-  type: 'string',
-  env: 'OMBRA_WALLET_INDEX',
-  default: '0',
-  help: "account index N of m/44'/7777'/0'/0/N",
-};
-/** --keystore, shared by commands that sign. */
-const KEYSTORE_FLAG: FlagSpec = {
-  type: 'string',
-  env: 'OMBRA_KEYSTORE',
-  help: 'encrypted keystore file to sign with instead of a mnemonic (password: OMBRA_KEYSTORE_PASSWORD or a prompt)',
-};
-const JSON_FLAG: FlagSpec = { type: 'boolean', help: 'print JSON' };
-
-const NEW_FLAGS: Record<string, FlagSpec> = {
-  keystore: {
-    type: 'string',
-    help: 'also write account 0 to this encrypted keystore file (password: OMBRA_KEYSTORE_PASSWORD or a prompt)',
-  },
-  json: JSON_FLAG,
-};
-const ADDRESS_FLAGS: Record<string, FlagSpec> = { index: INDEX_FLAG, mnemonic: MNEMONIC_FLAG, keystore: KEYSTORE_FLAG, json: JSON_FLAG };
-const SEND_FLAGS: Record<string, FlagSpec> = {
-  to: { type: 'string', help: 'recipient address (ox + 40 hex, any case)' },
-  amount: { type: 'string', help: 'amount in OMBRA, exact to 6 decimals (1.5 = 1500000 micro-units)' },
-  'amount-micro': { type: 'string', help: 'amount in micro-units (1 OMBRA = 1000000), a positive integer, instead of --amount' },
-  fee: { type: 'string', env: 'OMBRA_FEE', default: '1000', help: 'fee in micro-units' },
-  index: INDEX_FLAG,
-  mnemonic: MNEMONIC_FLAG,
-  keystore: KEYSTORE_FLAG,
-  url: URL_FLAG,
-  'api-key': API_KEY_FLAG,
-  'no-wait': { type: 'boolean', help: 'print the hash and exit without waiting for confirmation' },
-  'timeout-s': { type: 'string', env: 'OMBRA_WAIT_TIMEOUT_S', default: '60', help: 'seconds to wait for confirmation' },
-  json: JSON_FLAG,
-};
-
-const BALANCE_FLAGS: Record<string, FlagSpec> = {
-  address: { type: 'string', help: 'the address to look up (default: account N of the wallet)' },
-  index: INDEX_FLAG,
-  mnemonic: MNEMONIC_FLAG,
-  keystore: KEYSTORE_FLAG,
-  url: URL_FLAG,
-  'api-key': API_KEY_FLAG,
-  json: JSON_FLAG,
-};
-
-const SUBCOMMANDS: Record<string, { usage: string; summary: string; flags: Record<string, FlagSpec> }> = {
-  new: {
-    usage: 'ombra wallet new [--keystore FILE] [--json]',
-    summary:
-      'Prints a fresh 24-word BIP-39 mnemonic and the address of its account 0: write the words down.\n' +
-      'With --keystore FILE, account 0 is also written to FILE, encrypted (scrypt + aes-128-ctr, keystore v3).',
-    flags: NEW_FLAGS,
-  },
-  address: {
-    usage: 'ombra wallet address [--index N] [--mnemonic "..." | --keystore FILE] [--json]',
-    summary: 'Prints the address and public key of account N of a mnemonic (--mnemonic, else OMBRA_MNEMONIC, else the dev mnemonic).',
-    flags: ADDRESS_FLAGS,
-  },
-  send: {
-    usage:
-      'ombra wallet send --to ADDR --amount OMBRA | --amount-micro MICRO [--fee MICRO] [--index N] [--mnemonic "..." | --keystore FILE] [--url URL] [--api-key KEY] [--no-wait]',
-    summary:
-      'Signs a TRANSFER from account N with the next free nonce (account nonce + pending transactions),\n' +
-      'submits it to POST /api/chain/tx, prints its hash, then waits until it is confirmed and prints the block.\n' +
-      'A node refusal prints `error CODE: message` and exits 1.',
-    flags: SEND_FLAGS,
-  },
-  balance: {
-    usage: 'ombra wallet balance [--address ADDR] [--index N] [--mnemonic "..." | --keystore FILE] [--url URL] [--api-key KEY] [--json]',
-    summary: 'Prints the balance of an address (--address, else account N of the wallet) in OMBRA and in micro-units.',
-    flags: BALANCE_FLAGS,
-  },
-};
-
-/** Help for `ombra wallet [sub]`. */
-export function walletHelp(argv: string[]): string {
-  const sub = SUBCOMMANDS[argv[0] ?? ''];
-  if (sub) return helpText(sub.usage, sub.summary, sub.flags);
-  return (
-    'Usage: ombra wallet <new | address | send | balance> [options]\n\n' +
-    Object.entries(SUBCOMMANDS)
-      .map(([name, s]) => `  ${name.padEnd(10)} ${s.usage}`)
-      .join('\n') +
-    '\n\nRun `ombra wallet <subcommand> --help` for its options.\n'
-  );
-}
+import { ADDRESS_FLAGS, BALANCE_FLAGS, isWalletSub, type KeyFlags, NEW_FLAGS, SEND_FLAGS } from './walletFlags.ts';
 
 /** Runs `ombra wallet ...`. */
 export async function walletCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (!sub) throw new UsageError('a subcommand is required: new, address, send or balance');
-  if (!SUBCOMMANDS[sub]) throw new UsageError(`unknown wallet subcommand ${sub}`);
-  const { flags, positionals } = parseFlags(rest, SUBCOMMANDS[sub].flags);
+  if (!isWalletSub(sub)) throw new UsageError(`unknown wallet subcommand ${sub}`);
+  if (sub === 'new') return walletNew(flagsOnly(rest, NEW_FLAGS));
+  if (sub === 'address') return walletAddress(flagsOnly(rest, ADDRESS_FLAGS));
+  if (sub === 'balance') {
+    const flags = flagsOnly(rest, BALANCE_FLAGS);
+    return walletBalance(flags, parseUrlFlag(flags), () => ownAddress(flags));
+  }
+  return walletSend(flagsOnly(rest, SEND_FLAGS));
+}
+
+/** The flags of `argv`, which takes no positional argument. */
+function flagsOnly<const S extends FlagSpecs>(argv: string[], specs: S): Flags<S> {
+  const { flags, positionals } = parseFlags(argv, specs);
   if (positionals.length) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  if (sub === 'new') return walletNew(flags);
-  if (sub === 'address') return walletAddress(flags);
-  if (sub === 'balance') return walletBalance(flags, parseUrlFlag(flags), () => ownAddress(flags));
-  return walletSend(flags);
+  return flags;
 }
 
 function out(line: string): void {
   process.stdout.write(`${line}\n`);
 }
 
-async function walletNew(flags: Flags): Promise<number> {
+async function walletNew(flags: Flags<typeof NEW_FLAGS>): Promise<number> {
   const mnemonic = newMnemonic();
   const key = keyPairFromMnemonic(mnemonic, 0);
   const path = derivationPath(0);
-  const file = flags.keystore as string | undefined;
+  const file = flags.keystore;
   if (file) {
     if (existsSync(file)) throw new UsageError(`--keystore ${file} exists; choose a new file`);
     const store = await encryptKeystore(key, await keystorePassword(`new keystore ${file}`, { confirm: true }));
@@ -164,25 +67,25 @@ async function walletNew(flags: Flags): Promise<number> {
 }
 
 /** The signing key: --keystore FILE, else --index of --mnemonic / OMBRA_MNEMONIC / the dev mnemonic. */
-async function signingKey(flags: Flags): Promise<{ key: KeyPair; index: number | null }> {
+async function signingKey(flags: KeyFlags): Promise<{ key: KeyPair; index: number | null }> {
   if (flags.keystore) {
     if (flags.mnemonic !== undefined) throw new UsageError('give --keystore or --mnemonic, not both');
-    return { key: await readKeystore(String(flags.keystore)), index: null };
+    return { key: await readKeystore(flags.keystore), index: null };
   }
   return walletKey(flags);
 }
 
 /** The wallet's own address: a keystore's clear address (no password), else account --index of the mnemonic. */
-function ownAddress(flags: Flags): string {
+function ownAddress(flags: KeyFlags): string {
   if (!flags.keystore) return walletKey(flags).key.address;
   if (flags.mnemonic !== undefined) throw new UsageError('give --keystore or --mnemonic, not both');
-  return keystoreAddress(String(flags.keystore));
+  return keystoreAddress(flags.keystore);
 }
 
 /** The wallet key from --index and --mnemonic / OMBRA_MNEMONIC / the dev mnemonic. */
-export function walletKey(flags: Flags): { key: KeyPair; index: number } {
+export function walletKey(flags: Omit<KeyFlags, 'keystore'>): { key: KeyPair; index: number } {
   const index = requiredIntFlag(flags, 'index', 0, 2 ** 31 - 1);
-  let mnemonic = flags.mnemonic as string | undefined;
+  let mnemonic = flags.mnemonic;
   if (mnemonic === undefined) {
     process.stderr.write(`using the dev mnemonic "${DEV_MNEMONIC}" (set --mnemonic or OMBRA_MNEMONIC for a real wallet)\n`);
     mnemonic = DEV_MNEMONIC;
@@ -191,11 +94,11 @@ export function walletKey(flags: Flags): { key: KeyPair; index: number } {
   return { key: keyPairFromMnemonic(mnemonic, index), index };
 }
 
-async function walletAddress(flags: Flags): Promise<number> {
+async function walletAddress(flags: Flags<typeof ADDRESS_FLAGS>): Promise<number> {
   if (flags.keystore) {
     if (flags.mnemonic !== undefined) throw new UsageError('give --keystore or --mnemonic, not both');
     // The address is kept in clear in the keystore: no password for a read.
-    const address = keystoreAddress(String(flags.keystore));
+    const address = keystoreAddress(flags.keystore);
     out(flags.json ? JSON.stringify({ index: null, address, path: null }) : `address:   ${address}`);
     return 0;
   }
@@ -211,23 +114,22 @@ async function walletAddress(flags: Flags): Promise<number> {
 }
 
 /** A positive (or, with `allowZero`, non-negative) micro-unit amount as a canonical big-integer string. */
-function microFlag(flags: Flags, name: string, allowZero: boolean): string {
-  const v = flags[name];
+function microFlag(v: string | undefined, name: string, allowZero: boolean): string {
   if (v === undefined) throw new UsageError(`--${name} is required`);
-  if (typeof v !== 'string' || !/^[0-9]{1,78}$/.test(v))
-    throw new UsageError(`--${name} must be an integer number of micro-units (1 OMBRA = 1000000), got ${String(v).slice(0, 80)}`);
+  if (!/^[0-9]{1,78}$/.test(v))
+    throw new UsageError(`--${name} must be an integer number of micro-units (1 OMBRA = 1000000), got ${v.slice(0, 80)}`);
   const n = BigInt(v);
   if (n === 0n && !allowZero) throw new UsageError(`--${name} must be positive`);
   return n.toString();
 }
 
 /** The transfer amount in micro-units: --amount in decimal OMBRA or --amount-micro, exactly one. */
-function amountFlag(flags: Flags): string {
+function amountFlag(flags: Flags<typeof SEND_FLAGS>): string {
   if (flags.amount !== undefined && flags['amount-micro'] !== undefined) throw new UsageError('give --amount or --amount-micro, not both');
-  if (flags.amount === undefined) return microFlag(flags, 'amount-micro', false);
+  if (flags.amount === undefined) return microFlag(flags['amount-micro'], 'amount-micro', false);
   let micro: bigint;
   try {
-    micro = parseOmbra(String(flags.amount));
+    micro = parseOmbra(flags.amount);
   } catch (e) {
     if (e instanceof AmountError) throw new UsageError(`--amount: ${e.message}`);
     throw e;
@@ -237,8 +139,8 @@ function amountFlag(flags: Flags): string {
 }
 
 /** --url as an http(s) URL. */
-export function parseUrlFlag(flags: Flags): string {
-  const base = String(flags.url);
+export function parseUrlFlag(flags: { readonly url: string }): string {
+  const base = flags.url;
   try {
     const u = new URL(base);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error();
@@ -248,12 +150,12 @@ export function parseUrlFlag(flags: Flags): string {
   return base;
 }
 
-async function walletSend(flags: Flags): Promise<number> {
+async function walletSend(flags: Flags<typeof SEND_FLAGS>): Promise<number> {
   if (flags.to === undefined) throw new UsageError('--to is required');
-  const to = normalizeAddress(String(flags.to));
-  if (!to) throw new UsageError(`--to must be an address: ox + 40 hex characters, got ${String(flags.to).slice(0, 80)}`);
+  const to = normalizeAddress(flags.to);
+  if (!to) throw new UsageError(`--to must be an address: ox + 40 hex characters, got ${flags.to.slice(0, 80)}`);
   const amount = amountFlag(flags);
-  const fee = microFlag(flags, 'fee', true);
+  const fee = microFlag(flags.fee, 'fee', true);
   const timeoutS = requiredIntFlag(flags, 'timeout-s', 1, 86_400);
   const base = parseUrlFlag(flags);
   const { key } = await signingKey(flags);

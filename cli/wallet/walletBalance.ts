@@ -1,15 +1,16 @@
 /** `ombra wallet balance`: an address's balance in OMBRA and micro-units, from a node's HTTP API. */
 import { OmbraApiError, OmbraClient, OmbraUnreachable } from '../../client/index.ts';
 import { normalizeAddress } from '../../core/address.ts';
-import { apiKeyFlag, UsageError, type Flags } from '../args.ts';
+import { apiKeyFlag, type Flags, UsageError } from '../args.ts';
+import type { BALANCE_FLAGS } from './walletFlags.ts';
 import { formatOmbra } from '../../core/ombraAmount.ts';
 
 /** Prints the balance of --address, else of the wallet's own address (`ownAddress`). */
-export async function walletBalance(flags: Flags, url: string, ownAddress: () => string): Promise<number> {
+export async function walletBalance(flags: Flags<typeof BALANCE_FLAGS>, url: string, ownAddress: () => string): Promise<number> {
   let address: string;
   if (flags.address !== undefined) {
-    const a = normalizeAddress(String(flags.address));
-    if (!a) throw new UsageError(`--address must be an address: ox + 40 hex characters, got ${String(flags.address).slice(0, 80)}`);
+    const a = normalizeAddress(flags.address);
+    if (!a) throw new UsageError(`--address must be an address: ox + 40 hex characters, got ${flags.address.slice(0, 80)}`);
     address = a;
   } else address = ownAddress();
   try {

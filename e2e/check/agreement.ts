@@ -10,6 +10,7 @@
  * relay used by the wrong node) are counted: they show nodes tried what they learned.
  */
 import { type InvariantResult, result, type RunFacts } from './runFacts.ts';
+import { fields, objects, strings } from '../history.ts';
 
 /** Checks agreement. */
 export function checkAgreement(f: RunFacts): InvariantResult {
@@ -35,7 +36,7 @@ export function checkAgreement(f: RunFacts): InvariantResult {
   let deepest = 0;
   for (const r of f.records) {
     if (r.type !== 'stream' || r.event !== 'reorg') continue;
-    const old = (r.oldHead as { index?: number; height?: number } | undefined) ?? {};
+    const old = fields(r.oldHead) ?? {};
     const depth = Number(old.index ?? old.height ?? r.fromHeight) - Number(r.fromHeight) + 1;
     deepest = Math.max(deepest, depth);
     if (depth > f.finalityDepth)
@@ -52,14 +53,13 @@ export function checkRouting(f: RunFacts): InvariantResult {
   const violations: string[] = [];
   const routing = f.records.filter((r) => r.type === 'routing');
   for (const r of routing)
-    for (const s of r.foreign as { serverPort: number; clientPort: number }[])
+    for (const s of objects(r.foreign))
       violations.push(`a socket not the runner's reached p2p port ${s.serverPort} from port ${s.clientPort}`);
   const peers = f.records.filter((r) => r.type === 'peers');
   for (const r of peers)
     if (typeof r.peerId === 'string' && r.peerId !== r.expected) violations.push(`${r.node} serves peer id ${r.peerId}, not ${r.expected}`);
   for (const r of peers)
-    if ((r.direct as string[]).length)
-      violations.push(`${r.node} lists peer addresses that are not relays: ${(r.direct as string[]).join(' ')}`);
+    if (strings(r.direct).length) violations.push(`${r.node} lists peer addresses that are not relays: ${strings(r.direct).join(' ')}`);
   const refused = f.records.filter((r) => r.type === 'relay' && r.event === 'refused');
   const learned = refused.filter((r) => String(r.reason).startsWith('learned route')).length;
   const wrong = refused.filter((r) => String(r.reason).startsWith('only ')).length;

@@ -58,14 +58,14 @@ export function checkLiveness(f: RunFacts): { result: InvariantResult; figures: 
   }
   worst = Math.max(worst, f.end - last);
   const convergence = f.perturbations
-    .filter((p) => p.end !== null)
+    .flatMap((p) => (p.end === null ? [] : [{ ...p, end: p.end }]))
     .map((p) => {
-      const target = maxAt(p.end as number);
+      const target = maxAt(p.end);
       let ms = 0;
       for (const n of f.nodes) {
-        const seen = (f.heights.get(n.name) ?? []).find((o) => o.t >= (p.end as number) && o.height >= target);
+        const seen = (f.heights.get(n.name) ?? []).find((o) => o.t >= p.end && o.height >= target);
         if (!seen) return { id: p.id, kind: p.kind, ms: null };
-        ms = Math.max(ms, seen.t - (p.end as number));
+        ms = Math.max(ms, seen.t - p.end);
       }
       return { id: p.id, kind: p.kind, ms };
     });
@@ -74,7 +74,7 @@ export function checkLiveness(f: RunFacts): { result: InvariantResult; figures: 
     violations.push(
       `after the last perturbation (#${lastConv.id} ${lastConv.kind}) the nodes converged ${lastConv.ms === null ? 'never' : `in ${secs(lastConv.ms)}`} (limit 60 s)`,
     );
-  const known = convergence.filter((c) => c.ms !== null).map((c) => c.ms as number);
+  const known = convergence.flatMap((c) => (c.ms === null ? [] : [c.ms]));
   const figures =
     `${f.perturbations.length} perturbations, growth limit ${secs(limit)}, worst stall ${secs(worst)}, ` +
     `convergence after each: max ${known.length ? secs(Math.max(...known)) : 'n/a'}, last ${lastConv ? (lastConv.ms === null ? 'never' : secs(lastConv.ms)) : 'n/a'}`;

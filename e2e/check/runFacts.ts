@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HistoryRecord } from '../history.ts';
+import { fields, type HistoryRecord, num, objects, strings } from '../history.ts';
 
 /** One perturbation from its start to its end. */
 export interface Perturbation {
@@ -50,27 +50,26 @@ export interface RunFacts {
 /** Derives the facts of `records` (the history of `dir`). */
 export function runFacts(records: HistoryRecord[], dir?: string): RunFacts {
   const of = (type: string) => records.filter((r) => r.type === type);
-  const cluster = of('cluster')[0] as unknown as { nodes: { name: string; authority: boolean }[]; blockTimeMs: number } | undefined;
-  const nodes = cluster?.nodes ?? [];
+  const cluster = of('cluster')[0];
+  const nodes = objects(cluster?.nodes).map((n) => ({ name: String(n.name), authority: n.authority === true }));
   let finalityDepth = 128;
   const genesis = dir ? join(dir, 'net', 'genesis.json') : '';
-  if (genesis && existsSync(genesis))
-    finalityDepth = (JSON.parse(readFileSync(genesis, 'utf8')) as { finalityDepth?: number }).finalityDepth ?? 128;
-  const phase = (p: string) => of('run').find((r) => r.phase === p)?.t as number | undefined;
+  if (genesis && existsSync(genesis)) finalityDepth = num(fields(JSON.parse(readFileSync(genesis, 'utf8')))?.finalityDepth) ?? 128;
+  const phase = (p: string) => of('run').find((r) => r.phase === p)?.t;
   const end = records.length ? records[records.length - 1].t : 0;
   const perturbations: Perturbation[] = [];
   for (const r of of('perturb')) {
     if (r.phase === 'start') {
       const kind = String(r.kind);
-      const nodesHit = (r.nodes as string[]) ?? [];
+      const nodesHit = strings(r.nodes);
       perturbations.push({
         id: Number(r.id),
         kind,
         nodes: nodesHit,
         start: r.t,
         end: null,
-        isolated: kind === 'disk_full' ? nodesHit : ((r.isolated as string[] | undefined) ?? []),
-        groups: (r.groups as string[][] | undefined) ?? null,
+        isolated: kind === 'disk_full' ? nodesHit : strings(r.isolated),
+        groups: Array.isArray(r.groups) ? r.groups.map(strings) : null,
       });
     } else if (r.phase === 'end') {
       const p = perturbations.find((x) => x.id === r.id);
@@ -81,7 +80,7 @@ export function runFacts(records: HistoryRecord[], dir?: string): RunFacts {
   for (const r of of('chain')) {
     const node = String(r.node);
     if (!chains.has(node)) chains.set(node, new Map());
-    chains.get(node)?.set(Number(r.height), { hash: String(r.hash), stateRoot: String(r.stateRoot), txs: (r.txs as string[]) ?? [] });
+    chains.get(node)?.set(Number(r.height), { hash: String(r.hash), stateRoot: String(r.stateRoot), txs: strings(r.txs) });
   }
   let reference = new Map<number, ChainBlock>();
   for (const c of chains.values()) if (c.size > reference.size) reference = c;
@@ -99,7 +98,7 @@ export function runFacts(records: HistoryRecord[], dir?: string): RunFacts {
     records,
     nodes,
     authorities: nodes.filter((n) => n.authority).map((n) => n.name),
-    blockTimeMs: cluster?.blockTimeMs ?? 1000,
+    blockTimeMs: num(cluster?.blockTimeMs) ?? 1000,
     finalityDepth,
     perturbStart: phase('perturb') ?? phase('started') ?? 0,
     settleStart: phase('settle') ?? end,

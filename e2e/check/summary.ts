@@ -8,6 +8,7 @@ import type { LivenessFigures } from './liveness.ts';
 import type { NodeResources } from './resources.ts';
 import { type RunFacts, secs } from './runFacts.ts';
 import type { TxFigures } from './txInclusion.ts';
+import { fields } from '../history.ts';
 
 /** The summary lines of a run. */
 export function summaryLines(f: RunFacts, live: LivenessFigures, txs: TxFigures, nodes: NodeResources[]): string[] {
@@ -40,8 +41,7 @@ export function summaryLines(f: RunFacts, live: LivenessFigures, txs: TxFigures,
   const full = f.records.filter((r) => r.type === 'disk_full_health');
   if (full.length) {
     const said = full.map(
-      (r) =>
-        `${r.after ? 'after' : 'full'}: ${r.status} ${(r.body as { status?: string; reason?: string } | null)?.reason ?? (r.body as { status?: string } | null)?.status ?? r.error}`,
+      (r) => `${r.after ? 'after' : 'full'}: ${r.status} ${fields(r.body)?.reason ?? fields(r.body)?.status ?? r.error}`,
     );
     out.push(`disk full: ${[...new Set(said)].slice(0, 6).join('; ')}`);
   }

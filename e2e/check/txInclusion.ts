@@ -5,6 +5,7 @@
  * next, and what each node said of it at the end.
  */
 import { type InvariantResult, result, type RunFacts, secs } from './runFacts.ts';
+import { fields, num, objects } from '../history.ts';
 
 /** Inclusion figures the summary reuses. */
 export interface TxFigures {
@@ -18,8 +19,7 @@ export interface TxFigures {
 export function checkTxInclusion(f: RunFacts): { result: InvariantResult; figures: TxFigures } {
   const urlToNode = new Map<string, string>();
   for (const r of f.records)
-    if (r.type === 'cluster')
-      for (const n of r.nodes as { name: string; http: number }[]) urlToNode.set(`http://127.0.0.1:${n.http}`, n.name);
+    if (r.type === 'cluster') for (const n of objects(r.nodes)) urlToNode.set(`http://127.0.0.1:${n.http}`, String(n.name));
   const nodeOf = (v: unknown) => urlToNode.get(String(v)) ?? String(v);
   const acked = new Map<string, { t: number; node: string; nonce: unknown; account: unknown }>();
   const refusedByCode: Record<string, number> = {};
@@ -39,8 +39,8 @@ export function checkTxInclusion(f: RunFacts): { result: InvariantResult; figure
   const finals = new Map<string, string[]>();
   for (const r of f.records)
     if (r.type === 'tx_final') {
-      const said =
-        (r.body as { status?: string; code?: string } | null)?.status ?? (r.body as { code?: string } | null)?.code ?? String(r.status);
+      const body = fields(r.body);
+      const said = body?.status ?? body?.code ?? String(r.status);
       finals.set(String(r.hash), [...(finals.get(String(r.hash)) ?? []), `${r.node}:${said}`]);
     }
   const violations: string[] = [];
@@ -80,7 +80,7 @@ export function checkTxInclusion(f: RunFacts): { result: InvariantResult; figure
     if (r.type !== 'sample') continue;
     const list = samples.get(String(r.node)) ?? [];
     if (!list.length) samples.set(String(r.node), list);
-    list.push(r as { t: number; peers?: number; height?: number });
+    list.push({ t: r.t, peers: num(r.peers), height: num(r.height) });
   }
   const lastSample = (node: string, t: number) => {
     const list = samples.get(node) ?? [];

@@ -53,8 +53,7 @@ export class PendingLog {
   async rewriteOps(txs: readonly SignedTx[]): Promise<RowOp[]> {
     const keep = new Set(txs.map((t) => t.hash));
     const ops: RowOp[] = [];
-    for await (const key of this.rows.keys())
-      if (!keep.has(key as string)) ops.push({ type: 'del', sublevel: this.rows, key: key as string });
+    for await (const key of this.rows.keys()) if (!keep.has(key)) ops.push({ type: 'del', sublevel: this.rows, key: key });
     this.seq = 0;
     for (const tx of txs) ops.push({ type: 'put', sublevel: this.rows, key: tx.hash, value: { seq: this.seq++, tx } satisfies Row });
     return ops;

@@ -2,7 +2,7 @@
  * Transactions in: validation against the head and the mempool, admission, the durable pending
  * log written before the acknowledgement, and the pending transactions restored after a restart.
  */
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, errorMessage } from '../../core/errors.ts';
 import { RecordsNotLoaded } from '../../core/recordCache.ts';
 import { StateOverlay } from '../../core/stateOverlay.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
@@ -11,6 +11,7 @@ import { validateTx } from '../../core/validateTx.ts';
 import { txIndexProjection } from '../../projections/chainIndex.ts';
 import { MempoolPolicyError } from './mempoolOptions.ts';
 import type { Writer } from '../writer/writer.ts';
+import { fieldOf } from '../../core/encoding.ts';
 
 /** Validates and admits a transaction to the mempool (the API's and gossip's entry point). */
 export function submitTx(w: Writer, raw: unknown, source: 'api' | 'gossip' = 'api'): Promise<SignedTx> {
@@ -44,7 +45,7 @@ export function submitTx(w: Writer, raw: unknown, source: 'api' | 'gossip' = 'ap
  */
 export function admit(w: Writer, raw: unknown): { tx: SignedTx; left: SignedTx[] } {
   // A replacement is validated against the sender's run before its nonce.
-  const nonce = (raw as { nonce?: unknown } | null)?.nonce;
+  const nonce = fieldOf(raw, 'nonce');
   const before = typeof nonce === 'number' ? nonce : Number.POSITIVE_INFINITY;
   // A read-only view: validation never writes, the overlay stays empty.
   const state = new StateOverlay(w.state());
@@ -81,7 +82,7 @@ export async function restorePending(w: Writer): Promise<void> {
       kept++;
     } catch (e) {
       await w.pendingLog.drop([tx.hash]);
-      w.log.info('pending transaction no longer valid after restart', { hash: tx.hash, why: (e as Error).message });
+      w.log.info('pending transaction no longer valid after restart', { hash: tx.hash, why: errorMessage(e) });
     }
   }
   if (rows.length) w.log.info('restored pending transactions', { kept, of: rows.length });

@@ -5,25 +5,18 @@
  */
 import { Level } from 'level';
 import type { Block } from '../../core/block.ts';
-import { present } from '../../core/errors.ts';
 import type { Genesis } from '../../core/genesis.ts';
 import { heightKey } from '../../core/encoding.ts';
 import { dirname, resolve } from 'node:path';
 import { fenceWrites, StorageFence } from './storageFence.ts';
 import { damageOnOpen, explainCorruption, headPointerOf, type LogFault, readStopRecord, writeStopRecord } from './storeDamage.ts';
+import type { Rows } from '../../projections/store.ts';
+import { BlockReads, type Head } from './blockReads.ts';
+import { type RowWrite, writeRows } from './writeRows.ts';
 import { VerifiedLog, VERIFIED_SEED, type VerifiedMark } from '../verification/verifiedLog.ts';
 
-/** The head of the log. */
-export interface Head {
-  index: number;
-  hash: string;
-}
-
 type Db = Level<string, unknown>;
-type Sub = ReturnType<Db['sublevel']>;
-
-/** Values already JSON text: stored as they are. */
-const UTF8 = { valueEncoding: 'utf8' } as const;
+type Sub = Rows;
 
 /**
  * LevelDB's sizes for a store of millions of rows written in random key order (accounts and
@@ -35,11 +28,10 @@ const UTF8 = { valueEncoding: 'utf8' } as const;
 const LEVEL_TUNING = { cacheSize: 32 << 20, writeBufferSize: 16 << 20, maxFileSize: 16 << 20 };
 
 /** LevelDB-backed block log. */
-export class ChainStore {
+export class ChainStore extends BlockReads {
   readonly db: Db;
   readonly blocks: Sub;
   readonly meta: Sub;
-  private headCache: Head | null = null;
   private readonly subs = new Map<string, Sub>();
   /** Each handed-out sublevel's key prefix (`!name!`), for writes that bypass its encoding. */
   private readonly prefixes = new Map<Sub, string>();
@@ -57,6 +49,7 @@ export class ChainStore {
   verified: VerifiedLog;
 
   private constructor(db: Db, dir: string) {
+    super();
     this.db = db;
     this.dir = dir;
     this.fence = new StorageFence(dirname(resolve(dir)));
@@ -102,36 +95,9 @@ export class ChainStore {
     this.damage = null;
   }
 
-  /**
-   * Writes ops across sublevels in one atomic batch (the projection runner's port). Each op's
-   * key is prefixed and its value JSON-encoded here, into one chained batch on the root: the same
-   * bytes the sublevels would write, without abstract-level's per-op normalisation and the
-   * native array batch's property reads (~2 us a transaction in a replay, docs/replay.md).
-   * A key written more than once in the batch is written once, with its last op: LevelDB applies
-   * a batch in order, so the earlier ones would be overwritten within the same atomic write
-   * anyway (in catch-up the same accounts and supply rows come once a block for 256 blocks).
-   * `dedupe: false` writes every op as given (the runner's rows come once a key already).
-   */
-  async write(
-    ops: readonly { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown; text?: string }[],
-    opts: { sync?: boolean; dedupe?: boolean } = {},
-  ): Promise<void> {
-    const keys: string[] = new Array(ops.length);
-    const last = opts.dedupe === false ? null : new Map<string, number>();
-    for (let i = 0; i < ops.length; i++) {
-      const key = this.prefixOf(ops[i].sublevel) + ops[i].key;
-      keys[i] = key;
-      last?.set(key, i);
-    }
-    const batch = this.db.batch();
-    for (let i = 0; i < ops.length; i++) {
-      if (last !== null && last.get(keys[i]) !== i) continue;
-      const op = ops[i];
-      // `text`: the value's JSON already made (blocks: the bytes the verified digest covers).
-      if (op.type === 'put') batch.put(keys[i], op.text ?? JSON.stringify(op.value), UTF8);
-      else batch.del(keys[i]);
-    }
-    await batch.write({ sync: opts.sync ?? false });
+  /** Writes ops across sublevels in one atomic batch (the projection runner's port; node/store/writeRows.ts). */
+  write(ops: readonly RowWrite[], opts: { sync?: boolean; dedupe?: boolean } = {}): Promise<void> {
+    return writeRows(this.db, (sub) => this.prefixOf(sub), ops, opts);
   }
 
   /** The root-key prefix of a sublevel this store handed out (anything else is refused). */
@@ -145,7 +111,7 @@ export class ChainStore {
   sublevel(name: string): Sub {
     let sub = this.subs.get(name);
     if (!sub) {
-      sub = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' }) as Sub;
+      sub = this.db.sublevel<string, unknown>(name, { valueEncoding: 'json' });
       this.subs.set(name, sub);
       this.prefixes.set(sub, sub.prefix);
     }
@@ -155,11 +121,6 @@ export class ChainStore {
   /** The genesis this data dir was created with, if any. */
   async genesis(): Promise<Genesis | undefined> {
     return (await this.meta.get('genesis')) as Genesis | undefined;
-  }
-
-  /** The head, or null before genesis is written. */
-  head(): Head | null {
-    return this.headCache;
   }
 
   /** Writes genesis and block 0; refuses when the log is not empty. */
@@ -191,7 +152,7 @@ export class ChainStore {
   async appendMany(blocks: readonly Block[], opts: { trusted?: readonly boolean[] } = {}): Promise<void> {
     const start = this.headCache;
     let head = start;
-    const ops: { type: 'put' | 'del'; sublevel: unknown; key: string; value?: unknown; text?: string }[] = [];
+    const ops: RowWrite[] = [];
     const texts: string[] = [];
     for (const block of blocks) {
       if (!head || block.index !== head.index + 1 || block.previousHash !== head.hash) {
@@ -260,44 +221,6 @@ export class ChainStore {
     this.headCache = head;
     this.verified.commitCut(cut.next);
     return removed;
-  }
-
-  /** One block by height. */
-  async block(index: number): Promise<Block | undefined> {
-    if (!Number.isSafeInteger(index) || index < 0 || !this.headCache || index > this.headCache.index) return undefined;
-    return (await this.blocks.get(heightKey(index))) as Block | undefined;
-  }
-
-  /** The block at `index`, which the caller knows is in the log (the head, a stored ancestor). */
-  async storedBlock(index: number): Promise<Block> {
-    return present(await this.block(index), `block ${index} of the log`);
-  }
-
-  /**
-   * Blocks `from..to` inclusive as their stored JSON text, unparsed (sync serves them as they are:
-   * no parse and re-serialisation a block).
-   */
-  async blocksJsonIn(from: number, to: number): Promise<string[]> {
-    // One read of the whole range: no promise a value.
-    return (await this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'utf8' }).all()) as string[];
-  }
-
-  /** Blocks `from..to` inclusive as their stored JSON's UTF-8 bytes, streamed in order from one snapshot. */
-  async *rangeJsonBytes(from: number, to: number): AsyncGenerator<Uint8Array> {
-    for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'view' }))
-      yield value as Uint8Array;
-  }
-
-  /** Blocks `from..to` inclusive, in order. */
-  async *range(from: number, to: number): AsyncGenerator<Block> {
-    for await (const value of this.blocks.values({ gte: heightKey(from), lte: heightKey(to) })) yield value as Block;
-  }
-
-  /** Several blocks by height (missing ones skipped). */
-  async blocksIn(from: number, to: number): Promise<Block[]> {
-    const out: Block[] = [];
-    for await (const b of this.range(from, to)) out.push(b);
-    return out;
   }
 
   /** Closes the database and records the head it stopped at (unless damage awaits a repair). */

@@ -18,7 +18,7 @@ function canonical(g: Genesis): unknown {
     g.authorities,
     sortObj(g.allocations),
     g.blockReward,
-    sortObj(g.forks as unknown as Record<string, unknown>),
+    sortObj(g.forks),
     g.finalityDepth ?? null,
   ];
 }

@@ -9,6 +9,7 @@
 import { blockHash, txRootOf, type Block } from '../../core/block.ts';
 import { txHash } from '../../core/txCodec.ts';
 import { heightKey } from '../../core/encoding.ts';
+import { errorMessage } from '../../core/errors.ts';
 import type { ChainStore } from './chainStore.ts';
 import { isCorruption, type LogFault } from './storeDamage.ts';
 
@@ -43,7 +44,8 @@ export function linkFault(b: Block | undefined, height: number, parentHash: stri
   return null;
 }
 
-const NO_FILL = { fillCache: false } as object;
+// LevelDB's `fillCache`, which level's get options do not name.
+const NO_FILL: object = { fillCache: false };
 
 /** How far back from the head the startup check goes. */
 interface VerifyWindow {
@@ -57,14 +59,14 @@ interface VerifyWindow {
 const DEFAULT_VERIFY_WINDOW: VerifyWindow = { depth: DEFAULT_VERIFY_DEPTH, txs: DEFAULT_VERIFY_TXS };
 
 /** One stored block as read: the block, or nothing (missing), or the read's corruption. */
-type Read = { b: Block | undefined; corrupt?: Error };
+type Read = { b: Block | undefined; corrupt?: unknown };
 
 /** Reads a block past LevelDB's block cache: the window would only push out what the node reads. */
 async function readBlock(store: ChainStore, h: number): Promise<Read> {
   try {
     return { b: (await store.blocks.get(heightKey(h), NO_FILL)) as Block | undefined };
   } catch (e) {
-    if (isCorruption(e)) return { b: undefined, corrupt: e as Error };
+    if (isCorruption(e)) return { b: undefined, corrupt: e };
     throw e;
   }
 }
@@ -94,7 +96,7 @@ export async function verifyLog(store: ChainStore, window: VerifyWindow = DEFAUL
   let h = head.index;
   for (; h >= lowest && (h === head.index || txs < window.txs); h--) {
     const { b, corrupt } = await readBlock(store, h);
-    if (corrupt) fault = { height: h, message: `block ${h} cannot be read (LevelDB: ${corrupt.message})`, corrupt: true };
+    if (corrupt) fault = { height: h, message: `block ${h} cannot be read (LevelDB: ${errorMessage(corrupt)})`, corrupt: true };
     else if (expected !== null && b !== undefined && b.hash !== expected)
       fault = h === head.index ? headMismatch(h) : { height: h + 1, message: `block ${h + 1} does not link to block ${h}` };
     const why = corrupt ? null : linkFault(b, h, null);

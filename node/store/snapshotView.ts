@@ -6,7 +6,8 @@
  */
 import { heightKey } from '../../core/encoding.ts';
 import type { Genesis } from '../../core/genesis.ts';
-import type { ChainStore, Head } from './chainStore.ts';
+import type { Head } from './blockReads.ts';
+import type { ChainStore } from './chainStore.ts';
 
 /** A fault of the log found while exporting it (a gap, a short log). */
 export class SnapshotFault extends Error {}

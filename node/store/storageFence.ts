@@ -12,7 +12,7 @@
  * GET /api/health; once space is back, a fresh open of the store (launch/storageRecovery.ts relaunches
  * the node in the same process) finds every acknowledged write.
  */
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, errorChain, errorCode, errorMessage } from '../../core/errors.ts';
 
 /** What stopped the writes. */
 export interface StorageFault {
@@ -36,10 +36,11 @@ const CAUSES: [RegExp, string][] = [
 
 /** The operator's name for a failed write's cause; null when `e` is no I/O failure (a bug, a closed store). */
 function writeFaultCause(e: unknown): string | null {
-  for (let x = e as { message?: unknown; code?: unknown; cause?: unknown } | undefined, i = 0; x && i < 5; x = x.cause as typeof x, i++) {
-    const message = typeof x.message === 'string' ? x.message : '';
-    for (const [pattern, cause] of CAUSES) if (pattern.test(message) || (typeof x.code === 'string' && pattern.test(x.code))) return cause;
-    if (x.code === 'LEVEL_IO_ERROR' || /^IO error: /.test(message)) return message.replace(/^IO error: .*: /, '') || 'I/O error';
+  for (const x of errorChain(e)) {
+    const message = typeof x === 'object' && x !== null && 'message' in x && typeof x.message === 'string' ? x.message : '';
+    const code = errorCode(x);
+    for (const [pattern, cause] of CAUSES) if (pattern.test(message) || (code !== undefined && pattern.test(code))) return cause;
+    if (code === 'LEVEL_IO_ERROR' || /^IO error: /.test(message)) return message.replace(/^IO error: .*: /, '') || 'I/O error';
   }
   return null;
 }
@@ -85,7 +86,7 @@ export class StorageFence {
       const cause = writeFaultCause(e);
       if (cause === null) throw e;
       if (!this.tripped) {
-        this.tripped = { cause, dataDir: this.dataDir, error: (e as Error).message, since: Date.now() };
+        this.tripped = { cause, dataDir: this.dataDir, error: errorMessage(e), since: Date.now() };
         this.onTrip(this.tripped);
       }
       throw this.refusal();

@@ -15,6 +15,8 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { errorChain, errorCode, errorMessage } from '../../core/errors.ts';
+import { fieldOf, isUint } from '../../core/encoding.ts';
 
 /** The first fault found, by height (null: the height cannot be told). */
 export interface LogFault {
@@ -55,16 +57,13 @@ export class LogIntegrityError extends Error {
 
 /** True for LevelDB's report of a damaged table or log (`LEVEL_CORRUPTION`, anywhere in the cause chain). */
 export function isCorruption(e: unknown): boolean {
-  for (let x = e as { code?: unknown; cause?: unknown } | undefined, i = 0; x && i < 5; x = x.cause as typeof x, i++) {
-    if (x.code === 'LEVEL_CORRUPTION' || (x instanceof LogIntegrityError && x.corrupt)) return true;
-  }
-  return false;
+  return errorChain(e).some((x) => errorCode(x) === 'LEVEL_CORRUPTION' || (x instanceof LogIntegrityError && x.corrupt));
 }
 
 /** `e` as the operator's one-line error when LevelDB reported corruption; otherwise `e` itself. */
 export function explainCorruption(e: unknown, dataDir: string, what = 'LevelDB cannot read its data'): unknown {
   if (e instanceof LogIntegrityError || !isCorruption(e)) return e;
-  return new LogIntegrityError({ height: null, message: `${what} (${(e as Error).message})`, corrupt: true }, dataDir);
+  return new LogIntegrityError({ height: null, message: `${what} (${errorMessage(e)})`, corrupt: true }, dataDir);
 }
 
 /** The stop record of the database in `dir`, if any (an unreadable one counts as none). */
@@ -147,12 +146,13 @@ export async function headPointerOf(
     raw = await meta.get('head');
   } catch (e) {
     if (isCorruption(e)) throw e;
-    return { head: null, fault: await fault(`the head pointer cannot be decoded (${(e as Error).message.slice(0, 120)})`) };
+    return { head: null, fault: await fault(`the head pointer cannot be decoded (${errorMessage(e).slice(0, 120)})`) };
   }
   if (raw === undefined)
     return { head: null, fault: (await meta.get('genesis')) === undefined ? null : await fault('the head pointer is missing') };
-  const h = raw as { index?: unknown; hash?: unknown };
-  if (typeof h !== 'object' || h === null || !Number.isSafeInteger(h.index) || (h.index as number) < 0 || typeof h.hash !== 'string')
+  const index = fieldOf(raw, 'index');
+  const hash = fieldOf(raw, 'hash');
+  if (!isUint(index) || typeof hash !== 'string')
     return { head: null, fault: await fault(`the head pointer is damaged (${JSON.stringify(raw)?.slice(0, 80)})`) };
-  return { head: { index: h.index as number, hash: h.hash }, fault: null };
+  return { head: { index, hash }, fault: null };
 }

@@ -20,6 +20,7 @@ import { commitDiff, type ChainState } from '../../core/state.ts';
 import { batchesOf, runPipeline, type PipelineItem } from './blockPipeline.ts';
 import type { ChainStore } from '../store/chainStore.ts';
 import { VerifyPool } from './verifyPool.ts';
+import { errorMessage } from '../../core/errors.ts';
 
 /** The outcome of an audit. */
 export type AuditResult =
@@ -103,7 +104,7 @@ async function auditItems(items: AsyncIterable<PipelineItem<LineMeta>>, cur: Aud
       );
       commitDiff(state, applied.diff);
     } catch (e) {
-      throw new Fault(expectedHeight(), item.meta.line, (e as Error).message);
+      throw new Fault(expectedHeight(), item.meta.line, errorMessage(e));
     }
     cur.parent = item.block as Block;
     cur.transactions += cur.parent.transactions.length;
@@ -131,7 +132,7 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new Fault(0, line, `genesis line is not valid JSON (${(e as Error).message})`);
+      throw new Fault(0, line, `genesis line is not valid JSON (${errorMessage(e)})`);
     }
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || Object.keys(raw).length !== 1 || !('genesis' in raw)) {
       throw new Fault(0, line, 'the first line must be {"genesis": {...}}');
@@ -139,7 +140,7 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
     try {
       cur.genesis = withForkOverrides(parseGenesis((raw as { genesis: unknown }).genesis), opts.forkOverrides ?? {});
     } catch (e) {
-      throw new Fault(0, line, (e as Error).message);
+      throw new Fault(0, line, errorMessage(e));
     }
   };
 
@@ -168,7 +169,7 @@ export async function auditSnapshot(path: string, opts: AuditOptions = {}): Prom
       try {
         block = JSON.parse(text);
       } catch (e) {
-        yield { block: undefined, meta: { line: lineNo, fault: `not valid JSON (${(e as Error).message})` } };
+        yield { block: undefined, meta: { line: lineNo, fault: `not valid JSON (${errorMessage(e)})` } };
         return;
       }
       yield { block, meta: { line: lineNo } };
@@ -216,7 +217,7 @@ export async function auditStore(store: ChainStore, opts: AuditOptions = {}): Pr
     try {
       cur.genesis = withForkOverrides(parseGenesis(await store.genesis()), opts.forkOverrides ?? {});
     } catch (e) {
-      throw new Fault(0, 0, `the stored genesis is not valid: ${(e as Error).message}`);
+      throw new Fault(0, 0, `the stored genesis is not valid: ${errorMessage(e)}`);
     }
     await auditItems(blocks(), cur, pool);
     const last = cur.parent;

@@ -13,6 +13,7 @@ import type { SignedTx } from '../../core/tx/handler.ts';
 import { HeadMovedError } from './reorg.ts';
 import { refOf, type Writer } from './writer.ts';
 import type { ImportOptions } from '../ports.ts';
+import { fieldOf } from '../../core/encoding.ts';
 
 /** Validates a block from elsewhere (a peer, a snapshot) as the child of the head and appends it. */
 export function importBlock(
@@ -51,7 +52,7 @@ export function importBlocks(
     // Blocks gossip brought in while these were fetched are ours already: skipped, not invalid.
     let first = 0;
     while (first < raws.length && (await holds(w, raws[first]))) first++;
-    const next = (raws[first] as { index?: unknown } | undefined)?.index;
+    const next = fieldOf(raws[first], 'index');
     if (typeof next === 'number' && next <= w.tip.index)
       throw new HeadMovedError(`the chain holds another block at ${next} (head ${w.tip.index}) than the one fetched`);
     const pending = new StateOverlay(w.state());
@@ -103,9 +104,10 @@ export function produceBlock(w: Writer, key: KeyPair, timestamp: number): Promis
 
 /** True when `raw` is the block this chain already holds at its height. */
 async function holds(w: Writer, raw: unknown): Promise<boolean> {
-  const b = raw as { index?: unknown; hash?: unknown } | null;
-  if (typeof b?.index !== 'number' || b.index > w.tip.index || typeof b.hash !== 'string') return false;
-  return (await w.store.block(b.index))?.hash === b.hash;
+  const index = fieldOf(raw, 'index');
+  const hash = fieldOf(raw, 'hash');
+  if (typeof index !== 'number' || index > w.tip.index || typeof hash !== 'string') return false;
+  return (await w.store.block(index))?.hash === hash;
 }
 
 async function append(

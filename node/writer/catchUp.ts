@@ -69,7 +69,7 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
     const items = digested ? digested.items() : blockItems(w.store.range(from + 1, head));
     const batches = batchesOf(items, { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
     // Writes held between the flushes every 1,000 blocks (and whenever 50,000 row operations are
-    // queued: ProjectionRunner.prepare): one batch and one checkpoint of each saved model (~45 KB
+    // queued: ProjectionRunner.prepare): one batch and one saved position of each model (~45 KB
     // of JSON cloned and encoded) a thousand blocks, not one every ~26 blocks as the writes in
     // flight allowed (76 batches for 2,000 empty blocks before).
     await w.runner.group(() =>

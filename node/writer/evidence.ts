@@ -48,7 +48,7 @@ export class EvidenceStore {
 
   /** Loads what earlier runs recorded. */
   async load(): Promise<void> {
-    for await (const [key, value] of this.rows.iterator()) this.remember(key as string, value as Evidence);
+    for await (const [key, value] of this.rows.iterator()) this.remember(key, value as Evidence);
   }
 
   /** Records `second` against `first` (already checked to equivocate); false when already known. */

@@ -4,7 +4,7 @@
  * and never while its peers are, or may be, ahead of it (a reconnected authority syncs first).
  */
 import { slotOf, slotOwner } from '../../core/block.ts';
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, errorMessage } from '../../core/errors.ts';
 import type { KeyPair } from '../../core/keys.ts';
 import type { Component, ProducerPorts } from '../ports.ts';
 
@@ -79,7 +79,7 @@ export class Producer implements Component {
     } catch (e) {
       // A full data dir was reported once, when writes stopped (node/store/storageFence.ts); not again each slot.
       if (e instanceof ChainError && e.code === 'DISK_FULL') this.node.log.debug('slot skipped: writes stopped', { slot });
-      else this.node.log.error('block production failed', { slot, error: (e as Error).message });
+      else this.node.log.error('block production failed', { slot, error: errorMessage(e) });
       return false;
     }
   }

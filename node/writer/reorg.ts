@@ -12,6 +12,7 @@ import { accountsProjection, stateWithRows } from '../../projections/accounts.ts
 import { catchUp } from './catchUp.ts';
 import { admit } from '../mempool/txSubmit.ts';
 import { refOf, type Writer } from './writer.ts';
+import { fieldOf } from '../../core/encoding.ts';
 
 /** True when a chain with tip `a` beats one with tip `b`: longer wins, then the lower slot, then the lower hash. */
 export function betterTip(
@@ -180,7 +181,7 @@ async function consensusStateAt(w: Writer, ancestor: number): Promise<ChainState
  * slot attested by its authority, the pair is recorded as evidence (true). Never throws.
  */
 export async function noteCompetingBlock(w: Writer, raw: unknown): Promise<boolean> {
-  const index = (raw as { index?: unknown } | null)?.index;
+  const index = fieldOf(raw, 'index');
   if (typeof index !== 'number' || !Number.isSafeInteger(index) || index < 1 || index > w.tip.index) return false;
   const ours = await w.store.block(index);
   if (!ours || !equivocation(ours, raw, w.genesis.blockTimeMs)) return false;

@@ -52,7 +52,7 @@ export class Writer {
   /** Reorganisations so far (read caches of stored blocks key on it). */
   reorgs = 0;
   closed = false;
-  /** Blocks the last catch-up re-folded (0 after a clean restart: checkpoints were current). */
+  /** Blocks the last catch-up re-folded (0 after a clean restart: saved positions were current). */
   lastCatchUp = { from: 0, to: 0, blocks: 0 };
   private readonly queue: WriteQueue;
 

@@ -142,7 +142,7 @@ export class AlertBook {
     const ids = this.ids(token);
     const pending = this.deps.outbox().pendingBySub();
     return [...ids]
-      .map((id) => this.subs.get(id) as SubRecord)
+      .flatMap((id) => this.subs.get(id) ?? [])
       .sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id))
       .map((s) => subView(s, pending.get(s.id) ?? 0));
   }
@@ -159,7 +159,7 @@ export class AlertBook {
   /** Confirms the e-mail subscription of a link's token; NOT_FOUND for an unknown or expired link. */
   async confirm(linkToken: string) {
     const rec = this.awaiting(linkToken);
-    this.byConfirm.delete(rec.confirmHash as string);
+    if (rec.confirmHash) this.byConfirm.delete(rec.confirmHash);
     Object.assign(rec, { status: 'active', confirmHash: null, confirmExpiresAt: null, consecutiveFailures: 0 });
     rec.fromHeight = this.deps.height();
     // The confirmation mail may still be waiting for a retry: it is no longer needed.

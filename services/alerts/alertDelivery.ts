@@ -14,6 +14,7 @@ import nodemailer, { type Transporter } from 'nodemailer';
 import { Agent, request } from 'undici';
 import { signWebhook } from './alertSecrets.ts';
 import { forbiddenAddress, guardedLookup } from './netGuard.ts';
+import { errorCode, errorMessage } from '../../core/errors.ts';
 
 /** What an attempt sends. */
 export interface Attempt {
@@ -136,16 +137,11 @@ export class AlertSender {
 }
 
 function describe(e: unknown, timeoutMs: number): string {
-  const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (
-    err?.name === 'TimeoutError' ||
-    err?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    err?.code === 'UND_ERR_CONNECT_TIMEOUT' ||
-    err?.code === 'ETIMEDOUT'
-  )
+  const name = e instanceof Error ? e.name : undefined;
+  const code = errorCode(e) ?? errorCode(e instanceof Error ? e.cause : undefined);
+  if (name === 'TimeoutError' || ['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT'].includes(errorCode(e) ?? ''))
     return `no answer within ${timeoutMs} ms`;
-  if (err?.name === 'AbortError') return 'aborted';
-  const code = err?.code ?? err?.cause?.code;
-  const msg = (err?.message ?? String(e)).slice(0, 200);
+  if (name === 'AbortError') return 'aborted';
+  const msg = errorMessage(e).slice(0, 200);
   return code && !msg.includes(code) ? `${code}: ${msg}` : msg;
 }

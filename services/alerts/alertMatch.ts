@@ -1,7 +1,7 @@
 /**
  * Alert triggers: which subscriptions a committed block fires, and what each delivery says.
  * Pure (no I/O, no clock): the alert reactor (alertReactor.ts) feeds it blocks and persists
- * what it returns together with its checkpoint.
+ * what it returns together with its saved position.
  *
  * - address_tx `{address}`: every transaction in the block that involves the address (`partiesOf`:
  *   its sender or any address field, such as `to`, `recipient`, `author`, `owner`)

@@ -75,14 +75,16 @@ export function parseEmail(s: unknown): string {
   return `${local}@${domain.toLowerCase()}`;
 }
 
+/** Whether `s` names a trigger. */
+const isTrigger = (s: string): s is Trigger => TRIGGERS.some((t) => t === s);
+
 /** Validates a subscribe body. */
 export function parseSubscribe(body: unknown): SubscribeInput {
   if (!isObject(body)) return bad('body must be a JSON object {trigger, params, channel, target}');
   onlyKeys(body, ['trigger', 'params', 'channel', 'target'], 'body');
   const trigger = body.trigger;
-  if (typeof trigger !== 'string' || !(TRIGGERS as readonly string[]).includes(trigger))
-    bad(`trigger must be one of ${TRIGGERS.join(', ')}`);
-  const t = trigger as Trigger;
+  if (typeof trigger !== 'string' || !isTrigger(trigger)) return bad(`trigger must be one of ${TRIGGERS.join(', ')}`);
+  const t = trigger;
   const rule = PARAMS[t];
   const rawParams = body.params === undefined ? {} : body.params;
   if (!isObject(rawParams)) return bad('params must be an object');
@@ -92,8 +94,8 @@ export function parseSubscribe(body: unknown): SubscribeInput {
     if (rule.address === 'required') bad(`params.address is required for trigger ${t}`);
   } else {
     const a = typeof rawParams.address === 'string' && rawParams.address.length <= 42 ? normalizeAddress(rawParams.address) : null;
-    if (!a) bad('params.address must be an address: ox + 40 hex characters');
-    params.address = a as string;
+    if (!a) return bad('params.address must be an address: ox + 40 hex characters');
+    params.address = a;
   }
   const channel = body.channel;
   if (channel !== 'webhook' && channel !== 'email') return bad('channel must be webhook or email');
@@ -113,10 +115,10 @@ export function parseRegister(body: unknown): RegisterInput {
   if (!isObject(body)) return bad('body must be a JSON object {tier, label}');
   onlyKeys(body, ['tier', 'label'], 'body');
   const tier = body.tier === undefined ? 1 : body.tier;
-  if (typeof tier !== 'number' || !Number.isInteger(tier) || tier < 1) bad('tier must be a positive integer (1 is the free tier)');
+  if (typeof tier !== 'number' || !Number.isInteger(tier) || tier < 1) return bad('tier must be a positive integer (1 is the free tier)');
   const label = body.label === undefined ? '' : body.label;
-  if (typeof label !== 'string') bad('label must be a string');
-  if ((label as string).length > MAX_LABEL) bad(`label must be at most ${MAX_LABEL} characters`);
-  if (/[\x00-\x1f\x7f]/.test(label as string)) bad('label must not contain control characters');
-  return { tier: tier as number, label: label as string };
+  if (typeof label !== 'string') return bad('label must be a string');
+  if (label.length > MAX_LABEL) bad(`label must be at most ${MAX_LABEL} characters`);
+  if (/[\x00-\x1f\x7f]/.test(label)) bad('label must not contain control characters');
+  return { tier, label };
 }

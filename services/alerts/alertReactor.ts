@@ -1,7 +1,7 @@
 /**
  * The alert reactor: the projection runner folds every committed block through it, and the
  * deliveries a block fires are written as outbox rows in the same batch as the reactor's
- * checkpoint (so a restart neither loses nor repeats a trigger). On a reorganisation the runner
+ * saved position (so a restart neither loses nor repeats a trigger). On a reorganisation the runner
  * steps its rows back with the read models: undelivered rows of orphaned blocks disappear, and
  * the winning branch's blocks fire their own alerts. A delivery id depends on the subscription
  * and the event (a transaction's hash, a block's hash), never on the branch, so an alert of a

@@ -1,12 +1,12 @@
 /**
  * Alert subscriptions and their delivery: node-local data, never chain state. Three parts:
  * the subscriptions (alertBook.ts, in `local:alerts:subs`), the alert reactor that the projection runner
- * folds every committed block through (alertReactor.ts: checkpoints, catch-up and the
+ * folds every committed block through (alertReactor.ts: saved positions, catch-up and the
  * undo log come from the runner, so alerts follow reorganisations), and the delivery worker that
  * drains the reactor's outbox (alertOutbox.ts).
  */
 import type { Block } from '../../core/block.ts';
-import { ChainError } from '../../core/errors.ts';
+import { ChainError, present } from '../../core/errors.ts';
 import type { Trigger } from './alertMatch.ts';
 import type { Reactor } from '../../projections/reactor.ts';
 import type { Rows } from '../../projections/store.ts';
@@ -92,7 +92,7 @@ export class AlertService implements Component {
     };
   }
 
-  /** Lifecycle: loads subscriptions, joins the runner (caught up from its checkpoint), starts delivering. */
+  /** Lifecycle: loads subscriptions, joins the runner (caught up from its saved position), starts delivering. */
   async start(): Promise<void> {
     await this.book.load();
     await this.mailCap.load();
@@ -133,7 +133,7 @@ export class AlertService implements Component {
 
   /**
    * Matches one block outside the chain's fold (tests of matching with synthetic blocks): its
-   * deliveries are written and queued like any other; no checkpoint moves.
+   * deliveries are written and queued like any other; no saved position moves.
    */
   async handleBlock(block: Block): Promise<void> {
     if (!this.reactorState) throw new Error('the alert service is not started');
@@ -224,7 +224,7 @@ export class AlertService implements Component {
       trigger: rec.trigger,
       address: rec.params.address ?? null,
       target: rec.target,
-      expiresAt: rec.confirmExpiresAt as number,
+      expiresAt: present(rec.confirmExpiresAt, 'the confirmation link expiry'),
     };
   }
 

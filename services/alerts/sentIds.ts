@@ -22,7 +22,7 @@ export class SentIds {
 
   /** Loads the ids already sent (before the reactor folds anything). */
   async load(): Promise<void> {
-    for await (const [id, h] of this.rows.iterator()) this.ids.set(id as string, h as number);
+    for await (const [id, h] of this.rows.iterator()) this.ids.set(id, h as number);
   }
 
   /** True when `id` was sent. */

@@ -17,6 +17,7 @@ import { DEV_MNEMONIC, keyPairFromMnemonic, type KeyPair } from '../../core/keys
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { bytesOf, testBlob, type TestBlob } from '../helpers/blobKit.ts';
 import { DEV_KEYS, openTestChain, type TestChain } from '../helpers/testChain.ts';
+import { errorCode } from '../../core/errors.ts';
 
 const MiB = 2 ** 20;
 const CHUNK = 400_000;
@@ -132,7 +133,7 @@ async function finalize(): Promise<object> {
         await c.node.submitTx(sign(c, key, nonce, { type: 'SOCIAL_BLOB_FINALIZE', blobId: b.blobId }, '1000'));
         codes.push('admitted');
       } catch (e) {
-        codes.push((e as { code?: string }).code ?? 'error');
+        codes.push(errorCode(e) ?? 'error');
       }
       ms.push(performance.now() - t0);
     }

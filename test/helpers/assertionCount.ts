@@ -13,7 +13,23 @@ import ts from 'typescript';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** The folders counted, source first, then the tests. */
-const COUNTED_FOLDERS = ['core', 'projections', 'node', 'queries', 'services', 'p2p', 'api', 'client', 'cli', 'test'] as const;
+const COUNTED_FOLDERS = [
+  'core',
+  'projections',
+  'node',
+  'checkpoint',
+  'queries',
+  'services',
+  'p2p',
+  'api',
+  'client',
+  'sink',
+  'simulator',
+  'launch',
+  'cli',
+  'e2e',
+  'test',
+] as const;
 
 /** One assertion found in the tree. */
 interface AssertionSite {
@@ -29,6 +45,8 @@ interface FolderCount {
   casts: number;
   asConst: number;
   nonNull: number;
+  /** Lines of TypeScript in the folder. */
+  lines: number;
 }
 
 function tsFiles(dir: string): string[] {
@@ -69,11 +87,12 @@ export function allSites(root = ROOT): AssertionSite[] {
 }
 
 /** Counts per folder, in COUNTED_FOLDERS order. */
-function countPerFolder(sites: AssertionSite[]): FolderCount[] {
+function countPerFolder(sites: AssertionSite[], root = ROOT): FolderCount[] {
   return COUNTED_FOLDERS.map((folder) => {
     const mine = sites.filter((s) => s.file.split('/')[0] === folder);
     const n = (kind: AssertionSite['kind']) => mine.filter((s) => s.kind === kind).length;
-    return { folder, casts: n('cast'), asConst: n('asConst'), nonNull: n('nonNull') };
+    const lines = tsFiles(join(root, folder)).reduce((a, f) => a + readFileSync(f, 'utf8').split('\n').length - 1, 0);
+    return { folder, casts: n('cast'), asConst: n('asConst'), nonNull: n('nonNull'), lines };
   });
 }
 
@@ -86,14 +105,18 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   } else {
     const rows = countPerFolder(sites);
     const source = rows.filter((r) => r.folder !== 'test');
-    const sum = (k: 'casts' | 'asConst' | 'nonNull', rs: FolderCount[]) => rs.reduce((a, r) => a + r[k], 0);
-    console.log('folder       casts  as-const  non-null');
-    for (const r of [
-      ...rows,
-      { folder: 'source', casts: sum('casts', source), asConst: sum('asConst', source), nonNull: sum('nonNull', source) },
-    ])
+    const sum = (k: 'casts' | 'asConst' | 'nonNull' | 'lines', rs: FolderCount[]) => rs.reduce((a, r) => a + r[k], 0);
+    console.log('folder       casts  as-const  non-null   lines  casts/1000');
+    const total = {
+      folder: 'source',
+      casts: sum('casts', source),
+      asConst: sum('asConst', source),
+      nonNull: sum('nonNull', source),
+      lines: sum('lines', source),
+    };
+    for (const r of [...rows, total])
       console.log(
-        `${r.folder.padEnd(12)} ${String(r.casts).padStart(5)} ${String(r.asConst).padStart(9)} ${String(r.nonNull).padStart(9)}`,
+        `${r.folder.padEnd(12)} ${String(r.casts).padStart(5)} ${String(r.asConst).padStart(9)} ${String(r.nonNull).padStart(9)} ${String(r.lines).padStart(7)} ${((1000 * r.casts) / Math.max(1, r.lines)).toFixed(1).padStart(11)}`,
       );
   }
 }

@@ -15,6 +15,7 @@ import { tcp } from '@libp2p/tcp';
 import { createLibp2p } from 'libp2p';
 import { attest, blockHash, type Block } from '../../core/block.ts';
 import { DEV_KEYS } from './testChain.ts';
+import { errorMessage } from '../../core/errors.ts';
 
 /** A plain libp2p peer on loopback; with `pubsub`, a gossipsub that sends anything it is given. */
 export async function hostileLibp2p(pubsub = false): Promise<Libp2p<{ pubsub: PubSub<GossipsubEvents> }>> {
@@ -91,10 +92,10 @@ export async function metricOf(url: string, name: string, labels = ''): Promise<
  * server's idle timer late) is retried once on a fresh connection.
  */
 async function get(url: string, path: string): Promise<Response> {
-  const res = await fetch(`${url}${path}`).catch(async (e: Error) => {
-    const why = (e.cause as Error | undefined)?.message ?? '';
+  const res = await fetch(`${url}${path}`).catch(async (e: unknown) => {
+    const why = e instanceof Error && e.cause !== undefined ? errorMessage(e.cause) : '';
     if (/other side closed|ECONNRESET/.test(why)) return fetch(`${url}${path}`);
-    throw new Error(`GET ${path}: ${e.message} (${why})`);
+    throw new Error(`GET ${path}: ${errorMessage(e)} (${why})`);
   });
   if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
   return res;

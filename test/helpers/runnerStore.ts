@@ -9,7 +9,7 @@ import type { Projection } from '../../projections/projection.ts';
 import { ProjectionRunner } from '../../projections/runner.ts';
 import type { ProjectionStore, RowOp } from '../../projections/store.ts';
 
-/** A runner of `projections` over the database in `dir` (created if new), loaded from its checkpoints. */
+/** A runner of `projections` over the database in `dir` (created if new), loaded from their saved positions. */
 export async function openRunner(
   dir: string,
   projections: Projection<any>[],

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ChainError } from '../../../core/errors.ts';
+import { ChainError, errorMessage } from '../../../core/errors.ts';
 import { parseEmail, parseSubscribe, parseWebhookUrl } from '../../../services/alerts/alertParams.ts';
 import { openAlertChain, subscribe, type AlertChain } from '../../helpers/alertKit.ts';
 import { assertError, assertErrorShape } from '../../helpers/apiSupport.ts';
@@ -250,7 +250,7 @@ const refusal = (f: () => unknown): string | null => {
     f();
     return null;
   } catch (e) {
-    assert.ok(e instanceof ChainError, `threw ${(e as Error).message}`);
+    assert.ok(e instanceof ChainError, `threw ${errorMessage(e)}`);
     assert.equal((e as ChainError).code, 'INVALID_PARAMS');
     assert.ok((e as ChainError).message.length > 0);
     return (e as ChainError).message;

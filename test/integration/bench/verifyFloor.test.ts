@@ -10,6 +10,7 @@ import { ChainStore } from '../../../node/store/chainStore.ts';
 import { tempDir } from '../../helpers/testChain.ts';
 import { scaleChain } from '../../bench/scaleChain.ts';
 import { verifyFloor } from '../../bench/verifyFloor.ts';
+import { errorMessage } from '../../../core/errors.ts';
 
 /** 40 blocks of one transfer each (built in a temporary cache). */
 async function smallChain(dir: string): Promise<Block[]> {
@@ -48,7 +49,7 @@ test('refuses to give a floor when a signature fails, a transfer or an attestati
     for (const broken of [badTx, badAttestation]) {
       const err = await verifyFloor(broken, { maxBlocks: 16 }).catch((e: Error) => e);
       assert.ok(err instanceof Error);
-      assert.match((err as Error).message, /^1 blocks failed verification/);
+      assert.match(errorMessage(err), /^1 blocks failed verification/);
     }
   } finally {
     tmp.cleanup();

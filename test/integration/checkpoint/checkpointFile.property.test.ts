@@ -12,6 +12,7 @@ import { literal } from '../../helpers/literal.ts';
 import assert from 'node:assert/strict';
 import { CHECKPOINT_FORMAT, CheckpointFault, readCheckpoint, rowLine, rowValue } from '../../../checkpoint/checkpointFile.ts';
 import { tempDir } from '../../helpers/testChain.ts';
+import { errorMessage } from '../../../core/errors.ts';
 
 const tmp = tempDir('ombra-checkpoint-file-');
 let n = 0;
@@ -38,7 +39,7 @@ async function refusal(path: string): Promise<string> {
     await readAll(path);
   } catch (e) {
     assert.ok(e instanceof CheckpointFault);
-    return (e as Error).message;
+    return errorMessage(e);
   }
   throw new Error('the file was read');
 }
@@ -65,7 +66,7 @@ test('any key and any stored JSON value read back exactly as written', async () 
 test('another format version is refused before any row', async () => {
   const err = await readCheckpoint(file(`${header({ ombraCheckpoint: 1 })}{"end":0}\n`)).catch((e: Error) => e);
   assert.ok(err instanceof CheckpointFault);
-  assert.match((err as Error).message, literal(new RegExp(`checkpoint format 1; this node reads format ${CHECKPOINT_FORMAT}`)));
+  assert.match(errorMessage(err), literal(new RegExp(`checkpoint format 1; this node reads format ${CHECKPOINT_FORMAT}`)));
 });
 
 test('a keyspace a checkpoint never holds, a node-local meta row, a cut-short file and a malformed row are refused', async () => {

@@ -57,14 +57,7 @@ test('a data dir refuses a different genesis', async () => {
   await c.close();
   try {
     const other = { ...c.genesis, blockTimeMs: 2000 };
-    let err: Error | null = null;
-    try {
-      await openTestChain({ dir: c.dir, genesis: other });
-    } catch (e) {
-      err = e as Error;
-    }
-    assert.ok(err);
-    assert.match(err!.message, /different genesis/);
+    await assert.rejects(openTestChain({ dir: c.dir, genesis: other }), /different genesis/);
   } finally {
     const again = await openTestChain({ dir: c.dir });
     await again.destroy();

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fetchAhead } from '../../../p2p/fetchAhead.ts';
+import { errorMessage } from '../../../core/errors.ts';
 
 /** A fetch over 1..n answering prefixes of `cut` items at most, logging each request. */
 function source(cut: number) {
@@ -86,7 +87,7 @@ test('a failing request fails the consumer when it reaches it', async () => {
     for await (const x of fetchAhead(1, 20, 10, fetch)) got.push(x);
     assert.fail();
   } catch (e) {
-    assert.equal((e as Error).message, 'peer hung up');
+    assert.equal(errorMessage(e), 'peer hung up');
   }
   assert.equal(got.length, 10);
 });

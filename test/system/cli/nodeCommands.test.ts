@@ -14,6 +14,7 @@ import { keyPairFromPrivateKey } from '../../../core/keys.ts';
 import { loadOrCreatePeerKey } from '../../../p2p/identity.ts';
 import { runCli } from '../../helpers/cliRun.ts';
 import { DEV_KEYS, tempDir } from '../../helpers/testChain.ts';
+import { errorMessage } from '../../../core/errors.ts';
 
 /** A stand-in node on a loopback port that records each request's path and headers. */
 async function recordingNode(): Promise<{ url: string; seen: { path: string; headers: IncomingHttpHeaders }[]; close(): Promise<void> }> {
@@ -93,7 +94,7 @@ test('a keystore whose clear address is not its key is refused when decrypted', 
     assert.fail('a keystore naming another address decrypted');
   } catch (e) {
     assert.ok(e instanceof KeystoreError);
-    assert.match((e as Error).message, /names address .* but holds the key of /);
+    assert.match(errorMessage(e), /names address .* but holds the key of /);
   }
   assert.deepEqual(await decryptKeystore(store, 'pw'), keyPairFromPrivateKey(DEV_KEYS[1].privateKey));
 });

@@ -13,6 +13,7 @@ import { MALLOC_TUNABLES, NODE_MAJOR, runtimeProblem, SEMI_SPACE_FLAG, serveRunt
 import { REPO_ROOT, runCli } from '../../helpers/cliRun.ts';
 import { waitFor } from '../../helpers/nodeProcess.ts';
 import { tempDir } from '../../helpers/testChain.ts';
+import { errorMessage } from '../../../core/errors.ts';
 
 test('a Node older than 24 is one line naming what is needed, what runs and how to get it', () => {
   for (const v of ['20.20.2', '18.0.0', '23.11.1']) {
@@ -122,7 +123,7 @@ for (const launcher of [
       await waitFor(async () => ((await health(httpPort)) === 0 ? true : undefined), 15_000, 100);
       await waitFor(async () => (processesWith(`OMBRA_DATA_DIR=${tmp.dir}`).length === 0 ? true : undefined), 15_000, 100);
     } catch (e) {
-      throw new Error(`${(e as Error).message}\n${stderr}`);
+      throw new Error(`${errorMessage(e)}\n${stderr}`);
     } finally {
       npm.kill('SIGKILL');
       for (const pid of processesWith(`OMBRA_DATA_DIR=${tmp.dir}`)) process.kill(pid, 'SIGKILL');

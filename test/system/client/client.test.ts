@@ -8,6 +8,7 @@ import { keyPairFromPrivateKey } from '../../../core/keys.ts';
 import { TRANSFER } from '../../../core/tx/transfer.ts';
 import { waitFor } from '../../helpers/nodeProcess.ts';
 import { DEV_KEYS, tempDir } from '../../helpers/testChain.ts';
+import { errorMessage } from '../../../core/errors.ts';
 
 let node: Launched;
 let cleanup: () => void;
@@ -53,7 +54,7 @@ test('refusals carry the node code; an unreachable node is its own error', async
   assert.deepEqual([(bad as OmbraApiError).status, (bad as OmbraApiError).code], [400, 'INVALID_PARAMS']);
   const down = await new OmbraClient('http://127.0.0.1:9').health().catch((e: unknown) => e);
   assert.ok(down instanceof OmbraUnreachable);
-  assert.match((down as Error).message, /cannot reach the node at http:\/\/127\.0\.0\.1:9/);
+  assert.match(errorMessage(down), /cannot reach the node at http:\/\/127\.0\.0\.1:9/);
 });
 
 test('a subscription replays from a height, follows live, and resumes after a dropped connection without a gap or a repeat', async () => {

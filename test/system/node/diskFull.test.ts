@@ -21,6 +21,7 @@ import { assertReadModelsEqualReplay } from '../../helpers/crashCheck.ts';
 import { getJson } from '../../helpers/hostilePeer.ts';
 import { type NodeProcess, startNodeProcess, waitFor } from '../../helpers/nodeProcess.ts';
 import { DEV_KEYS, tempDir } from '../../helpers/testChain.ts';
+import { errorMessage, errorCode } from '../../../core/errors.ts';
 
 type Height = { height: number };
 
@@ -46,7 +47,7 @@ function fill(file: string): void {
   try {
     for (;;) writeSync(fd, chunk);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOSPC') throw e;
+    if (errorCode(e) !== 'ENOSPC') throw e;
   } finally {
     closeSync(fd);
   }
@@ -66,7 +67,7 @@ test('a full data dir: writes stop with one error line, health 503, submits 503 
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=20m', 'tmpfs', mnt], { stdio: 'pipe' });
   } catch (e) {
     tmp.cleanup();
-    skipOrFail(t, `cannot mount a tmpfs here (not root?): ${(e as Error).message.split('\n')[0]}`);
+    skipOrFail(t, `cannot mount a tmpfs here (not root?): ${errorMessage(e).split('\n')[0]}`);
     return;
   }
   const dataDir = join(mnt, 'data');

@@ -116,7 +116,7 @@ test('kill -9 of the sink, the node and PostgreSQL at random moments leaves ever
     assert.equal(await exited, 0);
     assert.match(sinkLog, /ombra sink: stopped\n$/);
   } catch (e) {
-    (e as Error).message += `\nsink log:\n${sinkLog.slice(-3000)}`;
+    if (e instanceof Error) e.message += `\nsink log:\n${sinkLog.slice(-3000)}`;
     throw e;
   } finally {
     sending = false;

@@ -10,6 +10,7 @@ import { literal } from '../../helpers/literal.ts';
 import { missing } from '../../helpers/skip.ts';
 import assert from 'node:assert/strict';
 import { OmbraClient } from '../../../client/reads.ts';
+import { errorCode, errorMessage } from '../../../core/errors.ts';
 import { migrate, SCHEMA_VERSION } from '../../../sink/migrations.ts';
 import { Sink } from '../../../sink/sink.ts';
 import { SinkDb } from '../../../sink/sinkDb.ts';
@@ -133,16 +134,19 @@ test('refuses a database holding another chain, and a schema newer than it knows
   await a.run;
   pgc.psql(`UPDATE other.sink_cursor SET genesis_hash = '${'ab'.repeat(32)}', chain_id = 'elsewhere'`);
   const b = sinkOn('other');
-  const err = (await b.run) as Error & { code?: string };
-  assert.equal(err.code, 'OTHER_CHAIN');
-  assert.match(err.message, /mirrors another chain \(elsewhere/);
-  assert.doesNotMatch(err.message, /\n/);
+  const err = await b.run;
+  assert.equal(errorCode(err), 'OTHER_CHAIN');
+  assert.match(errorMessage(err), /mirrors another chain \(elsewhere/);
+  assert.doesNotMatch(errorMessage(err), /\n/);
 
   pgc.psql(`INSERT INTO other.schema_version (version) VALUES (${SCHEMA_VERSION + 1})`);
   const c = sinkOn('other');
-  const newer = (await c.run) as Error & { code?: string };
-  assert.equal(newer.code, 'SCHEMA_TOO_NEW');
-  assert.match(newer.message, literal(new RegExp(`version ${SCHEMA_VERSION + 1}, newer than this sink knows \\(${SCHEMA_VERSION}\\)`)));
+  const newer = await c.run;
+  assert.equal(errorCode(newer), 'SCHEMA_TOO_NEW');
+  assert.match(
+    errorMessage(newer),
+    literal(new RegExp(`version ${SCHEMA_VERSION + 1}, newer than this sink knows \\(${SCHEMA_VERSION}\\)`)),
+  );
 });
 
 test('migrations: applied once, in one transaction', { skip: missing('postgresql') }, async () => {
@@ -177,9 +181,9 @@ test('a wrong password and an unreachable node are each one line; the first ends
   assert.ok(pgc, 'PostgreSQL started');
   pgc.passwordUser('sinkpw', 'right');
   const wrong = sinkOn('pw', { db: pgc.url.replace('postgres@', 'sinkpw:wrong@') });
-  const err = (await wrong.run) as Error & { code?: string };
-  assert.equal(err.code, 'DB_AUTH');
-  assert.match(err.message, /^database at 127\.0\.0\.1:\d+\/postgres: wrong password \(/);
+  const err = await wrong.run;
+  assert.equal(errorCode(err), 'DB_AUTH');
+  assert.match(errorMessage(err), /^database at 127\.0\.0\.1:\d+\/postgres: wrong password \(/);
   const right = sinkOn('pw', { db: pgc.url.replace('postgres@', 'sinkpw:right@') });
   await waitFor(async () => (heightOf('pw') >= 0 ? true : undefined), 90_000);
   right.sink.stop();

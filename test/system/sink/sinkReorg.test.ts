@@ -95,7 +95,7 @@ test('a reorganisation between two authorities is undone in the database, live a
     assert.equal((await again.sink.metrics.reorgs.get()).values[0].value, 1);
   } catch (e) {
     // The sink's own account of what it did is the first thing to read when this fails.
-    (e as Error).message += `\nsink log:\n${lines.join('\n')}`;
+    if (e instanceof Error) e.message += `\nsink log:\n${lines.join('\n')}`;
     throw e;
   } finally {
     for (const s of sinks) s.sink.stop();

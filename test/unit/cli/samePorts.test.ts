@@ -6,7 +6,8 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { LaunchConfig, Launched } from '../../../launch/launch.ts';
+import type { Launched } from '../../../launch/launch.ts';
+import type { LaunchConfig } from '../../../launch/launchConfig.ts';
 import { samePorts } from '../../../launch/storageRecovery.ts';
 
 /** A running node as samePorts reads it: its URL, metrics URL and p2p addresses. */

@@ -1,7 +1,7 @@
 /** Refusals and invariants (core/errors.ts): what each throws, and that a passing check narrows. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChainError, present, refuse, refuseUnless } from '../../../core/errors.ts';
+import { ChainError, errorChain, errorCode, errorMessage, present, refuse, refuseUnless } from '../../../core/errors.ts';
 
 const thrown = (f: () => unknown): unknown => {
   try {
@@ -32,5 +32,23 @@ test('present hands back a value and throws a plain error (a bug, not a refusal)
   const e = thrown(() => present(undefined, 'task t1'));
   assert.ok(e instanceof Error);
   assert.ok(!(e instanceof ChainError));
-  assert.match((e as Error).message, /task t1 is missing/);
+  assert.match(errorMessage(e), /task t1 is missing/);
+});
+
+test('errorMessage, errorCode and errorChain read anything thrown without a cast', () => {
+  const inner = Object.assign(new Error('disk gone'), { code: 'LEVEL_CORRUPTION' });
+  const outer = new Error('read failed', { cause: inner });
+  assert.equal(errorMessage(outer), 'read failed');
+  assert.equal(errorMessage('a string'), 'a string');
+  assert.equal(errorMessage({ message: 'an object' }), 'an object');
+  assert.equal(errorCode(inner), 'LEVEL_CORRUPTION');
+  assert.equal(errorCode(outer), undefined);
+  assert.equal(errorCode({ code: 7 }), undefined);
+  assert.deepEqual(errorChain(outer), [outer, inner]);
+  assert.deepEqual(errorChain('plain'), ['plain']);
+  assert.deepEqual(errorChain(undefined), []);
+  // A cause chain that loops stops at the depth.
+  const a: { cause?: unknown } = {};
+  a.cause = a;
+  assert.equal(errorChain(a, 4).length, 4);
 });

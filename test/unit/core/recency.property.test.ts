@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { evictOldest, noteUse } from '../../../core/recency.ts';
+import { evictOldest, makeRoom, noteUse } from '../../../core/recency.ts';
 
 type Op = { use: number } | { evict: number };
 const ops = fc.array(fc.oneof(fc.record({ use: fc.integer({ min: 0, max: 30 }) }), fc.record({ evict: fc.integer({ min: 0, max: 12 }) })), {
@@ -111,4 +111,18 @@ test('marks of keys removed elsewhere are dropped by the next pass', () => {
   evictOldest(map, used, 1);
   assert.equal(map.size, 0);
   assert.equal(used.size, 0);
+});
+
+test('makeRoom drops the oldest key of a full map or set, and nothing below the cap', () => {
+  const m = new Map([
+    ['a', 1],
+    ['b', 2],
+  ]);
+  makeRoom(m, 3);
+  assert.deepEqual([...m.keys()], ['a', 'b']);
+  makeRoom(m, 2);
+  assert.deepEqual([...m.keys()], ['b']);
+  const s = new Set(['x', 'y']);
+  makeRoom(s, 1);
+  assert.deepEqual([...s], ['y']);
 });

@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readKeyFile } from '../../../../cli/start/keyFile.ts';
 import { DEV_KEYS, tempDir } from '../../../helpers/testChain.ts';
+import { errorMessage } from '../../../../core/errors.ts';
 
 // Cheap scrypt for tests; the default cost is in cli/wallet/keystore.ts.
 const FAST = { n: 256, r: 8, p: 1 };
@@ -29,7 +30,7 @@ test('property: any key and password round-trip; another password is refused wit
             assert.fail('a wrong password decrypted');
           } catch (e) {
             assert.ok(e instanceof KeystoreError);
-            assert.equal((e as Error).message, "keystore k.json: wrong password (the keystore's MAC does not match)");
+            assert.equal(errorMessage(e), "keystore k.json: wrong password (the keystore's MAC does not match)");
           }
         }
       },

@@ -17,6 +17,7 @@ import { verifyTx } from '../../../../core/validateTx.ts';
 import { DEV_GENESIS } from '../../../helpers/coreSupport.ts';
 import { liveSimulatedNode } from '../../../helpers/liveNode.ts';
 import { schemaChecker } from '../../../helpers/openapiCheck.ts';
+import { errorMessage } from '../../../../core/errors.ts';
 
 /** What is wrong with the examples of a document, one line per fault. */
 function documentFaults(doc: any): string[] {
@@ -44,7 +45,7 @@ function parserFaults(defs: Record<string, Endpoint>): string[] {
       f();
       return null;
     } catch (err) {
-      return (err as Error).message;
+      return errorMessage(err);
     }
   };
   for (const [id, e] of Object.entries(defs)) {

@@ -8,6 +8,7 @@ import { mpegTiming } from '../../../../core/media/mpeg.ts';
 import { oggTiming } from '../../../../core/media/ogg.ts';
 import { wavTiming } from '../../../../core/media/wav.ts';
 import { FIXTURES, fixture } from '../../../helpers/mediaFixtures.ts';
+import { errorMessage } from '../../../../core/errors.ts';
 
 const refuses = (f: () => unknown, pattern: RegExp) => {
   try {
@@ -15,7 +16,7 @@ const refuses = (f: () => unknown, pattern: RegExp) => {
   } catch (e) {
     assert.ok(e instanceof MediaError);
     assert.equal((e as MediaError).code, 'VALIDATION_FAILED');
-    assert.match((e as Error).message, literal(pattern));
+    assert.match(errorMessage(e), literal(pattern));
     return;
   }
   assert.fail('no refusal');

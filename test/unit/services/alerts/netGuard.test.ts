@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { forbiddenAddress, guardedLookup, resolvePublic } from '../../../../services/alerts/netGuard.ts';
+import { errorMessage } from '../../../../core/errors.ts';
 
 test('loopback, private, CGNAT, ULA, link-local, metadata, multicast and unspecified addresses are forbidden', () => {
   for (const ip of [
@@ -85,7 +86,7 @@ test('resolvePublic refuses names that resolve to loopback; the connect-time loo
     await resolvePublic('localhost');
     assert.fail('localhost accepted');
   } catch (e) {
-    assert.match((e as Error).message, /localhost resolves to .* \(loopback\)/);
+    assert.match(errorMessage(e), /localhost resolves to .* \(loopback\)/);
   }
   const refused = await new Promise<Error | null>((r) => guardedLookup(false)('localhost', {}, (err) => r(err)));
   assert.ok(refused, 'lookup refused');
