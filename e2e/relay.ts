@@ -146,7 +146,11 @@ export class Relay {
     const pump = () => {
       scheduled = false;
       if (this.mode === 'drop') return schedule(0);
-      while (queue.length && queue[0].due <= Date.now()) if (!to.destroyed) to.write((queue.shift() as { chunk: Buffer }).chunk);
+      for (let next = queue[0]; next && next.due <= Date.now(); next = queue[0]) {
+        queue.shift();
+        // What falls due for a destroyed end is dropped with it (the loop must still move on).
+        if (!to.destroyed) to.write(next.chunk);
+      }
       if (queue.length) schedule(queue[0].due - Date.now());
     };
     from.on('data', (chunk: Buffer) => {

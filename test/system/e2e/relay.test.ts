@@ -135,3 +135,20 @@ test('a delayed link delivers in order, no sooner than the delay', async () => {
   await relay.close();
   echo.server.close();
 });
+
+test('a delayed link whose far end is gone drops what was due and keeps the process turning', { timeout: 20_000 }, async () => {
+  const echo = await echoServer();
+  const relay = await relayTo(echo.port, 'me');
+  relay.delayMs = 150;
+  const a = await dial(relay.port);
+  a.sock.write('x');
+  // The echo is queued on its way back when the client goes away: its end is destroyed with
+  // chunks due (the old loop spun on them forever, so no timer fired again).
+  await new Promise((r) => setTimeout(r, 200));
+  a.sock.destroy();
+  await a.closed;
+  const turned = await new Promise<boolean>((r) => setTimeout(() => r(true), 400));
+  assert.ok(turned, 'timers still fire after the far end is gone');
+  await relay.close();
+  echo.server.close();
+});
