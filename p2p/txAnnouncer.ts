@@ -14,6 +14,15 @@
  * forwards it, a peer that holds it finds it stale (p2p/staleGossip.ts). The few a round keep
  * those well inside each peer's stale-gossip budget. A transaction never published (restored,
  * or taken while no peer listened) is not in any seen cache: it goes out at once.
+ *
+ * A sender's transactions go out in nonce order, never into a gap: one whose predecessor (the same
+ * sender's nonce before it) is pending here, never published or published at least
+ * `reannounceAfterMs` ago, is held back until that predecessor is mined or published again. A peer
+ * that lacks the predecessor ignores the successor (NONCE_GAP) and its seen cache keeps the id, so
+ * a successor published into that gap could not reach it again for `republishAfterMs`: every later
+ * transaction of the sender, taken by this node alone (the others answer NONCE_GAP), would wait
+ * its own seen-cache lifetime and a place among the few republished a round, and under steady load
+ * the sender's backlog would never drain.
  */
 import type { SignedTx } from '../core/tx/handler.ts';
 import { type Logger, silentLogger } from '../node/log.ts';
@@ -60,6 +69,13 @@ interface Held {
   since: number;
   /** When it was last published (or came in by gossip); null: never. */
   at: number | null;
+  /** Its sender and nonce (see `slotOf`). */
+  slot: string;
+}
+
+/** A sender's nonce as one key (`from` may be signed in any case). */
+function slotOf(from: string, nonce: number): string {
+  return `${from.toLowerCase()}:${nonce}`;
 }
 
 /** Announces the node's pending transactions until they leave its mempool. */
@@ -69,6 +85,8 @@ export class TxAnnouncer {
   private readonly pending: () => SignedTx[];
   private readonly opts: TxAnnouncerOptions;
   private readonly held = new Map<string, Held>();
+  /** The hash held for each sender and nonce. */
+  private readonly bySlot = new Map<string, string>();
   private readonly log: Pick<Logger, 'info' | 'debug'>;
   /** Held transactions never published, as last counted (a flush counts them again). */
   private backlog = 0;
@@ -89,7 +107,7 @@ export class TxAnnouncer {
     this.pending = pending;
     this.opts = opts;
     this.log = log;
-    for (const tx of pending()) this.held.set(tx.hash, { since: now, at: null });
+    for (const tx of pending()) this.hold(tx, now, null);
     this.backlog = this.held.size;
   }
 
@@ -100,11 +118,10 @@ export class TxAnnouncer {
 
   /** A transaction the node admitted: from its API (published now if anyone listens) or from gossip (already out there). */
   admitted(tx: SignedTx, fromGossip: boolean, now = Date.now()): void {
-    const h: Held = { since: now, at: fromGossip ? now : null };
     // Counted once (a round counts again exactly).
-    if (h.at === null && this.held.get(tx.hash)?.at !== null) this.backlog++;
-    this.held.set(tx.hash, h);
-    if (!fromGossip && this.recipients() > 0) this.publish(tx, h, now, false);
+    if (!fromGossip && this.held.get(tx.hash)?.at !== null) this.backlog++;
+    const h = this.hold(tx, now, fromGossip ? now : null);
+    if (!fromGossip && !this.waits(tx, now) && this.recipients() > 0) this.publish(tx, h, now, false);
   }
 
   /** Publishes what was never published, in arrival order, up to `flushPerRound`. */
@@ -115,7 +132,7 @@ export class TxAnnouncer {
   /**
    * One round: forgets what left the mempool, publishes what was never published, then publishes
    * again up to `perRound` of the oldest that stayed pending past `reannounceAfterMs` and were not
-   * published for `republishAfterMs`.
+   * published for `republishAfterMs`, and after them the successors held back behind them.
    */
   round(now = Date.now()): void {
     const pending = this.pending();
@@ -126,10 +143,15 @@ export class TxAnnouncer {
       if (n >= this.opts.perRound) break;
       const h = this.held.get(tx.hash);
       if (!h || h.at === null || now - h.since < this.opts.reannounceAfterMs || now - h.at < this.opts.republishAfterMs) continue;
+      // Its predecessor is stuck too: published again first (earlier in this loop), or it would be wasted.
+      if (this.waits(tx, now)) continue;
       this.publish(tx, h, now, true);
       n++;
     }
-    if (n > 0) this.log.debug('announced pending transactions again', { count: n });
+    if (n === 0) return;
+    this.log.debug('announced pending transactions again', { count: n });
+    // Successors held back behind what just went out again follow it now, in order.
+    if (this.backlog > 0) this.flushFrom(pending, now);
   }
 
   /** Matches what is held to `pending` (forgets what left, counts the backlog), then publishes the backlog's first `flushPerRound`. */
@@ -138,11 +160,11 @@ export class TxAnnouncer {
     for (const tx of pending) {
       live.add(tx.hash);
       // Back in the pool without an event (a reorganisation's): the network had it, so it waits its turn.
-      if (!this.held.has(tx.hash)) this.held.set(tx.hash, { since: now, at: now });
+      if (!this.held.has(tx.hash)) this.hold(tx, now, now);
     }
     this.backlog = 0;
     for (const [hash, h] of this.held) {
-      if (!live.has(hash)) this.held.delete(hash);
+      if (!live.has(hash)) this.forget(hash, h);
       else if (h.at === null) this.backlog++;
     }
     if (this.backlog === 0 || this.recipients() === 0) return;
@@ -150,12 +172,36 @@ export class TxAnnouncer {
     for (const tx of pending) {
       if (n >= this.opts.flushPerRound) break;
       const h = this.held.get(tx.hash);
-      if (h?.at !== null) continue;
+      if (h?.at !== null || this.waits(tx, now)) continue;
       this.publish(tx, h, now, false);
       n++;
     }
     // Restored after a restart, or held back while no peer listened: the operator sees them go out.
-    this.log.info('announced pending transactions', { count: n, left: this.backlog });
+    if (n > 0) this.log.info('announced pending transactions', { count: n, left: this.backlog });
+  }
+
+  /**
+   * True while `tx` must not go out: the sender's transaction before it is pending here and was
+   * never published, or was published (or came in) at least `reannounceAfterMs` ago and is still
+   * not mined, so peers may lack it.
+   */
+  private waits(tx: SignedTx, now: number): boolean {
+    const before = this.bySlot.get(slotOf(tx.from, tx.nonce - 1));
+    const p = before === undefined ? undefined : this.held.get(before);
+    return p !== undefined && (p.at === null || now - p.at >= this.opts.reannounceAfterMs);
+  }
+
+  private hold(tx: SignedTx, since: number, at: number | null): Held {
+    const h: Held = { since, at, slot: slotOf(tx.from, tx.nonce) };
+    this.held.set(tx.hash, h);
+    this.bySlot.set(h.slot, tx.hash);
+    return h;
+  }
+
+  private forget(hash: string, h: Held): void {
+    this.held.delete(hash);
+    // A replacement (same sender and nonce, another hash) keeps its slot.
+    if (this.bySlot.get(h.slot) === hash) this.bySlot.delete(h.slot);
   }
 
   /** Transactions held that were never published, as last counted (a flush or round counts them again). */
