@@ -70,7 +70,7 @@ test('restored transactions wait for a peer, then go out in arrival order, a bou
   assert.deepEqual(a.counts, { published: 5, republished: 0 });
 });
 
-test('a transaction taken while nobody listens is held back; one taken with a listener goes out at once', () => {
+test('a transaction taken while nobody listens is held back; one taken with a listener goes out at once, after its predecessor', () => {
   const g = fakeGossip();
   const pool: SignedTx[] = [];
   const a = new TxAnnouncer(g, 'tx', () => pool, OPTS, undefined, 0);
@@ -80,12 +80,15 @@ test('a transaction taken while nobody listens is held back; one taken with a li
   g.subscribers = ['p'];
   pool.push(tx(1));
   a.admitted(pool[1], false, 1);
-  // What came by gossip is out there already.
+  assert.deepEqual(g.published, [], 'nonce 1 never goes out before nonce 0 (a peer would find a gap)');
+  a.flush(2);
+  assert.deepEqual(g.published, [0, 1]);
+  // What came by gossip is out there already; what follows it goes out at once.
   pool.push(tx(2));
-  a.admitted(pool[2], true, 2);
-  assert.deepEqual(g.published, [1]);
-  a.flush(3);
-  assert.deepEqual(g.published, [1, 0]);
+  a.admitted(pool[2], true, 3);
+  pool.push(tx(3));
+  a.admitted(pool[3], false, 4);
+  assert.deepEqual(g.published, [0, 1, 3]);
 });
 
 test('still pending: published again after the seen cache forgot it, oldest first, perRound a round; gone when mined', () => {
