@@ -115,7 +115,9 @@ export async function checkpointVerifierOf(
       fetchHistory,
       log,
       onVerified: async () => {
-        await rm(scratchDir, { recursive: true, force: true });
+        // The replay's child may still be closing its LevelDB there (a last log or compaction
+        // file): rm retries ENOTEMPTY rather than fail a checkpoint that was just verified.
+        await rm(scratchDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
         await rm(file, { force: true });
       },
     },
