@@ -67,6 +67,8 @@ export class Syncer {
   onProgress: (height: number, target: number) => void = () => undefined;
   /** When the running sync's peer showed a better chain than ours (its status), until that sync ends; null otherwise. */
   private behindSince: number | null = null;
+  /** The head height behind() last saw, and since when (production is held only while it moves). */
+  private headSeen = { index: -1, at: 0 };
   /** Peers connected whose first sync (status, then any catch-up) has not ended yet, with when they connected. */
   private readonly fresh = new Map<string, number>();
 
@@ -192,6 +194,16 @@ export class Syncer {
    * struck by then, and a liar cannot stop an authority for longer.
    */
   behind(now = Date.now()): boolean {
+    const head = this.ports.chain.head().index;
+    if (head !== this.headSeen.index) this.headSeen = { index: head, at: now };
+    // Whatever holds production may not hold it for more than a few request deadlines while the
+    // head does not move: a claim that outlived its peer (a CI run saw an authority halted for
+    // good after a stalling liar was banned) must not stop the chain.
+    if (now - this.headSeen.at > 3 * this.opts.syncRequestTimeoutMs) return false;
+    return this.held(now);
+  }
+
+  private held(now: number): boolean {
     const best = this.heads.best(now);
     if (best !== null && best > this.ports.chain.head().index) return true;
     const deadline = this.opts.syncRequestTimeoutMs;
