@@ -45,6 +45,11 @@ export interface Manifest {
     outageS: [number, number];
     delayMs: number;
     schedule: ScheduledPerturbation[];
+    /**
+     * Nodes random perturbations never kill, pause, restart or fill (their links may still be cut,
+     * delayed or dropped): a node that runs the whole time is what the memory invariant judges.
+     */
+    spare: string[];
   };
 }
 
@@ -115,13 +120,17 @@ export function validateManifest(raw: unknown): Manifest {
   const load = table(raw, 'load');
   known(load, ['transfer_rate', 'simulator', 'sse_subscribers', 'ws_subscribers', 'webhooks'], 'load.');
   const perturb = table(raw, 'perturb');
-  known(perturb, ['interval_s', 'kinds', 'outage_s', 'delay_ms', 'schedule'], 'perturb.');
+  known(perturb, ['interval_s', 'kinds', 'outage_s', 'delay_ms', 'schedule', 'spare'], 'perturb.');
   const kinds = perturb.kinds ?? [];
   if (!Array.isArray(kinds) || !kinds.every(isKind))
     problems.push(`perturb.kinds: must be a list of ${PERTURBATION_KINDS.join(', ')}, got ${JSON.stringify(kinds)}`);
   const names = [...Array.from({ length: authorities }, (_, i) => `a${i}`), ...Array.from({ length: followers }, (_, i) => `f${i}`)];
   const durationS = num(raw, 'duration_s', '', 10, 7 * 24 * 3600);
   const schedule = readSchedule(perturb.schedule ?? [], names, durationS, problems);
+  const spare = perturb.spare ?? [];
+  if (!Array.isArray(spare) || !spare.every((n) => names.includes(n)))
+    problems.push(`perturb.spare: must name nodes of this network (${names.join(', ')}), got ${JSON.stringify(spare)}`);
+  else if (spare.length >= names.length) problems.push('perturb.spare: at least one node must be left to perturb');
   const m: Manifest = {
     name: typeof name === 'string' ? name : 'e2e',
     authorities,
@@ -144,6 +153,7 @@ export function validateManifest(raw: unknown): Manifest {
       outageS: range(perturb, 'outage_s', 'perturb.', 1, 3600, [5, 15]),
       delayMs: num(perturb, 'delay_ms', 'perturb.', 1, 60_000, 300),
       schedule,
+      spare: Array.isArray(spare) ? spare.filter((n) => typeof n === 'string') : [],
     },
   };
   if (m.authorities + m.followers < 2) problems.push('authorities + followers: a network needs at least 2 nodes');

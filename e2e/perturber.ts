@@ -14,6 +14,19 @@ import type { PerturbationKind } from './manifest.ts';
 import type { Rng } from './rng.ts';
 import { errorCode } from '../core/errors.ts';
 
+/** The kinds that stop, restart or starve a node's process, which a spared node never gets at random. */
+const PROCESS_FAULTS: ReadonlySet<PerturbationKind> = new Set(['kill', 'pause', 'restart', 'disk_full']);
+
+/** The nodes a random perturbation of `kind` may hit: a full disk needs a tmpfs, and spared nodes get only link faults. */
+export function candidatesFor<N extends { name: string; tmpfs: string | null }>(
+  kind: PerturbationKind,
+  nodes: readonly N[],
+  spare: ReadonlySet<string>,
+): N[] {
+  const movable = PROCESS_FAULTS.has(kind) ? nodes.filter((n) => !spare.has(n.name)) : [...nodes];
+  return kind === 'disk_full' ? movable.filter((n) => n.tmpfs) : movable;
+}
+
 /** What to do: a kind, the nodes it hits (empty: chosen here) and how long it lasts. */
 export interface PerturbationPlan {
   kind: PerturbationKind;
@@ -27,17 +40,20 @@ export class Perturber {
   private readonly history: History;
   private readonly rng: Rng;
   private readonly delayMs: number;
+  /** Nodes no random kill, pause, restart or full disk picks. */
+  private readonly spare: ReadonlySet<string>;
   private seq = 0;
   /** Called on each node just before it is killed (the runner submits a transaction to it). */
   beforeKill: (name: string, url: string) => Promise<void> = async () => undefined;
   /** Nodes inside a perturbation right now (the runner's watchdog leaves them alone). */
   readonly active = new Set<string>();
 
-  constructor(cluster: Cluster, history: History, rng: Rng, delayMs: number) {
+  constructor(cluster: Cluster, history: History, rng: Rng, delayMs: number, spare: readonly string[] = []) {
     this.cluster = cluster;
     this.history = history;
     this.rng = rng;
     this.delayMs = delayMs;
+    this.spare = new Set(spare);
   }
 
   /** Runs one perturbation to its end (the fault healed and, for a restart, the node serving). */
@@ -53,7 +69,7 @@ export class Perturber {
   private async perturb(plan: PerturbationPlan): Promise<void> {
     const id = ++this.seq;
     const all = this.cluster.nodes;
-    const candidates = plan.kind === 'disk_full' ? all.filter((n) => n.tmpfs) : all;
+    const candidates = candidatesFor(plan.kind, all, this.spare);
     const targets = plan.nodes.length ? plan.nodes.map((n) => this.cluster.node(n)) : [this.rng.pick(candidates)];
     const names = targets.map((n) => n.name);
     const holdMs = plan.outageS * 1000;

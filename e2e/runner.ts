@@ -138,7 +138,7 @@ export async function runManifest(m: Manifest, out: string, log: (line: string) 
       return child;
     };
     if (m.load.simulator) sim = startSim();
-    const perturber = new Perturber(cluster, history, rng, m.perturb.delayMs);
+    const perturber = new Perturber(cluster, history, rng, m.perturb.delayMs, m.perturb.spare);
     // A kill lands right after the node acknowledged a transaction, before it could gossip it.
     if (m.load.transferRate > 0) perturber.beforeKill = (name, url) => load.submitNow(name, url);
     // Watchdog: a node that exited on its own (not inside a perturbation) is started again, with a

@@ -8,6 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateRawManifest } from '../../../e2e/generate.ts';
 import { ManifestError, nodeNames, parseManifest, validateManifest } from '../../../e2e/manifest.ts';
+import { candidatesFor } from '../../../e2e/perturber.ts';
 
 /** The problems a bad manifest is refused with (fails the test when it is accepted). */
 function problems(raw: unknown): string[] {
@@ -89,6 +90,37 @@ test('unknown fields, bad kinds, bad ranges and bad schedule entries are each re
   assert.ok(problems({ ...BASE, authorities: 1, followers: 0 }).some((x) => x.includes('at least 2 nodes')));
 });
 
+test('spared nodes must be nodes of the network, and one node must be left to perturb', () => {
+  assert.ok(problems({ ...BASE, perturb: { spare: ['f9'] } }).some((x) => x.startsWith('perturb.spare: must name nodes')));
+  assert.ok(
+    problems({ ...BASE, authorities: 1, followers: 1, perturb: { spare: ['a0', 'f0'] } }).some((x) => x.includes('at least one node')),
+  );
+  assert.deepEqual(parseManifest(JSON.stringify({ ...BASE, perturb: { spare: ['f0'] } }), 'json').perturb.spare, ['f0']);
+});
+
+test('a spared node gets link faults only, never a kill, pause, restart or full disk', () => {
+  const nodes = [
+    { name: 'a0', tmpfs: '/m/a0' },
+    { name: 'f0', tmpfs: '/m/f0' },
+    { name: 'f1', tmpfs: null },
+  ];
+  const spare = new Set(['f0']);
+  for (const kind of ['kill', 'pause', 'restart'] as const)
+    assert.deepEqual(
+      candidatesFor(kind, nodes, spare).map((n) => n.name),
+      ['a0', 'f1'],
+    );
+  assert.deepEqual(
+    candidatesFor('disk_full', nodes, spare).map((n) => n.name),
+    ['a0'],
+  );
+  for (const kind of ['disconnect', 'delay', 'drop'] as const)
+    assert.deepEqual(
+      candidatesFor(kind, nodes, spare).map((n) => n.name),
+      ['a0', 'f0', 'f1'],
+    );
+});
+
 test('text that is not TOML or JSON is one clear problem', () => {
   try {
     parseManifest('authorities = = 3', 'toml');
@@ -108,5 +140,6 @@ test('the shipped manifests are valid: ci fits its 4 minutes, soak runs 2 hours 
   const soak = parseManifest(readFileSync(new URL('../../../e2e/networks/soak.toml', import.meta.url), 'utf8'));
   assert.ok(soak.durationS + soak.settleS >= 7200);
   assert.deepEqual(soak.perturb.intervalS, [30, 60]);
+  assert.deepEqual(soak.perturb.spare, ['f1'], 'one follower runs the whole soak, for the memory invariant');
   assert.deepEqual([...soak.perturb.kinds].sort(), ['delay', 'disconnect', 'disk_full', 'drop', 'kill', 'partition', 'pause', 'restart']);
 });
