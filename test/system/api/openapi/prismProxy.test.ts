@@ -77,7 +77,11 @@ before(async () => {
   // pick one the node is closing after its 5 s idle limit and report ECONNRESET as a violation
   // (seen once). Closing idle connections is the server's right, so the test keeps them open.
   const keepOpen = ['--http-keepalive-timeout-ms', '600000'];
-  node = await startNodeProcess(['--dev', '--data-dir', data.dir, '--block-time-ms', '200', '--log-format', 'json', ...keepOpen], {}, 60_000);
+  node = await startNodeProcess(
+    ['--dev', '--data-dir', data.dir, '--block-time-ms', '200', '--log-format', 'json', ...keepOpen],
+    {},
+    60_000,
+  );
   const text = await (await fetch(`${node.url}/api/openapi.json`)).text();
   const file = join(data.dir, 'openapi.json');
   writeFileSync(file, text);
