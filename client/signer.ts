@@ -7,7 +7,8 @@
  */
 import type { KeyPair } from '../core/keys.ts';
 import { ChainError } from '../core/errors.ts';
-import { checkObject, type PayloadOf, type TxSchema } from '../core/schema.ts';
+import { checkObject } from '../core/fieldSpec.ts';
+import type { PayloadOf, TxSchema } from '../core/schema.ts';
 import { agentRunIdOf } from '../core/tx/agent/agent.ts';
 import type { SignedTx } from '../core/tx/handler.ts';
 import { TX_TYPES } from '../core/tx/registry.ts';

@@ -1,10 +1,10 @@
 /**
  * The state transition: `applyBlock(state, parent, block)` checks a block against its parent
- * and the PoA rules and returns its state diff without touching `state`; `buildBlock` is the
- * proposer's side of the same rules. Pure: no I/O, no clock (time is an argument).
+ * and the PoA rules and returns its state diff without touching `state`; `buildBlock`
+ * (core/buildBlock.ts) is the proposer's side of the same rules, on the steps exported here.
+ * Pure: no I/O, no clock (time is an argument).
  */
 import {
-  attest,
   blockHash,
   checkAttestations,
   checkBlockShape,
@@ -18,13 +18,12 @@ import {
 import { ChainError } from './errors.ts';
 import { blockRewardAt, genesisIdentity, MAX_BLOCK_TX_BYTES, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
 import { utf8Length } from './encoding.ts';
-import type { KeyPair } from './keys.ts';
 import { RecordsNotLoaded } from './recordCache.ts';
 import { commitDiff, emptyState, type ChainState, type StateDiff } from './state.ts';
 import { StateOverlay } from './stateOverlay.ts';
 import type { SignedTx, TxContext } from './tx/handler.ts';
 import { beginBlock, handlerOf, tokensConsumedBy } from './tx/registry.ts';
-import { canonicalTx, stateTx } from './txCodec.ts';
+import { stateTx } from './txCodec.ts';
 import { checkStateTx, verifyTx } from './validateTx.ts';
 
 /** What the chain needs to know of a parent block. */
@@ -87,7 +86,7 @@ export function genesisState(g: Genesis): { state: ChainState; block: Block } {
  * Applies one already-verified transaction (its state form: addresses lower-cased) to the
  * overlay: checks state, effects, nonce. Returns that state form.
  */
-function applyTx(signed: SignedTx, s: StateOverlay, ctx: TxContext): SignedTx {
+export function applyTx(signed: SignedTx, s: StateOverlay, ctx: TxContext): SignedTx {
   const tx = stateTx(signed);
   checkStateTx(tx, { ...ctx, state: s });
   handlerOf(tx).apply(tx, s, ctx);
@@ -103,7 +102,7 @@ export function txBytes(txs: readonly unknown[]): number {
 }
 
 /** Block-level effects after the transactions: pre-fork-2 reward and storage quota. */
-function finishBlock(
+export function finishBlock(
   s: StateOverlay,
   g: Genesis,
   height: number,
@@ -120,7 +119,7 @@ function finishBlock(
 }
 
 /** Throws RecordsNotLoaded when `s` read records its base state could not answer from memory. */
-function needLoaded(s: StateOverlay): void {
+export function needLoaded(s: StateOverlay): void {
   const misses = s.missing();
   if (misses.size > 0) throw new RecordsNotLoaded(misses);
 }
@@ -187,86 +186,4 @@ export function applyBlock(
   if (out.stateRoot !== b.stateRoot) bad('stateRoot does not match the state after the block');
   out.txs = stateTxs;
   return out;
-}
-
-/**
- * Builds and signs the next block from candidate transactions (already verified, in priority
- * order). Candidates that no longer apply are skipped and returned as `dropped`. Throws
- * RecordsNotLoaded like applyBlock.
- */
-export function buildBlock(
-  state: ChainState,
-  parent: ParentRef,
-  candidates: readonly SignedTx[],
-  key: KeyPair,
-  timestamp: number,
-  g: Genesis,
-): { block: Block; applied: Applied; dropped: { tx: SignedTx; error: ChainError }[] } {
-  const built = buildUnsignedBlock(state, parent, candidates, key.address, timestamp, g);
-  return { ...built, block: { ...built.block, attestations: [attest(built.block.hash, key)] } };
-}
-
-/**
- * `buildBlock` without the attestation (its `attestations` empty): the block `proposer` signs
- * next, for builders that sign elsewhere (the bench's chain builders sign in worker threads).
- */
-export function buildUnsignedBlock(
-  state: ChainState,
-  parent: ParentRef,
-  candidates: readonly SignedTx[],
-  proposer: string,
-  timestamp: number,
-  g: Genesis,
-): { block: Block; applied: Applied; dropped: { tx: SignedTx; error: ChainError }[] } {
-  const s = new StateOverlay(state);
-  s.forgetMisses();
-  const height = parent.index + 1;
-  const ctx: TxContext = { height, timestamp, proposer, genesis: g };
-  const included: SignedTx[] = [];
-  const dropped: { tx: SignedTx; error: ChainError }[] = [];
-  const burnedBefore = s.supply.burned;
-  try {
-    beginBlock(s, ctx);
-  } catch (e) {
-    needLoaded(s);
-    throw e;
-  }
-  let bytes = 0;
-  for (const tx of candidates) {
-    if (included.length >= MAX_BLOCK_TXS) break;
-    const canonical = canonicalTx(tx);
-    const size = txBytes([canonical]);
-    // Full: the rest waits for the next block (skipping would break senders' nonce runs).
-    if (bytes + size > MAX_BLOCK_TX_BYTES) break;
-    // Try on a nested overlay so a failing candidate leaves no trace.
-    const trial = new StateOverlay(s);
-    try {
-      applyTx(tx, trial, ctx);
-      trial.mergeIntoParent();
-      included.push(canonical);
-      bytes += size;
-    } catch (e) {
-      if (e instanceof ChainError) dropped.push({ tx, error: e });
-      else {
-        needLoaded(s);
-        throw e;
-      }
-    }
-  }
-  const applied = finishBlock(s, g, height, proposer, burnedBefore, included);
-  // A candidate judged on a read the cache could not answer may have been wrongly kept or dropped.
-  needLoaded(s);
-  applied.stateRoot = nextStateRoot(parent.stateRoot, applied.diff);
-  const header = {
-    index: height,
-    previousHash: parent.hash,
-    timestamp,
-    proposer,
-    txRoot: txRootOf(included),
-    stateRoot: applied.stateRoot,
-    tokensBurned: applied.tokensBurned.toString(),
-    tokensConsumed: applied.tokensConsumed.toString(),
-  };
-  const hash = blockHash(header);
-  return { block: { ...header, hash, transactions: included, attestations: [] }, applied, dropped };
 }

@@ -8,7 +8,7 @@
  * block, so nothing of it is stored. Readers serve an upload only once its header (consensus
  * state) says `complete` (queries/contentQueries.ts).
  */
-import type { ChunkStore } from '../core/chunks.ts';
+import type { ChunkStore } from '../core/chunkStore.ts';
 import { base64Length } from '../core/upload.ts';
 import { recordMap } from '../core/state.ts';
 import { CHUNK_STORES } from '../core/tx/registry.ts';

@@ -3,7 +3,8 @@
  * the bytes from the content store (projections/content.ts), streamed chunk by chunk so a large
  * upload is never held whole in memory by one request.
  */
-import type { ChunkStore, Upload } from '../core/chunks.ts';
+import type { ChunkStore } from '../core/chunkStore.ts';
+import type { Upload } from '../core/chunks.ts';
 import type { ReadPorts } from '../node/ports.ts';
 import { chunkRows, chunkSizeRows, contentProjection } from '../projections/content.ts';
 import { readRecord } from './stateReads.ts';

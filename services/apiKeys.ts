@@ -3,7 +3,8 @@
  * the stored record are in services/apiKeyFormat.ts. Only SHA-256 of the key is stored; the key
  * itself is shown once, at creation. Every active key is held in memory by its hash, so checking
  * a key costs one CRC, one hash and one map lookup. `lastUsedAt` is updated in memory
- * and written in batches (at most one write per key per `flushMs`), never once per request.
+ * and written in batches (services/lastUsedWriter.ts: at most one write per key per `flushMs`),
+ * never once per request.
  *
  * Ownership: a key registered while presenting another key (X-API-Key) is owned by that key. A
  * caller sees and may revoke itself and the keys it owns; nothing else.
@@ -17,6 +18,7 @@ import type { ChainStore } from '../node/store/chainStore.ts';
 import type { Component } from '../node/ports.ts';
 import { ChainError } from '../core/errors.ts';
 import { generateKey, keyHash, wellFormedKey, type ApiKeyRecord } from './apiKeyFormat.ts';
+import { LastUsedWriter } from './lastUsedWriter.ts';
 import { foreignTierRecord, RevokedIds, type TierKeys } from './tierKeys.ts';
 
 /** Key store options. */
@@ -52,18 +54,17 @@ export class ApiKeyStore implements Component {
   private readonly revoked: RevokedIds;
   private readonly byHash = new Map<string, ApiKeyRecord>();
   private readonly byId = new Map<string, ApiKeyRecord>();
-  private readonly dirty = new Set<string>();
   /** Presented key -> record, for keys already checked (skips the regex, CRC and hash). */
   private readonly seen = new Map<string, { ok: true; record: ApiKeyRecord }>();
   private readonly opts: ApiKeyOptions;
-  private timer: NodeJS.Timeout | null = null;
+  private readonly lastUsed: LastUsedWriter;
   private loading: Promise<this> | null = null;
-  private flushing: Promise<void> = Promise.resolve();
 
   constructor(store: ChainStore, options: Partial<ApiKeyOptions> = {}) {
     this.rows = store.sublevel('local:keys');
     this.revoked = new RevokedIds(store.sublevel('local:keys:revoked'));
     this.opts = { ...defaultApiKeyOptions, ...options };
+    this.lastUsed = new LastUsedWriter(this.rows, (id) => this.byId.get(id), this.opts.flushMs);
   }
 
   /** Lifecycle: loads the keys. */
@@ -73,9 +74,7 @@ export class ApiKeyStore implements Component {
 
   /** Lifecycle: stops the flush timer and writes the last-used times still pending. */
   async stop(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.flush();
+    await this.lastUsed.stop();
   }
 
   /** Loads every active key into memory; call once before use. */
@@ -177,31 +176,12 @@ export class ApiKeyStore implements Component {
   /** Notes a use of a key; written with the next batch. */
   touch(record: ApiKeyRecord): void {
     record.lastUsedAt = this.opts.clock();
-    this.dirty.add(record.id);
-    if (!this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.flush().catch(() => undefined);
-      }, this.opts.flushMs);
-      this.timer.unref();
-    }
+    this.lastUsed.mark(record.id);
   }
 
   /** Writes buffered lastUsedAt values in one batch. */
   flush(): Promise<void> {
-    this.flushing = this.flushing.catch(() => undefined).then(() => this.writeDirty());
-    return this.flushing;
-  }
-
-  private async writeDirty(): Promise<void> {
-    if (this.dirty.size === 0) return;
-    const ops = [];
-    for (const id of this.dirty) {
-      const r = this.byId.get(id);
-      if (r) ops.push({ type: 'put' as const, key: id, value: r });
-    }
-    this.dirty.clear();
-    if (ops.length) await this.rows.batch(ops);
+    return this.lastUsed.flush();
   }
 
   /** A key by id. */
@@ -239,11 +219,11 @@ export class ApiKeyStore implements Component {
     for (const k of gone) {
       this.byId.delete(k.id);
       this.byHash.delete(k.hash);
-      this.dirty.delete(k.id);
+      this.lastUsed.forget(k.id);
     }
     for (const [key, v] of this.seen) if (gone.includes(v.record)) this.seen.delete(key);
     // A lastUsedAt batch in flight must not land after the delete.
-    await this.flushing.catch(() => undefined);
+    await this.lastUsed.settled();
     await this.rows.batch(gone.map((k) => ({ type: 'del' as const, key: k.id })));
     // A tier key stays valid by its MAC: its id is refused from now on instead.
     if (this.opts.tierKeys) await this.revoked.add(gone.map((k) => k.id));

@@ -6,7 +6,8 @@
  * the one adapter from a FieldSpec to JSON Schema, reading the kind, bounds, values and item
  * fields the field builders of core/schema.ts record as data.
  */
-import type { FieldSpec, TxSchema } from '../../core/schema.ts';
+import type { FieldSpec } from '../../core/fieldSpec.ts';
+import type { TxSchema } from '../../core/schema.ts';
 import { TX_HANDLERS } from '../../core/tx/registry.ts';
 import type { JsonSchema } from '../../queries/schemas/shapes.ts';
 

@@ -4,7 +4,7 @@
  * core/tx/<family>/) and listed once in core/tx/registry.ts, whose header says how to add a type
  * or a family.
  */
-import type { ChunkStore } from '../chunks.ts';
+import type { ChunkStore } from '../chunkStore.ts';
 import type { RecordDef } from '../record.ts';
 import type { TxState } from '../txState.ts';
 import type { TxContext, TxHandler } from './handler.ts';

@@ -30,7 +30,7 @@
  *      serve what it built (queries/, api/routes/).
  */
 import { present } from '../errors.ts';
-import type { ChunkStore } from '../chunks.ts';
+import type { ChunkStore } from '../chunkStore.ts';
 import type { RecordDef, RecordValue } from '../record.ts';
 import type { TxState } from '../txState.ts';
 import type { TxEvent } from '../schema.ts';

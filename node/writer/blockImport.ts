@@ -3,7 +3,8 @@
  * from the mempool), appended in one synced batch, announced in order, and the mempool
  * revalidated against the new head.
  */
-import { applyBlock, buildBlock, type Applied } from '../../core/applyBlock.ts';
+import { applyBlock, type Applied } from '../../core/applyBlock.ts';
+import { buildBlock } from '../../core/buildBlock.ts';
 import type { Block } from '../../core/block.ts';
 import type { ChainError } from '../../core/errors.ts';
 import type { KeyPair } from '../../core/keys.ts';

@@ -1,24 +1,22 @@
 /**
  * Alert subscriptions and their delivery: node-local data, never chain state. Three parts:
- * the subscriptions (alertBook.ts, in `local:alerts:subs`), the alert reactor that the projection runner
- * folds every committed block through (alertReactor.ts: saved positions, catch-up and the
- * undo log come from the runner, so alerts follow reorganisations), and the delivery worker that
- * drains the reactor's outbox (alertOutbox.ts).
+ * the subscriptions (alertBook.ts, in `local:alerts:subs`; made by alertSubscribe.ts), the alert
+ * reactor that the projection runner folds every committed block through (alertReactor.ts: saved
+ * positions, catch-up and the undo log come from the runner, so alerts follow reorganisations),
+ * and the delivery worker that drains the reactor's outbox (alertOutbox.ts).
  */
 import type { Block } from '../../core/block.ts';
-import { ChainError, present } from '../../core/errors.ts';
+import { present } from '../../core/errors.ts';
 import type { Trigger } from './alertMatch.ts';
 import type { Reactor } from '../../projections/reactor.ts';
 import type { Rows } from '../../projections/store.ts';
 import type { AlertPorts, Component } from '../../node/ports.ts';
 import { AlertOutbox } from './alertOutbox.ts';
 import { alertReactor, matchRows, type AlertReactorDeps, type AlertReactorState } from './alertReactor.ts';
-import { confirmRow } from './alertConfirm.ts';
-import { AlertBook, newSubRecord } from './alertBook.ts';
-import { ConfirmMailCap, mailboxOf } from './confirmMailCap.ts';
-import { newConfirmToken, newToken, sha } from './alertSecrets.ts';
+import { AlertBook } from './alertBook.ts';
+import { alertSubscribe, type SubscribeDeps } from './alertSubscribe.ts';
+import { ConfirmMailCap } from './confirmMailCap.ts';
 import { defaultAlertOptions, type AlertOptions } from './alertTypes.ts';
-import { checkTarget } from './targetCheck.ts';
 
 export type { AlertOptions } from './alertTypes.ts';
 
@@ -34,6 +32,7 @@ export class AlertService implements Component {
   private readonly mailCap: ConfirmMailCap;
   private readonly reactor: Reactor<AlertReactorState>;
   private readonly reactorDeps: AlertReactorDeps;
+  private readonly subscribeDeps: SubscribeDeps;
   private reactorState: AlertReactorState | null = null;
   private started = false;
 
@@ -89,6 +88,16 @@ export class AlertService implements Component {
         this.reactorState = await reactor.restore(r, info);
         return this.reactorState;
       },
+    };
+    this.subscribeDeps = {
+      opts: this.opts,
+      book,
+      outbox: this.outbox,
+      mailCap: this.mailCap,
+      subsDb: this.subsDb,
+      store: ports.store,
+      height: () => ports.height(),
+      publicUrl: () => this.publicUrl(),
     };
   }
 
@@ -153,67 +162,13 @@ export class AlertService implements Component {
     return this.book.knowsToken(token);
   }
 
-  /**
-   * Creates a subscription. With `token` (a known X-Alert-Token) it joins that token's
-   * subscriptions; otherwise a new token is issued. A webhook gets its signing secret (shown only
-   * here); an e-mail target is mailed a confirmation link and gets nothing else until it is followed.
-   */
-  async subscribe(
+  /** Creates a subscription (services/alerts/alertSubscribe.ts). */
+  subscribe(
     input: { trigger: Trigger; params: { address?: string }; channel: 'webhook' | 'email'; target: string },
     ip: string,
     token?: string,
   ) {
-    await checkTarget(input.channel, input.target, { mailEnabled: this.outbox.mailEnabled, allowPrivate: this.opts.allowPrivate });
-    if (token !== undefined && !this.knowsToken(token))
-      throw new ChainError('UNAUTHORIZED', 'unknown X-Alert-Token: omit it to get a new token');
-    const tok = token ?? newToken();
-    const tokenHash = sha(tok);
-    if (this.book.countOf(tokenHash) >= this.opts.maxSubsPerToken)
-      throw new ChainError(
-        'INVALID_PARAMS',
-        `this token already has ${this.opts.maxSubsPerToken} subscriptions, the most one token may hold`,
-      );
-    await this.book.sweepUnconfirmed();
-    let fromIp = 0;
-    let waiting = 0;
-    const mailbox = input.channel === 'email' ? mailboxOf(input.target) : null;
-    for (const s of this.book.all()) {
-      if (s.ip === ip) fromIp++;
-      if (s.status === 'unconfirmed' && s.channel === 'email' && mailboxOf(s.target) === mailbox) waiting++;
-    }
-    if (fromIp >= this.opts.maxSubsPerIp)
-      throw new ChainError('INVALID_PARAMS', `this IP already has ${this.opts.maxSubsPerIp} subscriptions, the most one IP may hold`);
-    if (input.channel === 'email' && waiting >= this.opts.maxUnconfirmedPerEmail)
-      throw new ChainError('RATE_LIMITED', `this address already has ${waiting} subscriptions waiting for confirmation`);
-    const now = this.opts.clock();
-    const email = input.channel === 'email';
-    const confirmToken = email ? newConfirmToken() : null;
-    const { rec, secret } = newSubRecord(input, {
-      tokenHash,
-      ip,
-      now,
-      height: this.ports.height(),
-      confirmToken,
-      ttlMs: this.opts.confirmTtlMs,
-      secretsKey: this.opts.secretsKey,
-    });
-    const mail = confirmToken ? confirmRow(rec, confirmToken, this.publicUrl(), now, this.opts.confirmTtlMs) : null;
-    // The mailbox's daily allowance is taken last, after every other refusal, and kept with the mail.
-    const capped = mail ? this.mailCap.take(input.target, now) : [];
-    await this.ports.store.write([
-      { type: 'put', key: rec.id, value: rec, sublevel: this.subsDb },
-      ...(mail ? [this.outbox.confirmPut(mail), ...capped] : []),
-    ]);
-    this.book.add(rec);
-    if (mail) this.outbox.add(mail);
-    const created = {
-      id: rec.id,
-      token: tok,
-      trigger: rec.trigger,
-      createdAt: rec.createdAt,
-      status: email ? ('unconfirmed' as const) : ('active' as const),
-    };
-    return email ? created : { ...created, secret };
+    return alertSubscribe(this.subscribeDeps, input, ip, token);
   }
 
   /** What a confirmation link would confirm, changing nothing: `{id, trigger, target, expiresAt}`. */

@@ -5,7 +5,7 @@
  */
 import { createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { join } from 'node:path';
-import { buildBlock } from '../../core/applyBlock.ts';
+import { buildBlock } from '../../core/buildBlock.ts';
 import type { Genesis } from '../../core/genesis.ts';
 import { canonicalPayload } from '../../core/txCodec.ts';
 import { sha256Hex } from '../../core/hash.ts';

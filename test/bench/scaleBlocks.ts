@@ -10,7 +10,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { buildUnsignedBlock, genesisState } from '../../core/applyBlock.ts';
+import { genesisState } from '../../core/applyBlock.ts';
+import { buildUnsignedBlock } from '../../core/buildBlock.ts';
 import type { Block } from '../../core/block.ts';
 import type { Genesis } from '../../core/genesis.ts';
 import { commitDiff } from '../../core/state.ts';

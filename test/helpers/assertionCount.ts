@@ -10,26 +10,14 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { layerFolders } from './dependencyRules.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-/** The folders counted, source first, then the tests. */
-const COUNTED_FOLDERS = [
-  'core',
-  'projections',
-  'node',
-  'checkpoint',
-  'queries',
-  'services',
-  'p2p',
-  'api',
-  'client',
-  'sink',
-  'simulator',
-  'launch',
-  'cli',
-  'e2e',
-  'test',
-] as const;
+/**
+ * The folders counted: the layers' top-level folders, bottom to top, as .dependency-cruiser.cjs
+ * lists them (the one place a layer is added), then the tests.
+ */
+const COUNTED_FOLDERS = [...(await layerFolders()), 'test'];
 
 /** One assertion found in the tree. */
 interface AssertionSite {

@@ -3,7 +3,8 @@
  * proposer's state and a receiver's state side by side, and small tx factories.
  */
 import { readFileSync } from 'node:fs';
-import { applyBlock, buildBlock, genesisState, type ParentRef } from '../../core/applyBlock.ts';
+import { applyBlock, genesisState, type ParentRef } from '../../core/applyBlock.ts';
+import { buildBlock } from '../../core/buildBlock.ts';
 import { attest, blockHash, type Block } from '../../core/block.ts';
 import { ChainError, type ErrorCode } from '../../core/errors.ts';
 import { parseGenesis, type Genesis } from '../../core/genesis.ts';

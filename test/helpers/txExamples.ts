@@ -3,7 +3,7 @@
  * against each field's own check, so a new type needs no change here.
  */
 import type { KeyPair } from '../../core/keys.ts';
-import type { FieldSpec } from '../../core/schema.ts';
+import type { FieldSpec } from '../../core/fieldSpec.ts';
 import type { SignedTx } from '../../core/tx/handler.ts';
 import { TX_HANDLERS } from '../../core/tx/registry.ts';
 import { signTx } from '../../core/txCodec.ts';

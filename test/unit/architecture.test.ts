@@ -10,13 +10,13 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dependencyViolations, layers } from '../helpers/dependencyRules.ts';
+import { dependencyViolations, layerFolders, layers } from '../helpers/dependencyRules.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Bottom to top, as in .dependency-cruiser.cjs. */
 const LAYERS = await layers();
 /** The layers' top-level folders (the explorer is inside api/). */
-const FOLDERS = LAYERS.filter((l) => l !== 'explorer');
+const FOLDERS = await layerFolders();
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {

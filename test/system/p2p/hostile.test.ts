@@ -1,7 +1,7 @@
 import { multiaddr } from '@multiformats/multiaddr';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildBlock } from '../../../core/applyBlock.ts';
+import { buildBlock } from '../../../core/buildBlock.ts';
 import { slotOf, slotOwner } from '../../../core/block.ts';
 import { refOf } from '../../../node/node.ts';
 import { DEV_KEYS } from '../../helpers/testChain.ts';

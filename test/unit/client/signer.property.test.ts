@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildTx, OmbraClient, TRANSACTION_TYPES } from '../../../client/index.ts';
 import { sha256Hex } from '../../../core/hash.ts';
-import type { FieldSpec } from '../../../core/schema.ts';
+import type { FieldSpec } from '../../../core/fieldSpec.ts';
 import { verifySignature } from '../../../core/signature.ts';
 import { TX_HANDLERS, TX_TYPES } from '../../../core/tx/registry.ts';
 import { canonicalPayload, signTx } from '../../../core/txCodec.ts';

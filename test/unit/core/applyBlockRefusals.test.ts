@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyBlock, buildBlock, genesisState } from '../../../core/applyBlock.ts';
+import { applyBlock, genesisState } from '../../../core/applyBlock.ts';
+import { buildBlock } from '../../../core/buildBlock.ts';
 import { attest, txRootOf, type Block } from '../../../core/block.ts';
 import type { Genesis } from '../../../core/genesis.ts';
 import type { ChainState } from '../../../core/state.ts';

@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addressFromPublicKey } from '../../../core/address.ts';
-import { applyBlock, buildBlock, genesisState } from '../../../core/applyBlock.ts';
+import { applyBlock, genesisState } from '../../../core/applyBlock.ts';
+import { buildBlock } from '../../../core/buildBlock.ts';
 import type { Block } from '../../../core/block.ts';
 import type { Genesis } from '../../../core/genesis.ts';
 import { verifySignature } from '../../../core/signature.ts';

@@ -1,7 +1,8 @@
 /** The stateless transaction checks catch-up's workers run (core/blockTxChecks.ts), and applyBlock with them skipped. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyBlock, buildBlock, genesisState, txBytes } from '../../../core/applyBlock.ts';
+import { applyBlock, genesisState, txBytes } from '../../../core/applyBlock.ts';
+import { buildBlock } from '../../../core/buildBlock.ts';
 import type { Block } from '../../../core/block.ts';
 import { checkedTxBytes } from '../../../core/blockTxChecks.ts';
 import { DEV_GENESIS, DEV_KEYS, refOf, refusal, transfer } from '../../helpers/coreSupport.ts';

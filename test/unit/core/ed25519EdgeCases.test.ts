@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { addressFromPublicKey } from '../../../core/address.ts';
-import { applyBlock, buildBlock, genesisState } from '../../../core/applyBlock.ts';
+import { applyBlock, genesisState } from '../../../core/applyBlock.ts';
+import { buildBlock } from '../../../core/buildBlock.ts';
 import { isValidPublicKey, verifySignature } from '../../../core/signature.ts';
 import { StateOverlay } from '../../../core/stateOverlay.ts';
 import type { SignedTx } from '../../../core/tx/handler.ts';

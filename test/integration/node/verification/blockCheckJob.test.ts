@@ -1,7 +1,8 @@
 /** Stored blocks checked from their bytes in the verification workers (node/verification/blockCheckJob.ts). */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildBlock, genesisState, txBytes } from '../../../../core/applyBlock.ts';
+import { genesisState, txBytes } from '../../../../core/applyBlock.ts';
+import { buildBlock } from '../../../../core/buildBlock.ts';
 import type { Block } from '../../../../core/block.ts';
 import { VerifyPool } from '../../../../node/verification/verifyPool.ts';
 import { DEV_GENESIS, DEV_KEYS, refOf, transfer } from '../../../helpers/coreSupport.ts';
