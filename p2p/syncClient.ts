@@ -1,9 +1,9 @@
 /**
- * The asking side of the sync protocols (served by p2p/syncServer.ts): one request, its whole
- * answer read under a deadline and a minimum rate (p2p/wire.ts), paced per peer the way the
- * server paces its askers (the protocol ids: p2p/sync.ts `syncProtocols`). What a peer did wrong is told by the error thrown: a `PeerFault` for an
- * oversized or malformed answer (a ban), a `StalledError` for no stream or an empty answer in time
- * (a strike); p2p/sync.ts judges the peer.
+ * The asking side of the sync protocols (served by p2p/syncServer.ts; the protocol ids are
+ * p2p/sync.ts `syncProtocols`): one request, its whole answer read under a deadline and a minimum
+ * rate (p2p/wire.ts), paced per peer the way the server paces its askers. What a peer did wrong is
+ * told by the error thrown: a `PeerFault` for an oversized or malformed answer (a ban), a
+ * `StalledError` for no stream or an empty answer in time (a strike); p2p/sync.ts judges the peer.
  */
 import type { Libp2p, PeerId } from '@libp2p/interface';
 import type { Block } from '../core/block.ts';
