@@ -89,6 +89,9 @@ test('a replacement pays at least replaceBumpPercent more, and at least 1 more; 
   const run = [entry(transfer(A, { fee: '100', nonce: 0 }), 100n), entry(transfer(A, { fee: '0', nonce: 1 }), 0n)];
   refuses(() => check(transfer(A, { fee: '109', nonce: 0 }), {}, run), 'DUPLICATE_TX', /a replacement needs a fee of at least 110/);
   assert.equal(check(transfer(A, { fee: '110', nonce: 0 }), {}, run).at, 0);
+  // The bump is rounded up: 10% of 101 is 11.
+  const odd = [entry(transfer(A, { fee: '101', nonce: 0 }), 101n)];
+  refuses(() => check(transfer(A, { fee: '111', nonce: 0 }), {}, odd), 'DUPLICATE_TX', /at least 112$/);
   refuses(() => check(transfer(A, { fee: '0', nonce: 1, amount: '2' }), {}, run), 'DUPLICATE_TX', /at least 1$/);
   assert.equal(check(transfer(A, { fee: '1', nonce: 1 }), {}, run).at, 1);
 });
