@@ -1,24 +1,23 @@
 /**
  * Background verification of the checkpoint a node started from (the model of Bitcoin Core's
- * assumeutxo): a child process at the lowest CPU priority replays the chain from genesis with full
- * validation (checkpoint/checkpointReplay.ts) and compares the head hash and every read model's digest
- * at the checkpoint's height with the checkpoint file's. The history below the checkpoint comes
- * from peers through the sync protocol; each batch the replay accepted is also written into this
- * node's log, so blocks below the checkpoint are served once fetched. The outcome is stored in the
- * data dir's `checkpoint` row: `verified` stays verified, a `mismatch` stops reads (api/checkpointGate.ts).
+ * assumeutxo): a child process at a lowered CPU priority (checkpoint/replayChild.ts) replays the
+ * chain from genesis with full validation (checkpoint/checkpointReplay.ts) and compares the head
+ * hash and every read model's digest at the checkpoint's height with the checkpoint file's. The
+ * history below the checkpoint comes from peers through the sync protocol
+ * (checkpoint/historyFrom.ts); each batch the replay accepted is also written into this node's
+ * log, so blocks below the checkpoint are served once fetched. The outcome is stored in the data
+ * dir's `checkpoint` row: `verified` stays verified, a `mismatch` stops reads (api/checkpointGate.ts).
  */
-import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { setPriority } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import type { Block } from '../core/block.ts';
 import { heightKey } from '../core/encoding.ts';
 import type { ChainStore } from '../node/store/chainStore.ts';
 import { type CheckpointRecord, type CheckpointStatus, saveCheckpointRecord } from './checkpointRecord.ts';
-import type { ReplayAnswer, ReplayMessage } from './checkpointReplay.ts';
 import type { Logger } from '../node/log.ts';
 import type { Component } from '../node/ports.ts';
 import { errorMessage } from '../core/errors.ts';
+import { ReplayChild } from './replayChild.ts';
+import { HistoryUnavailable, type HistorySource, historyFrom } from './historyFrom.ts';
 
 /** What the verifier needs. */
 export interface CheckpointVerifierDeps {
@@ -42,24 +41,17 @@ export interface CheckpointVerifierOptions {
 }
 
 /** Defaults: 10 minutes for history. */
-/** The replay's CPU priority (nice): below the node's serving, above idle work. */
-const VERIFY_NICE = 10;
-
 const defaultCheckpointVerifierOptions: CheckpointVerifierOptions = { historyWaitMs: 10 * 60_000 };
 
-/** No peer answered with history within the wait. */
-class HistoryUnavailable extends Error {}
-
-/** Blocks per batch sent to the replay from this node's own log; the wait before asking peers again when none could answer. */
+/** Blocks per batch sent to the replay from this node's own log. */
 const LOCAL_BATCH = 256;
-const RETRY_MS = 1000;
 
 /** Runs and reports the background verification of an installed checkpoint. */
 export class CheckpointVerifier implements Component {
   private readonly deps: CheckpointVerifierDeps;
   private readonly opts: CheckpointVerifierOptions;
   private record: CheckpointRecord;
-  private child: ChildProcess | null = null;
+  private child: ReplayChild | null = null;
   private running: Promise<void> | null = null;
   private stopped = false;
   /** Blocks replayed so far, and since when (the rate in /metrics and the log). */
@@ -112,39 +104,35 @@ export class CheckpointVerifier implements Component {
   /** Lifecycle: stops the replay (it resumes at the next start). */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.child?.kill('SIGTERM');
+    this.child?.kill();
     await this.running;
   }
 
   private async run(): Promise<void> {
     const { log } = this.deps;
-    const child = fork(fileURLToPath(new URL('./checkpointReplay.ts', import.meta.url)), [this.deps.scratchDir, this.deps.file], {
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-    });
+    const child = new ReplayChild(this.deps.scratchDir, this.deps.file);
     this.child = child;
-    try {
-      // Below serving, not starved: the node serves reads only once verified (unless
-      // --serve-unverified), and at nice 19 a busy machine left it minutes without CPU (seen in CI).
-      if (child.pid !== undefined) setPriority(child.pid, VERIFY_NICE);
-    } catch {
-      // Lowering priority may be refused (a container's policy): the replay still runs.
-    }
-    const answers = answersOf(child);
-    const ready = await answers.next();
+    const ready = await child.next();
     if (ready.type !== 'ready') return this.fail(`the replay could not start: ${'message' in ready ? ready.message : ready.type}`);
     this.startedAt = Date.now();
     this.replayed = this.replayedAtStart = ready.height;
     log.info('checkpoint verification started', { checkpoint: this.record.height, from: ready.height + 1 });
     const { height, base } = this.record;
+    const history: HistorySource = {
+      fetchHistory: (from, to) => this.deps.fetchHistory(from, to),
+      historyWaitMs: this.opts.historyWaitMs,
+      stopped: () => this.stopped,
+      log,
+    };
     let h = ready.height + 1;
     while (h <= height && !this.stopped) {
       const fromPeers = h < base;
       const json = fromPeers
-        ? await this.historyFrom(h, base - 1)
+        ? await historyFrom(h, base - 1, history)
         : await this.deps.store.blocksJsonIn(h, Math.min(height, h + LOCAL_BATCH - 1));
       if (this.stopped) return;
-      child.send({ type: 'blocks', json } satisfies ReplayMessage);
-      const a = await answers.next();
+      child.send({ type: 'blocks', json });
+      const a = await child.next();
       if (a.type === 'exit') return this.fail(a.message);
       if (a.type !== 'imported') return this.judge([`history does not replay: ${'message' in a ? a.message : a.type}`]);
       // Fetched history the replay accepted joins this node's log (below its first block).
@@ -153,34 +141,12 @@ export class CheckpointVerifier implements Component {
       h = a.height + 1;
     }
     if (this.stopped) return;
-    child.send({ type: 'finish' } satisfies ReplayMessage);
-    const result = await answers.next();
+    child.send({ type: 'finish' });
+    const result = await child.next();
     if (result.type === 'exit') return this.fail(result.message);
     if (result.type !== 'result')
       return this.judge([`the replay failed at the end: ${'message' in result ? result.message : result.type}`]);
     await this.judge(result.mismatches);
-  }
-
-  /** History from peers starting at `from` (below the checkpoint's log), as JSON texts; retried until a peer answers, for `historyWaitMs` at most. */
-  private async historyFrom(from: number, to: number): Promise<string[]> {
-    const since = Date.now();
-    let last = '';
-    for (let attempt = 0; !this.stopped; attempt++) {
-      try {
-        const blocks = await this.deps.fetchHistory(from, to);
-        if (blocks.length > 0) return blocks.map((b) => JSON.stringify(b));
-        last = 'no peer had them';
-      } catch (e) {
-        last = errorMessage(e);
-        if (attempt % 30 === 0) this.deps.log.warn('checkpoint verification waits for a peer with history', { from, error: last });
-      }
-      if (Date.now() - since >= this.opts.historyWaitMs)
-        throw new HistoryUnavailable(
-          `no peer served blocks ${from}..${to} below the checkpoint within ${this.opts.historyWaitMs} ms (${last.slice(0, 200)}); restart with a --peer that holds the history`,
-        );
-      await new Promise((r) => setTimeout(r, RETRY_MS));
-    }
-    return [];
   }
 
   /** Writes replayed blocks from..to below the log's first block; the log is whole once they reach it. */
@@ -231,26 +197,4 @@ export class CheckpointVerifier implements Component {
       reason: this.record.reason,
     });
   }
-}
-
-/** An answer of the child, or its exit (a crash is no verdict on the checkpoint). */
-type Answer = ReplayAnswer | { type: 'exit'; message: string };
-
-/** The child's answers in order; an exit before an answer reads as an error answer. */
-function answersOf(child: ChildProcess): { next(): Promise<Answer> } {
-  const waiting: ((a: Answer) => void)[] = [];
-  const early: Answer[] = [];
-  const deliver = (a: Answer) => {
-    const w = waiting.shift();
-    if (w) w(a);
-    else early.push(a);
-  };
-  child.on('message', (m: ReplayAnswer) => deliver(m));
-  child.on('exit', (code, signal) => deliver({ type: 'exit', message: `the replay exited (${signal ?? code})` }));
-  return {
-    next: () => {
-      const a = early.shift();
-      return a ? Promise.resolve(a) : new Promise((resolve) => waiting.push(resolve));
-    },
-  };
 }

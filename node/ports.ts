@@ -82,7 +82,7 @@ export interface ImportOptions {
   horizon?: number;
   /**
    * Per block (as the raws): its signatures were not checked, as an ancestor of the assume-valid
-   * block (p2p/sync.ts); it is applied and stored, but the store's verified mark stays below it.
+   * block (p2p/chainFetcher.ts); it is applied and stored, but the store's verified mark stays below it.
    */
   trusted?: readonly boolean[];
 }

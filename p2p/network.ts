@@ -4,30 +4,22 @@
  * same validateTx the API uses) and answer accept, ignore or reject. It publishes what the node
  * produced or admitted from its API, reacting to the node's event feed.
  */
-import { TopicValidatorResult, type PrivateKey } from '@libp2p/interface';
-import { multiaddr } from '@multiformats/multiaddr';
+import type { PrivateKey } from '@libp2p/interface';
 import type { Subscription } from 'rxjs';
 import type { Component, NetworkPorts, NetworkView, PeerGuardStats } from '../node/ports.ts';
 import { defaultP2pOptions, type P2pOptions } from './options.ts';
 import { type OmbraLibp2p, startLibp2p } from './libp2pNode.ts';
 import { Syncer } from './sync.ts';
-import { isPeerFault, NotHeld } from './answerCheck.ts';
 import type { Block } from '../core/block.ts';
-import { encode } from './wire.ts';
 import { PeerBook } from './peerBook.ts';
-import { ValidationGate } from './validationGate.ts';
-import { ConnectionGuard, KNOWN_PEER_TAG } from './connectionGuard.ts';
+import { ConnectionGuard } from './connectionGuard.ts';
 import { StaleGossipBudget } from './staleGossip.ts';
 import { GossipValidator } from './gossipValidator.ts';
 import { ReplayGuard } from './replayGuard.ts';
 import { announcerOptions, TxAnnouncer } from './txAnnouncer.ts';
-import { errorMessage } from '../core/errors.ts';
-
-/** Listen addresses kept per peer (a peer chooses how many it announces). */
-const MAX_LISTEN_ADDRS = 8;
-
-/** A multiaddr without its trailing `/p2p/<id>` (the peer id is served beside it). */
-const withoutPeerId = (a: string): string => a.replace(/\/p2p\/[^/]+$/, '');
+import { PeerDialer } from './peerDialer.ts';
+import { PeerAddresses } from './peerAddresses.ts';
+import { GossipTopics } from './gossipTopics.ts';
 
 /** What the network tells its owner, given at construction (nothing is set on it after start). */
 export interface P2pHooks {
@@ -47,13 +39,13 @@ export class P2pNetwork implements NetworkView, Component {
   private readonly book = new PeerBook();
   private readonly timers: NodeJS.Timeout[] = [];
   private sub: Subscription | null = null;
-  /** What each connected peer said it listens on (identify), a few addresses each. */
-  private readonly listenAddrs = new Map<string, string[]>();
-  private topics = { block: '', tx: '' };
-  private readonly onSyncProgress: NonNullable<P2pHooks['onSyncProgress']>;
-  private readonly onPeerChange: NonNullable<P2pHooks['onPeerChange']>;
-  /** Caps on gossip validations in flight, by topic. */
-  private readonly gates: { block: ValidationGate; tx: ValidationGate };
+  /** Remembers and dials peers (p2p/peerDialer.ts); set at start. */
+  private dialer!: PeerDialer;
+  /** Where connected peers can be dialled (p2p/peerAddresses.ts); set at start. */
+  private addrs!: PeerAddresses;
+  private readonly hooks: P2pHooks;
+  /** The block and transaction topics, with their caps on validations in flight (p2p/gossipTopics.ts). */
+  private readonly topics: GossipTopics;
   /** The topic validators (p2p/gossipValidator.ts); set once sync runs. */
   private validator!: GossipValidator;
   /** Pending transactions, announced until mined (p2p/txAnnouncer.ts); set at start. */
@@ -70,10 +62,9 @@ export class P2pNetwork implements NetworkView, Component {
   constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}, hooks: P2pHooks = {}) {
     this.ports = ports;
     this.key = key;
-    this.onSyncProgress = hooks.onSyncProgress ?? (() => undefined);
-    this.onPeerChange = hooks.onPeerChange ?? (() => undefined);
+    this.hooks = { ...hooks };
     this.opts = { ...defaultP2pOptions, ...opts };
-    this.gates = { block: new ValidationGate(this.opts.maxBlockValidations), tx: new ValidationGate(this.opts.maxTxValidations) };
+    this.topics = new GossipTopics(ports.chain.info.genesisBlock.hash, this.opts, ports.log);
     this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute);
     this.replays = new ReplayGuard(this.stale);
     this.guard = new ConnectionGuard(
@@ -84,29 +75,23 @@ export class P2pNetwork implements NetworkView, Component {
   }
 
   async start(): Promise<void> {
-    const id = this.ports.chain.info.genesisBlock.hash.slice(0, 16);
-    this.topics = { block: `/ombra/${id}/block/1`, tx: `/ombra/${id}/tx/1` };
-    this.p2p = await startLibp2p(this.key, this.opts, this.topics, this.guard.gater());
+    this.p2p = await startLibp2p(this.key, this.opts, this.topics.names, this.guard.gater());
+    this.dialer = new PeerDialer(this.book, this.p2p);
+    this.addrs = new PeerAddresses(this.p2p);
     this.p2p.addEventListener('connection:open', (e) => {
-      if (this.guard.check(e.detail)) return;
       // Known peers are pruned last when the node is over its connection cap.
-      const peer = e.detail.remotePeer;
-      if (this.book.knows(peer.toString()))
-        void this.p2p.peerStore.merge(peer, { tags: { [KNOWN_PEER_TAG]: { value: 100 } } }).catch(() => undefined);
+      if (!this.guard.check(e.detail)) this.dialer.connected(e.detail.remotePeer);
     });
     this.syncer = new Syncer(this.ports, this.p2p, this.opts);
     // Peers a peer names are dialled, but stay strangers: a node names whoever connected to it.
     this.syncer.onPeersLearned = (addrs) => {
-      for (const a of addrs) this.remember(a);
+      for (const a of addrs) this.dialer.remember(a);
     };
     // A peer whose blocks were checked and imported is known from then on (kept slots, pruned last).
-    this.syncer.onProven = (peer) => {
-      this.book.prove(peer.toString());
-      void this.p2p.peerStore.merge(peer, { tags: { [KNOWN_PEER_TAG]: { value: 100 } } }).catch(() => undefined);
-    };
+    this.syncer.onProven = (peer) => this.dialer.proven(peer);
     this.syncer.onStruck = () => this.syncRound();
-    this.syncer.onProgress = (height, target) => this.onSyncProgress(height, target);
-    await this.syncer.register(() => this.peerAddresses());
+    this.syncer.onProgress = (height, target) => this.hooks.onSyncProgress?.(height, target);
+    await this.syncer.register(() => this.addrs.dialable());
     this.validator = new GossipValidator(this.ports, this.opts, this.syncer, this.stale);
     const pubsub = this.p2p.services.pubsub;
     // Copies of seen messages are dropped unread; a peer that keeps sending them is banned.
@@ -114,26 +99,18 @@ export class P2pNetwork implements NetworkView, Component {
       const peer = this.p2p.getPeers().find((p) => p.toString() === id);
       if (peer && !this.syncer.isBanned(peer)) void this.syncer.ban(peer, `replayed gossip: ${why}`);
     });
-    // Beyond the caps a message is ignored unread: no penalty for the sender, no forwarding.
-    pubsub.topicValidators.set(this.topics.tx, (peer, msg) =>
-      this.gates.tx.run(() => this.validator.onTx(peer, msg.data), TopicValidatorResult.Ignore),
-    );
-    pubsub.topicValidators.set(this.topics.block, (peer, msg) =>
-      this.gates.block.run(() => this.validator.onBlock(peer, msg.data), TopicValidatorResult.Ignore),
-    );
-    pubsub.subscribe(this.topics.tx);
-    pubsub.subscribe(this.topics.block);
+    this.topics.subscribe(pubsub, this.validator);
     // What the mempool holds now was restored from the pending log: never published.
     this.announcer = new TxAnnouncer(
       pubsub,
-      this.topics.tx,
+      this.topics.names.tx,
       () => this.ports.mempool.list(),
       announcerOptions(this.opts, this.ports.chain.genesis.blockTimeMs),
       this.ports.log,
     );
     // A peer that joins the transaction topic gets what was never published (restored after a restart).
     pubsub.addEventListener('subscription-change', (e) => {
-      if (e.detail.subscriptions.some((s) => s.subscribe && s.topic === this.topics.tx) && this.inStep()) this.announcer.flush();
+      if (e.detail.subscriptions.some((s) => s.subscribe && s.topic === this.topics.names.tx) && this.inStep()) this.announcer.flush();
     });
     this.sub = this.ports.feed.events$.subscribe((e) => {
       if (e.type === 'tx') this.announcer.admitted(e.tx, e.source === 'gossip');
@@ -141,23 +118,18 @@ export class P2pNetwork implements NetworkView, Component {
       if (e.type === 'block' && e.source === 'peer') this.heard = true;
       // After a block's revalidation of the pool (mined and invalidated transactions left): what was restored goes out.
       if (e.type === 'mempool' && this.announcer.unannounced() > 0 && this.inStep()) this.announcer.flush();
-      if (e.type === 'block' && e.source === 'local') this.publish(this.topics.block, e.block);
+      if (e.type === 'block' && e.source === 'local') this.topics.publish(this.p2p.services.pubsub, 'block', e.block);
     });
     this.p2p.addEventListener('peer:connect', (e) => {
-      this.onPeerChange({ peer: e.detail.toString(), event: 'connect' });
+      this.hooks.onPeerChange?.({ peer: e.detail.toString(), event: 'connect' });
       this.syncer.noteConnected(e.detail);
       void this.syncer.poke(e.detail);
     });
-    this.p2p.addEventListener('peer:identify', (e) =>
-      this.listenAddrs.set(
-        e.detail.peerId.toString(),
-        e.detail.listenAddrs.slice(0, MAX_LISTEN_ADDRS).map((a) => withoutPeerId(a.toString())),
-      ),
-    );
+    this.p2p.addEventListener('peer:identify', (e) => this.addrs.identified(e.detail.peerId.toString(), e.detail.listenAddrs));
     this.p2p.addEventListener('peer:disconnect', (e) => {
-      this.listenAddrs.delete(e.detail.toString());
+      this.addrs.forget(e.detail.toString());
       this.syncer.noteDisconnected(e.detail);
-      this.onPeerChange({
+      this.hooks.onPeerChange?.({
         peer: e.detail.toString(),
         event: 'disconnect',
         reason: this.syncer.isBanned(e.detail) ? 'banned: it served invalid blocks or broke the sync protocol' : 'connection closed',
@@ -165,13 +137,13 @@ export class P2pNetwork implements NetworkView, Component {
     });
     // Discovered peers (mDNS) are dialled like the ones we were given.
     this.p2p.addEventListener('peer:discovery', (e) => {
-      for (const a of e.detail.multiaddrs) this.remember(`${a.toString()}/p2p/${e.detail.id}`);
+      for (const a of e.detail.multiaddrs) this.dialer.remember(`${a.toString()}/p2p/${e.detail.id}`);
     });
-    for (const a of this.opts.peers) this.remember(a, true);
-    this.timers.push(setInterval(() => this.redial(), this.opts.redialIntervalMs));
+    for (const a of this.opts.peers) this.dialer.remember(a, true);
+    this.timers.push(setInterval(() => this.dialer.redial(), this.opts.redialIntervalMs));
     this.timers.push(setInterval(() => this.syncRound(), this.opts.syncIntervalMs));
     this.timers.push(setInterval(() => this.inStep() && this.announcer.round(), this.opts.reannounceIntervalMs));
-    this.redial();
+    this.dialer.redial();
   }
 
   /**
@@ -191,32 +163,8 @@ export class P2pNetwork implements NetworkView, Component {
 
   /** Adds a peer to keep connected to, and dials it now. */
   connect(addr: string): void {
-    this.remember(addr, true);
-    this.redial();
-  }
-
-  /** Keeps an address in the bounded peer book (`pinned`: given by the operator). */
-  private remember(addr: string, pinned = false): void {
-    if (!addr.includes('/p2p/') || addr.endsWith(`/p2p/${this.p2p.peerId}`)) return;
-    this.book.add(addr, pinned, Date.now());
-  }
-
-  /** Dials the few addresses that are due (bounded per round, with backoff after failures). */
-  private redial(): void {
-    const connected = new Set(this.p2p.getPeers().map((p) => p.toString()));
-    for (const a of this.book.due(Date.now(), connected)) {
-      let ma: ReturnType<typeof multiaddr>;
-      try {
-        ma = multiaddr(a);
-      } catch {
-        this.book.dialed(a, false, Date.now());
-        continue;
-      }
-      this.p2p.dial(ma, { signal: AbortSignal.timeout(3000) }).then(
-        () => this.book.dialed(a, true, Date.now()),
-        () => this.book.dialed(a, false, Date.now()),
-      );
-    }
+    this.dialer.remember(addr, true);
+    this.dialer.redial();
   }
 
   /** Bans and dropped gossip so far (operators' metrics). */
@@ -224,7 +172,7 @@ export class P2pNetwork implements NetworkView, Component {
     return {
       banned: this.syncer?.banned.count() ?? 0,
       bans: this.syncer?.banned.total ?? 0,
-      gossipDropped: { block: this.gates.block.dropped, tx: this.gates.tx.dropped },
+      gossipDropped: this.topics.dropped(),
       gossipRejected: { ...(this.validator?.rejectedCount ?? { block: 0, tx: 0 }) },
     };
   }
@@ -244,46 +192,17 @@ export class P2pNetwork implements NetworkView, Component {
    * that said it holds no blocks past this node's head), at random.
    */
   private syncRound(): void {
-    const next = this.ports.chain.head().index + 1;
-    const peers = this.p2p.getPeers().filter((p) => this.syncer.canAsk(p) && this.syncer.holds(p, next));
-    if (peers.length) void this.syncer.poke(peers[Math.floor(Math.random() * peers.length)]);
-  }
-
-  private publish(topic: string, v: unknown): void {
-    this.p2p.services.pubsub
-      .publish(topic, encode(v))
-      .catch((e: unknown) => this.ports.log.debug('publish failed', { topic, error: errorMessage(e) }));
-  }
-
-  /** Dialable addresses of connected peers (their listen addresses, learned by identify). */
-  private async peerAddresses(): Promise<string[]> {
-    const out: string[] = [];
-    for (const id of this.p2p.getPeers()) {
-      const peer = await this.p2p.peerStore.get(id).catch(() => null);
-      for (const a of peer?.addresses ?? []) out.push(`${a.multiaddr.toString()}/p2p/${id}`);
-    }
-    return out.slice(0, 50);
+    const peer = this.syncer.pick(this.ports.chain.head().index + 1);
+    if (peer) void this.syncer.poke(peer);
   }
 
   peerCount(): number {
     return this.p2p?.getPeers().length ?? 0;
   }
 
-  /**
-   * Connected peers and where they can be dialled: the listen addresses each announced
-   * (identify); before it has, the addresses we dialled it on. An inbound connection's remote
-   * address is an ephemeral outbound port of the peer, never listed.
-   */
+  /** Connected peers and where they can be dialled (p2p/peerAddresses.ts). */
   peers(): { peerId: string; addresses: string[] }[] {
-    return this.p2p.getPeers().map((id) => {
-      const peerId = id.toString();
-      const dialled = () =>
-        this.p2p
-          .getConnections(id)
-          .filter((c) => c.direction === 'outbound')
-          .map((c) => withoutPeerId(c.remoteAddr.toString()));
-      return { peerId, addresses: [...new Set(this.listenAddrs.get(peerId) ?? dialled())] };
-    });
+    return this.addrs.peers();
   }
 
   peerId(): string | null {
@@ -309,20 +228,10 @@ export class P2pNetwork implements NetworkView, Component {
 
   /**
    * Blocks from..to (a checked prefix of at most syncBatch) from one connected peer that may be
-   * asked, through the sync protocol: for history this node does not hold (a checkpoint's
-   * background verification). A peer that serves invalid blocks is banned; the caller retries.
+   * asked: history this node does not hold (a checkpoint's background verification; p2p/sync.ts).
    */
-  async fetchHistory(from: number, to: number): Promise<Block[]> {
-    const peers = this.p2p?.getPeers().filter((p) => this.syncer.canAsk(p) && this.syncer.holds(p, from)) ?? [];
-    if (peers.length === 0) throw new Error('no peer to fetch history from');
-    const peer = peers[Math.floor(Math.random() * peers.length)];
-    try {
-      return await this.syncer.fetch(peer, from, Math.min(to, from + this.opts.syncBatch - 1));
-    } catch (e) {
-      if (isPeerFault(e)) await this.syncer.ban(peer, errorMessage(e));
-      if (e instanceof NotHeld) this.syncer.noteNotHeld(peer, e);
-      throw e;
-    }
+  fetchHistory(from: number, to: number): Promise<Block[]> {
+    return this.syncer ? this.syncer.fetchHistory(from, to) : Promise.reject(new Error('no peer to fetch history from'));
   }
 
   async stop(): Promise<void> {

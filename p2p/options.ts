@@ -69,7 +69,7 @@ export interface P2pOptions {
   mdns: boolean;
   /**
    * A block hash (64 hex) whose synced ancestors are imported without their signatures checked
-   * (`--assume-valid`, p2p/sync.ts); null checks every signature.
+   * (`--assume-valid`, p2p/chainFetcher.ts); null checks every signature.
    */
   assumeValid: string | null;
 }

@@ -4,19 +4,20 @@
  * eviction and replacement: node/mempool/mempoolOptions.ts). Uploads and claims follow
  * node/mempool/uploadPolicy.ts: chunk bytes have their own budgets (per sender and overall, evicting lower-
  * fee chunks of others when the overall one is full), a sender with no balance sends nothing, a
- * fee below the byte floor is refused, and a pending claim cannot be taken by another sender.
+ * fee below the byte floor is refused, and a pending claim cannot be taken by another sender
+ * (node/mempool/checkAdmission.ts makes these checks).
  */
-import { txBytes } from '../../core/applyBlock.ts';
 import type { ChainState } from '../../core/state.ts';
-import { feeOf, type SignedTx, type TxContext } from '../../core/tx/handler.ts';
+import type { SignedTx, TxContext } from '../../core/tx/handler.ts';
 import { handlerOf } from '../../core/tx/registry.ts';
-import { canonicalTx, stateTx } from '../../core/txCodec.ts';
+import { stateTx } from '../../core/txCodec.ts';
 import type { PendingRun } from '../../core/validateTx.ts';
 import { BinaryHeap } from './binaryHeap.ts';
 import { planEviction } from './evictionPlan.ts';
 import { type DroppedTx, recheckRun } from './recheckRun.ts';
-import { better, defaultMempoolOptions, type MempoolEntry as Entry, MempoolPolicyError, type MempoolOptions } from './mempoolOptions.ts';
-import { ClaimIndex, uploadBytesOf } from './uploadPolicy.ts';
+import { better, defaultMempoolOptions, type MempoolEntry as Entry, type MempoolOptions } from './mempoolOptions.ts';
+import { ClaimIndex } from './uploadPolicy.ts';
+import { checkAdmission } from './checkAdmission.ts';
 
 /** The pending pool. */
 export class Mempool {
@@ -86,57 +87,20 @@ export class Mempool {
    * transactions that left: the replaced one and any evicted.
    */
   add(tx: SignedTx, balance?: bigint): SignedTx[] {
-    const fee = feeOf(tx);
-    const floor = this.opts.minFee[tx.type] ?? 0n;
-    if (typeof tx.fee === 'string' && fee < floor)
-      throw new MempoolPolicyError('VALIDATION_FAILED', `fee ${fee} is below this node's minimum of ${floor} for ${tx.type}`);
-    // Every transaction is stored for good: a key with nothing to lose sends nothing (uploads were
-    // refused so before; fee-0 posts from fresh keys grew the chain by 300 MB a minute).
-    if (balance === 0n)
-      throw new MempoolPolicyError(
-        'INSUFFICIENT_BALANCE',
-        `${tx.from} has no balance: this node admits transactions only from a sender with a balance (fund the key first)`,
-      );
-    const conflict = this.claims.conflict(stateTx(tx));
-    if (conflict)
-      throw new MempoolPolicyError('VALIDATION_FAILED', `${conflict.key} is claimed by a pending transaction of ${conflict.sender}`);
-    const bytes = txBytes([canonicalTx(tx)]);
-    const upload = uploadBytesOf(tx, bytes);
-    const byteFloor = (BigInt(bytes) * this.opts.minFeePerKB + 999n) / 1000n;
-    if (typeof tx.fee === 'string' && upload === 0 && fee < byteFloor)
-      throw new MempoolPolicyError(
-        'VALIDATION_FAILED',
-        `fee ${fee} is below this node's minimum of ${byteFloor} for ${bytes} bytes (${this.opts.minFeePerKB} per 1,000 bytes)`,
-      );
-    const e: Entry = { tx, seq: this.seq++, fee, bytes, upload };
     // Runs are keyed by the sender as the state reads it (a `from` may be sent in any case).
     const sender = tx.from.toLowerCase();
     const run = this.runs.get(sender) ?? [];
-    const at = run.findIndex((x) => x.tx.nonce === tx.nonce);
-    const senderUpload = run.reduce((n, x) => n + (x.tx.nonce === tx.nonce ? 0 : x.upload), 0);
-    if (e.upload > 0 && senderUpload + e.upload > this.opts.maxUploadBytesPerSender)
-      throw new MempoolPolicyError(
-        'MEMPOOL_FULL',
-        `sender already has ${senderUpload} bytes of chunks pending: at most ${this.opts.maxUploadBytesPerSender}`,
-      );
+    const { at, ...counted } = checkAdmission(tx, balance, run, this.claims, this.opts);
+    const e: Entry = { tx, seq: this.seq++, ...counted };
     if (at >= 0) {
       const old = run[at];
-      const bump = (old.fee * BigInt(this.opts.replaceBumpPercent) + 99n) / 100n;
-      const need = old.fee + (bump > 1n ? bump : 1n);
-      if (fee < need)
-        throw new MempoolPolicyError(
-          'DUPLICATE_TX',
-          `nonce ${tx.nonce} is pending with fee ${old.fee}: a replacement needs a fee of at least ${need}`,
-        );
-      const evicted = this.makeRoom(sender, fee, 0, e.bytes - old.bytes, e.upload - old.upload);
+      const evicted = this.makeRoom(sender, e.fee, 0, e.bytes - old.bytes, e.upload - old.upload);
       run[at] = e;
       this.forget(old);
       this.index(e);
       return [old.tx, ...evicted];
     }
-    if (run.length >= this.opts.maxPerSender)
-      throw new MempoolPolicyError('MEMPOOL_FULL', `sender already has ${this.opts.maxPerSender} pending transactions`);
-    const evicted = this.makeRoom(sender, fee, 1, e.bytes, e.upload);
+    const evicted = this.makeRoom(sender, e.fee, 1, e.bytes, e.upload);
     run.push(e);
     this.runs.set(sender, run);
     this.index(e);

@@ -4,7 +4,7 @@
  * the signatures of batch k+1 are checked in worker threads. A block whose signatures all passed
  * is applied with `signaturesVerified`; any other block is applied with inline verification, so
  * a fault is reported exactly as a single-threaded pass reports it. A block marked `assumed`
- * (assume-valid: node/verification/assumeValid.ts, p2p/sync.ts) has its signatures taken as verified.
+ * (assume-valid: node/verification/assumeValid.ts, p2p/chainFetcher.ts) has its signatures taken as verified.
  */
 import { txBytes } from '../../core/applyBlock.ts';
 import type { Block } from '../../core/block.ts';
