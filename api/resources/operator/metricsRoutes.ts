@@ -1,8 +1,8 @@
 /** GET /metrics: the Prometheus text exposition of the node's metrics. */
 import { Hono } from 'hono';
-import { serve } from '../endpoints/endpoint.ts';
-import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
-import type { NodeMetrics } from '../metrics/nodeMetrics.ts';
+import { serve } from '../../endpoints/endpoint.ts';
+import { OPERATOR_ENDPOINTS as E } from './operatorEndpoints.ts';
+import type { NodeMetrics } from '../../metrics/nodeMetrics.ts';
 
 /** The metrics route. */
 export function metricsRoutes(metrics: NodeMetrics): Hono {

@@ -3,14 +3,14 @@
  * A caller sees and may revoke itself and the keys registered while presenting it.
  */
 import { Hono, type Context } from 'hono';
-import { ACCESS_ENDPOINTS as E } from '../endpoints/access.ts';
-import { serve } from '../endpoints/endpoint.ts';
-import { ChainError } from '../../core/errors.ts';
-import { keyView, type ApiKeyRecord } from '../../services/apiKeyFormat.ts';
-import type { ApiKeyStore } from '../../services/apiKeys.ts';
-import { limitBody, SMALL_BODY_BYTES } from '../body.ts';
-import type { ApiDeps } from '../context.ts';
-import { clientBucket } from '../clientIp.ts';
+import { ACCESS_ENDPOINTS as E } from '../alerts/alertEndpoints.ts';
+import { serve } from '../../endpoints/endpoint.ts';
+import { ChainError } from '../../../core/errors.ts';
+import { keyView, type ApiKeyRecord } from '../../../services/apiKeyFormat.ts';
+import type { ApiKeyStore } from '../../../services/apiKeys.ts';
+import { limitBody, SMALL_BODY_BYTES } from '../../body.ts';
+import type { ApiDeps } from '../../context.ts';
+import { clientBucket } from '../../clientIp.ts';
 
 /** The key in X-API-Key, or UNAUTHORIZED. */
 function caller(c: Context, keys: ApiKeyStore, required: true): ApiKeyRecord;

@@ -1,10 +1,10 @@
 /** The definitions of the API key and alert routes. */
-import { TRIGGERS } from '../../services/alerts/alertMatch.ts';
-import { MAX_EMAIL, MAX_LABEL, MAX_URL, parseRegister, parseSubscribe } from '../../services/alerts/alertParams.ts';
-import { endpoints, type Param } from './endpoint.ts';
-import { EXAMPLE_ADDRESS, EXAMPLE_HASH } from './examples.ts';
-import { arr, ms, obj, okWith, oneOf, str, uint } from '../../queries/schemas/shapes.ts';
-import { ref } from '../../queries/schemas/records.ts';
+import { TRIGGERS } from '../../../services/alerts/alertMatch.ts';
+import { MAX_EMAIL, MAX_LABEL, MAX_URL, parseRegister, parseSubscribe } from '../../../services/alerts/alertParams.ts';
+import { endpoints, type Param } from '../../endpoints/endpoint.ts';
+import { EXAMPLE_ADDRESS, EXAMPLE_HASH } from '../../endpoints/examples.ts';
+import { arr, ms, obj, okWith, oneOf, str, uint } from '../../../queries/schemas/shapes.ts';
+import { ref } from '../../../queries/schemas/records.ts';
 
 const API_KEY: Param = {
   schema: str,

@@ -2,18 +2,18 @@
  * GET /api/openapi.json (the OpenAPI 3.1 document of `app`'s own routes, built on first request
  * and kept) and GET /docs (a page the node serves itself that renders it; no CDN).
  */
-import { present } from '../../core/errors.ts';
+import { present } from '../../../core/errors.ts';
 import { readFileSync } from 'node:fs';
 import { Hono } from 'hono';
-import { serve } from '../endpoints/endpoint.ts';
-import { jsonAnswer } from '../jsonAnswer.ts';
-import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
-import { notFound } from '../errors.ts';
-import { buildOpenApi, type RouteRef } from '../openapi/document.ts';
-import { assetAnswer, pageHeaders, staticDir, versionedPage } from '../staticFiles.ts';
+import { serve } from '../../endpoints/endpoint.ts';
+import { jsonAnswer } from '../../jsonAnswer.ts';
+import { OPERATOR_ENDPOINTS as E } from './operatorEndpoints.ts';
+import { notFound } from '../../errors.ts';
+import { buildOpenApi, type RouteRef } from '../../openapi/document.ts';
+import { assetAnswer, pageHeaders, staticDir, versionedPage } from '../../staticFiles.ts';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-const files = staticDir(new URL('../docs/', import.meta.url));
+const VERSION = (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const files = staticDir(new URL('../../docs/', import.meta.url));
 
 /** Docs routes over the routes of the app they describe. */
 export function docsRoutes(routes: () => readonly RouteRef[]): Hono {

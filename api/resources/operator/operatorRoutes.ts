@@ -3,10 +3,10 @@
  * (with metrics, unless it has its own listener: api/metricsServer.ts), the OpenAPI document of the app's routes, /docs and the live explorer.
  */
 import type { Hono } from 'hono';
-import type { ApiDeps } from './context.ts';
-import { docsRoutes } from './routes/docs.ts';
-import { explorerRoutes } from './routes/explorer.ts';
-import { metricsRoutes } from './routes/metrics.ts';
+import type { ApiDeps } from '../../context.ts';
+import { docsRoutes } from './docsRoutes.ts';
+import { explorerRoutes } from './explorerRoutes.ts';
+import { metricsRoutes } from './metricsRoutes.ts';
 
 /** Mounts the operator routes on `app` (call it after every other route); /metrics only with `metricsRoute`. */
 export function mountOperatorRoutes(app: Hono, deps: ApiDeps, metricsRoute = true): void {

@@ -3,15 +3,15 @@
  * re-enable and rotate the signing secret; e-mail targets confirm by the link they were mailed.
  */
 import { Hono, type Context } from 'hono';
-import { ACCESS_ENDPOINTS as E } from '../endpoints/access.ts';
-import { serve } from '../endpoints/endpoint.ts';
-import { ChainError } from '../../core/errors.ts';
-import type { AlertService } from '../../services/alerts/alertService.ts';
-import type { ApiDeps } from '../context.ts';
-import { clientBucket } from '../clientIp.ts';
-import { limitBody, SMALL_BODY_BYTES } from '../body.ts';
-import { confirmedPage, confirmPage, wantsHtml } from '../../services/alerts/confirmPage.ts';
-import { pageHeaders } from '../staticFiles.ts';
+import { ACCESS_ENDPOINTS as E } from './alertEndpoints.ts';
+import { serve } from '../../endpoints/endpoint.ts';
+import { ChainError } from '../../../core/errors.ts';
+import type { AlertService } from '../../../services/alerts/alertService.ts';
+import type { ApiDeps } from '../../context.ts';
+import { clientBucket } from '../../clientIp.ts';
+import { limitBody, SMALL_BODY_BYTES } from '../../body.ts';
+import { confirmedPage, confirmPage, wantsHtml } from '../../../services/alerts/confirmPage.ts';
+import { pageHeaders } from '../../staticFiles.ts';
 
 function token(c: Context, required: true): string;
 function token(c: Context, required: false): string | undefined;

@@ -1,5 +1,5 @@
 /** The definitions of the operator routes: metrics, this document, /docs and the explorer. */
-import { endpoints } from './endpoint.ts';
+import { endpoints } from '../../endpoints/endpoint.ts';
 
 const file = (what: string, example: string) => ({ schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' }, description: what, example });
 
