@@ -1,7 +1,7 @@
 /**
  * One definition per route: method, path, parameters (each with its JSON Schema, its meaning
  * and the parser that enforces it), body, answers and error statuses. The handler's input
- * parsing (`serve`), the OpenAPI document (api/openapi/document.ts), the client's route table
+ * parsing (`resource`), the OpenAPI document (api/openapi/document.ts), the client's route table
  * (client/routes.ts) and docs/api.md are all derived from these, so they cannot drift apart.
  */
 import { type Context, Hono, type MiddlewareHandler, type TypedResponse } from 'hono';
@@ -58,7 +58,7 @@ export interface Endpoint {
   query?: Record<string, Param>;
   /** Documented request headers (read by the handler). */
   headers?: Record<string, Param>;
-  /** A JSON request body; with `parse`, `serve` reads it (empty is `undefined`) and hands the handler what `parse` returns. */
+  /** A JSON request body; with `parse`, the router reads it (empty is `undefined`) and hands the handler what `parse` returns. */
   body?: { schema: JsonSchema; description: string; parse?: (body: unknown) => unknown; example?: unknown };
   ok: Answer;
   /** Error statuses this route answers with `{error, code}` (400 and 429 are added to every route). */
@@ -194,12 +194,12 @@ export function resource<G extends Endpoints, H extends Handlers<G>>(
   { app = new Hono(), before = {} }: ResourceOptions<G> = {},
 ): Hono {
   // `for in` over a type parameter keeps each id typed as a key of the group.
-  for (const id in group) serve(app, group[id], handlers[id], ...(before[id] ?? []));
+  for (const id in group) route(app, group[id], handlers[id], before[id] ?? []);
   return app;
 }
 
 /** Registers `e` on `app` at its own method and path, `before` (e.g. a body limit) ahead of the handler. */
-export function serve<E extends Endpoint>(app: Hono, e: E, handler: Handler<NoInfer<E>>, ...before: MiddlewareHandler[]): void {
+function route<E extends Endpoint>(app: Hono, e: E, handler: Handler<E>, before: MiddlewareHandler[]): void {
   const parse = inputParser(e);
   const parseBody = e.body?.parse;
   const inputOf = parse ?? (() => NO_INPUT as Input<E>);

@@ -79,7 +79,7 @@ function related(client: OmbraClient, a: string): HTMLElement {
   );
 }
 
-/** The filters of an address's transactions, as the node reads them (api/endpoints/exports.ts). */
+/** The filters of an address's transactions, as the node reads them (api/resources/exports/exportEndpoints.ts). */
 export interface TxFilter {
   type?: string;
   direction?: 'in' | 'out';

@@ -1,5 +1,5 @@
 /**
- * CSV exports (api/endpoints/exports.ts): an address's transactions with the explorer's filters,
+ * CSV exports (./exportEndpoints.ts): an address's transactions with the explorer's filters,
  * a block's transactions, the task list. Streamed a page of rows at a time, at most
  * MAX_CSV_ROWS rows; cells that a spreadsheet would read as a formula are quoted with a `'`.
  */

@@ -98,7 +98,7 @@ const art = tokenEndpoints(
   EXAMPLE_IDS.art,
 );
 
-/** The routes of each media kind, by kind (api/routes/nfts.ts serves both). */
+/** The routes of each media kind, by kind (./nftRoutes.ts serves both). */
 const MEDIA_ENDPOINTS = { image: mediaEndpoints('image', 4), audio: mediaEndpoints('audio', 5) };
 
 /** Art NFT routes. */

@@ -1,5 +1,5 @@
 /**
- * The NFT resource: every definition of api/endpoints/nfts.ts served by its handler. /api/nft
+ * The NFT resource: every definition of ./nftEndpoints.ts served by its handler. /api/nft
  * (art, third fork), /api/image (fourth) and /api/audio (fifth); before its fork every route of
  * a kind answers 403 FORK_NOT_ACTIVE. Each kind has `/` `{total, items}` newest first (limit
  * default 30, at most 100, offset), `/owner/:address` `{owner, count, items}` (count = the

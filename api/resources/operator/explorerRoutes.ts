@@ -14,9 +14,9 @@ import { present } from '../../../core/errors.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Hono } from 'hono';
-import { serve } from '../../endpoints/endpoint.ts';
-import { OPERATOR_ENDPOINTS as E } from './operatorEndpoints.ts';
+import type { Hono } from 'hono';
+import { resource } from '../../endpoints/endpoint.ts';
+import { EXPLORER_ENDPOINTS as E } from './operatorEndpoints.ts';
 import { notFound } from '../../errors.ts';
 import { assetAnswer, pageHeaders, staticDir, staticFile, type StaticFile, versionedPage } from '../../staticFiles.ts';
 import * as TX_TABLES from '../../explorerTxTables.ts';
@@ -164,32 +164,32 @@ function explorerPage(): { body: string; headers: Record<string, string> } {
   return page;
 }
 
-/** Explorer routes. */
+/** Explorer routes: every definition of EXPLORER_ENDPOINTS (./operatorEndpoints.ts). */
 export function explorerRoutes(): Hono {
-  const app = new Hono();
-  serve(app, E.get, (c) => {
-    const p = explorerPage();
-    return c.body(p.body, 200, p.headers);
+  return resource(E, {
+    get: (c) => {
+      const p = explorerPage();
+      return c.body(p.body, 200, p.headers);
+    },
+    getExplorerFile: (c, { params }) => {
+      const name = params.file;
+      const f = name === 'index.html' ? undefined : name.endsWith('.ts') ? moduleFile(name, '') : files(name);
+      return f ? assetAnswer(c, f) : notFound(`explorer file ${name.slice(0, 60)}`);
+    },
+    getExplorerClientFile: (c, { params }) => {
+      const name = params.file;
+      const f = moduleFile(name, 'client');
+      return f === undefined ? notFound(`client module ${name.slice(0, 60)}`) : assetAnswer(c, f);
+    },
+    getExplorerCoreFile: (c, { params }) => {
+      const name = params.file;
+      const f = moduleFile(name, 'core');
+      return f === undefined ? notFound(`core module ${name.slice(0, 60)}`) : assetAnswer(c, f);
+    },
+    getExplorerVendorFile: (c, { params }) => {
+      const name = params.file;
+      const f = vendorFile(name);
+      return f === undefined ? notFound(`vendor file ${name.slice(0, 60)}`) : assetAnswer(c, f);
+    },
   });
-  serve(app, E.getExplorerFile, (c, { params }) => {
-    const name = params.file;
-    const f = name === 'index.html' ? undefined : name.endsWith('.ts') ? moduleFile(name, '') : files(name);
-    return f ? assetAnswer(c, f) : notFound(`explorer file ${name.slice(0, 60)}`);
-  });
-  serve(app, E.getExplorerClientFile, (c, { params }) => {
-    const name = params.file;
-    const f = moduleFile(name, 'client');
-    return f === undefined ? notFound(`client module ${name.slice(0, 60)}`) : assetAnswer(c, f);
-  });
-  serve(app, E.getExplorerCoreFile, (c, { params }) => {
-    const name = params.file;
-    const f = moduleFile(name, 'core');
-    return f === undefined ? notFound(`core module ${name.slice(0, 60)}`) : assetAnswer(c, f);
-  });
-  serve(app, E.getExplorerVendorFile, (c, { params }) => {
-    const name = params.file;
-    const f = vendorFile(name);
-    return f === undefined ? notFound(`vendor file ${name.slice(0, 60)}`) : assetAnswer(c, f);
-  });
-  return app;
 }
