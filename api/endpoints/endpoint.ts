@@ -154,7 +154,9 @@ export type AnswersJson<E extends Endpoint> = E['ok'] extends { contentType: inf
  * What a handler of `E` answers. A JSON route: a response typed by its answer (`c.json(x)`, or
  * `jsonAnswer` of JSON encoded as that type), so an answer of another shape fails `tsc`; at an
  * error status given explicitly (`c.json(x, 503)`) the body is the route's description's. Other
- * routes (pages, files, streams of events): any response.
+ * routes (text, pages, files, CSV, streams of events) have no schema to check a body against:
+ * any response of their own making (`c.body`, `c.text`, a stream), but not a JSON one at a
+ * success status, which would contradict the content type they declare.
  */
 type Reply<E extends Endpoint> =
   AnswersJson<E> extends true
@@ -166,7 +168,17 @@ type Reply<E extends Endpoint> =
               ? TypedResponse<string, ContentfulStatusCode, 'body'>
               : never)
         )
-    : Response;
+    : Response & (NotJson | TypedResponse<unknown, ClientErrorStatusCode | ServerErrorStatusCode, 'json'> | SuccessAnchor);
+
+/** A response not made by `c.json` (one Hono types as text, a body or a redirect, or untyped). */
+type NotJson = { _format?: 'body' | 'text' | 'redirect' };
+
+/**
+ * Matches no response (its body is `never`); it is there so a `c.json(x)` without a status infers
+ * a success status from the reply type, as on JSON routes, rather than only the error statuses:
+ * without it, `c.json(x)` on a text route would type-check as an error answer.
+ */
+type SuccessAnchor = TypedResponse<never, ContentfulStatusCode, 'json'>;
 
 /** A route's handler: its input already parsed. Synchronous answers stay synchronous (see api/envelope.ts). */
 export type Handler<E extends Endpoint> = (c: Context, input: Input<E>) => Reply<E> | Promise<Reply<E>>;
