@@ -32,7 +32,7 @@ export function metricsRoutes(metrics: NodeMetrics): Hono {
 }
 
 /** The document and /docs over the routes of the app they describe. */
-export function docsRoutes(routes: () => readonly RouteRef[]): Hono {
+function docsRoutes(routes: () => readonly RouteRef[]): Hono {
   let doc: string | null = null;
   let page: { body: string; headers: Record<string, string> } | undefined;
   return resource(DOCS_ENDPOINTS, {
