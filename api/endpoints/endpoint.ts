@@ -173,11 +173,7 @@ type Reply<E extends Endpoint> =
 /** A response not made by `c.json` (one Hono types as text, a body or a redirect, or untyped). */
 type NotJson = { _format?: 'body' | 'text' | 'redirect' };
 
-/**
- * Matches no response (its body is `never`); it is there so a `c.json(x)` without a status infers
- * a success status from the reply type, as on JSON routes, rather than only the error statuses:
- * without it, `c.json(x)` on a text route would type-check as an error answer.
- */
+/** Matches no response (body `never`): so `c.json(x)` without a status infers a success status, not an error one. */
 type SuccessAnchor = TypedResponse<never, ContentfulStatusCode, 'json'>;
 
 /** A route's handler: its input already parsed. Synchronous answers stay synchronous (see api/envelope.ts). */
