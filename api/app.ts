@@ -6,21 +6,21 @@ import { MatchRecorder, wrapDispatch } from './envelope.ts';
 import { defaultApiOptions, type ApiDeps, type ApiOptions } from './context.ts';
 import { limitBody } from './body.ts';
 import { onError } from './errors.ts';
-import { exportRoutes } from './routes/exports.ts';
-import { agentRoutes } from './routes/agent.ts';
-import { analyticsRoutes } from './routes/analytics.ts';
+import { exportRoutes } from './resources/exports/exportRoutes.ts';
+import { agentRoutes } from './resources/agent/agentRoutes.ts';
+import { analyticsRoutes } from './resources/analytics/analyticsRoutes.ts';
 import { blockRoutes } from './resources/blocks/blockRoutes.ts';
 import { chainRoutes } from './resources/chain/chainRoutes.ts';
 import { ledgerRoutes } from './resources/ledger/ledgerRoutes.ts';
 import { taskRoutes } from './resources/tasks/taskRoutes.ts';
-import { nftRoutes } from './routes/nfts.ts';
-import { socialRoutes } from './routes/social.ts';
-import { webRoutes } from './routes/web.ts';
-import { alertRoutes } from './routes/alerts.ts';
-import { keyRoutes } from './routes/keys.ts';
-import { mountOperatorRoutes } from './operatorRoutes.ts';
+import { nftRoutes } from './resources/nfts/nftRoutes.ts';
+import { socialRoutes } from './resources/social/socialRoutes.ts';
+import { webRoutes } from './resources/web/webRoutes.ts';
+import { alertRoutes } from './resources/alerts/alertRoutes.ts';
+import { keyRoutes } from './resources/keys/keyRoutes.ts';
+import { mountOperatorRoutes } from './resources/operator/operatorRoutes.ts';
 import { gateOnCheckpoint } from './checkpointGate.ts';
-import { checkpointRoutes } from './routes/checkpoint.ts';
+import { checkpointRoutes } from './resources/checkpoint/checkpointRoutes.ts';
 
 /** Builds the app. */
 export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hono {

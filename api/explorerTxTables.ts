@@ -3,8 +3,8 @@
  * so that a new type or field needs no table kept by hand there: the types, each type's fields
  * with their kind (core/schema.ts: address, amount, uint, text, hex, id, ...) and the addresses
  * each type names besides its sender. The server evaluates this module and serves the values it
- * exports as /explorer/txTables.ts (api/routes/explorer.ts), where the explorer's imports of it
- * are pointed: the browser gets the tables without loading the registry.
+ * exports as /explorer/txTables.ts (api/resources/operator/explorerRoutes.ts), where the
+ * explorer's imports of it are pointed: the browser gets the tables without loading the registry.
  */
 import { TX_HANDLERS } from '../core/tx/registry.ts';
 

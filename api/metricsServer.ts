@@ -8,7 +8,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { AddressInfo } from 'node:net';
 import type { NodeMetrics } from './metrics/nodeMetrics.ts';
-import { metricsRoutes } from './routes/metrics.ts';
+import { metricsRoutes } from './resources/operator/operatorRoutes.ts';
 import { listenFault } from '../node/listenFault.ts';
 
 export { ListenFault } from '../node/listenFault.ts';

@@ -1,5 +1,5 @@
 /**
- * The checkpoint a node offers other nodes over HTTP (api/routes/checkpoint.ts), built on the
+ * The checkpoint a node offers other nodes over HTTP (api/resources/checkpoint/), built on the
  * node's own schedule and never by a request: once after start, then whenever a check (every
  * `checkIntervalMs`) finds the head `refreshBlocks` past it and `minIntervalMs` gone since the last
  * build. A request only reads what is built, so no number of anonymous requests costs a build.

@@ -1,7 +1,7 @@
 /**
  * One definition per route: method, path, parameters (each with its JSON Schema, its meaning
  * and the parser that enforces it), body, answers and error statuses. The handler's input
- * parsing (`serve`), the OpenAPI document (api/openapi/document.ts), the client's route table
+ * parsing (`resource`), the OpenAPI document (api/openapi/document.ts), the client's route table
  * (client/routes.ts) and docs/api.md are all derived from these, so they cannot drift apart.
  */
 import { type Context, Hono, type MiddlewareHandler, type TypedResponse } from 'hono';
@@ -58,7 +58,7 @@ export interface Endpoint {
   query?: Record<string, Param>;
   /** Documented request headers (read by the handler). */
   headers?: Record<string, Param>;
-  /** A JSON request body; with `parse`, `serve` reads it (empty is `undefined`) and hands the handler what `parse` returns. */
+  /** A JSON request body; with `parse`, the router reads it (empty is `undefined`) and hands the handler what `parse` returns. */
   body?: { schema: JsonSchema; description: string; parse?: (body: unknown) => unknown; example?: unknown };
   ok: Answer;
   /** Error statuses this route answers with `{error, code}` (400 and 429 are added to every route). */
@@ -154,7 +154,9 @@ export type AnswersJson<E extends Endpoint> = E['ok'] extends { contentType: inf
  * What a handler of `E` answers. A JSON route: a response typed by its answer (`c.json(x)`, or
  * `jsonAnswer` of JSON encoded as that type), so an answer of another shape fails `tsc`; at an
  * error status given explicitly (`c.json(x, 503)`) the body is the route's description's. Other
- * routes (pages, files, streams of events): any response.
+ * routes (text, pages, files, CSV, streams of events) have no schema to check a body against:
+ * any response of their own making (`c.body`, `c.text`, a stream), but not a JSON one at a
+ * success status, which would contradict the content type they declare.
  */
 type Reply<E extends Endpoint> =
   AnswersJson<E> extends true
@@ -166,7 +168,13 @@ type Reply<E extends Endpoint> =
               ? TypedResponse<string, ContentfulStatusCode, 'body'>
               : never)
         )
-    : Response;
+    : Response & (NotJson | TypedResponse<unknown, ClientErrorStatusCode | ServerErrorStatusCode, 'json'> | SuccessAnchor);
+
+/** A response not made by `c.json` (one Hono types as text, a body or a redirect, or untyped). */
+type NotJson = { _format?: 'body' | 'text' | 'redirect' };
+
+/** Matches no response (body `never`): so `c.json(x)` without a status infers a success status, not an error one. */
+type SuccessAnchor = TypedResponse<never, ContentfulStatusCode, 'json'>;
 
 /** A route's handler: its input already parsed. Synchronous answers stay synchronous (see api/envelope.ts). */
 export type Handler<E extends Endpoint> = (c: Context, input: Input<E>) => Reply<E> | Promise<Reply<E>>;
@@ -194,12 +202,12 @@ export function resource<G extends Endpoints, H extends Handlers<G>>(
   { app = new Hono(), before = {} }: ResourceOptions<G> = {},
 ): Hono {
   // `for in` over a type parameter keeps each id typed as a key of the group.
-  for (const id in group) serve(app, group[id], handlers[id], ...(before[id] ?? []));
+  for (const id in group) route(app, group[id], handlers[id], before[id] ?? []);
   return app;
 }
 
 /** Registers `e` on `app` at its own method and path, `before` (e.g. a body limit) ahead of the handler. */
-export function serve<E extends Endpoint>(app: Hono, e: E, handler: Handler<NoInfer<E>>, ...before: MiddlewareHandler[]): void {
+function route<E extends Endpoint>(app: Hono, e: E, handler: Handler<E>, before: MiddlewareHandler[]): void {
   const parse = inputParser(e);
   const parseBody = e.body?.parse;
   const inputOf = parse ?? (() => NO_INPUT as Input<E>);

@@ -3,20 +3,21 @@
  * method and path throws when this module loads). The app, the OpenAPI document, the client's
  * route table and docs/api.md all read this one catalog.
  */
-import { ACCESS_ENDPOINTS } from './access.ts';
-import { AGENT_ENDPOINTS } from './agent.ts';
-import { ANALYTICS_ENDPOINTS } from './analytics.ts';
+import { ALERT_ENDPOINTS } from '../resources/alerts/alertEndpoints.ts';
+import { AGENT_ENDPOINTS } from '../resources/agent/agentEndpoints.ts';
+import { ANALYTICS_ENDPOINTS } from '../resources/analytics/analyticsEndpoints.ts';
 import { BLOCK_ENDPOINTS } from '../resources/blocks/blockEndpoints.ts';
 import { CHAIN_ENDPOINTS } from '../resources/chain/chainEndpoints.ts';
-import { CHECKPOINT_ENDPOINTS } from './checkpoint.ts';
-import { EXPORT_ENDPOINTS } from './exports.ts';
+import { CHECKPOINT_ENDPOINTS } from '../resources/checkpoint/checkpointEndpoints.ts';
+import { EXPORT_ENDPOINTS } from '../resources/exports/exportEndpoints.ts';
 import { type AnswerOf, type AnswersJson, catalog } from './endpoint.ts';
 import { LEDGER_ENDPOINTS } from '../resources/ledger/ledgerEndpoints.ts';
-import { ALL_NFT_ENDPOINTS } from './nfts.ts';
-import { OPERATOR_ENDPOINTS } from './operator.ts';
-import { SOCIAL_ENDPOINTS } from './social.ts';
+import { ALL_NFT_ENDPOINTS } from '../resources/nfts/nftEndpoints.ts';
+import { KEY_ENDPOINTS } from '../resources/keys/keyEndpoints.ts';
+import { DOCS_ENDPOINTS, EXPLORER_ENDPOINTS, METRICS_ENDPOINTS } from '../resources/operator/operatorEndpoints.ts';
+import { SOCIAL_ENDPOINTS } from '../resources/social/socialEndpoints.ts';
 import { TASK_ENDPOINTS } from '../resources/tasks/taskEndpoints.ts';
-import { WEB_ENDPOINTS } from './web.ts';
+import { WEB_ENDPOINTS } from '../resources/web/webEndpoints.ts';
 
 /** Every route by operation id. */
 export const ENDPOINTS = catalog(
@@ -29,8 +30,11 @@ export const ENDPOINTS = catalog(
   AGENT_ENDPOINTS,
   SOCIAL_ENDPOINTS,
   WEB_ENDPOINTS,
-  ACCESS_ENDPOINTS,
-  OPERATOR_ENDPOINTS,
+  KEY_ENDPOINTS,
+  ALERT_ENDPOINTS,
+  METRICS_ENDPOINTS,
+  DOCS_ENDPOINTS,
+  EXPLORER_ENDPOINTS,
   CHECKPOINT_ENDPOINTS,
   EXPORT_ENDPOINTS,
 );
@@ -45,8 +49,11 @@ type Definitions = typeof CHAIN_ENDPOINTS &
   typeof AGENT_ENDPOINTS &
   typeof SOCIAL_ENDPOINTS &
   typeof WEB_ENDPOINTS &
-  typeof ACCESS_ENDPOINTS &
-  typeof OPERATOR_ENDPOINTS &
+  typeof KEY_ENDPOINTS &
+  typeof ALERT_ENDPOINTS &
+  typeof METRICS_ENDPOINTS &
+  typeof DOCS_ENDPOINTS &
+  typeof EXPLORER_ENDPOINTS &
   typeof CHECKPOINT_ENDPOINTS &
   typeof EXPORT_ENDPOINTS;
 

@@ -2,7 +2,7 @@
 // wrote (posts, follows, funded likes, DMs, NFTs, agent runs, conversations), and its
 // transactions paged, each with its direction, counterparty, value, fee and age.
 import type { OmbraClient } from '../../client/browser.ts';
-import { txRows, withPostAuthors } from './chainPages.ts';
+import { txRows, withPostAuthors } from './txPages.ts';
 import { el } from './dom.ts';
 import { directionOf } from './fields.ts';
 import { ageCell, amount, bytes, fields, fullId, none, pageOf, section } from './format.ts';
@@ -79,7 +79,7 @@ function related(client: OmbraClient, a: string): HTMLElement {
   );
 }
 
-/** The filters of an address's transactions, as the node reads them (api/endpoints/exports.ts). */
+/** The filters of an address's transactions, as the node reads them (api/resources/exports/exportEndpoints.ts). */
 export interface TxFilter {
   type?: string;
   direction?: 'in' | 'out';

@@ -1,18 +1,18 @@
 // The home page: totals and charts (homeStats.ts), latest blocks and transactions, mempool,
-// tasks and agent runs, all kept up to date from the live event stream. Blocks arrive as
-// events (with their transactions, which feed the per-block chart and the tables at no
-// request, redrawn at most once a second); the mempool and tasks are re-read at most every 2 s
-// while events come, totals, analytics and agent runs at most every 10 s, and nothing is
+// tasks and agent runs (homeLists.ts), all kept up to date from the live event stream. Blocks
+// arrive as events (with their transactions, which feed the per-block chart and the tables at
+// no request, redrawn at most once a second); the mempool and tasks are re-read at most every
+// 2 s while events come, totals, analytics and agent runs at most every 10 s, and nothing is
 // re-read while the tab is hidden (it catches up when shown again): many open tabs must not
 // flood the node.
-import { type BlockSummary, OmbraApiError, type OmbraClient, type RunRecord } from '../../client/browser.ts';
+import type { BlockSummary, OmbraClient } from '../../client/browser.ts';
 import type { AnyTx, LiveBlock } from './chainEvents.ts';
 import { Chart } from './charts.ts';
 import { age, blockLink, card, el, replaceKeepingFocus, table } from './dom.ts';
 // Ids as in every list: shortened, the full id in the title, and a copy button of it on phones.
 import { addr, idLink } from './format.ts';
+import { HomeLists } from './homeLists.ts';
 import { HomeStats } from './homeStats.ts';
-import { ombraText } from './text.ts';
 import { Throttle } from './throttle.ts';
 
 const BLOCKS = 12;
@@ -57,7 +57,6 @@ export class Home {
   private txs: HomeTx[] = [];
   private root: HTMLElement | null = null;
   private queue: Promise<void> = Promise.resolve();
-  private runsShown = false;
   private readonly lists: Throttle;
   private readonly paint: Throttle;
   private readonly stats: Throttle;
@@ -67,20 +66,19 @@ export class Home {
     { label: 'block time', unit: 's', scale: 'right' },
   ]);
   private readonly analytics: HomeStats;
+  private readonly tables: HomeLists;
   private readonly blocksCard = card('Latest blocks');
   private readonly txsCard = card('Latest transactions');
-  private readonly mempoolCard = card('Mempool', el('p', { class: 'muted' }, 'Loading…'));
-  private readonly tasksCard = card('Tasks', el('p', { class: 'muted' }, 'Loading…'));
-  private readonly runsCard = card('Agent runs', el('p', { class: 'muted' }, 'Read when shown.'));
 
   constructor(client: OmbraClient) {
     this.client = client;
     this.analytics = new HomeStats(client);
+    this.tables = new HomeLists(client);
     const live = () => this.root?.isConnected ?? false;
-    this.lists = new Throttle(REFRESH_EVERY_MS, () => (live() ? this.refresh() : Promise.resolve()));
+    this.lists = new Throttle(REFRESH_EVERY_MS, () => (live() ? this.tables.refresh() : Promise.resolve()));
     this.paint = new Throttle(PAINT_EVERY_MS, () => (live() ? this.repaint() : Promise.resolve()));
     this.stats = new Throttle(STATS_EVERY_MS, () =>
-      live() ? Promise.all([this.analytics.refresh(), this.runsShown ? this.refreshRuns() : null]) : Promise.resolve(),
+      live() ? Promise.all([this.analytics.refresh(), this.tables.runsShown ? this.tables.refreshRuns() : null]) : Promise.resolve(),
     );
     this.onVisible = () => {
       if (!live()) return document.removeEventListener('visibilitychange', this.onVisible);
@@ -128,7 +126,7 @@ export class Home {
       {},
       el('h1', { class: 'visually-hidden' }, 'Ombra chain overview'),
       el('section', { class: 'card', 'aria-label': 'Totals' }, this.analytics.tiles),
-      el('div', { class: 'grid' }, this.blocksCard, this.txsCard, this.mempoolCard, this.tasksCard, this.runsCard),
+      el('div', { class: 'grid' }, this.blocksCard, this.txsCard, this.tables.mempoolCard, this.tables.tasksCard, this.tables.runsCard),
       charts,
     );
     this.lists.at = this.stats.at = Date.now();
@@ -136,11 +134,11 @@ export class Home {
       this.analytics.chartsWanted = true;
       void this.analytics.refresh().catch(() => undefined);
     });
-    whenShown(this.runsCard, () => {
-      this.runsShown = true;
-      void this.refreshRuns().catch(() => undefined);
+    whenShown(this.tables.runsCard, () => {
+      this.tables.runsShown = true;
+      void this.tables.refreshRuns().catch(() => undefined);
     });
-    await Promise.all([this.refresh(), this.analytics.refresh()]);
+    await Promise.all([this.tables.refresh(), this.analytics.refresh()]);
     return this.root;
   }
 
@@ -216,68 +214,5 @@ export class Home {
   /** Re-reads the mempool and tasks soon (coalescing bursts of events). */
   scheduleRefresh(): void {
     this.lists.schedule();
-  }
-
-  private async refresh(): Promise<void> {
-    const [mempool, tasks] = await Promise.all([this.client.mempool({ limit: 10 }), this.client.tasks({ limit: 8 })]);
-    replaceKeepingFocus(
-      this.mempoolCard,
-      el('h2', {}, `Mempool (${mempool.total} pending)`),
-      table(
-        ['hash', 'type', 'from', 'amount'],
-        mempool.pending.map((t) => [
-          idLink(`tx/${t.hash}`, t.hash),
-          el('span', { class: 'badge' }, t.type),
-          addr(t.from),
-          t.amount ? ombraText(t.amount) : '',
-        ]),
-        'empty',
-      ),
-    );
-    replaceKeepingFocus(
-      this.tasksCard,
-      el('h2', {}, `Tasks (${tasks.total})`),
-      table(
-        ['task', 'type', 'status', 'responses', 'fee'],
-        tasks.tasks.map((t) => [
-          idLink(`task/${t.taskId}`, t.taskId, 8),
-          t.taskType,
-          el('span', { class: 'badge' }, t.status),
-          t.responseCount,
-          ombraText(t.fee),
-        ]),
-        'no tasks yet',
-      ),
-    );
-  }
-
-  private async refreshRuns(): Promise<void> {
-    replaceKeepingFocus(this.runsCard, el('h2', {}, 'Agent runs'), await this.recentRuns());
-  }
-
-  /** Open and recent agent runs, or why there are none. */
-  private async recentRuns(): Promise<HTMLElement> {
-    try {
-      const open: RunRecord['status'][] = ['pending', 'claimed', 'running', 'completed', 'failed'];
-      const lists = await Promise.all(open.map((s) => this.client.runsByStatus(s, 5)));
-      const runs = lists
-        .flatMap((l) => l.runs)
-        .sort((a, b) => b.submittedAt - a.submittedAt)
-        .slice(0, 10);
-      return table(
-        ['run', 'status', 'submitter', 'steps', 'submitted'],
-        runs.map((r) => [
-          idLink(`run/${r.agentRunId}`, r.agentRunId, 8),
-          el('span', { class: 'badge' }, r.status),
-          addr(r.submitter),
-          `${r.stepCount}/${r.maxSteps}`,
-          age(r.submittedAt),
-        ]),
-        'no agent runs yet',
-      );
-    } catch (e) {
-      if (e instanceof OmbraApiError && e.code === 'FORK_NOT_ACTIVE') return el('p', { class: 'muted' }, 'Agent runs start with fork 6.');
-      throw e;
-    }
   }
 }

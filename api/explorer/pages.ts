@@ -6,7 +6,8 @@ import { dmsPage, followersPage, followsPage, intentPage, queuePage } from './ac
 import { addressPage } from './addressPage.ts';
 import { runPage, runsPage, taskPage, tasksPage } from './agentPages.ts';
 import { conversationPage, conversationsPage } from './chatPages.ts';
-import { accountsPage, blockPage, blocksPage, mempoolPage, txPage, txsPage } from './chainPages.ts';
+import { accountsPage, blockPage, blocksPage, mempoolPage } from './chainPages.ts';
+import { txPage, txsPage } from './txPages.ts';
 import { el } from './dom.ts';
 import { aliasPage, filePage, releasePage, sitePage, sitesPage } from './drivePages.ts';
 import { badge, dataTable, pageOf } from './format.ts';

@@ -27,7 +27,7 @@
  *   7. Docs: `npm run docs` regenerates docs/protocol.md (a test fails when it drifts); the
  *      OpenAPI transaction schemas and the client's TRANSACTION_TYPES derive from this registry.
  *   8. Readers: a projection folds it with `isTx(tx, POST)` (projections/), a query and a route
- *      serve what it built (queries/, api/routes/).
+ *      serve what it built (queries/, api/resources/).
  */
 import { present } from '../errors.ts';
 import type { ChunkStore } from '../chunkStore.ts';

@@ -1,5 +1,5 @@
 /** The definitions of the ledger resource: balances, supply, holders, the older address and stats routes (served by ./ledgerRoutes.ts). */
-import { TX_FILTERS } from '../../endpoints/exports.ts';
+import { TX_FILTERS } from '../exports/exportEndpoints.ts';
 import { endpoints } from '../../endpoints/endpoint.ts';
 import { addressParam, cursor, limit, offset, paging } from '../../endpoints/params.ts';
 import { address, arr, big, nullable, num, obj, str, uint } from '../../../queries/schemas/shapes.ts';

@@ -8,7 +8,7 @@ import type { ListedTx } from '../../../core/confirmedTx.ts';
 import { ChainError } from '../../../core/errors.ts';
 import type { ApiDeps } from '../../context.ts';
 import { resource } from '../../endpoints/endpoint.ts';
-import { filteredTxs, filtering } from '../../routes/exports.ts';
+import { filteredTxs, filtering } from '../exports/exportRoutes.ts';
 import { LEDGER_ENDPOINTS as E } from './ledgerEndpoints.ts';
 
 /** The ledger resource. */

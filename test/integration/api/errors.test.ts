@@ -8,7 +8,7 @@ import { assertError, assertErrorShape, call, get, withChain } from '../../helpe
 
 test('unknown routes are 404 {error, code: "NOT_FOUND"}', () =>
   withChain(async (c) => {
-    // GET / is the explorer (api/routes/explorer.ts); other unknown top-level paths are 404.
+    // GET / is the explorer (api/resources/operator/explorerRoutes.ts); other unknown top-level paths are 404.
     for (const path of [
       '/nope',
       '/explorer/nope.js',

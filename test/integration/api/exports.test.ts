@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseGenesis } from '../../../core/genesis.ts';
-import { csvCell } from '../../../api/routes/exports.ts';
+import { csvCell } from '../../../api/resources/exports/exportRoutes.ts';
 import type { TestChain } from '../../helpers/testChain.ts';
 import { assertError, get, withChain } from '../../helpers/apiSupport.ts';
 

@@ -14,7 +14,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Launched } from '../../../launch/launch.ts';
 import { waitFor } from '../../helpers/nodeProcess.ts';
-import { patient } from '../../helpers/patience.ts';
 import { testNet } from '../../helpers/testnet.ts';
 
 /** A libp2p peer whose connections leave from `localAddress` (another loopback address: another host). */
@@ -34,7 +33,7 @@ async function flood(peers: Libp2p[], addr: string, ms: number): Promise<void> {
   await Promise.all(
     peers.map(async (p) => {
       while (Date.now() < until && p.getConnections().length === 0) {
-        await p.dial(multiaddr(addr), { signal: AbortSignal.timeout(patient(2000)) }).catch(() => undefined);
+        await p.dial(multiaddr(addr), { signal: AbortSignal.timeout(2000) }).catch(() => undefined);
         await new Promise((r) => setTimeout(r, 250));
       }
     }),
@@ -75,7 +74,7 @@ test('40 throwaway identities from five hosts: one host holds 3 slots, an honest
     const held = inboundFrom(a, '127.0.0.2');
     const honest = await peerFrom('127.0.0.1');
     peers.push(honest);
-    await honest.dial(multiaddr(addr), { signal: AbortSignal.timeout(patient(3000)) }).catch(() => undefined);
+    await honest.dial(multiaddr(addr), { signal: AbortSignal.timeout(3000) }).catch(() => undefined);
     const honestIn = await waitFor(async () => (connected(a, honest) ? true : undefined), 2000).catch(() => false);
     console.log(`  20 throwaway identities from one host held ${held} of 12 slots; honest peer connected: ${honestIn}`);
     assert.ok(honestIn, `an honest peer connects while one host floods (the flood holds ${held} slots)`);
@@ -86,7 +85,7 @@ test('40 throwaway identities from five hosts: one host holds 3 slots, an honest
     await flood(fromManyHosts, addr, 6000);
     const strangers = a.p2p!.peers().length;
     assert.ok(strangers <= 8, `strangers hold ${strangers} slots`);
-    await honestKnown.dial(multiaddr(addr), { signal: AbortSignal.timeout(patient(3000)) });
+    await honestKnown.dial(multiaddr(addr), { signal: AbortSignal.timeout(3000) });
     await waitFor(async () => (connected(a, honestKnown) ? true : undefined), 3000);
     assert.ok(a.p2p!.guard.refused > 0, 'the guard refused strangers');
   } finally {

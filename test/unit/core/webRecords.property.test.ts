@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { drivePathOf } from '../../../api/routes/web.ts';
+import { drivePathOf } from '../../../api/resources/web/webRoutes.ts';
 import { merkleRoot, sha256Hex } from '../../../core/hash.ts';
 import { manifestLookup, manifestProblem, manifestRoot, webPathProblem } from '../../../core/tx/web/webRecords.ts';
 

@@ -7,7 +7,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { onError } from '../../../../api/errors.ts';
-import { BROWSER_CLIENT_MODULES, browserModule, EXPLORER_MODULES, explorerRoutes } from '../../../../api/routes/explorer.ts';
+import {
+  BROWSER_CLIENT_MODULES,
+  browserModule,
+  EXPLORER_MODULES,
+  explorerRoutes,
+} from '../../../../api/resources/operator/explorerRoutes.ts';
 import * as TX_TABLES from '../../../../api/explorerTxTables.ts';
 
 /** Every import specifier of a module's text. */

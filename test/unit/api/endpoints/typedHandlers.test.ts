@@ -5,7 +5,11 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Context } from 'hono';
 import { endpoints, resource } from '../../../../api/endpoints/endpoint.ts';
+import { ALERT_ENDPOINTS } from '../../../../api/resources/alerts/alertEndpoints.ts';
+import { KEY_ENDPOINTS } from '../../../../api/resources/keys/keyEndpoints.ts';
+import { METRICS_ENDPOINTS } from '../../../../api/resources/operator/operatorEndpoints.ts';
 import { lit, obj, oneOf, uint } from '../../../../queries/schemas/shapes.ts';
 
 const DEFS = endpoints({
@@ -48,4 +52,75 @@ test('an answer of the wrong shape, a missing handler and an extra one fail the 
     });
   for (const build of [wrongShape, missing, extra, error]) assert.equal(typeof build, 'function');
   assert.equal(error().routes.length, 2);
+});
+
+/** Key handlers that answer fixed records of their definitions' shapes. */
+const KEY_HANDLERS = {
+  postApiKeysRegister: (c: Context) => c.json({ id: 'key_1', key: 'ombra_live_x', tier: 1, label: 'l', createdAt: 5 }),
+  getApiKeysMe: (c: Context) => c.json({ keys: [] }),
+  deleteApiKeysId: (c: Context, { params }: { params: { id: string } }) =>
+    c.json({ ok: true as const, id: params.id, revoked: true as const, keysRevoked: 2 }),
+};
+
+test('the key resource is served by handlers typed by its definitions', async () => {
+  const app = resource(KEY_ENDPOINTS, KEY_HANDLERS);
+  assert.equal(app.routes.length, Object.keys(KEY_ENDPOINTS).length);
+  const res = await app.request('/api/keys/key_9', { method: 'DELETE' });
+  assert.deepEqual(await res.json(), { ok: true, id: 'key_9', revoked: true, keysRevoked: 2 });
+});
+
+test('a key or alert handler of the wrong shape, a missing one and an extra one fail the type check', () => {
+  const wrongKey = () =>
+    resource(KEY_ENDPOINTS, {
+      ...KEY_HANDLERS,
+      // @ts-expect-error: `keysRevoked` is a count, not a string
+      deleteApiKeysId: (c) => c.json({ ok: true as const, id: 'k', revoked: true as const, keysRevoked: '2' }),
+    });
+  const wrongAlert = () =>
+    resource(ALERT_ENDPOINTS, {
+      ...ALERT_HANDLERS,
+      // @ts-expect-error: a removal answers `removed: true`
+      deleteApiAlertsId: (c) => c.json({ ok: true as const, id: 'sub_1', removed: false }),
+    });
+  const { deleteApiAlertsId: _removed, ...withoutDelete } = ALERT_HANDLERS;
+  // @ts-expect-error: deleteApiAlertsId has no handler
+  const missing = () => resource(ALERT_ENDPOINTS, withoutDelete);
+  // @ts-expect-error: no definition postApiKeysRotate
+  const extra = () => resource(KEY_ENDPOINTS, { ...KEY_HANDLERS, postApiKeysRotate: (c: Context) => c.json({}) });
+  for (const build of [wrongKey, wrongAlert, missing, extra]) assert.equal(typeof build, 'function');
+  // The confirmation link answers a browser a page, others JSON: both are its definition's.
+  assert.equal(resource(ALERT_ENDPOINTS, ALERT_HANDLERS).routes.length, Object.keys(ALERT_ENDPOINTS).length);
+});
+
+/** Alert handlers answering fixed records of their definitions' shapes (the confirmation link: a page or JSON). */
+const ALERT_HANDLERS = {
+  postApiAlertsSubscribe: (c: Context) =>
+    c.json({ id: 'sub_1', token: 't', trigger: 'address_tx', createdAt: 1, status: 'active' as const }),
+  getApiAlertsConfirmToken: (c: Context) =>
+    c.req.header('accept') === 'text/html'
+      ? c.body('<p>confirm</p>', 200)
+      : c.json({
+          id: 'sub_1',
+          trigger: 'address_tx',
+          address: null,
+          target: 'a@b.c',
+          expiresAt: 2,
+          status: 'unconfirmed' as const,
+          confirm: 'POST',
+        }),
+  postApiAlertsConfirmToken: (c: Context) => c.json({ ok: true as const, id: 'sub_1', confirmed: true as const }),
+  postApiAlertsIdEnable: (c: Context) => c.json({ ok: true as const, id: 'sub_1', enabled: true as const }),
+  postApiAlertsIdSecret: (c: Context) => c.json({ id: 'sub_1', secret: 'whsec_x', previousSecretValidUntil: 3 }),
+  getApiAlerts: (c: Context) => c.json({ alerts: [] }),
+  deleteApiAlertsId: (c: Context) => c.json({ ok: true as const, id: 'sub_1', removed: true as const }),
+};
+
+test('a route that answers text may answer a body or an error, not JSON at a success status', async () => {
+  const text = resource(METRICS_ENDPOINTS, { getMetrics: (c) => c.text('ombra_height 7\n') });
+  assert.equal(await (await text.request('/metrics')).text(), 'ombra_height 7\n');
+  const unavailable = () => resource(METRICS_ENDPOINTS, { getMetrics: (c) => c.json({ error: 'no metrics', code: 'UNAVAILABLE' }, 503) });
+  // @ts-expect-error: /metrics declares text/plain; a JSON body at 200 contradicts it
+  const json = () => resource(METRICS_ENDPOINTS, { getMetrics: (c) => c.json({ height: 7 }) });
+  for (const build of [unavailable, json]) assert.equal(typeof build, 'function');
+  assert.equal(unavailable().routes.length, 1);
 });

@@ -1,7 +1,7 @@
 /** The definitions of the checkpoint routes: what a node offers new nodes to start from (docs/checkpoints.md). */
-import { endpoints } from './endpoint.ts';
-import { hashParam } from './params.ts';
-import { hash, obj, str, uint } from '../../queries/schemas/shapes.ts';
+import { endpoints } from '../../endpoints/endpoint.ts';
+import { hashParam } from '../../endpoints/params.ts';
+import { hash, obj, str, uint } from '../../../queries/schemas/shapes.ts';
 
 /** Checkpoint routes. */
 export const CHECKPOINT_ENDPOINTS = endpoints({

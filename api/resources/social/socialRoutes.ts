@@ -6,13 +6,13 @@
  * chooses the content type.
  */
 import { Hono } from 'hono';
-import { BLOBS, LIKE_CAPS } from '../../core/tx/social/social.ts';
-import { contentResponse } from '../contentResponse.ts';
-import { IMMUTABLE } from './nfts.ts';
-import type { ApiDeps } from '../context.ts';
-import { notFound } from '../errors.ts';
-import { resource } from '../endpoints/endpoint.ts';
-import { SOCIAL_ENDPOINTS as E } from '../endpoints/social.ts';
+import { BLOBS, LIKE_CAPS } from '../../../core/tx/social/social.ts';
+import { contentResponse } from '../../contentResponse.ts';
+import { IMMUTABLE } from '../nfts/nftRoutes.ts';
+import type { ApiDeps } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { resource } from '../../endpoints/endpoint.ts';
+import { SOCIAL_ENDPOINTS as E } from './socialEndpoints.ts';
 
 /** /api/social. */
 export function socialRoutes({ queries }: ApiDeps): Hono {

@@ -1,9 +1,9 @@
 /** The definitions of the CSV exports: an address's transactions, a block's, the task list. */
-import { ChainError } from '../../core/errors.ts';
-import { TASK_STATUSES } from '../../core/tx/task/task.ts';
-import type { Checked } from './endpoint.ts';
-import { endpoints } from './endpoint.ts';
-import { addressParam, oneOfParam } from './params.ts';
+import { ChainError } from '../../../core/errors.ts';
+import { TASK_STATUSES } from '../../../core/tx/task/task.ts';
+import type { Checked } from '../../endpoints/endpoint.ts';
+import { endpoints } from '../../endpoints/endpoint.ts';
+import { addressParam, oneOfParam } from '../../endpoints/params.ts';
 
 /** Most rows of one export (the newest first); a longer history is cut there. */
 export const MAX_CSV_ROWS = 10_000;

@@ -7,11 +7,11 @@
  * is the number of items in that answer.
  */
 import { Hono } from 'hono';
-import { AGENT_ENDPOINTS as E } from '../endpoints/agent.ts';
-import { resource } from '../endpoints/endpoint.ts';
-import type { ApiDeps } from '../context.ts';
-import { notFound } from '../errors.ts';
-import { forkGate } from '../forkGate.ts';
+import { AGENT_ENDPOINTS as E } from './agentEndpoints.ts';
+import { resource } from '../../endpoints/endpoint.ts';
+import type { ApiDeps } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { forkGate } from '../../forkGate.ts';
 
 /** Agent v6 routes. */
 export function agentRoutes({ chain, queries }: ApiDeps): Hono {

@@ -1,10 +1,10 @@
 /** The definitions of the analytics routes: what explorer charts and headline figures read. */
-import { ChainError } from '../../core/errors.ts';
-import { RANGES, type Range } from '../../projections/analytics.ts';
-import type { SeriesStep } from '../../queries/analyticsSeries.ts';
-import { type Checked, endpoints } from './endpoint.ts';
-import { oneOfParam } from './params.ts';
-import { arr, big, ms, nullable, num, obj, oneOf, record, str, uint } from '../../queries/schemas/shapes.ts';
+import { ChainError } from '../../../core/errors.ts';
+import { RANGES, type Range } from '../../../projections/analytics.ts';
+import type { SeriesStep } from '../../../queries/analyticsSeries.ts';
+import { type Checked, endpoints } from '../../endpoints/endpoint.ts';
+import { oneOfParam } from '../../endpoints/params.ts';
+import { arr, big, ms, nullable, num, obj, oneOf, record, str, uint } from '../../../queries/schemas/shapes.ts';
 
 /** A range of whole UTC hours. */
 const range: Checked<Range> = {

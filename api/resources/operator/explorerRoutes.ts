@@ -10,16 +10,16 @@
  * eventsource-parser and the uPlot chart library. One module, api/explorerTxTables.ts, is evaluated here
  * instead (it reads core's transaction registry) and served as its exported values.
  */
-import { present } from '../../core/errors.ts';
+import { present } from '../../../core/errors.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Hono } from 'hono';
-import { serve } from '../endpoints/endpoint.ts';
-import { OPERATOR_ENDPOINTS as E } from '../endpoints/operator.ts';
-import { notFound } from '../errors.ts';
-import { assetAnswer, pageHeaders, staticDir, staticFile, type StaticFile, versionedPage } from '../staticFiles.ts';
-import * as TX_TABLES from '../explorerTxTables.ts';
+import type { Hono } from 'hono';
+import { resource } from '../../endpoints/endpoint.ts';
+import { EXPLORER_ENDPOINTS as E } from './operatorEndpoints.ts';
+import { notFound } from '../../errors.ts';
+import { assetAnswer, pageHeaders, staticDir, staticFile, type StaticFile, versionedPage } from '../../staticFiles.ts';
+import * as TX_TABLES from '../../explorerTxTables.ts';
 
 /** The client modules a browser may load: the browser-safe import graph of client/browser.ts. */
 export const BROWSER_CLIENT_MODULES: readonly string[] = ['browser.ts', 'http.ts', 'reads.ts', 'routes.ts', 'subscribe.ts', 'types.ts'];
@@ -47,7 +47,7 @@ const FOLDER_IMPORTS: Readonly<Record<string, string>> = {
 const CSS = 'text/css; charset=utf-8';
 
 const JS = 'text/javascript; charset=utf-8';
-const EXPLORER = new URL('../explorer/', import.meta.url);
+const EXPLORER = new URL('../../explorer/', import.meta.url);
 const files = staticDir(EXPLORER);
 /** The explorer's own modules. */
 export const EXPLORER_MODULES: readonly string[] = readdirSync(EXPLORER).filter((n) => /^[A-Za-z0-9_]+\.ts$/.test(n));
@@ -78,8 +78,8 @@ const FOLDERS = ['', 'client', 'core'] as const satisfies readonly ModuleFolder[
 /** Each folder's place in the repo and the modules of it that are served. */
 const MODULE_FOLDERS: Readonly<Record<ModuleFolder, { dir: URL; names: readonly string[] }>> = {
   '': { dir: EXPLORER, names: [...EXPLORER_MODULES, EVALUATED] },
-  client: { dir: new URL('../../client/', import.meta.url), names: BROWSER_CLIENT_MODULES },
-  core: { dir: new URL('../../core/', import.meta.url), names: BROWSER_CORE_MODULES },
+  client: { dir: new URL('../../../client/', import.meta.url), names: BROWSER_CLIENT_MODULES },
+  core: { dir: new URL('../../../core/', import.meta.url), names: BROWSER_CORE_MODULES },
 };
 
 /** api/explorerTxTables.ts as the browser gets it (/explorer/txTables.ts): the values it exports. */
@@ -164,32 +164,32 @@ function explorerPage(): { body: string; headers: Record<string, string> } {
   return page;
 }
 
-/** Explorer routes. */
+/** Explorer routes: every definition of EXPLORER_ENDPOINTS (./operatorEndpoints.ts). */
 export function explorerRoutes(): Hono {
-  const app = new Hono();
-  serve(app, E.get, (c) => {
-    const p = explorerPage();
-    return c.body(p.body, 200, p.headers);
+  return resource(E, {
+    get: (c) => {
+      const p = explorerPage();
+      return c.body(p.body, 200, p.headers);
+    },
+    getExplorerFile: (c, { params }) => {
+      const name = params.file;
+      const f = name === 'index.html' ? undefined : name.endsWith('.ts') ? moduleFile(name, '') : files(name);
+      return f ? assetAnswer(c, f) : notFound(`explorer file ${name.slice(0, 60)}`);
+    },
+    getExplorerClientFile: (c, { params }) => {
+      const name = params.file;
+      const f = moduleFile(name, 'client');
+      return f === undefined ? notFound(`client module ${name.slice(0, 60)}`) : assetAnswer(c, f);
+    },
+    getExplorerCoreFile: (c, { params }) => {
+      const name = params.file;
+      const f = moduleFile(name, 'core');
+      return f === undefined ? notFound(`core module ${name.slice(0, 60)}`) : assetAnswer(c, f);
+    },
+    getExplorerVendorFile: (c, { params }) => {
+      const name = params.file;
+      const f = vendorFile(name);
+      return f === undefined ? notFound(`vendor file ${name.slice(0, 60)}`) : assetAnswer(c, f);
+    },
   });
-  serve(app, E.getExplorerFile, (c, { params }) => {
-    const name = params.file;
-    const f = name === 'index.html' ? undefined : name.endsWith('.ts') ? moduleFile(name, '') : files(name);
-    return f ? assetAnswer(c, f) : notFound(`explorer file ${name.slice(0, 60)}`);
-  });
-  serve(app, E.getExplorerClientFile, (c, { params }) => {
-    const name = params.file;
-    const f = moduleFile(name, 'client');
-    return f === undefined ? notFound(`client module ${name.slice(0, 60)}`) : assetAnswer(c, f);
-  });
-  serve(app, E.getExplorerCoreFile, (c, { params }) => {
-    const name = params.file;
-    const f = moduleFile(name, 'core');
-    return f === undefined ? notFound(`core module ${name.slice(0, 60)}`) : assetAnswer(c, f);
-  });
-  serve(app, E.getExplorerVendorFile, (c, { params }) => {
-    const name = params.file;
-    const f = vendorFile(name);
-    return f === undefined ? notFound(`vendor file ${name.slice(0, 60)}`) : assetAnswer(c, f);
-  });
-  return app;
 }

@@ -1,18 +1,18 @@
 /**
- * CSV exports (api/endpoints/exports.ts): an address's transactions with the explorer's filters,
+ * CSV exports (./exportEndpoints.ts): an address's transactions with the explorer's filters,
  * a block's transactions, the task list. Streamed a page of rows at a time, at most
  * MAX_CSV_ROWS rows; cells that a spreadsheet would read as a formula are quoted with a `'`.
  */
-import type { ListedTx } from '../../core/confirmedTx.ts';
-import type { SignedTx } from '../../core/tx/handler.ts';
+import type { ListedTx } from '../../../core/confirmedTx.ts';
+import type { SignedTx } from '../../../core/tx/handler.ts';
 import { Hono, type Context } from 'hono';
-import { formatOmbra } from '../../core/ombraAmount.ts';
-import type { ApiDeps } from '../context.ts';
-import { byteStream } from '../contentResponse.ts';
-import { EXPORT_ENDPOINTS as E, MAX_CSV_ROWS } from '../endpoints/exports.ts';
-import { resource } from '../endpoints/endpoint.ts';
-import { notFound } from '../errors.ts';
-import { streamed } from '../streamedAnswer.ts';
+import { formatOmbra } from '../../../core/ombraAmount.ts';
+import type { ApiDeps } from '../../context.ts';
+import { byteStream } from '../../contentResponse.ts';
+import { EXPORT_ENDPOINTS as E, MAX_CSV_ROWS } from './exportEndpoints.ts';
+import { resource } from '../../endpoints/endpoint.ts';
+import { notFound } from '../../errors.ts';
+import { streamed } from '../../streamedAnswer.ts';
 
 /** One CSV cell: quoted when it holds a comma, quote or line break; a leading =, +, - or @ made inert. */
 export function csvCell(v: unknown): string {

@@ -1,10 +1,10 @@
 /** The definitions of the agent run and chat routes (/api/agent/v6). */
-import { RUN_STATUSES } from '../../projections/agentRuns.ts';
-import { endpoints } from './endpoint.ts';
-import { addressParam, hashParam, lazy, limit, offset, oneOfParam, paging } from './params.ts';
-import { EXAMPLE_IDS } from './examples.ts';
-import { address, hash, keyedList, str } from '../../queries/schemas/shapes.ts';
-import { ref } from '../../queries/schemas/records.ts';
+import { RUN_STATUSES } from '../../../projections/agentRuns.ts';
+import { endpoints } from '../../endpoints/endpoint.ts';
+import { addressParam, hashParam, lazy, limit, offset, oneOfParam, paging } from '../../endpoints/params.ts';
+import { EXAMPLE_IDS } from '../../endpoints/examples.ts';
+import { address, hash, keyedList, str } from '../../../queries/schemas/shapes.ts';
+import { ref } from '../../../queries/schemas/records.ts';
 
 /** Agent runs and chat (fork 6). */
 export const AGENT_ENDPOINTS = endpoints({

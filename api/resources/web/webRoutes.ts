@@ -8,15 +8,15 @@
  * static site (see `serveFile`).
  */
 import type { Hono, Context } from 'hono';
-import { ChainError } from '../../core/errors.ts';
-import { type Handler, type Handlers, resource } from '../endpoints/endpoint.ts';
-import { WEB_ENDPOINTS as E } from '../endpoints/web.ts';
-import { webPathProblem } from '../../core/tx/web/webRecords.ts';
-import type { WebQueries } from '../../queries/webQueries.ts';
-import { contentResponse } from '../contentResponse.ts';
-import type { ApiDeps } from '../context.ts';
-import { notFound } from '../errors.ts';
-import { jsonStream } from '../jsonAnswer.ts';
+import { ChainError } from '../../../core/errors.ts';
+import { type Handler, type Handlers, resource } from '../../endpoints/endpoint.ts';
+import { WEB_ENDPOINTS as E } from './webEndpoints.ts';
+import { webPathProblem } from '../../../core/tx/web/webRecords.ts';
+import type { WebQueries } from '../../../queries/webQueries.ts';
+import { contentResponse } from '../../contentResponse.ts';
+import type { ApiDeps } from '../../context.ts';
+import { notFound } from '../../errors.ts';
+import { jsonStream } from '../../jsonAnswer.ts';
 
 /** Text types are served as UTF-8 (a drive's content type has no parameters). */
 function servedType(contentType: string): string {

@@ -7,11 +7,11 @@
 import { createReadStream, statSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import type { CheckpointPublisher } from '../../checkpoint/checkpointPublisher.ts';
-import { CHECKPOINT_ENDPOINTS as E } from '../endpoints/checkpoint.ts';
-import { resource } from '../endpoints/endpoint.ts';
-import { notFound } from '../errors.ts';
-import { streamed } from '../streamedAnswer.ts';
+import type { CheckpointPublisher } from '../../../checkpoint/checkpointPublisher.ts';
+import { CHECKPOINT_ENDPOINTS as E } from './checkpointEndpoints.ts';
+import { resource } from '../../endpoints/endpoint.ts';
+import { notFound } from '../../errors.ts';
+import { streamed } from '../../streamedAnswer.ts';
 
 const NOT_READY =
   'this node offers no checkpoint yet: it builds one on its own schedule once its own state is verified (started from genesis, or its checkpoint verified)';

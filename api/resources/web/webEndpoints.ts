@@ -1,8 +1,8 @@
 /** The definitions of the web drive routes: /api/web/* and the static sites at /web/:alias/:path. */
-import { endpoints } from './endpoint.ts';
-import { CONTENT_HEADERS, hashParam, matching, paging } from './params.ts';
-import { EXAMPLE_IDS } from './examples.ts';
-import { address, arr, hash, ms, nullable, obj, oneOf, str, uint } from '../../queries/schemas/shapes.ts';
+import { endpoints } from '../../endpoints/endpoint.ts';
+import { CONTENT_HEADERS, hashParam, matching, paging } from '../../endpoints/params.ts';
+import { EXAMPLE_IDS } from '../../endpoints/examples.ts';
+import { address, arr, hash, ms, nullable, obj, oneOf, str, uint } from '../../../queries/schemas/shapes.ts';
 
 const siteId = matching(/^[A-Za-z0-9_-]{3,64}$/, 'site id', 'siteId must match [A-Za-z0-9_-]{3,64}', 'sim-5c026a5f40f2');
 const releaseId = matching(/^[A-Za-z0-9_-]{1,64}$/, 'release id', 'releaseId must match [A-Za-z0-9_-]{1,64}', 'sim-5c026a5f40f2-r1');

@@ -3,11 +3,11 @@
  * fork 4) and audio NFTs (/api/audio, fork 5). Every kind has the same list, owner and record
  * routes (`tokenEndpoints`); art adds its SVG, image and audio their file.
  */
-import { arr, address, keyedList, obj, type Schema, uint } from '../../queries/schemas/shapes.ts';
-import { ref } from '../../queries/schemas/records.ts';
-import { endpoints } from './endpoint.ts';
-import { addressParam, CONTENT_HEADERS, hashParam, paging } from './params.ts';
-import { EXAMPLE_IDS } from './examples.ts';
+import { arr, address, keyedList, obj, type Schema, uint } from '../../../queries/schemas/shapes.ts';
+import { ref } from '../../../queries/schemas/records.ts';
+import { endpoints } from '../../endpoints/endpoint.ts';
+import { addressParam, CONTENT_HEADERS, hashParam, paging } from '../../endpoints/params.ts';
+import { EXAMPLE_IDS } from '../../endpoints/examples.ts';
 
 const tag = 'nft';
 const tokenId = (example: string) => ({ tokenId: hashParam('token id', 'tokenId', example) });
@@ -98,7 +98,7 @@ const art = tokenEndpoints(
   EXAMPLE_IDS.art,
 );
 
-/** The routes of each media kind, by kind (api/routes/nfts.ts serves both). */
+/** The routes of each media kind, by kind (./nftRoutes.ts serves both). */
 const MEDIA_ENDPOINTS = { image: mediaEndpoints('image', 4), audio: mediaEndpoints('audio', 5) };
 
 /** Art NFT routes. */

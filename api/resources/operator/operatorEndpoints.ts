@@ -1,10 +1,14 @@
-/** The definitions of the operator routes: metrics, this document, /docs and the explorer. */
-import { endpoints } from './endpoint.ts';
+/**
+ * The definitions of the operator routes: metrics, this document and /docs (served by
+ * ./operatorRoutes.ts), and the explorer (served by ./explorerRoutes.ts). None answers JSON but
+ * the document: their answers are text, pages and files of the content types declared here.
+ */
+import { endpoints } from '../../endpoints/endpoint.ts';
 
 const file = (what: string, example: string) => ({ schema: { type: 'string', pattern: '^[A-Za-z0-9_.-]+$' }, description: what, example });
 
-/** Operator routes. */
-export const OPERATOR_ENDPOINTS = endpoints({
+/** GET /metrics (mounted apart: the metrics listener serves it alone). */
+export const METRICS_ENDPOINTS = endpoints({
   getMetrics: {
     method: 'GET',
     path: '/metrics',
@@ -12,6 +16,10 @@ export const OPERATOR_ENDPOINTS = endpoints({
     summary: 'Prometheus metrics (text exposition): ombra_* plus process and Node.js metrics',
     ok: { contentType: 'text/plain', description: 'Prometheus text format 0.0.4' },
   },
+});
+
+/** The OpenAPI document and the page that renders it. */
+export const DOCS_ENDPOINTS = endpoints({
   getApiOpenapiJson: {
     method: 'GET',
     path: '/api/openapi.json',
@@ -35,6 +43,10 @@ export const OPERATOR_ENDPOINTS = endpoints({
     ok: { contentType: 'text/javascript', otherTypes: ['text/css'], description: 'a static file' },
     errors: [404],
   },
+});
+
+/** The live explorer: its page and the files it loads. */
+export const EXPLORER_ENDPOINTS = endpoints({
   get: {
     method: 'GET',
     path: '/',

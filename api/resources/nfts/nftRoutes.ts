@@ -1,5 +1,5 @@
 /**
- * The NFT resource: every definition of api/endpoints/nfts.ts served by its handler. /api/nft
+ * The NFT resource: every definition of ./nftEndpoints.ts served by its handler. /api/nft
  * (art, third fork), /api/image (fourth) and /api/audio (fifth); before its fork every route of
  * a kind answers 403 FORK_NOT_ACTIVE. Each kind has `/` `{total, items}` newest first (limit
  * default 30, at most 100, offset), `/owner/:address` `{owner, count, items}` (count = the
@@ -11,13 +11,13 @@
  * CSP (a matching `If-None-Match` answers 304).
  */
 import { type Context, Hono } from 'hono';
-import { servedToken, type TokenKind, type TokenQueries } from '../../queries/tokenQueries.ts';
-import { contentResponse, refuseAsScript, USER_CONTENT_VARY, userContentHeaders } from '../contentResponse.ts';
-import type { ApiDeps } from '../context.ts';
-import { type Handler, resource } from '../endpoints/endpoint.ts';
-import { ALL_NFT_ENDPOINTS as E } from '../endpoints/nfts.ts';
-import { notFound } from '../errors.ts';
-import { forkGate } from '../forkGate.ts';
+import { servedToken, type TokenKind, type TokenQueries } from '../../../queries/tokenQueries.ts';
+import { contentResponse, refuseAsScript, USER_CONTENT_VARY, userContentHeaders } from '../../contentResponse.ts';
+import type { ApiDeps } from '../../context.ts';
+import { type Handler, resource } from '../../endpoints/endpoint.ts';
+import { ALL_NFT_ENDPOINTS as E } from './nftEndpoints.ts';
+import { notFound } from '../../errors.ts';
+import { forkGate } from '../../forkGate.ts';
 
 /** Cache-Control of a minted file: its bytes can never change. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';

@@ -1,8 +1,8 @@
 /** The definitions of the social routes (/api/social). */
-import { endpoints } from './endpoint.ts';
-import { addressParam, CONTENT_HEADERS, hashParam, matching, paging } from './params.ts';
-import { EXAMPLE_IDS } from './examples.ts';
-import { address, arr, hash, keyedList, ms, obj, oneOf, str, uint } from '../../queries/schemas/shapes.ts';
+import { endpoints } from '../../endpoints/endpoint.ts';
+import { addressParam, CONTENT_HEADERS, hashParam, matching, paging } from '../../endpoints/params.ts';
+import { EXAMPLE_IDS } from '../../endpoints/examples.ts';
+import { address, arr, hash, keyedList, ms, obj, oneOf, str, uint } from '../../../queries/schemas/shapes.ts';
 
 const tag = 'social';
 const postIdParam = matching(/^[A-Za-z0-9_-]{1,64}$/, 'post id', 'postId must be 1-64 of [A-Za-z0-9_-]', 'sim-1-882058');

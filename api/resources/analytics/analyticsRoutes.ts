@@ -5,9 +5,9 @@
  * figures. All read projections' memory; nothing is scanned.
  */
 import { Hono } from 'hono';
-import type { ApiDeps } from '../context.ts';
-import { resource } from '../endpoints/endpoint.ts';
-import { ANALYTICS_ENDPOINTS as E } from '../endpoints/analytics.ts';
+import type { ApiDeps } from '../../context.ts';
+import { resource } from '../../endpoints/endpoint.ts';
+import { ANALYTICS_ENDPOINTS as E } from './analyticsEndpoints.ts';
 
 /** Analytics routes. */
 export function analyticsRoutes({ queries }: ApiDeps): Hono {
