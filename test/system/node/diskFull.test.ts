@@ -112,7 +112,13 @@ test('a full data dir: writes stop with one error line, health 503, submits 503 
     await waitFor(async () => (servedLines().length >= 2 ? true : undefined), 30_000).catch(() => undefined);
     const reopened = servedLines();
     assert.equal(reopened.length, 2, 'served once at start and once after the reopen');
-    assert.equal(reopened[1], fullAt, 'the store reopens at the height it had while full');
+    // The writer has at most one block in flight: a batch LevelDB took before the write that
+    // failed can still complete after the node reported the fault (a loaded run saw 3 while full,
+    // then 4 on reopen). Nothing below the height seen while full is lost, nothing past that one appears.
+    assert.ok(
+      reopened[1] === fullAt || reopened[1] === fullAt + 1,
+      `the store reopens at the height it had while full (${fullAt}) or the one block then in flight: ${reopened[1]}`,
+    );
     assert.doesNotMatch(readFileSync(join(dataDir, 'db', 'LOG'), 'utf8'), /dropping \d+ bytes|Corruption/, 'LevelDB found no damage');
     // The transaction acknowledged before the disk filled is mined, and the node produces again.
     await waitFor(async () => {
