@@ -6,7 +6,7 @@
 import type { Block } from '../core/block.ts';
 import type { Projection } from './projection.ts';
 import type { Reactor } from './reactor.ts';
-import { minHeight, type FoldMark, type RunnerParts, type Slot } from './slot.ts';
+import { minHeight, restoreFrom, type FoldMark, type RunnerParts, type Slot } from './slot.ts';
 
 /**
  * Runs `reactor` from its saved position: a new one (or a new version) starts at the projections'
@@ -29,7 +29,7 @@ export async function attachReactor<S>(
     await sub.clear();
     await parts.marks.put(reactor.name, { height: top, version: reactor.version });
   } else height = Math.min(mark.height, top);
-  const state = await reactor.restore(sub.iterator(), parts.info);
+  const state = await restoreFrom(sub, (rows) => reactor.restore(rows, parts.info));
   const slot: Slot = { p: reactorAsProjection(reactor), state, height, sub, reactor: reactor as Reactor };
   // Catch up from the log before joining the live fold; the log may grow meanwhile.
   for (;;) {
