@@ -5,7 +5,7 @@
  * small batch per block. Rows queued or in flight are read through `getMany` without waiting for
  * the disk, so reading a row before the next block never forces a write per block.
  */
-import type { Step } from './projection.ts';
+import type { KvOp, Step } from './projection.ts';
 import type { BatchOp, FoldMark, Slot, SlotBatch } from './slot.ts';
 import type { ProjectionStore, Rows } from './store.ts';
 import type { UndoLog } from './undoLog.ts';
@@ -18,8 +18,8 @@ import type { UndoLog } from './undoLog.ts';
  */
 const SYNC_READS = 16;
 
-/** Rows written but maybe not on disk yet, by key space: a value, or null for a delete. */
-type Overlay = Map<Rows, Map<string, { value: unknown } | null>>;
+/** Rows written but maybe not on disk yet, by key space: the last op of each key (a put or a delete). */
+type Overlay = Map<Rows, Map<string, KvOp>>;
 
 /** Folds blocks into slots and writes the results in coalesced batches. */
 export class FoldBatcher implements SlotBatch {
@@ -66,7 +66,8 @@ export class FoldBatcher implements SlotBatch {
       rows = new Map();
       this.pendingRows.set(slot.sub, rows);
     }
-    for (const op of ops) rows.set(op.key, op.type === 'put' ? { value: op.value } : null);
+    // The op itself, not a copy: ops are never mutated once a step returned them.
+    for (const op of ops) rows.set(op.key, op);
     this.queued += ops.length;
   }
 
@@ -82,10 +83,10 @@ export class FoldBatcher implements SlotBatch {
     const missing: string[] = [];
     const at: number[] = [];
     for (let i = 0; i < keys.length; i++) {
-      // A delete queued (null) hides a put in flight: only a key absent from both falls through.
+      // A delete queued hides a put in flight: only a key absent from both falls through.
       let hit = queued?.get(keys[i]);
       if (hit === undefined) hit = flying?.get(keys[i]);
-      if (hit !== undefined) out[i] = hit === null ? undefined : JSON.parse(JSON.stringify(hit.value));
+      if (hit !== undefined) out[i] = hit.type === 'del' ? undefined : JSON.parse(JSON.stringify(hit.value));
       else {
         missing.push(keys[i]);
         at.push(i);
@@ -155,7 +156,7 @@ export class FoldBatcher implements SlotBatch {
     const ops: BatchOp[] = [];
     for (const [sub, rows] of this.pendingRows)
       for (const [key, row] of rows)
-        ops.push(row === null ? { type: 'del', sublevel: sub, key } : { type: 'put', sublevel: sub, key, value: row.value });
+        ops.push(row.type === 'del' ? { type: 'del', sublevel: sub, key } : { type: 'put', sublevel: sub, key, value: row.value });
     for (const slot of this.dirty) {
       const mark: FoldMark = { height: slot.height, version: slot.p.version };
       // A copy taken now: the batch is encoded only after the undo drain, and reducers may update
