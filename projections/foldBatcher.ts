@@ -18,8 +18,32 @@ import type { UndoLog } from './undoLog.ts';
  */
 const SYNC_READS = 16;
 
-/** Rows written but maybe not on disk yet, by key space: the last op of each key (a put or a delete). */
-type Overlay = Map<Rows, Map<string, KvOp>>;
+/**
+ * Rows written but maybe not on disk yet, by key space: the last op of each key (a put or a
+ * delete), or, for a key space nothing has read through this batcher, every op in fold order.
+ */
+type Overlay = Map<Rows, Queued>;
+
+/**
+ * One key space's queued ops. A list until something reads the key space (`getMany`): most read
+ * models' rows are only written (a replay queues a thousand blocks of them, and a Map entry a
+ * row was this thread's largest cost a block after the reducers). Written in order, a list
+ * leaves what its last op of each key says, as LevelDB applies a batch in order.
+ */
+interface Queued {
+  list: KvOp[] | null;
+  byKey: Map<string, KvOp> | null;
+}
+
+/** `q`'s ops by key, the last of each winning (made from the list on first use, then kept). */
+function byKeyOf(q: Queued): Map<string, KvOp> {
+  if (!q.byKey) {
+    q.byKey = new Map();
+    for (const op of q.list ?? []) q.byKey.set(op.key, op);
+    q.list = null;
+  }
+  return q.byKey;
+}
 
 /** Folds blocks into slots and writes the results in coalesced batches. */
 export class FoldBatcher implements SlotBatch {
@@ -41,6 +65,8 @@ export class FoldBatcher implements SlotBatch {
   private failure: unknown = null;
   /** Groups being folded (`hold`): their rows wait for the group's end, then go out as one batch. */
   private held = 0;
+  /** Key spaces read through `getMany` at least once: their ops are queued by key from then on. */
+  private readonly read = new Set<Rows>();
 
   constructor(store: ProjectionStore, marks: Rows, undo: UndoLog, rowsByName: (name: string) => Rows) {
     this.store = store;
@@ -63,11 +89,15 @@ export class FoldBatcher implements SlotBatch {
     if (ops.length === 0) return;
     let rows = this.pendingRows.get(slot.sub);
     if (!rows) {
-      rows = new Map();
+      rows = this.read.has(slot.sub) ? { list: null, byKey: new Map() } : { list: [], byKey: null };
       this.pendingRows.set(slot.sub, rows);
     }
     // The op itself, not a copy: ops are never mutated once a step returned them.
-    for (const op of ops) rows.set(op.key, op);
+    if (rows.list) for (const op of ops) rows.list.push(op);
+    else {
+      const byKey = byKeyOf(rows);
+      for (const op of ops) byKey.set(op.key, op);
+    }
     this.queued += ops.length;
   }
 
@@ -78,8 +108,12 @@ export class FoldBatcher implements SlotBatch {
    */
   async getMany(sub: Rows, keys: readonly string[]): Promise<unknown[]> {
     const out: unknown[] = new Array(keys.length);
-    const queued = this.pendingRows.get(sub);
-    const flying = this.flyingRows?.get(sub);
+    // Read from now on: the key space's ops are queued by key (what is queued as a list is keyed once).
+    this.read.add(sub);
+    const pending = this.pendingRows.get(sub);
+    const queued = pending && byKeyOf(pending);
+    const inFlight = this.flyingRows?.get(sub);
+    const flying = inFlight && byKeyOf(inFlight);
     const missing: string[] = [];
     const at: number[] = [];
     for (let i = 0; i < keys.length; i++) {
@@ -152,11 +186,12 @@ export class FoldBatcher implements SlotBatch {
   private schedule(force = false): void {
     if (this.inFlight || this.dirty.size === 0 || (this.held > 0 && !force)) return;
     this.inFlight = true;
-    // Each key once, with its last operation: what writing every operation in order would leave.
+    // A key space that was read: each key once, with its last operation; one never read: every
+    // operation in order. Either is what writing every operation in order would leave.
     const ops: BatchOp[] = [];
     for (const [sub, rows] of this.pendingRows)
-      for (const [key, row] of rows)
-        ops.push(row.type === 'del' ? { type: 'del', sublevel: sub, key } : { type: 'put', sublevel: sub, key, value: row.value });
+      for (const row of rows.list ?? rows.byKey?.values() ?? [])
+        ops.push(row.type === 'del' ? { type: 'del', sublevel: sub, key: row.key } : { type: 'put', sublevel: sub, key: row.key, value: row.value });
     for (const slot of this.dirty) {
       const mark: FoldMark = { height: slot.height, version: slot.p.version };
       // A copy taken now: the batch is encoded only after the undo drain, and reducers may update
@@ -172,9 +207,10 @@ export class FoldBatcher implements SlotBatch {
     this.dirty = new Set();
     this.writing = this.undo
       .drain((name) => this.rowsByName(name))
-      // Rows come once a key already, and saved positions once a slot: the store's de-duplication
-      // would find next to nothing (an undo record put and deleted in one batch is written twice,
-      // in order, as LevelDB applies a batch).
+      // Rows of a read key space come once a key already, the others are mostly new keys, and
+      // saved positions come once a slot: the store's de-duplication would find little (a key
+      // written twice, like an undo record put and deleted in one batch, is written twice, in
+      // order, as LevelDB applies a batch).
       .then((undoOps) => this.store.write(ops.concat(undoOps) as never, { dedupe: false }))
       .then(() => {
         for (const slot of reactors) slot.reactor?.written?.(slot.state);

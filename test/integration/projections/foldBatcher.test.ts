@@ -168,3 +168,65 @@ test('settling a held group writes what it queued, so the queue stays bounded', 
     await r.cleanup();
   }
 });
+
+test('a key space never read queues every op in order, and the disk ends as the last op of each key says', async () => {
+  const r = rig();
+  try {
+    r.batcher.hold();
+    r.fold(1, [{ type: 'put', key: 'k', value: 1 }]);
+    r.fold(2, [{ type: 'del', key: 'k' }]);
+    r.fold(3, [{ type: 'put', key: 'm', value: 1 }]);
+    r.fold(4, [{ type: 'put', key: 'm', value: 2 }]);
+    r.batcher.release();
+    await r.batcher.flush();
+    const rows = r.batches[0].filter((op) => op.key === 'k' || op.key === 'm');
+    assert.deepEqual(
+      rows.map((op) => [op.type, op.key]),
+      [
+        ['put', 'k'],
+        ['del', 'k'],
+        ['put', 'm'],
+        ['put', 'm'],
+      ],
+      'written as folded, not keyed (nothing read them)',
+    );
+    assert.equal(await r.slot.sub.get('k'), undefined, 'a put then a delete leaves the key absent');
+    assert.equal(await r.slot.sub.get('m'), 2, 'the last put wins');
+  } finally {
+    await r.cleanup();
+  }
+});
+
+test('the first read of a key space answers the last op of each key queued so far, and later ops are keyed', async () => {
+  const r = rig();
+  try {
+    r.batcher.hold();
+    r.fold(1, [
+      { type: 'put', key: 'a', value: 1 },
+      { type: 'put', key: 'b', value: 1 },
+    ]);
+    r.fold(2, [
+      { type: 'del', key: 'a' },
+      { type: 'put', key: 'b', value: 2 },
+    ]);
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [undefined, 2]);
+    r.fold(3, [{ type: 'put', key: 'a', value: 3 }]);
+    r.fold(4, [{ type: 'del', key: 'b' }]);
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [3, undefined]);
+    r.batcher.release();
+    await r.batcher.flush();
+    const rows = r.batches[0].filter((op) => op.key === 'a' || op.key === 'b');
+    assert.deepEqual(
+      rows.map((op) => [op.type, op.key]),
+      [
+        ['put', 'a'],
+        ['del', 'b'],
+      ],
+      'once read, each key goes out once, with its last op',
+    );
+    assert.equal(await r.slot.sub.get('a'), 3);
+    assert.equal(await r.slot.sub.get('b'), undefined);
+  } finally {
+    await r.cleanup();
+  }
+});
