@@ -94,14 +94,14 @@ export const addressHistoryProjection: Projection<RowCounters, null> = {
   load: (_saved, info) => rowCounters(info.accountCache),
 };
 
-// Worked out once a block: the runner asks `needs` and then folds the same event.
-const positionsOf = new WeakMap<BlockEvent, Map<string, number[]>>();
+// Worked out once a block: the runner asks `needs` and then folds the same event (the last
+// event's answer is kept, never mutated: a WeakMap entry a block would cost the GC more).
+let last: { ev: BlockEvent; parties: Map<string, number[]> } | null = null;
 
 /** Every party of `ev`'s transactions (first seen first) with the positions of its transactions, ascending. */
 function partyPositions(ev: BlockEvent): Map<string, number[]> {
-  let parties = positionsOf.get(ev);
-  if (parties) return parties;
-  parties = new Map();
+  if (last?.ev === ev) return last.parties;
+  const parties = new Map<string, number[]>();
   const txs = ev.txs;
   for (let position = 0; position < txs.length; position++)
     for (const party of partiesOf(txs[position])) {
@@ -109,6 +109,6 @@ function partyPositions(ev: BlockEvent): Map<string, number[]> {
       if (positions) positions.push(position);
       else parties.set(party, [position]);
     }
-  positionsOf.set(ev, parties);
+  last = { ev, parties };
   return parties;
 }

@@ -25,10 +25,12 @@ const SYNC_READS = 16;
 type Overlay = Map<Rows, Queued>;
 
 /**
- * One key space's queued ops. A list until something reads the key space (`getMany`): most read
- * models' rows are only written (a replay queues a thousand blocks of them, and a Map entry a
- * row was this thread's largest cost a block after the reducers). Written in order, a list
- * leaves what its last op of each key says, as LevelDB applies a batch in order.
+ * One key space's queued ops. A list while every op queued is a fresh put (a key that did not
+ * exist: a transaction's index row, an address's next history run) and nothing read the key space
+ * (`getMany`): a replay queues a thousand blocks of such rows, and a Map entry a row was this
+ * thread's largest cost a block after the reducers. Written in order, a list leaves what its last
+ * op of each key says, as LevelDB applies a batch in order. Keyed otherwise: rows rewritten block
+ * after block (balances, counts, ranks) go out once, with their last op.
  */
 interface Queued {
   list: KvOp[] | null;
@@ -65,8 +67,8 @@ export class FoldBatcher implements SlotBatch {
   private failure: unknown = null;
   /** Groups being folded (`hold`): their rows wait for the group's end, then go out as one batch. */
   private held = 0;
-  /** Key spaces read through `getMany` at least once: their ops are queued by key from then on. */
-  private readonly read = new Set<Rows>();
+  /** Key spaces read through `getMany` or given an op other than a fresh put: queued by key from then on. */
+  private readonly keyed = new Set<Rows>();
 
   constructor(store: ProjectionStore, marks: Rows, undo: UndoLog, rowsByName: (name: string) => Rows) {
     this.store = store;
@@ -76,12 +78,12 @@ export class FoldBatcher implements SlotBatch {
   }
 
   /** One slot, one block: the step, its undo record and its rows queued for the next batch. */
-  foldSlot(slot: Slot, h: number, step: () => Step<unknown>, track: boolean): void {
+  foldSlot(slot: Slot, h: number, step: (slot: Slot) => Step<unknown>, track: boolean): void {
     if (h !== slot.height + 1) throw new Error(`projection ${slot.p.name} at ${slot.height} got block ${h}`);
     // A projection that can revert a block keeps that block's small `undo` instead of its whole state.
     const whole = track && slot.p.save !== undefined && slot.p.revert === undefined;
     const before = whole && slot.p.save ? structuredClone(slot.p.save(slot.state)) : undefined;
-    const next = step();
+    const next = step(slot);
     if (track) this.undo.note(h, slot.p.name, next.ops ?? [], before, whole, slot.p.revert ? { value: next.undo ?? null } : undefined);
     slot.state = next.state;
     slot.height = h;
@@ -89,14 +91,17 @@ export class FoldBatcher implements SlotBatch {
     if (ops.length === 0) return;
     let rows = this.pendingRows.get(slot.sub);
     if (!rows) {
-      rows = this.read.has(slot.sub) ? { list: null, byKey: new Map() } : { list: [], byKey: null };
+      rows = this.keyed.has(slot.sub) ? { list: null, byKey: new Map() } : { list: [], byKey: null };
       this.pendingRows.set(slot.sub, rows);
     }
     // The op itself, not a copy: ops are never mutated once a step returned them.
-    if (rows.list) for (const op of ops) rows.list.push(op);
-    else {
-      const byKey = byKeyOf(rows);
-      for (const op of ops) byKey.set(op.key, op);
+    for (const op of ops) {
+      if (rows.list && !(op.type === 'put' && op.fresh)) {
+        this.keyed.add(slot.sub);
+        byKeyOf(rows);
+      }
+      if (rows.list) rows.list.push(op);
+      else rows.byKey?.set(op.key, op);
     }
     this.queued += ops.length;
   }
@@ -109,7 +114,7 @@ export class FoldBatcher implements SlotBatch {
   async getMany(sub: Rows, keys: readonly string[]): Promise<unknown[]> {
     const out: unknown[] = new Array(keys.length);
     // Read from now on: the key space's ops are queued by key (what is queued as a list is keyed once).
-    this.read.add(sub);
+    this.keyed.add(sub);
     const pending = this.pendingRows.get(sub);
     const queued = pending && byKeyOf(pending);
     const inFlight = this.flyingRows?.get(sub);
@@ -186,8 +191,8 @@ export class FoldBatcher implements SlotBatch {
   private schedule(force = false): void {
     if (this.inFlight || this.dirty.size === 0 || (this.held > 0 && !force)) return;
     this.inFlight = true;
-    // A key space that was read: each key once, with its last operation; one never read: every
-    // operation in order. Either is what writing every operation in order would leave.
+    // A keyed key space: each key once, with its last operation; a list: every operation in order.
+    // Either is what writing every operation in order would leave.
     const ops: BatchOp[] = [];
     for (const [sub, rows] of this.pendingRows)
       for (const row of rows.list ?? rows.byKey?.values() ?? [])
@@ -207,10 +212,9 @@ export class FoldBatcher implements SlotBatch {
     this.dirty = new Set();
     this.writing = this.undo
       .drain((name) => this.rowsByName(name))
-      // Rows of a read key space come once a key already, the others are mostly new keys, and
-      // saved positions come once a slot: the store's de-duplication would find little (a key
-      // written twice, like an undo record put and deleted in one batch, is written twice, in
-      // order, as LevelDB applies a batch).
+      // Rows come once a key already (a list holds fresh puts: new keys), and saved positions once
+      // a slot: the store's de-duplication would find next to nothing (an undo record put and
+      // deleted in one batch is written twice, in order, as LevelDB applies a batch).
       .then((undoOps) => this.store.write(ops.concat(undoOps) as never, { dedupe: false }))
       .then(() => {
         for (const slot of reactors) slot.reactor?.written?.(slot.state);

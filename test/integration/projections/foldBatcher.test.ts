@@ -41,7 +41,7 @@ function rig() {
   const p: Projection<{ n: number }> = { name: 'rows', version: 1, init: () => ({ n: 0 }), apply: (s) => ({ state: s }) };
   const slot: Slot = { p, state: { n: 0 }, height: 0, sub: sublevel('p:rows') };
   /** Folds block `h` writing `ops` into the slot. */
-  const fold = (h: number, ops: { type: 'put' | 'del'; key: string; value?: unknown }[]) => {
+  const fold = (h: number, ops: { type: 'put' | 'del'; key: string; value?: unknown; fresh?: true }[]) => {
     batcher.foldSlot(slot, h, () => ({ state: { n: h }, ops: ops as never }), false);
     batcher.touch(slot);
     batcher.writeSoon();
@@ -169,42 +169,51 @@ test('settling a held group writes what it queued, so the queue stays bounded', 
   }
 });
 
-test('a key space never read queues every op in order, and the disk ends as the last op of each key says', async () => {
+test('fresh puts queued as folded, then other ops keyed over them: the disk ends as the last op of each key says', async () => {
   const r = rig();
   try {
     r.batcher.hold();
-    r.fold(1, [{ type: 'put', key: 'k', value: 1 }]);
-    r.fold(2, [{ type: 'del', key: 'k' }]);
-    r.fold(3, [{ type: 'put', key: 'm', value: 1 }]);
-    r.fold(4, [{ type: 'put', key: 'm', value: 2 }]);
+    r.fold(1, [
+      { type: 'put', key: 'a', value: 1, fresh: true },
+      { type: 'put', key: 'b', value: 1, fresh: true },
+    ]);
+    r.fold(2, [{ type: 'put', key: 'c', value: 1, fresh: true }]);
+    r.fold(3, [{ type: 'del', key: 'a' }]);
+    r.fold(4, [
+      { type: 'put', key: 'b', value: 2 },
+      { type: 'put', key: 'd', value: 1, fresh: true },
+    ]);
     r.batcher.release();
     await r.batcher.flush();
-    const rows = r.batches[0].filter((op) => op.key === 'k' || op.key === 'm');
+    const rows = r.batches[0].filter((op) => ['a', 'b', 'c', 'd'].includes(op.key));
     assert.deepEqual(
       rows.map((op) => [op.type, op.key]),
       [
-        ['put', 'k'],
-        ['del', 'k'],
-        ['put', 'm'],
-        ['put', 'm'],
+        ['del', 'a'],
+        ['put', 'b'],
+        ['put', 'c'],
+        ['put', 'd'],
       ],
-      'written as folded, not keyed (nothing read them)',
+      'each key once, with its last op',
     );
-    assert.equal(await r.slot.sub.get('k'), undefined, 'a put then a delete leaves the key absent');
-    assert.equal(await r.slot.sub.get('m'), 2, 'the last put wins');
+    assert.equal(await r.slot.sub.get('a'), undefined, 'a fresh put then a delete leaves the key absent');
+    assert.equal(await r.slot.sub.get('b'), 2, 'the last put wins');
+    assert.equal(await r.slot.sub.get('c'), 1);
+    assert.equal(await r.slot.sub.get('d'), 1);
   } finally {
     await r.cleanup();
   }
 });
 
-test('the first read of a key space answers the last op of each key queued so far, and later ops are keyed', async () => {
+test('a read of queued fresh puts answers them, and later ops are keyed over them', async () => {
   const r = rig();
   try {
     r.batcher.hold();
     r.fold(1, [
-      { type: 'put', key: 'a', value: 1 },
-      { type: 'put', key: 'b', value: 1 },
+      { type: 'put', key: 'a', value: 1, fresh: true },
+      { type: 'put', key: 'b', value: 1, fresh: true },
     ]);
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [1, 1], 'fresh puts queued are read back');
     r.fold(2, [
       { type: 'del', key: 'a' },
       { type: 'put', key: 'b', value: 2 },
