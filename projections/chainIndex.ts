@@ -87,7 +87,11 @@ export const addressHistoryProjection: Projection<RowCounters, null> = {
     return { state, ops };
   },
   // One count row a party, not one a transaction (a busy sender names itself in every one).
-  needs: (state, ev) => missingCounts(state, Array.from(partyPositions(ev).keys(), (a) => historyCountRow.key(a))),
+  needs: (state, ev) =>
+    missingCounts(
+      state,
+      Array.from(partyPositions(ev).keys(), (a) => historyCountRow.key(a)),
+    ),
   take: (state, rows) => takeCounts(state, rows),
   // The rows are the truth: a restart (or a rollback) starts with an empty cache and reads nothing.
   save: () => null,

@@ -196,7 +196,11 @@ export class FoldBatcher implements SlotBatch {
     const ops: BatchOp[] = [];
     for (const [sub, rows] of this.pendingRows)
       for (const row of rows.list ?? rows.byKey?.values() ?? [])
-        ops.push(row.type === 'del' ? { type: 'del', sublevel: sub, key: row.key } : { type: 'put', sublevel: sub, key: row.key, value: row.value });
+        ops.push(
+          row.type === 'del'
+            ? { type: 'del', sublevel: sub, key: row.key }
+            : { type: 'put', sublevel: sub, key: row.key, value: row.value },
+        );
     for (const slot of this.dirty) {
       const mark: FoldMark = { height: slot.height, version: slot.p.version };
       // A copy taken now: the batch is encoded only after the undo drain, and reducers may update
