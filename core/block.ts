@@ -6,7 +6,7 @@ import type { Genesis } from './genesis.ts';
 import { merkleRoot, sha256Hex, ZERO_HASH } from './hash.ts';
 import { signMessage, type KeyPair } from './keys.ts';
 import { verifySignature } from './signature.ts';
-import { RECORD_KINDS, RECORD_PREFIX, type StateDiff } from './state.ts';
+import { RECORD_PREFIX, type RecordKind, type StateDiff } from './state.ts';
 import type { SignedTx } from './tx/handler.ts';
 
 /** The proposer's signature over the block hash (quorum 1). */
@@ -87,14 +87,16 @@ export function nextStateRoot(previous: string, diff: StateDiff): string {
       JSON.stringify([a.balance.toString(), a.nonce, a.storageCapacity.toString(), a.storageUsed.toString(), a.minerId ?? '']),
     ]);
   }
-  for (const kind of RECORD_KINDS) {
-    // Most blocks touch few of the record kinds: an empty map is skipped without an iterator.
+  // The kinds the diff holds a map of: an overlay's diff holds only those the block wrote (core/state.ts
+  // `lazyRecords`), not all ~26; the order is the sort's below, not the loop's.
+  for (const kind of Object.keys(diff.records) as RecordKind[]) {
     const changed = diff.records[kind];
     if (changed.size > 0) for (const [id, r] of changed) entries.push([`${RECORD_PREFIX[kind]}:${id}`, sortedJson(r)]);
-    // A removed record is a leaf whose value is null.
-    const removed = diff.removed?.[kind];
-    if (removed) for (const id of removed) entries.push([`${RECORD_PREFIX[kind]}:${id}`, 'null']);
   }
+  // A removed record is a leaf whose value is null.
+  if (diff.removed)
+    for (const [kind, removed] of Object.entries(diff.removed) as [RecordKind, Set<string> | undefined][])
+      if (removed) for (const id of removed) entries.push([`${RECORD_PREFIX[kind]}:${id}`, 'null']);
   const s = diff.supply;
   entries.push(['s', JSON.stringify([s.emitted.toString(), s.burned.toString(), s.escrow.toString(), s.feesPaid.toString()])]);
   entries.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));

@@ -158,9 +158,12 @@ export function copyRecords(from: Records, to: Records): void {
   }
 }
 
+/** The kinds that declare `isOpen` (the only ones with open sets). */
+const OPEN_KINDS = RECORDS.filter((r) => r.isOpen);
+
 /** Adds or removes the ids of `records` in the open sets, as each record's kind judges it. */
 function trackOpen(open: OpenSets, records: Records): void {
-  for (const rec of RECORDS) {
+  for (const rec of OPEN_KINDS) {
     const set = openSet(open, rec);
     const changed = mapOf(records, rec);
     // A block changes a kind or two: the others are skipped without an iterator.

@@ -128,16 +128,25 @@ export const analyticsProjection: Projection<AnalyticsState, AnalyticsState> = {
       b.blockTimeMs += block.timestamp - s.latest;
       b.intervals += 1;
     }
-    b.fees = (BigInt(b.fees) + feesPaid - BigInt(s.feesPaid)).toString();
-    s.feesPaid = feesPaid.toString();
-    s.storageUsed = (BigInt(s.storageUsed) + storageDelta(ev)).toString();
+    // The totals are decimal strings: most blocks move only the rewards, so the rest are parsed
+    // and printed again only when they moved (a quiet chain's blocks are mostly this fold).
+    const fees = feesPaid.toString();
+    if (fees !== s.feesPaid) {
+      b.fees = (BigInt(b.fees) + feesPaid - BigInt(s.feesPaid)).toString();
+      s.feesPaid = fees;
+    }
+    const stored = storageDelta(ev);
+    if (stored !== 0n) s.storageUsed = (BigInt(s.storageUsed) + stored).toString();
     b.storageUsed = s.storageUsed;
     s.totalTxs += block.transactions.length;
     b.blocks += 1;
     b.txCount += block.transactions.length;
-    b.rewards = (BigInt(b.rewards) + rewards).toString();
-    b.burned = (BigInt(b.burned) + burned - BigInt(s.burned)).toString();
-    s.burned = burned.toString();
+    if (rewards !== 0n) b.rewards = (BigInt(b.rewards) + rewards).toString();
+    const burnedNow = burned.toString();
+    if (burnedNow !== s.burned) {
+      b.burned = (BigInt(b.burned) + burned - BigInt(s.burned)).toString();
+      s.burned = burnedNow;
+    }
     s.latest = block.timestamp;
     const d = new Date(block.timestamp);
     s.heatmap[(d.getUTCDay() + 6) % 7][d.getUTCHours()] += block.transactions.length;

@@ -75,34 +75,44 @@ export const addressHistoryProjection: Projection<RowCounters, null> = {
   version: 4,
   init: (info) => rowCounters(info.accountCache),
   apply(state, ev: BlockEvent) {
-    const runs = new Map<string, HistoryRun>();
-    const txs = ev.txs;
-    for (let position = 0; position < txs.length; position++) {
-      for (const party of partiesOf(txs[position])) {
-        const run = runs.get(party);
-        if (run) run.push(position);
-        else runs.set(party, [0, ev.block.index, position]);
-      }
-    }
     const ops: KvOp[] = [];
-    for (const [address, run] of runs) {
+    for (const [address, positions] of partyPositions(ev)) {
       const key = historyCountRow.key(address);
-      run[0] = nextNumber(state, key, 'addressHistory', run.length - 2);
+      const seq = nextNumber(state, key, 'addressHistory', positions.length);
       // Entry n of an address exists only once its count passed n: the run's key is new.
-      ops.push(historyRows.put(address, run[0], run, true));
-      ops.push(historyCountRow.put(address, run[0] + run.length - 2));
+      ops.push(historyRows.put(address, seq, [seq, ev.block.index, ...positions], true));
+      ops.push(historyCountRow.put(address, seq + positions.length));
     }
     trimCounts(state);
     return { state, ops };
   },
-  needs: (state, ev) => missingCounts(state, partyKeys(ev)),
+  // One count row a party, not one a transaction (a busy sender names itself in every one).
+  needs: (state, ev) =>
+    missingCounts(
+      state,
+      Array.from(partyPositions(ev).keys(), (a) => historyCountRow.key(a)),
+    ),
   take: (state, rows) => takeCounts(state, rows),
   // The rows are the truth: a restart (or a rollback) starts with an empty cache and reads nothing.
   save: () => null,
   load: (_saved, info) => rowCounters(info.accountCache),
 };
 
-/** The count rows of every party of `ev`'s transactions. */
-function* partyKeys(ev: BlockEvent): Generator<string> {
-  for (const tx of ev.txs) for (const party of partiesOf(tx)) yield historyCountRow.key(party);
+// Worked out once a block: the runner asks `needs` and then folds the same event (the last
+// event's answer is kept, never mutated: a WeakMap entry a block would cost the GC more).
+let last: { ev: BlockEvent; parties: Map<string, number[]> } | null = null;
+
+/** Every party of `ev`'s transactions (first seen first) with the positions of its transactions, ascending. */
+function partyPositions(ev: BlockEvent): Map<string, number[]> {
+  if (last?.ev === ev) return last.parties;
+  const parties = new Map<string, number[]>();
+  const txs = ev.txs;
+  for (let position = 0; position < txs.length; position++)
+    for (const party of partiesOf(txs[position])) {
+      const positions = parties.get(party);
+      if (positions) positions.push(position);
+      else parties.set(party, [position]);
+    }
+  last = { ev, parties };
+  return parties;
 }

@@ -5,7 +5,7 @@
  * small batch per block. Rows queued or in flight are read through `getMany` without waiting for
  * the disk, so reading a row before the next block never forces a write per block.
  */
-import type { Step } from './projection.ts';
+import type { KvOp, Step } from './projection.ts';
 import type { BatchOp, FoldMark, Slot, SlotBatch } from './slot.ts';
 import type { ProjectionStore, Rows } from './store.ts';
 import type { UndoLog } from './undoLog.ts';
@@ -18,8 +18,34 @@ import type { UndoLog } from './undoLog.ts';
  */
 const SYNC_READS = 16;
 
-/** Rows written but maybe not on disk yet, by key space: a value, or null for a delete. */
-type Overlay = Map<Rows, Map<string, { value: unknown } | null>>;
+/**
+ * Rows written but maybe not on disk yet, by key space: the last op of each key (a put or a
+ * delete), or, for a key space nothing has read through this batcher, every op in fold order.
+ */
+type Overlay = Map<Rows, Queued>;
+
+/**
+ * One key space's queued ops. A list while every op queued is a fresh put (a key that did not
+ * exist: a transaction's index row, an address's next history run) and nothing read the key space
+ * (`getMany`): a replay queues a thousand blocks of such rows, and a Map entry a row was this
+ * thread's largest cost a block after the reducers. Written in order, a list leaves what its last
+ * op of each key says, as LevelDB applies a batch in order. Keyed otherwise: rows rewritten block
+ * after block (balances, counts, ranks) go out once, with their last op.
+ */
+interface Queued {
+  list: KvOp[] | null;
+  byKey: Map<string, KvOp> | null;
+}
+
+/** `q`'s ops by key, the last of each winning (made from the list on first use, then kept). */
+function byKeyOf(q: Queued): Map<string, KvOp> {
+  if (!q.byKey) {
+    q.byKey = new Map();
+    for (const op of q.list ?? []) q.byKey.set(op.key, op);
+    q.list = null;
+  }
+  return q.byKey;
+}
 
 /** Folds blocks into slots and writes the results in coalesced batches. */
 export class FoldBatcher implements SlotBatch {
@@ -41,6 +67,8 @@ export class FoldBatcher implements SlotBatch {
   private failure: unknown = null;
   /** Groups being folded (`hold`): their rows wait for the group's end, then go out as one batch. */
   private held = 0;
+  /** Key spaces read through `getMany` or given an op other than a fresh put: queued by key from then on. */
+  private readonly keyed = new Set<Rows>();
 
   constructor(store: ProjectionStore, marks: Rows, undo: UndoLog, rowsByName: (name: string) => Rows) {
     this.store = store;
@@ -50,12 +78,12 @@ export class FoldBatcher implements SlotBatch {
   }
 
   /** One slot, one block: the step, its undo record and its rows queued for the next batch. */
-  foldSlot(slot: Slot, h: number, step: () => Step<unknown>, track: boolean): void {
+  foldSlot(slot: Slot, h: number, step: (slot: Slot) => Step<unknown>, track: boolean): void {
     if (h !== slot.height + 1) throw new Error(`projection ${slot.p.name} at ${slot.height} got block ${h}`);
     // A projection that can revert a block keeps that block's small `undo` instead of its whole state.
     const whole = track && slot.p.save !== undefined && slot.p.revert === undefined;
     const before = whole && slot.p.save ? structuredClone(slot.p.save(slot.state)) : undefined;
-    const next = step();
+    const next = step(slot);
     if (track) this.undo.note(h, slot.p.name, next.ops ?? [], before, whole, slot.p.revert ? { value: next.undo ?? null } : undefined);
     slot.state = next.state;
     slot.height = h;
@@ -63,10 +91,18 @@ export class FoldBatcher implements SlotBatch {
     if (ops.length === 0) return;
     let rows = this.pendingRows.get(slot.sub);
     if (!rows) {
-      rows = new Map();
+      rows = this.keyed.has(slot.sub) ? { list: null, byKey: new Map() } : { list: [], byKey: null };
       this.pendingRows.set(slot.sub, rows);
     }
-    for (const op of ops) rows.set(op.key, op.type === 'put' ? { value: op.value } : null);
+    // The op itself, not a copy: ops are never mutated once a step returned them.
+    for (const op of ops) {
+      if (rows.list && !(op.type === 'put' && op.fresh)) {
+        this.keyed.add(slot.sub);
+        byKeyOf(rows);
+      }
+      if (rows.list) rows.list.push(op);
+      else rows.byKey?.set(op.key, op);
+    }
     this.queued += ops.length;
   }
 
@@ -77,15 +113,19 @@ export class FoldBatcher implements SlotBatch {
    */
   async getMany(sub: Rows, keys: readonly string[]): Promise<unknown[]> {
     const out: unknown[] = new Array(keys.length);
-    const queued = this.pendingRows.get(sub);
-    const flying = this.flyingRows?.get(sub);
+    // Read from now on: the key space's ops are queued by key (what is queued as a list is keyed once).
+    this.keyed.add(sub);
+    const pending = this.pendingRows.get(sub);
+    const queued = pending && byKeyOf(pending);
+    const inFlight = this.flyingRows?.get(sub);
+    const flying = inFlight && byKeyOf(inFlight);
     const missing: string[] = [];
     const at: number[] = [];
     for (let i = 0; i < keys.length; i++) {
-      // A delete queued (null) hides a put in flight: only a key absent from both falls through.
+      // A delete queued hides a put in flight: only a key absent from both falls through.
       let hit = queued?.get(keys[i]);
       if (hit === undefined) hit = flying?.get(keys[i]);
-      if (hit !== undefined) out[i] = hit === null ? undefined : JSON.parse(JSON.stringify(hit.value));
+      if (hit !== undefined) out[i] = hit.type === 'del' ? undefined : JSON.parse(JSON.stringify(hit.value));
       else {
         missing.push(keys[i]);
         at.push(i);
@@ -151,11 +191,16 @@ export class FoldBatcher implements SlotBatch {
   private schedule(force = false): void {
     if (this.inFlight || this.dirty.size === 0 || (this.held > 0 && !force)) return;
     this.inFlight = true;
-    // Each key once, with its last operation: what writing every operation in order would leave.
+    // A keyed key space: each key once, with its last operation; a list: every operation in order.
+    // Either is what writing every operation in order would leave.
     const ops: BatchOp[] = [];
     for (const [sub, rows] of this.pendingRows)
-      for (const [key, row] of rows)
-        ops.push(row === null ? { type: 'del', sublevel: sub, key } : { type: 'put', sublevel: sub, key, value: row.value });
+      for (const row of rows.list ?? rows.byKey?.values() ?? [])
+        ops.push(
+          row.type === 'del'
+            ? { type: 'del', sublevel: sub, key: row.key }
+            : { type: 'put', sublevel: sub, key: row.key, value: row.value },
+        );
     for (const slot of this.dirty) {
       const mark: FoldMark = { height: slot.height, version: slot.p.version };
       // A copy taken now: the batch is encoded only after the undo drain, and reducers may update
@@ -171,9 +216,9 @@ export class FoldBatcher implements SlotBatch {
     this.dirty = new Set();
     this.writing = this.undo
       .drain((name) => this.rowsByName(name))
-      // Rows come once a key already, and saved positions once a slot: the store's de-duplication
-      // would find next to nothing (an undo record put and deleted in one batch is written twice,
-      // in order, as LevelDB applies a batch).
+      // Rows come once a key already (a list holds fresh puts: new keys), and saved positions once
+      // a slot: the store's de-duplication would find next to nothing (an undo record put and
+      // deleted in one batch is written twice, in order, as LevelDB applies a batch).
       .then((undoOps) => this.store.write(ops.concat(undoOps) as never, { dedupe: false }))
       .then(() => {
         for (const slot of reactors) slot.reactor?.written?.(slot.state);

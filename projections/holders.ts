@@ -34,14 +34,29 @@ export interface Holder {
  */
 function rankOf(balance: bigint): string {
   const digits = balance.toString();
-  let out = String(99 - digits.length).padStart(2, '0');
-  // Each digit's complement by table (two ranks a balance change, every block replayed).
+  const length = String(99 - digits.length).padStart(2, '0');
+  // Each digit's complement (9 - d) at once: 99...9 (as many nines as digits) minus the balance
+  // borrows nowhere, and its leading nines-minus-nines come back as zeros (two ranks a balance
+  // change, every block replayed: one subtraction instead of a string built digit by digit).
+  if (balance >= 0n) return length + (ninesOf(digits.length) - balance).toString().padStart(digits.length, '0');
+  let out = length;
   for (let i = 0; i < digits.length; i++) out += COMPLEMENT[digits.charCodeAt(i) - 48];
   return out;
 }
 
 /** The complement (9 - d) of each decimal digit d, by d. */
 const COMPLEMENT = '9876543210';
+
+/** 10^n - 1 by n, made on first use. */
+const NINES: bigint[] = [];
+function ninesOf(n: number): bigint {
+  let nines = NINES[n];
+  if (nines === undefined) {
+    nines = 10n ** BigInt(n) - 1n;
+    NINES[n] = nines;
+  }
+  return nines;
+}
 
 /** `r!<rank>!<address>` -> the balance (decimal): every holder, in rank order. */
 export const rankRow = row<string, Holder>('r!', (h) => `${rankOf(h.balance)}!${h.address}`);

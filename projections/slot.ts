@@ -37,7 +37,7 @@ export type BatchOp = { type: 'put' | 'del'; sublevel: unknown; key: string; val
 /** Folding into slots and writing the results (projections/foldBatcher.ts). */
 export interface SlotBatch {
   /** One slot, one block: the step, its undo record (when `track`) and its rows queued. */
-  foldSlot(slot: Slot, h: number, step: () => Step<unknown>, track: boolean): void;
+  foldSlot(slot: Slot, h: number, step: (slot: Slot) => Step<unknown>, track: boolean): void;
   /** Marks `slot` for the next batch (its saved position is written with it). */
   touch(slot: Slot): void;
   /** Writes what is queued at the end of this turn (one batch for blocks emitted together). */

@@ -86,6 +86,8 @@ export class UndoLog {
     // was only ever written fresh, so it did not exist either.
     const current = new Map<string, Map<string, unknown>>();
     for (const [name, set] of keys) {
+      // Only fresh puts (new keys: a transaction's index row): nothing to read, nothing to track.
+      if (set.size === 0) continue;
       const list = [...set];
       const values = list.length ? await rowsOf(name).getMany(list) : [];
       const cur = new Map<string, unknown>();

@@ -52,7 +52,11 @@ export async function prefetchAccounts(state: ChainState, raw: unknown, read: Ro
   const b = raw as { proposer?: unknown; transactions?: unknown } | null;
   if (!b || !Array.isArray(b.transactions)) return;
   const keys = new Set<string>();
+  // Each address once: a busy sender or recipient is named by many of the block's transactions.
+  const seen = new Set<unknown>();
   const want = (value: unknown) => {
+    if (seen.has(value)) return;
+    seen.add(value);
     if (!isAddressAnyCase(value)) return;
     // The state form of an address is lower-case.
     const address = value.toLowerCase();

@@ -41,7 +41,7 @@ function rig() {
   const p: Projection<{ n: number }> = { name: 'rows', version: 1, init: () => ({ n: 0 }), apply: (s) => ({ state: s }) };
   const slot: Slot = { p, state: { n: 0 }, height: 0, sub: sublevel('p:rows') };
   /** Folds block `h` writing `ops` into the slot. */
-  const fold = (h: number, ops: { type: 'put' | 'del'; key: string; value?: unknown }[]) => {
+  const fold = (h: number, ops: { type: 'put' | 'del'; key: string; value?: unknown; fresh?: true }[]) => {
     batcher.foldSlot(slot, h, () => ({ state: { n: h }, ops: ops as never }), false);
     batcher.touch(slot);
     batcher.writeSoon();
@@ -164,6 +164,77 @@ test('settling a held group writes what it queued, so the queue stays bounded', 
     r.batcher.release();
     await r.batcher.flush();
     assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [1, 2]);
+  } finally {
+    await r.cleanup();
+  }
+});
+
+test('fresh puts queued as folded, then other ops keyed over them: the disk ends as the last op of each key says', async () => {
+  const r = rig();
+  try {
+    r.batcher.hold();
+    r.fold(1, [
+      { type: 'put', key: 'a', value: 1, fresh: true },
+      { type: 'put', key: 'b', value: 1, fresh: true },
+    ]);
+    r.fold(2, [{ type: 'put', key: 'c', value: 1, fresh: true }]);
+    r.fold(3, [{ type: 'del', key: 'a' }]);
+    r.fold(4, [
+      { type: 'put', key: 'b', value: 2 },
+      { type: 'put', key: 'd', value: 1, fresh: true },
+    ]);
+    r.batcher.release();
+    await r.batcher.flush();
+    const rows = r.batches[0].filter((op) => ['a', 'b', 'c', 'd'].includes(op.key));
+    assert.deepEqual(
+      rows.map((op) => [op.type, op.key]),
+      [
+        ['del', 'a'],
+        ['put', 'b'],
+        ['put', 'c'],
+        ['put', 'd'],
+      ],
+      'each key once, with its last op',
+    );
+    assert.equal(await r.slot.sub.get('a'), undefined, 'a fresh put then a delete leaves the key absent');
+    assert.equal(await r.slot.sub.get('b'), 2, 'the last put wins');
+    assert.equal(await r.slot.sub.get('c'), 1);
+    assert.equal(await r.slot.sub.get('d'), 1);
+  } finally {
+    await r.cleanup();
+  }
+});
+
+test('a read of queued fresh puts answers them, and later ops are keyed over them', async () => {
+  const r = rig();
+  try {
+    r.batcher.hold();
+    r.fold(1, [
+      { type: 'put', key: 'a', value: 1, fresh: true },
+      { type: 'put', key: 'b', value: 1, fresh: true },
+    ]);
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [1, 1], 'fresh puts queued are read back');
+    r.fold(2, [
+      { type: 'del', key: 'a' },
+      { type: 'put', key: 'b', value: 2 },
+    ]);
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [undefined, 2]);
+    r.fold(3, [{ type: 'put', key: 'a', value: 3 }]);
+    r.fold(4, [{ type: 'del', key: 'b' }]);
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [3, undefined]);
+    r.batcher.release();
+    await r.batcher.flush();
+    const rows = r.batches[0].filter((op) => op.key === 'a' || op.key === 'b');
+    assert.deepEqual(
+      rows.map((op) => [op.type, op.key]),
+      [
+        ['put', 'a'],
+        ['del', 'b'],
+      ],
+      'once read, each key goes out once, with its last op',
+    );
+    assert.equal(await r.slot.sub.get('a'), 3);
+    assert.equal(await r.slot.sub.get('b'), undefined);
   } finally {
     await r.cleanup();
   }
