@@ -4,14 +4,15 @@
  * a follower's data dir and RSS grow without bound from chat's restore, which with a bounded
  * cache reads nothing and returned without closing the iterator it was given).
  */
-import { AbstractLevel } from 'abstract-level';
+import { ClassicLevel } from 'classic-level';
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openTestChain, type TestChain } from '../../helpers/testChain.ts';
 
-// Every iterator attached to a database and not yet detached (closed), sublevels aside.
+// Every native iterator attached to the root database and not yet detached (closed): a
+// sublevel's iterator wraps one of these.
 const open = new Set<object>();
-const proto = AbstractLevel.prototype as unknown as { attachResource(r: object): void; detachResource(r: object): void };
+const proto = ClassicLevel.prototype as unknown as { attachResource(r: object): void; detachResource(r: object): void };
 const attach = proto.attachResource;
 const detach = proto.detachResource;
 proto.attachResource = function (this: unknown, r: object) {
