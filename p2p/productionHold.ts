@@ -3,8 +3,8 @@
  * (node/writer/producer.ts asks through p2p/sync.ts `behind`). A block built on a stale head loses,
  * and while it is built and gossiped the sync fetching the better chain is refused ("the chain
  * holds another block", "the head moved"); but a liar must not stop an authority for long, so a
- * bare claim or a silent new peer holds production for at most one request deadline, and nothing
- * holds it for more than three while the head does not move.
+ * bare claim holds production for at most one request deadline, a silent new peer for at most two
+ * block times, and nothing holds it for more than three deadlines while the head does not move.
  */
 import type { PeerHeads } from './peerHeads.ts';
 
@@ -17,6 +17,8 @@ export class ProductionHold {
   private readonly heads: Pick<PeerHeads, 'best'>;
   /** One request deadline (syncRequestTimeoutMs). */
   private readonly deadlineMs: number;
+  /** How long a peer that connected but was not heard yet holds production. */
+  private readonly freshMs: number;
   /** When the running sync's peer showed a better chain than ours (its status), until that sync ends; null otherwise. */
   private behindSince: number | null = null;
   /** The head height behind() last saw, and since when (production is held only while it moves). */
@@ -24,17 +26,24 @@ export class ProductionHold {
   /** Peers connected whose first sync (status, then any catch-up) has not ended yet, with when they connected. */
   private readonly fresh = new Map<string, number>();
 
-  constructor(headIndex: () => number, heads: Pick<PeerHeads, 'best'>, deadlineMs: number) {
+  /**
+   * `freshMs` (default: one deadline) bounds the hold of a peer not heard yet: a peer that answers
+   * its status late (a follower back from a pause, busy with its backlog) says nothing about this
+   * node being behind, and held every authority's slots for 6.6 s in a CI run; the peers of an
+   * authority back from a cut answer at once, and a better chain their status shows holds by itself.
+   */
+  constructor(headIndex: () => number, heads: Pick<PeerHeads, 'best'>, deadlineMs: number, freshMs = deadlineMs) {
     this.headIndex = headIndex;
     this.heads = heads;
     this.deadlineMs = deadlineMs;
+    this.freshMs = Math.min(freshMs, deadlineMs);
   }
 
   /**
    * True while this node should not build on its head: a peer showed a higher head with evidence
    * (p2p/peerHeads.ts), or a peer's status showed a better chain and the sync taking it is
-   * running, or a peer connected whose status is not known yet; each for at most one request
-   * deadline, and none while the head stood still for three.
+   * running, for at most one request deadline each, or a peer connected whose status is not known
+   * yet, for at most `freshMs`; none while the head stood still for three deadlines.
    */
   behind(now = Date.now()): boolean {
     const head = this.headIndex();
@@ -52,13 +61,13 @@ export class ProductionHold {
     const deadline = this.deadlineMs;
     if (this.behindSince !== null && now - this.behindSince < deadline) return true;
     for (const [peer, at] of this.fresh) {
-      if (now - at < deadline) return true;
+      if (now - at < this.freshMs) return true;
       this.fresh.delete(peer);
     }
     return false;
   }
 
-  /** A peer connected: until its first sync ends (or one request deadline passes), the node counts as possibly behind. */
+  /** A peer connected: until its first sync ends (or `freshMs` passes), the node counts as possibly behind. */
   connected(peer: string, now = Date.now()): void {
     if (this.fresh.size < MAX_FRESH) this.fresh.set(peer, now);
   }

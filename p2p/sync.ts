@@ -85,7 +85,8 @@ export class Syncer {
         if (this.syncing) this.onProgress(top, target);
       },
     });
-    this.hold = new ProductionHold(() => ports.chain.head().index, this.heads, opts.syncRequestTimeoutMs);
+    const freshMs = 2 * ports.chain.genesis.blockTimeMs; // a silent new peer holds a slot this long at most
+    this.hold = new ProductionHold(() => ports.chain.head().index, this.heads, opts.syncRequestTimeoutMs, freshMs);
   }
 
   /** Registers the two protocol handlers. */

@@ -43,6 +43,16 @@ test('a connected peer whose first sync has not ended holds production for less 
   assert.equal(hold.isFresh('a'), false, 'an expired peer is dropped');
 });
 
+test('a silent new peer holds production no longer than its own bound, shorter than a deadline', () => {
+  const chain = { head: 10 };
+  const hold = new ProductionHold(() => chain.head, new PeerHeads(1024, Number.POSITIVE_INFINITY), DEADLINE, 200);
+  hold.connected('a', 0);
+  assert.equal(hold.behind(199), true);
+  assert.equal(hold.behind(200), false, 'a peer not heard in two block times holds nothing');
+  hold.syncBehind(300);
+  assert.equal(hold.behind(300 + DEADLINE - 1), true, 'a better chain its status showed still holds for a deadline');
+});
+
 test('a peer whose sync ended, or that disconnected, no longer holds production', () => {
   const { hold } = setup();
   hold.connected('a', 0);
