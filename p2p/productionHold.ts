@@ -60,11 +60,13 @@ export class ProductionHold {
     if (best !== null && best > this.headIndex()) return true;
     const deadline = this.deadlineMs;
     if (this.behindSince !== null && now - this.behindSince < deadline) return true;
+    let held = false;
     for (const [peer, at] of this.fresh) {
-      if (now - at < this.freshMs) return true;
-      this.fresh.delete(peer);
+      if (now - at < this.freshMs) held = true;
+      // Past its hold a peer stays next to be asked (isFresh) until a deadline passes, as before.
+      else if (now - at >= deadline) this.fresh.delete(peer);
     }
-    return false;
+    return held;
   }
 
   /** A peer connected: until its first sync ends (or `freshMs` passes), the node counts as possibly behind. */

@@ -49,6 +49,7 @@ test('a silent new peer holds production no longer than its own bound, shorter t
   hold.connected('a', 0);
   assert.equal(hold.behind(199), true);
   assert.equal(hold.behind(200), false, 'a peer not heard in two block times holds nothing');
+  assert.equal(hold.isFresh('a'), true, 'it is still the next peer to ask until a deadline passes');
   hold.syncBehind(300);
   assert.equal(hold.behind(300 + DEADLINE - 1), true, 'a better chain its status showed still holds for a deadline');
 });
