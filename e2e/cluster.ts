@@ -38,6 +38,8 @@ export interface ClusterNode {
   peerId: string;
   httpPort: number;
   p2pPort: number;
+  /** Port of the node's own /metrics listener. */
+  metricsPort: number;
   proc: NodeProcess;
   /** Where the data dir is a tmpfs mount (null when it is not). */
   tmpfs: string | null;
@@ -110,7 +112,7 @@ export class Cluster {
         ...(authority ? ['--key-file', join(home, 'key.json')] : []),
       ];
       const proc = new NodeProcess(name, args, p.http, logDir, this.history);
-      this.nodes.push({ name, authority, dataDir, peerId: '', httpPort: p.http, p2pPort: p.p2p, tmpfs: mount, proc });
+      this.nodes.push({ name, authority, dataDir, peerId: '', httpPort: p.http, p2pPort: p.p2p, metricsPort: p.metrics, tmpfs: mount, proc });
     }
     for (const a of this.nodes) {
       a.peerId = present(ids.get(a.name), `the peer id of ${a.name}`);

@@ -11,14 +11,39 @@ import { fields, type History, objects, strings } from './history.ts';
 import { call, sleep } from './http.ts';
 import { foreignClients } from './socketOwner.ts';
 
-/** RSS in KiB and open descriptors of a process, or nulls when it is gone. */
-function procStats(pid: number): { rssKb: number | null; fds: number | null } {
+/** A process's RSS and its parts in KiB (anonymous, file-backed, shared memory such as a tmpfs's mapped files), and open descriptors; nulls when it is gone. */
+function procStats(pid: number): Record<'rssKb' | 'anonKb' | 'fileKb' | 'shmemKb' | 'fds', number | null> {
   try {
-    const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return { rssKb: rss ? Number(rss[1]) : null, fds: readdirSync(`/proc/${pid}/fd`).length };
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => {
+      const m = new RegExp(`${field}:\\s+(\\d+)`).exec(status);
+      return m ? Number(m[1]) : null;
+    };
+    return {
+      rssKb: kb('VmRSS'),
+      anonKb: kb('RssAnon'),
+      fileKb: kb('RssFile'),
+      shmemKb: kb('RssShmem'),
+      fds: readdirSync(`/proc/${pid}/fd`).length,
+    };
   } catch {
-    return { rssKb: null, fds: null };
+    return { rssKb: null, anonKb: null, fileKb: null, shmemKb: null, fds: null };
   }
+}
+
+/** The Node.js memory gauges of a node's Prometheus text, in KiB (missing ones left out). */
+export function heapStats(text: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  const names: [string, string][] = [
+    ['nodejs_heap_size_used_bytes', 'heapUsedKb'],
+    ['nodejs_heap_size_total_bytes', 'heapTotalKb'],
+    ['nodejs_external_memory_bytes', 'externalKb'],
+  ];
+  for (const [metric, key] of names) {
+    const m = new RegExp(`^${metric} (\\S+)$`, 'm').exec(text);
+    if (m && Number.isFinite(Number(m[1]))) out[key] = Math.round(Number(m[1]) / 1024);
+  }
+  return out;
 }
 
 /** The sampler of a cluster. */
@@ -38,13 +63,13 @@ export class Sampler {
   async run(everyMs = 1000): Promise<void> {
     for (let round = 0; !this.stopped; round++) {
       const started = Date.now();
-      await Promise.all(this.cluster.nodes.map((n) => this.sample(n, round % 5 === 0)));
+      await Promise.all(this.cluster.nodes.map((n) => this.sample(n, round % 5 === 0, round % 60 === 0)));
       if (round % 5 === 0) this.checkRouting();
       await sleep(Math.max(0, everyMs - (Date.now() - started)));
     }
   }
 
-  private async sample(n: ClusterNode, peers: boolean): Promise<void> {
+  private async sample(n: ClusterNode, peers: boolean, heap: boolean): Promise<void> {
     const pid = n.proc.pid;
     if (pid === null || n.proc.paused) return;
     const [head, health] = await Promise.all([
@@ -67,6 +92,8 @@ export class Sampler {
       ...procStats(pid),
       error: head.error,
     });
+    // Once a minute the JS heap from the node's own /metrics: RSS growth is read against it (docs/memory.md).
+    if (heap) await this.heap(n, pid);
     if (!peers) return;
     const p = await call(`${n.proc.httpUrl}/api/chain/peers`, { timeoutMs: 3000 });
     const allowed = new Set([...this.cluster.relays.values()].map((r) => r.port));
@@ -75,6 +102,15 @@ export class Sampler {
     // The node's own peer id must stay the one its data dir's key gives, across restarts.
     const own = await call(`${n.proc.httpUrl}/api/chain/network`, { timeoutMs: 3000 });
     this.history.record('peers', { node: n.name, count: list.length, direct, peerId: own.body?.peerId, expected: n.peerId });
+  }
+
+  private async heap(n: ClusterNode, pid: number): Promise<void> {
+    try {
+      const res = await fetch(`http://127.0.0.1:${n.metricsPort}/metrics`, { signal: AbortSignal.timeout(3000) });
+      if (res.ok) this.history.record('heap', { node: n.name, pid, run: n.proc.starts, ...heapStats(await res.text()) });
+    } catch {
+      // A node down or paused has no heap to read; its samples say so.
+    }
   }
 
   /** Records every client socket on a node's p2p port that is not one of the runner's relays. */

@@ -2,7 +2,9 @@
  * Invariant 6, memory and descriptors: the RSS of a node never restarted grows by at most
  * 32 MiB an hour after its first 10 minutes, judged by the least-squares slope of its one-minute
  * means (at least two minutes of them needed, else N/A); and no node's open descriptors grow
- * without bound: the last minute's mean may exceed the first minute's by at most 64.
+ * without bound: the last minute's mean may exceed the first minute's by at most 64. The slopes of
+ * anonymous memory and of the JS heap (sampled once a minute from the node's /metrics) are
+ * figures beside it, so growth can be told apart: the heap's own, malloc's, or mapped files.
  */
 import { type InvariantResult, result, type RunFacts } from './runFacts.ts';
 
@@ -15,6 +17,9 @@ export interface NodeResources {
   node: string;
   restarted: boolean;
   slopeMiBh: number | null;
+  /** The same slope for anonymous memory (RssAnon) and the JS heap in use, when sampled. */
+  anonSlopeMiBh: number | null;
+  heapSlopeMiBh: number | null;
   minuteMeansMiB: [number, number] | null;
   fds: [number, number] | null;
 }
@@ -37,6 +42,14 @@ export function slope(points: { t: number; v: number }[]): number {
   return den === 0 ? 0 : num / den;
 }
 
+/** Slope in MiB/h of the one-minute means of `field` (KiB) after the warm-up, or null with fewer than three minutes. */
+function slopeAfterWarmup(records: RunFacts['records'], field: string, start: number): number | null {
+  const points = records.filter((r) => typeof r[field] === 'number').map((r) => ({ t: r.t, v: Number(r[field]) / 1024 }));
+  const means = minuteMeans(points, start + WARMUP_MS);
+  // Drop the last (partial) minute; slope per minute * 60 = per hour.
+  return means.length >= 3 ? slope(means.slice(0, -1)) * 60 : null;
+}
+
 /** Checks memory and descriptors; answers the result and per-node figures. */
 export function checkResources(f: RunFacts): { result: InvariantResult; nodes: NodeResources[] } {
   const violations: string[] = [];
@@ -47,11 +60,11 @@ export function checkResources(f: RunFacts): { result: InvariantResult; nodes: N
     const restarted = f.records.some((r) => r.type === 'start' && r.node === name && Number(r.run) > 1);
     const rss = samples.map((r) => ({ t: r.t, v: Number(r.rssKb) / 1024 }));
     const start = samples[0]?.t ?? 0;
-    const means = minuteMeans(rss, start + WARMUP_MS);
-    let slopeMiBh: number | null = null;
-    if (!restarted && means.length >= 3) {
-      // Drop the last (partial) minute; slope per minute * 60 = per hour.
-      slopeMiBh = slope(means.slice(0, -1)) * 60;
+    const slopeMiBh = restarted ? null : slopeAfterWarmup(samples, 'rssKb', start);
+    const heaps = f.records.filter((r) => r.type === 'heap' && r.node === name);
+    const anonSlopeMiBh = restarted ? null : slopeAfterWarmup(samples, 'anonKb', start);
+    const heapSlopeMiBh = restarted ? null : slopeAfterWarmup(heaps, 'heapUsedKb', start);
+    if (slopeMiBh !== null) {
       judged++;
       if (slopeMiBh > MAX_SLOPE_MIB_H)
         violations.push(`${name}: RSS grows ${slopeMiBh.toFixed(1)} MiB/h after its first 10 minutes (limit ${MAX_SLOPE_MIB_H})`);
@@ -69,6 +82,8 @@ export function checkResources(f: RunFacts): { result: InvariantResult; nodes: N
       node: name,
       restarted,
       slopeMiBh,
+      anonSlopeMiBh,
+      heapSlopeMiBh,
       minuteMeansMiB: all.length ? [Math.min(...all.map((m) => m.v)), Math.max(...all.map((m) => m.v))] : null,
       fds,
     });
@@ -76,7 +91,8 @@ export function checkResources(f: RunFacts): { result: InvariantResult; nodes: N
   const figures = out
     .map((n) => {
       const range = n.minuteMeansMiB ? `${n.minuteMeansMiB[0].toFixed(0)}-${n.minuteMeansMiB[1].toFixed(0)} MiB` : 'no samples';
-      const s = n.restarted ? 'restarted' : n.slopeMiBh === null ? 'slope n/a' : `${n.slopeMiBh.toFixed(1)} MiB/h`;
+      const parts = n.anonSlopeMiBh === null ? '' : `; anonymous ${n.anonSlopeMiBh.toFixed(1)}, JS heap ${n.heapSlopeMiBh?.toFixed(1) ?? 'n/a'}`;
+      const s = n.restarted ? 'restarted' : n.slopeMiBh === null ? 'slope n/a' : `${n.slopeMiBh.toFixed(1)} MiB/h${parts}`;
       return `${n.node} ${range} (${s}), fds ${n.fds ? `${n.fds[0]}->${n.fds[1]}` : 'n/a'}`;
     })
     .join('; ');

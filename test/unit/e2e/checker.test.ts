@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { checkRecords } from '../../../e2e/check/checkRun.ts';
 import { slope } from '../../../e2e/check/resources.ts';
 import type { HistoryRecord } from '../../../e2e/history.ts';
+import { heapStats } from '../../../e2e/sampler.ts';
 
 const NODES = ['a0', 'a1', 'a2', 'f0'];
 /** Blocks in the run: one a second, beyond the default finality depth of 128. */
@@ -190,6 +191,31 @@ test('6: RSS growing 100 MiB an hour after 10 minutes fails; flat passes; descri
     ]),
     2,
   );
+});
+
+test('6: the slopes of anonymous memory and of the JS heap are reported beside the RSS, which alone is judged', () => {
+  const r = cleanRun().filter((x) => x.type !== 'sample');
+  for (let s = 0; s < 20 * 60; s += 10) {
+    const anonKb = 150_000 + (40 * 1024 * s) / 3600;
+    r.push({ t: s * S + 5, type: 'sample', node: 'a2', height: s, run: 1, rssKb: anonKb + 50_000, anonKb, fds: 40 });
+    if (s % 60 === 0) r.push({ t: s * S + 6, type: 'heap', node: 'a2', run: 1, heapUsedKb: 60_000 + (8 * 1024 * s) / 3600 });
+  }
+  const six = checkRecords(r.sort((a, b) => a.t - b.t)).results.find((x) => x.name.startsWith('6 '));
+  assert.equal(six?.verdict, 'FAIL');
+  assert.match(six?.figures ?? '', /a2 \d+-\d+ MiB \(40\.0 MiB\/h; anonymous 40\.0, JS heap 8\.0\)/);
+});
+
+test("the sampler reads a node's heap gauges from its Prometheus text, in KiB", () => {
+  const text = [
+    '# HELP nodejs_heap_size_used_bytes Process heap size used from Node.js in bytes.',
+    '# TYPE nodejs_heap_size_used_bytes gauge',
+    'nodejs_heap_size_used_bytes 52428800',
+    'nodejs_heap_size_total_bytes 104857600',
+    'nodejs_external_memory_bytes 1024',
+    'nodejs_heap_space_size_used_bytes{space="old"} 999',
+  ].join('\n');
+  assert.deepEqual(heapStats(text), { heapUsedKb: 51_200, heapTotalKb: 102_400, externalKb: 1 });
+  assert.deepEqual(heapStats('garbage\nnodejs_heap_size_used_bytes NaN'), {});
 });
 
 test('7: an exit nobody asked for, or an undocumented error line, fails; a documented one passes', () => {
