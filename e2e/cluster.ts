@@ -112,7 +112,17 @@ export class Cluster {
         ...(authority ? ['--key-file', join(home, 'key.json')] : []),
       ];
       const proc = new NodeProcess(name, args, p.http, logDir, this.history);
-      this.nodes.push({ name, authority, dataDir, peerId: '', httpPort: p.http, p2pPort: p.p2p, metricsPort: p.metrics, tmpfs: mount, proc });
+      this.nodes.push({
+        name,
+        authority,
+        dataDir,
+        peerId: '',
+        httpPort: p.http,
+        p2pPort: p.p2p,
+        metricsPort: p.metrics,
+        tmpfs: mount,
+        proc,
+      });
     }
     for (const a of this.nodes) {
       a.peerId = present(ids.get(a.name), `the peer id of ${a.name}`);

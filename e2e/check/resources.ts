@@ -91,7 +91,8 @@ export function checkResources(f: RunFacts): { result: InvariantResult; nodes: N
   const figures = out
     .map((n) => {
       const range = n.minuteMeansMiB ? `${n.minuteMeansMiB[0].toFixed(0)}-${n.minuteMeansMiB[1].toFixed(0)} MiB` : 'no samples';
-      const parts = n.anonSlopeMiBh === null ? '' : `; anonymous ${n.anonSlopeMiBh.toFixed(1)}, JS heap ${n.heapSlopeMiBh?.toFixed(1) ?? 'n/a'}`;
+      const parts =
+        n.anonSlopeMiBh === null ? '' : `; anonymous ${n.anonSlopeMiBh.toFixed(1)}, JS heap ${n.heapSlopeMiBh?.toFixed(1) ?? 'n/a'}`;
       const s = n.restarted ? 'restarted' : n.slopeMiBh === null ? 'slope n/a' : `${n.slopeMiBh.toFixed(1)} MiB/h${parts}`;
       return `${n.node} ${range} (${s}), fds ${n.fds ? `${n.fds[0]}->${n.fds[1]}` : 'n/a'}`;
     })
