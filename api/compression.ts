@@ -22,10 +22,21 @@ export interface CompressionOptions {
   cacheEntries: number;
   /** Largest body whose compressed form is remembered. */
   cacheMaxBytes: number;
+  /** Most bytes the remembered bodies and their compressed forms hold together (both encodings). */
+  cacheBudgetBytes: number;
 }
 
-/** ~1 KB and up; 512 recent bodies up to 256 KB each. */
-const defaultCompressionOptions: CompressionOptions = { minBytes: 1024, cacheEntries: 512, cacheMaxBytes: 256 * 1024 };
+/**
+ * ~1 KB and up; 512 recent bodies up to 256 KB each, 16 MiB in all: the entry count alone let
+ * large bodies (explorer pages, blocks of hundreds of transactions) keep up to 2 x 128 MiB of
+ * strings alive after every other holder had let them go.
+ */
+const defaultCompressionOptions: CompressionOptions = {
+  minBytes: 1024,
+  cacheEntries: 512,
+  cacheMaxBytes: 256 * 1024,
+  cacheBudgetBytes: 16 * 1024 * 1024,
+};
 
 /** Content types worth compressing (by their start). */
 const COMPRESSIBLE = /^(application\/(json|javascript|manifest\+json)|text\/(html|css|javascript|plain)|image\/svg\+xml)/i;
@@ -89,6 +100,8 @@ export class Compressor {
   // One map per encoding, keyed by the body itself: the same string object again finds its hash cached.
   private readonly cache: Record<Encoding, Map<string, Uint8Array>> = { br: new Map(), gzip: new Map() };
   private readonly bytesCache = new WeakMap<Uint8Array, Partial<Record<Encoding, Uint8Array>>>();
+  /** Bytes the two maps hold: each body's length (one byte a character as V8 keeps JSON) plus its compressed form. */
+  private held = 0;
 
   constructor(options: Partial<CompressionOptions> = {}) {
     this.opts = { ...defaultCompressionOptions, ...options };
@@ -133,10 +146,29 @@ export class Compressor {
     let c = cache.get(body);
     if (c === undefined) {
       c = encode(body, encoding);
-      if (cache.size >= this.opts.cacheEntries) cache.delete(cache.keys().next().value as string);
-      cache.set(body, c);
+      const cost = body.length + c.byteLength;
+      // The oldest go first, from this encoding's map, then the other's, until both bounds hold.
+      const other = this.cache[encoding === 'br' ? 'gzip' : 'br'];
+      while (cache.size > 0 && (cache.size >= this.opts.cacheEntries || this.held + cost > this.opts.cacheBudgetBytes))
+        this.evictOldest(cache);
+      while (other.size > 0 && this.held + cost > this.opts.cacheBudgetBytes) this.evictOldest(other);
+      if (cost <= this.opts.cacheBudgetBytes) {
+        cache.set(body, c);
+        this.held += cost;
+      }
     }
     return c;
+  }
+
+  /** Bytes the remembered bodies and their compressed forms hold now. */
+  get cachedBytes(): number {
+    return this.held;
+  }
+
+  private evictOldest(cache: Map<string, Uint8Array>): void {
+    const [body, c] = cache.entries().next().value as [string, Uint8Array];
+    cache.delete(body);
+    this.held -= body.length + c.byteLength;
   }
 }
 
