@@ -31,13 +31,14 @@ function procStats(pid: number): Record<'rssKb' | 'anonKb' | 'fileKb' | 'shmemKb
   }
 }
 
-/** The Node.js memory gauges of a node's Prometheus text, in KiB (missing ones left out). */
+/** The Node.js memory gauges and LevelDB's own memory of a node's Prometheus text, in KiB (missing ones left out). */
 export function heapStats(text: string): Record<string, number> {
   const out: Record<string, number> = {};
   const names: [string, string][] = [
     ['nodejs_heap_size_used_bytes', 'heapUsedKb'],
     ['nodejs_heap_size_total_bytes', 'heapTotalKb'],
     ['nodejs_external_memory_bytes', 'externalKb'],
+    ['ombra_store_memory_bytes', 'storeKb'],
   ];
   for (const [metric, key] of names) {
     const m = new RegExp(`^${metric} (\\S+)$`, 'm').exec(text);

@@ -136,7 +136,13 @@ export class OmbraNode extends WriterViews implements HealthView, Component {
   /** The ports the metrics read at scrape time. */
   metricsPorts(): MetricsPorts {
     const runner = this.runner;
-    return { feed: this, chain: this, mempool: this.mempool, models: { heights: () => runner.heights(), resets: () => runner.resets } };
+    return {
+      feed: this,
+      chain: this,
+      mempool: this.mempool,
+      models: { heights: () => runner.heights(), resets: () => runner.resets },
+      storeMemory: () => this.store.memoryBytes(),
+    };
   }
 
   /** The head block. */

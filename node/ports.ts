@@ -210,6 +210,8 @@ export interface MetricsPorts {
     /** Read models reset to genesis since start (one per projection). */
     resets(): number;
   };
+  /** Bytes LevelDB holds in memory now: its memtables and block cache (`leveldb.approximate-memory-usage`). */
+  storeMemory(): number;
 }
 
 /** What block production needs of the node: the head, the clock, and the one way to append a block. */

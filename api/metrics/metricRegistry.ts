@@ -26,6 +26,8 @@ export interface MetricSources {
   readModelResets?(): number;
   /** Bans and gossip dropped unread (absent without p2p). */
   guard?(): PeerGuardStats;
+  /** Bytes the store's LevelDB holds in memory (memtables and block cache). */
+  storeMemory?(): number;
   /** Which implementation checks the Ed25519 equation ('libsodium', or 'node:crypto' as the fallback). */
   signatureVerifier?(): string;
   clock?(): number;

@@ -68,6 +68,11 @@ export class NodeMetrics extends MetricRegistry {
     'Read models reset to genesis to be rebuilt (one per projection; a fresh data dir counts each once)',
     (s) => s.readModelResets?.() ?? 0,
   );
+  readonly storeMemory = this.gauge(
+    'ombra_store_memory_bytes',
+    "Bytes the store's LevelDB holds in memory: its memtables and block cache (leveldb.approximate-memory-usage)",
+    (s) => s.storeMemory?.() ?? 0,
+  );
   readonly peersBanned = this.gauge('ombra_peers_banned', 'Peers banned now for invalid blocks or sync protocol breaches', (s) =>
     s.guard ? s.guard().banned : 0,
   );

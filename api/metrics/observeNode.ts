@@ -56,6 +56,7 @@ export function observeLaunched(m: NodeMetrics, n: ObservedNode): () => void {
     outbox: () => n.alerts.pendingCount(),
     projectionHeights: () => n.node.models.heights(),
     readModelResets: () => n.node.models.resets(),
+    storeMemory: () => n.node.storeMemory(),
     guard: n.network.guardStats?.bind(n.network),
     signatureVerifier: signatureEquation,
   });

@@ -3,6 +3,7 @@
  * synced to disk, so an acknowledged block survives `kill -9` and power loss alike.
  * Projection and node-local data live in their own sublevels of the same database.
  */
+import { ClassicLevel } from 'classic-level';
 import { Level } from 'level';
 import type { Block } from '../../core/block.ts';
 import type { Genesis } from '../../core/genesis.ts';
@@ -88,6 +89,14 @@ export class ChainStore extends BlockReads {
     const record = readStopRecord(dir);
     if (store.damage && !record?.damage && store.headCache) writeStopRecord(dir, { ...(record ?? store.headCache), damage: store.damage });
     return store;
+  }
+
+  /** Bytes LevelDB holds in memory now (memtables and block cache); 0 while the store is closed. */
+  memoryBytes(): number {
+    // `level` is classic-level on Node; its type does not list the LevelDB properties.
+    if (this.db.status !== 'open' || !(this.db instanceof ClassicLevel)) return 0;
+    const v = Number(this.db.getProperty('leveldb.approximate-memory-usage'));
+    return Number.isFinite(v) ? v : 0;
   }
 
   /** A repair has dealt with the damage: the next clean stop records the head as sound. */

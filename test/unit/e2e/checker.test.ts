@@ -212,9 +212,10 @@ test("the sampler reads a node's heap gauges from its Prometheus text, in KiB", 
     'nodejs_heap_size_used_bytes 52428800',
     'nodejs_heap_size_total_bytes 104857600',
     'nodejs_external_memory_bytes 1024',
+    'ombra_store_memory_bytes 2048',
     'nodejs_heap_space_size_used_bytes{space="old"} 999',
   ].join('\n');
-  assert.deepEqual(heapStats(text), { heapUsedKb: 51_200, heapTotalKb: 102_400, externalKb: 1 });
+  assert.deepEqual(heapStats(text), { heapUsedKb: 51_200, heapTotalKb: 102_400, externalKb: 1, storeKb: 2 });
   assert.deepEqual(heapStats('garbage\nnodejs_heap_size_used_bytes NaN'), {});
 });
 

@@ -66,6 +66,7 @@ test('the exposition passes promtool check metrics', { skip: missing('promtool')
     'ombra_reorgs_total',
     'ombra_reorg_depth_blocks',
     'ombra_read_model_resets_total',
+    'ombra_store_memory_bytes',
     'ombra_peers_banned',
     'ombra_peer_bans_total',
     'ombra_gossip_dropped_total',
@@ -107,6 +108,8 @@ test('height, blocks, transactions and request counts move with the chain and th
   assert.equal(sample(after, 'ombra_transactions_accepted_total', 'origin="api"'), 1);
   assert.ok(sample(after, 'ombra_transactions_confirmed_total')! >= 1);
   assert.ok(sample(after, 'ombra_chain_head_age_seconds')! < 60);
+  // LevelDB's memtable holds the blocks just written: never zero on an open store.
+  assert.ok(sample(after, 'ombra_store_memory_bytes')! > 0, 'LevelDB reports its memory');
   assert.equal(sample(after, 'ombra_signature_verifier_info', 'implementation="libsodium"'), 1, 'libsodium loads here');
   await fetch(`${node.url}/no/such/route/${Math.random()}`);
   assert.ok(sample(await scrape(), 'ombra_http_requests_total', 'method="GET",route="unmatched",status="404"')! >= 1);
