@@ -14,6 +14,7 @@ import type { Block } from '../core/block.ts';
 import { PeerBook } from './peerBook.ts';
 import { ConnectionGuard } from './connectionGuard.ts';
 import { StaleGossipBudget } from './staleGossip.ts';
+import { StallWatch } from './stallWatch.ts';
 import { GossipValidator } from './gossipValidator.ts';
 import { ReplayGuard } from './replayGuard.ts';
 import { announcerOptions, TxAnnouncer } from './txAnnouncer.ts';
@@ -58,6 +59,8 @@ export class P2pNetwork implements NetworkView, Component {
   readonly guard: ConnectionGuard;
   /** Copies each peer sends of gossip already seen (p2p/replayGuard.ts). */
   readonly replays: ReplayGuard;
+  /** This node's own stalls: gossip read late through one is not its peers' fault. */
+  readonly stalls = new StallWatch();
 
   constructor(ports: NetworkPorts, key: PrivateKey, opts: Partial<P2pOptions> = {}, hooks: P2pHooks = {}) {
     this.ports = ports;
@@ -65,8 +68,9 @@ export class P2pNetwork implements NetworkView, Component {
     this.hooks = { ...hooks };
     this.opts = { ...defaultP2pOptions, ...opts };
     this.topics = new GossipTopics(ports.chain.info.genesisBlock.hash, this.opts, ports.log);
-    this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute);
-    this.replays = new ReplayGuard(this.stale);
+    const forgiving = () => this.stalls.forgiving();
+    this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute, forgiving);
+    this.replays = new ReplayGuard(this.stale, forgiving);
     this.guard = new ConnectionGuard(
       this.opts,
       (peer) => this.book.knows(peer),
@@ -75,6 +79,9 @@ export class P2pNetwork implements NetworkView, Component {
   }
 
   async start(): Promise<void> {
+    this.stalls.onStall = (ms) =>
+      this.ports.log.info('this node stalled; gossip read late is not held against its peers', { seconds: Math.round(ms) / 1000 });
+    this.stalls.start();
     this.p2p = await startLibp2p(this.key, this.opts, this.topics.names, this.guard.gater());
     this.dialer = new PeerDialer(this.book, this.p2p);
     this.addrs = new PeerAddresses(this.p2p);
@@ -236,6 +243,7 @@ export class P2pNetwork implements NetworkView, Component {
 
   async stop(): Promise<void> {
     for (const t of this.timers) clearInterval(t);
+    this.stalls.stop();
     this.sub?.unsubscribe();
     await this.p2p?.stop();
   }

@@ -6,7 +6,8 @@
  * IWANT retransmissions, at most 3 a message); so each copy a peer sends of a message it sent
  * before costs it from its stale-gossip budget (p2p/staleGossip.ts), and a peer that sends one
  * message more than MAX_COPIES times within COPY_WINDOW_MS, or spends its budget on copies, is
- * banned and hung up on. (A message re-announced now and then, minutes apart, is no replay.)
+ * banned and hung up on. (A message re-announced now and then, minutes apart, is no replay; nor
+ * are the copies a node reads late through its own stall: p2p/stallWatch.ts.)
  */
 import type { GossipSub } from '@chainsafe/libp2p-gossipsub';
 import type { StaleGossipBudget } from './staleGossip.ts';
@@ -24,13 +25,17 @@ export class ReplayGuard {
   private readonly stale: StaleGossipBudget;
   /** Copies by peer and message, and when the first of them came. */
   private readonly copies = new Map<string, { n: number; since: number }>();
+  /** True while the node reads what peers sent during its own stall: copies are neither counted nor charged. */
+  private readonly forgiving: () => boolean;
 
-  constructor(stale: StaleGossipBudget) {
+  constructor(stale: StaleGossipBudget, forgiving: () => boolean = () => false) {
     this.stale = stale;
+    this.forgiving = forgiving;
   }
 
   /** Records a duplicate of `msgId` from `peer`; why the peer is to be banned, or null. */
   duplicate(peer: string, msgId: string, now = Date.now()): string | null {
+    if (this.forgiving()) return null;
     const key = `${peer} ${msgId}`;
     const kept = this.copies.get(key);
     const since = kept && now - kept.since < COPY_WINDOW_MS ? kept.since : now;

@@ -8,6 +8,7 @@
  * sender peer score like invalid gossip, until gossipsub graylists it. While a peer's budget is
  * spent, all its gossip is rejected before it is read (an honest peer never gets there): what it
  * sends until gossipsub recomputes its score (up to a second) costs the node next to nothing.
+ * Stale gossip read late through the node's own stall (p2p/stallWatch.ts) costs nothing.
  */
 import { MAX_BANNED } from './banList.ts';
 import { RequestBuckets } from './requestBuckets.ts';
@@ -15,18 +16,21 @@ import { RequestBuckets } from './requestBuckets.ts';
 /** Per-peer allowance of stale gossip messages. */
 export class StaleGossipBudget {
   private readonly buckets: RequestBuckets;
-  /** Stale messages seen within budget, beyond it (rejected), and gossip rejected unread while spent. */
-  readonly counts = { allowed: 0, charged: 0, unread: 0 };
+  /** True while the node reads what peers sent during its own stall: nothing is charged then. */
+  private readonly forgiving: () => boolean;
+  /** Stale messages seen within budget, beyond it (rejected), forgiven after the node's own stall, and gossip rejected unread while spent. */
+  readonly counts = { allowed: 0, charged: 0, forgiven: 0, unread: 0 };
 
   /** `perMinute` stale messages a peer (as many in a burst) before they cost it score. */
-  constructor(perMinute: number) {
+  constructor(perMinute: number, forgiving: () => boolean = () => false) {
     if (!(perMinute > 0)) throw new RangeError(`a stale gossip budget must be positive, got ${perMinute}`);
     this.buckets = new RequestBuckets(perMinute / 60, MAX_BANNED, perMinute);
+    this.forgiving = forgiving;
   }
 
   /** True while `peer` has spent its budget: its gossip is rejected unread (counted). */
   spent(peer: string, now = Date.now()): boolean {
-    if (this.buckets.has(peer, now)) return false;
+    if (this.buckets.has(peer, now) || this.forgiving()) return false;
     this.counts.unread++;
     return true;
   }
@@ -38,6 +42,10 @@ export class StaleGossipBudget {
 
   /** Records one stale message from `peer`; true when it is within the budget (ignore), false when it costs (reject). */
   allow(peer: string, now = Date.now()): boolean {
+    if (this.forgiving()) {
+      this.counts.forgiven++;
+      return true;
+    }
     const ok = this.buckets.take(peer, now) === 0;
     if (ok) this.counts.allowed++;
     else this.counts.charged++;

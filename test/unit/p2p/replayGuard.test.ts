@@ -29,3 +29,24 @@ test('a copy crossing another peer is free; later copies spend the stale-gossip 
   assert.equal(guard.duplicate('r', 'b'), null, 'within the budget');
   assert.match(guard.duplicate('r', 'a') ?? '', /beyond its stale-gossip budget/);
 });
+
+test("a burst of copies read right after the node's own stall bans nobody; the same burst otherwise bans", () => {
+  // What an authority back from a 5 s pause reads at once: a follower's re-announced transactions, each several times.
+  const burst = (guard: ReplayGuard) => {
+    const why: string[] = [];
+    for (let m = 0; m < 20; m++) for (let copy = 0; copy < 6; copy++) why.push(guard.duplicate('follower', `tx${m}`, 1_000) ?? '');
+    return why.filter(Boolean);
+  };
+  assert.ok(burst(new ReplayGuard(new StaleGossipBudget(10))).length > 0, 'read as replays, the burst bans');
+  let stalled = true;
+  const stale = new StaleGossipBudget(10, () => stalled);
+  const guard = new ReplayGuard(stale, () => stalled);
+  assert.deepEqual(burst(guard), [], 'read through the stall, nothing is held against the follower');
+  assert.equal(stale.allow('follower'), true, 'stale gossip too');
+  assert.equal(stale.spent('follower'), false);
+  assert.equal(stale.counts.forgiven, 1);
+  // Once the grace is over, copies count from zero again.
+  stalled = false;
+  for (let i = 1; i <= MAX_COPIES; i++) assert.equal(guard.duplicate('follower', 'later', 2_000), null, `copy ${i}`);
+  assert.match(guard.duplicate('follower', 'later', 2_001) ?? '', /sent one gossip message/);
+});
