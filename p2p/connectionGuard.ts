@@ -8,6 +8,10 @@
  *
  * The gater refuses early (after the handshake, when the remote peer id is known); concurrent
  * handshakes can race past it, so each opened connection is counted again and closed when over.
+ * A banned peer is refused both ways while its ban lasts: it was hung up on at the ban, and
+ * without this it dialled again every round (or was dialled, being a known peer), each time a
+ * handshake and a hang-up, and its failed sync requests logged (every ~3 s for 10 minutes in the
+ * soak of 2026-11-28); refused, its dials fail and back off.
  */
 import type { Connection, ConnectionGater, MultiaddrConnection, PeerId } from '@libp2p/interface';
 import type { Multiaddr } from '@multiformats/multiaddr';
@@ -41,13 +45,22 @@ export class ConnectionGuard {
   private readonly opts: ConnectionGuardOptions;
   private readonly isKnown: (peer: string) => boolean;
   private readonly connections: () => Connection[];
+  private readonly isBanned: (peer: string) => boolean;
   /** Connections refused or closed by the caps (operators and tests). */
   refused = 0;
+  /** Connections and dials refused because the peer is banned. */
+  refusedBanned = 0;
 
-  constructor(opts: ConnectionGuardOptions, isKnown: (peer: string) => boolean, connections: () => Connection[]) {
+  constructor(
+    opts: ConnectionGuardOptions,
+    isKnown: (peer: string) => boolean,
+    connections: () => Connection[],
+    isBanned: (peer: string) => boolean = () => false,
+  ) {
     this.opts = opts;
     this.isKnown = isKnown;
     this.connections = connections;
+    this.isBanned = isBanned;
   }
 
   /** Inbound slots strangers share. */
@@ -55,10 +68,17 @@ export class ConnectionGuard {
     return Math.max(1, this.opts.maxConnections - this.opts.reservedKnownConnections);
   }
 
-  /** The libp2p connection gater: inbound strangers beyond the caps are refused after the handshake. */
+  /** The libp2p connection gater: banned peers both ways, inbound strangers beyond the caps, refused after the handshake. */
   gater(): ConnectionGater {
+    const banned = (peer: PeerId) => {
+      const deny = this.isBanned(peer.toString());
+      if (deny) this.refusedBanned++;
+      return deny;
+    };
     return {
+      denyDialPeer: banned,
       denyInboundEncryptedConnection: (peer: PeerId, conn: MultiaddrConnection) => {
+        if (banned(peer)) return true;
         const deny = this.over(peer.toString(), bucketOf(conn.remoteAddr), null);
         if (deny) this.refused++;
         return deny;

@@ -75,6 +75,7 @@ export class P2pNetwork implements NetworkView, Component {
       this.opts,
       (peer) => this.book.knows(peer),
       () => this.p2p?.getConnections() ?? [],
+      (peer) => this.syncer?.banned.has(peer) ?? false,
     );
   }
 

@@ -109,6 +109,14 @@ test('one genuine block message replayed as identical frames for 10 s: the repla
     assert.equal(bans, 1, 'the replayer is banned');
     assert.ok(!open, 'and hung up on');
     assert.ok(read < 0.1, `${read.toFixed(2)} GB of replays went out before the hang-up`);
+    // Banned, it stays out: a dial back is refused after the handshake, never let in (and hung up on) again.
+    const connects = () => node!.stderr().split(replayer.peerId.toString()).length;
+    const before = connects();
+    const addr = multiaddr((await getJson<{ addresses: string[] }>(node.url, '/api/chain/network')).addresses[0]);
+    for (let i = 0; i < 3; i++) await replayer.dial(addr).catch(() => undefined);
+    await waitFor(async () => ((replayer as Libp2p).getConnections().length === 0 ? true : undefined), 5000);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(connects(), before, 'the node logged no connection of the banned peer');
   } finally {
     await replayer.stop();
     node?.child.kill('SIGTERM');
