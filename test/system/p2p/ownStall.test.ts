@@ -11,9 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { multiaddr } from '@multiformats/multiaddr';
-import { signTx } from '../../../core/txCodec.ts';
 import { hostileLibp2p } from '../../helpers/hostilePeer.ts';
 import { startNodeProcess, waitFor } from '../../helpers/nodeProcess.ts';
+import { transfer } from '../../helpers/coreSupport.ts';
 import { DEV_KEYS } from '../../helpers/testChain.ts';
 
 const COPIES = 300;
@@ -37,10 +37,7 @@ test('300 stale copies read after a SIGSTOP cost their sender nothing; sent to t
     peer.services.pubsub.subscribe(topic);
     await peer.dial(multiaddr(net.addresses[0]));
     await waitFor(async () => (peer.services.pubsub.getSubscribers(topic).length > 0 ? true : undefined));
-    const tx = signTx(
-      { type: 'TRANSFER', from: DEV_KEYS[1].address, to: DEV_KEYS[2].address, amount: '7', fee: '1000', nonce: 0, timestamp: Date.now() },
-      DEV_KEYS[1],
-    );
+    const tx = transfer(DEV_KEYS[1], { to: DEV_KEYS[2].address, fee: '1000', timestamp: Date.now() });
     const sent = await fetch(`${node.url}/api/chain/tx`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
