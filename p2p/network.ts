@@ -68,9 +68,8 @@ export class P2pNetwork implements NetworkView, Component {
     this.hooks = { ...hooks };
     this.opts = { ...defaultP2pOptions, ...opts };
     this.topics = new GossipTopics(ports.chain.info.genesisBlock.hash, this.opts, ports.log);
-    const forgiving = () => this.stalls.forgiving();
-    this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute, forgiving);
-    this.replays = new ReplayGuard(this.stale, forgiving);
+    this.stale = new StaleGossipBudget(this.opts.staleGossipPerMinute, () => this.stalls.forgiving());
+    this.replays = new ReplayGuard(this.stale);
     this.guard = new ConnectionGuard(
       this.opts,
       (peer) => this.book.knows(peer),

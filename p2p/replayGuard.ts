@@ -25,17 +25,14 @@ export class ReplayGuard {
   private readonly stale: StaleGossipBudget;
   /** Copies by peer and message, and when the first of them came. */
   private readonly copies = new Map<string, { n: number; since: number }>();
-  /** True while the node reads what peers sent during its own stall: copies are neither counted nor charged. */
-  private readonly forgiving: () => boolean;
-
-  constructor(stale: StaleGossipBudget, forgiving: () => boolean = () => false) {
+  constructor(stale: StaleGossipBudget) {
     this.stale = stale;
-    this.forgiving = forgiving;
   }
 
   /** Records a duplicate of `msgId` from `peer`; why the peer is to be banned, or null. */
   duplicate(peer: string, msgId: string, now = Date.now()): string | null {
-    if (this.forgiving()) return null;
+    // Read late through the node's own stall (the budget's own test): neither counted nor charged.
+    if (this.stale.forgives()) return null;
     const key = `${peer} ${msgId}`;
     const kept = this.copies.get(key);
     const since = kept && now - kept.since < COPY_WINDOW_MS ? kept.since : now;

@@ -16,8 +16,8 @@ import { RequestBuckets } from './requestBuckets.ts';
 /** Per-peer allowance of stale gossip messages. */
 export class StaleGossipBudget {
   private readonly buckets: RequestBuckets;
-  /** True while the node reads what peers sent during its own stall: nothing is charged then. */
-  private readonly forgiving: () => boolean;
+  /** True while the node reads what peers sent during its own stall (p2p/stallWatch.ts): nothing is charged then. */
+  readonly forgives: () => boolean;
   /** Stale messages seen within budget, beyond it (rejected), forgiven after the node's own stall, and gossip rejected unread while spent. */
   readonly counts = { allowed: 0, charged: 0, forgiven: 0, unread: 0 };
 
@@ -25,12 +25,12 @@ export class StaleGossipBudget {
   constructor(perMinute: number, forgiving: () => boolean = () => false) {
     if (!(perMinute > 0)) throw new RangeError(`a stale gossip budget must be positive, got ${perMinute}`);
     this.buckets = new RequestBuckets(perMinute / 60, MAX_BANNED, perMinute);
-    this.forgiving = forgiving;
+    this.forgives = forgiving;
   }
 
   /** True while `peer` has spent its budget: its gossip is rejected unread (counted). */
   spent(peer: string, now = Date.now()): boolean {
-    if (this.buckets.has(peer, now) || this.forgiving()) return false;
+    if (this.buckets.has(peer, now) || this.forgives()) return false;
     this.counts.unread++;
     return true;
   }
@@ -42,7 +42,7 @@ export class StaleGossipBudget {
 
   /** Records one stale message from `peer`; true when it is within the budget (ignore), false when it costs (reject). */
   allow(peer: string, now = Date.now()): boolean {
-    if (this.forgiving()) {
+    if (this.forgives()) {
       this.counts.forgiven++;
       return true;
     }
