@@ -10,7 +10,7 @@ import { Level } from 'level';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { FoldBatcher } from '../../../projections/foldBatcher.ts';
-import type { Projection } from '../../../projections/projection.ts';
+import type { KvOp, Projection } from '../../../projections/projection.ts';
 import type { Slot } from '../../../projections/slot.ts';
 import type { ProjectionStore, RowOp, Rows } from '../../../projections/store.ts';
 import { UndoLog } from '../../../projections/undoLog.ts';
@@ -71,6 +71,9 @@ function rig() {
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
+
+/** A put of a key no block wrote before (what a model's new-key rows are). */
+const fresh = (key: string, value: number): KvOp => ({ type: 'put', key, value, fresh: true });
 
 test('rows folded but not yet written are read back as copies, the rest from disk', async () => {
   const r = rig();
@@ -173,16 +176,10 @@ test('fresh puts queued as folded, then other ops keyed over them: the disk ends
   const r = rig();
   try {
     r.batcher.hold();
-    r.fold(1, [
-      { type: 'put', key: 'a', value: 1, fresh: true },
-      { type: 'put', key: 'b', value: 1, fresh: true },
-    ]);
-    r.fold(2, [{ type: 'put', key: 'c', value: 1, fresh: true }]);
+    r.fold(1, [fresh('a', 1), fresh('b', 1)]);
+    r.fold(2, [fresh('c', 1)]);
     r.fold(3, [{ type: 'del', key: 'a' }]);
-    r.fold(4, [
-      { type: 'put', key: 'b', value: 2 },
-      { type: 'put', key: 'd', value: 1, fresh: true },
-    ]);
+    r.fold(4, [{ type: 'put', key: 'b', value: 2 }, fresh('d', 1)]);
     r.batcher.release();
     await r.batcher.flush();
     const rows = r.batches[0].filter((op) => ['a', 'b', 'c', 'd'].includes(op.key));
@@ -209,10 +206,7 @@ test('a read of queued fresh puts answers them, and later ops are keyed over the
   const r = rig();
   try {
     r.batcher.hold();
-    r.fold(1, [
-      { type: 'put', key: 'a', value: 1, fresh: true },
-      { type: 'put', key: 'b', value: 1, fresh: true },
-    ]);
+    r.fold(1, [fresh('a', 1), fresh('b', 1)]);
     assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [1, 1], 'fresh puts queued are read back');
     r.fold(2, [
       { type: 'del', key: 'a' },
