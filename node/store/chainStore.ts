@@ -21,12 +21,16 @@ type Sub = Rows;
 
 /**
  * LevelDB's sizes for a store of millions of rows written in random key order (accounts and
- * history rows of new addresses): with LevelDB's defaults (2 MiB tables, 1,000 open at most, an
- * 8 MiB block cache) a 10 GB store spans ~5,000 tables, so a read of a key not yet written
- * reopens tables and their filters; 16 MiB tables keep them all open, and larger memtables flush
- * (and compact) a fifth as often. Memory: the cache plus at most two memtables.
+ * history rows of new addresses): with LevelDB's defaults (2 MiB tables, 1,000 open at most) a
+ * 10 GB store spans ~5,000 tables, so a read of a key not yet written reopens tables and their
+ * filters; 16 MiB tables keep them all open. The memory is the cache plus at most two memtables,
+ * and on a serving node it fills slowly (a memtable flushes after 4 MiB of writes, the cache
+ * fills with what is read) and malloc keeps it: with a 32 MiB cache and 16 MiB memtables a
+ * follower's memory rose ~60 MiB over its first 90 minutes (docs/memory.md). At 8 and 4 MiB the
+ * rebuilds and replays of `npm run bench -- --only replay` ran at the same rates (within their
+ * runs' spread).
  */
-const LEVEL_TUNING = { cacheSize: 32 << 20, writeBufferSize: 16 << 20, maxFileSize: 16 << 20 };
+const LEVEL_TUNING = { cacheSize: 8 << 20, writeBufferSize: 4 << 20, maxFileSize: 16 << 20 };
 
 /** LevelDB-backed block log. */
 export class ChainStore extends BlockReads {
