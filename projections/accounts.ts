@@ -49,6 +49,12 @@ const kindOf = (key: string): RecordKind | undefined => KIND_OF_PREFIX.get(key.s
 /** The row marking an open record (its value is in the record's own row). */
 const openMark = (recordKey: string): string => `!o:${recordKey}`;
 
+/** The put (`open`: a fresh mark) or del of a record's open mark. */
+function openMarkOp(kind: RecordKind, id: string, open: boolean): KvOp {
+  const key = openMark(`${RECORD_PREFIX[kind]}:${id}`);
+  return open ? { type: 'put', key, value: 1, fresh: true } : { type: 'del', key };
+}
+
 /** The rows a whole state is stored as (used for genesis and by tests). */
 function stateRows(s: ChainState): KvOp[] {
   const ops: KvOp[] = [];
@@ -111,15 +117,19 @@ export const accountsProjection: Projection<ChainState> = {
     // The first fold after genesis also persists the genesis allocations it started from.
     if (ev.block.index === 1) ops.push(...stateRows(state));
     // Open marks follow each record's openness: before the commit, `state.open` is the old one.
+    // Kinds the block neither wrote nor removed are skipped before anything is made for them
+    // (a near-empty block writes none: every block of a rebuild passes here).
+    const { records, removed } = ev.diff;
     for (const [kind, isOpen] of OPEN_OF) {
-      const was = state.open[kind] ?? new Set<string>();
-      const key = (k: string) => `${RECORD_PREFIX[kind]}:${k}`;
-      const changed: Map<string, unknown> = ev.diff.records[kind];
+      const changed: Map<string, unknown> = records[kind];
+      const gone = removed?.[kind];
+      if (changed.size === 0 && !gone) continue;
+      const was = state.open[kind];
       for (const [k, v] of changed) {
-        if (isOpen(v) && !was.has(k)) ops.push({ type: 'put', key: openMark(key(k)), value: 1, fresh: true });
-        else if (!isOpen(v) && was.has(k)) ops.push({ type: 'del', key: openMark(key(k)) });
+        const had = was?.has(k) === true;
+        if (isOpen(v) ? !had : had) ops.push(openMarkOp(kind, k, !had));
       }
-      for (const k of ev.diff.removed?.[kind] ?? []) if (was.has(k)) ops.push({ type: 'del', key: openMark(key(k)) });
+      if (gone && was) for (const k of gone) if (was.has(k)) ops.push(openMarkOp(kind, k, false));
     }
     commitDiff(state, ev.diff);
     for (const [k, a] of ev.diff.accounts) ops.push(accountRow.put(k, encodeAccount(a)));

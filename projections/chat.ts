@@ -111,11 +111,12 @@ export const chatProjection: Projection<ChatState> = {
   },
   needs(s, ev) {
     if (s.cap === Number.POSITIVE_INFINITY) return [];
-    const keys = new Set<string>();
+    const keys: string[] = [];
     for (const tx of ev.txs)
       if (isTx(tx, CHAT_TURN) && !s.convs.has(tx.conversationId) && !s.absent.has(tx.conversationId))
-        keys.add(conversationRow.key(tx.conversationId));
-    return [...keys];
+        keys.push(conversationRow.key(tx.conversationId));
+    // Each once (a conversation may turn twice in a block); most blocks name none.
+    return keys.length > 1 ? [...new Set(keys)] : keys;
   },
   take(s, rows) {
     for (const [key, row] of rows) {

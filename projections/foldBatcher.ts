@@ -101,7 +101,13 @@ export class FoldBatcher implements SlotBatch {
         byKeyOf(rows);
       }
       if (rows.list) rows.list.push(op);
-      else rows.byKey?.set(op.key, op);
+      else if (rows.byKey) {
+        // A delete of a row put fresh in this batch: the row has not reached the disk (nor any
+        // batch before), so nothing is left to delete (a holder's rank, moved block after block).
+        const queued = op.type === 'del' ? rows.byKey.get(op.key) : undefined;
+        if (queued?.type === 'put' && queued.fresh) rows.byKey.delete(op.key);
+        else rows.byKey.set(op.key, op);
+      }
     }
     this.queued += ops.length;
   }

@@ -101,15 +101,33 @@ export const holdersProjection: Projection<HoldersState, HoldersState> = {
   apply(s, ev: BlockEvent) {
     const next: HoldersState = { totalHolders: s.totalHolders, buckets: [...s.buckets] };
     // Net effect per key: a holder that moves twice in a block writes its last place only.
-    const rows = new Map<string, string | undefined>();
-    for (const [address, balance] of s.genesis ?? []) rows.set(rankRow.key({ address, balance: BigInt(balance) }), balance);
+    const rows = new Map<string, KvOp>();
+    for (const [address, balance] of s.genesis ?? []) {
+      const key = rankRow.key({ address, balance: BigInt(balance) });
+      rows.set(key, { type: 'put', key, value: balance });
+    }
     for (const c of ev.balances) {
       add(next, c.before, -1);
       add(next, c.after, 1);
-      if (c.before > 0n) rows.set(rankRow.key({ address: c.address, balance: c.before }), undefined);
-      if (c.after > 0n) rows.set(rankRow.key({ address: c.address, balance: c.after }), c.after.toString());
+      if (c.before > 0n) {
+        const key = rankRow.key({ address: c.address, balance: c.before });
+        // A rank this block put fresh and now leaves was never stored: nothing to delete.
+        const put = rows.get(key);
+        if (put?.type === 'put' && put.fresh) rows.delete(key);
+        else rows.set(key, { type: 'del', key });
+      }
+      if (c.after > 0n) {
+        const key = rankRow.key({ address: c.address, balance: c.after });
+        // Fresh unless this block already named the key: a holder's rank row exists only at its
+        // balance when the block began, which its first change deletes above. A fresh rank put
+        // and deleted within one batch never reaches the disk (projections/foldBatcher.ts).
+        rows.set(
+          key,
+          rows.has(key) ? { type: 'put', key, value: c.after.toString() } : { type: 'put', key, value: c.after.toString(), fresh: true },
+        );
+      }
     }
-    const ops: KvOp[] = [...rows].map(([key, value]) => (value === undefined ? { type: 'del', key } : { type: 'put', key, value }));
+    const ops = [...rows.values()];
     return { state: next, ops };
   },
   save: (s) => s,

@@ -53,7 +53,10 @@ export const nameIndexProjection: Projection<NameState, null> = {
   name: 'nameIndex',
   version: 1,
   init: () => ({ filed: new Map() }),
-  needs: (_s, ev) => [...new Set(namesOf(ev).map(currentRow.key))],
+  needs(_s, ev) {
+    const names = namesOf(ev);
+    return names.length === 0 ? [] : [...new Set(names.map(currentRow.key))];
+  },
   take(s, rows) {
     for (const [key, v] of rows) s.filed.set(key, v === undefined ? undefined : String(v));
   },

@@ -75,11 +75,14 @@ export const recordListsProjection: Projection<RecordListsState, RecordCounts> =
     s.counts = counts;
     return { state: s, ops };
   },
-  needs: (s, ev) =>
-    missingCounts(
-      s.owners,
-      TOKENS.flatMap((rec) => tokensOf(ev, rec).map((t) => ownerCountRow.key([rec.kind, t.owner]))),
-    ),
+  needs(s, ev) {
+    const keys: string[] = [];
+    // A kind the block minted none of is skipped before its tokens are listed (most blocks).
+    for (const rec of TOKENS)
+      if ((recordMap(ev.diff.records, rec)?.size ?? 0) > 0)
+        for (const t of tokensOf(ev, rec)) keys.push(ownerCountRow.key([rec.kind, t.owner]));
+    return keys.length === 0 ? keys : missingCounts(s.owners, keys);
+  },
   take: (s, rows) => takeCounts(s.owners, rows),
   save: (s) => s.counts,
   // Owners' counts are read back as they are needed: a load (start, rollback) starts without them.

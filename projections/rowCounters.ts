@@ -30,9 +30,10 @@ export function rowCounters(cap = Number.POSITIVE_INFINITY): RowCounters {
 
 /** The keys of `keys` the cache cannot answer (each once): the rows `needs` names. */
 export function missingCounts(c: RowCounters, keys: Iterable<string>): string[] {
-  const out = new Set<string>();
-  for (const k of keys) if (!c.counts.has(k) && !c.absent.has(k)) out.add(k);
-  return [...out];
+  // Made only when a key is missing: most blocks name none (prepare asks every block).
+  const out: string[] = [];
+  for (const k of keys) if (!c.counts.has(k) && !c.absent.has(k)) out.push(k);
+  return out.length > 1 ? [...new Set(out)] : out;
 }
 
 /** Takes rows read back (undefined: no row, a count of 0). */

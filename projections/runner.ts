@@ -159,16 +159,26 @@ export class ProjectionRunner {
   /**
    * Reads the rows projections need before folding `ev` (`Projection.needs`, for models that keep
    * a bounded cache of their rows) and hands them over. The writer awaits this before it folds or
-   * announces a block; it reads nothing unless a cache lost a row the block needs.
+   * announces a block; it reads nothing unless a cache lost a row the block needs. Undefined when
+   * there is nothing to wait for (most blocks: no promise made, no turn waited).
    */
-  async prepare(ev: BlockEvent): Promise<void> {
-    // A writer folding faster than the disk writes waits for the batch in flight, so the rows
-    // queued in memory stay bounded (the next batch takes them all).
-    if (this.parts.batch.backlog() >= MAX_BACKLOG) await this.parts.batch.settle();
+  prepare(ev: BlockEvent): Promise<void> | undefined {
+    // Each model's needs depend on its own state alone, so all are asked before any is read.
+    const reads: [Slot, string[]][] = [];
     for (const slot of this.parts.slots.values()) {
       if (!slot.p.needs || ev.block.index !== slot.height + 1) continue;
       const keys = slot.p.needs(slot.state, ev);
-      if (keys.length === 0) continue;
+      if (keys.length > 0) reads.push([slot, keys]);
+    }
+    // A writer folding faster than the disk writes waits for the batch in flight, so the rows
+    // queued in memory stay bounded (the next batch takes them all).
+    const settle = this.parts.batch.backlog() >= MAX_BACKLOG;
+    return settle || reads.length > 0 ? this.readNeeds(settle, reads) : undefined;
+  }
+
+  private async readNeeds(settle: boolean, reads: [Slot, string[]][]): Promise<void> {
+    if (settle) await this.parts.batch.settle();
+    for (const [slot, keys] of reads) {
       // The rows as every block folded so far left them (queued ones from memory: no write waited for).
       const values = await this.parts.batch.getMany(slot.sub, keys);
       // A model that names rows it needs takes them (Projection.needs and take go together).

@@ -166,7 +166,11 @@ export const socialProjection: Projection<SocialState, { feed: number }> = {
     }
     return { state, ops };
   },
-  needs: (s, ev) => missingCounts(s.counters, ev.txs.flatMap(countedBy)),
+  needs(s, ev) {
+    const keys: string[] = [];
+    for (const tx of ev.txs) for (const key of countedBy(tx)) keys.push(key);
+    return keys.length === 0 ? keys : missingCounts(s.counters, keys);
+  },
   take: (s, rows) => takeCounts(s.counters, rows),
   save: (s) => ({ feed: s.feed }),
   // Counts are read back as they are needed: a load (start, rollback) starts without them.

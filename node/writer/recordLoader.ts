@@ -27,16 +27,36 @@ async function loadInto(state: ChainState, keys: readonly string[], read: RowRea
  * rows), not a fault of the input: it is thrown as an Error.
  */
 export async function withLoaded<T>(state: ChainState, read: RowReader, attempt: () => T): Promise<T> {
+  return withLoadedNow(state, read, attempt);
+}
+
+/**
+ * `withLoaded` answering at once when the first try read nothing missing (a catch-up's near-empty
+ * blocks: no promise made, no turn waited), a promise otherwise.
+ */
+export function withLoadedNow<T>(state: ChainState, read: RowReader, attempt: () => T): T | Promise<T> {
+  try {
+    return attempt();
+  } catch (e) {
+    if (!(e instanceof RecordsNotLoaded)) throw e;
+    return retryLoaded(state, read, attempt, e);
+  }
+}
+
+/** Loads what `missed` named and tries again, until a try names nothing missing. */
+async function retryLoaded<T>(state: ChainState, read: RowReader, attempt: () => T, missed: RecordsNotLoaded): Promise<T> {
+  let e = missed;
   let last = '';
   for (;;) {
+    const named = e.keys.join('\n');
+    if (named === last) throw new Error(`record cache did not take the rows it loaded: ${e.message}`);
+    last = named;
+    await loadInto(state, e.keys, read);
     try {
       return attempt();
-    } catch (e) {
-      if (!(e instanceof RecordsNotLoaded)) throw e;
-      const named = e.keys.join('\n');
-      if (named === last) throw new Error(`record cache did not take the rows it loaded: ${e.message}`);
-      last = named;
-      await loadInto(state, e.keys, read);
+    } catch (again) {
+      if (!(again instanceof RecordsNotLoaded)) throw again;
+      e = again;
     }
   }
 }
@@ -46,8 +66,9 @@ export async function withLoaded<T>(state: ChainState, read: RowReader, attempt:
  * their schemas name as an address: recipients, other parties) that `state`'s cache cannot answer, with one read, before
  * the block is applied: a block of transfers to new addresses then costs no retry (no second pass
  * of hashing and checks). Only a saving, never trusted: what it misses the retry still loads.
+ * Undefined when the cache answers every account (nothing to wait for), else the read's promise.
  */
-export async function prefetchAccounts(state: ChainState, raw: unknown, read: RowReader): Promise<void> {
+export function prefetchAccounts(state: ChainState, raw: unknown, read: RowReader): Promise<void> | undefined {
   if (!state.cache) return;
   const b = raw as { proposer?: unknown; transactions?: unknown } | null;
   if (!b || !Array.isArray(b.transactions)) return;
@@ -70,5 +91,5 @@ export async function prefetchAccounts(state: ChainState, raw: unknown, read: Ro
     want(Reflect.get(tx, 'from'));
     for (const name of partyFieldsOf(Reflect.get(tx, 'type'))) want(Reflect.get(tx, name));
   }
-  if (keys.size > 0) await loadInto(state, [...keys], read);
+  return keys.size > 0 ? loadInto(state, [...keys], read) : undefined;
 }

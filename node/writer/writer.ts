@@ -24,7 +24,7 @@ import { silentLogger, type Logger } from '../log.ts';
 import { Mempool } from '../mempool/mempool.ts';
 import type { NodeOptions, OpenedChain } from '../store/openChain.ts';
 import { PendingLog } from '../mempool/pendingLog.ts';
-import { prefetchAccounts, withLoaded } from './recordLoader.ts';
+import { prefetchAccounts, withLoaded, withLoadedNow } from './recordLoader.ts';
 import { WriteQueue, type BlockWork } from './writeQueue.ts';
 
 /** The one writer's state and primitives. */
@@ -94,8 +94,16 @@ export class Writer {
     return withLoaded(state, (keys) => this.runner.rowsNow(accountsProjection, keys), attempt);
   }
 
-  /** Loads the accounts a block to be applied names that `state`'s cache lacks (node/writer/recordLoader.ts). Writer only. */
-  prefetch(raw: unknown, state: ChainState = this.state()): Promise<void> {
+  /** `loading`, answering at once when nothing was missing (node/writer/recordLoader.ts `withLoadedNow`). */
+  loadingNow<T>(attempt: () => T, state: ChainState = this.state()): T | Promise<T> {
+    return withLoadedNow(state, (keys) => this.runner.rowsNow(accountsProjection, keys), attempt);
+  }
+
+  /**
+   * Loads the accounts a block to be applied names that `state`'s cache lacks (node/writer/recordLoader.ts);
+   * undefined when it lacks none. Writer only.
+   */
+  prefetch(raw: unknown, state: ChainState = this.state()): Promise<void> | undefined {
     return prefetchAccounts(state, raw, (keys) => this.runner.rowsNow(accountsProjection, keys));
   }
 
