@@ -46,12 +46,17 @@ export class DigestedLog {
     return { height: this.height, digest: this.digest };
   }
 
-  /** The items, in order; throws (naming the height) where the log differs from what was verified. */
-  async *items(): AsyncGenerator<PipelineItem<undefined>> {
+  /**
+   * The items in order, a stored chunk at a time; throws (naming the height) where the log differs
+   * from what was verified, before any block of the chunk that holds the difference is handed on.
+   */
+  async *items(): AsyncGenerator<PipelineItem<undefined>[]> {
     const mark = this.store.verified.mark;
     let checkedTo = 0;
-    for await (const chunk of storedChunks(this.store, 1, this.head))
-      for (const bytes of chunk) {
+    for await (const chunk of storedChunks(this.store, 1, this.head)) {
+      const items: PipelineItem<undefined>[] = new Array(chunk.length);
+      for (let i = 0; i < chunk.length; i++) {
+        const bytes = chunk[i];
         const h = ++this.height;
         // The stored bytes themselves: the same the digest took when the blocks were appended.
         this.digest = nextDigest(this.digest, bytes);
@@ -64,13 +69,15 @@ export class DigestedLog {
         }
         const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
         // With its bytes: the workers parse them too and check the transactions (blockCheckJob.ts).
-        yield {
+        items[i] = {
           block: JSON.parse(text) as unknown,
           meta: undefined,
           assumed: h <= this.through,
           bytes: this.withBytes ? bytes : undefined,
         };
       }
+      yield items;
+    }
   }
 
   /** Throws for the first block in `lo+1..hi` that is no valid link or whose signatures fail, or for the stretch. */

@@ -39,9 +39,13 @@ export interface BatchLimits {
 /** Defaults: batches small enough to keep both threads busy, big enough to amortise hand-off. */
 export const defaultBatchLimits: BatchLimits = { maxBlocks: 256, maxTxs: 4096, maxBytes: 32 * 1024 * 1024 };
 
-/** Groups items into batches by block count and transaction count. */
+/**
+ * Groups items into batches by block count and transaction count. A source may hand over items
+ * one at a time or in chunks (the log's reader: a step of an async generator a block would cost
+ * a near-empty block's rebuild more than its hashing).
+ */
 export async function* batchesOf<M>(
-  items: AsyncIterable<PipelineItem<M>>,
+  items: AsyncIterable<PipelineItem<M> | readonly PipelineItem<M>[]>,
   given: Partial<BatchLimits> = {},
 ): AsyncGenerator<PipelineItem<M>[]> {
   const limits = { ...defaultBatchLimits, ...given };
@@ -49,30 +53,35 @@ export async function* batchesOf<M>(
   let txs = 0;
   let bytes = 0;
   try {
-    for await (const item of items) {
-      batch.push(item);
-      const list = txsOf(item.block);
-      txs += list?.length ?? 0;
-      // Stored bytes are measured by the workers (their size bounds the batch meanwhile); others
-      // once here: applyBlock is handed the figure instead of serialising every transaction again.
-      if (item.bytes) bytes += item.bytes.byteLength;
-      else if (list) {
-        item.txBytes = txBytes(list);
-        bytes += item.txBytes;
+    for await (const got of items)
+      for (const item of isChunk(got) ? got : [got]) {
+        batch.push(item);
+        const list = txsOf(item.block);
+        txs += list?.length ?? 0;
+        // Stored bytes are measured by the workers (their size bounds the batch meanwhile); others
+        // once here: applyBlock is handed the figure instead of serialising every transaction again.
+        if (item.bytes) bytes += item.bytes.byteLength;
+        else if (list) {
+          item.txBytes = txBytes(list);
+          bytes += item.txBytes;
+        }
+        if (batch.length >= limits.maxBlocks || txs >= limits.maxTxs || bytes >= limits.maxBytes) {
+          yield batch;
+          batch = [];
+          txs = 0;
+          bytes = 0;
+        }
       }
-      if (batch.length >= limits.maxBlocks || txs >= limits.maxTxs || bytes >= limits.maxBytes) {
-        yield batch;
-        batch = [];
-        txs = 0;
-        bytes = 0;
-      }
-    }
   } catch (e) {
     // A source that fails midway (a peer hanging up) still has what it delivered applied first.
     if (batch.length) yield batch;
     throw e;
   }
   if (batch.length) yield batch;
+}
+
+function isChunk<M>(got: PipelineItem<M> | readonly PipelineItem<M>[]): got is readonly PipelineItem<M>[] {
+  return Array.isArray(got);
 }
 
 /** Stored or fetched blocks as pipeline items. */
@@ -189,7 +198,11 @@ export async function runPipeline<M>(
       // The next batch as before: in hand before this one is applied.
       const next = await queue[0];
       const verdicts = await current.verdicts;
-      for (let i = 0; i < current.batch.length; i++) await apply(current.batch[i], verdicts[i]);
+      for (let i = 0; i < current.batch.length; i++) {
+        // An apply with nothing to wait for answers undefined: no turn is awaited for it.
+        const applying = apply(current.batch[i], verdicts[i]);
+        if (applying) await applying;
+      }
       if (afterBatch) await afterBatch(opts.lookahead ? await aheadOf(next) : {});
       if (next === null || (next && 'error' in next)) ended = true;
     }
