@@ -15,14 +15,9 @@ import { attachReactor, detachReactor, rewindReactors } from './reactorSlots.ts'
 import { rollbackTo } from './rollback.ts';
 import { minHeight, rowsByName, type RunnerParts, type Slot } from './slot.ts';
 import { dumpSlots, loadSlots, resetSlot } from './loadSlots.ts';
+import { prepareFold } from './prepareFold.ts';
 import type { ProjectionStore, Rows } from './store.ts';
 import { UndoLog } from './undoLog.ts';
-
-/**
- * Row operations a writer may queue ahead of the disk before it waits for the batch in flight
- * (a few blocks of 500 transfers to new accounts; ~0.5 KB each, tens of MiB at most).
- */
-const MAX_BACKLOG = 50_000;
 
 /** Runs projections over the event feed and persists them with their saved positions. */
 export class ProjectionRunner {
@@ -32,6 +27,12 @@ export class ProjectionRunner {
   private subscription: Subscription | null = null;
   /** A height the head is known to be heading for (a sync target): undo is kept only near it. */
   undoHorizon = 0;
+  /**
+   * Slots this runner reset and that have folded nothing since: the load after a `resetAll` (a
+   * replay) finds them without a saved position and must not clear their key spaces a second
+   * time (a clear walks the first one's tombstones: a fifth of a 100k-transfer rebuild).
+   */
+  private readonly cleared = new Set<Slot>();
 
   // biome-ignore lint/suspicious/noExplicitAny: projections of different state types
   constructor(store: ProjectionStore, projections: Projection<any>[], info: ChainInfo, undoDepth = 128) {
@@ -49,13 +50,17 @@ export class ProjectionRunner {
 
   /** Loads every projection from its saved position; a missing one or a new version starts at genesis. */
   async load(): Promise<void> {
-    await loadSlots(this.parts, (slot) => this.reset(slot));
+    // Only a slot still at genesis can skip: rows go out with a saved position, so one without
+    // a position has written no row since its reset.
+    await loadSlots(this.parts, (slot) => (this.cleared.has(slot) && slot.height === 0 ? Promise.resolve() : this.reset(slot)));
+    this.cleared.clear();
   }
 
   /** Drops a projection's rows and saved position; it restarts from genesis. */
-  private reset(slot: Slot): Promise<void> {
+  private async reset(slot: Slot): Promise<void> {
     this.resets++;
-    return resetSlot(this.parts, slot);
+    await resetSlot(this.parts, slot);
+    this.cleared.add(slot);
   }
 
   /** Resets every projection (for `replay`). */
@@ -157,33 +162,11 @@ export class ProjectionRunner {
   }
 
   /**
-   * Reads the rows projections need before folding `ev` (`Projection.needs`, for models that keep
-   * a bounded cache of their rows) and hands them over. The writer awaits this before it folds or
-   * announces a block; it reads nothing unless a cache lost a row the block needs. Undefined when
-   * there is nothing to wait for (most blocks: no promise made, no turn waited).
+   * Reads the rows projections need before folding `ev` and hands them over (projections/prepareFold.ts);
+   * undefined when there is nothing to wait for. The writer awaits it before it folds or announces a block.
    */
   prepare(ev: BlockEvent): Promise<void> | undefined {
-    // Each model's needs depend on its own state alone, so all are asked before any is read.
-    const reads: [Slot, string[]][] = [];
-    for (const slot of this.parts.slots.values()) {
-      if (!slot.p.needs || ev.block.index !== slot.height + 1) continue;
-      const keys = slot.p.needs(slot.state, ev);
-      if (keys.length > 0) reads.push([slot, keys]);
-    }
-    // A writer folding faster than the disk writes waits for the batch in flight, so the rows
-    // queued in memory stay bounded (the next batch takes them all).
-    const settle = this.parts.batch.backlog() >= MAX_BACKLOG;
-    return settle || reads.length > 0 ? this.readNeeds(settle, reads) : undefined;
-  }
-
-  private async readNeeds(settle: boolean, reads: [Slot, string[]][]): Promise<void> {
-    if (settle) await this.parts.batch.settle();
-    for (const [slot, keys] of reads) {
-      // The rows as every block folded so far left them (queued ones from memory: no write waited for).
-      const values = await this.parts.batch.getMany(slot.sub, keys);
-      // A model that names rows it needs takes them (Projection.needs and take go together).
-      slot.p.take?.(slot.state, new Map(keys.map((k, i) => [k, values[i]])));
-    }
+    return prepareFold(this.parts, ev);
   }
 
   /**
@@ -220,6 +203,7 @@ export class ProjectionRunner {
    * log does not reach that far; the caller then rebuilds from genesis.
    */
   rollbackTo(ancestor: number): Promise<boolean> {
+    this.cleared.clear();
     return rollbackTo(this.parts, ancestor);
   }
 
