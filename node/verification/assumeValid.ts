@@ -101,17 +101,25 @@ export class DigestedLog {
 
 /**
  * Blocks `from..to`'s stored bytes, a chunk at a time from one snapshot: one native read a chunk
- * instead of an iterator step a block.
+ * instead of an iterator step a block. The next chunk is read while this one is handed on: the
+ * rebuild otherwise waited for a whole read every few batches (a third of a near-empty rebuild's
+ * time on this thread was spent waiting).
  */
 async function* storedChunks(store: ChainStore, from: number, to: number): AsyncGenerator<Uint8Array[]> {
   const it = store.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'view' });
+  let reading: Promise<unknown[]> | null = it.nextv(READ_CHUNK);
   try {
     for (;;) {
-      const chunk = (await it.nextv(READ_CHUNK)) as Uint8Array[];
+      const chunk = (await reading) as Uint8Array[];
+      reading = null;
       if (chunk.length === 0) return;
+      // One read at a time on an iterator: the next starts once this one has answered.
+      reading = it.nextv(READ_CHUNK);
       yield chunk;
     }
   } finally {
+    // A read still out when the consumer stops (a fault found, a rebuild abandoned) ends first.
+    await reading?.catch(() => undefined);
     await it.close();
   }
 }
