@@ -239,6 +239,17 @@ export class FoldBatcher implements SlotBatch {
       });
   }
 
+  /**
+   * Starts writing what is queued (a held group's too) and resolves without waiting for it, once
+   * the batch in flight, if any, is written: a writer folds on while the disk writes, a batch
+   * behind at most (a catch-up's thread waited for every write before: a tenth of its time).
+   */
+  async writeBehind(): Promise<void> {
+    if (this.inFlight) await this.writing;
+    this.schedule(true);
+    if (this.failure) throw this.failure;
+  }
+
   /** Resolves once everything folded so far is on disk. */
   async flush(): Promise<void> {
     while (this.inFlight || this.dirty.size > 0) {

@@ -223,6 +223,11 @@ export class ProjectionRunner {
     return this.parts.batch.flush();
   }
 
+  /** Starts writing what is folded without waiting for it, once the batch before is written (projections/foldBatcher.ts). */
+  writeBehind(): Promise<void> {
+    return this.parts.batch.writeBehind();
+  }
+
   /**
    * Every read model as plain JSON: saved state or rows, per projection (big integers as
    * strings). Two nodes with equal dumps serve equal reads.

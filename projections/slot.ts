@@ -44,6 +44,8 @@ export interface SlotBatch {
   writeSoon(): void;
   /** Resolves once everything folded so far is on disk. */
   flush(): Promise<void>;
+  /** Starts writing what is queued without waiting for it, once the batch in flight is written. */
+  writeBehind(): Promise<void>;
   /** Rows of `sub` as every block folded so far left them, queued ones from memory (no write waited for). */
   getMany(sub: Rows, keys: readonly string[]): Promise<unknown[]>;
   /** Row operations queued for the next batch. */

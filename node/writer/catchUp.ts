@@ -88,7 +88,7 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
         if (preparing) await preparing;
         w.runner.fold(ev);
         parent = block;
-        if (block.index % 1000 === 0) await w.runner.flush();
+        if (block.index % 1000 === 0) await w.runner.writeBehind();
         if (block.index % CATCH_UP_CHUNK === 0) onProgress?.(block.index, head);
       }),
     );
