@@ -238,3 +238,30 @@ test('a read of queued fresh puts answers them, and later ops are keyed over the
     await r.cleanup();
   }
 });
+
+test('writing behind starts the queue out without waiting for it, and waits only for a batch still in flight', async () => {
+  const r = rig();
+  try {
+    const open = r.holdWrites();
+    r.batcher.hold();
+    r.fold(1, [{ type: 'put', key: 'a', value: 1 }]);
+    await r.batcher.writeBehind();
+    assert.equal(r.batches.length, 1, 'the held queue went out, and its write was not waited for');
+    r.fold(2, [{ type: 'put', key: 'b', value: 2 }]);
+    let done = false;
+    const behind = r.batcher.writeBehind().then(() => {
+      done = true;
+    });
+    await tick();
+    assert.equal(done, false, 'a batch still in flight is waited for');
+    assert.equal(r.batches.length, 1);
+    open();
+    await behind;
+    assert.equal(r.batches.length, 2, 'then the queue goes out');
+    r.batcher.release();
+    await r.batcher.flush();
+    assert.deepEqual(await r.batcher.getMany(r.slot.sub, ['a', 'b']), [1, 2]);
+  } finally {
+    await r.cleanup();
+  }
+});
