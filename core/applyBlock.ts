@@ -4,17 +4,8 @@
  * (core/buildBlock.ts) is the proposer's side of the same rules, on the steps exported here.
  * Pure: no I/O, no clock (time is an argument).
  */
-import {
-  blockHash,
-  checkAttestations,
-  checkBlockShape,
-  genesisBlock,
-  nextStateRoot,
-  slotOf,
-  slotOwner,
-  txRootOf,
-  type Block,
-} from './block.ts';
+import { nextStateRoot } from './stateRoot.ts';
+import { blockHash, checkAttestations, checkBlockShape, genesisBlock, slotOf, slotOwner, txRootOf, type Block } from './block.ts';
 import { ChainError } from './errors.ts';
 import { blockRewardAt, genesisIdentity, MAX_BLOCK_TX_BYTES, MAX_BLOCK_TXS, STORAGE_QUOTA_PER_BLOCK, type Genesis } from './genesis.ts';
 import { utf8Length } from './encoding.ts';

@@ -6,7 +6,6 @@ import type { Genesis } from './genesis.ts';
 import { merkleRoot, sha256Hex, ZERO_HASH } from './hash.ts';
 import { signMessage, type KeyPair } from './keys.ts';
 import { verifySignature } from './signature.ts';
-import { RECORD_PREFIX, type RecordKind, type StateDiff } from './state.ts';
 import type { SignedTx } from './tx/handler.ts';
 
 /** The proposer's signature over the block hash (quorum 1). */
@@ -56,51 +55,6 @@ export function blockHash(h: BlockHeader): string {
 /** Merkle root of the block's transaction hashes. */
 export function txRootOf(txs: readonly { hash: string }[]): string {
   return merkleRoot(txs.map((t) => t.hash));
-}
-
-/** JSON with object keys sorted at every level: record encodings never depend on key order. */
-function sortedJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    // Keys in code-unit order (as Array.prototype.sort orders strings); each key is unique.
-    const entries = Object.entries(v)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : 1));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${sortedJson(x)}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
-}
-
-/**
- * The state root after a block: SHA-256(previous root hex + SHA-256(changes)), where changes is
- * the compact JSON of every entry the block touched, sorted by key, as [key, value] pairs:
- * `a:<address>` -> [balance, nonce, storageCapacity, storageUsed, minerId or ""],
- * `<prefix>:<id>` of every record kind -> the record as key-sorted JSON (a removed record: null),
- * `s` -> [emitted, burned, escrow, feesPaid]. O(changes) per block; it commits to the whole state
- * because it chains every change since genesis.
- */
-export function nextStateRoot(previous: string, diff: StateDiff): string {
-  const entries: string[][] = [];
-  for (const [addr, a] of diff.accounts) {
-    entries.push([
-      `a:${addr}`,
-      JSON.stringify([a.balance.toString(), a.nonce, a.storageCapacity.toString(), a.storageUsed.toString(), a.minerId ?? '']),
-    ]);
-  }
-  // The kinds the diff holds a map of: an overlay's diff holds only those the block wrote (core/state.ts
-  // `lazyRecords`), not all ~26; the order is the sort's below, not the loop's.
-  for (const kind of Object.keys(diff.records) as RecordKind[]) {
-    const changed = diff.records[kind];
-    if (changed.size > 0) for (const [id, r] of changed) entries.push([`${RECORD_PREFIX[kind]}:${id}`, sortedJson(r)]);
-  }
-  // A removed record is a leaf whose value is null.
-  if (diff.removed)
-    for (const [kind, removed] of Object.entries(diff.removed) as [RecordKind, Set<string> | undefined][])
-      if (removed) for (const id of removed) entries.push([`${RECORD_PREFIX[kind]}:${id}`, 'null']);
-  const s = diff.supply;
-  entries.push(['s', JSON.stringify([s.emitted.toString(), s.burned.toString(), s.escrow.toString(), s.feesPaid.toString()])]);
-  entries.sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
-  return sha256Hex(previous + sha256Hex(`[${entries.map(([k, v]) => `[${JSON.stringify(k)},${v}]`).join(',')}]`));
 }
 
 /** The PoA slot of a timestamp. */

@@ -4,7 +4,8 @@
  * I/O, no clock (time is an argument).
  */
 import { applyTx, finishBlock, needLoaded, txBytes, type Applied, type ParentRef } from './applyBlock.ts';
-import { attest, blockHash, nextStateRoot, txRootOf, type Block } from './block.ts';
+import { attest, blockHash, txRootOf, type Block } from './block.ts';
+import { nextStateRoot } from './stateRoot.ts';
 import { ChainError } from './errors.ts';
 import { MAX_BLOCK_TX_BYTES, MAX_BLOCK_TXS, type Genesis } from './genesis.ts';
 import type { KeyPair } from './keys.ts';

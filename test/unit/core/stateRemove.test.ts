@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { genesisState } from '../../../core/applyBlock.ts';
-import { nextStateRoot } from '../../../core/block.ts';
+import { nextStateRoot } from '../../../core/stateRoot.ts';
 import { commitDiff, removedIds } from '../../../core/state.ts';
 import { StateOverlay } from '../../../core/stateOverlay.ts';
 import { BLOBS } from '../../../core/tx/social/socialBlob.ts';
