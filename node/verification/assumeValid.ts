@@ -53,7 +53,9 @@ export class DigestedLog {
   async *items(): AsyncGenerator<PipelineItem<undefined>[]> {
     const mark = this.store.verified.mark;
     let checkedTo = 0;
-    for await (const chunk of storedChunks(this.store, 1, this.head)) {
+    // As bytes when the workers take them, else as text: the native read makes the string, no
+    // buffer a block made and decoded here.
+    for await (const chunk of storedChunks(this.store, 1, this.head, this.withBytes ? 'view' : 'utf8')) {
       const items: PipelineItem<undefined>[] = new Array(chunk.length);
       for (let i = 0; i < chunk.length; i++) {
         const bytes = chunk[i];
@@ -67,13 +69,13 @@ export class DigestedLog {
           if (stored !== undefined && stored !== this.digest) await this.locate(checkedTo, h);
           if (stored !== undefined) checkedTo = h;
         }
-        const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+        const text = typeof bytes === 'string' ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
         // With its bytes: the workers parse them too and check the transactions (blockCheckJob.ts).
         items[i] = {
           block: JSON.parse(text) as unknown,
           meta: undefined,
           assumed: h <= this.through,
-          bytes: this.withBytes ? bytes : undefined,
+          bytes: typeof bytes === 'string' ? undefined : bytes,
         };
       }
       yield items;
@@ -105,12 +107,12 @@ export class DigestedLog {
  * rebuild otherwise waited for a whole read every few batches (a third of a near-empty rebuild's
  * time on this thread was spent waiting).
  */
-async function* storedChunks(store: ChainStore, from: number, to: number): AsyncGenerator<Uint8Array[]> {
-  const it = store.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: 'view' });
+async function* storedChunks(store: ChainStore, from: number, to: number, as: 'view' | 'utf8'): AsyncGenerator<(Uint8Array | string)[]> {
+  const it = store.blocks.values({ gte: heightKey(from), lte: heightKey(to), valueEncoding: as });
   let reading: Promise<unknown[]> | null = it.nextv(READ_CHUNK);
   try {
     for (;;) {
-      const chunk = (await reading) as Uint8Array[];
+      const chunk = (await reading) as (Uint8Array | string)[];
       reading = null;
       if (chunk.length === 0) return;
       // One read at a time on an iterator: the next starts once this one has answered.

@@ -7,7 +7,7 @@
  * digest at every multiple of `DIGEST_EVERY` is kept too, so a replay checks the log a stretch at
  * a time and a cut of the log (a reorganisation, a repair) falls back to a digest it holds.
  */
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { heightKey } from '../../core/encoding.ts';
 
 /** The digest of no block (height 0: block 0 is checked against the genesis file instead). */
@@ -27,6 +27,9 @@ export interface VerifiedMark {
 
 /** The running digest after one more block's stored JSON (its text, or the text's UTF-8 bytes). */
 export function nextDigest(digest: string, json: string | Uint8Array): string {
+  // Text hashes as one string: the same bytes (UTF-8 of a concatenation is the concatenation of
+  // the UTF-8s), without a hash object a block.
+  if (typeof json === 'string') return hash('sha256', digest + json, 'hex');
   return createHash('sha256').update(digest).update(json).digest('hex');
 }
 
