@@ -62,14 +62,17 @@ export function importBlocks(
     let failure: unknown = null;
     for (let i = first; i < raws.length; i++) {
       try {
-        await w.prefetch(raws[i]);
-        const applied = await w.loading(() =>
+        // Each step awaits only what it has to read (most near-empty blocks: nothing).
+        const prefetching = w.prefetch(raws[i]);
+        if (prefetching) await prefetching;
+        let applied = w.loadingNow(() =>
           applyBlock(pending, refOf(parent), raws[i], w.genesis, {
             now: w.clock(),
             signaturesVerified: verified[i],
             txBytes: txBytes[i],
           }),
         );
+        if (applied instanceof Promise) applied = await applied;
         pending.absorb(applied.diff);
         parent = raws[i] as Block;
         done.push({ block: parent, applied, trusted: opts.trusted?.[i] });
@@ -133,7 +136,8 @@ async function append(
   await w.runner.group(async () => {
     for (const [i, ev] of events.entries()) {
       w.tip = blocks[i].block;
-      await w.announce({ ...ev, source });
+      const announcing = w.announce({ ...ev, source });
+      if (announcing) await announcing;
     }
   });
   const block = w.tip;

@@ -115,10 +115,15 @@ export class Writer {
     return this.queue.run(fn, work);
   }
 
-  /** A block event onto the feed, once the read models hold the rows they need to fold it. */
-  async announce(ev: BlockEvent): Promise<void> {
-    await this.runner.prepare(ev);
+  /**
+   * A block event onto the feed, once the read models hold the rows they need to fold it: at
+   * once (undefined) when they need none, else once they are read.
+   */
+  announce(ev: BlockEvent): Promise<void> | undefined {
+    const preparing = this.runner.prepare(ev);
+    if (preparing) return preparing.then(() => this.events$.next(ev));
     this.events$.next(ev);
+    return undefined;
   }
 
   /**

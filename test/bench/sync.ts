@@ -260,6 +260,25 @@ export async function syncBench(blocks = 10_000, rounds = 3, cacheDir?: string):
       ratio: m(group, (x) => x.ratio),
       atLeast: 0.7,
     });
+    // Against the node's own limit (issue 38): the floor of the same round, the same blocks
+    // verified the same way with nothing imported. By CPU time (a CPU second's blocks), wall beside.
+    const ofFloor = (list: Round[]) => ({
+      cpu: list.map((x, i) => floor[i].usBlock / x.usBlock),
+      wall: list.map((x, i) => x.rate / floor[i].rate),
+    });
+    for (const [measure, list, goal] of [
+      ['local import of near-empty blocks vs the verify floor of the same round', group, 0.6],
+      ['sync of near-empty blocks over libp2p vs the verify floor of the same round', sync, 0.5],
+    ] as const) {
+      const of = ofFloor(list);
+      addRow({
+        measure,
+        node: `${m(list, (x) => x.usBlock).toFixed(0)} us CPU a block (${r(list, (x) => x.usBlock, 0)}); by wall ${median(of.wall).toFixed(2)} (${range(of.wall, 2)}), by CPU time ${range(of.cpu, 2)}`,
+        baseline: `floor: ${m(floor, (x) => x.usBlock).toFixed(0)} us CPU a block (${r(floor, (x) => x.usBlock, 0)}), ${m(floor, (x) => x.rate).toFixed(0)} blocks/s`,
+        ratio: median(of.cpu),
+        atLeast: goal,
+      });
+    }
   } finally {
     local.cleanup();
   }
