@@ -204,10 +204,9 @@ function rebuildRows(r: Awaited<ReturnType<typeof replayRounds>>, units: number,
 }
 
 /** Near-empty blocks (one transfer each): assume-valid rebuild blocks/s, against the full replay. */
-async function nearEmptyBench(rounds: number): Promise<void> {
+async function nearEmptyBench(rounds: number, blocks: number): Promise<void> {
   const tmp = tempDir('ombra-bench-rebuild-');
   try {
-    const blocks = 10_000;
     console.log(`rebuild of ${blocks} near-empty blocks (one transfer each):`);
     await build(tmp.dir, blocks, 1, false);
     const r = await replayRounds(tmp.dir, blocks, rounds);
@@ -229,8 +228,8 @@ async function nearEmptyBench(rounds: number): Promise<void> {
 }
 
 /** Replay rows: 500 and 100 transfers a block, full verification, against 2 x libsodium's 1-core rate. */
-export async function replayBench(opts: { txs: number; rounds: number }): Promise<void> {
-  await nearEmptyBench(opts.rounds);
+export async function replayBench(opts: { txs: number; rounds: number; nearEmpty: number }): Promise<void> {
+  await nearEmptyBench(opts.rounds, opts.nearEmpty);
   for (const perBlock of [500, 100]) {
     const tmp = tempDir('ombra-bench-replay-');
     try {
