@@ -242,7 +242,7 @@ export class FoldBatcher implements SlotBatch {
   /**
    * Starts writing what is queued (a held group's too) and resolves without waiting for it, once
    * the batch in flight, if any, is written: a writer folds on while the disk writes, a batch
-   * behind at most (a catch-up's thread waited for every write before: a tenth of its time).
+   * behind at most (a catch-up's thread waited for each thousand blocks' write before).
    */
   async writeBehind(): Promise<void> {
     if (this.inFlight) await this.writing;

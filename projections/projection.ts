@@ -9,7 +9,8 @@ export type KvOp =
       value: unknown;
       /**
        * The row cannot exist before this put (an address's next history entry, a transaction's
-       * index row): the undo log records it as absent without reading it back.
+       * index row, a holder's new rank): the undo log records it as absent without reading it
+       * back, and a delete of it within the same batch leaves nothing to write.
        */
       fresh?: true;
     }

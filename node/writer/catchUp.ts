@@ -68,10 +68,10 @@ export async function catchUp(w: Writer, onProgress?: (height: number, head: num
   try {
     const items = digested ? digested.items() : blockItems(w.store.range(from + 1, head));
     const batches = batchesOf(items, { ...defaultBatchLimits, maxBlocks: CATCH_UP_CHUNK });
-    // Writes held between the flushes every 1,000 blocks (and whenever 50,000 row operations are
-    // queued: ProjectionRunner.prepare): one batch and one saved position of each model (~45 KB
-    // of JSON cloned and encoded) a thousand blocks, not one every ~26 blocks as the writes in
-    // flight allowed (76 batches for 2,000 empty blocks before).
+    // Writes held between the writes started every 1,000 blocks (and whenever 50,000 row
+    // operations are queued: projections/prepareFold.ts): one batch and one saved position of
+    // each model (~45 KB of JSON cloned and encoded) a thousand blocks, not one every ~26 blocks
+    // as the writes in flight allowed (76 batches for 2,000 empty blocks before).
     await w.runner.group(() =>
       runPipeline(batches, pool, async ({ block: raw, txBytes, txsChecked }, verified) => {
         const block = raw as Block;
