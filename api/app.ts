@@ -67,7 +67,13 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     return c.json({ error: `no route ${c.req.method} ${path}`, code: 'NOT_FOUND' }, 404);
   });
   app.onError((err, c) =>
-    onError(err, c, (e) => deps.log.error('request failed', { path: c.req.path.slice(0, 200), error: e.stack ?? e.message })),
+    onError(err, c, (e) => {
+      const path = c.req.path.slice(0, 200);
+      // An answer that outlived the store (stop waits DRAIN_MS for answers under way: api/httpServer.ts)
+      // is the node stopping or reopening its store, not a fault; its client is gone.
+      if (storeClosed(e)) deps.log.warn('request outlived the store: the node is stopping or reopening it', { path });
+      else deps.log.error('request failed', { path, error: e.stack ?? e.message });
+    }),
   );
   if (deps.checkpoint) gateOnCheckpoint(app, deps.checkpoint);
   // Timing outermost, so rate-limited and refused requests are counted too; rate limits before
@@ -81,4 +87,9 @@ export function createApp(deps: ApiDeps, options: Partial<ApiOptions> = {}): Hon
     compressor: opts.compression ? new Compressor(opts.compression) : undefined,
   });
   return app;
+}
+
+/** True for abstract-level's error on a store already closed. */
+function storeClosed(e: Error): boolean {
+  return (e as Error & { code?: unknown }).code === 'LEVEL_DATABASE_NOT_OPEN';
 }

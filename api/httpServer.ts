@@ -1,6 +1,7 @@
 /**
  * The HTTP face as a component: the Hono app on @hono/node-server, with the WebSocket endpoints
- * (/api/ws, /ws) on the same server. `stop` ends open streams and connections so shutdown
+ * (/api/ws, /ws) on the same server. `stop` lets the requests being answered finish (their reads
+ * need the store the node closes after it), then ends open streams and connections, so shutdown
  * never waits on a client.
  */
 import { serve, type ServerType } from '@hono/node-server';
@@ -23,7 +24,15 @@ export interface HttpServerOptions {
   limits?: Partial<ServerLimits>;
   /** Asked before every WebSocket upgrade, which never reaches the app (api/checkpointGate.ts). */
   upgradeGate?: UpgradeGate;
+  /** How long `stop` waits for the requests being answered (default DRAIN_MS). */
+  drainMs?: number;
 }
+
+/**
+ * How long a stop waits for answers under way: a read that outlived the node's store failed
+ * with `Database is not open` (a two-hour soak, a store reopened after a full disk).
+ */
+export const DRAIN_MS = 2000;
 
 /** The API server. */
 export class HttpServer implements Component {
@@ -35,6 +44,8 @@ export class HttpServer implements Component {
   private sockets: WebSockets | null = null;
   /** The base URL once listening; kept after stop (alert links built while shutting down still name it). */
   private baseUrl: string | null = null;
+  /** Answers the app is still making (a stream counts until its response starts, not while it runs). */
+  private readonly answering = new Set<Promise<Response>>();
 
   constructor(app: Hono, streams: StreamHub, limiter: RateLimiter | null, opts: HttpServerOptions) {
     this.app = app;
@@ -46,7 +57,13 @@ export class HttpServer implements Component {
   /** The app, behind the raw-target check that URL parsing would otherwise erase (api/requestTarget.ts). */
   private readonly fetch = (req: Request, env: { incoming?: { url?: string } }): Response | Promise<Response> => {
     const problem = dotSegmentProblem(env.incoming?.url ?? '');
-    return problem ? dotSegmentAnswer(problem) : this.app.fetch(req, env);
+    if (problem) return dotSegmentAnswer(problem);
+    const answer = this.app.fetch(req, env);
+    if (!(answer instanceof Promise)) return answer;
+    this.answering.add(answer);
+    const done = () => this.answering.delete(answer);
+    answer.then(done, done);
+    return answer;
   };
 
   /** Listens and attaches the WebSocket endpoints. */
@@ -86,16 +103,27 @@ export class HttpServer implements Component {
     return this.baseUrl;
   }
 
-  /** Closes WebSockets, then the server with every open connection. */
+  /**
+   * Closes WebSockets, stops taking connections, waits up to `drainMs` for the answers under way,
+   * then closes every open connection.
+   */
   async stop(): Promise<void> {
     await this.sockets?.close();
-    const server = this.server;
+    const server = this.server as Server | null;
     if (!server) return;
     this.server = null;
-    await new Promise<void>((r) => {
-      server.close(() => r());
-      // Open keep-alive and streaming connections must not hold shutdown hostage.
-      (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
-    });
+    const closed = new Promise<void>((r) => server.close(() => r()));
+    server.closeIdleConnections();
+    if (this.answering.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((r) => {
+        timer = setTimeout(r, this.opts.drainMs ?? DRAIN_MS);
+      });
+      await Promise.race([Promise.allSettled([...this.answering]), deadline]);
+      clearTimeout(timer);
+    }
+    // Open keep-alive and streaming connections must not hold shutdown hostage.
+    server.closeAllConnections();
+    await closed;
   }
 }
