@@ -32,7 +32,7 @@ export interface HttpServerOptions {
  * How long a stop waits for answers under way: a read that outlived the node's store failed
  * with `Database is not open` (a two-hour soak, a store reopened after a full disk).
  */
-export const DRAIN_MS = 2000;
+const DRAIN_MS = 2000;
 
 /** The API server. */
 export class HttpServer implements Component {
