@@ -91,6 +91,9 @@ test('#/txs counts every transaction and pages back to the first ones, 1,100 blo
   assert.ok(first[1][0].includes(hashes.late.slice(0, 8)), `then the late one: ${first[1][0]}`);
   await chromium.page.getByRole('link', { name: 'Next page' }).first().click();
   await chromium.page.waitForFunction(() => location.hash.includes('page=2'));
+  // The hash moves before the router renders the page it names: until then the view shows page 1
+  // and reads as settled (a CI run saw "1–25 of 28" here), so wait for the pager of page 2.
+  await chromium.page.locator('.pager .count', { hasText: /^26–/ }).first().waitFor({ timeout: 20_000 });
   await settled(chromium.page);
   assert.equal(await count(), '26–28 of 28');
   const last = await rows(chromium);
