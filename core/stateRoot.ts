@@ -29,8 +29,7 @@ function sortedJson(v: unknown): string {
  */
 export function nextStateRoot(previous: string, diff: StateDiff): string {
   // Keys and leaves side by side (key i at 2i, its leaf at 2i+1): every block of a replay passes
-  // here, and a near-empty block's four leaves cost more in pair arrays and a comparator's sort
-  // than in their two hashes.
+  // here, and a near-empty block's four leaves cost more in pair arrays than in their two hashes.
   const flat: string[] = [];
   for (const [addr, a] of diff.accounts) flat.push(`a:${addr}`, accountLeaf(a));
   // The kinds the diff holds a map of: an overlay's diff holds only those the block wrote (core/state.ts
@@ -64,16 +63,6 @@ function accountLeaf(a: Account): string {
 function sortedPairs(flat: readonly string[]): number[] {
   const order: number[] = [];
   for (let at = 0; at < flat.length; at += 2) order.push(at);
-  // Few leaves (most blocks): insertion sort, no comparator call through the engine's sort.
-  if (order.length <= 16) {
-    for (let i = 1; i < order.length; i++) {
-      const at = order[i];
-      let j = i - 1;
-      for (; j >= 0 && flat[order[j]] > flat[at]; j--) order[j + 1] = order[j];
-      order[j + 1] = at;
-    }
-    return order;
-  }
   // Stable, as the engine's sort is: a key twice (a record changed and removed) keeps its order.
   return order.sort((x, y) => (flat[x] < flat[y] ? -1 : flat[x] > flat[y] ? 1 : 0));
 }
